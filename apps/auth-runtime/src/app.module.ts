@@ -1,0 +1,15 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import type { AppConfig } from '@gatehouse/config';
+import { CoreModule } from '@gatehouse/identity';
+import { Clock } from '@gatehouse/platform';
+
+/** The auth runtime: `/v1/auth/*` for client applications, plus `/health*`. */
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig, clock?: Clock): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [CoreModule.forRoot(config, clock)],
+    };
+  }
+}

@@ -1,0 +1,44 @@
+import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import type { Request } from 'express';
+import { AccessTokensService, assertSameOriginForCookie, presentedAccessToken, ProjectsCache } from '@gatehouse/identity';
+import { ProblemError } from '@gatehouse/problem-details';
+
+export interface AdminContext {
+  tenantId: string;
+  userId: string;
+  sessionId: string;
+  consoleProjectId: string;
+}
+
+export interface AdminRequest extends Request {
+  admin?: AdminContext;
+  tenantId?: string;
+}
+
+/**
+ * CONTRACT §1: admins are `is_admin` users of their tenant's console project, authenticated by
+ * the `service_session` cookie or a bearer access token. The current tenant is the token's tenant.
+ * No or invalid token → 401; a valid non-admin token → 403.
+ */
+@Injectable()
+export class AdminGuard implements CanActivate {
+  constructor(
+    private readonly tokens: AccessTokensService,
+    private readonly projects: ProjectsCache,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const req = context.switchToHttp().getRequest<AdminRequest>();
+    const presented = presentedAccessToken(req);
+    const claims = presented ? await this.tokens.verify(presented.token) : null;
+    if (!presented || !claims) throw new ProblemError('unauthenticated', { detail: 'A valid admin session is required.' });
+    const project = await this.projects.byId(claims.aud);
+    if (!claims.adm || !project?.isConsole || project.tenantId !== claims.tid) {
+      throw new ProblemError('forbidden', { detail: 'This account is not an administrator.' });
+    }
+    assertSameOriginForCookie(req, presented.via, project.allowedOrigins);
+    req.admin = { tenantId: claims.tid, userId: claims.sub, sessionId: claims.sid, consoleProjectId: project.id };
+    req.tenantId = claims.tid;
+    return true;
+  }
+}

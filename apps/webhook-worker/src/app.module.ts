@@ -1,0 +1,16 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import type { AppConfig } from '@gatehouse/config';
+import { CoreModule } from '@gatehouse/identity';
+import { Clock } from '@gatehouse/platform';
+import { QueueModule } from '@gatehouse/queue';
+
+/** The worker: BullMQ consumers (webhook deliveries, mail, SMS) and the outbox relay; HTTP only for `/health*`. */
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig, clock?: Clock): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [CoreModule.forRoot(config, clock), QueueModule.forRoot()],
+    };
+  }
+}

@@ -1,0 +1,59 @@
+// ESLint flat config: Nx module boundaries, type-checked TypeScript rules, and the bans of STYLE.md.
+import nx from '@nx/eslint-plugin';
+import tseslint from 'typescript-eslint';
+import prettier from 'eslint-config-prettier';
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'dist/**', '.nx/**', 'coverage/**', 'tmp/**', '.gatehouse/**', '**/*.cjs', '**/*.js', '**/*.mjs'] },
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    files: ['**/*.ts'],
+    languageOptions: {
+      parserOptions: { project: ['./tsconfig.spec.json'], tsconfigRootDir: import.meta.dirname },
+    },
+    plugins: { '@nx': nx },
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: [],
+          depConstraints: [
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:domain', 'type:data', 'type:infra', 'type:util', 'type:test'] },
+            { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:data', 'type:infra', 'type:util'] },
+            { sourceTag: 'type:infra', onlyDependOnLibsWithTags: ['type:util'] },
+            { sourceTag: 'type:data', onlyDependOnLibsWithTags: ['type:util'] },
+            { sourceTag: 'type:util', onlyDependOnLibsWithTags: [] },
+            { sourceTag: 'type:test', onlyDependOnLibsWithTags: ['type:domain', 'type:data', 'type:infra', 'type:util'] },
+          ],
+        },
+      ],
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/require-await': 'off',
+      '@typescript-eslint/unbound-method': 'off',
+      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration through @gatehouse/config (AppConfig).' }],
+    },
+  },
+  {
+    // @gatehouse/testing is for tests only.
+    files: ['apps/*/src/**/*.ts', 'libs/*/src/**/*.ts'],
+    ignores: ['**/*.spec.ts', 'libs/testing/**'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [{ name: '@gatehouse/testing', message: '@gatehouse/testing may be imported only from tests.' }] }],
+    },
+  },
+  {
+    files: ['**/*.spec.ts', '**/*.e2e-spec.ts', 'libs/testing/**/*.ts', 'bench/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      '@typescript-eslint/no-non-null-assertion': 'off',
+    },
+  },
+  prettier,
+);

@@ -1,0 +1,14 @@
+// Shared Jest settings for every project: ts-jest in transpile-only mode (type checking is the
+// separate `typecheck` step) and the @gatehouse/* aliases of tsconfig.base.json.
+const path = require('node:path');
+
+module.exports = {
+  testEnvironment: 'node',
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { tsconfig: path.join(__dirname, 'tsconfig.spec.json'), diagnostics: false }],
+  },
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  moduleNameMapper: {
+    '^@gatehouse/(.*)$': path.join(__dirname, 'libs/$1/src/index.ts'),
+  },
+};

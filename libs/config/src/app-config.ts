@@ -1,0 +1,37 @@
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'log' | 'debug' | 'verbose';
+
+export interface AppConfig {
+  readonly env: 'development' | 'production' | 'test';
+  readonly http: {
+    readonly host: string;
+    readonly ports: { readonly authRuntime: number; readonly controlPlane: number; readonly webhookWorker: number };
+    readonly publicAuthUrl: string;
+    /** `false` = trust no proxy; otherwise the proxy-addr style list handed to Express `trust proxy`. */
+    readonly trustProxy: false | string[];
+    readonly cookieSecure: boolean;
+    readonly bodyLimitBytes: number;
+    readonly errorTypeBase: string;
+    readonly logLevel: LogLevel;
+    readonly logJson: boolean;
+    readonly rateLimitsEnabled: boolean;
+    readonly dependencyTimeoutMs: number;
+    readonly shutdownGraceMs: number;
+  };
+  readonly database: { readonly url: string; readonly urlGiven: boolean };
+  readonly redis: { readonly url: string; readonly urlGiven: boolean };
+  readonly standalone: { readonly forced: boolean; readonly dataDir: string };
+  readonly auth: {
+    readonly encryptionKey: Buffer;
+    readonly bcryptCost: number;
+    readonly bootstrapAdminEmail: string | null;
+    readonly bootstrapAdminPassword: string | null;
+  };
+  readonly mail: { readonly smtpUrl: string | null; readonly from: string };
+  readonly sms: { readonly gatewayUrl: string | null };
+  readonly webhooks: {
+    readonly allowPrivateUrls: boolean;
+    /** Delays in milliseconds between attempts: attempt n+1 waits retryScheduleMs[n-1]. */
+    readonly retryScheduleMs: readonly number[];
+    readonly timeoutMs: number;
+  };
+}

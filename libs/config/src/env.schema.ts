@@ -1,0 +1,59 @@
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength } from 'class-validator';
+import { Type } from 'class-transformer';
+
+const DURATION_LIST = /^\s*\d+\s*[smh]?\s*(,\s*\d+\s*[smh]?\s*)*$/;
+const BOOL = ['true', 'false', '1', '0', 'yes', 'no'];
+
+/**
+ * Every environment variable Gatehouse reads, grouped as in the README's configuration table.
+ * Values arrive as strings; `loadConfig` turns the validated strings into a typed AppConfig.
+ */
+export class EnvSchema {
+  // --- http ---
+  @IsOptional() @IsIn(['development', 'production', 'test']) NODE_ENV?: string;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(65535) AUTH_RUNTIME_PORT?: number;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(65535) CONTROL_PLANE_PORT?: number;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(65535) WEBHOOK_WORKER_PORT?: number;
+  @IsOptional() @IsString() @MinLength(1) HOST?: string;
+  @IsOptional() @Matches(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, { message: 'must be an absolute http(s) URL' }) PUBLIC_AUTH_URL?: string;
+  @IsOptional() @Matches(/^(loopback|[0-9a-fA-F:.]+(\/\d{1,3})?(\s*,\s*[0-9a-fA-F:.]+(\/\d{1,3})?)*)$/, { message: 'must be "loopback" or a comma-separated list of IPs/CIDRs' }) TRUST_PROXY?: string;
+  @IsOptional() @IsIn(BOOL) COOKIE_SECURE?: string;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1024) @Max(10485760) BODY_LIMIT_BYTES?: number;
+  @IsOptional() @IsString() @Matches(/^https?:\/\/\S+$/, { message: 'must be an absolute URL' }) ERROR_TYPE_BASE?: string;
+  @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'log', 'debug', 'verbose']) LOG_LEVEL?: string;
+  @IsOptional() @IsIn(BOOL) LOG_JSON?: string;
+  @IsOptional() @IsIn(BOOL) RATE_LIMITS_ENABLED?: string;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(100) @Max(60000) DEPENDENCY_TIMEOUT_MS?: number;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(600000) SHUTDOWN_GRACE_MS?: number;
+
+  // --- database and cache ---
+  @IsOptional() @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'must be a postgres:// URL' }) DATABASE_URL?: string;
+  @IsOptional() @Matches(/^rediss?:\/\/\S+$/, { message: 'must be a redis:// URL' }) REDIS_URL?: string;
+  @IsOptional() @IsIn(BOOL) GATEHOUSE_STANDALONE?: string;
+  @IsOptional() @IsString() GATEHOUSE_DATA_DIR?: string;
+
+  // --- auth ---
+  @IsString({ message: 'is required (base64 of 32 random bytes)' }) @Matches(/^[A-Za-z0-9+/_-]{42,44}={0,2}$/, { message: 'must be base64 of exactly 32 bytes' }) ENCRYPTION_KEY!: string;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(10) @Max(15) BCRYPT_COST?: number;
+  @IsOptional() @IsString() @Matches(/^[^@\s]+@[^@\s]+$/, { message: 'must be an email address' }) BOOTSTRAP_ADMIN_EMAIL?: string;
+  @IsOptional() @IsString() @MinLength(8) BOOTSTRAP_ADMIN_PASSWORD?: string;
+
+  // --- mail and sms ---
+  @IsOptional() @Matches(/^smtps?:\/\/\S+$/, { message: 'must be an smtp:// or smtps:// URL' }) SMTP_URL?: string;
+  @IsOptional() @IsString() @MinLength(3) MAIL_FROM?: string;
+  @IsOptional() @Matches(/^https?:\/\/\S+$/, { message: 'must be an http(s) URL' }) SMS_GATEWAY_URL?: string;
+
+  // --- webhooks ---
+  @IsOptional() @IsIn(BOOL) WEBHOOK_ALLOW_PRIVATE_URLS?: string;
+  @IsOptional() @Matches(DURATION_LIST, { message: 'must be a comma-separated list of delays such as 5s,5m,2h' }) WEBHOOK_RETRY_SCHEDULE?: string;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(100) @Max(120000) WEBHOOK_TIMEOUT_MS?: number;
+}
+
+export const ENV_KEYS = [
+  'NODE_ENV', 'AUTH_RUNTIME_PORT', 'CONTROL_PLANE_PORT', 'WEBHOOK_WORKER_PORT', 'HOST', 'PUBLIC_AUTH_URL',
+  'TRUST_PROXY', 'COOKIE_SECURE', 'BODY_LIMIT_BYTES', 'ERROR_TYPE_BASE', 'LOG_LEVEL', 'LOG_JSON',
+  'RATE_LIMITS_ENABLED', 'DEPENDENCY_TIMEOUT_MS', 'SHUTDOWN_GRACE_MS', 'DATABASE_URL', 'REDIS_URL',
+  'GATEHOUSE_STANDALONE', 'GATEHOUSE_DATA_DIR', 'ENCRYPTION_KEY', 'BCRYPT_COST', 'BOOTSTRAP_ADMIN_EMAIL',
+  'BOOTSTRAP_ADMIN_PASSWORD', 'SMTP_URL', 'MAIL_FROM', 'SMS_GATEWAY_URL', 'WEBHOOK_ALLOW_PRIVATE_URLS',
+  'WEBHOOK_RETRY_SCHEDULE', 'WEBHOOK_TIMEOUT_MS',
+] as const satisfies readonly (keyof EnvSchema)[];

@@ -1,0 +1,12 @@
+export type { AppConfig, LogLevel } from './app-config';
+export { EnvSchema, ENV_KEYS } from './env.schema';
+export {
+  ConfigError,
+  DEFAULT_DATABASE_URL,
+  DEFAULT_REDIS_URL,
+  DEFAULT_RETRY_SCHEDULE,
+  loadConfig,
+  loadConfigOrExit,
+  parseDurationList,
+} from './load-config';
+export { APP_CONFIG } from './tokens';

@@ -1,0 +1,112 @@
+import 'reflect-metadata';
+import { plainToInstance } from 'class-transformer';
+import { validateSync, type ValidationError } from 'class-validator';
+import type { AppConfig, LogLevel } from './app-config';
+import { ENV_KEYS, EnvSchema } from './env.schema';
+
+export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/gatehouse';
+export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
+export const DEFAULT_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h,10h';
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join('\n'));
+    this.name = 'ConfigError';
+  }
+}
+
+const truthy = (v: string | undefined, dflt: boolean): boolean =>
+  v === undefined || v === '' ? dflt : ['true', '1', 'yes'].includes(v.toLowerCase());
+
+export function parseDurationList(list: string): number[] {
+  return list.split(',').map((item) => {
+    const m = /^\s*(\d+)\s*([smh]?)\s*$/.exec(item);
+    if (!m) throw new ConfigError([`WEBHOOK_RETRY_SCHEDULE: "${item}" is not a delay`]);
+    const unit = m[2] === 'h' ? 3_600_000 : m[2] === 'm' ? 60_000 : 1_000;
+    return Number(m[1]) * unit;
+  });
+}
+
+function describe(errors: ValidationError[]): string[] {
+  return errors.map((e) => `${e.property}: ${Object.values(e.constraints ?? {}).join('; ')}`);
+}
+
+/**
+ * Validates the environment once and returns a frozen, typed AppConfig. Throws ConfigError listing
+ * every bad variable, one line each; `loadConfigOrExit` prints those lines and stops the process.
+ */
+export function loadConfig(source: Record<string, string | undefined>): AppConfig {
+  const raw: Record<string, string> = {};
+  for (const key of ENV_KEYS) {
+    const v = source[key];
+    if (v !== undefined && v !== '') raw[key] = v;
+  }
+  const env = plainToInstance(EnvSchema, raw);
+  const errors = validateSync(env, { forbidUnknownValues: false });
+  if (errors.length > 0) throw new ConfigError(describe(errors));
+
+  const key = Buffer.from(env.ENCRYPTION_KEY.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+  if (key.length !== 32) throw new ConfigError(['ENCRYPTION_KEY: must be base64 of exactly 32 bytes']);
+
+  const nodeEnv = (env.NODE_ENV ?? 'development') as AppConfig['env'];
+  const trust = env.TRUST_PROXY?.trim();
+  const config: AppConfig = {
+    env: nodeEnv,
+    http: {
+      host: env.HOST ?? '0.0.0.0',
+      ports: {
+        authRuntime: env.AUTH_RUNTIME_PORT ?? 4000,
+        controlPlane: env.CONTROL_PLANE_PORT ?? 4001,
+        webhookWorker: env.WEBHOOK_WORKER_PORT ?? 4002,
+      },
+      publicAuthUrl: (env.PUBLIC_AUTH_URL ?? `http://localhost:${env.AUTH_RUNTIME_PORT ?? 4000}`).replace(/\/+$/, ''),
+      trustProxy: trust ? trust.split(',').map((s) => s.trim()) : false,
+      cookieSecure: truthy(env.COOKIE_SECURE, true),
+      bodyLimitBytes: env.BODY_LIMIT_BYTES ?? 100 * 1024,
+      errorTypeBase: (env.ERROR_TYPE_BASE ?? 'https://gatehouse.dev/problems').replace(/\/+$/, ''),
+      logLevel: (env.LOG_LEVEL ?? 'info') as LogLevel,
+      logJson: truthy(env.LOG_JSON, nodeEnv === 'production'),
+      rateLimitsEnabled: truthy(env.RATE_LIMITS_ENABLED, true),
+      dependencyTimeoutMs: env.DEPENDENCY_TIMEOUT_MS ?? 3000,
+      shutdownGraceMs: env.SHUTDOWN_GRACE_MS ?? 10000,
+    },
+    database: { url: env.DATABASE_URL ?? DEFAULT_DATABASE_URL, urlGiven: env.DATABASE_URL !== undefined },
+    redis: { url: env.REDIS_URL ?? DEFAULT_REDIS_URL, urlGiven: env.REDIS_URL !== undefined },
+    standalone: { forced: truthy(env.GATEHOUSE_STANDALONE, false), dataDir: env.GATEHOUSE_DATA_DIR ?? '.gatehouse' },
+    auth: {
+      encryptionKey: key,
+      bcryptCost: env.BCRYPT_COST ?? 10,
+      bootstrapAdminEmail: env.BOOTSTRAP_ADMIN_EMAIL ?? null,
+      bootstrapAdminPassword: env.BOOTSTRAP_ADMIN_PASSWORD ?? null,
+    },
+    mail: { smtpUrl: env.SMTP_URL ?? null, from: env.MAIL_FROM ?? 'Gatehouse <no-reply@localhost>' },
+    sms: { gatewayUrl: env.SMS_GATEWAY_URL ?? null },
+    webhooks: {
+      allowPrivateUrls: truthy(env.WEBHOOK_ALLOW_PRIVATE_URLS, false),
+      retryScheduleMs: parseDurationList(env.WEBHOOK_RETRY_SCHEDULE ?? DEFAULT_RETRY_SCHEDULE),
+      timeoutMs: env.WEBHOOK_TIMEOUT_MS ?? 15000,
+    },
+  };
+  return deepFreeze(config);
+}
+
+function deepFreeze<T>(obj: T): T {
+  if (obj && typeof obj === 'object' && !Buffer.isBuffer(obj)) {
+    for (const v of Object.values(obj)) deepFreeze(v);
+    Object.freeze(obj);
+  }
+  return obj;
+}
+
+/** For app entry points: prints one line per bad variable and exits with status 1. */
+export function loadConfigOrExit(source: Record<string, string | undefined>): AppConfig {
+  try {
+    return loadConfig(source);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      for (const line of err.problems) process.stderr.write(`Invalid configuration: ${line}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+}

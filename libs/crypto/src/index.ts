@@ -1,0 +1,22 @@
+export { decryptSecret, decryptSecretString, encryptSecret } from './aes-gcm';
+export {
+  bcryptCostOf,
+  hashPassword,
+  makeDummyHash,
+  needsRehash,
+  normalizePassword,
+  verifyPassword,
+  type PasswordScheme,
+} from './passwords';
+export {
+  generateSigningKey,
+  peekKid,
+  privateKeyFromPem,
+  publicKeyFromJwk,
+  signAccessToken,
+  verifyAccessToken,
+  type AccessTokenClaims,
+  type GeneratedSigningKey,
+} from './signing-keys';
+export { hmacSha256, randomDigits, randomToken, safeEqual, sha256Hex } from './tokens';
+export { newSpanId, traceIdFrom, traceResponse } from './trace-context';

@@ -1,0 +1,42 @@
+import { createHash } from 'node:crypto';
+import * as bcrypt from 'bcrypt';
+
+export type PasswordScheme = 'bcrypt' | 'bcrypt-sha256';
+
+/** NFKC, as CONTRACT §3 requires, before any length check or hashing. */
+export function normalizePassword(password: string): string {
+  return password.normalize('NFKC');
+}
+
+/**
+ * bcrypt reads at most 72 bytes. The `bcrypt-sha256` scheme hashes the normalised password with
+ * SHA-256 first (base64, 44 bytes, no NUL) so every byte of a long password counts.
+ */
+function preHash(password: string): string {
+  return createHash('sha256').update(normalizePassword(password), 'utf8').digest('base64');
+}
+
+export async function hashPassword(password: string, cost: number): Promise<{ hash: string; scheme: PasswordScheme }> {
+  return { hash: await bcrypt.hash(preHash(password), cost), scheme: 'bcrypt-sha256' };
+}
+
+/** Verifies against either scheme. Plain `bcrypt` is for imported `$2a$/$2b$` hashes. */
+export async function verifyPassword(password: string, hash: string, scheme: PasswordScheme): Promise<boolean> {
+  const input = scheme === 'bcrypt-sha256' ? preHash(password) : normalizePassword(password);
+  return bcrypt.compare(input, hash);
+}
+
+export function bcryptCostOf(hash: string): number {
+  const m = /^\$2[abxy]\$(\d{2})\$/.exec(hash);
+  return m ? Number(m[1]) : 0;
+}
+
+/** True when a stored hash should be replaced at the next successful sign-in. */
+export function needsRehash(hash: string, scheme: PasswordScheme, cost: number): boolean {
+  return scheme !== 'bcrypt-sha256' || bcryptCostOf(hash) < cost;
+}
+
+/** A hash of a random password at the given cost, compared against when the user does not exist. */
+export async function makeDummyHash(cost: number): Promise<string> {
+  return bcrypt.hash(preHash(createHash('sha256').update(String(Math.random())).digest('hex')), cost);
+}

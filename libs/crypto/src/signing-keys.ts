@@ -1,0 +1,72 @@
+import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, type JsonWebKey, type KeyObject } from 'node:crypto';
+import * as jwt from 'jsonwebtoken';
+
+export interface GeneratedSigningKey {
+  kid: string;
+  publicJwk: JsonWebKey;
+  privateKeyPem: string;
+}
+
+/** A fresh ES256 (P-256) key pair; `kid` is random and URL safe. */
+export function generateSigningKey(): GeneratedSigningKey {
+  const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const kid = randomBytes(12).toString('base64url');
+  const jwk = publicKey.export({ format: 'jwk' });
+  return {
+    kid,
+    publicJwk: { kty: jwk.kty, crv: jwk.crv, x: jwk.x, y: jwk.y, kid, alg: 'ES256', use: 'sig' },
+    privateKeyPem: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+  };
+}
+
+export function privateKeyFromPem(pem: string): KeyObject {
+  return createPrivateKey({ key: pem, format: 'pem' });
+}
+
+export function publicKeyFromJwk(jwk: JsonWebKey): KeyObject {
+  const { kty, crv, x, y } = jwk;
+  return createPublicKey({ key: { kty, crv, x, y } as JsonWebKey, format: 'jwk' });
+}
+
+export interface AccessTokenClaims {
+  iss: string;
+  aud: string;
+  sub: string;
+  sid: string;
+  tid: string;
+  adm: boolean;
+  iat: number;
+  exp: number;
+}
+
+export function signAccessToken(claims: AccessTokenClaims, key: KeyObject, kid: string): string {
+  return jwt.sign(claims, key, { algorithm: 'ES256', keyid: kid, noTimestamp: true });
+}
+
+/** Reads the `kid` from the header without trusting anything else in it. */
+export function peekKid(token: string): string | null {
+  const decoded = jwt.decode(token, { complete: true });
+  if (!decoded || typeof decoded === 'string' || decoded.header.alg !== 'ES256') return null;
+  return typeof decoded.header.kid === 'string' ? decoded.header.kid : null;
+}
+
+/**
+ * Verifies signature (ES256 only, with our own key), expiry, and audience when given. Header fields
+ * such as `jku`, `x5u` and `jwk` are never consulted. Returns null for any invalid token.
+ */
+export function verifyAccessToken(token: string, key: KeyObject, opts: { nowSeconds: number; audience?: string }): AccessTokenClaims | null {
+  try {
+    const claims = jwt.verify(token, key, {
+      algorithms: ['ES256'],
+      clockTimestamp: opts.nowSeconds,
+      ...(opts.audience ? { audience: opts.audience } : {}),
+    });
+    if (typeof claims === 'string') return null;
+    const c = claims as Partial<AccessTokenClaims>;
+    if (typeof c.sub !== 'string' || typeof c.sid !== 'string' || typeof c.tid !== 'string' || typeof c.aud !== 'string') return null;
+    if (typeof c.exp !== 'number') return null;
+    return c as AccessTokenClaims;
+  } catch {
+    return null;
+  }
+}

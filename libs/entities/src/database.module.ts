@@ -1,0 +1,35 @@
+import { Global, Module, type DynamicModule } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
+import { buildDataSourceOptions } from './data-source';
+
+/**
+ * The TypeORM connection every app shares. Pool and query timeouts come from
+ * DEPENDENCY_TIMEOUT_MS so that a dead database fails a request quickly instead of hanging it.
+ */
+@Global()
+@Module({})
+export class DatabaseModule {
+  static forRoot(): DynamicModule {
+    return {
+      module: DatabaseModule,
+      imports: [
+        TypeOrmModule.forRootAsync({
+          inject: [APP_CONFIG],
+          useFactory: (config: AppConfig) => ({
+            ...buildDataSourceOptions(config.database.url, {
+              extra: {
+                max: 10,
+                connectionTimeoutMillis: config.http.dependencyTimeoutMs,
+                query_timeout: Math.max(config.http.dependencyTimeoutMs, 5000),
+                idle_in_transaction_session_timeout: 30000,
+              },
+            }),
+            retryAttempts: 2,
+            retryDelay: 500,
+          }),
+        }),
+      ],
+    };
+  }
+}

@@ -1,0 +1,28 @@
+export * from './api-key.entity';
+export * from './audit-event.entity';
+export * from './invitation.entity';
+export * from './mfa-backup-code.entity';
+export * from './mfa-factor.entity';
+export * from './oauth-identity.entity';
+export * from './oauth-transaction.entity';
+export * from './one-time-token.entity';
+export * from './organization-member.entity';
+export * from './organization.entity';
+export * from './outbox-event.entity';
+export * from './passkey.entity';
+export * from './password-credential.entity';
+export * from './project.entity';
+export * from './refresh-token.entity';
+export * from './session.entity';
+export * from './signing-key.entity';
+export * from './tenant.entity';
+export * from './user.entity';
+export * from './webhook-delivery.entity';
+export * from './webhook.entity';
+
+export { SnakeNamingStrategy, snakeCase } from './snake-naming.strategy';
+export { ENTITIES, MIGRATIONS } from './registry';
+export { CreateSchema1795305600000 } from './migrations/1795305600000-CreateSchema';
+export { buildDataSourceOptions, ensureDatabase, runMigrations } from './data-source';
+export type { PostgresConnectionOptions } from './data-source';
+export { DatabaseModule } from './database.module';

@@ -1,0 +1,46 @@
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+
+import type { MemberRole } from './organization-member.entity';
+
+export type InvitationStatus = 'pending' | 'accepted' | 'revoked';
+
+@Entity('invitations')
+export class Invitation {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column('uuid')
+  tenantId: string;
+
+  @Column('uuid')
+  organizationId: string;
+
+  @Column('text')
+  email: string;
+
+  @Column('text')
+  role: MemberRole;
+
+  /** UNIQUE in the database. */
+  @Column('text')
+  tokenHash: string;
+
+  @Column('text', { default: 'pending' })
+  status: InvitationStatus;
+
+  /** References `users.id` (ON DELETE SET NULL). */
+  @Column('uuid', { nullable: true })
+  invitedBy: string | null;
+
+  @Column({ type: 'timestamptz' })
+  expiresAt: Date;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  acceptedAt: Date | null;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  revokedAt: Date | null;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt: Date;
+}

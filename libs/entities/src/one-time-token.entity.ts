@@ -1,0 +1,38 @@
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+
+@Entity('one_time_tokens')
+export class OneTimeToken {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column('uuid')
+  tenantId: string;
+
+  @Column('uuid')
+  projectId: string;
+
+  @Column('uuid', { nullable: true })
+  userId: string | null;
+
+  @Column('text')
+  purpose: string;
+
+  /** UNIQUE in the database. */
+  @Column('text')
+  tokenHash: string;
+
+  @Column('jsonb', { default: {} })
+  payload: Record<string, unknown>;
+
+  @Column('integer', { default: 0 })
+  attempts: number;
+
+  @Column({ type: 'timestamptz' })
+  expiresAt: Date;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  consumedAt: Date | null;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt: Date;
+}

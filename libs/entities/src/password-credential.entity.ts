@@ -1,0 +1,22 @@
+import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+
+export type PasswordScheme = 'bcrypt' | 'bcrypt-sha256';
+
+@Entity('password_credentials')
+export class PasswordCredential {
+  /** Primary key and foreign key to `users.id`. */
+  @PrimaryColumn('uuid')
+  userId: string;
+
+  @Column('text')
+  passwordHash: string;
+
+  @Column('text')
+  scheme: PasswordScheme;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ type: 'timestamptz' })
+  updatedAt: Date;
+}

@@ -1,0 +1,49 @@
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+
+/** Per-project configuration stored in `projects.settings` (jsonb). */
+export interface ProjectSettings {
+  default_redirect_url?: string;
+  rp_id?: string;
+  rp_name?: string;
+  require_email_verification?: boolean;
+  access_token_ttl_seconds?: number;
+  email_verification_url?: string;
+  password_reset_url?: string;
+  oauth_providers?: Record<string, Record<string, unknown>>;
+  [key: string]: unknown;
+}
+
+@Entity('projects')
+export class Project {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column('uuid')
+  tenantId: string;
+
+  @Column('text')
+  name: string;
+
+  /** UNIQUE in the database. */
+  @Column('text')
+  publishableKey: string;
+
+  /** At most one console project per tenant (partial unique index in the migration). */
+  @Column('boolean', { default: false })
+  isConsole: boolean;
+
+  @Column('jsonb', { default: [] })
+  allowedOrigins: string[];
+
+  @Column('jsonb', { default: [] })
+  redirectUrls: string[];
+
+  @Column('jsonb', { default: {} })
+  settings: ProjectSettings;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ type: 'timestamptz' })
+  updatedAt: Date;
+}

@@ -1,0 +1,50 @@
+import { ApiKey } from './api-key.entity';
+import { AuditEvent } from './audit-event.entity';
+import { Invitation } from './invitation.entity';
+import { MfaBackupCode } from './mfa-backup-code.entity';
+import { MfaFactor } from './mfa-factor.entity';
+import { CreateSchema1795305600000 } from './migrations/1795305600000-CreateSchema';
+import { OAuthIdentity } from './oauth-identity.entity';
+import { OAuthTransaction } from './oauth-transaction.entity';
+import { OneTimeToken } from './one-time-token.entity';
+import { OrganizationMember } from './organization-member.entity';
+import { Organization } from './organization.entity';
+import { OutboxEvent } from './outbox-event.entity';
+import { Passkey } from './passkey.entity';
+import { PasswordCredential } from './password-credential.entity';
+import { Project } from './project.entity';
+import { RefreshToken } from './refresh-token.entity';
+import { Session } from './session.entity';
+import { SigningKey } from './signing-key.entity';
+import { Tenant } from './tenant.entity';
+import { User } from './user.entity';
+import { WebhookDelivery } from './webhook-delivery.entity';
+import { Webhook } from './webhook.entity';
+
+/** Every entity class, in migration (dependency) order. */
+export const ENTITIES = [
+  Tenant,
+  Project,
+  ApiKey,
+  SigningKey,
+  User,
+  PasswordCredential,
+  Session,
+  RefreshToken,
+  OneTimeToken,
+  MfaFactor,
+  MfaBackupCode,
+  Passkey,
+  OAuthIdentity,
+  OAuthTransaction,
+  Organization,
+  OrganizationMember,
+  Invitation,
+  Webhook,
+  OutboxEvent,
+  WebhookDelivery,
+  AuditEvent,
+];
+
+/** Every migration class, oldest first. Migrations are the source of truth for the schema. */
+export const MIGRATIONS = [CreateSchema1795305600000];

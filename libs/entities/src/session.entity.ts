@@ -1,0 +1,40 @@
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+
+@Entity('sessions')
+export class Session {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column('uuid')
+  tenantId: string;
+
+  @Column('uuid')
+  projectId: string;
+
+  @Column('uuid')
+  userId: string;
+
+  @Column('text', { default: 'password' })
+  authMethod: string;
+
+  @Column('text', { nullable: true })
+  ipAddress: string | null;
+
+  @Column('text', { nullable: true })
+  userAgent: string | null;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt: Date;
+
+  @Column({ type: 'timestamptz', default: () => 'now()' })
+  lastActiveAt: Date;
+
+  @Column({ type: 'timestamptz' })
+  expiresAt: Date;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  revokedAt: Date | null;
+
+  @Column('text', { nullable: true })
+  revokeReason: string | null;
+}

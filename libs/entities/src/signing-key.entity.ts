@@ -1,0 +1,38 @@
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+
+export type SigningKeyStatus = 'active' | 'retiring' | 'retired';
+
+@Entity('signing_keys')
+export class SigningKey {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column('uuid')
+  tenantId: string;
+
+  @Column('uuid')
+  projectId: string;
+
+  /** UNIQUE in the database. */
+  @Column('text')
+  kid: string;
+
+  @Column('text', { default: 'ES256' })
+  algorithm: string;
+
+  /** At most one `active` key per project (partial unique index in the migration). */
+  @Column('text')
+  status: SigningKeyStatus;
+
+  @Column('jsonb')
+  publicJwk: Record<string, unknown>;
+
+  @Column('text')
+  privateKeyEncrypted: string;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt: Date;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  retireAfter: Date | null;
+}

@@ -1,0 +1,44 @@
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+
+export type UserStatus = 'active' | 'disabled';
+
+@Entity('users')
+export class User {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column('uuid')
+  tenantId: string;
+
+  @Column('uuid')
+  projectId: string;
+
+  /** Unique per project, case-insensitively (`lower(email)` index in the migration). */
+  @Column('text')
+  email: string;
+
+  @Column('boolean', { default: false })
+  emailVerified: boolean;
+
+  /** Unique per project, case-insensitively, when set. */
+  @Column('text', { nullable: true })
+  username: string | null;
+
+  @Column('text', { default: 'active' })
+  status: UserStatus;
+
+  @Column('boolean', { default: false })
+  isAdmin: boolean;
+
+  @Column('jsonb', { default: {} })
+  metadata: Record<string, unknown>;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ type: 'timestamptz' })
+  updatedAt: Date;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  lastSignInAt: Date | null;
+}

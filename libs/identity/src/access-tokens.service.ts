@@ -1,0 +1,77 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
+import { peekKid, signAccessToken, verifyAccessToken, type AccessTokenClaims } from '@gatehouse/crypto';
+import { CacheStore, Clock } from '@gatehouse/platform';
+import { SigningKeysService, MAX_ACCESS_TOKEN_TTL_SECONDS } from './signing-keys.service';
+
+export const DEFAULT_ACCESS_TOKEN_TTL_SECONDS = 900;
+
+const revokedKey = (sessionId: string) => `revoked:session:${sessionId}`;
+
+export interface IssueTokenInput {
+  tenantId: string;
+  projectId: string;
+  userId: string;
+  sessionId: string;
+  isAdmin: boolean;
+  ttlSeconds?: number;
+}
+
+/**
+ * Access tokens (CONTRACT §2): ES256 JWTs with our own keys only, and a revocation check in the
+ * shared cache on every verification so a revoked session is refused on the next request anywhere.
+ * The hot path touches no database once the key is cached.
+ */
+@Injectable()
+export class AccessTokensService {
+  constructor(
+    private readonly keys: SigningKeysService,
+    private readonly cache: CacheStore,
+    private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  issuer(projectId: string): string {
+    return `${this.config.http.publicAuthUrl}/v1/projects/${projectId}`;
+  }
+
+  async issue(input: IssueTokenInput): Promise<{ token: string; expiresIn: number; expiresAt: Date }> {
+    const ttl = input.ttlSeconds ?? DEFAULT_ACCESS_TOKEN_TTL_SECONDS;
+    const iat = Math.floor(this.clock.nowMs() / 1000);
+    const claims: AccessTokenClaims = {
+      iss: this.issuer(input.projectId),
+      aud: input.projectId,
+      sub: input.userId,
+      sid: input.sessionId,
+      tid: input.tenantId,
+      adm: input.isAdmin,
+      iat,
+      exp: iat + ttl,
+    };
+    const { kid, key } = await this.keys.activeKey(input.projectId);
+    return { token: signAccessToken(claims, key, kid), expiresIn: ttl, expiresAt: new Date((iat + ttl) * 1000) };
+  }
+
+  /**
+   * Returns the claims of a valid, unrevoked token, or null. `projectId`, when given, must be the
+   * token's audience. Throws DependencyUnavailableError when the revocation store is down (fail closed).
+   */
+  async verify(token: string, projectId?: string): Promise<AccessTokenClaims | null> {
+    if (token.length > 4096) return null;
+    const kid = peekKid(token);
+    if (!kid) return null;
+    const entry = await this.keys.verifyingKey(kid);
+    if (!entry) return null;
+    if (projectId !== undefined && entry.projectId !== projectId) return null;
+    const claims = verifyAccessToken(token, entry.key, { nowSeconds: Math.floor(this.clock.nowMs() / 1000), audience: entry.projectId });
+    if (!claims || claims.tid !== entry.tenantId) return null;
+    if (claims.iss !== this.issuer(entry.projectId)) return null;
+    if ((await this.cache.get(revokedKey(claims.sid))) !== null) return null;
+    return claims;
+  }
+
+  /** Marks sessions revoked for every instance; kept as long as any of their tokens could live. */
+  async markRevoked(sessionIds: string[]): Promise<void> {
+    for (const id of sessionIds) await this.cache.set(revokedKey(id), '1', (MAX_ACCESS_TOKEN_TTL_SECONDS + 60) * 1000);
+  }
+}

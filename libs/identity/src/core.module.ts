@@ -1,0 +1,46 @@
+import { Module, type DynamicModule, type Type } from '@nestjs/common';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { AppConfig } from '@gatehouse/config';
+import { DatabaseModule } from '@gatehouse/entities';
+import { CacheModule, Clock, createHttpApp, HealthModule, PlatformConfigModule, type HttpAppOptions } from '@gatehouse/platform';
+import { ProblemDetailsFilter, ProblemValidationPipe, ROUTE_TABLE, RouteTable } from '@gatehouse/problem-details';
+import { IdentityModule } from './identity.module';
+
+/**
+ * What every Gatehouse app stands on: config and clock, Postgres, the shared cache, identity
+ * services, health endpoints, the one problem-details filter and the one validation pipe.
+ */
+@Module({})
+export class CoreModule {
+  static forRoot(config: AppConfig, clock: Clock = new Clock()): DynamicModule {
+    return {
+      module: CoreModule,
+      imports: [PlatformConfigModule.forRoot(config, clock), DatabaseModule.forRoot(), CacheModule, IdentityModule, HealthModule],
+      providers: [
+        { provide: ROUTE_TABLE, useValue: new RouteTable() },
+        { provide: APP_FILTER, useClass: ProblemDetailsFilter },
+        { provide: APP_PIPE, useClass: ProblemValidationPipe },
+      ],
+      exports: [ROUTE_TABLE],
+    };
+  }
+}
+
+/** Builds an app on CoreModule and fills its 405 route table once the routes are known. */
+export async function buildHttpApp(
+  module: Type<unknown> | DynamicModule,
+  config: AppConfig,
+  opts: Omit<HttpAppOptions, 'onRoutes'>,
+): Promise<NestExpressApplication> {
+  let table: RouteTable | undefined;
+  const app = await createHttpApp(module as Type<unknown>, config, {
+    ...opts,
+    onRoutes: (routes) => routes.forEach((r) => table?.add(r.path, r.method)),
+    configure: (a) => {
+      table = a.get<RouteTable>(ROUTE_TABLE, { strict: false });
+      opts.configure?.(a);
+    },
+  });
+  return app;
+}

@@ -1,0 +1,14 @@
+import { Global, Module } from '@nestjs/common';
+import { AccessTokensService } from './access-tokens.service';
+import { EventRecorder } from './event-recorder';
+import { PasswordHasher } from './password-hasher';
+import { ProvisioningService } from './provisioning.service';
+import { ProjectsCache } from './projects-cache.service';
+import { SigningKeysService } from './signing-keys.service';
+
+const PROVIDERS = [AccessTokensService, EventRecorder, PasswordHasher, ProjectsCache, ProvisioningService, SigningKeysService];
+
+/** Identity services both HTTP apps and the CLI share. */
+@Global()
+@Module({ providers: PROVIDERS, exports: PROVIDERS })
+export class IdentityModule {}

@@ -1,0 +1,16 @@
+export { AccessTokensService, DEFAULT_ACCESS_TOKEN_TTL_SECONDS, type IssueTokenInput } from './access-tokens.service';
+export { EventRecorder, type RecordedEvent, type RequestMeta } from './event-recorder';
+export { IdentityModule } from './identity.module';
+export { PasswordHasher } from './password-hasher';
+export { newPublishableKey, ProvisioningService, type NewProject, type TenantSummary } from './provisioning.service';
+export { MAX_ACCESS_TOKEN_TTL_SECONDS, SigningKeysService } from './signing-keys.service';
+export { ProjectsCache, type ResolvedProject } from './projects-cache.service';
+export {
+  assertSameOriginForCookie,
+  presentedAccessToken,
+  REFRESH_COOKIE,
+  requestMeta,
+  SESSION_COOKIE,
+  type PresentedToken,
+} from './request-auth';
+export { buildHttpApp, CoreModule } from './core.module';

@@ -1,0 +1,102 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { sha256Hex } from '@gatehouse/crypto';
+import type { ProjectSettings } from '@gatehouse/entities';
+import { CacheStore } from '@gatehouse/platform';
+
+/** What request handling needs to know about a project; cached in the shared store. */
+export interface ResolvedProject {
+  id: string;
+  tenantId: string;
+  name: string;
+  isConsole: boolean;
+  allowedOrigins: string[];
+  redirectUrls: string[];
+  settings: ProjectSettings;
+  publishableKey: string;
+  /** Set when the request authenticated with an API key secret rather than the publishable key. */
+  apiKeyId?: string;
+}
+
+const TTL_MS = 60_000;
+const byKey = (key: string) => `project:key:${sha256Hex(key)}`;
+const byId = (id: string) => `project:id:${id}`;
+
+interface ProjectRow {
+  id: string;
+  tenant_id: string;
+  name: string;
+  is_console: boolean;
+  allowed_origins: string[];
+  redirect_urls: string[];
+  settings: ProjectSettings;
+  publishable_key: string;
+  api_key_id?: string;
+}
+
+const toResolved = (r: ProjectRow): ResolvedProject => ({
+  id: r.id,
+  tenantId: r.tenant_id,
+  name: r.name,
+  isConsole: r.is_console,
+  allowedOrigins: r.allowed_origins,
+  redirectUrls: r.redirect_urls,
+  settings: r.settings,
+  publishableKey: r.publishable_key,
+  ...(r.api_key_id ? { apiKeyId: r.api_key_id } : {}),
+});
+
+const COLUMNS = 'p.id, p.tenant_id, p.name, p.is_console, p.allowed_origins, p.redirect_urls, p.settings, p.publishable_key';
+
+/**
+ * Resolves `X-Service-Project-Key` (publishable `pk_…` or live API key `sk_…`) and project ids,
+ * through a 60 s cache shared by every instance. Writers call `invalidate*` in the same request
+ * as their change, so a revoked key or a changed origin list applies on the very next call.
+ */
+@Injectable()
+export class ProjectsCache {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly cache: CacheStore,
+  ) {}
+
+  async byKey(key: string): Promise<ResolvedProject | null> {
+    if (!/^(pk|sk)_[A-Za-z0-9_-]{16,128}$/.test(key)) return null;
+    const cached = await this.cache.get(byKey(key));
+    if (cached) return JSON.parse(cached) as ResolvedProject;
+    const rows: ProjectRow[] = key.startsWith('pk_')
+      ? await this.dataSource.query(`SELECT ${COLUMNS} FROM projects p WHERE p.publishable_key = $1`, [key])
+      : await this.dataSource.query(
+          `SELECT ${COLUMNS}, k.id AS api_key_id FROM api_keys k JOIN projects p ON p.id = k.project_id
+            WHERE k.secret_hash = $1 AND k.revoked_at IS NULL`,
+          [sha256Hex(key)],
+        );
+    const row = rows[0];
+    if (!row) return null;
+    const resolved = toResolved(row);
+    await this.cache.set(byKey(key), JSON.stringify(resolved), TTL_MS);
+    return resolved;
+  }
+
+  async byId(id: string): Promise<ResolvedProject | null> {
+    if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
+    const cached = await this.cache.get(byId(id));
+    if (cached) return JSON.parse(cached) as ResolvedProject;
+    const rows: ProjectRow[] = await this.dataSource.query(`SELECT ${COLUMNS} FROM projects p WHERE p.id = $1`, [id]);
+    const row = rows[0];
+    if (!row) return null;
+    const resolved = toResolved(row);
+    await this.cache.set(byId(id), JSON.stringify(resolved), TTL_MS);
+    return resolved;
+  }
+
+  /** After a project's settings, origins or redirects change. */
+  async invalidateProject(project: { id: string; publishableKey: string }): Promise<void> {
+    await this.cache.del(byId(project.id), byKey(project.publishableKey));
+  }
+
+  /** After an API key is revoked (the raw secret is unknown then, so callers pass its hash). */
+  async invalidateApiKeyHash(secretHash: string): Promise<void> {
+    await this.cache.del(`project:key:${secretHash}`);
+  }
+}

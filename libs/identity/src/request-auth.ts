@@ -1,0 +1,43 @@
+import type { Request } from 'express';
+import { ProblemError } from '@gatehouse/problem-details';
+
+export const SESSION_COOKIE = 'service_session';
+export const REFRESH_COOKIE = 'service_refresh_token';
+
+export interface PresentedToken {
+  token: string;
+  via: 'bearer' | 'cookie';
+}
+
+/** Bearer wins over the cookie when both are sent (CONTRACT §10). */
+export function presentedAccessToken(req: Request): PresentedToken | null {
+  const auth = req.headers.authorization;
+  if (typeof auth === 'string') {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
+    if (m?.[1]) return { token: m[1], via: 'bearer' };
+  }
+  const cookies = req.cookies as Record<string, unknown> | undefined;
+  const cookie = cookies?.[SESSION_COOKIE];
+  if (typeof cookie === 'string' && cookie.length > 0) return { token: cookie, via: 'cookie' };
+  return null;
+}
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * CSRF rule (CONTRACT §2, §10): a cookie-authenticated unsafe request whose `Origin` is present and
+ * not one of the allowed origins is refused. An absent Origin is allowed (non-browser clients).
+ */
+export function assertSameOriginForCookie(req: Request, via: PresentedToken['via'], allowedOrigins: readonly string[]): void {
+  if (via !== 'cookie' || !UNSAFE.has(req.method)) return;
+  const origin = req.headers.origin;
+  if (origin === undefined) return;
+  if (!allowedOrigins.includes(origin)) {
+    throw new ProblemError('forbidden', { detail: 'This origin is not allowed to use the session cookie.' });
+  }
+}
+
+export function requestMeta(req: Request): { ip: string | null; userAgent: string | null } {
+  const ua = req.headers['user-agent'];
+  return { ip: req.ip ?? null, userAgent: typeof ua === 'string' ? ua.slice(0, 512) : null };
+}

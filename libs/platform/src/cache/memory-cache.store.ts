@@ -1,0 +1,56 @@
+import { CacheStore } from './cache-store';
+
+/** In-process CacheStore for standalone mode and unit tests; same semantics as the Redis one. */
+export class MemoryCacheStore extends CacheStore {
+  private readonly data = new Map<string, { value: string; expiresAt: number | null }>();
+
+  constructor(private readonly now: () => number = Date.now) {
+    super();
+  }
+
+  private live(key: string) {
+    const e = this.data.get(key);
+    if (!e) return undefined;
+    if (e.expiresAt !== null && e.expiresAt <= this.now()) {
+      this.data.delete(key);
+      return undefined;
+    }
+    return e;
+  }
+
+  async get(key: string) {
+    return this.live(key)?.value ?? null;
+  }
+  async mget(keys: string[]) {
+    return keys.map((k) => this.live(k)?.value ?? null);
+  }
+  async set(key: string, value: string, ttlMs?: number) {
+    this.data.set(key, { value, expiresAt: ttlMs ? this.now() + ttlMs : null });
+  }
+  async setIfAbsent(key: string, value: string, ttlMs: number) {
+    if (this.live(key)) return false;
+    this.data.set(key, { value, expiresAt: this.now() + ttlMs });
+    return true;
+  }
+  async getDel(key: string) {
+    const e = this.live(key);
+    this.data.delete(key);
+    return e?.value ?? null;
+  }
+  async del(...keys: string[]) {
+    keys.forEach((k) => this.data.delete(k));
+  }
+  async increment(key: string, windowMs: number) {
+    const e = this.live(key);
+    if (!e) {
+      this.data.set(key, { value: '1', expiresAt: this.now() + windowMs });
+      return { count: 1, ttlMs: windowMs };
+    }
+    e.value = String(Number(e.value) + 1);
+    return { count: Number(e.value), ttlMs: (e.expiresAt ?? this.now() + windowMs) - this.now() };
+  }
+  async ping() {}
+  async close() {
+    this.data.clear();
+  }
+}

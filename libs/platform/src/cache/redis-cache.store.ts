@@ -1,0 +1,86 @@
+import Redis from 'ioredis';
+import { DependencyUnavailableError } from '../platform.error';
+import { CacheStore } from './cache-store';
+
+const INCREMENT = `local c = redis.call('INCR', KEYS[1])
+if c == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local t = redis.call('PTTL', KEYS[1])
+if t < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); t = tonumber(ARGV[1]) end
+return {c, t}`;
+
+/** Options shared by every Redis connection that serves requests: fail fast, never queue. */
+export function redisRequestOptions(timeoutMs: number) {
+  return {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    commandTimeout: timeoutMs,
+    connectTimeout: timeoutMs,
+    retryStrategy: (times: number) => Math.min(times * 200, 2000),
+    lazyConnect: false,
+  };
+}
+
+export class RedisCacheStore extends CacheStore {
+  readonly client: Redis;
+
+  constructor(url: string, timeoutMs: number) {
+    super();
+    this.client = new Redis(url, redisRequestOptions(timeoutMs));
+    // Connection errors surface on the commands that need Redis; the event itself is expected noise.
+    this.client.on('error', () => undefined);
+  }
+
+  /** Resolves once connected; start-up calls it so an app never boots half-connected. */
+  async waitUntilReady(timeoutMs: number): Promise<void> {
+    if (this.client.status === 'ready') return;
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.client.off('ready', onReady);
+        reject(new Error(`Cannot reach Redis (connect ECONNREFUSED ${this.client.options.host}:${this.client.options.port})`));
+      }, timeoutMs);
+      const onReady = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      this.client.once('ready', onReady);
+    });
+  }
+
+  private async run<T>(op: () => Promise<T>): Promise<T> {
+    try {
+      return await op();
+    } catch (err) {
+      throw new DependencyUnavailableError('cache', err);
+    }
+  }
+
+  get(key: string) {
+    return this.run(() => this.client.get(key));
+  }
+  mget(keys: string[]) {
+    return keys.length === 0 ? Promise.resolve([]) : this.run(() => this.client.mget(...keys));
+  }
+  async set(key: string, value: string, ttlMs?: number) {
+    await this.run(() => (ttlMs ? this.client.set(key, value, 'PX', Math.max(1, Math.ceil(ttlMs))) : this.client.set(key, value)));
+  }
+  async setIfAbsent(key: string, value: string, ttlMs: number) {
+    const r = await this.run(() => this.client.set(key, value, 'PX', Math.max(1, Math.ceil(ttlMs)), 'NX'));
+    return r === 'OK';
+  }
+  getDel(key: string) {
+    return this.run(() => this.client.getdel(key));
+  }
+  async del(...keys: string[]) {
+    if (keys.length) await this.run(() => this.client.del(...keys));
+  }
+  async increment(key: string, windowMs: number) {
+    const [count, ttl] = (await this.run(() => this.client.eval(INCREMENT, 1, key, String(Math.ceil(windowMs))))) as [number, number];
+    return { count: Number(count), ttlMs: Number(ttl) };
+  }
+  async ping() {
+    await this.run(() => this.client.ping());
+  }
+  async close() {
+    this.client.disconnect();
+  }
+}

@@ -1,0 +1,70 @@
+import type { INestApplication, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import cookieParser from 'cookie-parser';
+import express from 'express';
+import type { AppConfig } from '@gatehouse/config';
+import { createLogger } from '../logging/logger';
+import { bodyParserErrors, jsonOnlyMiddleware, requestLogMiddleware, traceMiddleware } from './request-context';
+
+export interface HttpAppOptions {
+  name: string;
+  description: string;
+  /** Paths that also accept form bodies. */
+  formPaths?: string[];
+  /** Called with the route list after init, e.g. to fill the 405 route table. */
+  onRoutes?: (routes: { path: string; method: string }[]) => void;
+  configure?: (app: NestExpressApplication) => void;
+  logger?: boolean;
+}
+
+/** Lists the routes Express knows after Nest registered them. */
+function listRoutes(app: NestExpressApplication): { path: string; method: string }[] {
+  const instance = app.getHttpAdapter().getInstance() as { router?: { stack: unknown[] }; _router?: { stack: unknown[] } };
+  const stack = (instance.router ?? instance._router)?.stack ?? [];
+  const routes: { path: string; method: string }[] = [];
+  for (const layer of stack as { route?: { path: string; methods: Record<string, boolean> } }[]) {
+    if (!layer.route) continue;
+    for (const method of Object.keys(layer.route.methods)) routes.push({ path: layer.route.path, method });
+  }
+  return routes;
+}
+
+/**
+ * Builds an HTTP app the same way for all three services: JSON-only bodies with a size limit,
+ * cookies, trace ids, one log line per request, trusted proxies, OpenAPI at /docs. Not listening yet.
+ */
+export async function createHttpApp(module: Type<unknown>, config: AppConfig, opts: HttpAppOptions): Promise<NestExpressApplication> {
+  const logger = createLogger(config, opts.name);
+  const app = await NestFactory.create<NestExpressApplication>(module, {
+    bodyParser: false,
+    logger: opts.logger === false ? false : logger,
+    abortOnError: false,
+  });
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.http.trustProxy === false ? false : config.http.trustProxy);
+  app.set('etag', false);
+  app.use(traceMiddleware);
+  if (opts.logger !== false) app.use(requestLogMiddleware(logger, config.http.logJson));
+  app.use(jsonOnlyMiddleware(opts.formPaths));
+  app.use(express.json({ limit: config.http.bodyLimitBytes, strict: false, type: ['application/json', 'application/*+json'] }));
+  app.use(bodyParserErrors);
+  if (opts.formPaths?.length) app.use(opts.formPaths, express.urlencoded({ extended: false, limit: config.http.bodyLimitBytes }));
+  app.use(cookieParser());
+  opts.configure?.(app);
+
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder().setTitle(`Gatehouse ${opts.name}`).setDescription(opts.description).setVersion('1').build(),
+  );
+  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/openapi.json' });
+  app.enableShutdownHooks();
+  await app.init();
+  opts.onRoutes?.(listRoutes(app));
+  return app;
+}
+
+export async function listen(app: INestApplication, config: AppConfig, port: number): Promise<void> {
+  await app.listen(port, config.http.host);
+}

@@ -1,0 +1,64 @@
+import type { NextFunction, Request, Response } from 'express';
+import type { LoggerService } from '@nestjs/common';
+import { newSpanId, traceIdFrom, traceResponse } from '@gatehouse/crypto';
+import { PlatformError } from '../platform.error';
+
+/** Request fields Gatehouse sets as a request passes through. */
+export interface GatehouseRequest extends Request {
+  traceId?: string;
+  tenantId?: string;
+  startedAt?: bigint;
+}
+
+/** W3C trace id per request (from `traceparent` when valid) and the `traceresponse` header. */
+export function traceMiddleware(req: GatehouseRequest, res: Response, next: NextFunction): void {
+  req.startedAt = process.hrtime.bigint();
+  req.traceId = traceIdFrom(req.headers.traceparent);
+  res.setHeader('traceresponse', traceResponse(req.traceId, newSpanId()));
+  next();
+}
+
+/** One log line per request: method, route, status, duration, tenant, trace id. Never bodies or cookies. */
+export function requestLogMiddleware(logger: LoggerService, json: boolean) {
+  return (req: GatehouseRequest, res: Response, next: NextFunction): void => {
+    res.on('finish', () => {
+      const ms = req.startedAt ? Number(process.hrtime.bigint() - req.startedAt) / 1e6 : 0;
+      const route = (req.route as { path?: string } | undefined)?.path ?? req.path;
+      const line = { msg: 'request', method: req.method, route, status: res.statusCode, ms: Math.round(ms * 10) / 10, tenant: req.tenantId ?? null, traceId: req.traceId };
+      logger.log(json ? line : `${line.method} ${line.route} ${line.status} ${line.ms}ms tenant=${line.tenant ?? '-'} trace=${line.traceId}`);
+    });
+    next();
+  };
+}
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * A request that carries a body must say it is JSON (CONTRACT §4: 415 otherwise). Paths listed in
+ * `formPaths` also accept `application/x-www-form-urlencoded` (Apple's form_post callback).
+ */
+export function jsonOnlyMiddleware(formPaths: string[] = []) {
+  return (req: Request, _res: Response, next: NextFunction): void => {
+    const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+    if (!BODY_METHODS.has(req.method) || !hasBody) return next();
+    if (req.is(['application/json', 'application/*+json'])) return next();
+    if (formPaths.includes(req.path) && req.is('application/x-www-form-urlencoded')) return next();
+    next(new PlatformError('unsupported-media-type', 'The request body must be application/json.'));
+  };
+}
+
+const BODY_ERRORS: Record<string, [string, string]> = {
+  'entity.parse.failed': ['invalid-json', 'The request body is not valid JSON.'],
+  'entity.too.large': ['payload-too-large', 'The request body is too large.'],
+  'encoding.unsupported': ['unsupported-media-type', 'The request body encoding is not supported.'],
+  'charset.unsupported': ['unsupported-media-type', 'The request body charset is not supported.'],
+  'request.aborted': ['validation-error', 'The request body was incomplete.'],
+  'request.size.invalid': ['validation-error', 'The request body length does not match Content-Length.'],
+};
+
+/** Names body-parser failures with their problem slug before the framework rewrites them. */
+export function bodyParserErrors(err: unknown, _req: Request, _res: Response, next: NextFunction): void {
+  const type = (err as { type?: unknown } | null)?.type;
+  const mapped = typeof type === 'string' ? BODY_ERRORS[type] : undefined;
+  next(mapped ? new PlatformError(mapped[0], mapped[1]) : err);
+}

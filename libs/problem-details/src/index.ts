@@ -1,0 +1,5 @@
+export { ProblemDetailsFilter, requestTraceId, type TracedRequest } from './problem-details.filter';
+export { ProblemError, type FieldErrors, type ProblemOptions } from './problem.error';
+export { PROBLEM_TYPES, slugForStatus, type ProblemSlug } from './problem-types';
+export { ROUTE_TABLE, RouteTable } from './route-table';
+export { findHostileValues, flattenValidationErrors, ProblemValidationPipe } from './validation.pipe';

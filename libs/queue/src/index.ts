@@ -1,0 +1,2 @@
+export { QUEUES, type QueueName } from './queue-names';
+export { QueueModule } from './queue.module';

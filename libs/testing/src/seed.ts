@@ -1,0 +1,77 @@
+import type { INestApplication } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { Session, User, type Project } from '@gatehouse/entities';
+import { AccessTokensService, ProvisioningService } from '@gatehouse/identity';
+
+export const APP_ORIGIN = 'https://app.example.com';
+export const APP_REDIRECT = 'https://app.example.com/callback';
+
+export interface SeededTenant {
+  tenantId: string;
+  consoleProjectId: string;
+  consoleKey: string;
+  adminUserId: string;
+  adminEmail: string;
+  adminPassword: string;
+  /** A regular application project with an allowed origin and a redirect URL. */
+  project: Project;
+  projectKey: string;
+}
+
+let counter = 0;
+
+/** A tenant with its console admin and one application project, created through the real services. */
+export async function seedTenant(app: INestApplication, name = 'Acme'): Promise<SeededTenant> {
+  counter += 1;
+  const provisioning = app.get(ProvisioningService);
+  const dataSource = app.get(DataSource);
+  const adminEmail = `admin${counter}-${Date.now()}@${name.toLowerCase()}.test`;
+  const adminPassword = 'correct horse battery staple';
+  const t = await provisioning.createTenant({ name, adminEmail, adminPassword });
+  const project = await dataSource.transaction((m) =>
+    provisioning.createProject(m, t.tenant_id, {
+      name: `${name} App`,
+      allowedOrigins: [APP_ORIGIN],
+      redirectUrls: [APP_REDIRECT],
+      settings: { default_redirect_url: APP_REDIRECT, rp_id: 'app.example.com', rp_name: `${name} App` },
+    }),
+  );
+  return {
+    tenantId: t.tenant_id,
+    consoleProjectId: t.project_id,
+    consoleKey: t.project_key,
+    adminUserId: t.admin_user_id,
+    adminEmail,
+    adminPassword,
+    project,
+    projectKey: project.publishableKey,
+  };
+}
+
+/** Creates a session for an existing user directly and returns its access token. */
+export async function mintAccessToken(app: INestApplication, userId: string): Promise<{ token: string; sessionId: string }> {
+  const dataSource = app.get(DataSource);
+  const user = await dataSource.getRepository(User).findOneByOrFail({ id: userId });
+  const session = await dataSource.getRepository(Session).save(
+    dataSource.getRepository(Session).create({
+      tenantId: user.tenantId,
+      projectId: user.projectId,
+      userId: user.id,
+      expiresAt: new Date(Date.now() + 86_400_000),
+    }),
+  );
+  const { token } = await app.get(AccessTokensService).issue({
+    tenantId: user.tenantId,
+    projectId: user.projectId,
+    userId: user.id,
+    sessionId: session.id,
+    isAdmin: user.isAdmin,
+  });
+  return { token, sessionId: session.id };
+}
+
+/** A user with a password in the given project, created through the real provisioning service. */
+export async function createUser(app: INestApplication, project: Project, email: string, password = 'a-long-enough-password'): Promise<User> {
+  const dataSource = app.get(DataSource);
+  return dataSource.transaction((m) => app.get(ProvisioningService).createUserWithPassword(m, project, { email, password }));
+}
