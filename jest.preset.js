@@ -8,6 +8,7 @@ module.exports = {
     '^.+\\.ts$': ['ts-jest', { tsconfig: path.join(__dirname, 'tsconfig.spec.json'), diagnostics: false }],
   },
   moduleFileExtensions: ['ts', 'js', 'json'],
+  setupFiles: ['reflect-metadata'],
   moduleNameMapper: {
     '^@gatehouse/(.*)$': path.join(__dirname, 'libs/$1/src/index.ts'),
   },

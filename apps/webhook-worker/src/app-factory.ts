@@ -8,6 +8,7 @@ export function buildWebhookWorker(config: AppConfig, opts: { clock?: Clock; log
   return buildHttpApp(AppModule.forRoot(config, opts.clock), config, {
     name: 'webhook-worker',
     description: 'Background worker (webhook deliveries, mail, SMS). HTTP serves health endpoints only.',
+    docs: false,
     ...(opts.logger === false ? { logger: false } : {}),
   });
 }

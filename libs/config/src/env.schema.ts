@@ -1,3 +1,4 @@
+import 'reflect-metadata';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength } from 'class-validator';
 import { Type } from 'class-transformer';
 

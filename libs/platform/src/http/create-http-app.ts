@@ -17,6 +17,8 @@ export interface HttpAppOptions {
   onRoutes?: (routes: { path: string; method: string }[]) => void;
   configure?: (app: NestExpressApplication) => void;
   logger?: boolean;
+  /** Serve OpenAPI and Swagger UI at /docs (default true). */
+  docs?: boolean;
 }
 
 /** Lists the routes Express knows after Nest registered them. */
@@ -54,11 +56,20 @@ export async function createHttpApp(module: Type<unknown>, config: AppConfig, op
   app.use(cookieParser());
   opts.configure?.(app);
 
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder().setTitle(`Gatehouse ${opts.name}`).setDescription(opts.description).setVersion('1').build(),
-  );
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/openapi.json' });
+  if (opts.docs !== false) {
+    const document = SwaggerModule.createDocument(
+      app,
+      new DocumentBuilder()
+        .setTitle(`Gatehouse ${opts.name}`)
+        .setDescription(opts.description)
+        .setVersion('1')
+        .addBearerAuth()
+        .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Service-Project-Key' }, 'project-key')
+        .addCookieAuth('service_session')
+        .build(),
+    );
+    SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/openapi.json' });
+  }
   app.enableShutdownHooks();
   await app.init();
   opts.onRoutes?.(listRoutes(app));

@@ -1,0 +1,26 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { Project } from '@gatehouse/entities';
+import type { Page } from '../common/pagination';
+
+/** The only code of the control plane that queries `projects`; every query is tenant-scoped. */
+@Injectable()
+export class ProjectsRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  private repo(manager?: EntityManager) {
+    return (manager ?? this.dataSource.manager).getRepository(Project);
+  }
+
+  findInTenant(tenantId: string, id: string, manager?: EntityManager): Promise<Project | null> {
+    return this.repo(manager).findOne({ where: { tenantId, id } });
+  }
+
+  async list(tenantId: string, page: Page): Promise<[Project[], number]> {
+    return this.repo().findAndCount({ where: { tenantId }, order: { createdAt: 'DESC', id: 'DESC' }, skip: page.offset, take: page.limit });
+  }
+
+  save(project: Project, manager: EntityManager): Promise<Project> {
+    return this.repo(manager).save(project);
+  }
+}

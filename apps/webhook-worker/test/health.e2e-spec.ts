@@ -1,0 +1,27 @@
+import { startTestApp, type TestApp } from '@gatehouse/testing';
+import { buildWebhookWorker } from '../src/app-factory';
+
+describe('webhook-worker health', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(buildWebhookWorker);
+  });
+  afterAll(() => t.close());
+
+  it('serves live, ready and full health with database and cache up', async () => {
+    expect((await t.http().get('/health/live')).body).toEqual({ status: 'ok' });
+    for (const path of ['/health/ready', '/health']) {
+      const res = await t.http().get(path);
+      expect(res.status).toBe(200);
+      expect(res.body.details).toEqual({ database: { status: 'up' }, cache: { status: 'up' } });
+    }
+  });
+
+  it('serves nothing but health', async () => {
+    for (const path of ['/v1/admin/projects', '/v1/auth/me', '/docs']) {
+      const res = await t.http().get(path);
+      expect(res.status).toBe(404);
+      expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
+    }
+  });
+});

@@ -1,0 +1,42 @@
+import { ConfigError, loadConfig, parseDurationList } from './load-config';
+
+const KEY = Buffer.alloc(32, 1).toString('base64');
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const c = loadConfig({ ENCRYPTION_KEY: KEY });
+    expect(c.http.ports).toEqual({ authRuntime: 4000, controlPlane: 4001, webhookWorker: 4002 });
+    expect(c.database.url).toBe('postgres://postgres@127.0.0.1:5432/gatehouse');
+    expect(c.redis.url).toBe('redis://127.0.0.1:6379');
+    expect(c.http.cookieSecure).toBe(true);
+    expect(c.auth.bcryptCost).toBe(10);
+    expect(c.http.trustProxy).toBe(false);
+    expect(c.webhooks.allowPrivateUrls).toBe(false);
+    expect(c.webhooks.retryScheduleMs).toEqual([5e3, 3e5, 18e5, 72e5, 18e6, 36e6, 36e6]);
+    expect(c.auth.encryptionKey).toHaveLength(32);
+    expect(Object.isFrozen(c.http)).toBe(true);
+  });
+
+  it('names every bad variable, one line each', () => {
+    let err: unknown;
+    try {
+      loadConfig({ ENCRYPTION_KEY: 'short', BCRYPT_COST: '9', AUTH_RUNTIME_PORT: 'x', COOKIE_SECURE: 'maybe' });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ConfigError);
+    const lines = (err as ConfigError).problems;
+    expect(lines.map((l) => l.split(':')[0]).sort()).toEqual(['AUTH_RUNTIME_PORT', 'BCRYPT_COST', 'COOKIE_SECURE', 'ENCRYPTION_KEY']);
+  });
+
+  it('requires ENCRYPTION_KEY', () => {
+    expect(() => loadConfig({})).toThrow(/ENCRYPTION_KEY/);
+  });
+
+  it('parses trusted proxies and retry schedules with units', () => {
+    const c = loadConfig({ ENCRYPTION_KEY: KEY, TRUST_PROXY: '10.0.0.0/8, 127.0.0.1', WEBHOOK_RETRY_SCHEDULE: '1s,2m,3h,4' });
+    expect(c.http.trustProxy).toEqual(['10.0.0.0/8', '127.0.0.1']);
+    expect(c.webhooks.retryScheduleMs).toEqual([1000, 120000, 10800000, 4000]);
+    expect(parseDurationList('5s')).toEqual([5000]);
+  });
+});

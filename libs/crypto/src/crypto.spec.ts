@@ -1,0 +1,47 @@
+import { decryptSecretString, encryptSecret } from './aes-gcm';
+import { generateSigningKey, peekKid, privateKeyFromPem, publicKeyFromJwk, signAccessToken, verifyAccessToken } from './signing-keys';
+import { randomDigits, randomToken, safeEqual, sha256Hex } from './tokens';
+import { traceIdFrom, traceResponse } from './trace-context';
+
+const key = Buffer.alloc(32, 9);
+
+describe('crypto', () => {
+  it('seals secrets with AES-GCM and detects tampering or a wrong AAD', () => {
+    const sealed = encryptSecret(key, 'top secret', 'kid-1');
+    expect(sealed).not.toContain('top secret');
+    expect(decryptSecretString(key, sealed, 'kid-1')).toBe('top secret');
+    expect(() => decryptSecretString(key, sealed, 'kid-2')).toThrow();
+    const parts = sealed.split('.');
+    parts[3] = Buffer.from('tampered').toString('base64url');
+    expect(() => decryptSecretString(key, parts.join('.'), 'kid-1')).toThrow();
+  });
+
+  it('makes 256-bit tokens, uniform digit codes and constant-time comparisons', () => {
+    expect(Buffer.from(randomToken(), 'base64url')).toHaveLength(32);
+    expect(randomToken(24, 'pk_')).toMatch(/^pk_[A-Za-z0-9_-]{32}$/);
+    expect(randomDigits(6)).toMatch(/^\d{6}$/);
+    expect(safeEqual('abc', 'abc')).toBe(true);
+    expect(safeEqual('abc', 'abd')).toBe(false);
+    expect(sha256Hex('x')).toHaveLength(64);
+  });
+
+  it('signs ES256 access tokens that verify only with the right key and audience', () => {
+    const k = generateSigningKey();
+    const other = generateSigningKey();
+    const now = 1_800_000_000;
+    const claims = { iss: 'i', aud: 'p1', sub: 'u', sid: 's', tid: 't', adm: false, iat: now, exp: now + 900 };
+    const token = signAccessToken(claims, privateKeyFromPem(k.privateKeyPem), k.kid);
+    expect(peekKid(token)).toBe(k.kid);
+    expect(verifyAccessToken(token, publicKeyFromJwk(k.publicJwk), { nowSeconds: now, audience: 'p1' })).toMatchObject({ sub: 'u', sid: 's' });
+    expect(verifyAccessToken(token, publicKeyFromJwk(other.publicJwk), { nowSeconds: now })).toBeNull();
+    expect(verifyAccessToken(token, publicKeyFromJwk(k.publicJwk), { nowSeconds: now, audience: 'p2' })).toBeNull();
+    expect(verifyAccessToken(token, publicKeyFromJwk(k.publicJwk), { nowSeconds: now + 901 })).toBeNull();
+  });
+
+  it('takes the trace id from a valid traceparent only', () => {
+    expect(traceIdFrom('00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01')).toBe('4bf92f3577b34da6a3ce929d0e0e4736');
+    expect(traceIdFrom('00-00000000000000000000000000000000-00f067aa0ba902b7-01')).not.toBe('0'.repeat(32));
+    expect(traceIdFrom('garbage')).toMatch(/^[0-9a-f]{32}$/);
+    expect(traceResponse('a'.repeat(32), 'b'.repeat(16))).toBe(`00-${'a'.repeat(32)}-${'b'.repeat(16)}-01`);
+  });
+});

@@ -1,0 +1,53 @@
+import 'reflect-metadata';
+import { parseArgs } from 'node:util';
+import { loadConfigOrExit } from '@gatehouse/config';
+import { runMigrations } from '@gatehouse/entities';
+import { ProvisioningService } from '@gatehouse/identity';
+import { runMain } from '@gatehouse/platform';
+import { createCliContext } from './cli-context';
+import { withLocalSecrets } from './local-env';
+
+const USAGE = `Usage:
+  npm run cli -- bootstrap --admin-email E --admin-password P [--tenant-name N] [--json]
+  npm run cli -- tenant create --name N --admin-email E --admin-password P [--json]`;
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n${USAGE}\n`);
+  process.exit(2);
+}
+
+runMain('cli', async () => {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      'admin-email': { type: 'string' },
+      'admin-password': { type: 'string' },
+      'tenant-name': { type: 'string' },
+      name: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  const command = positionals.join(' ');
+  if (command !== 'bootstrap' && command !== 'tenant create') fail(`Unknown command "${command}".`);
+  const email = values['admin-email'];
+  const password = values['admin-password'];
+  if (!email || !/^[^@\s]+@[^@\s]+$/.test(email)) fail('--admin-email must be an email address.');
+  if (!password || password.length < 8) fail('--admin-password must have at least 8 characters.');
+  if (command === 'tenant create' && !values.name) fail('--name is required.');
+
+  // eslint-disable-next-line no-restricted-properties -- CLI entry point
+  const config = loadConfigOrExit(withLocalSecrets(process.env));
+  await runMigrations(config.database.url);
+  const ctx = await createCliContext(config);
+  try {
+    const provisioning = ctx.get(ProvisioningService);
+    const summary =
+      command === 'bootstrap'
+        ? await provisioning.bootstrap({ adminEmail: email, adminPassword: password, tenantName: values['tenant-name'] })
+        : await provisioning.createTenant({ name: values.name!, adminEmail: email, adminPassword: password });
+    const out = { tenant_id: summary.tenant_id, project_id: summary.project_id, project_key: summary.project_key, admin_user_id: summary.admin_user_id };
+    process.stdout.write(values.json ? `${JSON.stringify(out)}\n` : Object.entries(out).map(([k, v]) => `${k}: ${v}`).join('\n') + '\n');
+  } finally {
+    await ctx.close();
+  }
+});
