@@ -2,6 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import type { AppConfig } from '@gatehouse/config';
 import { CoreModule } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
+import { AccountsModule } from './accounts/accounts.module';
 
 /** The auth runtime: `/v1/auth/*` for client applications, plus `/health*`. */
 @Module({})
@@ -9,7 +10,7 @@ export class AppModule {
   static forRoot(config: AppConfig, clock?: Clock): DynamicModule {
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(config, clock)],
+      imports: [CoreModule.forRoot(config, clock), AccountsModule],
     };
   }
 }

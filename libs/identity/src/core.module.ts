@@ -6,6 +6,7 @@ import { DatabaseModule } from '@gatehouse/entities';
 import { CacheModule, Clock, createHttpApp, HealthModule, PlatformConfigModule, type HttpAppOptions } from '@gatehouse/platform';
 import { ProblemDetailsFilter, ProblemValidationPipe, ROUTE_TABLE, RouteTable } from '@gatehouse/problem-details';
 import { IdentityModule } from './identity.module';
+import { RateLimitsModule } from './rate-limits/rate-limits.module';
 
 /**
  * What every Gatehouse app stands on: config and clock, Postgres, the shared cache, identity
@@ -16,7 +17,7 @@ export class CoreModule {
   static forRoot(config: AppConfig, clock: Clock = new Clock()): DynamicModule {
     return {
       module: CoreModule,
-      imports: [PlatformConfigModule.forRoot(config, clock), DatabaseModule.forRoot(), CacheModule, IdentityModule, HealthModule],
+      imports: [PlatformConfigModule.forRoot(config, clock), DatabaseModule.forRoot(), CacheModule, IdentityModule, RateLimitsModule, HealthModule],
       providers: [
         { provide: ROUTE_TABLE, useValue: new RouteTable() },
         { provide: APP_FILTER, useClass: ProblemDetailsFilter },

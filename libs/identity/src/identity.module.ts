@@ -1,12 +1,13 @@
 import { Global, Module } from '@nestjs/common';
 import { AccessTokensService } from './access-tokens.service';
 import { EventRecorder } from './event-recorder';
+import { LockoutService } from './lockout.service';
 import { PasswordHasher } from './password-hasher';
 import { ProvisioningService } from './provisioning.service';
 import { ProjectsCache } from './projects-cache.service';
 import { SigningKeysService } from './signing-keys.service';
 
-const PROVIDERS = [AccessTokensService, EventRecorder, PasswordHasher, ProjectsCache, ProvisioningService, SigningKeysService];
+const PROVIDERS = [AccessTokensService, EventRecorder, LockoutService, PasswordHasher, ProjectsCache, ProvisioningService, SigningKeysService];
 
 /** Identity services both HTTP apps and the CLI share. */
 @Global()

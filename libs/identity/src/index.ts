@@ -14,3 +14,6 @@ export {
   type PresentedToken,
 } from './request-auth';
 export { buildHttpApp, CoreModule } from './core.module';
+export { RateLimitsModule } from './rate-limits/rate-limits.module';
+export { RATE_LIMITS, RateLimitsService, type RateLimitRule } from './rate-limits/rate-limits.service';
+export { LOCK_AFTER_FAILURES, LOCK_DURATIONS_MS, LockoutService, normalizeIdentifier } from './lockout.service';

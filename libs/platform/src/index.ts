@@ -11,3 +11,4 @@ export { jsonOnlyMiddleware, requestLogMiddleware, traceMiddleware, type Gatehou
 export { createLogger, logLevelsFor } from './logging/logger';
 export { DependencyUnavailableError, PlatformError } from './platform.error';
 export { describeStartupError, runMain } from './run-main';
+export { CacheThrottlerStorage } from './cache/cache-throttler.storage';

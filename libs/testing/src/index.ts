@@ -5,3 +5,4 @@ export { startTestApp, testConfig, type AppFactory, type TestApp } from './test-
 export { TestClock } from './test-clock';
 export { TEST_DATABASE_URL, TEST_ENCRYPTION_KEY, TEST_ENV, TEST_REDIS_URL } from './test-env';
 export { TcpProxy, withPort } from './tcp-proxy';
+export { cookiesOf, nextIp, signUpUser, type SignedUpUser } from './auth-client';

@@ -1,0 +1,74 @@
+import { Body, Controller, Get, HttpCode, Inject, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
+import {
+  AccessTokensService,
+  normalizeIdentifier,
+  presentedAccessToken,
+  ProjectsCache,
+  RATE_LIMITS,
+  RateLimitsService,
+  requestMeta,
+  type ResolvedProject,
+} from '@gatehouse/identity';
+import { Clock } from '@gatehouse/platform';
+import { setSessionCookies } from '../auth/session-cookies';
+import { CurrentProject } from '../projects/current-project.decorator';
+import { presentedProjectKey, ProjectKeyGuard } from '../projects/project-key.guard';
+import { AccountsService } from './accounts.service';
+import { SignInDto } from './dto/sign-in.dto';
+import { SignUpDto } from './dto/sign-up.dto';
+
+@ApiTags('accounts')
+@ApiHeader({ name: 'X-Service-Project-Key', required: true })
+@Controller('v1/auth')
+export class AccountsController {
+  constructor(
+    private readonly accounts: AccountsService,
+    private readonly rateLimits: RateLimitsService,
+    private readonly tokens: AccessTokensService,
+    private readonly projects: ProjectsCache,
+    private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Post('sign-up')
+  @UseGuards(ProjectKeyGuard)
+  @ApiOperation({ summary: 'Create an account with email and password; signs in (201)' })
+  async signUp(@CurrentProject() project: ResolvedProject, @Body() dto: SignUpDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    await this.rateLimits.enforce(res, RATE_LIMITS.signUp, [project.id, req.ip ?? '']);
+    const { user, session } = await this.accounts.signUp(project, dto, requestMeta(req));
+    setSessionCookies(res, this.config, session, this.clock.nowMs());
+    res.status(201);
+    return {
+      user: { id: user.id, email: user.email, status: user.status },
+      session: { id: session.sessionId, access_token: session.accessToken, expires_at: session.sessionExpiresAt.toISOString() },
+    };
+  }
+
+  @Post('sign-in')
+  @HttpCode(200)
+  @UseGuards(ProjectKeyGuard)
+  @ApiOperation({ summary: 'Sign in with identifier and password; or an MFA challenge when the user has MFA' })
+  async signIn(@CurrentProject() project: ResolvedProject, @Body() dto: SignInDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    await this.rateLimits.enforce(res, RATE_LIMITS.signIn, [project.id, req.ip ?? '', normalizeIdentifier(dto.identifier)]);
+    const meta = requestMeta(req);
+    const user = await this.accounts.verifyPassword(project, dto, meta);
+    const { session } = await this.accounts.startSession(project, user, meta, 'password');
+    setSessionCookies(res, this.config, session, this.clock.nowMs());
+    return { user: { id: user.id, email: user.email }, session: { id: session.sessionId, access_token: session.accessToken } };
+  }
+
+  @Get('me')
+  @ApiOperation({ summary: 'The current user; always 200, `{user: null}` without a valid session' })
+  async me(@Req() req: Request) {
+    const key = presentedProjectKey(req, false);
+    const project = key ? await this.projects.byKey(key) : null;
+    const presented = presentedAccessToken(req);
+    if (!project || !presented) return { user: null };
+    const claims = await this.tokens.verify(presented.token, project.id);
+    if (!claims) return { user: null };
+    return this.accounts.me(project, claims.sub);
+  }
+}

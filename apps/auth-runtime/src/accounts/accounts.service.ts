@@ -1,0 +1,127 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, QueryFailedError } from 'typeorm';
+import type { User } from '@gatehouse/entities';
+import { EventRecorder, LockoutService, normalizeIdentifier, PasswordHasher, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
+import { Clock } from '@gatehouse/platform';
+import { ProblemError } from '@gatehouse/problem-details';
+import { PasswordPolicy } from '../passwords/password-policy';
+import { SessionsService, type IssuedSession } from '../sessions/sessions.service';
+import { UsersRepository } from '../users/users.repository';
+import type { SignInDto } from './dto/sign-in.dto';
+import type { SignUpDto } from './dto/sign-up.dto';
+
+const METADATA_MAX_BYTES = 8 * 1024;
+
+export interface SignedIn {
+  user: User;
+  session: IssuedSession;
+}
+
+/** Sign-up and password sign-in (CONTRACT §3) and the current-user view. */
+@Injectable()
+export class AccountsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly users: UsersRepository,
+    private readonly sessions: SessionsService,
+    private readonly hasher: PasswordHasher,
+    private readonly policy: PasswordPolicy,
+    private readonly lockout: LockoutService,
+    private readonly events: EventRecorder,
+    private readonly clock: Clock,
+  ) {}
+
+  async signUp(project: ResolvedProject, dto: SignUpDto, meta: RequestMeta): Promise<SignedIn> {
+    const email = dto.email.trim();
+    const username = dto.username?.toLowerCase() ?? null;
+    const errors: Record<string, string[]> = {};
+    const pw = this.policy.problems(dto.password, { email, username });
+    if (pw.length) errors.password = pw;
+    if (dto.metadata !== undefined && Buffer.byteLength(JSON.stringify(dto.metadata)) > METADATA_MAX_BYTES) {
+      errors.metadata = ['must be at most 8 KiB as JSON'];
+    }
+    if (Object.keys(errors).length) throw ProblemError.validation(errors);
+
+    const { hash, scheme } = await this.hasher.hash(dto.password);
+    try {
+      return await this.dataSource.transaction(async (manager) => {
+        const user = await this.users.create(manager, {
+          tenantId: project.tenantId,
+          projectId: project.id,
+          email,
+          username,
+          metadata: dto.metadata ?? {},
+        });
+        await this.users.setPassword(manager, user.id, hash, scheme);
+        await this.events.record(manager, {
+          tenantId: project.tenantId,
+          projectId: project.id,
+          actorType: 'user',
+          actorId: user.id,
+          action: 'user.created',
+          resourceType: 'user',
+          resourceId: user.id,
+          meta,
+          data: { user: { id: user.id, email: user.email, username: user.username, project_id: project.id } },
+        });
+        const session = await this.sessions.start(manager, project, user, meta, 'password');
+        await this.users.touchSignIn(manager, user.id, this.clock.now());
+        return { user, session };
+      });
+    } catch (err) {
+      const constraint = err instanceof QueryFailedError ? (err.driverError as { constraint?: string }).constraint : undefined;
+      if (constraint === 'users_project_email_uq') throw new ProblemError('conflict', { detail: 'An account with this email already exists.', errors: { email: ['is already registered'] } });
+      if (constraint === 'users_project_username_uq') throw new ProblemError('conflict', { detail: 'This username is taken.', errors: { username: ['is already taken'] } });
+      throw err;
+    }
+  }
+
+  /**
+   * Password sign-in after the rate limit: lockout, then credentials. Unknown identifiers cost the
+   * same bcrypt comparison and get the same answer as a wrong password.
+   */
+  async verifyPassword(project: ResolvedProject, dto: SignInDto, meta: RequestMeta): Promise<User> {
+    const identifier = normalizeIdentifier(dto.identifier);
+    await this.lockout.assertNotLocked(project.id, identifier);
+    const found = await this.users.findByIdentifier(project.id, identifier);
+    const ok = found?.credential
+      ? await this.hasher.verify(dto.password, found.credential.passwordHash, found.credential.scheme)
+      : await this.hasher.verifyDummy(dto.password);
+    if (!found || !ok) {
+      const lockedUntil = await this.lockout.recordFailure(project.id, identifier);
+      await this.dataSource.transaction(async (manager) => {
+        const base = { tenantId: project.tenantId, projectId: project.id, actorType: 'user' as const, actorId: found?.user.id ?? null, resourceType: 'user', resourceId: found?.user.id ?? null, meta };
+        await this.events.record(manager, { ...base, action: 'user.sign_in_failed', data: { identifier, reason: 'invalid_credentials' } });
+        if (lockedUntil) await this.events.record(manager, { ...base, action: 'user.locked', data: { identifier, locked_until: lockedUntil.toISOString() } });
+      });
+      throw new ProblemError('invalid-credentials', { detail: 'The identifier or password is incorrect.' });
+    }
+    const { user, credential } = found;
+    if (user.status !== 'active') throw new ProblemError('account-disabled', { detail: 'This account has been disabled.' });
+    if (credential && this.hasher.needsRehash(credential.passwordHash, credential.scheme)) {
+      const { hash, scheme } = await this.hasher.hash(dto.password);
+      await this.users.setPassword(this.dataSource.manager, user.id, hash, scheme);
+    }
+    await this.lockout.reset(project.id, identifier, user.email, user.username);
+    return user;
+  }
+
+  /** Starts a session for a user who proved who they are. */
+  async startSession(project: ResolvedProject, user: User, meta: RequestMeta, method: 'password' | 'magic_link' | 'passkey' | 'oauth' | 'mfa'): Promise<SignedIn> {
+    return this.dataSource.transaction(async (manager) => {
+      const session = await this.sessions.start(manager, project, user, meta, method);
+      await this.users.touchSignIn(manager, user.id, this.clock.now());
+      return { user, session };
+    });
+  }
+
+  async me(project: ResolvedProject, userId: string) {
+    const row = await this.users.me(project.id, userId, this.clock.now());
+    if (!row || row.status !== 'active') return { user: null };
+    return {
+      user: { id: row.id, email: row.email, is_admin: row.is_admin },
+      active_sessions: row.active_sessions,
+      organizations: row.organizations,
+    };
+  }
+}

@@ -1,0 +1,26 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsEmail, IsObject, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+
+export class SignUpDto {
+  @ApiProperty({ example: 'ada@example.com' })
+  @IsString()
+  @MaxLength(254)
+  @IsEmail({}, { message: 'must be a valid email address' })
+  email!: string;
+
+  @ApiProperty({ description: '8–128 characters (NFKC), not a common password, not your email or username' })
+  @IsString()
+  @MaxLength(1024)
+  password!: string;
+
+  @ApiPropertyOptional({ description: '3–32 of a-z 0-9 _ . - (folded to lower case)' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^[A-Za-z0-9_.-]{3,32}$/, { message: 'must be 3–32 characters of a-z, 0-9, _, . and -' })
+  username?: string;
+
+  @ApiPropertyOptional({ description: 'Free key/value content, at most 8 KiB as JSON' })
+  @IsOptional()
+  @IsObject()
+  metadata?: Record<string, unknown>;
+}

@@ -1,0 +1,65 @@
+import { Controller, Delete, Get, HttpCode, Inject, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiCookieAuth, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
+import { assertSameOriginForCookie, REFRESH_COOKIE, requestMeta, type ResolvedProject } from '@gatehouse/identity';
+import { Clock } from '@gatehouse/platform';
+import { ProblemError } from '@gatehouse/problem-details';
+import { CurrentAuth, SessionAuthGuard, type SessionRequest } from '../auth/session-auth.guard';
+import { clearSessionCookies, setSessionCookies } from '../auth/session-cookies';
+import { CurrentProject } from '../projects/current-project.decorator';
+import { ProjectKeyGuard } from '../projects/project-key.guard';
+import { SessionsService } from './sessions.service';
+
+type Auth = NonNullable<SessionRequest['auth']>;
+
+@ApiTags('sessions')
+@ApiHeader({ name: 'X-Service-Project-Key', required: true })
+@UseGuards(ProjectKeyGuard)
+@Controller('v1/auth')
+export class SessionsController {
+  constructor(
+    private readonly sessions: SessionsService,
+    private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Post('sign-out')
+  @HttpCode(204)
+  @UseGuards(SessionAuthGuard)
+  @ApiOperation({ summary: 'Revoke the current session and clear the cookies (204)' })
+  async signOut(@CurrentAuth() auth: Auth, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<void> {
+    await this.sessions.revokeOwn(auth, auth.sid, requestMeta(req), 'sign_out');
+    clearSessionCookies(res, this.config);
+  }
+
+  @Post('refresh')
+  @HttpCode(200)
+  @ApiCookieAuth()
+  @ApiOperation({ summary: 'Rotate the refresh token cookie and issue a new access token' })
+  async refresh(@CurrentProject() project: ResolvedProject, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    const cookie = (req.cookies as Record<string, unknown>)[REFRESH_COOKIE];
+    if (typeof cookie !== 'string' || cookie.length === 0) {
+      throw new ProblemError('unauthenticated', { detail: 'The refresh token cookie is missing.' });
+    }
+    assertSameOriginForCookie(req, 'cookie', project.allowedOrigins);
+    const issued = await this.sessions.refresh(project, cookie, requestMeta(req));
+    setSessionCookies(res, this.config, issued, this.clock.nowMs());
+    return { access_token: issued.accessToken, expires_in: issued.expiresIn };
+  }
+
+  @Get('sessions')
+  @UseGuards(SessionAuthGuard)
+  @ApiOperation({ summary: "List the caller's active sessions" })
+  list(@CurrentAuth() auth: Auth) {
+    return this.sessions.listActive(auth.sub, auth.sid);
+  }
+
+  @Delete('sessions/:id')
+  @HttpCode(204)
+  @UseGuards(SessionAuthGuard)
+  @ApiOperation({ summary: "Revoke one of the caller's sessions (404 when it is not theirs)" })
+  async revoke(@CurrentAuth() auth: Auth, @Param('id') id: string, @Req() req: Request): Promise<void> {
+    await this.sessions.revokeOwn(auth, id, requestMeta(req), 'user_revoked');
+  }
+}

@@ -1,0 +1,214 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
+import { decryptSecretString, encryptSecret, randomToken, sha256Hex } from '@gatehouse/crypto';
+import type { Session, User } from '@gatehouse/entities';
+import { AccessTokensService, DEFAULT_ACCESS_TOKEN_TTL_SECONDS, EventRecorder, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
+import { Clock } from '@gatehouse/platform';
+import { ProblemError } from '@gatehouse/problem-details';
+import type { CookieTokens } from '../auth/session-cookies';
+import { RefreshTokensRepository } from './refresh-tokens.repository';
+import { SessionsRepository } from './sessions.repository';
+
+export const REFRESH_IDLE_MS = 7 * 24 * 3600 * 1000;
+export const SESSION_ABSOLUTE_MS = 30 * 24 * 3600 * 1000;
+/** Concurrent refreshes of one token within this window get the same successor (CONTRACT §2). */
+export const REFRESH_REUSE_GRACE_MS = 10_000;
+
+export interface IssuedSession extends CookieTokens {
+  sessionId: string;
+  sessionExpiresAt: Date;
+  expiresIn: number;
+}
+
+export type AuthMethod = 'password' | 'magic_link' | 'passkey' | 'oauth' | 'mfa';
+
+/**
+ * Sessions and their tokens: start (every way in ends here), refresh with rotation and reuse
+ * detection, revocation that reaches every instance through the shared cache.
+ */
+@Injectable()
+export class SessionsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly sessions: SessionsRepository,
+    private readonly refreshTokens: RefreshTokensRepository,
+    private readonly tokens: AccessTokensService,
+    private readonly events: EventRecorder,
+    private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  private ttl(project: Pick<ResolvedProject, 'settings'>): number {
+    const v = project.settings.access_token_ttl_seconds;
+    return typeof v === 'number' && v >= 60 && v <= 86400 ? v : DEFAULT_ACCESS_TOKEN_TTL_SECONDS;
+  }
+
+  /** Creates a session with its first refresh token and access token, in the caller's transaction. */
+  async start(manager: EntityManager, project: ResolvedProject, user: User, meta: RequestMeta, method: AuthMethod): Promise<IssuedSession> {
+    const now = this.clock.now();
+    const session = await this.sessions.create(manager, {
+      tenantId: user.tenantId,
+      projectId: user.projectId,
+      userId: user.id,
+      authMethod: method,
+      ipAddress: meta.ip,
+      userAgent: meta.userAgent,
+      expiresAt: new Date(now.getTime() + SESSION_ABSOLUTE_MS),
+      now,
+    });
+    const refreshToken = randomToken(32);
+    const refreshExpiresAt = new Date(Math.min(now.getTime() + REFRESH_IDLE_MS, session.expiresAt.getTime()));
+    await this.refreshTokens.insert(manager, session.id, sha256Hex(refreshToken), refreshExpiresAt);
+    await this.events.record(manager, {
+      tenantId: user.tenantId,
+      projectId: user.projectId,
+      actorType: 'user',
+      actorId: user.id,
+      action: 'session.created',
+      resourceType: 'session',
+      resourceId: session.id,
+      meta,
+      data: { session: { id: session.id, user_id: user.id, method } },
+    });
+    const access = await this.tokens.issue({
+      tenantId: user.tenantId,
+      projectId: user.projectId,
+      userId: user.id,
+      sessionId: session.id,
+      isAdmin: user.isAdmin,
+      ttlSeconds: this.ttl(project),
+    });
+    return {
+      sessionId: session.id,
+      sessionExpiresAt: session.expiresAt,
+      accessToken: access.token,
+      accessExpiresAt: access.expiresAt,
+      expiresIn: access.expiresIn,
+      refreshToken,
+      refreshExpiresAt,
+    };
+  }
+
+  /**
+   * Rotates a refresh token. A token already rotated more than the grace ago is a replay: the whole
+   * session is revoked. Within the grace, the same successor is handed out again.
+   */
+  async refresh(project: ResolvedProject, presented: string, meta: RequestMeta): Promise<IssuedSession> {
+    const invalid = () => new ProblemError('unauthenticated', { detail: 'The refresh token is invalid or expired.' });
+    if (!/^[A-Za-z0-9_-]{43}$/.test(presented)) throw invalid();
+    const now = this.clock.now();
+    const successor = randomToken(32);
+    const presentedHash = sha256Hex(presented);
+    const row = await this.refreshTokens.rotate({
+      presentedHash,
+      successorHash: sha256Hex(successor),
+      successorSealed: encryptSecret(this.config.auth.encryptionKey, successor, presentedHash),
+      idleExpiresAt: new Date(now.getTime() + REFRESH_IDLE_MS),
+      now,
+    });
+    if (!row || row.project_id !== project.id) throw invalid();
+    if (row.session_revoked_at || row.user_status !== 'active' || new Date(row.session_expires_at) <= now) throw invalid();
+
+    let refreshToken: string;
+    let refreshExpiresAt: Date;
+    if (row.new_token_id && row.new_expires_at) {
+      refreshToken = successor;
+      refreshExpiresAt = new Date(row.new_expires_at);
+    } else if (row.rotated_at) {
+      const rotatedAgo = now.getTime() - new Date(row.rotated_at).getTime();
+      if (rotatedAgo > REFRESH_REUSE_GRACE_MS || !row.successor_token_encrypted) {
+        await this.revokeForReuse(row, meta);
+        throw invalid();
+      }
+      refreshToken = decryptSecretString(this.config.auth.encryptionKey, row.successor_token_encrypted, presentedHash);
+      refreshExpiresAt = new Date(Math.min(new Date(row.rotated_at).getTime() + REFRESH_IDLE_MS, new Date(row.session_expires_at).getTime()));
+    } else {
+      throw invalid();
+    }
+    const access = await this.tokens.issue({
+      tenantId: row.tenant_id,
+      projectId: row.project_id,
+      userId: row.user_id,
+      sessionId: row.session_id,
+      isAdmin: row.is_admin,
+      ttlSeconds: this.ttl(project),
+    });
+    return {
+      sessionId: row.session_id,
+      sessionExpiresAt: new Date(row.session_expires_at),
+      accessToken: access.token,
+      accessExpiresAt: access.expiresAt,
+      expiresIn: access.expiresIn,
+      refreshToken,
+      refreshExpiresAt,
+    };
+  }
+
+  private async revokeForReuse(row: { session_id: string; tenant_id: string; project_id: string; user_id: string }, meta: RequestMeta): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const revoked = await this.sessions.revokeById(manager, row.session_id, 'refresh_token_reuse', this.clock.now());
+      if (!revoked) return;
+      await this.tokens.markRevoked([row.session_id]);
+      await this.events.record(manager, {
+        tenantId: row.tenant_id,
+        projectId: row.project_id,
+        actorType: 'system',
+        actorId: null,
+        action: 'session.revoked',
+        resourceType: 'session',
+        resourceId: row.session_id,
+        meta,
+        data: { session: { id: row.session_id, user_id: row.user_id }, reason: 'refresh_token_reuse' },
+      });
+    });
+  }
+
+  /** Revokes one of the user's own sessions; 404 when it is not theirs (CONTRACT §2). */
+  async revokeOwn(auth: { tid: string; aud: string; sub: string }, sessionId: string, meta: RequestMeta, reason: string): Promise<void> {
+    const ok = /^[0-9a-f-]{36}$/i.test(sessionId)
+      ? await this.dataSource.transaction(async (manager) => {
+          const session = await this.sessions.revokeOwn(manager, auth.sub, sessionId, reason, this.clock.now());
+          if (!session) return false;
+          await this.tokens.markRevoked([sessionId]);
+          await this.events.record(manager, {
+            tenantId: auth.tid,
+            projectId: auth.aud,
+            actorType: 'user',
+            actorId: auth.sub,
+            action: 'session.revoked',
+            resourceType: 'session',
+            resourceId: sessionId,
+            meta,
+            data: { session: { id: sessionId, user_id: auth.sub }, reason },
+          });
+          return true;
+        })
+      : false;
+    if (!ok) throw new ProblemError('not-found', { detail: 'No such session.' });
+  }
+
+  /** Revokes every session of a user (password reset, disabling); in the caller's transaction. */
+  async revokeAllOfUser(manager: EntityManager, userId: string, reason: string): Promise<string[]> {
+    const ids = await this.sessions.revokeAllOfUser(manager, userId, reason, this.clock.now());
+    await this.tokens.markRevoked(ids);
+    return ids;
+  }
+
+  async listActive(userId: string, currentSessionId: string) {
+    const rows = await this.sessions.listActive(userId, this.clock.now());
+    return { sessions: rows.map((s: Session) => toSessionResponse(s, currentSessionId)) };
+  }
+}
+
+export function toSessionResponse(s: Session, currentSessionId?: string) {
+  return {
+    id: s.id,
+    created_at: s.createdAt.toISOString(),
+    last_active_at: s.lastActiveAt.toISOString(),
+    expires_at: s.expiresAt.toISOString(),
+    ip_address: s.ipAddress,
+    user_agent: s.userAgent,
+    current: s.id === currentSessionId,
+  };
+}

@@ -1,0 +1,79 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { PasswordCredential, User } from '@gatehouse/entities';
+
+export interface MeRow {
+  id: string;
+  email: string;
+  is_admin: boolean;
+  status: string;
+  active_sessions: number;
+  organizations: { id: string; name: string; role: string }[];
+}
+
+/** The only code of the auth runtime that queries `users` and `password_credentials`. */
+@Injectable()
+export class UsersRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Finds a user of the project by email, or by username when the identifier has no `@`. */
+  async findByIdentifier(projectId: string, identifier: string): Promise<{ user: User; credential: PasswordCredential | null } | null> {
+    const column = identifier.includes('@') ? 'email' : 'username';
+    const user = await this.dataSource
+      .getRepository(User)
+      .createQueryBuilder('u')
+      .where(`u.project_id = :projectId AND lower(u.${column}) = :identifier`, { projectId, identifier: identifier.toLowerCase() })
+      .getOne();
+    if (!user) return null;
+    const credential = await this.dataSource.getRepository(PasswordCredential).findOne({ where: { userId: user.id } });
+    return { user, credential };
+  }
+
+  async findByEmail(projectId: string, email: string, manager?: EntityManager): Promise<User | null> {
+    return (manager ?? this.dataSource.manager)
+      .getRepository(User)
+      .createQueryBuilder('u')
+      .where('u.project_id = :projectId AND lower(u.email) = :email', { projectId, email: email.trim().toLowerCase() })
+      .getOne();
+  }
+
+  findById(projectId: string, id: string, manager?: EntityManager): Promise<User | null> {
+    return (manager ?? this.dataSource.manager).getRepository(User).findOne({ where: { projectId, id } });
+  }
+
+  create(manager: EntityManager, user: Pick<User, 'tenantId' | 'projectId' | 'email' | 'username' | 'metadata'> & Partial<User>): Promise<User> {
+    return manager.getRepository(User).save(manager.getRepository(User).create({ status: 'active', isAdmin: false, emailVerified: false, ...user }));
+  }
+
+  async setPassword(manager: EntityManager, userId: string, hash: string, scheme: PasswordCredential['scheme']): Promise<void> {
+    await manager
+      .createQueryBuilder()
+      .insert()
+      .into(PasswordCredential)
+      .values({ userId, passwordHash: hash, scheme })
+      .orUpdate(['password_hash', 'scheme', 'updated_at'], ['user_id'])
+      .execute();
+  }
+
+  async touchSignIn(manager: EntityManager, userId: string, at: Date): Promise<void> {
+    await manager.getRepository(User).update({ id: userId }, { lastSignInAt: at });
+  }
+
+  async setEmailVerified(manager: EntityManager, userId: string): Promise<void> {
+    await manager.getRepository(User).update({ id: userId }, { emailVerified: true });
+  }
+
+  /** Everything `/me` shows, in one query. */
+  async me(projectId: string, userId: string, now: Date): Promise<MeRow | null> {
+    const rows: MeRow[] = await this.dataSource.query(
+      `SELECT u.id, u.email, u.is_admin, u.status,
+              (SELECT count(*)::int FROM sessions s WHERE s.user_id = u.id AND s.revoked_at IS NULL AND s.expires_at > $3) AS active_sessions,
+              COALESCE((SELECT json_agg(json_build_object('id', o.id, 'name', o.name, 'role', m.role) ORDER BY o.name, o.id)
+                          FROM organization_members m JOIN organizations o ON o.id = m.organization_id
+                         WHERE m.user_id = u.id), '[]'::json) AS organizations
+         FROM users u WHERE u.id = $1 AND u.project_id = $2`,
+      [userId, projectId, now],
+    );
+    return rows[0] ?? null;
+  }
+}

@@ -1,0 +1,201 @@
+import { DataSource } from 'typeorm';
+import { AuditEvent, OutboxEvent, Session } from '@gatehouse/entities';
+import {
+  APP_ORIGIN,
+  cookiesOf,
+  expectProblem,
+  nextIp,
+  seedTenant,
+  signUpUser,
+  startTestApp,
+  type SeededTenant,
+  type TestApp,
+} from '@gatehouse/testing';
+import { buildAuthRuntime } from '../src/app-factory';
+
+describe('sign-up, sign-in, me, refresh, sessions, sign-out', () => {
+  let t: TestApp;
+  let tenant: SeededTenant;
+  const key = () => tenant.projectKey;
+
+  beforeAll(async () => {
+    t = await startTestApp(buildAuthRuntime, { TRUST_PROXY: 'loopback' });
+  });
+  beforeEach(async () => {
+    await t.reset();
+    tenant = await seedTenant(t.app);
+  });
+  afterAll(() => t.close());
+
+  it('walks the whole journey with a cookie jar', async () => {
+    const agent = t.http();
+    const signUp = await agent
+      .post('/v1/auth/sign-up')
+      .set('X-Service-Project-Key', key())
+      .send({ email: 'Ada@Example.com', password: 'analytical engine 1843', username: 'Ada_L', metadata: { plan: 'pro' } });
+    expect(signUp.status).toBe(201);
+    expect(signUp.body).toEqual({
+      user: { id: expect.any(String), email: 'Ada@Example.com', status: 'active' },
+      session: { id: expect.any(String), access_token: expect.any(String), expires_at: expect.any(String) },
+    });
+    expect(new Date(signUp.body.session.expires_at).getTime()).toBeGreaterThan(Date.now() + 29 * 86400_000);
+
+    const cookies = cookiesOf(signUp);
+    expect(cookies.service_session!.value).toBe(signUp.body.session.access_token);
+    expect(cookies.service_session!.attributes).toEqual(expect.arrayContaining(['Path=/', 'HttpOnly', 'Secure', 'SameSite=Lax']));
+    expect(cookies.service_refresh_token!.attributes).toEqual(expect.arrayContaining(['Path=/v1/auth', 'HttpOnly', 'Secure', 'SameSite=Strict']));
+    expect(cookies.service_refresh_token!.value).toMatch(/^[A-Za-z0-9_-]{43}$/);
+
+    const signIn = await t.http().post('/v1/auth/sign-in').set('X-Service-Project-Key', key()).send({ identifier: 'ada@example.com', password: 'analytical engine 1843' });
+    expect(signIn.status).toBe(200);
+    expect(signIn.body).toEqual({ user: { id: signUp.body.user.id, email: 'Ada@Example.com' }, session: { id: expect.any(String), access_token: expect.any(String) } });
+    const jar = cookiesOf(signIn);
+    const cookieHeader = `service_session=${jar.service_session!.value}; service_refresh_token=${jar.service_refresh_token!.value}`;
+
+    const byUsername = await t.http().post('/v1/auth/sign-in').set('X-Service-Project-Key', key()).send({ identifier: 'ADA_L', password: 'analytical engine 1843' });
+    expect(byUsername.status).toBe(200);
+
+    const me = await t.http().get('/v1/auth/me').set('X-Service-Project-Key', key()).set('Cookie', cookieHeader);
+    expect(me.status).toBe(200);
+    expect(me.body).toEqual({ user: { id: signUp.body.user.id, email: 'Ada@Example.com', is_admin: false }, active_sessions: 3, organizations: [] });
+
+    const refreshed = await t.http().post('/v1/auth/refresh').set('X-Service-Project-Key', key()).set('Cookie', cookieHeader);
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.body).toEqual({ access_token: expect.any(String), expires_in: 900 });
+    const rotated = cookiesOf(refreshed);
+    expect(rotated.service_refresh_token!.value).not.toBe(jar.service_refresh_token!.value);
+    expect(rotated.service_session!.value).toBe(refreshed.body.access_token);
+
+    const list = await t.http().get('/v1/auth/sessions').set('X-Service-Project-Key', key()).set('Authorization', `Bearer ${refreshed.body.access_token}`);
+    expect(list.status).toBe(200);
+    expect(list.body.sessions).toHaveLength(3);
+    const current = list.body.sessions.find((s: { current: boolean }) => s.current);
+    expect(current).toEqual({
+      id: signIn.body.session.id,
+      created_at: expect.any(String),
+      last_active_at: expect.any(String),
+      expires_at: expect.any(String),
+      ip_address: expect.any(String),
+      user_agent: null,
+      current: true,
+    });
+
+    const revoke = await t.http().delete(`/v1/auth/sessions/${signUp.body.session.id}`).set('X-Service-Project-Key', key()).set('Authorization', `Bearer ${refreshed.body.access_token}`);
+    expect(revoke.status).toBe(204);
+    const revokedMe = await t.http().get('/v1/auth/me').set('X-Service-Project-Key', key()).set('Authorization', `Bearer ${signUp.body.session.access_token}`);
+    expect(revokedMe.body).toEqual({ user: null });
+
+    const signOut = await t.http().post('/v1/auth/sign-out').set('X-Service-Project-Key', key()).set('Cookie', `service_session=${refreshed.body.access_token}`);
+    expect(signOut.status).toBe(204);
+    expect(signOut.text).toBe('');
+    const cleared = cookiesOf(signOut);
+    expect(cleared.service_session!.value).toBe('');
+    expect(cleared.service_refresh_token!.value).toBe('');
+    const after = await t.http().get('/v1/auth/sessions').set('X-Service-Project-Key', key()).set('Authorization', `Bearer ${refreshed.body.access_token}`);
+    expectProblem(after, 401, 'unauthenticated', '/v1/auth/sessions');
+
+    const ds = t.app.get(DataSource);
+    const actions = (await ds.getRepository(AuditEvent).find({ order: { createdAt: 'ASC' } })).map((e) => e.action);
+    expect(actions.filter((a) => a === 'user.created')).toHaveLength(2);
+    expect(actions.filter((a) => a === 'session.created')).toHaveLength(3);
+    expect(actions.filter((a) => a === 'session.revoked')).toHaveLength(2);
+    const outbox = await ds.getRepository(OutboxEvent).find();
+    expect(outbox.map((e) => e.type).sort()).toEqual(actions.sort());
+  });
+
+  it('answers /me with {user: null} without a session, with a bad token, or without a project key', async () => {
+    const u = await signUpUser(t, key(), 'me@example.com');
+    expect((await t.http().get('/v1/auth/me').set('X-Service-Project-Key', key())).body).toEqual({ user: null });
+    expect((await t.http().get('/v1/auth/me').set('X-Service-Project-Key', key()).set('Authorization', 'Bearer x.y.z')).body).toEqual({ user: null });
+    const noKey = await t.http().get('/v1/auth/me').set('Authorization', `Bearer ${u.accessToken}`);
+    expect(noKey.status).toBe(200);
+    expect(noKey.body).toEqual({ user: null });
+    const otherProject = await t.http().get('/v1/auth/me').set('X-Service-Project-Key', tenant.consoleKey).set('Authorization', `Bearer ${u.accessToken}`);
+    expect(otherProject.body).toEqual({ user: null });
+  });
+
+  it('requires a project key on every other endpoint, with one 401 body', async () => {
+    const missing = await t.http().post('/v1/auth/sign-in').send({ identifier: 'a@b.co', password: 'x' });
+    const unknown = await t.http().post('/v1/auth/sign-in').set('X-Service-Project-Key', 'pk_unknownunknownunknownunknown').send({ identifier: 'a@b.co', password: 'x' });
+    const a = expectProblem(missing, 401, 'unauthenticated');
+    const b = expectProblem(unknown, 401, 'unauthenticated');
+    expect({ ...a, traceId: null }).toEqual({ ...b, traceId: null });
+    expectProblem(await t.http().get('/v1/auth/sessions'), 401, 'unauthenticated');
+  });
+
+  it('refuses a cookie-authenticated unsafe request from a foreign origin, allows the project origin and bearer', async () => {
+    const u = await signUpUser(t, key(), 'csrf@example.com');
+    const evil = await t.http().post('/v1/auth/sign-out').set('X-Service-Project-Key', key()).set('Origin', 'https://evil.example').set('Cookie', `service_session=${u.accessToken}`);
+    expectProblem(evil, 403, 'forbidden', '/v1/auth/sign-out');
+    const evilRefresh = await t.http().post('/v1/auth/refresh').set('X-Service-Project-Key', key()).set('Origin', 'https://evil.example').set('Cookie', `service_refresh_token=${u.refreshToken}`);
+    expectProblem(evilRefresh, 403, 'forbidden');
+    const evilDelete = await t.http().delete(`/v1/auth/sessions/${u.sessionId}`).set('X-Service-Project-Key', key()).set('Origin', 'https://evil.example').set('Cookie', `service_session=${u.accessToken}`);
+    expectProblem(evilDelete, 403, 'forbidden');
+    const bearerFromEvil = await t.http().get('/v1/auth/sessions').set('X-Service-Project-Key', key()).set('Origin', 'https://evil.example').set('Authorization', `Bearer ${u.accessToken}`);
+    expect(bearerFromEvil.status).toBe(200);
+    const good = await t.http().post('/v1/auth/sign-out').set('X-Service-Project-Key', key()).set('Origin', APP_ORIGIN).set('Cookie', `service_session=${u.accessToken}`);
+    expect(good.status).toBe(204);
+  });
+
+  it('lists only the caller\'s sessions and answers 404 for another user\'s session', async () => {
+    const a = await signUpUser(t, key(), 'a@example.com');
+    const b = await signUpUser(t, key(), 'b@example.com');
+    const list = await t.http().get('/v1/auth/sessions').set('X-Service-Project-Key', key()).set('Authorization', `Bearer ${a.accessToken}`);
+    expect(list.body.sessions.map((s: { id: string }) => s.id)).toEqual([a.sessionId]);
+    for (const id of [b.sessionId, 'nope', '00000000-0000-0000-0000-000000000000']) {
+      const res = await t.http().delete(`/v1/auth/sessions/${id}`).set('X-Service-Project-Key', key()).set('Authorization', `Bearer ${a.accessToken}`);
+      expectProblem(res, 404, 'not-found');
+    }
+    const bSession = await t.app.get(DataSource).getRepository(Session).findOneByOrFail({ id: b.sessionId });
+    expect(bSession.revokedAt).toBeNull();
+  });
+
+  it('detects refresh-token reuse and revokes the whole session', async () => {
+    const u = await signUpUser(t, key(), 'reuse@example.com');
+    const first = await t.http().post('/v1/auth/refresh').set('X-Service-Project-Key', key()).set('Cookie', `service_refresh_token=${u.refreshToken}`);
+    expect(first.status).toBe(200);
+    const successor = cookiesOf(first).service_refresh_token!.value;
+    t.clock.advance(11_000);
+    const replay = await t.http().post('/v1/auth/refresh').set('X-Service-Project-Key', key()).set('Cookie', `service_refresh_token=${u.refreshToken}`);
+    expectProblem(replay, 401, 'unauthenticated', '/v1/auth/refresh');
+    const next = await t.http().post('/v1/auth/refresh').set('X-Service-Project-Key', key()).set('Cookie', `service_refresh_token=${successor}`);
+    expectProblem(next, 401, 'unauthenticated');
+    const access = await t.http().get('/v1/auth/sessions').set('X-Service-Project-Key', key()).set('Authorization', `Bearer ${first.body.access_token}`);
+    expectProblem(access, 401, 'unauthenticated');
+    const session = await t.app.get(DataSource).getRepository(Session).findOneByOrFail({ id: u.sessionId });
+    expect(session.revokeReason).toBe('refresh_token_reuse');
+  });
+
+  it('gives 20 concurrent refreshes of one token the same successor and no second session', async () => {
+    const u = await signUpUser(t, key(), 'race@example.com');
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => t.http().post('/v1/auth/refresh').set('X-Service-Project-Key', key()).set('Cookie', `service_refresh_token=${u.refreshToken}`)),
+    );
+    expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
+    const successors = new Set(results.map((r) => cookiesOf(r).service_refresh_token!.value));
+    expect(successors.size).toBe(1);
+    const ds = t.app.get(DataSource);
+    expect(await ds.getRepository(Session).count()).toBe(1);
+    const [{ count }] = await ds.query(`SELECT count(*)::int AS count FROM refresh_tokens WHERE session_id = $1`, [u.sessionId]);
+    expect(count).toBe(2);
+    const next = await t.http().post('/v1/auth/refresh').set('X-Service-Project-Key', key()).set('Cookie', `service_refresh_token=${[...successors][0]}`);
+    expect(next.status).toBe(200);
+  });
+
+  it('refuses a refresh without a cookie, with garbage, or after the idle lifetime', async () => {
+    expectProblem(await t.http().post('/v1/auth/refresh').set('X-Service-Project-Key', key()), 401, 'unauthenticated');
+    expectProblem(await t.http().post('/v1/auth/refresh').set('X-Service-Project-Key', key()).set('Cookie', 'service_refresh_token=garbage'), 401, 'unauthenticated');
+    const u = await signUpUser(t, key(), 'idle@example.com');
+    t.clock.advance(7 * 86400_000 + 1000);
+    expectProblem(await t.http().post('/v1/auth/refresh').set('X-Service-Project-Key', key()).set('Cookie', `service_refresh_token=${u.refreshToken}`), 401, 'unauthenticated');
+  });
+
+  it('serves the project public keys at jwks.json', async () => {
+    const res = await t.http().get('/v1/auth/jwks.json').set('X-Service-Project-Key', key());
+    expect(res.status).toBe(200);
+    expect(res.body.keys).toEqual([{ kty: 'EC', crv: 'P-256', x: expect.any(String), y: expect.any(String), kid: expect.any(String), alg: 'ES256', use: 'sig' }]);
+    const byQuery = await t.http().get(`/v1/auth/jwks.json?project_key=${key()}`);
+    expect(byQuery.body).toEqual(res.body);
+    expect(nextIp()).toMatch(/^198\.51\.100\./);
+  });
+});

@@ -1,0 +1,45 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { getStorageToken, type ThrottlerStorage } from '@nestjs/throttler';
+import type { Response } from 'express';
+import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
+import { sha256Hex } from '@gatehouse/crypto';
+import { ProblemError } from '@gatehouse/problem-details';
+import { setRateLimitHeaders } from './rate-limit-headers';
+
+export interface RateLimitRule {
+  name: string;
+  limit: number;
+  windowMs: number;
+}
+
+/** The spec's endpoint limits (Limits table). */
+export const RATE_LIMITS = {
+  signIn: { name: 'sign-in', limit: 5, windowMs: 60_000 },
+  signUp: { name: 'sign-up', limit: 3, windowMs: 60_000 },
+  forgot: { name: 'password-forgot', limit: 3, windowMs: 3_600_000 },
+} satisfies Record<string, RateLimitRule>;
+
+/**
+ * Endpoint limits, applied after body validation (CONTRACT §10 order) through the throttler's
+ * storage. Sets the `RateLimit-*` headers on every response of the endpoint; over the limit → 429.
+ */
+@Injectable()
+export class RateLimitsService {
+  constructor(
+    @Inject(getStorageToken()) private readonly storage: ThrottlerStorage,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async enforce(res: Response, rule: RateLimitRule, keyParts: string[]): Promise<void> {
+    if (!this.config.http.rateLimitsEnabled) return;
+    const key = sha256Hex(keyParts.join('\u0000'));
+    const record = await this.storage.increment(key, rule.windowMs, rule.limit, 0, rule.name);
+    setRateLimitHeaders(res, { limit: rule.limit, remaining: rule.limit - record.totalHits, resetSeconds: record.timeToExpire });
+    if (record.totalHits > rule.limit) {
+      throw new ProblemError('rate-limited', {
+        detail: 'Too many attempts; try again later.',
+        headers: { 'Retry-After': String(record.timeToExpire) },
+      });
+    }
+  }
+}
