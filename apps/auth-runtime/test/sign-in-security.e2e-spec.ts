@@ -1,0 +1,247 @@
+import * as bcrypt from 'bcrypt';
+import * as jwt from 'jsonwebtoken';
+import { createPublicKey } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { AuditEvent, PasswordCredential } from '@gatehouse/entities';
+import { AccessTokensService } from '@gatehouse/identity';
+import {
+  createUser,
+  expectProblem,
+  nextIp,
+  seedTenant,
+  signUpUser,
+  startTestApp,
+  type SeededTenant,
+  type TestApp,
+} from '@gatehouse/testing';
+import { buildAuthRuntime } from '../src/app-factory';
+
+describe('passwords, enumeration, rate limits, lockout, hostile input, forged tokens', () => {
+  let t: TestApp;
+  let tenant: SeededTenant;
+  const key = () => tenant.projectKey;
+  const signIn = (identifier: string, password: string, ip = nextIp()) =>
+    t.http().post('/v1/auth/sign-in').set('X-Service-Project-Key', key()).set('X-Forwarded-For', ip).send({ identifier, password });
+  const signUp = (body: unknown, ip = nextIp()) => t.http().post('/v1/auth/sign-up').set('X-Service-Project-Key', key()).set('X-Forwarded-For', ip).send(body as object);
+
+  beforeAll(async () => {
+    t = await startTestApp(buildAuthRuntime, { TRUST_PROXY: 'loopback' });
+  });
+  beforeEach(async () => {
+    await t.reset();
+    tenant = await seedTenant(t.app);
+  });
+  afterAll(() => t.close());
+
+  describe('password rules', () => {
+    it('never truncates: a 100-byte password and its first 72 bytes are different passwords', async () => {
+      const long = 'L'.repeat(50) + 'x'.repeat(50);
+      await signUpUser(t, key(), 'long@example.com', long);
+      expect((await signIn('long@example.com', long)).status).toBe(200);
+      expectProblem(await signIn('long@example.com', long.slice(0, 72)), 401, 'invalid-credentials');
+    });
+
+    it('normalises with NFKC (a ligature and its letters are the same password)', async () => {
+      await signUpUser(t, key(), 'nfkc@example.com', 'ﬁne ﬁsh and chips');
+      expect((await signIn('nfkc@example.com', 'fine fish and chips')).status).toBe(200);
+    });
+
+    it('refuses short, long, common, and email-equal passwords with validation-error on password', async () => {
+      for (const [password, extra] of [
+        ['short1', {}],
+        ['x'.repeat(129), {}],
+        ['password123', {}],
+        ['Qwertyuiop', {}],
+        ['same@example.com', {}],
+        ['the_username', { username: 'the_username' }],
+      ] as const) {
+        const res = await signUp({ email: 'same@example.com', password, ...extra });
+        const body = expectProblem(res, 400, 'validation-error', '/v1/auth/sign-up');
+        expect(Object.keys(body.errors as object)).toEqual(['password']);
+      }
+      expect((await signUp({ email: 'same@example.com', password: '😀'.repeat(8) })).status).toBe(201);
+    });
+
+    it('verifies an imported plain $2b$ hash and upgrades it at sign-in', async () => {
+      const user = await createUser(t.app, tenant.project, 'imported@example.com');
+      const ds = t.app.get(DataSource);
+      await ds.getRepository(PasswordCredential).update({ userId: user.id }, { passwordHash: await bcrypt.hash('imported secret 1', 10), scheme: 'bcrypt' });
+      expect((await signIn('imported@example.com', 'imported secret 1')).status).toBe(200);
+      const cred = await ds.getRepository(PasswordCredential).findOneByOrFail({ userId: user.id });
+      expect(cred.scheme).toBe('bcrypt-sha256');
+      expect((await signIn('imported@example.com', 'imported secret 1')).status).toBe(200);
+    });
+  });
+
+  describe('sign-up conflicts and fields', () => {
+    it('answers 409 naming the field for an existing email (any case) or username', async () => {
+      expect((await signUp({ email: 'dup@example.com', password: 'a sturdy passphrase', username: 'dupe' })).status).toBe(201);
+      const email = expectProblem(await signUp({ email: 'DUP@example.com', password: 'a sturdy passphrase' }), 409, 'conflict');
+      expect(email.errors).toEqual({ email: [expect.any(String)] });
+      const name = expectProblem(await signUp({ email: 'other@example.com', password: 'a sturdy passphrase', username: 'DUPE' }), 409, 'conflict');
+      expect(name.errors).toEqual({ username: [expect.any(String)] });
+    });
+
+    it('refuses missing, extra, mistyped and hostile fields with the field named', async () => {
+      const cases: [unknown, string][] = [
+        [{ password: 'a sturdy passphrase' }, 'email'],
+        [{ email: 'x@example.com' }, 'password'],
+        [{ email: 'not-an-email', password: 'a sturdy passphrase' }, 'email'],
+        [{ email: 42, password: 'a sturdy passphrase' }, 'email'],
+        [{ email: 'x@example.com', password: 12345678 }, 'password'],
+        [{ email: 'x@example.com', password: 'a sturdy passphrase', is_admin: true }, 'is_admin'],
+        [{ email: 'x@example.com', password: 'a sturdy passphrase', username: 'a b' }, 'username'],
+        [{ email: 'x@example.com', password: 'a sturdy passphrase', metadata: 'text' }, 'metadata'],
+        [{ email: 'x@example.com', password: 'a sturdy passphrase', metadata: { big: 'x'.repeat(9000) } }, 'metadata'],
+        [{ email: 'x\u0000@example.com', password: 'a sturdy passphrase' }, 'email'],
+      ];
+      for (const [body, field] of cases) {
+        const res = await signUp(body);
+        expect({ field, errors: Object.keys(expectProblem(res, 400, 'validation-error').errors as object) }).toEqual({ field, errors: expect.arrayContaining([field]) });
+      }
+      const proto = await t.http().post('/v1/auth/sign-up').set('X-Service-Project-Key', key()).set('Content-Type', 'application/json').send('{"email":"p@example.com","password":"a sturdy passphrase","__proto__":{"is_admin":true}}');
+      expect(expectProblem(proto, 400, 'validation-error').errors).toHaveProperty(['__proto__']);
+      const surrogate = await t.http().post('/v1/auth/sign-in').set('X-Service-Project-Key', key()).set('Content-Type', 'application/json').send('{"identifier":"\\ud83d@example.com","password":"x"}');
+      expect(expectProblem(surrogate, 400, 'validation-error').errors).toHaveProperty('identifier');
+      expectProblem(await t.http().post('/v1/auth/sign-in').set('X-Service-Project-Key', key()).set('Content-Type', 'text/plain').send('hi'), 415, 'unsupported-media-type');
+      const mib = await t.http().post('/v1/auth/sign-up').set('X-Service-Project-Key', key()).set('Content-Type', 'application/json').send(JSON.stringify({ email: 'x@example.com', password: 'p'.repeat(1024 * 1024) }));
+      expectProblem(mib, 413, 'payload-too-large');
+      expectProblem(await t.http().post('/v1/auth/sign-in').set('X-Service-Project-Key', key()).set('Content-Type', 'application/json').send('{"identifier":'), 400, 'invalid-json');
+      expect(await t.app.get(DataSource).query('SELECT count(*)::int AS n FROM users WHERE project_id = $1', [tenant.project.id])).toEqual([{ n: 0 }]);
+    });
+  });
+
+  describe('no enumeration', () => {
+    it('answers an unknown identifier and a wrong password identically', async () => {
+      await signUpUser(t, key(), 'known@example.com');
+      const wrong = await signIn('known@example.com', 'not the password');
+      const unknown = await signIn('nobody@example.com', 'not the password');
+      const a = expectProblem(wrong, 401, 'invalid-credentials');
+      const b = expectProblem(unknown, 401, 'invalid-credentials');
+      expect({ ...a, traceId: 0 }).toEqual({ ...b, traceId: 0 });
+      const headerNames = (r: typeof wrong) => Object.keys(r.headers).filter((h) => !['date', 'traceresponse', 'content-length', 'etag'].includes(h)).sort();
+      expect(headerNames(wrong)).toEqual(headerNames(unknown));
+    });
+
+    it('spends comparable time on unknown identifiers and wrong passwords (one bcrypt each)', async () => {
+      await signUpUser(t, key(), 'timing@example.com');
+      const time = async (identifier: string) => {
+        const started = process.hrtime.bigint();
+        await signIn(identifier, 'not the password');
+        return Number(process.hrtime.bigint() - started) / 1e6;
+      };
+      const known: number[] = [];
+      const unknown: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        known.push(await time('timing@example.com'));
+        unknown.push(await time(`ghost${i}@example.com`));
+        await t.app.get(DataSource).query('SELECT 1');
+      }
+      const median = (xs: number[]) => xs.sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
+      expect(median(unknown)).toBeGreaterThan(median(known) * 0.5);
+      expect(median(unknown)).toBeLessThan(median(known) * 2);
+    });
+  });
+
+  describe('rate limits', () => {
+    it('limits sign-in to 5 a minute per address and identifier, with RateLimit headers on every response', async () => {
+      await signUpUser(t, key(), 'rl@example.com');
+      const ip = nextIp();
+      for (let i = 1; i <= 5; i++) {
+        const res = await signIn('rl@example.com', 'wrong password', ip);
+        expect(res.status).toBe(401);
+        expect(res.headers['ratelimit-limit']).toBe('5');
+        expect(res.headers['ratelimit-remaining']).toBe(String(5 - i));
+        expect(Number(res.headers['ratelimit-reset'])).toBeGreaterThan(0);
+      }
+      const sixth = await signIn('rl@example.com', 'a sturdy passphrase 42', ip);
+      expectProblem(sixth, 429, 'rate-limited', '/v1/auth/sign-in');
+      expect(Number(sixth.headers['retry-after'])).toBeGreaterThan(0);
+      expect(sixth.headers['ratelimit-remaining']).toBe('0');
+      expect((await signIn('other@example.com', 'whatever pass', ip)).status).toBe(401);
+    });
+
+    it('limits sign-up to 3 a minute per address', async () => {
+      const ip = nextIp();
+      for (let i = 0; i < 3; i++) expect((await signUp({ email: `s${i}@example.com`, password: 'a sturdy passphrase' }, ip)).status).toBe(201);
+      const fourth = await signUp({ email: 's4@example.com', password: 'a sturdy passphrase' }, ip);
+      expectProblem(fourth, 429, 'rate-limited');
+      expect(fourth.headers['ratelimit-limit']).toBe('3');
+    });
+
+    it('takes the client address from X-Forwarded-For only through a trusted proxy', async () => {
+      const untrusted = await startTestApp(buildAuthRuntime);
+      try {
+        for (let i = 0; i < 3; i++) {
+          const res = await untrusted.http().post('/v1/auth/sign-up').set('X-Service-Project-Key', key()).set('X-Forwarded-For', nextIp()).send({ email: `xff${i}@example.com`, password: 'a sturdy passphrase' });
+          expect(res.status).toBe(201);
+        }
+        const res = await untrusted.http().post('/v1/auth/sign-up').set('X-Service-Project-Key', key()).set('X-Forwarded-For', nextIp()).send({ email: 'xff4@example.com', password: 'a sturdy passphrase' });
+        expectProblem(res, 429, 'rate-limited');
+      } finally {
+        await untrusted.close();
+      }
+    });
+  });
+
+  describe('progressive lockout', () => {
+    it('locks after 5 failures: the 5th is still 401, then 429 account-locked until the lock ends, then 30 minutes', async () => {
+      const u = await signUpUser(t, key(), 'lock@example.com');
+      for (let i = 0; i < 5; i++) expectProblem(await signIn('lock@example.com', 'wrong password'), 401, 'invalid-credentials');
+      const locked = await signIn('LOCK@example.com ', u.password);
+      const body = expectProblem(locked, 429, 'account-locked', '/v1/auth/sign-in');
+      expect(Number(locked.headers['retry-after'])).toBeGreaterThan(14 * 60);
+      expect(Number(locked.headers['retry-after'])).toBeLessThanOrEqual(15 * 60);
+      expect(new Date(body.locked_until as string).getTime()).toBeGreaterThan(Date.now() + 14 * 60_000);
+
+      t.clock.advance(15 * 60_000 + 1000);
+      for (let i = 0; i < 5; i++) expectProblem(await signIn('lock@example.com', 'wrong password'), 401, 'invalid-credentials');
+      const second = await signIn('lock@example.com', u.password);
+      expectProblem(second, 429, 'account-locked');
+      expect(Number(second.headers['retry-after'])).toBeGreaterThan(29 * 60);
+
+      t.clock.advance(30 * 60_000 + 1000);
+      expect((await signIn('lock@example.com', u.password)).status).toBe(200);
+      for (let i = 0; i < 5; i++) await signIn('lock@example.com', 'wrong password');
+      const afterReset = await signIn('lock@example.com', u.password);
+      expect(Number(afterReset.headers['retry-after'])).toBeLessThanOrEqual(15 * 60);
+
+      const actions = (await t.app.get(DataSource).getRepository(AuditEvent).find()).map((e) => e.action);
+      expect(actions.filter((a) => a === 'user.locked')).toHaveLength(3);
+      expect(actions.filter((a) => a === 'user.sign_in_failed').length).toBeGreaterThanOrEqual(15);
+    });
+
+    it('counts unknown identifiers too and answers the same way', async () => {
+      for (let i = 0; i < 5; i++) expectProblem(await signIn('ghost@example.com', 'wrong password'), 401, 'invalid-credentials');
+      expectProblem(await signIn('ghost@example.com', 'wrong password'), 429, 'account-locked');
+    });
+
+    it('answers rate-limited when both the rate limit and the lock apply', async () => {
+      const ip = nextIp();
+      for (let i = 0; i < 5; i++) await signIn('both@example.com', 'wrong password', ip);
+      expectProblem(await signIn('both@example.com', 'wrong password', ip), 429, 'rate-limited');
+    });
+  });
+
+  describe('forged and foreign access tokens', () => {
+    it('refuses alg none, HS256 keyed with our public key, unknown kid, expired and wrong-audience tokens', async () => {
+      const u = await signUpUser(t, key(), 'forge@example.com');
+      const [header, payload] = u.accessToken.split('.');
+      const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString());
+      const kid = JSON.parse(Buffer.from(header!, 'base64url').toString()).kid;
+      const jwks = (await t.http().get('/v1/auth/jwks.json').set('X-Service-Project-Key', key())).body.keys;
+      const publicPem = createPublicKey({ key: jwks[0], format: 'jwk' }).export({ type: 'spki', format: 'pem' }).toString();
+      const none = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT', kid })).toString('base64url')}.${payload}.`;
+      const hs256 = jwt.sign(claims, publicPem, { algorithm: 'HS256', keyid: kid, noTimestamp: true });
+      const unknownKid = `${Buffer.from(JSON.stringify({ alg: 'ES256', typ: 'JWT', kid: 'nope' })).toString('base64url')}.${payload}.${u.accessToken.split('.')[2]}`;
+      const tampered = `${header}.${Buffer.from(JSON.stringify({ ...claims, sub: '00000000-0000-0000-0000-000000000000' })).toString('base64url')}.${u.accessToken.split('.')[2]}`;
+      for (const token of [none, hs256, unknownKid, tampered]) {
+        expectProblem(await t.http().get('/v1/auth/sessions').set('X-Service-Project-Key', key()).set('Authorization', `Bearer ${token}`), 401, 'unauthenticated');
+      }
+      const consoleAdminToken = (await t.app.get(AccessTokensService).issue({ tenantId: tenant.tenantId, projectId: tenant.consoleProjectId, userId: tenant.adminUserId, sessionId: '00000000-0000-0000-0000-000000000001', isAdmin: true })).token;
+      expectProblem(await t.http().get('/v1/auth/sessions').set('X-Service-Project-Key', key()).set('Authorization', `Bearer ${consoleAdminToken}`), 401, 'unauthenticated');
+      t.clock.advance(901_000);
+      expectProblem(await t.http().get('/v1/auth/sessions').set('X-Service-Project-Key', key()).set('Authorization', `Bearer ${u.accessToken}`), 401, 'unauthenticated');
+    });
+  });
+});
