@@ -2,6 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import type { AppConfig } from '@gatehouse/config';
 import { CoreModule } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
+import { QueueModule } from '@gatehouse/queue';
 import { AccountsModule } from './accounts/accounts.module';
 
 /** The auth runtime: `/v1/auth/*` for client applications, plus `/health*`. */
@@ -10,7 +11,7 @@ export class AppModule {
   static forRoot(config: AppConfig, clock?: Clock): DynamicModule {
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(config, clock), AccountsModule],
+      imports: [CoreModule.forRoot(config, clock), QueueModule.forRoot(), AccountsModule],
     };
   }
 }

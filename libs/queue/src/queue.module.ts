@@ -1,6 +1,7 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
+import { MailQueue, SmsQueue } from './message-queues';
 import { QUEUES } from './queue-names';
 
 /** BullMQ on the shared Redis, with every Gatehouse queue registered for producers and consumers. */
@@ -20,7 +21,8 @@ export class QueueModule {
         }),
         BullModule.registerQueue(...Object.values(QUEUES).map((name) => ({ name }))),
       ],
-      exports: [BullModule],
+      providers: [MailQueue, SmsQueue],
+      exports: [BullModule, MailQueue, SmsQueue],
     };
   }
 }

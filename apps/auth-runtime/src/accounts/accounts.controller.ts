@@ -13,7 +13,9 @@ import {
   type ResolvedProject,
 } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
+import { signedInBody } from '../auth/signed-in.response';
 import { setSessionCookies } from '../auth/session-cookies';
+import { SignInCompletionService } from '../auth/sign-in-completion.service';
 import { CurrentProject } from '../projects/current-project.decorator';
 import { presentedProjectKey, ProjectKeyGuard } from '../projects/project-key.guard';
 import { AccountsService } from './accounts.service';
@@ -26,6 +28,7 @@ import { SignUpDto } from './dto/sign-up.dto';
 export class AccountsController {
   constructor(
     private readonly accounts: AccountsService,
+    private readonly completion: SignInCompletionService,
     private readonly rateLimits: RateLimitsService,
     private readonly tokens: AccessTokensService,
     private readonly projects: ProjectsCache,
@@ -55,9 +58,10 @@ export class AccountsController {
     await this.rateLimits.enforce(res, RATE_LIMITS.signIn, [project.id, req.ip ?? '', normalizeIdentifier(dto.identifier)]);
     const meta = requestMeta(req);
     const user = await this.accounts.verifyPassword(project, dto, meta);
-    const { session } = await this.accounts.startSession(project, user, meta, 'password');
-    setSessionCookies(res, this.config, session, this.clock.nowMs());
-    return { user: { id: user.id, email: user.email }, session: { id: session.sessionId, access_token: session.accessToken } };
+    const outcome = await this.completion.complete(project, user, meta, 'password');
+    if (outcome.kind === 'mfa') return outcome.challenge;
+    setSessionCookies(res, this.config, outcome.session, this.clock.nowMs());
+    return signedInBody(user, outcome.session);
   }
 
   @Get('me')

@@ -1,5 +1,8 @@
 import { Module } from '@nestjs/common';
 import { SessionAuthGuard } from '../auth/session-auth.guard';
+import { SignInCompletionService } from '../auth/sign-in-completion.service';
+import { MfaFactorsRepository } from '../mfa/mfa-factors.repository';
+import { OneTimeTokensRepository } from '../one-time-tokens/one-time-tokens.repository';
 import { JwksController } from '../jwks/jwks.controller';
 import { PasswordPolicy } from '../passwords/password-policy';
 import { ProjectKeyGuard } from '../projects/project-key.guard';
@@ -11,9 +14,24 @@ import { UsersRepository } from '../users/users.repository';
 import { AccountsController } from './accounts.controller';
 import { AccountsService } from './accounts.service';
 
-const PROVIDERS = [AccountsService, PasswordPolicy, ProjectKeyGuard, RefreshTokensRepository, SessionAuthGuard, SessionsRepository, SessionsService, UsersRepository];
+const PROVIDERS = [
+  AccountsService,
+  MfaFactorsRepository,
+  OneTimeTokensRepository,
+  PasswordPolicy,
+  ProjectKeyGuard,
+  RefreshTokensRepository,
+  SessionAuthGuard,
+  SessionsRepository,
+  SessionsService,
+  SignInCompletionService,
+  UsersRepository,
+];
 
-/** Email and password accounts, sessions, refresh and keys. */
+/**
+ * Email and password accounts, sessions, refresh and keys, and the pieces every other way in
+ * shares (sign-in completion with the MFA challenge, one-time tokens, users).
+ */
 @Module({
   controllers: [AccountsController, SessionsController, JwksController],
   providers: PROVIDERS,

@@ -106,15 +106,6 @@ export class AccountsService {
     return user;
   }
 
-  /** Starts a session for a user who proved who they are. */
-  async startSession(project: ResolvedProject, user: User, meta: RequestMeta, method: 'password' | 'magic_link' | 'passkey' | 'oauth' | 'mfa'): Promise<SignedIn> {
-    return this.dataSource.transaction(async (manager) => {
-      const session = await this.sessions.start(manager, project, user, meta, method);
-      await this.users.touchSignIn(manager, user.id, this.clock.now());
-      return { user, session };
-    });
-  }
-
   async me(project: ResolvedProject, userId: string) {
     const row = await this.users.me(project.id, userId, this.clock.now());
     if (!row || row.status !== 'active') return { user: null };

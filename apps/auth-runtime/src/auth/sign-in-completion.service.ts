@@ -1,0 +1,65 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { randomToken, sha256Hex } from '@gatehouse/crypto';
+import type { User } from '@gatehouse/entities';
+import type { RequestMeta, ResolvedProject } from '@gatehouse/identity';
+import { Clock } from '@gatehouse/platform';
+import { MfaFactorsRepository } from '../mfa/mfa-factors.repository';
+import { OneTimeTokensRepository } from '../one-time-tokens/one-time-tokens.repository';
+import { SessionsService, type AuthMethod, type IssuedSession } from '../sessions/sessions.service';
+import { UsersRepository } from '../users/users.repository';
+
+export const MFA_TOKEN_TTL_MS = 5 * 60_000;
+
+export interface MfaChallenge {
+  mfa_required: true;
+  mfa_token: string;
+  available_factors: string[];
+}
+
+export type SignInOutcome = { kind: 'session'; user: User; session: IssuedSession } | { kind: 'mfa'; user: User; challenge: MfaChallenge };
+
+/**
+ * Every way in ends here once the first factor is proven (password, magic link, OAuth). A user
+ * with an enabled MFA factor gets a challenge (an opaque 5-minute `mfa_token`), never a session;
+ * passkeys and a completed MFA step satisfy MFA themselves and go straight to a session.
+ */
+@Injectable()
+export class SignInCompletionService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly sessions: SessionsService,
+    private readonly users: UsersRepository,
+    private readonly factors: MfaFactorsRepository,
+    private readonly tokens: OneTimeTokensRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  async complete(project: ResolvedProject, user: User, meta: RequestMeta, method: AuthMethod): Promise<SignInOutcome> {
+    if (method !== 'passkey' && method !== 'mfa') {
+      const available = await this.factors.availableFactors(user.id);
+      if (available.some((f) => f === 'totp' || f === 'sms')) {
+        const mfaToken = randomToken(32);
+        await this.tokens.create(this.dataSource.manager, {
+          tenantId: user.tenantId,
+          projectId: user.projectId,
+          userId: user.id,
+          purpose: 'mfa',
+          tokenHash: sha256Hex(mfaToken),
+          payload: { method },
+          expiresAt: new Date(this.clock.nowMs() + MFA_TOKEN_TTL_MS),
+        });
+        return { kind: 'mfa', user, challenge: { mfa_required: true, mfa_token: mfaToken, available_factors: available } };
+      }
+    }
+    return { kind: 'session', user, session: await this.startSession(project, user, meta, method) };
+  }
+
+  async startSession(project: ResolvedProject, user: User, meta: RequestMeta, method: AuthMethod): Promise<IssuedSession> {
+    return this.dataSource.transaction(async (manager) => {
+      const session = await this.sessions.start(manager, project, user, meta, method);
+      await this.users.touchSignIn(manager, user.id, this.clock.now());
+      return session;
+    });
+  }
+}

@@ -1,0 +1,82 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { MfaBackupCode, MfaFactor } from '@gatehouse/entities';
+
+/** The only code that queries `mfa_factors` and `mfa_backup_codes`. */
+@Injectable()
+export class MfaFactorsRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  private m(manager?: EntityManager) {
+    return manager ?? this.dataSource.manager;
+  }
+
+  /** Enabled factor types plus `backup_code` while unused codes remain (CONTRACT §10). */
+  async availableFactors(userId: string, manager?: EntityManager): Promise<string[]> {
+    const rows: { type: string }[] = await this.m(manager).query(
+      `SELECT type FROM mfa_factors WHERE user_id = $1 AND status = 'enabled'
+       UNION ALL
+       SELECT 'backup_code' WHERE EXISTS (SELECT 1 FROM mfa_factors WHERE user_id = $1 AND status = 'enabled')
+                             AND EXISTS (SELECT 1 FROM mfa_backup_codes WHERE user_id = $1 AND used_at IS NULL)`,
+      [userId],
+    );
+    const order = ['totp', 'sms', 'backup_code'];
+    return rows.map((r) => r.type).sort((a, b) => order.indexOf(a) - order.indexOf(b));
+  }
+
+  find(userId: string, type: MfaFactor['type'], manager?: EntityManager): Promise<MfaFactor | null> {
+    return this.m(manager).getRepository(MfaFactor).findOne({ where: { userId, type } });
+  }
+
+  listEnabled(userId: string): Promise<MfaFactor[]> {
+    return this.dataSource.getRepository(MfaFactor).find({ where: { userId, status: 'enabled' } });
+  }
+
+  /** Creates or replaces the pending factor of a type (setup can be restarted until enabled). */
+  async upsertPending(manager: EntityManager, f: Pick<MfaFactor, 'tenantId' | 'projectId' | 'userId' | 'type' | 'secretEncrypted' | 'phoneNumber'>): Promise<void> {
+    await manager.getRepository(MfaFactor).delete({ userId: f.userId, type: f.type, status: 'pending' });
+    await manager.getRepository(MfaFactor).save(manager.getRepository(MfaFactor).create({ ...f, status: 'pending', lastUsedStep: null, enabledAt: null }));
+  }
+
+  async enable(manager: EntityManager, userId: string, type: MfaFactor['type'], at: Date, lastUsedStep: string | null): Promise<boolean> {
+    const r = await manager.getRepository(MfaFactor).update({ userId, type, status: 'pending' }, { status: 'enabled', enabledAt: at, lastUsedStep });
+    return (r.affected ?? 0) > 0;
+  }
+
+  /** Records a TOTP step as used only if it is newer than the last one: a code works once. */
+  async claimTotpStep(userId: string, step: number, manager?: EntityManager): Promise<boolean> {
+    const rows: unknown[] = await this.m(manager).query(
+      `UPDATE mfa_factors SET last_used_step = $2
+        WHERE user_id = $1 AND type = 'totp' AND status = 'enabled' AND (last_used_step IS NULL OR last_used_step < $2)
+        RETURNING id`,
+      [userId, step],
+    );
+    return rows.length > 0;
+  }
+
+  async remove(manager: EntityManager, userId: string, type: MfaFactor['type']): Promise<boolean> {
+    const r = await manager.getRepository(MfaFactor).delete({ userId, type });
+    return (r.affected ?? 0) > 0;
+  }
+
+  async replaceBackupCodes(manager: EntityManager, userId: string, hashes: string[]): Promise<void> {
+    await manager.getRepository(MfaBackupCode).delete({ userId });
+    if (hashes.length) await manager.getRepository(MfaBackupCode).insert(hashes.map((codeHash) => ({ userId, codeHash })));
+  }
+
+  /** Uses a backup code once; false when unknown or already used. */
+  async useBackupCode(userId: string, codeHash: string, at: Date, manager?: EntityManager): Promise<boolean> {
+    const rows: unknown[] = await this.m(manager).query(
+      `UPDATE mfa_backup_codes SET used_at = $3 WHERE user_id = $1 AND code_hash = $2 AND used_at IS NULL RETURNING id`,
+      [userId, codeHash, at],
+    );
+    return rows.length > 0;
+  }
+
+  async deleteBackupCodesIfNoFactor(manager: EntityManager, userId: string): Promise<void> {
+    await manager.query(
+      `DELETE FROM mfa_backup_codes WHERE user_id = $1 AND NOT EXISTS (SELECT 1 FROM mfa_factors WHERE user_id = $1 AND status = 'enabled')`,
+      [userId],
+    );
+  }
+}

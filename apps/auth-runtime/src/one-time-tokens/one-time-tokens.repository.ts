@@ -1,0 +1,96 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { OneTimeToken } from '@gatehouse/entities';
+
+interface RawToken {
+  id: string;
+  tenant_id: string;
+  project_id: string;
+  user_id: string | null;
+  purpose: string;
+  token_hash: string;
+  payload: Record<string, unknown>;
+  attempts: number;
+  expires_at: Date;
+  consumed_at: Date | null;
+  created_at: Date;
+}
+
+function toToken(r: RawToken): OneTimeToken {
+  return Object.assign(new OneTimeToken(), {
+    id: r.id,
+    tenantId: r.tenant_id,
+    projectId: r.project_id,
+    userId: r.user_id,
+    purpose: r.purpose,
+    tokenHash: r.token_hash,
+    payload: r.payload,
+    attempts: r.attempts,
+    expiresAt: new Date(r.expires_at),
+    consumedAt: r.consumed_at ? new Date(r.consumed_at) : null,
+    createdAt: new Date(r.created_at),
+  });
+}
+
+export type TokenPurpose = 'verify-email' | 'password-reset' | 'magic-link' | 'mfa';
+
+/**
+ * The only code that queries `one_time_tokens`. Tokens are stored as SHA-256 hashes and bound to
+ * a purpose; `consume` is one conditional UPDATE, so exactly one of any number of concurrent
+ * requests with the same token wins.
+ */
+@Injectable()
+export class OneTimeTokensRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  create(manager: EntityManager, t: Pick<OneTimeToken, 'tenantId' | 'projectId' | 'userId' | 'tokenHash' | 'expiresAt' | 'payload'> & { purpose: TokenPurpose }): Promise<OneTimeToken> {
+    return manager.getRepository(OneTimeToken).save(manager.getRepository(OneTimeToken).create(t));
+  }
+
+  /** Looks a token up without using it (reset/validate). */
+  findUsable(tokenHash: string, purpose: TokenPurpose, now: Date): Promise<OneTimeToken | null> {
+    return this.dataSource
+      .getRepository(OneTimeToken)
+      .createQueryBuilder('t')
+      .where('t.token_hash = :tokenHash AND t.purpose = :purpose AND t.consumed_at IS NULL AND t.expires_at > :now', { tokenHash, purpose, now })
+      .getOne();
+  }
+
+  /** Any token with this hash, used or not (to find where a bad magic link should redirect). */
+  findAny(tokenHash: string): Promise<OneTimeToken | null> {
+    return this.dataSource.getRepository(OneTimeToken).findOne({ where: { tokenHash } });
+  }
+
+  /** Marks the token used and returns it, or null when it is unknown, used, expired or of another purpose. */
+  async consume(manager: EntityManager, tokenHash: string, purpose: TokenPurpose, now: Date): Promise<OneTimeToken | null> {
+    const r = await manager
+      .createQueryBuilder()
+      .update(OneTimeToken)
+      .set({ consumedAt: now })
+      .where('token_hash = :tokenHash AND purpose = :purpose AND consumed_at IS NULL AND expires_at > :now', { tokenHash, purpose, now })
+      .returning('*')
+      .execute();
+    const raw = (r.raw as RawToken[])[0];
+    return raw ? toToken(raw) : null;
+  }
+
+  /** Counts a wrong attempt against a token; returns the new count (0 when the token is unusable). */
+  async addAttempt(tokenHash: string, purpose: TokenPurpose, now: Date): Promise<number> {
+    const rows: { attempts: number }[] = await this.dataSource.query(
+      `UPDATE one_time_tokens SET attempts = attempts + 1
+        WHERE token_hash = $1 AND purpose = $2 AND consumed_at IS NULL AND expires_at > $3 RETURNING attempts`,
+      [tokenHash, purpose, now],
+    );
+    return rows[0]?.attempts ?? 0;
+  }
+
+  /** Invalidates every unused token of a user and purpose (e.g. older reset links). */
+  async consumeAllOfUser(manager: EntityManager, userId: string, purpose: TokenPurpose, now: Date): Promise<void> {
+    await manager
+      .createQueryBuilder()
+      .update(OneTimeToken)
+      .set({ consumedAt: now })
+      .where('user_id = :userId AND purpose = :purpose AND consumed_at IS NULL', { userId, purpose })
+      .execute();
+  }
+}
