@@ -17,3 +17,4 @@ export { buildHttpApp, CoreModule } from './core.module';
 export { RateLimitsModule } from './rate-limits/rate-limits.module';
 export { RATE_LIMITS, RateLimitsService, type RateLimitRule } from './rate-limits/rate-limits.service';
 export { LOCK_AFTER_FAILURES, LOCK_DURATIONS_MS, LockoutService, normalizeIdentifier } from './lockout.service';
+export { OAUTH_PROVIDERS, openOAuthSecret, sealOAuthSecret, type OAuthProvider } from './oauth-secrets';
