@@ -3,6 +3,8 @@ import type { AppConfig } from '@gatehouse/config';
 import { CoreModule } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { QueueModule } from '@gatehouse/queue';
+import { MailProcessor } from './mail/mail.processor';
+import { SmsProcessor } from './sms/sms.processor';
 
 /** The worker: BullMQ consumers (webhook deliveries, mail, SMS) and the outbox relay; HTTP only for `/health*`. */
 @Module({})
@@ -11,6 +13,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [CoreModule.forRoot(config, clock), QueueModule.forRoot()],
+      providers: [MailProcessor, SmsProcessor],
     };
   }
 }

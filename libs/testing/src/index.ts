@@ -6,3 +6,5 @@ export { TestClock } from './test-clock';
 export { TEST_DATABASE_URL, TEST_ENCRYPTION_KEY, TEST_ENV, TEST_REDIS_URL } from './test-env';
 export { TcpProxy, withPort } from './tcp-proxy';
 export { cookiesOf, nextIp, signUpUser, type SignedUpUser } from './auth-client';
+export { spawnApp, type AppProcess } from './app-process';
+export { linkIn, SmtpSink } from './smtp-sink';

@@ -48,11 +48,11 @@ export class OneTimeTokensRepository {
   }
 
   /** Looks a token up without using it (reset/validate). */
-  findUsable(tokenHash: string, purpose: TokenPurpose, now: Date): Promise<OneTimeToken | null> {
+  findUsable(tokenHash: string, purpose: TokenPurpose, projectId: string, now: Date): Promise<OneTimeToken | null> {
     return this.dataSource
       .getRepository(OneTimeToken)
       .createQueryBuilder('t')
-      .where('t.token_hash = :tokenHash AND t.purpose = :purpose AND t.consumed_at IS NULL AND t.expires_at > :now', { tokenHash, purpose, now })
+      .where('t.token_hash = :tokenHash AND t.purpose = :purpose AND t.project_id = :projectId AND t.consumed_at IS NULL AND t.expires_at > :now', { tokenHash, purpose, projectId, now })
       .getOne();
   }
 
@@ -62,12 +62,12 @@ export class OneTimeTokensRepository {
   }
 
   /** Marks the token used and returns it, or null when it is unknown, used, expired or of another purpose. */
-  async consume(manager: EntityManager, tokenHash: string, purpose: TokenPurpose, now: Date): Promise<OneTimeToken | null> {
+  async consume(manager: EntityManager, tokenHash: string, purpose: TokenPurpose, projectId: string, now: Date): Promise<OneTimeToken | null> {
     const r = await manager
       .createQueryBuilder()
       .update(OneTimeToken)
       .set({ consumedAt: now })
-      .where('token_hash = :tokenHash AND purpose = :purpose AND consumed_at IS NULL AND expires_at > :now', { tokenHash, purpose, now })
+      .where('token_hash = :tokenHash AND purpose = :purpose AND project_id = :projectId AND consumed_at IS NULL AND expires_at > :now', { tokenHash, purpose, projectId, now })
       .returning('*')
       .execute();
     const raw = (r.raw as RawToken[])[0];

@@ -76,6 +76,10 @@ export async function createHttpApp(module: Type<unknown>, config: AppConfig, op
   return app;
 }
 
+/** Listens and logs one line with the bound address (tests that spawn apps read the port from it). */
 export async function listen(app: INestApplication, config: AppConfig, port: number): Promise<void> {
   await app.listen(port, config.http.host);
+  const address = (app.getHttpServer() as { address(): { port: number } | string | null }).address();
+  const bound = typeof address === 'object' && address ? address.port : port;
+  process.stdout.write(`gatehouse: listening on port ${bound}\n`);
 }

@@ -1,0 +1,19 @@
+import type { ResolvedProject } from '@gatehouse/identity';
+import { withQuery } from './redirect-urls';
+
+/**
+ * Verification and reset mails link to the application's page (CONTRACT §10):
+ * `settings.email_verification_url` / `settings.password_reset_url`, else `default_redirect_url`,
+ * else the first registered redirect URL, with `?token=` appended. Never built from the request.
+ */
+export function applicationLink(project: ResolvedProject, kind: 'email_verification_url' | 'password_reset_url', token: string): string {
+  const base = [project.settings[kind], project.settings.default_redirect_url, project.redirectUrls[0]].find(
+    (v): v is string => typeof v === 'string' && v.length > 0,
+  );
+  return base ? withQuery(base, { token }) : token;
+}
+
+/** Magic-link mails point at the runtime itself, from PUBLIC_AUTH_URL. */
+export function magicLink(publicAuthUrl: string, project: ResolvedProject, token: string): string {
+  return withQuery(`${publicAuthUrl}/v1/auth/magic-link/verify`, { token, project_key: project.publishableKey });
+}

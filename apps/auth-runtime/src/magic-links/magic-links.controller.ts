@@ -1,0 +1,57 @@
+import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiHeader, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
+import { normalizeIdentifier, RateLimitsService, requestMeta, type ResolvedProject } from '@gatehouse/identity';
+import { Clock } from '@gatehouse/platform';
+import { ProblemError } from '@gatehouse/problem-details';
+import { setSessionCookies } from '../auth/session-cookies';
+import { withQuery } from '../common/redirect-urls';
+import { CurrentProject } from '../projects/current-project.decorator';
+import { ProjectKeyGuard } from '../projects/project-key.guard';
+import { SendMagicLinkDto } from './magic-link.dto';
+import { MagicLinksService } from './magic-links.service';
+
+/** Magic links per email: 5 in 15 minutes, against mail bombing (not in the spec's table; see docs/decisions.md). */
+export const MAGIC_LINK_LIMIT = { name: 'magic-link', limit: 5, windowMs: 15 * 60_000 };
+
+@ApiTags('magic links')
+@UseGuards(ProjectKeyGuard)
+@Controller('v1/auth/magic-link')
+export class MagicLinksController {
+  constructor(
+    private readonly magicLinks: MagicLinksService,
+    private readonly rateLimits: RateLimitsService,
+    private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Post('send')
+  @HttpCode(202)
+  @ApiHeader({ name: 'X-Service-Project-Key', required: true })
+  @ApiOperation({ summary: 'Mail a sign-in link when the account exists; 202 {} for any email' })
+  async send(@CurrentProject() project: ResolvedProject, @Body() dto: SendMagicLinkDto, @Res({ passthrough: true }) res: Response): Promise<Record<string, never>> {
+    const target = this.magicLinks.resolveRedirect(project, dto.redirect_url);
+    await this.rateLimits.enforce(res, MAGIC_LINK_LIMIT, [project.id, normalizeIdentifier(dto.email)]);
+    this.magicLinks.send(project, dto.email, target);
+    return {};
+  }
+
+  @Get('verify')
+  @ApiQuery({ name: 'token', required: true })
+  @ApiQuery({ name: 'project_key', required: true })
+  @ApiOperation({ summary: 'Follow the link: 302 to the redirect URL with session cookies, or with ?error=invalid_token' })
+  async verify(@CurrentProject() project: ResolvedProject, @Query('token') token: unknown, @Req() req: Request, @Res() res: Response): Promise<void> {
+    res.setHeader('Referrer-Policy', 'no-referrer');
+    res.setHeader('Cache-Control', 'no-store');
+    const result = await this.magicLinks.verify(project, typeof token === 'string' ? token : '', requestMeta(req));
+    if (!result.redirectUrl) throw new ProblemError('invalid-token', { detail: 'The sign-in link is invalid, used or expired.' });
+    if (!result.ok) return res.redirect(302, withQuery(result.redirectUrl, { error: result.error }));
+    if (result.outcome.kind === 'mfa') {
+      const c = result.outcome.challenge;
+      return res.redirect(302, withQuery(result.redirectUrl, { mfa_required: 'true', mfa_token: c.mfa_token }));
+    }
+    setSessionCookies(res, this.config, result.outcome.session, this.clock.nowMs());
+    res.redirect(302, result.redirectUrl);
+  }
+}

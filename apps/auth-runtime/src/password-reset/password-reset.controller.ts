@@ -1,0 +1,44 @@
+import { Body, Controller, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { normalizeIdentifier, RATE_LIMITS, RateLimitsService, requestMeta, type ResolvedProject } from '@gatehouse/identity';
+import { TokenDto } from '../one-time-tokens/token.dto';
+import { CurrentProject } from '../projects/current-project.decorator';
+import { ProjectKeyGuard } from '../projects/project-key.guard';
+import { ForgotPasswordDto, ResetPasswordDto } from './password-reset.dto';
+import { PasswordResetService } from './password-reset.service';
+
+@ApiTags('password reset')
+@ApiHeader({ name: 'X-Service-Project-Key', required: true })
+@UseGuards(ProjectKeyGuard)
+@Controller('v1/auth/password')
+export class PasswordResetController {
+  constructor(
+    private readonly resets: PasswordResetService,
+    private readonly rateLimits: RateLimitsService,
+  ) {}
+
+  @Post('forgot')
+  @HttpCode(202)
+  @ApiOperation({ summary: 'Mail a reset link when the account exists; 202 {} either way (3 an hour per email)' })
+  async forgot(@CurrentProject() project: ResolvedProject, @Body() dto: ForgotPasswordDto, @Res({ passthrough: true }) res: Response): Promise<Record<string, never>> {
+    await this.rateLimits.enforce(res, RATE_LIMITS.forgot, [project.id, normalizeIdentifier(dto.email)]);
+    this.resets.forgot(project, dto.email);
+    return {};
+  }
+
+  @Post('reset/validate')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Check a reset token without using it' })
+  validate(@CurrentProject() project: ResolvedProject, @Body() dto: TokenDto) {
+    return this.resets.validate(project, dto.token);
+  }
+
+  @Post('reset')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Set a new password with a reset token; revokes every session; does not sign in' })
+  async reset(@CurrentProject() project: ResolvedProject, @Body() dto: ResetPasswordDto, @Req() req: Request): Promise<Record<string, never>> {
+    await this.resets.reset(project, dto.token, dto.password, requestMeta(req));
+    return {};
+  }
+}

@@ -1,0 +1,99 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { randomToken, sha256Hex } from '@gatehouse/crypto';
+import { EventRecorder, LockoutService, PasswordHasher, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
+import { Clock } from '@gatehouse/platform';
+import { ProblemError } from '@gatehouse/problem-details';
+import { MailQueue } from '@gatehouse/queue';
+import { BackgroundTasks } from '../common/background-tasks';
+import { applicationLink } from '../common/mail-links';
+import { OneTimeTokensRepository } from '../one-time-tokens/one-time-tokens.repository';
+import { isTokenShape } from '../one-time-tokens/token.dto';
+import { PasswordPolicy } from '../passwords/password-policy';
+import { SessionsService } from '../sessions/sessions.service';
+import { UsersRepository } from '../users/users.repository';
+
+export const RESET_TTL_MS = 3600_000;
+
+/**
+ * Forgot / validate / reset (CONTRACT §5). `forgot` answers before it looks anything up, so known
+ * and unknown emails take the same time; a reset revokes every session, clears the lockout and
+ * does not sign in (a user with MFA still meets the second factor at the next sign-in).
+ */
+@Injectable()
+export class PasswordResetService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly users: UsersRepository,
+    private readonly tokens: OneTimeTokensRepository,
+    private readonly sessions: SessionsService,
+    private readonly hasher: PasswordHasher,
+    private readonly policy: PasswordPolicy,
+    private readonly lockout: LockoutService,
+    private readonly events: EventRecorder,
+    private readonly mail: MailQueue,
+    private readonly background: BackgroundTasks,
+    private readonly clock: Clock,
+  ) {}
+
+  forgot(project: ResolvedProject, email: string): void {
+    this.background.run('password-forgot', async () => {
+      const user = await this.users.findByEmail(project.id, email);
+      if (!user || user.status !== 'active') return;
+      const token = randomToken(32);
+      await this.tokens.create(this.dataSource.manager, {
+        tenantId: user.tenantId,
+        projectId: project.id,
+        userId: user.id,
+        purpose: 'password-reset',
+        tokenHash: sha256Hex(token),
+        payload: {},
+        expiresAt: new Date(this.clock.nowMs() + RESET_TTL_MS),
+      });
+      await this.mail.send({
+        template: 'password-reset',
+        to: user.email,
+        projectId: project.id,
+        projectName: project.name,
+        variables: { link: applicationLink(project, 'password_reset_url', token), expires_in_minutes: '60' },
+      });
+    });
+  }
+
+  async validate(project: ResolvedProject, token: string) {
+    const found = isTokenShape(token) ? await this.tokens.findUsable(sha256Hex(token), 'password-reset', project.id, this.clock.now()) : null;
+    if (!found) throw new ProblemError('invalid-token', { detail: 'The reset link is invalid, used or expired.' });
+    return { valid: true, expires_at: found.expiresAt.toISOString() };
+  }
+
+  async reset(project: ResolvedProject, token: string, password: string, meta: RequestMeta): Promise<void> {
+    const invalid = new ProblemError('invalid-token', { detail: 'The reset link is invalid, used or expired.' });
+    const hash = isTokenShape(token) ? sha256Hex(token) : null;
+    const pending = hash ? await this.tokens.findUsable(hash, 'password-reset', project.id, this.clock.now()) : null;
+    const owner = pending?.userId ? await this.users.findById(project.id, pending.userId) : null;
+    if (!hash || !pending || !owner) throw invalid;
+    const problems = this.policy.problems(password, { email: owner.email, username: owner.username });
+    if (problems.length) throw ProblemError.validation({ password: problems });
+    const { hash: passwordHash, scheme } = await this.hasher.hash(password);
+
+    await this.dataSource.transaction(async (manager) => {
+      const used = await this.tokens.consume(manager, hash, 'password-reset', project.id, this.clock.now());
+      if (!used || used.userId !== owner.id) throw invalid;
+      await this.users.setPassword(manager, owner.id, passwordHash, scheme);
+      await this.tokens.consumeAllOfUser(manager, owner.id, 'password-reset', this.clock.now());
+      const revoked = await this.sessions.revokeAllOfUser(manager, owner.id, 'password_reset');
+      await this.events.record(manager, {
+        tenantId: owner.tenantId,
+        projectId: project.id,
+        actorType: 'user',
+        actorId: owner.id,
+        action: 'password.reset',
+        resourceType: 'user',
+        resourceId: owner.id,
+        meta,
+        data: { user: { id: owner.id, email: owner.email }, sessions_revoked: revoked.length },
+      });
+    });
+    await this.lockout.reset(project.id, owner.email, owner.username);
+  }
+}
