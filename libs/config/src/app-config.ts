@@ -34,4 +34,8 @@ export interface AppConfig {
     readonly retryScheduleMs: readonly number[];
     readonly timeoutMs: number;
   };
+  readonly oauth: {
+    /** Bound on each call to an identity provider (token, profile, JWKS, discovery). */
+    readonly timeoutMs: number;
+  };
 }

@@ -48,6 +48,9 @@ export class EnvSchema {
   @IsOptional() @IsIn(BOOL) WEBHOOK_ALLOW_PRIVATE_URLS?: string;
   @IsOptional() @Matches(DURATION_LIST, { message: 'must be a comma-separated list of delays such as 5s,5m,2h' }) WEBHOOK_RETRY_SCHEDULE?: string;
   @IsOptional() @Type(() => Number) @IsInt() @Min(100) @Max(120000) WEBHOOK_TIMEOUT_MS?: number;
+
+  // --- oauth ---
+  @IsOptional() @Type(() => Number) @IsInt() @Min(100) @Max(60000) OAUTH_TIMEOUT_MS?: number;
 }
 
 export const ENV_KEYS = [
@@ -56,5 +59,5 @@ export const ENV_KEYS = [
   'RATE_LIMITS_ENABLED', 'DEPENDENCY_TIMEOUT_MS', 'SHUTDOWN_GRACE_MS', 'DATABASE_URL', 'REDIS_URL',
   'GATEHOUSE_STANDALONE', 'GATEHOUSE_DATA_DIR', 'ENCRYPTION_KEY', 'BCRYPT_COST', 'BOOTSTRAP_ADMIN_EMAIL',
   'BOOTSTRAP_ADMIN_PASSWORD', 'SMTP_URL', 'MAIL_FROM', 'SMS_GATEWAY_URL', 'WEBHOOK_ALLOW_PRIVATE_URLS',
-  'WEBHOOK_RETRY_SCHEDULE', 'WEBHOOK_TIMEOUT_MS',
+  'WEBHOOK_RETRY_SCHEDULE', 'WEBHOOK_TIMEOUT_MS', 'OAUTH_TIMEOUT_MS',
 ] as const satisfies readonly (keyof EnvSchema)[];

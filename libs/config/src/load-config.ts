@@ -86,6 +86,7 @@ export function loadConfig(source: Record<string, string | undefined>): AppConfi
       retryScheduleMs: parseDurationList(env.WEBHOOK_RETRY_SCHEDULE ?? DEFAULT_RETRY_SCHEDULE),
       timeoutMs: env.WEBHOOK_TIMEOUT_MS ?? 15000,
     },
+    oauth: { timeoutMs: env.OAUTH_TIMEOUT_MS ?? 10000 },
   };
   return deepFreeze(config);
 }
