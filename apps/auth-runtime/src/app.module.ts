@@ -5,6 +5,7 @@ import { Clock } from '@gatehouse/platform';
 import { QueueModule } from '@gatehouse/queue';
 import { AccountsModule } from './accounts/accounts.module';
 import { EmailFlowsModule } from './email-flows.module';
+import { MfaModule } from './mfa/mfa.module';
 
 /** The auth runtime: `/v1/auth/*` for client applications, plus `/health*`. */
 @Module({})
@@ -12,7 +13,7 @@ export class AppModule {
   static forRoot(config: AppConfig, clock?: Clock): DynamicModule {
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(config, clock), QueueModule.forRoot(), AccountsModule, EmailFlowsModule],
+      imports: [CoreModule.forRoot(config, clock), QueueModule.forRoot(), AccountsModule, EmailFlowsModule, MfaModule],
     };
   }
 }

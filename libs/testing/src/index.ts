@@ -8,3 +8,4 @@ export { TcpProxy, withPort } from './tcp-proxy';
 export { cookiesOf, nextIp, signUpUser, type SignedUpUser } from './auth-client';
 export { spawnApp, type AppProcess } from './app-process';
 export { linkIn, SmtpSink } from './smtp-sink';
+export { HttpReceiver, type ReceivedRequest } from './http-receiver';

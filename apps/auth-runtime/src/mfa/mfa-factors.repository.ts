@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { MfaBackupCode, MfaFactor } from '@gatehouse/entities';
+import { MfaBackupCode, MfaFactor, queryRows } from '@gatehouse/entities';
 
 /** The only code that queries `mfa_factors` and `mfa_backup_codes`. */
 @Injectable()
@@ -45,7 +45,8 @@ export class MfaFactorsRepository {
 
   /** Records a TOTP step as used only if it is newer than the last one: a code works once. */
   async claimTotpStep(userId: string, step: number, manager?: EntityManager): Promise<boolean> {
-    const rows: unknown[] = await this.m(manager).query(
+    const rows = await queryRows(
+      this.m(manager),
       `UPDATE mfa_factors SET last_used_step = $2
         WHERE user_id = $1 AND type = 'totp' AND status = 'enabled' AND (last_used_step IS NULL OR last_used_step < $2)
         RETURNING id`,
@@ -66,7 +67,8 @@ export class MfaFactorsRepository {
 
   /** Uses a backup code once; false when unknown or already used. */
   async useBackupCode(userId: string, codeHash: string, at: Date, manager?: EntityManager): Promise<boolean> {
-    const rows: unknown[] = await this.m(manager).query(
+    const rows = await queryRows(
+      this.m(manager),
       `UPDATE mfa_backup_codes SET used_at = $3 WHERE user_id = $1 AND code_hash = $2 AND used_at IS NULL RETURNING id`,
       [userId, codeHash, at],
     );

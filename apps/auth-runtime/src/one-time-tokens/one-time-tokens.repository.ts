@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { OneTimeToken } from '@gatehouse/entities';
+import { OneTimeToken, queryRows } from '@gatehouse/entities';
 
 interface RawToken {
   id: string;
@@ -76,7 +76,8 @@ export class OneTimeTokensRepository {
 
   /** Counts a wrong attempt against a token; returns the new count (0 when the token is unusable). */
   async addAttempt(tokenHash: string, purpose: TokenPurpose, now: Date): Promise<number> {
-    const rows: { attempts: number }[] = await this.dataSource.query(
+    const rows = await queryRows<{ attempts: number }>(
+      this.dataSource,
       `UPDATE one_time_tokens SET attempts = attempts + 1
         WHERE token_hash = $1 AND purpose = $2 AND consumed_at IS NULL AND expires_at > $3 RETURNING attempts`,
       [tokenHash, purpose, now],

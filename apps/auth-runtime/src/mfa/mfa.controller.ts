@@ -1,0 +1,87 @@
+import { Body, Controller, Delete, HttpCode, Inject, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
+import { requestMeta, type ResolvedProject } from '@gatehouse/identity';
+import { Clock } from '@gatehouse/platform';
+import { CurrentAuth, SessionAuthGuard, type SessionRequest } from '../auth/session-auth.guard';
+import { setSessionCookies } from '../auth/session-cookies';
+import { signedInBody } from '../auth/signed-in.response';
+import { CurrentProject } from '../projects/current-project.decorator';
+import { ProjectKeyGuard } from '../projects/project-key.guard';
+import { MfaChallengeService } from './mfa-challenge.service';
+import { MfaEnrollmentService } from './mfa-enrollment.service';
+import { CodeDto, MfaTokenDto, MfaVerifyDto, SmsSetupDto } from './mfa.dto';
+
+type Auth = NonNullable<SessionRequest['auth']>;
+
+@ApiTags('mfa')
+@ApiHeader({ name: 'X-Service-Project-Key', required: true })
+@UseGuards(ProjectKeyGuard)
+@Controller('v1/auth/mfa')
+export class MfaController {
+  constructor(
+    private readonly enrollment: MfaEnrollmentService,
+    private readonly challenge: MfaChallengeService,
+    private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Post('totp/setup')
+  @HttpCode(200)
+  @UseGuards(SessionAuthGuard)
+  @ApiOperation({ summary: 'Start TOTP enrolment: secret, otpauth URI and 10 backup codes (shown once)' })
+  setupTotp(@CurrentProject() project: ResolvedProject, @CurrentAuth() auth: Auth) {
+    return this.enrollment.setupTotp(project, auth.sub);
+  }
+
+  @Post('totp/verify')
+  @HttpCode(200)
+  @UseGuards(SessionAuthGuard)
+  @ApiOperation({ summary: 'Confirm TOTP enrolment with the first code' })
+  verifyTotp(@CurrentProject() project: ResolvedProject, @CurrentAuth() auth: Auth, @Body() dto: CodeDto, @Req() req: Request) {
+    return this.enrollment.verifyTotp(project, auth.sub, dto.code, requestMeta(req));
+  }
+
+  @Post('sms/setup')
+  @HttpCode(202)
+  @UseGuards(SessionAuthGuard)
+  @ApiOperation({ summary: 'Start SMS enrolment: texts a 6-digit code to the number (202 {})' })
+  async setupSms(@CurrentProject() project: ResolvedProject, @CurrentAuth() auth: Auth, @Body() dto: SmsSetupDto, @Res({ passthrough: true }) res: Response): Promise<Record<string, never>> {
+    await this.enrollment.setupSms(project, auth.sub, dto.phone_number, res);
+    return {};
+  }
+
+  @Post('sms/verify')
+  @HttpCode(200)
+  @UseGuards(SessionAuthGuard)
+  @ApiOperation({ summary: 'Confirm SMS enrolment with the texted code' })
+  verifySms(@CurrentProject() project: ResolvedProject, @CurrentAuth() auth: Auth, @Body() dto: CodeDto, @Req() req: Request) {
+    return this.enrollment.verifySms(project, auth.sub, dto.code, requestMeta(req));
+  }
+
+  @Post('sms/send')
+  @HttpCode(202)
+  @ApiOperation({ summary: 'During sign-in: text a code for the mfa_token (202 {})' })
+  async sendSms(@CurrentProject() project: ResolvedProject, @Body() dto: MfaTokenDto, @Res({ passthrough: true }) res: Response): Promise<Record<string, never>> {
+    await this.challenge.sendSms(project, dto.mfa_token, res);
+    return {};
+  }
+
+  @Post('verify')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Complete a sign-in that answered mfa_required: {user, session} and cookies' })
+  async verify(@CurrentProject() project: ResolvedProject, @Body() dto: MfaVerifyDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    const { user, session } = await this.challenge.verify(project, dto.mfa_token, dto.factor, dto.code, requestMeta(req));
+    setSessionCookies(res, this.config, session, this.clock.nowMs());
+    return signedInBody(user, session);
+  }
+
+  @Delete(':factor')
+  @HttpCode(204)
+  @UseGuards(SessionAuthGuard)
+  @ApiOperation({ summary: 'Remove a factor (totp or sms)' })
+  async remove(@CurrentProject() project: ResolvedProject, @CurrentAuth() auth: Auth, @Param('factor') factor: string, @Req() req: Request): Promise<void> {
+    await this.enrollment.remove(project, auth.sub, factor, requestMeta(req));
+  }
+}
