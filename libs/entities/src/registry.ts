@@ -4,6 +4,7 @@ import { Invitation } from './invitation.entity';
 import { MfaBackupCode } from './mfa-backup-code.entity';
 import { MfaFactor } from './mfa-factor.entity';
 import { CreateSchema1795305600000 } from './migrations/1795305600000-CreateSchema';
+import { WebhookDeliveryScheduling1795306000000 } from './migrations/1795306000000-WebhookDeliveryScheduling';
 import { OAuthIdentity } from './oauth-identity.entity';
 import { OAuthTransaction } from './oauth-transaction.entity';
 import { OneTimeToken } from './one-time-token.entity';
@@ -47,4 +48,4 @@ export const ENTITIES = [
 ];
 
 /** Every migration class, oldest first. Migrations are the source of truth for the schema. */
-export const MIGRATIONS = [CreateSchema1795305600000];
+export const MIGRATIONS = [CreateSchema1795305600000, WebhookDeliveryScheduling1795306000000];

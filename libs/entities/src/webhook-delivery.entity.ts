@@ -35,8 +35,16 @@ export class WebhookDelivery {
   @Column('text', { nullable: true })
   error: string | null;
 
+  /**
+   * For a failed attempt: when the next one is due (null when none is scheduled). For a pending
+   * attempt: when it is due.
+   */
   @Column({ type: 'timestamptz', nullable: true })
   nextAttemptAt: Date | null;
+
+  /** Asked for by an admin (test event, redeliver): made even while the webhook is disabled. */
+  @Column('boolean', { default: false })
+  manual: boolean;
 
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt: Date;

@@ -27,7 +27,8 @@ export interface RecordedEvent {
  */
 @Injectable()
 export class EventRecorder {
-  async record(manager: EntityManager, e: RecordedEvent): Promise<void> {
+  /** Returns the id of the outbox event (also the webhook event id, `webhook-id`). */
+  async record(manager: EntityManager, e: RecordedEvent): Promise<string> {
     const data = e.data ?? {};
     await manager.save(manager.create(AuditEvent, {
       tenantId: e.tenantId,
@@ -41,11 +42,12 @@ export class EventRecorder {
       userAgent: e.meta?.userAgent?.slice(0, 512) ?? null,
       metadata: data,
     }));
-    await manager.save(manager.create(OutboxEvent, {
+    const outbox = await manager.save(manager.create(OutboxEvent, {
       tenantId: e.tenantId,
       projectId: e.projectId,
       type: e.action,
       payload: data,
     }));
+    return outbox.id;
   }
 }

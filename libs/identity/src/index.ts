@@ -18,3 +18,19 @@ export { RateLimitsModule } from './rate-limits/rate-limits.module';
 export { RATE_LIMITS, RateLimitsService, type RateLimitRule } from './rate-limits/rate-limits.service';
 export { LOCK_AFTER_FAILURES, LOCK_DURATIONS_MS, LockoutService, normalizeIdentifier } from './lockout.service';
 export { OAUTH_PROVIDERS, openOAuthSecret, sealOAuthSecret, type OAuthProvider } from './oauth-secrets';
+export { WEBHOOK_ALL_EVENTS, WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT, webhookReceives } from './webhooks/webhook-events';
+export { newWebhookSecret, openWebhookSecret, sealWebhookSecret, signWebhook, WEBHOOK_SECRET_PREFIX } from './webhooks/webhook-signing';
+export { webhookBody, type WebhookEventSource } from './webhooks/webhook-payload';
+export {
+  assertSendableHost,
+  checkWebhookUrl,
+  forbiddenAddress,
+  guardedLookup,
+  parseWebhookUrl,
+  PRIVATE_ADDRESS_MESSAGE,
+  PrivateAddressError,
+  urlHost,
+  WEBHOOK_URL_MAX_LENGTH,
+  type WebhookUrlCheck,
+} from './webhooks/webhook-url';
+export { WEBHOOK_JOB_OPTIONS, WebhookDeliveryQueue, type WebhookDeliveryJob } from './webhooks/webhook-delivery-queue';

@@ -1,0 +1,32 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsBoolean, IsIn, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { WEBHOOK_ALL_EVENTS, WEBHOOK_EVENT_TYPES } from '@gatehouse/identity';
+
+export const EVENT_CHOICES: readonly string[] = [...WEBHOOK_EVENT_TYPES, WEBHOOK_ALL_EVENTS];
+export const EVENTS_MESSAGE = 'must list known event types or "*"';
+export const DESCRIPTION_MAX = 500;
+
+/** `POST /v1/admin/webhooks` (CONTRACT §10): `{url, events, description?, enabled?}`. */
+export class CreateWebhookDto {
+  @ApiProperty({ example: 'https://example.com/webhooks/gatehouse', description: 'http(s) URL; private addresses are refused unless allowed' })
+  @IsString()
+  url!: string;
+
+  @ApiProperty({ example: ['user.created'], description: 'Event types to receive, or ["*"] for all' })
+  @IsArray()
+  @ArrayNotEmpty()
+  @ArrayMaxSize(100)
+  @IsIn(EVENT_CHOICES, { each: true, message: EVENTS_MESSAGE })
+  events!: string[];
+
+  @ApiPropertyOptional({ nullable: true, maxLength: DESCRIPTION_MAX })
+  @IsOptional()
+  @IsString()
+  @MaxLength(DESCRIPTION_MAX)
+  description?: string | null;
+
+  @ApiPropertyOptional({ default: true })
+  @ValidateIf((o: CreateWebhookDto) => o.enabled !== undefined)
+  @IsBoolean()
+  enabled?: boolean;
+}

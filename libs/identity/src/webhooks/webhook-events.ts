@@ -1,0 +1,50 @@
+/** The event sent by `POST /v1/admin/webhooks/{id}/test`; it goes only to that webhook. */
+export const WEBHOOK_TEST_EVENT = 'webhook.test';
+
+/**
+ * Event types a webhook may subscribe to (CONTRACT §7: event names are the audit actions). A webhook
+ * lists some of these, or `"*"` for every event of its tenant (except `webhook.test`, which is
+ * only ever sent to the webhook it was requested for). New audit actions are added here.
+ */
+export const WEBHOOK_EVENT_TYPES = [
+  'user.created',
+  'user.updated',
+  'user.deleted',
+  'user.locked',
+  'user.sign_in_failed',
+  'session.created',
+  'session.revoked',
+  'email.verified',
+  'password.reset',
+  'mfa.enabled',
+  'mfa.disabled',
+  'passkey.registered',
+  'passkey.removed',
+  'organization.created',
+  'organization.updated',
+  'organization.deleted',
+  'organization.member.added',
+  'organization.member.updated',
+  'organization.member.removed',
+  'invitation.created',
+  'invitation.accepted',
+  'invitation.revoked',
+  'project.created',
+  'project.updated',
+  'project.deleted',
+  'api_key.created',
+  'api_key.revoked',
+  'signing_key.rotated',
+  'webhook.created',
+  'webhook.updated',
+  'webhook.deleted',
+  WEBHOOK_TEST_EVENT,
+] as const;
+
+export const WEBHOOK_ALL_EVENTS = '*';
+
+/** Whether a webhook subscribed to `events` receives an event of `type` through the relay. */
+export function webhookReceives(events: readonly string[], type: string): boolean {
+  if (type === WEBHOOK_TEST_EVENT) return false;
+  return events.includes(WEBHOOK_ALL_EVENTS) || events.includes(type);
+}
