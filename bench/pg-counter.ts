@@ -1,0 +1,97 @@
+import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+
+const SSL_REQUEST = 80877103;
+const GSSENC_REQUEST = 80877104;
+
+/**
+ * A TCP proxy in front of Postgres that reads the frontend side of the wire protocol and counts
+ * round trips: one per simple `Query` and one per `Sync` closing an extended-protocol exchange
+ * (Parse/Bind/Execute/Sync is how `pg` sends parameterised queries). It also keeps the SQL text,
+ * so a request's statements can be listed. Only for the hot-path check, never under load.
+ */
+export class PgStatementCounter {
+  private server: Server | null = null;
+  private readonly sockets = new Set<Socket>();
+  private roundTrips = 0;
+  private statements: string[] = [];
+  port = 0;
+
+  constructor(
+    private readonly targetHost: string,
+    private readonly targetPort: number,
+  ) {}
+
+  async start(): Promise<number> {
+    this.server = createServer((client) => {
+      const upstream = connect(this.targetPort, this.targetHost);
+      for (const s of [client, upstream]) {
+        this.sockets.add(s);
+        s.on('close', () => this.sockets.delete(s));
+        s.on('error', () => s.destroy());
+      }
+      client.on('data', this.parser());
+      client.pipe(upstream).pipe(client);
+      client.on('close', () => upstream.destroy());
+      upstream.on('close', () => client.destroy());
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.port = (this.server.address() as AddressInfo).port;
+    return this.port;
+  }
+
+  /** Starts a new count; returns what was counted since the last reset. */
+  reset(): { roundTrips: number; statements: string[] } {
+    const out = { roundTrips: this.roundTrips, statements: this.statements };
+    this.roundTrips = 0;
+    this.statements = [];
+    return out;
+  }
+
+  async stop(): Promise<void> {
+    for (const s of this.sockets) s.destroy();
+    await new Promise<void>((resolve) =>
+      this.server ? this.server.close(() => resolve()) : resolve(),
+    );
+  }
+
+  private parser(): (chunk: Buffer) => void {
+    let buffered: Buffer = Buffer.alloc(0);
+    let startup = true;
+    return (chunk: Buffer) => {
+      buffered = buffered.length ? Buffer.concat([buffered, chunk]) : chunk;
+      for (;;) {
+        if (startup) {
+          if (buffered.length < 8) return;
+          const length = buffered.readInt32BE(0);
+          if (buffered.length < length) return;
+          const code = buffered.readInt32BE(4);
+          if (code !== SSL_REQUEST && code !== GSSENC_REQUEST) startup = false;
+          buffered = buffered.subarray(length);
+          continue;
+        }
+        if (buffered.length < 5) return;
+        const type = String.fromCharCode(buffered[0]);
+        const length = buffered.readInt32BE(1);
+        if (buffered.length < 1 + length) return;
+        const payload = buffered.subarray(5, 1 + length);
+        if (type === 'Q') {
+          this.roundTrips++;
+          this.statements.push(sqlText(payload.subarray(0, payload.indexOf(0))));
+        } else if (type === 'P') {
+          const nameEnd = payload.indexOf(0);
+          this.statements.push(
+            sqlText(payload.subarray(nameEnd + 1, payload.indexOf(0, nameEnd + 1))),
+          );
+        } else if (type === 'S') {
+          this.roundTrips++;
+        }
+        buffered = buffered.subarray(1 + length);
+      }
+    };
+  }
+}
+
+function sqlText(raw: Buffer): string {
+  const text = raw.toString('utf8').replace(/\s+/g, ' ').trim();
+  return text.length > 110 ? `${text.slice(0, 107)}...` : text;
+}

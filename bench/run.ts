@@ -1,0 +1,463 @@
+import 'reflect-metadata';
+import { availableParallelism, cpus, loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
+import Redis from 'ioredis';
+import { bcryptComparesPerSecond, type BcryptBaseline } from './bcrypt-baseline';
+import { newSession, REFRESH_COOKIE, type Api } from './client';
+import { checkHotPaths, type HotPathFinding } from './hot-paths';
+import { hammer, setCookieValue, type LoadResult, type Target } from './load';
+import { PgBackendsCpu } from './pg-cpu';
+import {
+  cpuSeconds,
+  freePort,
+  machineBusySeconds,
+  startNode,
+  stop,
+  waitReady,
+  type Child,
+} from './processes';
+import { BENCH_PASSWORD, newEncryptionKey, seed, type Seeded } from './seed';
+
+/**
+ * `npm run bench`: sign-up, sign-in, `/me` and refresh of the real auth runtime under autocannon
+ * on loopback, each beside a baseline measured in the same run (bcrypt.compare per second on all
+ * cores for sign-in; a bare NestJS route for `/me` and refresh), then a sequential hot-path check
+ * (Postgres round trips and bcrypt calls per request). Exits 0 whatever the ratios (it measures);
+ * 1 when set-up fails or the server does not start.
+ */
+
+const { values: args } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '8' },
+    warmup: { type: 'string', default: '1' },
+    connections: { type: 'string', default: '10' },
+    'database-url': {
+      type: 'string',
+      default: 'postgres://postgres@127.0.0.1:5432/gatehouse_bench',
+    },
+    'redis-url': { type: 'string', default: 'redis://127.0.0.1:6379/5' },
+    'bcrypt-cost': { type: 'string', default: '10' },
+    'skip-check': { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
+  },
+});
+
+const DURATION_S = Number(args.duration);
+const WARMUP_S = Number(args.warmup);
+const CONNECTIONS = Number(args.connections);
+const BCRYPT_COST = Number(args['bcrypt-cost']);
+const DATABASE_URL = args['database-url'];
+const REDIS_URL = args['redis-url'];
+
+const TARGETS = { signIn: 0.8, me: 0.5, refresh: 0.3 } as const;
+
+interface Row {
+  name: string;
+  load: LoadResult;
+  serverCpuS: number | null;
+  dbCpuS: number | null;
+  redisCpuS: number | null;
+  clientCpuS: number;
+  /** CPU seconds the whole machine was busy during the window (every core, every process). */
+  machineBusyS: number | null;
+  baseline?: { name: string; perSecond: number; target: number };
+}
+
+function say(line = ''): void {
+  process.stdout.write(`${line}\n`);
+}
+
+function fail(message: string): never {
+  process.stderr.write(`[bench] ${message}\n`);
+  process.exit(1);
+}
+
+/** Runs `target` once briefly (not measured), then for DURATION_S with CPU read around it. */
+async function measure(
+  name: string,
+  target: Target,
+  serverPid: number,
+  pg: PgBackendsCpu,
+  redisPid: number | null,
+): Promise<Row> {
+  if (WARMUP_S > 0) await hammer(target, WARMUP_S, CONNECTIONS);
+  const server0 = cpuSeconds(serverPid);
+  const redis0 = redisPid === null ? null : cpuSeconds(redisPid);
+  const db0 = await pg.snapshot();
+  const machine0 = machineBusySeconds();
+  const client0 = process.cpuUsage();
+  const load = await hammer(target, DURATION_S, CONNECTIONS);
+  const client = process.cpuUsage(client0);
+  const machine1 = machineBusySeconds();
+  const server1 = cpuSeconds(serverPid);
+  const redis1 = redisPid === null ? null : cpuSeconds(redisPid);
+  const db1 = await pg.snapshot();
+  return {
+    name,
+    load,
+    serverCpuS: server0 === null || server1 === null ? null : server1 - server0,
+    dbCpuS: PgBackendsCpu.delta(db0, db1),
+    redisCpuS: redis0 === null || redis1 === null ? null : redis1 - redis0,
+    clientCpuS: (client.user + client.system) / 1e6,
+    machineBusyS: machine0 === null || machine1 === null ? null : machine1 - machine0,
+  };
+}
+
+/** The pid of the Redis server (from INFO), to read its CPU from /proc; null when it is not local. */
+async function findRedisPid(url: string): Promise<number | null> {
+  const client = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 1,
+    retryStrategy: () => null,
+  });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    const m = /process_id:(\d+)/.exec(await client.info('server'));
+    const pid = m ? Number(m[1]) : null;
+    return pid !== null && cpuSeconds(pid) !== null ? pid : null;
+  } catch {
+    return null;
+  } finally {
+    client.disconnect();
+  }
+}
+
+/** `count` sessions of one user, signed in a few at a time (each costs a bcrypt compare). */
+async function sessions(api: Api, email: string, count: number) {
+  const out: { accessToken: string; refreshToken: string }[] = [];
+  for (let i = 0; i < count; i += 4) {
+    out.push(
+      ...(await Promise.all(
+        Array.from({ length: Math.min(4, count - i) }, () =>
+          newSession(api, email, BENCH_PASSWORD),
+        ),
+      )),
+    );
+  }
+  return out;
+}
+
+function serverEnv(encryptionKey: string, port: number): Record<string, string> {
+  return {
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    AUTH_RUNTIME_PORT: String(port),
+    DATABASE_URL,
+    REDIS_URL,
+    ENCRYPTION_KEY: encryptionKey,
+    RATE_LIMITS_ENABLED: 'false',
+    LOG_LEVEL: 'error',
+    BCRYPT_COST: String(BCRYPT_COST),
+    // Metrics stay on as in production, on an ephemeral port so a running `npm start` cannot collide.
+    AUTH_RUNTIME_METRICS_PORT: '0',
+  };
+}
+
+const fmt = (v: number | null | undefined, digits = 1) =>
+  v === null || v === undefined || !Number.isFinite(v) ? 'n/a' : v.toFixed(digits);
+
+function table(head: string[], rows: string[][]): string {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+/** Machine CPU not spent by the server, its Postgres backends, Redis or the load generator. */
+function others(r: Row): number | null {
+  if (r.machineBusyS === null || r.serverCpuS === null) return null;
+  return r.machineBusyS - r.serverCpuS - (r.dbCpuS ?? 0) - (r.redisCpuS ?? 0) - r.clientCpuS;
+}
+
+function report(
+  rows: Row[],
+  bare: Row,
+  bcrypt: BcryptBaseline,
+  findings: HotPathFinding[] | null,
+): void {
+  const all = [...rows, bare];
+  say();
+  say(
+    table(
+      [
+        'endpoint',
+        'req/s',
+        'p50 ms',
+        'p99 ms',
+        'errors',
+        'server CPU s',
+        'baseline',
+        'baseline req/s',
+        'ratio',
+        'target',
+        'result',
+      ],
+      all.map((r) => {
+        const errors = r.load.non2xx + r.load.errors + r.load.mismatches;
+        const ratio = r.baseline ? r.load.rps / r.baseline.perSecond : null;
+        return [
+          r.name,
+          fmt(r.load.rps),
+          fmt(r.load.p50, 0),
+          fmt(r.load.p99, 0),
+          String(errors),
+          fmt(r.serverCpuS, 2),
+          r.baseline?.name ?? '-',
+          r.baseline ? fmt(r.baseline.perSecond) : '-',
+          ratio === null ? '-' : fmt(ratio, 2),
+          r.baseline ? `>= ${r.baseline.target}` : '-',
+          ratio === null || !r.baseline ? '-' : ratio >= r.baseline.target ? 'PASS' : 'below',
+        ];
+      }),
+    ),
+  );
+  say();
+  say('Where the time goes (measured window only):');
+  say(
+    table(
+      [
+        'endpoint',
+        'responses',
+        'server CPU ms/req',
+        'Postgres CPU ms/req',
+        'Redis CPU ms/req',
+        'load-gen CPU s',
+        'machine busy',
+        'other processes CPU s',
+      ],
+      all.map((r) => {
+        const n = r.load.ok + r.load.non2xx + r.load.mismatches;
+        return [
+          r.name,
+          String(n),
+          fmt(r.serverCpuS === null ? null : (r.serverCpuS * 1000) / n, 2),
+          fmt(r.dbCpuS === null ? null : (r.dbCpuS * 1000) / n, 2),
+          fmt(r.redisCpuS === null ? null : (r.redisCpuS * 1000) / n, 2),
+          fmt(r.clientCpuS, 2),
+          r.machineBusyS === null
+            ? 'n/a'
+            : `${Math.round((100 * r.machineBusyS) / (r.load.durationS * availableParallelism()))}%`,
+          fmt(others(r), 2),
+        ];
+      }),
+    ),
+  );
+  say(
+    `bcrypt baseline: ${bcrypt.compares} compares at cost ${BCRYPT_COST}, ${bcrypt.concurrency} in flight, ${fmt(bcrypt.perSecond)}/s (${fmt(bcrypt.cpuS, 2)} CPU s)`,
+  );
+  if (findings) {
+    say();
+    say('Hot-path check (sequential requests, warm caches, through a counting Postgres proxy):');
+    say(
+      table(
+        [
+          'endpoint',
+          'requests',
+          'Postgres round trips/req',
+          'bcrypt compares/req',
+          'bcrypt hashes/req',
+          'server CPU ms/req',
+        ],
+        findings.map((f) => [
+          f.endpoint,
+          String(f.requests),
+          fmt(f.pgRoundTrips, 2),
+          fmt(f.bcryptCompares, 2),
+          fmt(f.bcryptHashes, 2),
+          fmt(f.serverCpuMs, 2),
+        ]),
+      ),
+    );
+    for (const f of findings) {
+      say(`  ${f.endpoint}:${f.statements.length ? '' : ' (no SQL)'}`);
+      for (const s of f.statements) say(`    ${s}`);
+    }
+  }
+  if (args.json)
+    say(JSON.stringify({ date: new Date().toISOString(), rows: all, bcrypt, findings }, null, 2));
+}
+
+async function main(): Promise<void> {
+  if (
+    ![DURATION_S, WARMUP_S, CONNECTIONS, BCRYPT_COST].every((n) => Number.isFinite(n) && n >= 0) ||
+    CONNECTIONS < 1 ||
+    DURATION_S <= 0
+  ) {
+    fail('--duration, --warmup, --connections and --bcrypt-cost take positive numbers');
+  }
+  const runId = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  const cpuModel = cpus()[0]?.model ?? 'unknown CPU';
+  say(
+    `Gatehouse bench ${new Date().toISOString()}: node ${process.version}, ${availableParallelism()} cores (${cpuModel}), load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
+  say(
+    `${DURATION_S} s per run after a ${WARMUP_S} s warm-up, ${CONNECTIONS} connections, bcrypt cost ${BCRYPT_COST}, rate limits off, database ${new URL(DATABASE_URL).pathname.slice(1)}, redis ${REDIS_URL}`,
+  );
+
+  const encryptionKey = newEncryptionKey();
+  let seeded: Seeded;
+  try {
+    seeded = await seed(
+      { databaseUrl: DATABASE_URL, redisUrl: REDIS_URL, encryptionKey, bcryptCost: BCRYPT_COST },
+      runId,
+    );
+  } catch (err) {
+    fail(
+      `set-up failed (is PostgreSQL running at ${DATABASE_URL}?): ${err instanceof Error ? err.message : String(err)}`,
+    );
+  }
+  const pg = await PgBackendsCpu.connect(DATABASE_URL);
+  const redis = await findRedisPid(REDIS_URL);
+
+  let server: Child | null = null;
+  let bareApp: Child | null = null;
+  const cleanUp = async () => {
+    await Promise.all([stop(server), stop(bareApp)]);
+  };
+  process.once('SIGINT', () => void cleanUp().then(() => process.exit(130)));
+  try {
+    const port = await freePort();
+    const env = serverEnv(encryptionKey, port);
+    server = startNode('auth-runtime', 'dist/apps/auth-runtime/src/main.js', env);
+    try {
+      await waitReady(`http://127.0.0.1:${port}/health/ready`, server);
+    } catch (err) {
+      process.stderr.write(`${server.output()}\n`);
+      throw err;
+    }
+    const base = `http://127.0.0.1:${port}`;
+    const api: Api = { baseUrl: base, projectKey: seeded.projectKey };
+    const json = { 'content-type': 'application/json', 'x-service-project-key': seeded.projectKey };
+
+    say('sessions for /me and refresh…');
+    const pool = (await sessions(api, seeded.readerUser.email, CONNECTIONS * 3 + 4)).map(
+      (s) => s.refreshToken,
+    );
+    const meToken = (await newSession(api, seeded.readerUser.email, BENCH_PASSWORD)).accessToken;
+
+    say('baseline: bcrypt.compare on all cores…');
+    const bcrypt = await bcryptComparesPerSecond(BCRYPT_COST, DURATION_S);
+
+    say('baseline: bare NestJS route…');
+    const barePort = await freePort();
+    bareApp = startNode(
+      'bare-app',
+      'dist/bench/bare-app.js',
+      { NODE_ENV: 'production' },
+      { args: [String(barePort)] },
+    );
+    await waitReady(`http://127.0.0.1:${barePort}/me`, bareApp, 30_000);
+    const bare = await measure(
+      'bare NestJS GET (baseline)',
+      { url: `http://127.0.0.1:${barePort}/me`, method: 'GET', headers: {} },
+      bareApp.pid,
+      pg,
+      redis,
+    );
+    await stop(bareApp);
+    bareApp = null;
+
+    const rows: Row[] = [];
+    let n = 0;
+    say('sign-up…');
+    rows.push(
+      await measure(
+        'POST /v1/auth/sign-up',
+        {
+          url: `${base}/v1/auth/sign-up`,
+          method: 'POST',
+          headers: json,
+          body: () =>
+            JSON.stringify({
+              email: `user-${runId}-${n++}@bench.example.com`,
+              password: BENCH_PASSWORD,
+            }),
+          verifyBody: (b) => b.includes('"access_token"'),
+        },
+        server.pid,
+        pg,
+        redis,
+      ),
+    );
+    say('sign-in…');
+    const signIn = await measure(
+      'POST /v1/auth/sign-in',
+      {
+        url: `${base}/v1/auth/sign-in`,
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ identifier: seeded.signInUser.email, password: BENCH_PASSWORD }),
+        verifyBody: (b) => b.includes('"access_token"'),
+      },
+      server.pid,
+      pg,
+      redis,
+    );
+    rows.push({
+      ...signIn,
+      baseline: { name: 'bcrypt.compare', perSecond: bcrypt.perSecond, target: TARGETS.signIn },
+    });
+    say('/me…');
+    const meRow = await measure(
+      'GET /v1/auth/me',
+      {
+        url: `${base}/v1/auth/me`,
+        method: 'GET',
+        headers: { 'x-service-project-key': seeded.projectKey, authorization: `Bearer ${meToken}` },
+        verifyBody: (b) => b.includes('"active_sessions"'),
+      },
+      server.pid,
+      pg,
+      redis,
+    );
+    rows.push({
+      ...meRow,
+      baseline: { name: 'bare route', perSecond: bare.load.rps, target: TARGETS.me },
+    });
+    say('refresh…');
+    // Each request presents a refresh token that is current: it takes one from the pool and puts
+    // back the rotated successor from Set-Cookie. A failed request loses its chain (and shows as an error).
+    const refreshRow = await measure(
+      'POST /v1/auth/refresh',
+      {
+        url: `${base}/v1/auth/refresh`,
+        method: 'POST',
+        headers: { 'x-service-project-key': seeded.projectKey },
+        dynamicHeaders: () => ({ cookie: `${REFRESH_COOKIE}=${pool.shift() ?? 'pool-empty'}` }),
+        onResponse: (status, headers) => {
+          const next = setCookieValue(headers, REFRESH_COOKIE);
+          if (status === 200 && next) pool.push(next);
+        },
+        verifyBody: (b) => b.includes('"access_token"'),
+      },
+      server.pid,
+      pg,
+      redis,
+    );
+    rows.push({
+      ...refreshRow,
+      baseline: { name: 'bare route', perSecond: bare.load.rps, target: TARGETS.refresh },
+    });
+    await stop(server);
+    server = null;
+
+    let findings: HotPathFinding[] | null = null;
+    if (!args['skip-check']) {
+      say('hot-path check…');
+      try {
+        findings = await checkHotPaths(serverEnv(encryptionKey, 0), DATABASE_URL, seeded, runId);
+      } catch (err) {
+        say(`hot-path check failed: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+    report(rows, bare, bcrypt, findings);
+  } finally {
+    await cleanUp();
+    await pg.close();
+  }
+}
+
+main().catch((err: unknown) => fail(err instanceof Error ? err.message : String(err)));
