@@ -6,6 +6,7 @@ import { QueueModule } from '@gatehouse/queue';
 import { AccountsModule } from './accounts/accounts.module';
 import { EmailFlowsModule } from './email-flows.module';
 import { MfaModule } from './mfa/mfa.module';
+import { InvitationsModule } from './invitations/invitations.module';
 
 /** The auth runtime: `/v1/auth/*` for client applications, plus `/health*`. */
 @Module({})
@@ -13,7 +14,7 @@ export class AppModule {
   static forRoot(config: AppConfig, clock?: Clock): DynamicModule {
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(config, clock), QueueModule.forRoot(), AccountsModule, EmailFlowsModule, MfaModule],
+      imports: [CoreModule.forRoot(config, clock), QueueModule.forRoot(), AccountsModule, EmailFlowsModule, MfaModule, InvitationsModule],
     };
   }
 }

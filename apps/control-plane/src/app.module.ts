@@ -3,7 +3,14 @@ import type { AppConfig } from '@gatehouse/config';
 import { CoreModule } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { QueueModule } from '@gatehouse/queue';
+import { ApiKeysModule } from './api-keys/api-keys.module';
+import { AuditModule } from './audit/audit.module';
+import { InvitationsModule } from './invitations/invitations.module';
+import { OrganizationMembersModule } from './organization-members/organization-members.module';
+import { OrganizationsModule } from './organizations/organizations.module';
 import { ProjectsModule } from './projects/projects.module';
+import { SigningKeysModule } from './signing-keys/signing-keys.module';
+import { UsersModule } from './users/users.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
 /** The control plane: `/v1/admin/*` for the admin dashboard, plus `/health*`. */
@@ -12,7 +19,8 @@ export class AppModule {
   static forRoot(config: AppConfig, clock?: Clock): DynamicModule {
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(config, clock), QueueModule.forRoot(), ProjectsModule, WebhooksModule],
+      imports: [CoreModule.forRoot(config, clock), QueueModule.forRoot(), ProjectsModule, WebhooksModule,
+        ApiKeysModule, SigningKeysModule, UsersModule, OrganizationsModule, OrganizationMembersModule, InvitationsModule, AuditModule],
     };
   }
 }

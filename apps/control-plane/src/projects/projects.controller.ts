@@ -1,8 +1,12 @@
-import { Controller, Get, Param, Query, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, Req, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { requestMeta } from '@gatehouse/identity';
 import { AdminGuard, type AdminContext } from '../auth/admin.guard';
 import { CurrentAdmin } from '../auth/current-admin.decorator';
 import { parsePage } from '../common/pagination';
+import { CreateProjectDto } from './dto/create-project.dto';
+import { UpdateProjectDto } from './dto/update-project.dto';
 import { ProjectsService } from './projects.service';
 
 @ApiTags('projects')
@@ -11,6 +15,13 @@ import { ProjectsService } from './projects.service';
 @Controller('v1/admin/projects')
 export class ProjectsController {
   constructor(private readonly projects: ProjectsService) {}
+
+  @Post()
+  @HttpCode(201)
+  @ApiOperation({ summary: 'Create a project with its publishable key and first signing key (201)' })
+  create(@CurrentAdmin() admin: AdminContext, @Body() dto: CreateProjectDto, @Req() req: Request) {
+    return this.projects.create(admin, dto, requestMeta(req));
+  }
 
   @Get()
   @ApiOperation({ summary: "List the tenant's projects (paginated)" })
@@ -22,5 +33,11 @@ export class ProjectsController {
   @ApiOperation({ summary: 'Get a project' })
   get(@CurrentAdmin() admin: AdminContext, @Param('id') id: string) {
     return this.projects.get(admin.tenantId, id);
+  }
+
+  @Patch(':id')
+  @ApiOperation({ summary: 'Update name, allowed origins, redirect URLs and settings (any subset; settings merge at their top level)' })
+  update(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Body() dto: UpdateProjectDto, @Req() req: Request) {
+    return this.projects.update(admin, id, dto, requestMeta(req));
   }
 }

@@ -16,6 +16,11 @@ export class ProjectsRepository {
     return this.repo(manager).findOne({ where: { tenantId, id } });
   }
 
+  /** Reads and row-locks the project until the transaction ends (serialises concurrent changes). */
+  lockInTenant(manager: EntityManager, tenantId: string, id: string): Promise<Project | null> {
+    return this.repo(manager).findOne({ where: { tenantId, id }, lock: { mode: 'pessimistic_write' } });
+  }
+
   async list(tenantId: string, page: Page): Promise<[Project[], number]> {
     return this.repo().findAndCount({ where: { tenantId }, order: { createdAt: 'DESC', id: 'DESC' }, skip: page.offset, take: page.limit });
   }

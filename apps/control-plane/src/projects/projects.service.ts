@@ -1,13 +1,37 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
+import type { Project } from '@gatehouse/entities';
+import { EventRecorder, ProvisioningService, sealOAuthSecret, type RequestMeta } from '@gatehouse/identity';
 import { ProblemError } from '@gatehouse/problem-details';
+import type { AdminContext } from '../auth/admin.guard';
+import { adminEvent } from '../common/admin-events';
 import { isId } from '../common/ids';
 import { paginated, type Page } from '../common/pagination';
+import type { CreateProjectDto } from './dto/create-project.dto';
+import type { UpdateProjectDto } from './dto/update-project.dto';
+import { ProjectCacheInvalidator } from './project-cache-invalidator';
+import { mergeSettings, unique, type Sealer } from './project-settings';
 import { toProjectResponse } from './project.response';
 import { ProjectsRepository } from './projects.repository';
 
+const notFound = () => new ProblemError('not-found', { detail: 'No such project.' });
+
+/** Projects of the admin's tenant: create (publishable key + first signing key), read, patch. */
 @Injectable()
 export class ProjectsService {
-  constructor(private readonly projects: ProjectsRepository) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly projects: ProjectsRepository,
+    private readonly provisioning: ProvisioningService,
+    private readonly events: EventRecorder,
+    private readonly invalidator: ProjectCacheInvalidator,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  private sealer(projectId: string): Sealer {
+    return (provider, field, value) => sealOAuthSecret(this.config, projectId, provider, field, value);
+  }
 
   async list(tenantId: string, page: Page) {
     const [rows, total] = await this.projects.list(tenantId, page);
@@ -16,7 +40,81 @@ export class ProjectsService {
 
   async get(tenantId: string, id: string) {
     const project = isId(id) ? await this.projects.findInTenant(tenantId, id) : null;
-    if (!project) throw new ProblemError('not-found', { detail: 'No such project.' });
+    if (!project) throw notFound();
+    return toProjectResponse(project);
+  }
+
+  async create(admin: AdminContext, dto: CreateProjectDto, meta: RequestMeta) {
+    const project = await this.dataSource.transaction(async (manager) => {
+      const created = await this.provisioning.createProject(manager, admin.tenantId, {
+        name: dto.name,
+        allowedOrigins: unique(dto.allowed_origins ?? []),
+        redirectUrls: unique(dto.redirect_urls ?? []),
+      });
+      if (dto.settings) {
+        created.settings = mergeSettings({}, dto.settings, this.sealer(created.id)).settings;
+        await this.projects.save(created, manager);
+      }
+      await this.events.record(
+        manager,
+        adminEvent(admin, meta, {
+          projectId: created.id,
+          action: 'project.created',
+          resourceType: 'project',
+          resourceId: created.id,
+          data: { project: { id: created.id, name: created.name } },
+        }),
+      );
+      return created;
+    });
+    await this.invalidator.invalidateAfterCommit(project);
+    return toProjectResponse(project);
+  }
+
+  /**
+   * PATCH with any subset (CONTRACT §6, §10). The row is locked for the change, so concurrent
+   * settings PATCHes merge instead of losing each other's keys; the shared cache is dropped so
+   * the runtime applies new origins and settings on its next call.
+   */
+  async update(admin: AdminContext, id: string, dto: UpdateProjectDto, meta: RequestMeta) {
+    if (!isId(id)) throw notFound();
+    const { project, changed } = await this.dataSource.transaction(async (manager) => {
+      const row = await this.projects.lockInTenant(manager, admin.tenantId, id);
+      if (!row) throw notFound();
+      const fields: string[] = [];
+      if (dto.name !== undefined) {
+        row.name = dto.name;
+        fields.push('name');
+      }
+      if (dto.allowed_origins !== undefined) {
+        row.allowedOrigins = unique(dto.allowed_origins);
+        fields.push('allowed_origins');
+      }
+      if (dto.redirect_urls !== undefined) {
+        row.redirectUrls = unique(dto.redirect_urls);
+        fields.push('redirect_urls');
+      }
+      if (dto.settings !== undefined) {
+        const merged = mergeSettings(row.settings, dto.settings, this.sealer(row.id));
+        row.settings = merged.settings;
+        fields.push(...merged.changed.map((k) => `settings.${k}`));
+      }
+      if (fields.length === 0) return { project: row, changed: fields };
+      const saved: Project = await this.projects.save(row, manager);
+      await this.events.record(
+        manager,
+        adminEvent(admin, meta, {
+          projectId: row.id,
+          action: 'project.updated',
+          resourceType: 'project',
+          resourceId: row.id,
+          data: { project: { id: row.id, name: row.name }, changed: fields },
+        }),
+      );
+      await this.invalidator.invalidate(saved);
+      return { project: saved, changed: fields };
+    });
+    if (changed.length) await this.invalidator.invalidateAfterCommit(project);
     return toProjectResponse(project);
   }
 }

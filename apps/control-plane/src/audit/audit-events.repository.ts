@@ -1,0 +1,54 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { Page } from '../common/pagination';
+import type { TimeBound } from './audit-query';
+
+export interface AuditEventRow {
+  id: string;
+  actor_type: string;
+  actor_id: string | null;
+  action: string;
+  resource_type: string;
+  resource_id: string | null;
+  project_id: string | null;
+  ip_address: string | null;
+  user_agent: string | null;
+  created_at: Date;
+}
+
+export interface AuditFilter {
+  action?: string;
+  start?: TimeBound;
+  end?: TimeBound;
+}
+
+/**
+ * The only code of the control plane that reads `audit_events` (writes go through EventRecorder).
+ * Newest first on the (tenant_id, created_at DESC, id) or (tenant_id, action, created_at DESC) index.
+ */
+@Injectable()
+export class AuditEventsRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async list(tenantId: string, filter: AuditFilter, page: Page): Promise<[AuditEventRow[], number]> {
+    const params: unknown[] = [tenantId];
+    const clauses = ['tenant_id = $1'];
+    if (filter.action !== undefined) {
+      params.push(filter.action);
+      clauses.push(`action = $${params.length}`);
+    }
+    for (const bound of [filter.start, filter.end]) {
+      if (!bound) continue;
+      params.push(bound.at);
+      clauses.push(`created_at ${bound.op} $${params.length}::timestamptz`);
+    }
+    const where = clauses.join(' AND ');
+    const rows: AuditEventRow[] = await this.dataSource.query(
+      `SELECT id, actor_type, actor_id, action, resource_type, resource_id, project_id, ip_address, user_agent, created_at
+         FROM audit_events WHERE ${where} ORDER BY created_at DESC, id LIMIT ${page.limit} OFFSET ${page.offset}`,
+      params,
+    );
+    const [{ total }] = await this.dataSource.query<[{ total: number }]>(`SELECT count(*)::int AS total FROM audit_events WHERE ${where}`, params);
+    return [rows, total];
+  }
+}

@@ -1,0 +1,35 @@
+import { parseRange, parseTimeBound } from './audit-query';
+
+describe('parseTimeBound', () => {
+  it('takes a whole UTC day for dates, the end day included', () => {
+    expect(parseTimeBound('2025-03-01', 'start')).toEqual({ at: '2025-03-01T00:00:00.000Z', op: '>=', edgeMs: Date.UTC(2025, 2, 1) });
+    expect(parseTimeBound('2025-02-28', 'end')).toEqual({ at: '2025-03-01T00:00:00.000Z', op: '<', edgeMs: Date.UTC(2025, 2, 1) - 1 });
+    expect(parseTimeBound('2024-12-31', 'end')?.at).toBe('2025-01-01T00:00:00.000Z');
+  });
+
+  it('takes ISO 8601 instants, UTC when no zone is given, end inclusive', () => {
+    expect(parseTimeBound('2025-03-01T10:20:30Z', 'start')).toEqual({ at: '2025-03-01T10:20:30Z', op: '>=', edgeMs: Date.UTC(2025, 2, 1, 10, 20, 30) });
+    expect(parseTimeBound('2025-03-01T10:20:30.123456+0200', 'end')).toEqual({
+      at: '2025-03-01T10:20:30.123456+02:00',
+      op: '<=',
+      edgeMs: Date.UTC(2025, 2, 1, 8, 20, 30, 123),
+    });
+    expect(parseTimeBound('2025-03-01T10:20', 'start')?.at).toBe('2025-03-01T10:20:00Z');
+  });
+
+  it.each(['2025-02-30', '2025-13-01', '25-01-01', '2025-1-1', '2025-01-01T24:00:00Z', '2025-01-01T10:00:00+25:00', 'yesterday', '', '1700000000', "2025-01-01' OR 1=1", '2025-01-01T00:00:00.1234567Z'])(
+    'refuses %j',
+    (v) => expect(parseTimeBound(v, 'start')).toBeNull(),
+  );
+});
+
+describe('parseRange', () => {
+  it('accepts a one-day range and refuses an end before the start', () => {
+    const ok = {};
+    expect(parseRange('2025-03-01', '2025-03-01', ok).end?.at).toBe('2025-03-02T00:00:00.000Z');
+    expect(ok).toEqual({});
+    const bad: Record<string, string[]> = {};
+    parseRange('2025-03-02', '2025-03-01', bad);
+    expect(bad).toEqual({ end_date: ['must not be before start_date'] });
+  });
+});

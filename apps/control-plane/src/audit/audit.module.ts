@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { AdminGuard } from '../auth/admin.guard';
+import { AuditController } from './audit.controller';
+import { AuditEventsRepository } from './audit-events.repository';
+import { AuditService } from './audit.service';
+
+@Module({
+  controllers: [AuditController],
+  providers: [AdminGuard, AuditEventsRepository, AuditService],
+})
+export class AuditModule {}

@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { AdminGuard } from '../auth/admin.guard';
+import { OrganizationMembersModule } from '../organization-members/organization-members.module';
+import { OrganizationsModule } from '../organizations/organizations.module';
+import { ProjectsDataModule } from '../projects/projects-data.module';
+import { InvitationsController } from './invitations.controller';
+import { InvitationsRepository } from './invitations.repository';
+import { InvitationsService } from './invitations.service';
+
+@Module({
+  imports: [ProjectsDataModule, OrganizationsModule, OrganizationMembersModule],
+  controllers: [InvitationsController],
+  providers: [AdminGuard, InvitationsRepository, InvitationsService],
+})
+export class InvitationsModule {}

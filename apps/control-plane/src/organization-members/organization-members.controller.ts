@@ -1,0 +1,44 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { requestMeta } from '@gatehouse/identity';
+import { AdminGuard, type AdminContext } from '../auth/admin.guard';
+import { CurrentAdmin } from '../auth/current-admin.decorator';
+import { parsePage } from '../common/pagination';
+import { AddMemberDto } from './dto/add-member.dto';
+import { UpdateMemberDto } from './dto/update-member.dto';
+import { OrganizationMembersService } from './organization-members.service';
+
+@ApiTags('organization-members')
+@ApiBearerAuth()
+@UseGuards(AdminGuard)
+@Controller('v1/admin/organizations/:id/members')
+export class OrganizationMembersController {
+  constructor(private readonly members: OrganizationMembersService) {}
+
+  @Get()
+  @ApiOperation({ summary: 'List the members of an organization' })
+  list(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Query() query: Record<string, unknown>) {
+    return this.members.list(admin.tenantId, id, parsePage(query));
+  }
+
+  @Post()
+  @HttpCode(201)
+  @ApiOperation({ summary: "Add a user of the organization's project (201); an existing member is 409" })
+  add(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Body() dto: AddMemberDto, @Req() req: Request) {
+    return this.members.add(admin, id, dto, requestMeta(req));
+  }
+
+  @Patch(':userId')
+  @ApiOperation({ summary: "Change a member's role; demoting the last admin is 409" })
+  update(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Param('userId') userId: string, @Body() dto: UpdateMemberDto, @Req() req: Request) {
+    return this.members.updateRole(admin, id, userId, dto, requestMeta(req));
+  }
+
+  @Delete(':userId')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Remove a member (204); removing the last admin is 409' })
+  async remove(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Param('userId') userId: string, @Req() req: Request): Promise<void> {
+    await this.members.remove(admin, id, userId, requestMeta(req));
+  }
+}

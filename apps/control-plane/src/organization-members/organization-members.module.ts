@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { AdminGuard } from '../auth/admin.guard';
+import { OrganizationsModule } from '../organizations/organizations.module';
+import { OrganizationMembersController } from './organization-members.controller';
+import { OrganizationMembersRepository } from './organization-members.repository';
+import { OrganizationMembersService } from './organization-members.service';
+
+@Module({
+  imports: [OrganizationsModule],
+  controllers: [OrganizationMembersController],
+  providers: [AdminGuard, OrganizationMembersRepository, OrganizationMembersService],
+  exports: [OrganizationMembersRepository],
+})
+export class OrganizationMembersModule {}

@@ -1,0 +1,105 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { MemberRole } from '@gatehouse/entities';
+import type { Page } from '../common/pagination';
+
+export interface MemberRow {
+  organization_id: string;
+  user_id: string;
+  email: string;
+  username: string | null;
+  role: MemberRole;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface UserOrganizationRow {
+  id: string;
+  name: string;
+  slug: string;
+  role: MemberRole;
+  joined_at: Date;
+}
+
+const MEMBER_COLUMNS = `m.organization_id, m.user_id, u.email, u.username, m.role, m.created_at, m.updated_at`;
+
+/** The only code of the control plane that queries `organization_members` (joined to users for their email). */
+@Injectable()
+export class OrganizationMembersRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async list(organizationId: string, page: Page): Promise<[MemberRow[], number]> {
+    const rows: MemberRow[] = await this.dataSource.query(
+      `SELECT ${MEMBER_COLUMNS} FROM organization_members m JOIN users u ON u.id = m.user_id
+        WHERE m.organization_id = $1 ORDER BY m.created_at, m.user_id LIMIT $2 OFFSET $3`,
+      [organizationId, page.limit, page.offset],
+    );
+    const [{ total }] = await this.dataSource.query<[{ total: number }]>(`SELECT count(*)::int AS total FROM organization_members WHERE organization_id = $1`, [organizationId]);
+    return [rows, total];
+  }
+
+  async find(manager: EntityManager, organizationId: string, userId: string): Promise<MemberRow | null> {
+    const rows: MemberRow[] = await manager.query(
+      `SELECT ${MEMBER_COLUMNS} FROM organization_members m JOIN users u ON u.id = m.user_id
+        WHERE m.organization_id = $1 AND m.user_id = $2`,
+      [organizationId, userId],
+    );
+    return rows[0] ?? null;
+  }
+
+  /**
+   * Adds a user of the organization's project (and tenant) as a member. Null when the user is not
+   * in that project or is already a member.
+   */
+  async insertIfUserInProject(
+    manager: EntityManager,
+    m: { tenantId: string; organizationId: string; projectId: string; userId: string; role: MemberRole },
+  ): Promise<MemberRow | null> {
+    const inserted: { user_id: string }[] = await manager.query(
+      `INSERT INTO organization_members (organization_id, user_id, tenant_id, role)
+       SELECT $1, u.id, u.tenant_id, $4 FROM users u WHERE u.id = $2 AND u.project_id = $3 AND u.tenant_id = $5
+       ON CONFLICT (organization_id, user_id) DO NOTHING RETURNING user_id`,
+      [m.organizationId, m.userId, m.projectId, m.role, m.tenantId],
+    );
+    return inserted[0] ? this.find(manager, m.organizationId, m.userId) : null;
+  }
+
+  async updateRole(manager: EntityManager, organizationId: string, userId: string, role: MemberRole): Promise<void> {
+    await manager.query(`UPDATE organization_members SET role = $3, updated_at = now() WHERE organization_id = $1 AND user_id = $2`, [
+      organizationId,
+      userId,
+      role,
+    ]);
+  }
+
+  async remove(manager: EntityManager, organizationId: string, userId: string): Promise<void> {
+    await manager.query(`DELETE FROM organization_members WHERE organization_id = $1 AND user_id = $2`, [organizationId, userId]);
+  }
+
+  async countAdmins(manager: EntityManager, organizationId: string): Promise<number> {
+    const [{ n }] = await manager.query<[{ n: number }]>(`SELECT count(*)::int AS n FROM organization_members WHERE organization_id = $1 AND role = 'admin'`, [
+      organizationId,
+    ]);
+    return n;
+  }
+
+  /** Whether a user of the project with this email (case-insensitive) is already a member. */
+  async isMemberByEmail(manager: EntityManager, organizationId: string, projectId: string, email: string): Promise<boolean> {
+    const rows: unknown[] = await manager.query(
+      `SELECT 1 FROM organization_members m JOIN users u ON u.id = m.user_id
+        WHERE m.organization_id = $1 AND u.project_id = $2 AND lower(u.email) = lower($3) LIMIT 1`,
+      [organizationId, projectId, email],
+    );
+    return rows.length > 0;
+  }
+
+  /** The organizations a user belongs to, with the role (for `GET /v1/admin/users/{id}`). */
+  forUser(tenantId: string, userId: string): Promise<UserOrganizationRow[]> {
+    return this.dataSource.query(
+      `SELECT o.id, o.name, o.slug, m.role, m.created_at AS joined_at
+         FROM organization_members m JOIN organizations o ON o.id = m.organization_id
+        WHERE m.user_id = $1 AND m.tenant_id = $2 ORDER BY o.name, o.id`,
+      [userId, tenantId],
+    );
+  }
+}

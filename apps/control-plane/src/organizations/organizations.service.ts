@@ -1,0 +1,103 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { Organization } from '@gatehouse/entities';
+import { EventRecorder, type RequestMeta } from '@gatehouse/identity';
+import { ProblemError } from '@gatehouse/problem-details';
+import type { AdminContext } from '../auth/admin.guard';
+import { adminEvent } from '../common/admin-events';
+import { uniqueViolation } from '../common/db-errors';
+import { isId } from '../common/ids';
+import { paginated, type Page } from '../common/pagination';
+import { ProjectsRepository } from '../projects/projects.repository';
+import type { CreateOrganizationDto } from './dto/create-organization.dto';
+import type { UpdateOrganizationDto } from './dto/update-organization.dto';
+import { toOrganizationResponse } from './organization.response';
+import { OrganizationsRepository, type OrganizationFilter } from './organizations.repository';
+import { randomSuffix, slugify } from './slug';
+
+const notFound = () => new ProblemError('not-found', { detail: 'No such organization.' });
+const slugTaken = () => new ProblemError('conflict', { detail: 'This slug is already used in the project.', errors: { slug: ['is already taken in this project'] } });
+
+const summary = (o: Organization) => ({ id: o.id, project_id: o.projectId, name: o.name, slug: o.slug });
+
+/** Organizations belong to a project of the admin's tenant; slugs are unique per project. */
+@Injectable()
+export class OrganizationsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly organizations: OrganizationsRepository,
+    private readonly projects: ProjectsRepository,
+    private readonly events: EventRecorder,
+  ) {}
+
+  async create(admin: AdminContext, dto: CreateOrganizationDto, meta: RequestMeta) {
+    const project = isId(dto.project_id) ? await this.projects.findInTenant(admin.tenantId, dto.project_id) : null;
+    if (!project) throw new ProblemError('not-found', { detail: 'No such project.' });
+    const org = await this.dataSource.transaction(async (manager) => {
+      const base = dto.slug ?? slugify(dto.name);
+      const candidates = dto.slug !== undefined ? [base] : [base, ...Array.from({ length: 4 }, () => `${base}-${randomSuffix()}`)];
+      let created: Organization | null = null;
+      for (const slug of candidates) {
+        created = await this.organizations.insert(manager, { tenantId: admin.tenantId, projectId: project.id, name: dto.name, slug, metadata: dto.metadata ?? {} });
+        if (created) break;
+      }
+      if (!created) throw slugTaken();
+      await this.events.record(
+        manager,
+        adminEvent(admin, meta, { projectId: project.id, action: 'organization.created', resourceType: 'organization', resourceId: created.id, data: { organization: summary(created) } }),
+      );
+      return created;
+    });
+    return toOrganizationResponse(org);
+  }
+
+  async list(tenantId: string, filter: OrganizationFilter, page: Page) {
+    if (filter.projectId !== undefined && !isId(filter.projectId)) return paginated('organizations', [], page, 0);
+    const [rows, total] = await this.organizations.list(tenantId, filter, page);
+    return paginated('organizations', rows.map(toOrganizationResponse), page, total);
+  }
+
+  async get(tenantId: string, id: string) {
+    const org = isId(id) ? await this.organizations.findInTenant(tenantId, id) : null;
+    if (!org) throw notFound();
+    return toOrganizationResponse(org);
+  }
+
+  async update(admin: AdminContext, id: string, dto: UpdateOrganizationDto, meta: RequestMeta) {
+    if (!isId(id)) throw notFound();
+    try {
+      const org = await this.dataSource.transaction(async (manager) => {
+        const row = await this.organizations.lockInTenant(manager, admin.tenantId, id);
+        if (!row) throw notFound();
+        const changed = (['name', 'slug', 'metadata'] as const).filter((k) => dto[k] !== undefined);
+        if (!changed.length) return row;
+        if (dto.name !== undefined) row.name = dto.name;
+        if (dto.slug !== undefined) row.slug = dto.slug;
+        if (dto.metadata !== undefined) row.metadata = dto.metadata;
+        const saved = await this.organizations.save(manager, row);
+        await this.events.record(
+          manager,
+          adminEvent(admin, meta, { projectId: row.projectId, action: 'organization.updated', resourceType: 'organization', resourceId: row.id, data: { organization: summary(saved), changed } }),
+        );
+        return saved;
+      });
+      return toOrganizationResponse(org);
+    } catch (err) {
+      if (uniqueViolation(err) !== null) throw slugTaken();
+      throw err;
+    }
+  }
+
+  async delete(admin: AdminContext, id: string, meta: RequestMeta): Promise<void> {
+    if (!isId(id)) throw notFound();
+    await this.dataSource.transaction(async (manager) => {
+      const row = await this.organizations.lockInTenant(manager, admin.tenantId, id);
+      if (!row) throw notFound();
+      await this.organizations.delete(manager, row.id);
+      await this.events.record(
+        manager,
+        adminEvent(admin, meta, { projectId: row.projectId, action: 'organization.deleted', resourceType: 'organization', resourceId: row.id, data: { organization: summary(row) } }),
+      );
+    });
+  }
+}

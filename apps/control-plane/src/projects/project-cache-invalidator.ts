@@ -1,0 +1,33 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { ProjectsCache } from '@gatehouse/identity';
+import { ApiKeysRepository } from '../api-keys/api-keys.repository';
+
+/**
+ * Drops the shared cache entries of a project — by id, by publishable key and by each live API key,
+ * since those entries carry the project's origins and settings too — so the runtime sees a change
+ * on the very next call. Called inside the transaction (a cache failure rolls the change back) and
+ * again after commit (a reader may have re-cached the old row in between).
+ */
+@Injectable()
+export class ProjectCacheInvalidator {
+  private readonly logger = new Logger('ProjectCacheInvalidator');
+
+  constructor(
+    private readonly cache: ProjectsCache,
+    private readonly apiKeys: ApiKeysRepository,
+  ) {}
+
+  async invalidate(project: { id: string; publishableKey: string }): Promise<void> {
+    await this.cache.invalidateProject(project);
+    for (const hash of await this.apiKeys.liveSecretHashes(project.id)) await this.cache.invalidateApiKeyHash(hash);
+  }
+
+  /** The after-commit pass: the change is durable already, so a cache failure is only logged. */
+  async invalidateAfterCommit(project: { id: string; publishableKey: string }): Promise<void> {
+    try {
+      await this.invalidate(project);
+    } catch (err) {
+      this.logger.warn(`cache invalidation after commit failed for project ${project.id}: ${(err as Error).message}`);
+    }
+  }
+}

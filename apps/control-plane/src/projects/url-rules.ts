@@ -1,0 +1,94 @@
+import { registerDecorator, type ValidationArguments, type ValidationOptions } from 'class-validator';
+
+const MAX_URL_LENGTH = 2048;
+
+/** `localhost` (and `*.localhost`), 127.0.0.0/8 and `[::1]`: the hosts that may use plain http. */
+export function isLoopbackHost(hostname: string): boolean {
+  return hostname === 'localhost' || hostname.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(hostname) || hostname === '[::1]';
+}
+
+function parse(value: string): URL | null {
+  try {
+    return new URL(value);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * An allowed origin (CONTRACT §6): exactly `scheme://host[:port]` as a browser sends it in `Origin`
+ * — no path, query, trailing slash, credentials or wildcard; `https`, or `http` for loopback only.
+ * Returns what is wrong, or null.
+ */
+export function originProblem(value: string): string | null {
+  if (value.length > MAX_URL_LENGTH) return `must be at most ${MAX_URL_LENGTH} characters`;
+  if (value.includes('*')) return 'must not contain wildcards';
+  const url = parse(value);
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) return 'must be an origin such as https://app.example.com';
+  if (url.origin !== value) return 'must be exactly scheme://host[:port], without path, query or trailing slash';
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) return 'may use plain http only for localhost or loopback addresses';
+  return null;
+}
+
+/**
+ * A redirect URL (CONTRACT §6): an absolute http(s) URL without wildcards, credentials or fragment;
+ * plain `http` only for localhost/loopback. Returns what is wrong, or null.
+ */
+export function redirectUrlProblem(value: string): string | null {
+  if (value.length > MAX_URL_LENGTH) return `must be at most ${MAX_URL_LENGTH} characters`;
+  if (value.includes('*')) return 'must not contain wildcards';
+  if (/\s/.test(value)) return 'must not contain whitespace';
+  const url = parse(value);
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || !/^https?:\/\//i.test(value)) {
+    return 'must be an absolute http(s) URL such as https://app.example.com/callback';
+  }
+  if (url.username || url.password) return 'must not contain credentials';
+  if (value.includes('#')) return 'must not contain a fragment';
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) return 'may use plain http only for localhost or loopback addresses';
+  return null;
+}
+
+/** An absolute http(s) URL of an identity provider endpoint (any host: self-hosted providers). */
+export function providerUrlProblem(value: string): string | null {
+  if (value.length > MAX_URL_LENGTH) return `must be at most ${MAX_URL_LENGTH} characters`;
+  const url = parse(value);
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || !/^https?:\/\//i.test(value) || /\s/.test(value)) {
+    return 'must be an absolute http(s) URL';
+  }
+  if (url.username || url.password) return 'must not contain credentials';
+  return null;
+}
+
+type Rule = (value: string) => string | null;
+
+function listProblem(rule: Rule, value: unknown): string | null {
+  if (!Array.isArray(value)) return 'must be an array of strings';
+  if (value.length > 100) return 'must have at most 100 items';
+  for (const [i, item] of value.entries()) {
+    if (typeof item !== 'string') return `item ${i} must be a string`;
+    const problem = rule(item);
+    if (problem) return `item ${i} (${JSON.stringify(item.slice(0, 100))}) ${problem}`;
+  }
+  return null;
+}
+
+function ruleDecorator(name: string, check: (value: unknown) => string | null, options?: ValidationOptions): PropertyDecorator {
+  return (object: object, propertyName: string | symbol) =>
+    registerDecorator({
+      name,
+      target: object.constructor,
+      propertyName: String(propertyName),
+      options: {
+        message: (args: ValidationArguments) => check(args.value) ?? 'is invalid',
+        ...options,
+      },
+      validator: { validate: (value: unknown) => check(value) === null },
+    });
+}
+
+const single = (rule: Rule) => (value: unknown) => (typeof value === 'string' ? rule(value) : 'must be a string');
+
+export const IsOriginList = (o?: ValidationOptions) => ruleDecorator('isOriginList', (v) => listProblem(originProblem, v), o);
+export const IsRedirectUrlList = (o?: ValidationOptions) => ruleDecorator('isRedirectUrlList', (v) => listProblem(redirectUrlProblem, v), o);
+export const IsRedirectUrl = (o?: ValidationOptions) => ruleDecorator('isRedirectUrl', single(redirectUrlProblem), o);
+export const IsProviderUrl = (o?: ValidationOptions) => ruleDecorator('isProviderUrl', single(providerUrlProblem), o);

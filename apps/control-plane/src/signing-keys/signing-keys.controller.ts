@@ -1,0 +1,29 @@
+import { Controller, Get, HttpCode, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { requestMeta } from '@gatehouse/identity';
+import { AdminGuard, type AdminContext } from '../auth/admin.guard';
+import { CurrentAdmin } from '../auth/current-admin.decorator';
+import { parsePage } from '../common/pagination';
+import { AdminSigningKeysService } from './signing-keys.service';
+
+@ApiTags('signing-keys')
+@ApiBearerAuth()
+@UseGuards(AdminGuard)
+@Controller('v1/admin/projects/:id/signing-keys')
+export class SigningKeysController {
+  constructor(private readonly keys: AdminSigningKeysService) {}
+
+  @Get()
+  @ApiOperation({ summary: "List the project's signing keys (active, retiring, retired), newest first" })
+  list(@CurrentAdmin() admin: AdminContext, @Param('id') projectId: string, @Query() query: Record<string, unknown>) {
+    return this.keys.list(admin, projectId, parsePage(query));
+  }
+
+  @Post('rotate')
+  @HttpCode(201)
+  @ApiOperation({ summary: 'Rotate: a new active key; the old one keeps verifying for the longest token lifetime (201, the new key)' })
+  rotate(@CurrentAdmin() admin: AdminContext, @Param('id') projectId: string, @Req() req: Request) {
+    return this.keys.rotate(admin, projectId, requestMeta(req));
+  }
+}

@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { AdminGuard } from '../auth/admin.guard';
+import { ProjectsDataModule } from '../projects/projects-data.module';
+import { SigningKeysController } from './signing-keys.controller';
+import { SigningKeysRepository } from './signing-keys.repository';
+import { AdminSigningKeysService } from './signing-keys.service';
+
+@Module({
+  imports: [ProjectsDataModule],
+  controllers: [SigningKeysController],
+  providers: [AdminGuard, SigningKeysRepository, AdminSigningKeysService],
+})
+export class SigningKeysModule {}

@@ -1,0 +1,51 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Query, Req, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { requestMeta } from '@gatehouse/identity';
+import { AdminGuard, type AdminContext } from '../auth/admin.guard';
+import { CurrentAdmin } from '../auth/current-admin.decorator';
+import { QueryReader } from '../common/query-params';
+import { UpdateUserDto } from './dto/update-user.dto';
+import { UsersService } from './users.service';
+
+@ApiTags('users')
+@ApiBearerAuth()
+@UseGuards(AdminGuard)
+@Controller('v1/admin/users')
+export class UsersController {
+  constructor(private readonly users: UsersService) {}
+
+  @Get()
+  @ApiOperation({ summary: "List the tenant's users, newest first; `q` searches email and username, `project_id` filters" })
+  @ApiQuery({ name: 'q', required: false, description: 'Case-insensitive literal substring of email or username' })
+  @ApiQuery({ name: 'project_id', required: false })
+  @ApiQuery({ name: 'page', required: false })
+  @ApiQuery({ name: 'limit', required: false, description: '1–100, default 20' })
+  list(@CurrentAdmin() admin: AdminContext, @Query() query: Record<string, unknown>) {
+    const r = new QueryReader(query);
+    const q = r.string('q', 254);
+    const projectId = r.string('project_id', 64);
+    const page = r.page();
+    r.done();
+    return this.users.list(admin.tenantId, { q, projectId }, page);
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'Get a user with their active sessions and organizations' })
+  get(@CurrentAdmin() admin: AdminContext, @Param('id') id: string) {
+    return this.users.get(admin.tenantId, id);
+  }
+
+  @Patch(':id')
+  @ApiOperation({ summary: 'Update `status` (disabled revokes every session; active also unlocks) and/or `metadata`' })
+  update(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Body() dto: UpdateUserDto, @Req() req: Request) {
+    return this.users.update(admin, id, dto, requestMeta(req));
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Delete a user and everything of theirs; their sessions end at once (204)' })
+  async delete(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Req() req: Request): Promise<void> {
+    await this.users.delete(admin, id, requestMeta(req));
+  }
+}

@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { AdminGuard } from '../auth/admin.guard';
+import { OrganizationMembersModule } from '../organization-members/organization-members.module';
+import { UserSessionsRepository } from './user-sessions.repository';
+import { UsersController } from './users.controller';
+import { UsersRepository } from './users.repository';
+import { UsersService } from './users.service';
+
+@Module({
+  imports: [OrganizationMembersModule],
+  controllers: [UsersController],
+  providers: [AdminGuard, UsersRepository, UserSessionsRepository, UsersService],
+})
+export class UsersModule {}

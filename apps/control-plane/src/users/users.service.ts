@@ -1,0 +1,106 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { AccessTokensService, EventRecorder, LockoutService, type RequestMeta } from '@gatehouse/identity';
+import { Clock } from '@gatehouse/platform';
+import { ProblemError } from '@gatehouse/problem-details';
+import type { AdminContext } from '../auth/admin.guard';
+import { adminEvent } from '../common/admin-events';
+import { isId } from '../common/ids';
+import { paginated, type Page } from '../common/pagination';
+import { OrganizationMembersRepository } from '../organization-members/organization-members.repository';
+import type { UpdateUserDto } from './dto/update-user.dto';
+import { toUserDetailResponse, toUserResponse } from './user.response';
+import { UserSessionsRepository } from './user-sessions.repository';
+import { UsersRepository, type UserFilter } from './users.repository';
+
+const notFound = () => new ProblemError('not-found', { detail: 'No such user.' });
+
+/**
+ * Users of every project of the admin's tenant. Disabling or deleting a user revokes all of their
+ * sessions at once (database and the shared revocation cache, before commit, so no token outlives
+ * the change); re-activating also clears their lockout. Events carry the user's project.
+ */
+@Injectable()
+export class UsersService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly users: UsersRepository,
+    private readonly sessions: UserSessionsRepository,
+    private readonly members: OrganizationMembersRepository,
+    private readonly tokens: AccessTokensService,
+    private readonly lockout: LockoutService,
+    private readonly events: EventRecorder,
+    private readonly clock: Clock,
+  ) {}
+
+  async list(tenantId: string, filter: UserFilter, page: Page) {
+    if (filter.projectId !== undefined && !isId(filter.projectId)) return paginated('users', [], page, 0);
+    const [rows, total] = await this.users.list(tenantId, filter, page);
+    return paginated('users', rows.map(toUserResponse), page, total);
+  }
+
+  async get(tenantId: string, id: string) {
+    const user = isId(id) ? await this.users.findInTenant(tenantId, id) : null;
+    if (!user) throw notFound();
+    const [sessions, organizations] = await Promise.all([this.sessions.listActive(user.id, this.clock.now()), this.members.forUser(tenantId, user.id)]);
+    return toUserDetailResponse(user, sessions, organizations);
+  }
+
+  async update(admin: AdminContext, id: string, dto: UpdateUserDto, meta: RequestMeta) {
+    if (!isId(id)) throw notFound();
+    if (id === admin.userId && dto.status === 'disabled') {
+      throw new ProblemError('conflict', { detail: 'You cannot disable your own account.', errors: { status: ['cannot disable your own account'] } });
+    }
+    await this.dataSource.transaction(async (manager) => {
+      const user = await this.users.lockInTenant(manager, admin.tenantId, id);
+      if (!user) throw notFound();
+      const changed = (['status', 'metadata'] as const).filter((k) => dto[k] !== undefined);
+      if (!changed.length) return;
+      await this.users.update(manager, user.id, { status: dto.status, metadata: dto.metadata });
+      let revoked: string[] = [];
+      if (dto.status === 'disabled') {
+        revoked = await this.sessions.revokeAll(manager, user.id, 'user_disabled', this.clock.now());
+        await this.tokens.markRevoked(revoked);
+      }
+      if (dto.status === 'active') await this.lockout.reset(user.project_id, user.email, user.username);
+      await this.events.record(
+        manager,
+        adminEvent(admin, meta, {
+          projectId: user.project_id,
+          action: 'user.updated',
+          resourceType: 'user',
+          resourceId: user.id,
+          data: {
+            user: { id: user.id, email: user.email, project_id: user.project_id },
+            changed,
+            ...(dto.status !== undefined ? { status: dto.status, previous_status: user.status } : {}),
+            ...(dto.status === 'disabled' ? { revoked_sessions: revoked.length } : {}),
+          },
+        }),
+      );
+    });
+    return this.get(admin.tenantId, id);
+  }
+
+  async delete(admin: AdminContext, id: string, meta: RequestMeta): Promise<void> {
+    if (!isId(id)) throw notFound();
+    if (id === admin.userId) throw new ProblemError('conflict', { detail: 'You cannot delete your own account.' });
+    await this.dataSource.transaction(async (manager) => {
+      const user = await this.users.lockInTenant(manager, admin.tenantId, id);
+      if (!user) throw notFound();
+      const sessionIds = await this.sessions.unrevokedIds(manager, user.id);
+      await this.tokens.markRevoked(sessionIds);
+      await this.users.delete(manager, user.id);
+      await this.events.record(
+        manager,
+        adminEvent(admin, meta, {
+          projectId: user.project_id,
+          action: 'user.deleted',
+          resourceType: 'user',
+          resourceId: user.id,
+          data: { user: { id: user.id, email: user.email, project_id: user.project_id }, revoked_sessions: sessionIds.length },
+        }),
+      );
+    });
+  }
+}
