@@ -7,5 +7,5 @@ runMain('auth-runtime', async () => {
   // eslint-disable-next-line no-restricted-properties -- the one place the environment is read
   const config = loadConfigOrExit(process.env);
   const app = await buildAuthRuntime(config);
-  await listen(app, config, config.http.ports.authRuntime);
+  await listen(app, config, config.http.ports.authRuntime, config.metrics.ports.authRuntime);
 });

@@ -7,5 +7,5 @@ runMain('webhook-worker', async () => {
   // eslint-disable-next-line no-restricted-properties -- the one place the environment is read
   const config = loadConfigOrExit(process.env);
   const app = await buildWebhookWorker(config);
-  await listen(app, config, config.http.ports.webhookWorker);
+  await listen(app, config, config.http.ports.webhookWorker, config.metrics.ports.webhookWorker);
 });

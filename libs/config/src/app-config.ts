@@ -17,6 +17,12 @@ export interface AppConfig {
     readonly dependencyTimeoutMs: number;
     readonly shutdownGraceMs: number;
   };
+  readonly metrics: {
+    readonly enabled: boolean;
+    /** Metrics listen on their own address so they can be kept private (default loopback). */
+    readonly host: string;
+    readonly ports: { readonly authRuntime: number; readonly controlPlane: number; readonly webhookWorker: number };
+  };
   readonly database: { readonly url: string; readonly urlGiven: boolean };
   readonly redis: { readonly url: string; readonly urlGiven: boolean };
   readonly standalone: { readonly forced: boolean; readonly dataDir: string };

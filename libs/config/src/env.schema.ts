@@ -27,6 +27,13 @@ export class EnvSchema {
   @IsOptional() @Type(() => Number) @IsInt() @Min(100) @Max(60000) DEPENDENCY_TIMEOUT_MS?: number;
   @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(600000) SHUTDOWN_GRACE_MS?: number;
 
+  // --- metrics ---
+  @IsOptional() @IsIn(BOOL) METRICS_ENABLED?: string;
+  @IsOptional() @IsString() @MinLength(1) METRICS_HOST?: string;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(65535) AUTH_RUNTIME_METRICS_PORT?: number;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(65535) CONTROL_PLANE_METRICS_PORT?: number;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(65535) WEBHOOK_WORKER_METRICS_PORT?: number;
+
   // --- database and cache ---
   @IsOptional() @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'must be a postgres:// URL' }) DATABASE_URL?: string;
   @IsOptional() @Matches(/^rediss?:\/\/\S+$/, { message: 'must be a redis:// URL' }) REDIS_URL?: string;
@@ -56,7 +63,8 @@ export class EnvSchema {
 export const ENV_KEYS = [
   'NODE_ENV', 'AUTH_RUNTIME_PORT', 'CONTROL_PLANE_PORT', 'WEBHOOK_WORKER_PORT', 'HOST', 'PUBLIC_AUTH_URL',
   'TRUST_PROXY', 'COOKIE_SECURE', 'BODY_LIMIT_BYTES', 'ERROR_TYPE_BASE', 'LOG_LEVEL', 'LOG_JSON',
-  'RATE_LIMITS_ENABLED', 'DEPENDENCY_TIMEOUT_MS', 'SHUTDOWN_GRACE_MS', 'DATABASE_URL', 'REDIS_URL',
+  'RATE_LIMITS_ENABLED', 'DEPENDENCY_TIMEOUT_MS', 'SHUTDOWN_GRACE_MS', 'METRICS_ENABLED', 'METRICS_HOST',
+  'AUTH_RUNTIME_METRICS_PORT', 'CONTROL_PLANE_METRICS_PORT', 'WEBHOOK_WORKER_METRICS_PORT', 'DATABASE_URL', 'REDIS_URL',
   'GATEHOUSE_STANDALONE', 'GATEHOUSE_DATA_DIR', 'ENCRYPTION_KEY', 'BCRYPT_COST', 'BOOTSTRAP_ADMIN_EMAIL',
   'BOOTSTRAP_ADMIN_PASSWORD', 'SMTP_URL', 'MAIL_FROM', 'SMS_GATEWAY_URL', 'WEBHOOK_ALLOW_PRIVATE_URLS',
   'WEBHOOK_RETRY_SCHEDULE', 'WEBHOOK_TIMEOUT_MS', 'OAUTH_TIMEOUT_MS',

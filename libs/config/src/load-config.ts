@@ -70,6 +70,15 @@ export function loadConfig(source: Record<string, string | undefined>): AppConfi
       dependencyTimeoutMs: env.DEPENDENCY_TIMEOUT_MS ?? 3000,
       shutdownGraceMs: env.SHUTDOWN_GRACE_MS ?? 10000,
     },
+    metrics: {
+      enabled: truthy(env.METRICS_ENABLED, true),
+      host: env.METRICS_HOST ?? '127.0.0.1',
+      ports: {
+        authRuntime: env.AUTH_RUNTIME_METRICS_PORT ?? 9464,
+        controlPlane: env.CONTROL_PLANE_METRICS_PORT ?? 9465,
+        webhookWorker: env.WEBHOOK_WORKER_METRICS_PORT ?? 9466,
+      },
+    },
     database: { url: env.DATABASE_URL ?? DEFAULT_DATABASE_URL, urlGiven: env.DATABASE_URL !== undefined },
     redis: { url: env.REDIS_URL ?? DEFAULT_REDIS_URL, urlGiven: env.REDIS_URL !== undefined },
     standalone: { forced: truthy(env.GATEHOUSE_STANDALONE, false), dataDir: env.GATEHOUSE_DATA_DIR ?? '.gatehouse' },

@@ -21,7 +21,7 @@ export class DatabaseModule {
               extra: {
                 max: 10,
                 connectionTimeoutMillis: config.http.dependencyTimeoutMs,
-                query_timeout: Math.max(config.http.dependencyTimeoutMs, 5000),
+                query_timeout: Math.max(config.http.dependencyTimeoutMs, 1000),
                 idle_in_transaction_session_timeout: 30000,
               },
             }),

@@ -12,3 +12,13 @@ export { createLogger, logLevelsFor } from './logging/logger';
 export { DependencyUnavailableError, PlatformError } from './platform.error';
 export { describeStartupError, runMain } from './run-main';
 export { CacheThrottlerStorage } from './cache/cache-throttler.storage';
+export {
+  httpDuration,
+  httpMetricsMiddleware,
+  httpRequests,
+  metricsRegistry,
+  queueDepth,
+  registerQueueDepth,
+  startMetricsServer,
+  webhookDeliveries,
+} from './metrics/metrics';

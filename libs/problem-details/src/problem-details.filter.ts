@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, HttpException, Inject, Logger, NotFoundException,
 import type { Request, Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { traceIdFrom } from '@gatehouse/crypto';
+import { isDependencyFailure } from './dependency-failure';
 import { ProblemError } from './problem.error';
 import { PROBLEM_TYPES, slugForStatus, type ProblemSlug } from './problem-types';
 import { ROUTE_TABLE, type RouteTable } from './route-table';
@@ -41,7 +42,9 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     const res = ctx.getResponse<Response>();
     const problem = this.toProblem(exception, req);
 
-    if (problem.status >= 500 && !(exception instanceof ProblemError)) {
+    if (problem.status === 503) {
+      this.logger.warn(`dependency unavailable on ${req.method} ${req.path} trace=${requestTraceId(req)}: ${exception instanceof Error ? exception.message : String(exception)}`);
+    } else if (problem.status >= 500 && !(exception instanceof ProblemError)) {
       this.logger.error(
         `unhandled error on ${req.method} ${req.path} trace=${requestTraceId(req)}`,
         exception instanceof Error ? exception.stack : String(exception),
@@ -61,6 +64,9 @@ export class ProblemDetailsFilter implements ExceptionFilter {
       const slug = slugged.problemSlug as ProblemSlug;
       const detail = typeof slugged.message === 'string' ? slugged.message : PROBLEM_TYPES[slug].title;
       return new ProblemError(slug, slug === 'validation-error' ? { detail, errors: {} } : { detail });
+    }
+    if (isDependencyFailure(exception)) {
+      return new ProblemError('service-unavailable', { detail: 'A dependency is unavailable; try again shortly.', headers: { 'Retry-After': '5' } });
     }
     const bp = exception as BodyParserError;
     if (exception instanceof NotFoundException && /^Cannot [A-Z]+ /.test(exception.message)) {

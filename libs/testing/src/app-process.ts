@@ -7,6 +7,8 @@ const ROOT = join(__dirname, '..', '..', '..');
 export interface AppProcess {
   child: ChildProcess;
   port: number;
+  /** Port of the private metrics listener (0 when metrics are off). */
+  metricsPort: number;
   output: () => string;
   /** SIGTERM and wait for the exit code. */
   stop: () => Promise<number | null>;
@@ -22,7 +24,16 @@ export async function spawnApp(app: 'auth-runtime' | 'control-plane' | 'webhook-
   const portVar = { 'auth-runtime': 'AUTH_RUNTIME_PORT', 'control-plane': 'CONTROL_PLANE_PORT', 'webhook-worker': 'WEBHOOK_WORKER_PORT' }[app];
   const child = spawn(process.execPath, ['-r', join(ROOT, 'tools/register.js'), join(ROOT, 'dist/apps', app, 'src/main.js')], {
     // eslint-disable-next-line no-restricted-properties -- child processes inherit PATH and friends
-    env: { PATH: process.env.PATH ?? '', ...TEST_ENV, HOST: '127.0.0.1', [portVar]: '0', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      ...TEST_ENV,
+      HOST: '127.0.0.1',
+      [portVar]: '0',
+      AUTH_RUNTIME_METRICS_PORT: '0',
+      CONTROL_PLANE_METRICS_PORT: '0',
+      WEBHOOK_WORKER_METRICS_PORT: '0',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -44,9 +55,12 @@ export async function spawnApp(app: 'auth-runtime' | 'control-plane' | 'webhook-
       reject(new Error(`${app} exited during start-up:\n${out}`));
     });
   });
+  await new Promise((r) => setTimeout(r, 50));
+  const metrics = /gatehouse: metrics on port (\d+)/.exec(out);
   return {
     child,
     port,
+    metricsPort: metrics ? Number(metrics[1]) : 0,
     output: () => out,
     stop: async () => {
       if (child.exitCode === null) child.kill('SIGTERM');

@@ -6,6 +6,8 @@ export class SmtpSink {
   readonly mails: ParsedMail[] = [];
   private server: SMTPServer | null = null;
   private failures = 0;
+  /** Delay before accepting each message (a slow mail server). */
+  delayMs = 0;
   port = 0;
 
   async start(): Promise<number> {
@@ -24,10 +26,12 @@ export class SmtpSink {
             callback(err);
             return;
           }
-          void simpleParser(Buffer.concat(chunks)).then((mail) => {
-            this.mails.push(mail);
-            callback();
-          });
+          void simpleParser(Buffer.concat(chunks)).then((mail) =>
+            setTimeout(() => {
+              this.mails.push(mail);
+              callback();
+            }, this.delayMs),
+          );
         });
       },
     });

@@ -8,6 +8,9 @@ export class TcpProxy {
   private server: net.Server | null = null;
   private readonly sockets = new Set<net.Socket>();
   private cutOff = false;
+  private holeMode = false;
+  /** Extra latency added to every chunk sent back to the client. */
+  delayMs = 0;
   port = 0;
 
   constructor(private readonly targetPort: number, private readonly targetHost = '127.0.0.1') {}
@@ -18,13 +21,22 @@ export class TcpProxy {
         client.destroy();
         return;
       }
+      this.sockets.add(client);
+      client.on('close', () => this.sockets.delete(client));
+      client.on('error', () => client.destroy());
+      if (this.holeMode) return; // accepted, never answered
       const upstream = net.connect(this.targetPort, this.targetHost);
-      for (const s of [client, upstream]) {
-        this.sockets.add(s);
-        s.on('close', () => this.sockets.delete(s));
-        s.on('error', () => s.destroy());
-      }
-      client.pipe(upstream).pipe(client);
+      this.sockets.add(upstream);
+      upstream.on('close', () => this.sockets.delete(upstream));
+      upstream.on('error', () => upstream.destroy());
+      client.on('data', (chunk: Buffer) => {
+        if (!this.holeMode) upstream.write(chunk);
+      });
+      upstream.on('data', (chunk: Buffer) => {
+        if (this.holeMode) return;
+        if (this.delayMs > 0) setTimeout(() => client.write(chunk), this.delayMs);
+        else client.write(chunk);
+      });
       client.on('close', () => upstream.destroy());
       upstream.on('close', () => client.destroy());
     });
@@ -39,7 +51,15 @@ export class TcpProxy {
   }
 
   restore(): void {
+    // Connections that lived through a black hole lost bytes: drop them so clients reconnect.
+    if (this.holeMode) for (const s of this.sockets) s.destroy();
     this.cutOff = false;
+    this.holeMode = false;
+  }
+
+  /** Keeps connections open but swallows all traffic: a dependency that hangs. */
+  blackhole(): void {
+    this.holeMode = true;
   }
 
   async stop(): Promise<void> {

@@ -3,9 +3,11 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import cookieParser from 'cookie-parser';
+import type { Server } from 'node:http';
 import express from 'express';
 import type { AppConfig } from '@gatehouse/config';
 import { createLogger } from '../logging/logger';
+import { httpMetricsMiddleware, startMetricsServer } from '../metrics/metrics';
 import { bodyParserErrors, jsonOnlyMiddleware, requestLogMiddleware, traceMiddleware } from './request-context';
 
 export interface HttpAppOptions {
@@ -49,6 +51,7 @@ export async function createHttpApp(module: Type<unknown>, config: AppConfig, op
   app.set('etag', false);
   app.use(traceMiddleware);
   if (opts.logger !== false) app.use(requestLogMiddleware(logger, config.http.logJson));
+  app.use(httpMetricsMiddleware(opts.name));
   app.use(jsonOnlyMiddleware(opts.formPaths));
   app.use(express.json({ limit: config.http.bodyLimitBytes, strict: false, type: ['application/json', 'application/*+json'] }));
   app.use(bodyParserErrors);
@@ -70,16 +73,53 @@ export async function createHttpApp(module: Type<unknown>, config: AppConfig, op
     );
     SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/openapi.json' });
   }
-  app.enableShutdownHooks();
   await app.init();
   opts.onRoutes?.(listRoutes(app));
   return app;
 }
 
-/** Listens and logs one line with the bound address (tests that spawn apps read the port from it). */
-export async function listen(app: INestApplication, config: AppConfig, port: number): Promise<void> {
+/**
+ * Listens, logs one line with the bound address (tests that spawn apps read the port from it),
+ * and handles SIGTERM/SIGINT: stop accepting, let requests in flight finish, run the shutdown hooks
+ * (queues finish their current job, connections close), exit 0 — or 1 if SHUTDOWN_GRACE_MS passes.
+ */
+export async function listen(app: INestApplication, config: AppConfig, port: number, metricsPort?: number): Promise<void> {
   await app.listen(port, config.http.host);
-  const address = (app.getHttpServer() as { address(): { port: number } | string | null }).address();
+  const server = app.getHttpServer() as Server;
+  const address = server.address();
   const bound = typeof address === 'object' && address ? address.port : port;
   process.stdout.write(`gatehouse: listening on port ${bound}\n`);
+  const metrics = config.metrics.enabled && metricsPort !== undefined ? await startMetricsServer(config.metrics.host, metricsPort) : null;
+  if (metrics) {
+    const m = metrics.address();
+    process.stdout.write(`gatehouse: metrics on port ${typeof m === 'object' && m ? m.port : metricsPort}\n`);
+  }
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`gatehouse: ${signal} received, shutting down\n`);
+    const force = setTimeout(() => {
+      process.stderr.write(`gatehouse: shutdown grace period (${config.http.shutdownGraceMs} ms) exceeded\n`);
+      process.exit(1);
+    }, config.http.shutdownGraceMs);
+    force.unref();
+    // Keep-alive connections that go idle after their response are closed as soon as they do.
+    const idle = setInterval(() => server.closeIdleConnections(), 100);
+    idle.unref();
+    metrics?.close();
+    app
+      .close()
+      .then(() => {
+        process.stdout.write('gatehouse: stopped\n');
+        process.exit(0);
+      })
+      .catch((err: unknown) => {
+        process.stderr.write(`gatehouse: shutdown failed: ${err instanceof Error ? err.message : String(err)}\n`);
+        process.exit(1);
+      });
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
 }
