@@ -4,6 +4,7 @@ import * as bcrypt from 'bcrypt';
 export interface BcryptBaseline {
   perSecond: number;
   compares: number;
+  elapsedS: number;
   concurrency: number;
   cpuS: number;
 }
@@ -36,6 +37,7 @@ export async function bcryptComparesPerSecond(
   return {
     perSecond: compares / elapsedS,
     compares,
+    elapsedS,
     concurrency,
     cpuS: (cpu.user + cpu.system) / 1e6,
   };

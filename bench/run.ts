@@ -60,6 +60,8 @@ interface Row {
   clientCpuS: number;
   /** CPU seconds the whole machine was busy during the window (every core, every process). */
   machineBusyS: number | null;
+  /** Wall-clock length of the window the CPU figures cover. */
+  windowS: number;
   baseline?: { name: string; perSecond: number; target: number };
 }
 
@@ -85,10 +87,12 @@ async function measure(
   const redis0 = redisPid === null ? null : cpuSeconds(redisPid);
   const db0 = await pg.snapshot();
   const machine0 = machineBusySeconds();
+  const wall0 = process.hrtime.bigint();
   const client0 = process.cpuUsage();
   const load = await hammer(target, DURATION_S, CONNECTIONS);
   const client = process.cpuUsage(client0);
   const machine1 = machineBusySeconds();
+  const windowS = Number(process.hrtime.bigint() - wall0) / 1e9;
   const server1 = cpuSeconds(serverPid);
   const redis1 = redisPid === null ? null : cpuSeconds(redisPid);
   const db1 = await pg.snapshot();
@@ -100,6 +104,7 @@ async function measure(
     redisCpuS: redis0 === null || redis1 === null ? null : redis1 - redis0,
     clientCpuS: (client.user + client.system) / 1e6,
     machineBusyS: machine0 === null || machine1 === null ? null : machine1 - machine0,
+    windowS,
   };
 }
 
@@ -173,7 +178,7 @@ function others(r: Row): number | null {
 function report(
   rows: Row[],
   bare: Row,
-  bcrypt: BcryptBaseline,
+  bcrypt: BcryptBaseline & { othersCpuS: number | null },
   findings: HotPathFinding[] | null,
 ): void {
   const all = [...rows, bare];
@@ -237,15 +242,27 @@ function report(
           fmt(r.clientCpuS, 2),
           r.machineBusyS === null
             ? 'n/a'
-            : `${Math.round((100 * r.machineBusyS) / (r.load.durationS * availableParallelism()))}%`,
+            : `${Math.round((100 * r.machineBusyS) / (r.windowS * availableParallelism()))}%`,
           fmt(others(r), 2),
         ];
       }),
     ),
   );
   say(
-    `bcrypt baseline: ${bcrypt.compares} compares at cost ${BCRYPT_COST}, ${bcrypt.concurrency} in flight, ${fmt(bcrypt.perSecond)}/s (${fmt(bcrypt.cpuS, 2)} CPU s)`,
+    `bcrypt baseline: ${bcrypt.compares} compares at cost ${BCRYPT_COST}, ${bcrypt.concurrency} in flight, ` +
+      `${fmt(bcrypt.perSecond)}/s, ${fmt(bcrypt.cpuS, 2)} CPU s; other processes ${fmt(bcrypt.othersCpuS, 2)} CPU s`,
   );
+  const cores = availableParallelism();
+  const noise = Math.max(
+    ...all.map((r) => (others(r) ?? 0) / (r.windowS * cores)),
+    (bcrypt.othersCpuS ?? 0) / (bcrypt.elapsedS * cores),
+  );
+  if (noise > 0.1) {
+    say(
+      `WARNING: other processes took up to ${Math.round(noise * 100)}% of the machine during a measured window; ` +
+        'req/s and ratios are not reliable (re-run on a quiet machine).',
+    );
+  }
   if (findings) {
     say();
     say('Hot-path check (sequential requests, warm caches, through a counting Postgres proxy):');
@@ -338,28 +355,6 @@ async function main(): Promise<void> {
     );
     const meToken = (await newSession(api, seeded.readerUser.email, BENCH_PASSWORD)).accessToken;
 
-    say('baseline: bcrypt.compare on all cores…');
-    const bcrypt = await bcryptComparesPerSecond(BCRYPT_COST, DURATION_S);
-
-    say('baseline: bare NestJS route…');
-    const barePort = await freePort();
-    bareApp = startNode(
-      'bare-app',
-      'dist/bench/bare-app.js',
-      { NODE_ENV: 'production' },
-      { args: [String(barePort)] },
-    );
-    await waitReady(`http://127.0.0.1:${barePort}/me`, bareApp, 30_000);
-    const bare = await measure(
-      'bare NestJS GET (baseline)',
-      { url: `http://127.0.0.1:${barePort}/me`, method: 'GET', headers: {} },
-      bareApp.pid,
-      pg,
-      redis,
-    );
-    await stop(bareApp);
-    bareApp = null;
-
     const rows: Row[] = [];
     let n = 0;
     say('sign-up…');
@@ -382,6 +377,16 @@ async function main(): Promise<void> {
         redis,
       ),
     );
+    // Each baseline runs right before the runs it is compared with, so both see the same machine.
+    say('baseline: bcrypt.compare on all cores…');
+    const busy0 = machineBusySeconds();
+    const measured = await bcryptComparesPerSecond(BCRYPT_COST, DURATION_S);
+    const busy1 = machineBusySeconds();
+    const bcrypt = {
+      ...measured,
+      othersCpuS: busy0 === null || busy1 === null ? null : busy1 - busy0 - measured.cpuS,
+    };
+
     say('sign-in…');
     const signIn = await measure(
       'POST /v1/auth/sign-in',
@@ -413,6 +418,24 @@ async function main(): Promise<void> {
       pg,
       redis,
     );
+    say('baseline: bare NestJS route…');
+    const barePort = await freePort();
+    bareApp = startNode(
+      'bare-app',
+      'dist/bench/bare-app.js',
+      { NODE_ENV: 'production' },
+      { args: [String(barePort)] },
+    );
+    await waitReady(`http://127.0.0.1:${barePort}/me`, bareApp, 30_000);
+    const bare = await measure(
+      'bare NestJS GET (baseline)',
+      { url: `http://127.0.0.1:${barePort}/me`, method: 'GET', headers: {} },
+      bareApp.pid,
+      pg,
+      redis,
+    );
+    await stop(bareApp);
+    bareApp = null;
     rows.push({
       ...meRow,
       baseline: { name: 'bare route', perSecond: bare.load.rps, target: TARGETS.me },
