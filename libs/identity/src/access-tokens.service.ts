@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { peekKid, signAccessToken, verifyAccessToken, type AccessTokenClaims } from '@gatehouse/crypto';
 import { CacheStore, Clock } from '@gatehouse/platform';
@@ -35,7 +36,8 @@ export class AccessTokensService {
     return `${this.config.http.publicAuthUrl}/v1/projects/${projectId}`;
   }
 
-  async issue(input: IssueTokenInput): Promise<{ token: string; expiresIn: number; expiresAt: Date }> {
+  /** Signs an access token; pass the transaction's manager when called inside one. */
+  async issue(input: IssueTokenInput, manager?: EntityManager): Promise<{ token: string; expiresIn: number; expiresAt: Date }> {
     const ttl = input.ttlSeconds ?? DEFAULT_ACCESS_TOKEN_TTL_SECONDS;
     const iat = Math.floor(this.clock.nowMs() / 1000);
     const claims: AccessTokenClaims = {
@@ -48,7 +50,7 @@ export class AccessTokensService {
       iat,
       exp: iat + ttl,
     };
-    const { kid, key } = await this.keys.activeKey(input.projectId);
+    const { kid, key } = await this.keys.activeKey(input.projectId, manager);
     return { token: signAccessToken(claims, key, kid), expiresIn: ttl, expiresAt: new Date((iat + ttl) * 1000) };
   }
 

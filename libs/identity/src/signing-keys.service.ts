@@ -78,10 +78,11 @@ export class SigningKeysService {
     return keys.filter((k) => k.status === 'active' || (k.status === 'retiring' && k.retireAfter !== null && k.retireAfter.getTime() > now));
   }
 
-  async activeKey(projectId: string): Promise<{ kid: string; key: KeyObject }> {
+  /** The active private key; pass the transaction's manager when called inside one. */
+  async activeKey(projectId: string, manager?: EntityManager): Promise<{ kid: string; key: KeyObject }> {
     const cached = this.activeKeys.get(projectId);
     if (cached && this.clock.nowMs() - cached.loadedAt < CACHE_MS) return cached;
-    const row = await this.dataSource.getRepository(SigningKey).findOne({ where: { projectId, status: 'active' } });
+    const row = await (manager ?? this.dataSource.manager).getRepository(SigningKey).findOne({ where: { projectId, status: 'active' } });
     if (!row) throw new Error(`project ${projectId} has no active signing key`);
     const pem = decryptSecretString(this.config.auth.encryptionKey, row.privateKeyEncrypted, row.kid);
     const entry = { kid: row.kid, key: privateKeyFromPem(pem), loadedAt: this.clock.nowMs() };

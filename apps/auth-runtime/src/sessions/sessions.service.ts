@@ -78,7 +78,7 @@ export class SessionsService {
       sessionId: session.id,
       isAdmin: user.isAdmin,
       ttlSeconds: this.ttl(project),
-    });
+    }, manager);
     return {
       sessionId: session.id,
       sessionExpiresAt: session.expiresAt,
