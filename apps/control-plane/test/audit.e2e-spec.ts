@@ -1,0 +1,126 @@
+import { AuditEvent } from '@gatehouse/entities';
+import { expectProblem, mintAccessToken, seedTenant, startTestApp, type SeededTenant, type TestApp } from '@gatehouse/testing';
+import { buildControlPlane } from '../src/app-factory';
+
+describe('admin audit log query', () => {
+  let t: TestApp;
+  let tenant: SeededTenant;
+  let token: string;
+  const auth = () => ({ Authorization: `Bearer ${token}` });
+  const query = (qs: string) => t.http().get(`/v1/admin/audit${qs}`).set(auth());
+  const actions = (body: { events: { action: string }[] }) => body.events.map((e) => e.action);
+
+  beforeAll(async () => {
+    t = await startTestApp(buildControlPlane, { TRUST_PROXY: 'loopback' });
+  });
+  beforeEach(async () => {
+    await t.reset();
+    tenant = await seedTenant(t.app);
+    token = (await mintAccessToken(t.app, tenant.adminUserId)).token;
+    // Seeding wrote user.created events; start each test from a known log.
+    await t.dataSource.getRepository(AuditEvent).clear();
+  });
+  afterAll(() => t.close());
+
+  async function at(iso: string, action: string, tenantId = tenant.tenantId): Promise<AuditEvent> {
+    return t.dataSource.getRepository(AuditEvent).save({
+      tenantId,
+      projectId: tenant.project.id,
+      actorType: 'user',
+      actorId: 'u1',
+      action,
+      resourceType: 'user',
+      resourceId: 'u1',
+      ipAddress: '198.51.100.1',
+      userAgent: 'ua',
+      metadata: {},
+      createdAt: new Date(iso),
+    });
+  }
+
+  it('shows an admin mutation with actor, IP and user agent in the documented shape', async () => {
+    await t.http().post('/v1/admin/projects').set(auth()).set('X-Forwarded-For', '203.0.113.9').set('User-Agent', 'console/2').send({ name: 'Audited' });
+    const res = await query('');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      events: [
+        {
+          id: expect.any(String),
+          actor_type: 'admin',
+          actor_id: tenant.adminUserId,
+          action: 'project.created',
+          resource_type: 'project',
+          resource_id: expect.any(String),
+          project_id: expect.any(String),
+          ip_address: '203.0.113.9',
+          user_agent: 'console/2',
+          created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+        },
+      ],
+      pagination: { page: 1, limit: 20, total: 1 },
+    });
+  });
+
+  it('filters by date bounds: a date covers the whole UTC day and the end date is inclusive', async () => {
+    await at('2025-02-28T23:59:59.999Z', 'e.before');
+    await at('2025-03-01T00:00:00.000Z', 'e.first');
+    await at('2025-03-01T12:00:00.000Z', 'e.noon');
+    await at('2025-03-01T23:59:59.999Z', 'e.last');
+    await at('2025-03-02T00:00:00.000Z', 'e.next');
+
+    expect(actions((await query('?start_date=2025-03-01&end_date=2025-03-01')).body)).toEqual(['e.last', 'e.noon', 'e.first']);
+    expect(actions((await query('?start_date=2025-03-01')).body)).toEqual(['e.next', 'e.last', 'e.noon', 'e.first']);
+    expect(actions((await query('?end_date=2025-02-28')).body)).toEqual(['e.before']);
+    expect(actions((await query('?start_date=2025-03-01T12:00:00Z&end_date=2025-03-02T00:00:00Z')).body)).toEqual(['e.next', 'e.last', 'e.noon']);
+    expect(actions((await query(`?start_date=${encodeURIComponent('2025-03-01T13:00:00+01:00')}&end_date=2025-03-01T12:00:00.000Z`)).body)).toEqual(['e.noon']);
+    expect((await query('?start_date=2025-03-03')).body).toEqual({ events: [], pagination: { page: 1, limit: 20, total: 0 } });
+  });
+
+  it('filters by action and pages newest first', async () => {
+    for (let i = 0; i < 7; i++) await at(`2025-04-01T00:00:0${i}.000Z`, i % 2 === 0 ? 'user.created' : 'session.created');
+    const created = await query('?action=user.created');
+    expect(created.body.pagination).toEqual({ page: 1, limit: 20, total: 4 });
+    expect(created.body.events.map((e: { created_at: string }) => e.created_at)).toEqual([
+      '2025-04-01T00:00:06.000Z',
+      '2025-04-01T00:00:04.000Z',
+      '2025-04-01T00:00:02.000Z',
+      '2025-04-01T00:00:00.000Z',
+    ]);
+    const p1 = await query('?limit=3');
+    const p2 = await query('?limit=3&page=2');
+    const p3 = await query('?limit=3&page=3');
+    expect(p1.body.pagination).toEqual({ page: 1, limit: 3, total: 7 });
+    expect([...p1.body.events, ...p2.body.events, ...p3.body.events].map((e: { created_at: string }) => e.created_at.slice(17, 19))).toEqual(['06', '05', '04', '03', '02', '01', '00']);
+    expect((await query('?action=user.created&limit=1&page=4')).body.events.map((e: { created_at: string }) => e.created_at)).toEqual(['2025-04-01T00:00:00.000Z']);
+    expect((await query('?action=nothing.here')).body.pagination.total).toBe(0);
+    expect((await query(`?action=${encodeURIComponent("user.created' OR '1'='1")}`)).body.pagination.total).toBe(0);
+  });
+
+  it('never shows another tenant\'s events', async () => {
+    const other = await seedTenant(t.app, 'Other');
+    await at('2025-05-01T00:00:00.000Z', 'mine.event');
+    await at('2025-05-01T00:00:01.000Z', 'theirs.event', other.tenantId);
+    expect(actions((await query('')).body)).toEqual(['mine.event']);
+    expect((await query('?action=theirs.event')).body.pagination.total).toBe(0);
+  });
+
+  it('refuses malformed dates, an end before the start and out-of-range paging', async () => {
+    for (const qs of [
+      'start_date=2025-02-30',
+      'start_date=yesterday',
+      'end_date=2025-13-01',
+      'start_date=2025-03-02&end_date=2025-03-01',
+      'start_date=1700000000',
+      'limit=0',
+      'limit=101',
+      'page=0',
+      'action=a&action=b',
+      'start_date=2025-01-01&start_date=2025-01-02',
+    ]) {
+      const problem = expectProblem(await query(`?${qs}`), 400, 'validation-error', '/v1/admin/audit');
+      expect(Object.keys(problem.errors as object).length).toBeGreaterThan(0);
+    }
+    expect(expectProblem(await query('?start_date=2025-03-02&end_date=2025-03-01'), 400, 'validation-error').errors).toEqual({ end_date: [expect.any(String)] });
+    expect((await query('?limit=100')).status).toBe(200);
+  });
+});
