@@ -1,3 +1,15 @@
+export { BullMqJobBroker } from './bullmq-job-broker';
+export {
+  backoffDelay,
+  JobBroker,
+  QueueUnavailableError,
+  type ConsumerOptions,
+  type JobHandler,
+  type JobOptions,
+  type JobRecord,
+  type QueueCounts,
+} from './job-broker';
+export { MemoryJobBroker, sharedMemoryJobBroker } from './memory-job-broker';
 export { MailQueue, MESSAGE_JOB_OPTIONS, openMessage, sealMessage, SmsQueue } from './message-queues';
 export type { MailMessage, MailTemplate, SealedJob, SmsMessage } from './messages';
 export { QUEUES, type QueueName } from './queue-names';

@@ -1,26 +1,30 @@
-import { Processor, WorkerHost } from '@nestjs/bullmq';
-import { Inject, Logger, type OnModuleDestroy } from '@nestjs/common';
-import type { Job } from 'bullmq';
+import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { createTransport, type Transporter } from 'nodemailer';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
-import { openMessage, QUEUES, type MailMessage, type SealedJob } from '@gatehouse/queue';
+import { JobBroker, openMessage, QUEUES, type JobRecord, type MailMessage, type SealedJob } from '@gatehouse/queue';
 import { renderMail } from './mail-templates';
 
 /**
  * Sends mail over SMTP (`SMTP_URL`) with nodemailer. A failed send throws so BullMQ retries it
  * with exponential backoff (MESSAGE_JOB_OPTIONS); without `SMTP_URL` the mail is written to the log.
  */
-@Processor(QUEUES.mail, { concurrency: 5 })
-export class MailProcessor extends WorkerHost implements OnModuleDestroy {
+@Injectable()
+export class MailProcessor implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('MailProcessor');
   private readonly transport: Transporter | null;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
-    super();
+  constructor(
+    private readonly broker: JobBroker,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
     this.transport = config.mail.smtpUrl ? createTransport(config.mail.smtpUrl, { connectionTimeout: 10_000, socketTimeout: 15_000 }) : null;
   }
 
-  async process(job: Job<SealedJob>): Promise<void> {
+  onModuleInit(): void {
+    this.broker.consume<SealedJob>(QUEUES.mail, (job) => this.process(job), { concurrency: 5 });
+  }
+
+  async process(job: JobRecord<SealedJob>): Promise<void> {
     const message = openMessage<MailMessage>(this.config, job.data, 'mail');
     const mail = renderMail(message);
     if (!this.transport) {
@@ -30,7 +34,7 @@ export class MailProcessor extends WorkerHost implements OnModuleDestroy {
     await this.transport.sendMail({ from: this.config.mail.from, to: message.to, subject: mail.subject, text: mail.text, html: mail.html });
   }
 
-  onModuleDestroy(): void {
+  onApplicationShutdown(): void {
     this.transport?.close();
   }
 }

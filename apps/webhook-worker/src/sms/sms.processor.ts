@@ -1,22 +1,25 @@
-import { Processor, WorkerHost } from '@nestjs/bullmq';
-import { Inject, Logger } from '@nestjs/common';
-import type { Job } from 'bullmq';
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
-import { openMessage, QUEUES, type SealedJob, type SmsMessage } from '@gatehouse/queue';
+import { JobBroker, openMessage, QUEUES, type JobRecord, type SealedJob, type SmsMessage } from '@gatehouse/queue';
 
 /**
  * Sends SMS through the gateway: `POST {"to","body"}` as JSON to `SMS_GATEWAY_URL`. A non-2xx
  * answer or a network error throws, so BullMQ retries; without the URL the SMS is logged.
  */
-@Processor(QUEUES.sms, { concurrency: 5 })
-export class SmsProcessor extends WorkerHost {
+@Injectable()
+export class SmsProcessor implements OnModuleInit {
   private readonly logger = new Logger('SmsProcessor');
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
-    super();
+  constructor(
+    private readonly broker: JobBroker,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onModuleInit(): void {
+    this.broker.consume<SealedJob>(QUEUES.sms, (job) => this.process(job), { concurrency: 5 });
   }
 
-  async process(job: Job<SealedJob>): Promise<void> {
+  async process(job: JobRecord<SealedJob>): Promise<void> {
     const sms = openMessage<SmsMessage>(this.config, job.data, 'sms');
     const url = this.config.sms.gatewayUrl;
     if (!url) {
