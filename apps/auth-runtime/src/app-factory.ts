@@ -1,14 +1,20 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { AppConfig } from '@gatehouse/config';
-import { buildHttpApp } from '@gatehouse/identity';
+import { buildHttpApp, corsMiddleware } from '@gatehouse/identity';
 import type { Clock } from '@gatehouse/platform';
+import { ROUTE_TABLE, type RouteTable } from '@gatehouse/problem-details';
 import { AppModule } from './app.module';
+import { projectCorsPolicy } from './projects/project-cors.policy';
 
 export function buildAuthRuntime(config: AppConfig, opts: { clock?: Clock; logger?: boolean } = {}): Promise<NestExpressApplication> {
   return buildHttpApp(AppModule.forRoot(config, opts.clock), config, {
     name: 'auth-runtime',
     description: 'Public authentication API for client applications (`/v1/auth/*`) and health endpoints.',
     formPaths: ['/v1/auth/oauth/callback'],
+    beforeBody: (app) => {
+      const routes = app.get<RouteTable>(ROUTE_TABLE, { strict: false });
+      app.use(corsMiddleware(projectCorsPolicy(app), (path) => routes.allowedMethods(path)));
+    },
     ...(opts.logger === false ? { logger: false } : {}),
   });
 }

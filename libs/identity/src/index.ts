@@ -34,3 +34,13 @@ export {
   type WebhookUrlCheck,
 } from './webhooks/webhook-url';
 export { WEBHOOK_JOB_OPTIONS, WebhookDeliveryQueue, type WebhookDeliveryJob } from './webhooks/webhook-delivery-queue';
+export { AllowedOrigins, CORS_ORIGIN_SET_KEYS } from './cors/allowed-origins';
+export {
+  CORS_ALLOW_HEADERS,
+  CORS_ALLOW_METHODS,
+  CORS_EXPOSE_HEADERS,
+  CORS_MAX_AGE_SECONDS,
+  corsMiddleware,
+  type AllowedMethodsLookup,
+  type CorsPolicy,
+} from './cors/cors.middleware';

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { sha256Hex } from '@gatehouse/crypto';
 import type { ProjectSettings } from '@gatehouse/entities';
 import { CacheStore } from '@gatehouse/platform';
+import { CORS_ORIGIN_SET_KEYS } from './cors/allowed-origins';
 
 /** What request handling needs to know about a project; cached in the shared store. */
 export interface ResolvedProject {
@@ -90,9 +91,9 @@ export class ProjectsCache {
     return resolved;
   }
 
-  /** After a project's settings, origins or redirects change. */
+  /** After a project is created or its settings, origins or redirects change (also drops the CORS origin sets). */
   async invalidateProject(project: { id: string; publishableKey: string }): Promise<void> {
-    await this.cache.del(byId(project.id), byKey(project.publishableKey));
+    await this.cache.del(byId(project.id), byKey(project.publishableKey), CORS_ORIGIN_SET_KEYS.all, CORS_ORIGIN_SET_KEYS.console);
   }
 
   /** After an API key is revoked (the raw secret is unknown then, so callers pass its hash). */

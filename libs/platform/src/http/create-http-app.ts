@@ -18,6 +18,8 @@ export interface HttpAppOptions {
   /** Called with the route list after init, e.g. to fill the 405 route table. */
   onRoutes?: (routes: { path: string; method: string }[]) => void;
   configure?: (app: NestExpressApplication) => void;
+  /** Middleware that must run before body parsing (e.g. CORS, so 413/415 answers stay readable). */
+  beforeBody?: (app: NestExpressApplication) => void;
   logger?: boolean;
   /** Serve OpenAPI and Swagger UI at /docs (default true). */
   docs?: boolean;
@@ -52,6 +54,7 @@ export async function createHttpApp(module: Type<unknown>, config: AppConfig, op
   app.use(traceMiddleware);
   if (opts.logger !== false) app.use(requestLogMiddleware(logger, config.http.logJson));
   app.use(httpMetricsMiddleware(opts.name));
+  opts.beforeBody?.(app);
   app.use(jsonOnlyMiddleware(opts.formPaths));
   app.use(express.json({ limit: config.http.bodyLimitBytes, strict: false, type: ['application/json', 'application/*+json'] }));
   app.use(bodyParserErrors);
