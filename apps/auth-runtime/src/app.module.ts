@@ -4,6 +4,7 @@ import { CoreModule } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { QueueModule } from '@gatehouse/queue';
 import { AccountsModule } from './accounts/accounts.module';
+import { PasskeysModule } from './passkeys/passkeys.module';
 import { EmailFlowsModule } from './email-flows.module';
 import { MfaModule } from './mfa/mfa.module';
 import { InvitationsModule } from './invitations/invitations.module';
@@ -14,7 +15,7 @@ export class AppModule {
   static forRoot(config: AppConfig, clock?: Clock): DynamicModule {
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(config, clock), QueueModule.forRoot(), AccountsModule, EmailFlowsModule, MfaModule, InvitationsModule],
+      imports: [CoreModule.forRoot(config, clock), QueueModule.forRoot(), AccountsModule, EmailFlowsModule, MfaModule, InvitationsModule, PasskeysModule],
     };
   }
 }

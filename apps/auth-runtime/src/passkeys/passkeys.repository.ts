@@ -1,0 +1,48 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { Passkey } from '@gatehouse/entities';
+
+/** The only code of the auth runtime that queries `passkeys`. */
+@Injectable()
+export class PasskeysRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Credential ids are unique across every project; the caller checks the project. */
+  findByCredentialId(credentialId: string): Promise<Passkey | null> {
+    return this.dataSource.getRepository(Passkey).findOne({ where: { credentialId } });
+  }
+
+  async credentialIdExists(credentialId: string, manager?: EntityManager): Promise<boolean> {
+    return (manager ?? this.dataSource.manager).getRepository(Passkey).exists({ where: { credentialId } });
+  }
+
+  listByUser(userId: string): Promise<Passkey[]> {
+    return this.dataSource.getRepository(Passkey).find({ where: { userId }, order: { createdAt: 'DESC', id: 'ASC' } });
+  }
+
+  insert(manager: EntityManager, values: Omit<Passkey, 'id' | 'createdAt' | 'lastUsedAt'>): Promise<Passkey> {
+    return manager.getRepository(Passkey).save(manager.getRepository(Passkey).create({ ...values, lastUsedAt: null }));
+  }
+
+  /**
+   * Stores the counter of a verified assertion only if it moved forward (or both are 0, for
+   * authenticators without a counter): two racing assertions cannot both pass a regression check.
+   */
+  async recordUse(id: string, counter: number, backedUp: boolean, at: Date): Promise<boolean> {
+    const result = await this.dataSource
+      .createQueryBuilder()
+      .update(Passkey)
+      .set({ counter: String(counter), backedUp, lastUsedAt: at })
+      .where('id = :id AND (counter < :counter OR (:counter = 0 AND counter = 0))', { id, counter })
+      .execute();
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** Deletes one of the user's own passkeys; null when it is not theirs. */
+  async deleteOwn(manager: EntityManager, userId: string, id: string): Promise<Passkey | null> {
+    const found = await manager.getRepository(Passkey).findOne({ where: { id, userId } });
+    if (!found) return null;
+    const r = await manager.getRepository(Passkey).delete({ id, userId });
+    return (r.affected ?? 0) > 0 ? found : null;
+  }
+}
