@@ -8,6 +8,7 @@ import { PasskeysModule } from './passkeys/passkeys.module';
 import { EmailFlowsModule } from './email-flows.module';
 import { MfaModule } from './mfa/mfa.module';
 import { InvitationsModule } from './invitations/invitations.module';
+import { OAuthModule } from './oauth/oauth.module';
 
 /** The auth runtime: `/v1/auth/*` for client applications, plus `/health*`. */
 @Module({})
@@ -15,7 +16,7 @@ export class AppModule {
   static forRoot(config: AppConfig, clock?: Clock): DynamicModule {
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(config, clock), QueueModule.forRoot(), AccountsModule, EmailFlowsModule, MfaModule, InvitationsModule, PasskeysModule],
+      imports: [CoreModule.forRoot(config, clock), QueueModule.forRoot(), AccountsModule, EmailFlowsModule, MfaModule, InvitationsModule, PasskeysModule, OAuthModule],
     };
   }
 }

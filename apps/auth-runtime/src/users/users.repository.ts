@@ -63,6 +63,12 @@ export class UsersRepository {
     await manager.getRepository(User).update({ id: userId }, { emailVerified: true });
   }
 
+  /** Removes the user's password (a verified social sign-in claimed an account nobody had verified). */
+  async removePassword(manager: EntityManager, userId: string): Promise<boolean> {
+    const r = await manager.getRepository(PasswordCredential).delete({ userId });
+    return (r.affected ?? 0) > 0;
+  }
+
   /** Everything `/me` shows, in one query. */
   async me(projectId: string, userId: string, now: Date): Promise<MeRow | null> {
     const rows: MeRow[] = await this.dataSource.query(

@@ -1,0 +1,463 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
+import { decryptSecretString, encryptSecret, randomToken, sha256Hex } from '@gatehouse/crypto';
+import type { OAuthTransaction, User } from '@gatehouse/entities';
+import { EventRecorder, ProjectsCache, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
+import { CacheStore, Clock } from '@gatehouse/platform';
+import { ProblemError, type FieldErrors } from '@gatehouse/problem-details';
+import { SignInCompletionService } from '../auth/sign-in-completion.service';
+import { matchRedirectUrl, withQuery } from '../common/redirect-urls';
+import { SessionsService, type IssuedSession } from '../sessions/sessions.service';
+import { UsersRepository } from '../users/users.repository';
+import { appleClientSecret } from './apple-client-secret';
+import { IdTokenVerifier } from './id-token.verifier';
+import { OAuthIdentitiesRepository } from './oauth-identities.repository';
+import { OAuthTransactionsRepository } from './oauth-transactions.repository';
+import { isOAuthProvider, readProviderSettings, type ProviderSettings } from './provider-config';
+import { providerRequest, type CallbackGuard } from './provider-http';
+import { identityFromClaims, identityFromGitHub, type ProviderIdentity } from './provider-identity';
+import { ProviderKeysService } from './provider-keys.service';
+import type { GitHubProfileDocuments } from './strategies/github.strategy';
+import { createProviderStrategy } from './strategies/strategy-factory';
+import type { ProviderVerify, StrategyInput } from './strategies/strategy-input';
+import { StrategyRun } from './strategies/strategy-run';
+import { TransactionStateStore } from './strategies/transaction-state.store';
+
+/** How long a user has between authorize and callback. */
+export const OAUTH_TRANSACTION_TTL_MS = 10 * 60_000;
+/** Expired transactions are kept this long (so a late replay still reads `invalid_state`), then purged. */
+const PURGE_AFTER_MS = 24 * 3600_000;
+const PURGE_EVERY_MS = 10 * 60_000;
+const PURGE_LOCK_KEY = 'oauth:transactions:purge';
+const MAX_REDIRECT_URL_LENGTH = 2048;
+const STATE_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+/** `?error=` values of the callback redirect (docs/oauth.md). */
+export type OAuthErrorCode = 'access_denied' | 'invalid_state' | 'account_exists' | 'provider_error' | 'account_disabled' | 'server_error';
+
+class OAuthFailure extends Error {
+  constructor(readonly code: OAuthErrorCode, message: string) {
+    super(message);
+    this.name = 'OAuthFailure';
+  }
+}
+
+interface Endpoints {
+  authorizationUrl: string;
+  tokenUrl: string;
+  userinfoUrl: string | null;
+  jwksUrl: string | null;
+  emailsUrl: string | null;
+}
+
+export interface CallbackParams {
+  state: string | null;
+  code: string | null;
+  error: string | null;
+}
+
+export interface AuthorizeResult {
+  location: string;
+  binding: string;
+}
+
+export interface CallbackResult {
+  location: string;
+  /** Set only when the sign-in ended with a session (not on errors, not on an MFA challenge). */
+  session: IssuedSession | null;
+}
+
+const verifierAad = (stateHash: string) => `oauth-tx:${stateHash}`;
+
+function isUniqueViolation(err: unknown): boolean {
+  return err instanceof QueryFailedError && (err.driverError as { code?: string }).code === '23505';
+}
+
+/**
+ * Social sign-in (spec "OAuth endpoints", CONTRACT §5/§10): authorize stores state + PKCE verifier
+ * + nonce server-side, bound to the browser; the callback verifies and consumes the state, runs
+ * the provider's passport strategy (code exchange with the verifier, ID token or GitHub profile),
+ * then finds, links or creates the user and ends in SignInCompletionService.
+ */
+@Injectable()
+export class OAuthService {
+  private readonly logger = new Logger('OAuth');
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly transactions: OAuthTransactionsRepository,
+    private readonly identities: OAuthIdentitiesRepository,
+    private readonly users: UsersRepository,
+    private readonly sessions: SessionsService,
+    private readonly completion: SignInCompletionService,
+    private readonly events: EventRecorder,
+    private readonly projects: ProjectsCache,
+    private readonly keys: ProviderKeysService,
+    private readonly idTokens: IdTokenVerifier,
+    private readonly cache: CacheStore,
+    private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  private get callbackUrl(): string {
+    return `${this.config.http.publicAuthUrl}/v1/auth/oauth/callback`;
+  }
+
+  private get runDeadlineMs(): number {
+    // token exchange, profile, emails and keys: each bounded by OAUTH_TIMEOUT_MS
+    return this.config.oauth.timeoutMs * 4 + 1000;
+  }
+
+  // ---------------------------------------------------------------- authorize
+
+  async authorize(project: ResolvedProject, providerParam: string, redirectUrl: unknown, presentedBinding: string | null): Promise<AuthorizeResult> {
+    const errors: FieldErrors = {};
+    let settings: ProviderSettings | null = null;
+    if (!isOAuthProvider(providerParam)) errors.provider = ['must be one of google, github, microsoft, apple'];
+    else {
+      const read = readProviderSettings(this.config, project, providerParam);
+      if (read.ok) settings = read.settings;
+      else errors.provider = [read.problem];
+    }
+    let target: string | null = null;
+    if (redirectUrl === undefined || redirectUrl === '') errors.redirect_url = ['is required'];
+    else if (typeof redirectUrl !== 'string') errors.redirect_url = ['must be a single URL'];
+    else {
+      target = redirectUrl.length <= MAX_REDIRECT_URL_LENGTH ? matchRedirectUrl(project, redirectUrl) : null;
+      if (!target) errors.redirect_url = ["must be one of the project's registered redirect URLs"];
+    }
+    if (!settings || !target) throw ProblemError.validation(errors, 'The authorization request is invalid.');
+
+    await this.purgeOccasionally();
+    let endpoints: Endpoints;
+    try {
+      endpoints = await this.endpointsOf(settings);
+    } catch {
+      throw new ProblemError('service-unavailable', { detail: 'The identity provider cannot be reached; try again shortly.' });
+    }
+
+    const chosen = settings;
+    const redirectTarget = target;
+    const binding = presentedBinding ?? randomToken(32);
+    const nonce = settings.kind === 'oidc' ? randomToken(32) : null;
+    const run = new StrategyRun<never>(this.runDeadlineMs);
+    const store = new TransactionStateStore(run, {
+      persist: async (codeVerifier) => {
+        const state = randomToken(32);
+        const stateHash = sha256Hex(state);
+        await this.transactions.create({
+          tenantId: project.tenantId,
+          projectId: project.id,
+          provider: chosen.provider,
+          stateHash,
+          browserBindingHash: sha256Hex(binding),
+          codeVerifierEncrypted: encryptSecret(this.config.auth.encryptionKey, codeVerifier, verifierAad(stateHash)),
+          nonce,
+          redirectUrl: redirectTarget,
+          expiresAt: new Date(this.clock.nowMs() + OAUTH_TRANSACTION_TTL_MS),
+        });
+        return state;
+      },
+    });
+    const never: ProviderVerify = (_a, _r, _p, _profile, done) => done(new Error('no verification during authorize'));
+    const strategy = createProviderStrategy(this.strategyInput(settings, endpoints, store, run, never));
+    const outcome = await run.start(strategy, { query: {}, body: {} }, nonce ? { nonce } : {});
+    if (outcome.kind === 'redirect') return { location: outcome.url, binding };
+    if (outcome.kind === 'error') throw outcome.error;
+    throw new Error(`authorize ended with ${outcome.kind}`);
+  }
+
+  /** One instance at a time, every ten minutes, deletes long-expired transactions. */
+  private async purgeOccasionally(): Promise<void> {
+    try {
+      if (!(await this.cache.setIfAbsent(PURGE_LOCK_KEY, '1', PURGE_EVERY_MS))) return;
+      await this.transactions.purgeExpired(new Date(this.clock.nowMs() - PURGE_AFTER_MS));
+    } catch (err) {
+      this.logger.warn(`purging expired OAuth transactions failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  // ---------------------------------------------------------------- callback
+
+  async callback(params: CallbackParams, presentedBinding: string | null, meta: RequestMeta): Promise<CallbackResult> {
+    const unknownState = () => new ProblemError('invalid-token', { detail: 'The state is unknown.' });
+    if (!params.state || !STATE_PATTERN.test(params.state)) throw unknownState();
+    const stateHash = sha256Hex(params.state);
+    const issued = await this.transactions.findByStateHash(stateHash);
+    if (!issued) throw unknownState();
+    const project = await this.projects.byId(issued.projectId);
+    // The stored target was registered at authorize time; if the project dropped it since, we
+    // no longer send anyone there.
+    const target = project ? matchRedirectUrl(project, issued.redirectUrl) : null;
+    if (!project || !target) throw unknownState();
+
+    const failWith = async (code: OAuthErrorCode, userId: string | null): Promise<CallbackResult> => {
+      await this.recordFailure(project, issued.provider, code, userId, meta);
+      return { location: withQuery(target, { error: code }), session: null };
+    };
+
+    const tx = presentedBinding ? await this.transactions.consume(stateHash, sha256Hex(presentedBinding), this.clock.now()) : null;
+    if (!tx) return failWith('invalid_state', null);
+
+    let userId: string | null = null;
+    try {
+      if (params.error !== null) {
+        throw new OAuthFailure(params.error === 'access_denied' ? 'access_denied' : 'provider_error', `the provider answered ${params.error.slice(0, 64)}`);
+      }
+      if (!params.code) throw new OAuthFailure('provider_error', 'the provider sent no code');
+      const identity = await this.exchange(project, tx, params.code);
+      const user = await this.resolveUser(project, identity, meta);
+      userId = user.id;
+      const outcome = await this.completion.complete(project, user, meta, 'oauth');
+      if (outcome.kind === 'mfa') {
+        return { location: withQuery(target, { mfa_required: 'true', mfa_token: outcome.challenge.mfa_token }), session: null };
+      }
+      return { location: target, session: outcome.session };
+    } catch (err) {
+      if (err instanceof OAuthFailure) {
+        this.logger.log(`OAuth ${tx.provider} sign-in failed for project ${project.id}: ${err.code} (${err.message})`);
+        return failWith(err.code, userId);
+      }
+      this.logger.error(`OAuth ${tx.provider} callback failed for project ${project.id}: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`);
+      return failWith('server_error', userId);
+    }
+  }
+
+  private async recordFailure(project: ResolvedProject, provider: string, reason: OAuthErrorCode, userId: string | null, meta: RequestMeta): Promise<void> {
+    try {
+      await this.dataSource.transaction((manager) =>
+        this.events.record(manager, {
+          tenantId: project.tenantId,
+          projectId: project.id,
+          actorType: 'user',
+          actorId: userId,
+          action: 'user.sign_in_failed',
+          resourceType: 'user',
+          resourceId: userId,
+          meta,
+          data: { method: 'oauth', provider, reason },
+        }),
+      );
+    } catch (err) {
+      this.logger.warn(`recording an OAuth failure failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  // ---------------------------------------------------------------- provider exchange
+
+  /** Runs the provider's strategy on the callback: code + PKCE verifier → tokens → identity. */
+  private async exchange(project: ResolvedProject, tx: OAuthTransaction, code: string): Promise<ProviderIdentity> {
+    const provider = tx.provider;
+    if (!isOAuthProvider(provider)) throw new OAuthFailure('provider_error', 'unknown provider in transaction');
+    const read = readProviderSettings(this.config, project, provider);
+    if (!read.ok) throw new OAuthFailure('provider_error', `provider ${read.problem}`);
+    const settings = read.settings;
+    let endpoints: Endpoints;
+    try {
+      endpoints = await this.endpointsOf(settings);
+    } catch (err) {
+      throw new OAuthFailure('provider_error', `discovery failed: ${describe(err)}`);
+    }
+    const codeVerifier = decryptSecretString(this.config.auth.encryptionKey, tx.codeVerifierEncrypted, verifierAad(tx.stateHash));
+
+    const run = new StrategyRun<ProviderIdentity>(this.runDeadlineMs);
+    const store = new TransactionStateStore(run, { codeVerifier });
+    const verify: ProviderVerify = (accessToken, _refreshToken, tokenParams, profile, done) => {
+      this.identityOf(settings, endpoints, tx, accessToken, tokenParams, profile).then(
+        (identity) => run.run(() => done(null, identity)),
+        (err: unknown) => run.run(() => done(err)),
+      );
+    };
+    const strategy = createProviderStrategy(this.strategyInput(settings, endpoints, store, run, verify));
+    const outcome = await run.start(strategy, { query: { code, state: 'verified' }, body: {} }, {});
+    if (outcome.kind === 'success') return outcome.user;
+    throw new OAuthFailure('provider_error', outcome.kind === 'error' ? describe(outcome.error) : `strategy ended with ${outcome.kind}`);
+  }
+
+  private async identityOf(
+    settings: ProviderSettings,
+    endpoints: Endpoints,
+    tx: OAuthTransaction,
+    accessToken: string,
+    tokenParams: object,
+    profile: unknown,
+  ): Promise<ProviderIdentity> {
+    if (settings.kind === 'github') return identityFromGitHub(profile as GitHubProfileDocuments);
+    if (!settings.issuer || !endpoints.jwksUrl) throw new Error('OpenID Connect provider without issuer or keys');
+    const claims = await this.idTokens.verify((tokenParams as { id_token?: unknown }).id_token, {
+      issuer: settings.issuer,
+      issuerAliases: settings.issuerAliases,
+      clientId: settings.clientId,
+      nonce: tx.nonce,
+      jwksUrl: endpoints.jwksUrl,
+    });
+    let userinfo: unknown = null;
+    if (settings.provider === 'google') userinfo = (profile as { _json?: unknown } | undefined)?._json ?? null;
+    else if (claims.email === undefined && endpoints.userinfoUrl) {
+      const res = await providerRequest(endpoints.userinfoUrl, { headers: { Authorization: `Bearer ${accessToken}` } }, this.config.oauth.timeoutMs);
+      if (res.status < 200 || res.status > 299) throw new Error(`userinfo answered ${res.status}`);
+      userinfo = JSON.parse(res.body) as unknown;
+    }
+    return identityFromClaims(settings.provider, claims, userinfo);
+  }
+
+  /** Endpoint URLs from the settings, the provider's defaults, or (overridden issuer) its discovery document. */
+  private async endpointsOf(settings: ProviderSettings): Promise<Endpoints> {
+    let { authorizationUrl, tokenUrl, userinfoUrl, jwksUrl } = settings;
+    if (settings.kind === 'oidc' && settings.issuer && (!authorizationUrl || !tokenUrl || !jwksUrl)) {
+      const doc = await this.keys.discover(settings.issuer);
+      authorizationUrl ??= doc.authorization_endpoint ?? null;
+      tokenUrl ??= doc.token_endpoint ?? null;
+      userinfoUrl ??= doc.userinfo_endpoint ?? null;
+      jwksUrl ??= doc.jwks_uri ?? null;
+    }
+    if (!authorizationUrl || !tokenUrl || (settings.kind === 'oidc' && !jwksUrl)) throw new Error('provider endpoints unknown');
+    return { authorizationUrl, tokenUrl, userinfoUrl, jwksUrl, emailsUrl: settings.emailsUrl };
+  }
+
+  private strategyInput(settings: ProviderSettings, endpoints: Endpoints, store: TransactionStateStore, guard: CallbackGuard, verify: ProviderVerify): StrategyInput {
+    const clientSecret = settings.apple
+      ? appleClientSecret(settings.apple, settings.clientId, settings.issuer ?? 'https://appleid.apple.com', Math.floor(this.clock.nowMs() / 1000))
+      : (settings.clientSecret ?? '');
+    return {
+      provider: settings.provider,
+      clientId: settings.clientId,
+      clientSecret,
+      authorizationUrl: endpoints.authorizationUrl,
+      tokenUrl: endpoints.tokenUrl,
+      userinfoUrl: endpoints.userinfoUrl,
+      emailsUrl: endpoints.emailsUrl,
+      scopes: settings.scopes,
+      callbackUrl: this.callbackUrl,
+      store,
+      guard,
+      timeoutMs: this.config.oauth.timeoutMs,
+      verify,
+    };
+  }
+
+  // ---------------------------------------------------------------- users
+
+  /** Find by (provider, subject), else link by a provider-verified email, else create. */
+  private async resolveUser(project: ResolvedProject, identity: ProviderIdentity, meta: RequestMeta): Promise<User> {
+    try {
+      return await this.dataSource.transaction((m) => this.resolveUserIn(m, project, identity, meta));
+    } catch (err) {
+      // A concurrent callback created the same user or identity first: the second pass finds it.
+      if (!isUniqueViolation(err)) throw err;
+      return this.dataSource.transaction((m) => this.resolveUserIn(m, project, identity, meta));
+    }
+  }
+
+  private async resolveUserIn(m: EntityManager, project: ResolvedProject, id: ProviderIdentity, meta: RequestMeta): Promise<User> {
+    const now = this.clock.now();
+    const known = await this.identities.find(m, project.id, id.provider, id.subject);
+    if (known) {
+      const user = await this.users.findById(project.id, known.userId, m);
+      if (!user) throw new Error('OAuth identity without its user');
+      if (user.status !== 'active') throw new OAuthFailure('account_disabled', 'the user is disabled');
+      await this.identities.touch(m, known.id, id.email, now);
+      return user;
+    }
+    if (!id.email) throw new OAuthFailure('provider_error', 'the provider gave no email address');
+
+    const existing = await this.users.findByEmail(project.id, id.email, m);
+    if (existing) {
+      if (!id.emailVerified) throw new OAuthFailure('account_exists', 'an account has this email and the provider does not assert it is verified');
+      if (existing.status !== 'active') throw new OAuthFailure('account_disabled', 'the user is disabled');
+      await this.link(m, project, existing, id, meta, now, false);
+      if (!existing.emailVerified) await this.claimUnverifiedAccount(m, project, existing, id, meta);
+      return existing;
+    }
+
+    const user = await this.users.create(m, {
+      tenantId: project.tenantId,
+      projectId: project.id,
+      email: id.email,
+      username: null,
+      metadata: {},
+      emailVerified: id.emailVerified,
+    });
+    await this.events.record(m, {
+      tenantId: project.tenantId,
+      projectId: project.id,
+      actorType: 'user',
+      actorId: user.id,
+      action: 'user.created',
+      resourceType: 'user',
+      resourceId: user.id,
+      meta,
+      data: { user: { id: user.id, email: user.email, username: null, project_id: project.id }, method: 'oauth', provider: id.provider },
+    });
+    await this.link(m, project, user, id, meta, now, true);
+    return user;
+  }
+
+  private async link(m: EntityManager, project: ResolvedProject, user: User, id: ProviderIdentity, meta: RequestMeta, now: Date, newUser: boolean): Promise<void> {
+    const identity = await this.identities.create(m, {
+      tenantId: project.tenantId,
+      projectId: project.id,
+      userId: user.id,
+      provider: id.provider,
+      subject: id.subject,
+      email: id.email,
+      lastUsedAt: now,
+    });
+    await this.events.record(m, {
+      tenantId: project.tenantId,
+      projectId: project.id,
+      actorType: 'user',
+      actorId: user.id,
+      action: 'oauth.linked',
+      resourceType: 'user',
+      resourceId: user.id,
+      meta,
+      data: {
+        user: { id: user.id, email: user.email },
+        identity: { id: identity.id, provider: id.provider, subject: id.subject, email: id.email, email_verified: id.emailVerified },
+        new_user: newUser,
+      },
+    });
+  }
+
+  /**
+   * Linking a provider-verified email to an account whose email nobody ever verified: whoever
+   * created that account may not own the address (pre-account takeover). The provider just proved
+   * who does, so the email becomes verified, the unproven password goes and its sessions end.
+   */
+  private async claimUnverifiedAccount(m: EntityManager, project: ResolvedProject, user: User, id: ProviderIdentity, meta: RequestMeta): Promise<void> {
+    await this.users.setEmailVerified(m, user.id);
+    user.emailVerified = true;
+    const passwordRemoved = await this.users.removePassword(m, user.id);
+    const revoked = await this.sessions.revokeAllOfUser(m, user.id, 'oauth_account_claimed');
+    const base = { tenantId: project.tenantId, projectId: project.id, actorType: 'user' as const, actorId: user.id, meta };
+    await this.events.record(m, {
+      ...base,
+      action: 'user.updated',
+      resourceType: 'user',
+      resourceId: user.id,
+      data: {
+        user: { id: user.id, email: user.email },
+        changes: { email_verified: true, password_removed: passwordRemoved, sessions_revoked: revoked.length },
+        reason: 'oauth_account_claimed',
+        provider: id.provider,
+      },
+    });
+    await this.events.record(m, { ...base, action: 'email.verified', resourceType: 'user', resourceId: user.id, data: { user: { id: user.id, email: user.email }, method: 'oauth', provider: id.provider } });
+    for (const sessionId of revoked) {
+      await this.events.record(m, {
+        ...base,
+        action: 'session.revoked',
+        resourceType: 'session',
+        resourceId: sessionId,
+        data: { session: { id: sessionId, user_id: user.id }, reason: 'oauth_account_claimed' },
+      });
+    }
+  }
+}
+
+function describe(err: unknown): string {
+  return err instanceof Error ? `${err.name}: ${err.message}`.slice(0, 300) : 'unknown error';
+}
+

@@ -1,0 +1,64 @@
+import type { StateStore } from 'passport-oauth2';
+import { Strategy as GitHubStrategy } from 'passport-github2';
+import { installBoundedTransport, ProviderHttpError } from '../provider-http';
+import type { StrategyInput } from './strategy-input';
+
+/** What GitHub told us: `/user` and `/user/emails`, as parsed JSON, checked by the verify callback. */
+export interface GitHubProfileDocuments {
+  user: unknown;
+  emails: unknown;
+}
+
+function parse(body: string | Buffer | undefined): unknown {
+  try {
+    return JSON.parse(String(body ?? '')) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * GitHub through passport-github2 (its endpoints, scope separator, User-Agent and Authorization
+ * header handling), with PKCE, our transaction store and a bounded transport. The profile step is
+ * ours: passport-github2 keeps only the primary address and drops its `verified` flag (and parses
+ * the emails response without a guard), while linking needs GitHub's word that the primary email
+ * is verified — so both documents go to the verify callback as they are.
+ */
+export class GitHubOAuthStrategy extends GitHubStrategy {
+  private readonly userUrl: string;
+  private readonly emailsUrl: string;
+
+  constructor(input: StrategyInput) {
+    if (!input.userinfoUrl || !input.emailsUrl) throw new Error('GitHub needs user and emails URLs');
+    super(
+      {
+        clientID: input.clientId,
+        clientSecret: input.clientSecret,
+        callbackURL: input.callbackUrl,
+        authorizationURL: input.authorizationUrl,
+        tokenURL: input.tokenUrl,
+        userProfileURL: input.userinfoUrl,
+        userEmailURL: input.emailsUrl,
+        scope: input.scopes,
+        userAgent: 'Gatehouse',
+        pkce: true,
+        store: input.store as unknown as StateStore,
+      },
+      input.verify,
+    );
+    this.userUrl = input.userinfoUrl;
+    this.emailsUrl = input.emailsUrl;
+    installBoundedTransport(this._oauth2, input.guard, input.timeoutMs);
+  }
+
+  override userProfile(accessToken: string, done: (err?: Error | null, profile?: GitHubProfileDocuments) => void): void {
+    this._oauth2.get(this.userUrl, accessToken, (err, body) => {
+      if (err) return done(new ProviderHttpError('GitHub user request failed'));
+      const user = parse(body);
+      this._oauth2.get(this.emailsUrl, accessToken, (emailsErr, emailsBody) => {
+        if (emailsErr) return done(new ProviderHttpError('GitHub emails request failed'));
+        done(null, { user, emails: parse(emailsBody) });
+      });
+    });
+  }
+}

@@ -1,0 +1,37 @@
+import type { StateStore } from 'passport-oauth2';
+import { Strategy as GoogleStrategy } from 'passport-google-oauth20';
+import { installBoundedTransport } from '../provider-http';
+import { nonceParam, type StrategyInput } from './strategy-input';
+
+/**
+ * Google through passport-google-oauth20 (profile from the OpenID Connect userinfo endpoint), with
+ * PKCE (S256), our transaction store, the OIDC `nonce`, the access token in a header (the
+ * library's default puts it in the query string) and a bounded HTTP transport. The ID token
+ * itself is checked by the verify callback (OAuthService).
+ */
+export class GoogleOAuthStrategy extends GoogleStrategy {
+  constructor(input: StrategyInput) {
+    super(
+      {
+        clientID: input.clientId,
+        clientSecret: input.clientSecret,
+        callbackURL: input.callbackUrl,
+        authorizationURL: input.authorizationUrl,
+        tokenURL: input.tokenUrl,
+        ...(input.userinfoUrl ? { userProfileURL: input.userinfoUrl } : {}),
+        scope: input.scopes,
+        pkce: true,
+        state: true,
+        store: input.store as unknown as StateStore,
+      },
+      input.verify,
+    );
+    // The access token goes in the Authorization header, never in the userinfo URL's query.
+    this._oauth2.useAuthorizationHeaderforGET(true);
+    installBoundedTransport(this._oauth2, input.guard, input.timeoutMs);
+  }
+
+  override authorizationParams(options: unknown): object {
+    return { ...super.authorizationParams(options), ...nonceParam(options) };
+  }
+}

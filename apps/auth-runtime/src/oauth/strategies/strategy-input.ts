@@ -1,0 +1,36 @@
+import type { VerifyCallback } from 'passport-oauth2';
+import type { OAuthProvider } from '@gatehouse/identity';
+import type { CallbackGuard } from '../provider-http';
+import type { TransactionStateStore } from './transaction-state.store';
+
+/** passport-oauth2's five-argument verify callback: token response `params` carries the ID token. */
+export type ProviderVerify = (
+  accessToken: string,
+  refreshToken: string,
+  params: object,
+  profile: unknown,
+  done: VerifyCallback,
+) => void;
+
+/** Everything a strategy needs for one request of one project. */
+export interface StrategyInput {
+  provider: OAuthProvider;
+  clientId: string;
+  clientSecret: string;
+  authorizationUrl: string;
+  tokenUrl: string;
+  userinfoUrl: string | null;
+  emailsUrl: string | null;
+  scopes: string[];
+  callbackUrl: string;
+  store: TransactionStateStore;
+  guard: CallbackGuard;
+  timeoutMs: number;
+  verify: ProviderVerify;
+}
+
+/** Authorization parameters every strategy adds: the OpenID Connect `nonce` when there is one. */
+export function nonceParam(options: unknown): Record<string, string> {
+  const nonce = (options as { nonce?: unknown } | undefined)?.nonce;
+  return typeof nonce === 'string' ? { nonce } : {};
+}
