@@ -9,6 +9,7 @@ import { ProvisioningService } from '@gatehouse/identity';
 import { describeStartupError } from '@gatehouse/platform';
 import { createCliContext } from './cli-context';
 import { withLocalSecrets } from './local-env';
+import { shouldRunStandalone, startStandalone } from './standalone';
 
 const ROOT = resolve(__dirname, '..', '..', '..');
 const APPS = ['auth-runtime', 'control-plane', 'webhook-worker'] as const;
@@ -71,9 +72,39 @@ function prefixed(name: string, stream: NodeJS.ReadableStream, out: NodeJS.Write
   });
 }
 
+function printWelcome(config: AppConfig, bootstrap: { projectKey: string; email: string; passwordHint: string } | null): void {
+  const host = 'localhost';
+  const ports = config.http.ports;
+  say(`auth runtime   http://${host}:${ports.authRuntime}  (API docs: /docs)`);
+  say(`control plane  http://${host}:${ports.controlPlane}  (API docs: /docs)`);
+  say(`webhook worker http://${host}:${ports.webhookWorker}/health/ready`);
+  if (bootstrap) {
+    say(`console project key: ${bootstrap.projectKey}`);
+    say(`admin: ${bootstrap.email} (password: ${bootstrap.passwordHint})`);
+    say(
+      `sign in: curl -c jar -H 'X-Service-Project-Key: ${bootstrap.projectKey}' -H 'Content-Type: application/json' ` +
+        `-d '{"identifier":"${bootstrap.email}","password":"…"}' http://${host}:${ports.authRuntime}/v1/auth/sign-in`,
+    );
+  }
+  say('ready. Press Ctrl-C to stop.');
+}
+
 async function main(): Promise<void> {
   // eslint-disable-next-line no-restricted-properties -- the orchestrator passes the environment on to the apps
   const env = withLocalSecrets(process.env);
+  if (await shouldRunStandalone(env)) {
+    const dataDir = env.GATEHOUSE_DATA_DIR ?? '.gatehouse';
+    say(
+      `running standalone: embedded PostgreSQL (PGlite, data in ${dataDir}/pgdata) and in-process cache and queues, all in one process. ` +
+        'For production run PostgreSQL and Redis and set DATABASE_URL and REDIS_URL.',
+    );
+    let bootstrap: Awaited<ReturnType<typeof bootstrapDefaultTenant>> = null;
+    await startStandalone(env, async (config) => {
+      bootstrap = await bootstrapDefaultTenant(config);
+    });
+    printWelcome(loadConfigOrExit({ ...env, GATEHOUSE_STANDALONE: '1' }), bootstrap);
+    return;
+  }
   const config = loadConfigOrExit(env);
   try {
     await runMigrations(config.database.url);
@@ -116,31 +147,19 @@ async function main(): Promise<void> {
     children.set(app, child);
   }
 
-  const host = 'localhost';
   const ports = config.http.ports;
   try {
     await Promise.all([
-      waitReady(`http://${host}:${ports.authRuntime}/health/ready`, children.get('auth-runtime')!),
-      waitReady(`http://${host}:${ports.controlPlane}/health/ready`, children.get('control-plane')!),
-      waitReady(`http://${host}:${ports.webhookWorker}/health/ready`, children.get('webhook-worker')!),
+      waitReady(`http://localhost:${ports.authRuntime}/health/ready`, children.get('auth-runtime')!),
+      waitReady(`http://localhost:${ports.controlPlane}/health/ready`, children.get('control-plane')!),
+      waitReady(`http://localhost:${ports.webhookWorker}/health/ready`, children.get('webhook-worker')!),
     ]);
   } catch (err) {
     say(err instanceof Error ? err.message : String(err));
     stop(1);
     return;
   }
-  say(`auth runtime   http://${host}:${ports.authRuntime}  (API docs: /docs)`);
-  say(`control plane  http://${host}:${ports.controlPlane}  (API docs: /docs)`);
-  say(`webhook worker http://${host}:${ports.webhookWorker}/health/ready`);
-  if (bootstrap) {
-    say(`console project key: ${bootstrap.projectKey}`);
-    say(`admin: ${bootstrap.email} (password: ${bootstrap.passwordHint})`);
-    say(
-      `sign in: curl -c jar -H 'X-Service-Project-Key: ${bootstrap.projectKey}' -H 'Content-Type: application/json' ` +
-        `-d '{"identifier":"${bootstrap.email}","password":"…"}' http://${host}:${ports.authRuntime}/v1/auth/sign-in`,
-    );
-  }
-  say('ready. Press Ctrl-C to stop.');
+  printWelcome(config, bootstrap);
 }
 
 void main().catch((err: unknown) => {

@@ -1,11 +1,11 @@
 import 'reflect-metadata';
 import { loadConfigOrExit } from '@gatehouse/config';
-import { listen, runMain } from '@gatehouse/platform';
+import { listen, runMain, stopOnSignals } from '@gatehouse/platform';
 import { buildAuthRuntime } from './app-factory';
 
 runMain('auth-runtime', async () => {
   // eslint-disable-next-line no-restricted-properties -- the one place the environment is read
   const config = loadConfigOrExit(process.env);
   const app = await buildAuthRuntime(config);
-  await listen(app, config, config.http.ports.authRuntime, config.metrics.ports.authRuntime);
+  stopOnSignals(config, [await listen(app, config, config.http.ports.authRuntime, config.metrics.ports.authRuntime)]);
 });

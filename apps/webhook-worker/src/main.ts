@@ -1,11 +1,11 @@
 import 'reflect-metadata';
 import { loadConfigOrExit } from '@gatehouse/config';
-import { listen, runMain } from '@gatehouse/platform';
+import { listen, runMain, stopOnSignals } from '@gatehouse/platform';
 import { buildWebhookWorker } from './app-factory';
 
 runMain('webhook-worker', async () => {
   // eslint-disable-next-line no-restricted-properties -- the one place the environment is read
   const config = loadConfigOrExit(process.env);
   const app = await buildWebhookWorker(config);
-  await listen(app, config, config.http.ports.webhookWorker, config.metrics.ports.webhookWorker);
+  stopOnSignals(config, [await listen(app, config, config.http.ports.webhookWorker, config.metrics.ports.webhookWorker)]);
 });

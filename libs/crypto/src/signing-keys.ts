@@ -40,7 +40,8 @@ export interface AccessTokenClaims {
 }
 
 export function signAccessToken(claims: AccessTokenClaims, key: KeyObject, kid: string): string {
-  return jwt.sign(claims, key, { algorithm: 'ES256', keyid: kid, noTimestamp: true });
+  // jsonwebtoken keeps the given `iat` (and would delete it with noTimestamp).
+  return jwt.sign(claims, key, { algorithm: 'ES256', keyid: kid });
 }
 
 /** Reads the `kid` from the header without trusting anything else in it. */

@@ -1,12 +1,12 @@
 export { CacheStore } from './cache/cache-store';
 export { CacheModule } from './cache/cache.module';
-export { MemoryCacheStore } from './cache/memory-cache.store';
+export { MemoryCacheStore, sharedMemoryCacheStore } from './cache/memory-cache.store';
 export { RedisCacheStore, redisRequestOptions } from './cache/redis-cache.store';
 export { Clock } from './clock';
 export { PlatformConfigModule } from './config.module';
 export { HealthController } from './health/health.controller';
 export { HealthModule } from './health/health.module';
-export { createHttpApp, listen, type HttpAppOptions } from './http/create-http-app';
+export { createHttpApp, listen, stopOnSignals, type HttpAppOptions, type RunningApp } from './http/create-http-app';
 export { jsonOnlyMiddleware, requestLogMiddleware, traceMiddleware, type GatehouseRequest } from './http/request-context';
 export { createLogger, logLevelsFor } from './logging/logger';
 export { DependencyUnavailableError, PlatformError } from './platform.error';

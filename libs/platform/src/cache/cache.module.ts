@@ -1,9 +1,10 @@
 import { Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { CacheStore } from './cache-store';
+import { sharedMemoryCacheStore } from './memory-cache.store';
 import { RedisCacheStore } from './redis-cache.store';
 
-/** Provides the CacheStore chosen once at start-up (Redis here; standalone mode swaps the provider). */
+/** Provides the CacheStore chosen once at start-up: Redis, or the process-wide in-memory store in standalone mode. */
 @Global()
 @Module({
   providers: [
@@ -11,6 +12,7 @@ import { RedisCacheStore } from './redis-cache.store';
       provide: CacheStore,
       inject: [APP_CONFIG],
       useFactory: async (config: AppConfig) => {
+        if (config.standalone.forced) return sharedMemoryCacheStore();
         const store = new RedisCacheStore(config.redis.url, config.http.dependencyTimeoutMs);
         await store.waitUntilReady(Math.max(config.http.dependencyTimeoutMs, 5000)).catch(async (err: unknown) => {
           await store.close();

@@ -6,6 +6,10 @@ export class MemoryCacheStore extends CacheStore {
 
   constructor(private readonly now: () => number = Date.now) {
     super();
+    // Expired keys nobody reads again (rate-limit windows of one-off addresses) are swept once a minute.
+    setInterval(() => {
+      for (const key of [...this.data.keys()]) this.live(key);
+    }, 60_000).unref();
   }
 
   private live(key: string) {
@@ -51,6 +55,13 @@ export class MemoryCacheStore extends CacheStore {
   }
   async ping() {}
   async close() {
-    this.data.clear();
+    /* the data lives as long as the process */
   }
+}
+
+/** One store per process: in standalone mode the three apps share it, as they would share Redis. */
+let shared: MemoryCacheStore | null = null;
+export function sharedMemoryCacheStore(): MemoryCacheStore {
+  shared ??= new MemoryCacheStore();
+  return shared;
 }

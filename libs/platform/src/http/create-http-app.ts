@@ -81,23 +81,49 @@ export async function createHttpApp(module: Type<unknown>, config: AppConfig, op
   return app;
 }
 
+export interface RunningApp {
+  port: number;
+  metricsPort: number | null;
+  /** Stops accepting, lets requests in flight finish, runs the shutdown hooks. */
+  stop: () => Promise<void>;
+}
+
 /**
- * Listens, logs one line with the bound address (tests that spawn apps read the port from it),
- * and handles SIGTERM/SIGINT: stop accepting, let requests in flight finish, run the shutdown hooks
- * (queues finish their current job, connections close), exit 0 — or 1 if SHUTDOWN_GRACE_MS passes.
+ * Listens and logs one line with the bound address (tests that spawn apps read the port from it);
+ * starts the private metrics listener when enabled.
  */
-export async function listen(app: INestApplication, config: AppConfig, port: number, metricsPort?: number): Promise<void> {
+export async function listen(app: INestApplication, config: AppConfig, port: number, metricsPort?: number): Promise<RunningApp> {
   await app.listen(port, config.http.host);
   const server = app.getHttpServer() as Server;
   const address = server.address();
   const bound = typeof address === 'object' && address ? address.port : port;
   process.stdout.write(`gatehouse: listening on port ${bound}\n`);
   const metrics = config.metrics.enabled && metricsPort !== undefined ? await startMetricsServer(config.metrics.host, metricsPort) : null;
-  if (metrics) {
-    const m = metrics.address();
-    process.stdout.write(`gatehouse: metrics on port ${typeof m === 'object' && m ? m.port : metricsPort}\n`);
-  }
+  const m = metrics?.address();
+  const boundMetrics = m && typeof m === 'object' ? m.port : null;
+  if (boundMetrics !== null) process.stdout.write(`gatehouse: metrics on port ${boundMetrics}\n`);
+  return {
+    port: bound,
+    metricsPort: boundMetrics,
+    stop: async () => {
+      metrics?.close();
+      // Keep-alive connections that go idle after their response are closed as soon as they do.
+      const idle = setInterval(() => server.closeIdleConnections(), 100);
+      try {
+        await app.close();
+      } finally {
+        clearInterval(idle);
+      }
+    },
+  };
+}
 
+/**
+ * SIGTERM/SIGINT: stop the apps in order (each stops accepting, finishes requests in flight and
+ * its current jobs, closes its connections), then `after`, then exit 0 — or 1 once
+ * SHUTDOWN_GRACE_MS has passed.
+ */
+export function stopOnSignals(config: AppConfig, apps: RunningApp[], after?: () => Promise<void>): void {
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
@@ -108,12 +134,10 @@ export async function listen(app: INestApplication, config: AppConfig, port: num
       process.exit(1);
     }, config.http.shutdownGraceMs);
     force.unref();
-    // Keep-alive connections that go idle after their response are closed as soon as they do.
-    const idle = setInterval(() => server.closeIdleConnections(), 100);
-    idle.unref();
-    metrics?.close();
-    app
-      .close()
+    (async () => {
+      for (const app of apps) await app.stop();
+      await after?.();
+    })()
       .then(() => {
         process.stdout.write('gatehouse: stopped\n');
         process.exit(0);
