@@ -574,6 +574,11 @@ describe('social sign-in (OAuth 2.0 + PKCE) against real providers on loopback',
       const gh = await startAt('github');
       const ghRes = await callback(await loginAtProvider(gh.location.toString(), { account: 'x' }), gh.binding);
       expect(redirectOf(ghRes)).toEqual({ target: APP_REDIRECT, query: { error: 'access_denied' } });
+      // Apple posts its own code when the user cancels.
+      const apple = await startAt('apple');
+      const cancelled = await t.http().post('/v1/auth/oauth/callback').type('form').send({ state: apple.state, error: 'user_cancelled_authorize' }).set('Cookie', `service_oauth_binding=${apple.binding}`);
+      expect(redirectOf(cancelled)).toEqual({ target: APP_REDIRECT, query: { error: 'access_denied' } });
+      expectNoSession(cancelled);
       expect(await count('SELECT count(*)::int AS n FROM users WHERE project_id = $1', [tenant.project.id])).toBe(0);
     });
 
@@ -622,6 +627,18 @@ describe('social sign-in (OAuth 2.0 + PKCE) against real providers on loopback',
       const res = await signInWith('microsoft', { account: 'wrong-iss', claims: { email: 'iss@example.com', email_verified: true } });
       expect(redirectOf(res)).toEqual({ target: APP_REDIRECT, query: { error: 'provider_error' } });
       expect(await count('SELECT count(*)::int AS n FROM users WHERE project_id = $1', [tenant.project.id])).toBe(0);
+    });
+
+    it('answers authorize with 503 when an overridden issuer cannot be discovered, and stores nothing', async () => {
+      await configureProviders((s) => {
+        s.microsoft.issuer = 'http://127.0.0.1:9/tenant/v2.0';
+        delete s.microsoft.authorization_url;
+        delete s.microsoft.token_url;
+      });
+      const res = await t.http().get(authorizeUrl('microsoft'));
+      expectProblem(res, 503, 'service-unavailable', '/v1/auth/oauth/microsoft/authorize');
+      expect(res.headers.location).toBeUndefined();
+      expect(await count('SELECT count(*)::int AS n FROM oauth_transactions')).toBe(0);
     });
 
     it('treats a provider error response, or a callback without a code, as provider_error', async () => {

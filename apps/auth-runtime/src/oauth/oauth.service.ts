@@ -32,6 +32,8 @@ const PURGE_EVERY_MS = 10 * 60_000;
 const PURGE_LOCK_KEY = 'oauth:transactions:purge';
 const MAX_REDIRECT_URL_LENGTH = 2048;
 const STATE_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+/** Provider `error` values meaning the user said no (Apple has its own). */
+const USER_DECLINED_ERRORS = new Set(['access_denied', 'user_cancelled_authorize']);
 
 /** `?error=` values of the callback redirect (docs/oauth.md). */
 export type OAuthErrorCode = 'access_denied' | 'invalid_state' | 'account_exists' | 'provider_error' | 'account_disabled' | 'server_error';
@@ -203,7 +205,8 @@ export class OAuthService {
     let userId: string | null = null;
     try {
       if (params.error !== null) {
-        throw new OAuthFailure(params.error === 'access_denied' ? 'access_denied' : 'provider_error', `the provider answered ${params.error.slice(0, 64)}`);
+        const declined = USER_DECLINED_ERRORS.has(params.error);
+        throw new OAuthFailure(declined ? 'access_denied' : 'provider_error', `the provider answered ${params.error.slice(0, 64)}`);
       }
       if (!params.code) throw new OAuthFailure('provider_error', 'the provider sent no code');
       const identity = await this.exchange(project, tx, params.code);
