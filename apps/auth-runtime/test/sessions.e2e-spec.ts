@@ -1,3 +1,4 @@
+import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { AuditEvent, OutboxEvent, Session } from '@gatehouse/entities';
 import {
@@ -9,6 +10,7 @@ import {
   signUpUser,
   startTestApp,
   type SeededTenant,
+  TEST_REDIS_URL,
   type TestApp,
 } from '@gatehouse/testing';
 import { buildAuthRuntime } from '../src/app-factory';
@@ -188,6 +190,34 @@ describe('sign-up, sign-in, me, refresh, sessions, sign-out', () => {
     const u = await signUpUser(t, key(), 'idle@example.com');
     t.clock.advance(7 * 86400_000 + 1000);
     expectProblem(await t.http().post('/v1/auth/refresh').set('X-Service-Project-Key', key()).set('Cookie', `service_refresh_token=${u.refreshToken}`), 401, 'unauthenticated');
+  });
+
+  it('keeps a revoked session refused after the cache loses its data (a Redis restart without persistence)', async () => {
+    const u = await signUpUser(t, key(), 'flushed@example.com');
+    const other = await signUpUser(t, key(), 'kept@example.com');
+    expect((await t.http().post('/v1/auth/sign-out').set('X-Service-Project-Key', key()).set('Authorization', `Bearer ${u.accessToken}`)).status).toBe(204);
+    const redis = new Redis(TEST_REDIS_URL);
+    await redis.flushdb();
+    redis.disconnect();
+    expectProblem(await t.http().get('/v1/auth/sessions').set('X-Service-Project-Key', key()).set('Authorization', `Bearer ${u.accessToken}`), 401, 'unauthenticated');
+    expect((await t.http().get('/v1/auth/sessions').set('X-Service-Project-Key', key()).set('Authorization', `Bearer ${other.accessToken}`)).status).toBe(200);
+  });
+
+  it('issues access tokens with exactly the claims of CONTRACT §2', async () => {
+    const u = await signUpUser(t, key(), 'claims@example.com');
+    const [header, payload] = u.accessToken.split('.').slice(0, 2).map((p) => JSON.parse(Buffer.from(p!, 'base64url').toString()) as Record<string, unknown>);
+    expect(header).toEqual({ alg: 'ES256', typ: 'JWT', kid: expect.any(String) });
+    expect(payload).toEqual({
+      iss: `http://auth.test/v1/projects/${tenant.project.id}`,
+      aud: tenant.project.id,
+      sub: u.id,
+      sid: u.sessionId,
+      tid: tenant.tenantId,
+      adm: false,
+      iat: expect.any(Number),
+      exp: expect.any(Number),
+    });
+    expect((payload.exp as number) - (payload.iat as number)).toBe(900);
   });
 
   it('serves the project public keys at jwks.json', async () => {

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { peekKid, signAccessToken, verifyAccessToken, type AccessTokenClaims } from '@gatehouse/crypto';
 import { CacheStore, Clock } from '@gatehouse/platform';
@@ -8,6 +8,12 @@ import { SigningKeysService, MAX_ACCESS_TOKEN_TTL_SECONDS } from './signing-keys
 export const DEFAULT_ACCESS_TOKEN_TTL_SECONDS = 900;
 
 const revokedKey = (sessionId: string) => `revoked:session:${sessionId}`;
+/**
+ * Present while the cache holds every revocation. A cache that lost its data (a Redis restarted
+ * without persistence, a standalone process restarted) lacks it: revocations are reloaded from
+ * PostgreSQL before any token is accepted again.
+ */
+const LOADED_SENTINEL = 'revoked:loaded';
 
 export interface IssueTokenInput {
   tenantId: string;
@@ -28,6 +34,7 @@ export class AccessTokensService {
   constructor(
     private readonly keys: SigningKeysService,
     private readonly cache: CacheStore,
+    private readonly dataSource: DataSource,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -68,12 +75,31 @@ export class AccessTokensService {
     const claims = verifyAccessToken(token, entry.key, { nowSeconds: Math.floor(this.clock.nowMs() / 1000), audience: entry.projectId });
     if (!claims || claims.tid !== entry.tenantId) return null;
     if (claims.iss !== this.issuer(entry.projectId)) return null;
-    if ((await this.cache.get(revokedKey(claims.sid))) !== null) return null;
+    const [revoked, loaded] = await this.cache.mget([revokedKey(claims.sid), LOADED_SENTINEL]);
+    if (loaded === null) {
+      await this.reloadRevocations();
+      if ((await this.cache.get(revokedKey(claims.sid))) !== null) return null;
+    } else if (revoked !== null) return null;
     return claims;
+  }
+
+  private reloading: Promise<void> | null = null;
+
+  /** Marks again every session revoked within the longest token lifetime, then sets the sentinel. */
+  reloadRevocations(): Promise<void> {
+    this.reloading ??= (async () => {
+      const since = new Date(this.clock.nowMs() - (MAX_ACCESS_TOKEN_TTL_SECONDS + 60) * 1000);
+      const rows: { id: string }[] = await this.dataSource.query(`SELECT id FROM sessions WHERE revoked_at IS NOT NULL AND revoked_at > $1`, [since]);
+      await this.markRevoked(rows.map((r) => r.id));
+      await this.cache.set(LOADED_SENTINEL, '1');
+    })().finally(() => {
+      this.reloading = null;
+    });
+    return this.reloading;
   }
 
   /** Marks sessions revoked for every instance; kept as long as any of their tokens could live. */
   async markRevoked(sessionIds: string[]): Promise<void> {
-    for (const id of sessionIds) await this.cache.set(revokedKey(id), '1', (MAX_ACCESS_TOKEN_TTL_SECONDS + 60) * 1000);
+    await Promise.all(sessionIds.map((id) => this.cache.set(revokedKey(id), '1', (MAX_ACCESS_TOKEN_TTL_SECONDS + 60) * 1000)));
   }
 }
