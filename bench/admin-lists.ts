@@ -1,0 +1,310 @@
+import 'reflect-metadata';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { DataSource } from 'typeorm';
+import { loadConfig } from '@gatehouse/config';
+import { runMigrations } from '@gatehouse/entities';
+import { AccessTokensService, ProvisioningService } from '@gatehouse/identity';
+import { createCliContext } from '../tools/scripts/cli-context';
+import { AuditEventsRepository } from '../apps/control-plane/src/audit/audit-events.repository';
+import { parseRange } from '../apps/control-plane/src/audit/audit-query';
+import { UsersRepository, type UserFilter } from '../apps/control-plane/src/users/users.repository';
+import { freePort, startNode, stop, waitReady, type Child } from './processes';
+
+/**
+ * `npm run bench:admin`: the control plane's user list and search with 100,000 users in one
+ * project (and 20,000 in another tenant), and its audit query over 100,000 events (and 20,000 of
+ * the other tenant), seeded by SQL into its own database. Each scenario is a
+ * sequence of single requests over loopback (latency, not throughput), after a warm-up; the query
+ * plans of the exact SQL the repository runs are printed with the indexes they use. Bounded by
+ * `--seconds` per scenario. Exits 0 whatever the figures; 1 when set-up fails.
+ */
+
+const { values: args } = parseArgs({
+  options: {
+    'database-url': {
+      type: 'string',
+      default: 'postgres://postgres@127.0.0.1:5432/gatehouse_bench_admin',
+    },
+    'redis-url': { type: 'string', default: 'redis://127.0.0.1:6379/7' },
+    users: { type: 'string', default: '100000' },
+    requests: { type: 'string', default: '400' },
+    warmup: { type: 'string', default: '40' },
+    seconds: { type: 'string', default: '15' },
+    json: { type: 'boolean', default: false },
+  },
+});
+
+const DATABASE_URL = args['database-url'];
+const REDIS_URL = args['redis-url'];
+const USERS = Number(args.users);
+const REQUESTS = Number(args.requests);
+const WARMUP = Number(args.warmup);
+const SECONDS = Number(args.seconds);
+
+function say(line = ''): void {
+  if (!args.json) process.stdout.write(`${line}\n`);
+}
+
+interface Seeded {
+  projectId: string;
+  adminToken: string;
+  tenantId: string;
+}
+
+/** Empties the bench database, then a tenant with an admin, a project of USERS users and a noisy neighbour tenant. */
+async function seed(
+  encryptionKey: string,
+  raw: DataSource,
+): Promise<Seeded & { seedSeconds: number }> {
+  const config = loadConfig({
+    DATABASE_URL,
+    REDIS_URL,
+    ENCRYPTION_KEY: encryptionKey,
+    LOG_LEVEL: 'error',
+  });
+  const ctx = await createCliContext(config);
+  try {
+    const ds = ctx.get(DataSource);
+    const provisioning = ctx.get(ProvisioningService);
+    await raw.query(`TRUNCATE tenants CASCADE`);
+    const started = Date.now();
+    const tenant = await provisioning.createTenant({
+      name: 'bench',
+      adminEmail: 'admin@bench.example.com',
+      adminPassword: randomBytes(18).toString('base64url'),
+    });
+    const neighbour = await provisioning.createTenant({
+      name: 'neighbour',
+      adminEmail: 'admin@neighbour.example.com',
+      adminPassword: randomBytes(18).toString('base64url'),
+    });
+    const [project, other] = await ds.transaction(async (m) => [
+      await provisioning.createProject(m, tenant.tenant_id, { name: 'Big app' }),
+      await provisioning.createProject(m, neighbour.tenant_id, { name: 'Neighbour app' }),
+    ]);
+    const bulk = `INSERT INTO users (tenant_id, project_id, email, username, email_verified, metadata, created_at, updated_at)
+      SELECT $1, $2, $4 || lpad(i::text, 6, '0') || '@' || (ARRAY['example.com', 'mail.test', 'corp.example.org'])[1 + i % 3],
+             CASE WHEN i % 2 = 0 THEN $5 || i END, i % 5 = 0, '{}'::jsonb,
+             now() - make_interval(secs => ((i * 7919) % $3::int) * 600), now()
+        FROM generate_series(1, $3::int) AS i`;
+    // Sign-up times are a permutation of the row numbers (7919 is prime to the counts used), so
+    // they do not follow the email order, as in a real user base.
+    await raw.query(bulk, [tenant.tenant_id, project.id, USERS, 'user', 'name']);
+    await raw.query(bulk, [neighbour.tenant_id, other.id, Math.round(USERS / 5), 'user', 'name']);
+    await raw.query(
+      `INSERT INTO mfa_factors (tenant_id, project_id, user_id, type, status, secret_encrypted)
+      SELECT tenant_id, project_id, id, 'totp', 'enabled', 'x' FROM users WHERE project_id = $1 AND email LIKE '%7@%'`,
+      [project.id],
+    );
+    const events = `INSERT INTO audit_events (tenant_id, project_id, actor_type, action, resource_type, ip_address, user_agent, metadata, created_at)
+      SELECT $1, $2, 'user', (ARRAY['user.created', 'session.created', 'user.sign_in_failed', 'session.revoked', 'user.updated'])[1 + i % 5],
+             'user', '203.0.113.1', 'bench', '{}'::jsonb, now() - make_interval(secs => ((i * 7919) % $3::int) * 86)
+        FROM generate_series(1, $3::int) AS i`;
+    await raw.query(events, [tenant.tenant_id, project.id, USERS]);
+    await raw.query(events, [neighbour.tenant_id, other.id, Math.round(USERS / 5)]);
+    await raw.query(`VACUUM ANALYZE audit_events`);
+    await raw.query(`VACUUM ANALYZE users`);
+    await raw.query(`VACUUM ANALYZE mfa_factors`);
+    const seedSeconds = (Date.now() - started) / 1000;
+
+    const [session] = await ds.query<[{ id: string }]>(
+      `INSERT INTO sessions (id, tenant_id, project_id, user_id, expires_at) VALUES ($1, $2, $3, $4, now() + interval '1 day') RETURNING id`,
+      [randomUUID(), tenant.tenant_id, tenant.project_id, tenant.admin_user_id],
+    );
+    const { token } = await ctx.get(AccessTokensService).issue({
+      tenantId: tenant.tenant_id,
+      projectId: tenant.project_id,
+      userId: tenant.admin_user_id,
+      sessionId: session.id,
+      isAdmin: true,
+      ttlSeconds: 3600,
+    });
+    return { projectId: project.id, adminToken: token, tenantId: tenant.tenant_id, seedSeconds };
+  } finally {
+    await ctx.close();
+  }
+}
+
+interface Statement {
+  sql: string;
+  params: unknown[];
+}
+
+interface Scenario {
+  name: string;
+  /** Path and query of the request. */
+  path: string;
+  /** The exact statements the repository runs for it, to EXPLAIN. */
+  statements: () => { list: Statement; count: Statement };
+}
+
+function scenarios(ds: DataSource, tenantId: string, projectId: string): Scenario[] {
+  const users = new UsersRepository(ds);
+  const audit = new AuditEventsRepository(ds);
+  const userList = (name: string, query: string, filter: UserFilter, page = 1): Scenario => ({
+    name,
+    path: `/v1/admin/users?limit=20&page=${page}${query}`,
+    statements: () => {
+      const p = { page, limit: 20, offset: (page - 1) * 20 };
+      return { list: users.listSql(tenantId, filter, p), count: users.countSql(tenantId, filter) };
+    },
+  });
+  const day = new Date(Date.now() - 50 * 86_400_000).toISOString().slice(0, 10);
+  const auditList = (name: string, action: string | undefined, range: boolean): Scenario => ({
+    name,
+    path: `/v1/admin/audit?limit=20${action ? `&action=${action}` : ''}${range ? `&start_date=${day}&end_date=${day}` : ''}`,
+    statements: () => {
+      const q = audit.sql(
+        tenantId,
+        { action, ...(range ? parseRange(day, day, {}) : {}) },
+        { page: 1, limit: 20, offset: 0 },
+      );
+      return { list: { sql: q.list, params: q.params }, count: { sql: q.count, params: q.params } };
+    },
+  });
+  return [
+    userList('users: list, page 1', '', {}),
+    userList('users: by project, page 1', `&project_id=${projectId}`, { projectId }),
+    userList('users: list, page 250 (offset 4,980)', '', {}, 250),
+    userList('users: list, page 4000 (offset 79,980)', '', {}, 4000),
+    userList('users: q="user04217" (10 hits)', '&q=user04217', { q: 'user04217' }),
+    userList('users: q="user0421" (100 hits)', '&q=user0421', { q: 'user0421' }),
+    userList('users: q="user04" (10,000 hits)', '&q=user04', { q: 'user04' }),
+    userList('users: q="name4242" (username)', '&q=name4242', { q: 'name4242' }),
+    userList('users: q="corp.example" (1/3 hit)', '&q=corp.example', { q: 'corp.example' }),
+    userList('users: q="er" (every row)', '&q=er', { q: 'er' }),
+    auditList('audit: page 1', undefined, false),
+    auditList('audit: action=user.updated', 'user.updated', false),
+    auditList(`audit: one day (${day})`, undefined, true),
+    auditList('audit: action + one day', 'user.updated', true),
+  ];
+}
+
+interface PlanSummary {
+  indexes: string[];
+  nodes: string[];
+  executionMs: number;
+}
+
+function walk(
+  node: Record<string, unknown>,
+  out: { indexes: Set<string>; nodes: Set<string> },
+): void {
+  const type = node['Node Type'] as string;
+  out.nodes.add(type);
+  if (typeof node['Index Name'] === 'string') out.indexes.add(node['Index Name']);
+  for (const child of (node.Plans as Record<string, unknown>[] | undefined) ?? []) walk(child, out);
+}
+
+async function explain(ds: DataSource, sql: string, params: unknown[]): Promise<PlanSummary> {
+  const rows = await ds.query<
+    { 'QUERY PLAN': [{ Plan: Record<string, unknown>; 'Execution Time': number }] }[]
+  >(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, params);
+  const [plan] = rows[0]['QUERY PLAN'];
+  const out = { indexes: new Set<string>(), nodes: new Set<string>() };
+  walk(plan.Plan, out);
+  return { indexes: [...out.indexes], nodes: [...out.nodes], executionMs: plan['Execution Time'] };
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+interface Result {
+  name: string;
+  total: number;
+  requests: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+  listPlan: PlanSummary;
+  countPlan: PlanSummary;
+}
+
+async function run(base: string, token: string, s: Scenario, ds: DataSource): Promise<Result> {
+  const url = `${base}${s.path}`;
+  const headers = { Authorization: `Bearer ${token}` };
+  let total = -1;
+  const once = async (): Promise<number> => {
+    const t0 = process.hrtime.bigint();
+    const res = await fetch(url, { headers });
+    const body = (await res.json()) as { pagination?: { total: number } };
+    const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+    if (res.status !== 200)
+      throw new Error(`${s.name}: HTTP ${res.status} ${JSON.stringify(body)}`);
+    total = body.pagination!.total;
+    return ms;
+  };
+  for (let i = 0; i < WARMUP; i++) await once();
+  const times: number[] = [];
+  const until = Date.now() + SECONDS * 1000;
+  while (times.length < REQUESTS && Date.now() < until) times.push(await once());
+  times.sort((a, b) => a - b);
+  const { list, count } = s.statements();
+  return {
+    name: s.name,
+    total,
+    requests: times.length,
+    p50: percentile(times, 50),
+    p95: percentile(times, 95),
+    p99: percentile(times, 99),
+    max: times[times.length - 1],
+    listPlan: await explain(ds, list.sql, list.params),
+    countPlan: await explain(ds, count.sql, count.params),
+  };
+}
+
+async function main(): Promise<void> {
+  const encryptionKey = randomBytes(32).toString('base64');
+  say(
+    `[bench:admin] seeding ${USERS.toLocaleString('en')} users (+${Math.round(USERS / 5).toLocaleString('en')} in another tenant) into ${DATABASE_URL.replace(/\/\/[^@]*@/, '//')} …`,
+  );
+  await runMigrations(DATABASE_URL);
+  const ds = new DataSource({ type: 'postgres', url: DATABASE_URL });
+  await ds.initialize();
+  let server: Child | null = null;
+  try {
+    const seeded = await seed(encryptionKey, ds);
+    say(`[bench:admin] seeded in ${seeded.seedSeconds.toFixed(1)} s`);
+    const port = await freePort();
+    server = startNode('control-plane', 'dist/apps/control-plane/src/main.js', {
+      // eslint-disable-next-line no-restricted-properties -- the child needs PATH and friends
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      CONTROL_PLANE_PORT: String(port),
+      CONTROL_PLANE_METRICS_PORT: '0',
+      DATABASE_URL,
+      REDIS_URL,
+      ENCRYPTION_KEY: encryptionKey,
+      RATE_LIMITS_ENABLED: 'false',
+      LOG_LEVEL: 'error',
+    });
+    await waitReady(`http://127.0.0.1:${port}/health/ready`, server);
+    const results: Result[] = [];
+    for (const s of scenarios(ds, seeded.tenantId, seeded.projectId)) {
+      const r = await run(`http://127.0.0.1:${port}`, seeded.adminToken, s, ds);
+      results.push(r);
+      say(
+        `  ${r.name.padEnd(40)} total ${String(r.total).padStart(6)}  n=${String(r.requests).padStart(4)}  p50 ${r.p50.toFixed(1).padStart(6)} ms  p95 ${r.p95.toFixed(1).padStart(6)} ms  p99 ${r.p99.toFixed(1).padStart(6)} ms  max ${r.max.toFixed(1).padStart(6)} ms`,
+      );
+      say(
+        `  ${''.padEnd(40)} list: ${r.listPlan.indexes.join(', ') || 'no index'} (${r.listPlan.executionMs.toFixed(2)} ms in Postgres); count: ${r.countPlan.indexes.join(', ') || 'no index'} (${r.countPlan.executionMs.toFixed(2)} ms)`,
+      );
+    }
+    if (args.json)
+      process.stdout.write(
+        `${JSON.stringify({ users: USERS, seedSeconds: seeded.seedSeconds, results }, null, 2)}\n`,
+      );
+  } finally {
+    await stop(server);
+    await ds.destroy();
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`[bench:admin] ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});
