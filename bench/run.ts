@@ -169,6 +169,40 @@ function table(head: string[], rows: string[][]): string {
   return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
+const responses = (r: Row) => r.load.ok + r.load.non2xx + r.load.mismatches;
+
+function cpuMsPerRequest(r: Row): number | null {
+  return r.serverCpuS === null ? null : (r.serverCpuS * 1000) / responses(r);
+}
+
+/**
+ * Requests per second this row would reach on a machine given to it alone, from its CPU costs:
+ * all cores divided by the CPU one request costs everywhere (server, its Postgres backends, Redis,
+ * load generator), and for a server that works on one thread (every route but password hashing,
+ * whose bcrypt runs on libuv's pool) also one core divided by the server's own cost.
+ */
+function quietCapacity(r: Row, singleThreaded: boolean): number | null {
+  const own = cpuMsPerRequest(r);
+  if (own === null) return null;
+  const n = responses(r);
+  const total = own + (((r.dbCpuS ?? 0) + (r.redisCpuS ?? 0) + r.clientCpuS) * 1000) / n;
+  return Math.min((availableParallelism() * 1000) / total, singleThreaded ? 1000 / own : Infinity);
+}
+
+/**
+ * The ratio estimated from CPU time rather than wall time: much less sensitive to other processes
+ * on a shared machine than the req/s ratio (contention stretches wall time, barely CPU time).
+ */
+function quietRatio(r: Row, bare: Row, bcrypt: BcryptBaseline): number | null {
+  if (!r.baseline) return null;
+  const own = quietCapacity(r, r.baseline.name !== 'bcrypt.compare');
+  const base =
+    r.baseline.name === 'bcrypt.compare'
+      ? (availableParallelism() * bcrypt.compares) / bcrypt.cpuS
+      : quietCapacity(bare, true);
+  return own === null || base === null ? null : own / base;
+}
+
 /** Machine CPU not spent by the server, its Postgres backends, Redis or the load generator. */
 function others(r: Row): number | null {
   if (r.machineBusyS === null || r.serverCpuS === null) return null;
@@ -230,13 +264,14 @@ function report(
         'load-gen CPU s',
         'machine busy',
         'other processes CPU s',
+        'ratio est. from CPU',
       ],
       all.map((r) => {
-        const n = r.load.ok + r.load.non2xx + r.load.mismatches;
+        const n = responses(r);
         return [
           r.name,
           String(n),
-          fmt(r.serverCpuS === null ? null : (r.serverCpuS * 1000) / n, 2),
+          fmt(cpuMsPerRequest(r), 2),
           fmt(r.dbCpuS === null ? null : (r.dbCpuS * 1000) / n, 2),
           fmt(r.redisCpuS === null ? null : (r.redisCpuS * 1000) / n, 2),
           fmt(r.clientCpuS, 2),
@@ -244,6 +279,7 @@ function report(
             ? 'n/a'
             : `${Math.round((100 * r.machineBusyS) / (r.windowS * availableParallelism()))}%`,
           fmt(others(r), 2),
+          r.baseline ? fmt(quietRatio(r, bare, bcrypt), 2) : '-',
         ];
       }),
     ),
@@ -403,7 +439,11 @@ async function main(): Promise<void> {
     );
     rows.push({
       ...signIn,
-      baseline: { name: 'bcrypt.compare', perSecond: bcrypt.perSecond, target: TARGETS.signIn },
+      baseline: {
+        name: 'bcrypt.compare',
+        perSecond: bcrypt.perSecond,
+        target: TARGETS.signIn,
+      },
     });
     say('/me…');
     const meRow = await measure(
@@ -438,7 +478,11 @@ async function main(): Promise<void> {
     bareApp = null;
     rows.push({
       ...meRow,
-      baseline: { name: 'bare route', perSecond: bare.load.rps, target: TARGETS.me },
+      baseline: {
+        name: 'bare route',
+        perSecond: bare.load.rps,
+        target: TARGETS.me,
+      },
     });
     say('refresh…');
     // Each request presents a refresh token that is current: it takes one from the pool and puts
@@ -462,7 +506,11 @@ async function main(): Promise<void> {
     );
     rows.push({
       ...refreshRow,
-      baseline: { name: 'bare route', perSecond: bare.load.rps, target: TARGETS.refresh },
+      baseline: {
+        name: 'bare route',
+        perSecond: bare.load.rps,
+        target: TARGETS.refresh,
+      },
     });
     await stop(server);
     server = null;
