@@ -36,7 +36,14 @@ describe('admin projects: create, get, list, patch', () => {
       publishable_key: expect.stringMatching(/^pk_[A-Za-z0-9_-]{32}$/),
       allowed_origins: ['https://shop.example.com', 'http://localhost:3000'],
       redirect_urls: ['https://shop.example.com/callback'],
-      settings: { default_redirect_url: 'https://shop.example.com/callback', access_token_ttl_seconds: 600, require_email_verification: true },
+      settings: {
+        default_redirect_url: 'https://shop.example.com/callback',
+        rp_id: null,
+        rp_name: null,
+        access_token_ttl_seconds: 600,
+        require_email_verification: true,
+        oauth_providers: {},
+      },
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });
@@ -132,7 +139,9 @@ describe('admin projects: create, get, list, patch', () => {
       default_redirect_url: 'https://app.example.com/callback',
       rp_id: 'app.example.com',
       rp_name: 'Renamed',
+      require_email_verification: false,
       access_token_ttl_seconds: 86400,
+      oauth_providers: {},
     });
     expect((await cache.byKey(tenant.projectKey))!.settings.rp_name).toBe('Renamed');
     expect((await cache.byId(tenant.project.id))!.settings.access_token_ttl_seconds).toBe(86400);
@@ -140,7 +149,8 @@ describe('admin projects: create, get, list, patch', () => {
     const reset = await patch(url, { name: 'New name', settings: { access_token_ttl_seconds: null } });
     expect(reset.status).toBe(200);
     expect(reset.body.name).toBe('New name');
-    expect(reset.body.settings).not.toHaveProperty('access_token_ttl_seconds');
+    expect(reset.body.settings.access_token_ttl_seconds).toBe(900);
+    expect((await t.dataSource.getRepository(Project).findOneByOrFail({ id: tenant.project.id })).settings).not.toHaveProperty('access_token_ttl_seconds');
     expect(new Date(reset.body.updated_at).getTime()).toBeGreaterThanOrEqual(new Date(res.body.updated_at).getTime());
 
     const events = await t.dataSource.getRepository(AuditEvent).find({ where: { action: 'project.updated' }, order: { createdAt: 'ASC' } });

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, QueryFailedError } from 'typeorm';
 import { sha256Hex } from '@gatehouse/crypto';
 import { EventRecorder, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
@@ -63,6 +63,10 @@ export class InvitationsService {
         });
       }
       return { organization, role: membership.role };
+    }).catch((err: unknown) => {
+      // The user (or the organization) was deleted while accepting: nothing was written.
+      if (err instanceof QueryFailedError && (err.driverError as { code?: string }).code === '23503') throw invalid();
+      throw err;
     });
   }
 }

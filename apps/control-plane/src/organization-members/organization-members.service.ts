@@ -5,6 +5,7 @@ import { EventRecorder, type RequestMeta } from '@gatehouse/identity';
 import { ProblemError } from '@gatehouse/problem-details';
 import type { AdminContext } from '../auth/admin.guard';
 import { adminEvent } from '../common/admin-events';
+import { foreignKeyViolation } from '../common/db-errors';
 import { isId } from '../common/ids';
 import { paginated, type Page } from '../common/pagination';
 import { OrganizationsRepository } from '../organizations/organizations.repository';
@@ -69,6 +70,10 @@ export class OrganizationMembersService {
       if (!added) throw new ProblemError('not-found', { detail: "No such user in the organization's project." });
       await this.record(manager, admin, meta, org, 'organization.member.added', added);
       return added;
+    }).catch((err: unknown) => {
+      // The user was deleted between our read and the insert.
+      if (foreignKeyViolation(err)) throw new ProblemError('not-found', { detail: "No such user in the organization's project." });
+      throw err;
     });
     return toMemberResponse(member);
   }
