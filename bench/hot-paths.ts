@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { me, newSession, refresh, signIn, signUp, type Api, type Answer } from './client';
 import { PgStatementCounter } from './pg-counter';
+import { RedisCommandCounter } from './redis-counter';
 import { cpuSeconds, freePort, ROOT, startNode, stop, waitReady, type Child } from './processes';
 import { BENCH_PASSWORD, type Seeded } from './seed';
 
@@ -9,12 +10,16 @@ export interface HotPathFinding {
   requests: number;
   /** Postgres round trips per request (simple queries + extended-protocol Syncs). */
   pgRoundTrips: number;
+  /** Redis commands per request. */
+  redisCommands: number;
   bcryptCompares: number;
   bcryptHashes: number;
   /** CPU the server spent per request, unloaded (sequential requests). */
   serverCpuMs: number | null;
   /** The SQL one request sent, in order. */
   statements: string[];
+  /** The Redis commands one request sent, in order. */
+  redis: string[];
 }
 
 async function bcryptCalls(child: Child): Promise<{ compares: number; hashes: number }> {
@@ -39,14 +44,15 @@ async function bcryptCalls(child: Child): Promise<{ compares: number; hashes: nu
 }
 
 /**
- * Runs a second auth runtime whose Postgres connections go through a counting proxy and whose
- * bcrypt is wrapped by a counting preload, then sends requests one at a time with warm caches and
- * reports, per request, Postgres round trips and bcrypt calls. Sequential and unloaded on purpose:
- * it checks what each request does, not how fast.
+ * Runs a second auth runtime whose Postgres and Redis connections go through counting proxies and
+ * whose bcrypt is wrapped by a counting preload, then sends requests one at a time with warm caches
+ * and reports, per request, Postgres round trips, Redis commands and bcrypt calls. Sequential and
+ * unloaded on purpose: it checks what each request does, not how fast.
  */
 export async function checkHotPaths(
   serverEnv: Record<string, string>,
   databaseUrl: string,
+  redisUrl: string,
   seeded: Seeded,
   runId: string,
 ): Promise<HotPathFinding[]> {
@@ -55,13 +61,26 @@ export async function checkHotPaths(
   await counter.start();
   db.hostname = '127.0.0.1';
   db.port = String(counter.port);
+  const cache = new URL(redisUrl);
+  const redisCounter = new RedisCommandCounter(
+    cache.hostname || '127.0.0.1',
+    Number(cache.port || 6379),
+  );
+  await redisCounter.start();
+  cache.hostname = '127.0.0.1';
+  cache.port = String(redisCounter.port);
   const port = await freePort();
   let child: Child | null = null;
   try {
     child = startNode(
       'auth-runtime (hot-path check)',
       'dist/apps/auth-runtime/src/main.js',
-      { ...serverEnv, DATABASE_URL: db.toString(), AUTH_RUNTIME_PORT: String(port) },
+      {
+        ...serverEnv,
+        DATABASE_URL: db.toString(),
+        REDIS_URL: cache.toString(),
+        AUTH_RUNTIME_PORT: String(port),
+      },
       {
         preload: [join(ROOT, 'dist/bench/bcrypt-probe.js')],
         ipc: true,
@@ -118,9 +137,12 @@ export async function checkHotPaths(
       const before = await bcryptCalls(child);
       const cpu0 = cpuSeconds(child.pid);
       let roundTrips = 0;
+      let redisCommands = 0;
       let last: string[] = [];
+      let lastRedis: string[] = [];
       for (let i = 0; i < s.requests; i++) {
         counter.reset();
+        redisCounter.reset();
         const a = await s.send();
         if (!s.ok(a))
           throw new Error(`${s.endpoint} answered ${a.status} during the hot-path check`);
@@ -128,6 +150,8 @@ export async function checkHotPaths(
         const got = counter.reset();
         roundTrips += got.roundTrips;
         last = got.statements;
+        lastRedis = redisCounter.reset();
+        redisCommands += lastRedis.length;
       }
       const cpu1 = cpuSeconds(child.pid);
       const after = await bcryptCalls(child);
@@ -135,15 +159,18 @@ export async function checkHotPaths(
         endpoint: s.endpoint,
         requests: s.requests,
         pgRoundTrips: roundTrips / s.requests,
+        redisCommands: redisCommands / s.requests,
         bcryptCompares: (after.compares - before.compares) / s.requests,
         bcryptHashes: (after.hashes - before.hashes) / s.requests,
         serverCpuMs: cpu0 === null || cpu1 === null ? null : ((cpu1 - cpu0) * 1000) / s.requests,
         statements: last,
+        redis: lastRedis,
       });
     }
     return findings;
   } finally {
     await stop(child);
     await counter.stop();
+    await redisCounter.stop();
   }
 }

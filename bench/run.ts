@@ -301,13 +301,16 @@ function report(
   }
   if (findings) {
     say();
-    say('Hot-path check (sequential requests, warm caches, through a counting Postgres proxy):');
+    say(
+      'Hot-path check (sequential requests, warm caches, through counting Postgres and Redis proxies):',
+    );
     say(
       table(
         [
           'endpoint',
           'requests',
           'Postgres round trips/req',
+          'Redis commands/req',
           'bcrypt compares/req',
           'bcrypt hashes/req',
           'server CPU ms/req',
@@ -316,6 +319,7 @@ function report(
           f.endpoint,
           String(f.requests),
           fmt(f.pgRoundTrips, 2),
+          fmt(f.redisCommands, 2),
           fmt(f.bcryptCompares, 2),
           fmt(f.bcryptHashes, 2),
           fmt(f.serverCpuMs, 2),
@@ -325,6 +329,7 @@ function report(
     for (const f of findings) {
       say(`  ${f.endpoint}:${f.statements.length ? '' : ' (no SQL)'}`);
       for (const s of f.statements) say(`    ${s}`);
+      say(`    Redis: ${f.redis.join(', ') || 'none'}`);
     }
   }
   if (args.json)
@@ -519,7 +524,13 @@ async function main(): Promise<void> {
     if (!args['skip-check']) {
       say('hot-path check…');
       try {
-        findings = await checkHotPaths(serverEnv(encryptionKey, 0), DATABASE_URL, seeded, runId);
+        findings = await checkHotPaths(
+          serverEnv(encryptionKey, 0),
+          DATABASE_URL,
+          REDIS_URL,
+          seeded,
+          runId,
+        );
       } catch (err) {
         say(`hot-path check failed: ${err instanceof Error ? err.message : String(err)}`);
       }
