@@ -17,10 +17,11 @@ export interface SessionRow {
 export class UserSessionsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
+  /** The 100 newest active sessions (the detail view is not a paginated list). */
   listActive(userId: string, now: Date): Promise<SessionRow[]> {
     return this.dataSource.query(
       `SELECT id, auth_method, ip_address, user_agent, created_at, last_active_at, expires_at FROM sessions
-        WHERE user_id = $1 AND revoked_at IS NULL AND expires_at > $2 ORDER BY created_at DESC, id`,
+        WHERE user_id = $1 AND revoked_at IS NULL AND expires_at > $2 ORDER BY created_at DESC, id LIMIT 100`,
       [userId, now],
     );
   }
