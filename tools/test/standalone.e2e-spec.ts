@@ -46,8 +46,8 @@ async function startStandalone(dataDir: string, env: Record<string, string>): Pr
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
   const until = Date.now() + 90_000;
   while (!out.includes('ready. Press Ctrl-C')) {
@@ -55,7 +55,7 @@ async function startStandalone(dataDir: string, env: Record<string, string>): Pr
     await new Promise((r) => setTimeout(r, 100));
   }
   const ports = [...out.matchAll(/gatehouse: listening on port (\d+)/g)].map((m) => `http://127.0.0.1:${m[1]}`);
-  return { child, out: () => out, runtime: ports[0]!, controlPlane: ports[1]!, worker: ports[2]!, exited };
+  return { child, out: () => out, runtime: ports[0], controlPlane: ports[1], worker: ports[2], exited };
 }
 
 describe('standalone mode: the core flows with embedded PostgreSQL and in-process cache and queues', () => {
@@ -120,7 +120,7 @@ describe('standalone mode: the core flows with embedded PostgreSQL and in-proces
 
     const signedIn = await signIn('solo@example.com', 'a sturdy passphrase 42');
     expect(signedIn.status).toBe(200);
-    const refresh = await rt().post('/v1/auth/refresh').set('X-Service-Project-Key', projectKey).set('Cookie', `service_refresh_token=${cookiesOf(signedIn).service_refresh_token!.value}`);
+    const refresh = await rt().post('/v1/auth/refresh').set('X-Service-Project-Key', projectKey).set('Cookie', `service_refresh_token=${cookiesOf(signedIn).service_refresh_token.value}`);
     expect(refresh.status).toBe(200);
     expect(refresh.body.expires_in).toBe(900);
     const out = await rt().post('/v1/auth/sign-out').set('X-Service-Project-Key', projectKey).set('Authorization', `Bearer ${refresh.body.access_token}`);

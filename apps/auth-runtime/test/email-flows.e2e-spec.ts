@@ -198,7 +198,7 @@ describe('email verification, password reset and magic links, with real mail del
       const cookies = cookiesOf(first);
       expect(cookies.service_session?.value).toBeTruthy();
       expect(cookies.service_refresh_token?.value).toBeTruthy();
-      const me = await t.http().get('/v1/auth/me').set('X-Service-Project-Key', key()).set('Cookie', `service_session=${cookies.service_session!.value}`);
+      const me = await t.http().get('/v1/auth/me').set('X-Service-Project-Key', key()).set('Cookie', `service_session=${cookies.service_session.value}`);
       expect(me.body.user.email).toBe('magic@example.com');
 
       const second = await follow(link);

@@ -151,11 +151,11 @@ describe('MFA: TOTP, backup codes and SMS, with the sign-in challenge', () => {
     const u = await signUpUser(t, key(), 'backup@example.com');
     const { backupCodes } = await enrolTotp(u);
     const c1 = await signIn(u);
-    const ok = await post('/v1/auth/mfa/verify', { mfa_token: c1.body.mfa_token, factor: 'backup_code', code: backupCodes[0]!.toUpperCase() });
+    const ok = await post('/v1/auth/mfa/verify', { mfa_token: c1.body.mfa_token, factor: 'backup_code', code: backupCodes[0].toUpperCase() });
     expect(ok.status).toBe(200);
     const c2 = await signIn(u);
-    expectProblem(await post('/v1/auth/mfa/verify', { mfa_token: c2.body.mfa_token, factor: 'backup_code', code: backupCodes[0]! }), 401, 'invalid-code');
-    expect((await post('/v1/auth/mfa/verify', { mfa_token: c2.body.mfa_token, factor: 'backup_code', code: backupCodes[1]! })).status).toBe(200);
+    expectProblem(await post('/v1/auth/mfa/verify', { mfa_token: c2.body.mfa_token, factor: 'backup_code', code: backupCodes[0] }), 401, 'invalid-code');
+    expect((await post('/v1/auth/mfa/verify', { mfa_token: c2.body.mfa_token, factor: 'backup_code', code: backupCodes[1] })).status).toBe(200);
   });
 
   it('kills the mfa_token after 5 wrong codes, expires it after 5 minutes, and never takes it as a bearer token', async () => {
@@ -182,7 +182,7 @@ describe('MFA: TOTP, backup codes and SMS, with the sign-in challenge', () => {
     expect(text.headers['content-type']).toContain('application/json');
     const sent = JSON.parse(text.body) as { to: string; body: string };
     expect(sent.to).toBe('+14155550123');
-    const code = /\b(\d{6})\b/.exec(sent.body)![1]!;
+    const code = /\b(\d{6})\b/.exec(sent.body)![1];
     expectProblem(await post('/v1/auth/mfa/sms/verify', { code: code === '000000' ? '111111' : '000000' }, u.accessToken), 401, 'invalid-code');
     const verify = await post('/v1/auth/mfa/sms/verify', { code }, u.accessToken);
     expect(verify.status).toBe(200);
@@ -195,7 +195,7 @@ describe('MFA: TOTP, backup codes and SMS, with the sign-in challenge', () => {
     expect(send.status).toBe(202);
     expect(send.body).toEqual({});
     const second = await gateway.waitFor((r) => r !== text);
-    const signInCode = /\b(\d{6})\b/.exec((JSON.parse(second.body) as { body: string }).body)![1]!;
+    const signInCode = /\b(\d{6})\b/.exec((JSON.parse(second.body) as { body: string }).body)![1];
     const done = await post('/v1/auth/mfa/verify', { mfa_token: c.body.mfa_token, factor: 'sms', code: signInCode });
     expect(done.status).toBe(200);
     expect(done.body.user.id).toBe(u.id);
@@ -236,7 +236,7 @@ describe('MFA: TOTP, backup codes and SMS, with the sign-in challenge', () => {
     const link = linkIn(await smtp.waitFor(u.email));
     const res = await t.http().get(`${link.pathname}${link.search}`);
     expect(res.status).toBe(302);
-    const target = new URL(res.headers.location as string);
+    const target = new URL(res.headers.location);
     expect(`${target.origin}${target.pathname}`).toBe(APP_REDIRECT);
     expect(target.searchParams.get('mfa_required')).toBe('true');
     expect(target.searchParams.get('mfa_token')).toMatch(/^[A-Za-z0-9_-]{43}$/);

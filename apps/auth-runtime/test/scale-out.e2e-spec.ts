@@ -57,14 +57,14 @@ describe('two auth-runtime instances share every limit, lock, revocation and rot
 
   it('detects on one instance the reuse of a refresh token rotated on the other', async () => {
     const up = await signUp(a, 'rotate@example.com');
-    const first = cookiesOf(up).service_refresh_token!.value;
+    const first = cookiesOf(up).service_refresh_token.value;
     const rotated = await at(a).post('/v1/auth/refresh').set('X-Service-Project-Key', tenant.projectKey).set('Cookie', `service_refresh_token=${first}`);
     expect(rotated.status).toBe(200);
     // Past the 10-second grace for concurrent refreshes (real processes keep real time).
     await new Promise((r) => setTimeout(r, 10_500));
     const replay = await at(b).post('/v1/auth/refresh').set('X-Service-Project-Key', tenant.projectKey).set('Cookie', `service_refresh_token=${first}`);
     expectProblem(replay, 401, 'unauthenticated');
-    const successor = cookiesOf(rotated).service_refresh_token!.value;
+    const successor = cookiesOf(rotated).service_refresh_token.value;
     expectProblem(await at(a).post('/v1/auth/refresh').set('X-Service-Project-Key', tenant.projectKey).set('Cookie', `service_refresh_token=${successor}`), 401, 'unauthenticated');
     expectProblem(await at(a).get('/v1/auth/sessions').set('X-Service-Project-Key', tenant.projectKey).set('Authorization', `Bearer ${rotated.body.access_token}`), 401, 'unauthenticated');
   }, 30_000);

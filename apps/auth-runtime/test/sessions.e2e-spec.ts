@@ -43,16 +43,16 @@ describe('sign-up, sign-in, me, refresh, sessions, sign-out', () => {
     expect(new Date(signUp.body.session.expires_at).getTime()).toBeGreaterThan(Date.now() + 29 * 86400_000);
 
     const cookies = cookiesOf(signUp);
-    expect(cookies.service_session!.value).toBe(signUp.body.session.access_token);
-    expect(cookies.service_session!.attributes).toEqual(expect.arrayContaining(['Path=/', 'HttpOnly', 'Secure', 'SameSite=Lax']));
-    expect(cookies.service_refresh_token!.attributes).toEqual(expect.arrayContaining(['Path=/v1/auth', 'HttpOnly', 'Secure', 'SameSite=Strict']));
-    expect(cookies.service_refresh_token!.value).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(cookies.service_session.value).toBe(signUp.body.session.access_token);
+    expect(cookies.service_session.attributes).toEqual(expect.arrayContaining(['Path=/', 'HttpOnly', 'Secure', 'SameSite=Lax']));
+    expect(cookies.service_refresh_token.attributes).toEqual(expect.arrayContaining(['Path=/v1/auth', 'HttpOnly', 'Secure', 'SameSite=Strict']));
+    expect(cookies.service_refresh_token.value).toMatch(/^[A-Za-z0-9_-]{43}$/);
 
     const signIn = await t.http().post('/v1/auth/sign-in').set('X-Service-Project-Key', key()).send({ identifier: 'ada@example.com', password: 'analytical engine 1843' });
     expect(signIn.status).toBe(200);
     expect(signIn.body).toEqual({ user: { id: signUp.body.user.id, email: 'Ada@Example.com' }, session: { id: expect.any(String), access_token: expect.any(String) } });
     const jar = cookiesOf(signIn);
-    const cookieHeader = `service_session=${jar.service_session!.value}; service_refresh_token=${jar.service_refresh_token!.value}`;
+    const cookieHeader = `service_session=${jar.service_session.value}; service_refresh_token=${jar.service_refresh_token.value}`;
 
     const byUsername = await t.http().post('/v1/auth/sign-in').set('X-Service-Project-Key', key()).send({ identifier: 'ADA_L', password: 'analytical engine 1843' });
     expect(byUsername.status).toBe(200);
@@ -65,8 +65,8 @@ describe('sign-up, sign-in, me, refresh, sessions, sign-out', () => {
     expect(refreshed.status).toBe(200);
     expect(refreshed.body).toEqual({ access_token: expect.any(String), expires_in: 900 });
     const rotated = cookiesOf(refreshed);
-    expect(rotated.service_refresh_token!.value).not.toBe(jar.service_refresh_token!.value);
-    expect(rotated.service_session!.value).toBe(refreshed.body.access_token);
+    expect(rotated.service_refresh_token.value).not.toBe(jar.service_refresh_token.value);
+    expect(rotated.service_session.value).toBe(refreshed.body.access_token);
 
     const list = await t.http().get('/v1/auth/sessions').set('X-Service-Project-Key', key()).set('Authorization', `Bearer ${refreshed.body.access_token}`);
     expect(list.status).toBe(200);
@@ -91,8 +91,8 @@ describe('sign-up, sign-in, me, refresh, sessions, sign-out', () => {
     expect(signOut.status).toBe(204);
     expect(signOut.text).toBe('');
     const cleared = cookiesOf(signOut);
-    expect(cleared.service_session!.value).toBe('');
-    expect(cleared.service_refresh_token!.value).toBe('');
+    expect(cleared.service_session.value).toBe('');
+    expect(cleared.service_refresh_token.value).toBe('');
     const after = await t.http().get('/v1/auth/sessions').set('X-Service-Project-Key', key()).set('Authorization', `Bearer ${refreshed.body.access_token}`);
     expectProblem(after, 401, 'unauthenticated', '/v1/auth/sessions');
 
@@ -156,7 +156,7 @@ describe('sign-up, sign-in, me, refresh, sessions, sign-out', () => {
     const u = await signUpUser(t, key(), 'reuse@example.com');
     const first = await t.http().post('/v1/auth/refresh').set('X-Service-Project-Key', key()).set('Cookie', `service_refresh_token=${u.refreshToken}`);
     expect(first.status).toBe(200);
-    const successor = cookiesOf(first).service_refresh_token!.value;
+    const successor = cookiesOf(first).service_refresh_token.value;
     t.clock.advance(11_000);
     const replay = await t.http().post('/v1/auth/refresh').set('X-Service-Project-Key', key()).set('Cookie', `service_refresh_token=${u.refreshToken}`);
     expectProblem(replay, 401, 'unauthenticated', '/v1/auth/refresh');
@@ -174,7 +174,7 @@ describe('sign-up, sign-in, me, refresh, sessions, sign-out', () => {
       Array.from({ length: 20 }, () => t.http().post('/v1/auth/refresh').set('X-Service-Project-Key', key()).set('Cookie', `service_refresh_token=${u.refreshToken}`)),
     );
     expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
-    const successors = new Set(results.map((r) => cookiesOf(r).service_refresh_token!.value));
+    const successors = new Set(results.map((r) => cookiesOf(r).service_refresh_token.value));
     expect(successors.size).toBe(1);
     const ds = t.app.get(DataSource);
     expect(await ds.getRepository(Session).count()).toBe(1);
@@ -205,7 +205,7 @@ describe('sign-up, sign-in, me, refresh, sessions, sign-out', () => {
 
   it('issues access tokens with exactly the claims of CONTRACT §2', async () => {
     const u = await signUpUser(t, key(), 'claims@example.com');
-    const [header, payload] = u.accessToken.split('.').slice(0, 2).map((p) => JSON.parse(Buffer.from(p!, 'base64url').toString()) as Record<string, unknown>);
+    const [header, payload] = u.accessToken.split('.').slice(0, 2).map((p) => JSON.parse(Buffer.from(p, 'base64url').toString()) as Record<string, unknown>);
     expect(header).toEqual({ alg: 'ES256', typ: 'JWT', kid: expect.any(String) });
     expect(payload).toEqual({
       iss: `http://auth.test/v1/projects/${tenant.project.id}`,

@@ -49,7 +49,7 @@ export class LockoutService {
     if (count < LOCK_AFTER_FAILURES) return null;
     await this.cache.del(k.failures);
     const { count: level } = await this.cache.increment(k.level, LEVEL_MEMORY_MS);
-    const duration = LOCK_DURATIONS_MS[Math.min(level, LOCK_DURATIONS_MS.length) - 1]!;
+    const duration = LOCK_DURATIONS_MS[Math.min(level, LOCK_DURATIONS_MS.length) - 1];
     const until = this.clock.nowMs() + duration;
     await this.cache.set(k.until, String(until), LEVEL_MEMORY_MS);
     return new Date(until);

@@ -34,8 +34,8 @@ describe('MemoryJobBroker', () => {
     await broker.add('sms', 'x', {}, { attempts: 3, backoff: { type: 'exponential', delayMs: 30 } });
     await wait(250);
     expect(times).toHaveLength(3);
-    expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(25);
-    expect(times[2]! - times[1]!).toBeGreaterThanOrEqual(55);
+    expect(times[1] - times[0]).toBeGreaterThanOrEqual(25);
+    expect(times[2] - times[1]).toBeGreaterThanOrEqual(55);
     expect(await broker.counts('sms')).toEqual({ waiting: 0, active: 0, delayed: 0, failed: 1 });
     await broker.close();
   });

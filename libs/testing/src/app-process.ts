@@ -23,8 +23,8 @@ export interface AppProcess {
 export async function spawnApp(app: 'auth-runtime' | 'control-plane' | 'webhook-worker', env: Record<string, string> = {}, timeoutMs = 30_000): Promise<AppProcess> {
   const portVar = { 'auth-runtime': 'AUTH_RUNTIME_PORT', 'control-plane': 'CONTROL_PLANE_PORT', 'webhook-worker': 'WEBHOOK_WORKER_PORT' }[app];
   const child = spawn(process.execPath, ['-r', join(ROOT, 'tools/register.js'), join(ROOT, 'dist/apps', app, 'src/main.js')], {
-    // eslint-disable-next-line no-restricted-properties -- child processes inherit PATH and friends
     env: {
+      // eslint-disable-next-line no-restricted-properties -- child processes inherit PATH
       PATH: process.env.PATH ?? '',
       ...TEST_ENV,
       HOST: '127.0.0.1',

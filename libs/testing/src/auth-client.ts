@@ -15,8 +15,8 @@ export function cookiesOf(res: Response): Record<string, { value: string; attrib
   const out: Record<string, { value: string; attributes: string[] }> = {};
   for (const line of raw ?? []) {
     const [pair, ...attrs] = line.split(';').map((s) => s.trim());
-    const eq = pair!.indexOf('=');
-    out[pair!.slice(0, eq)] = { value: decodeURIComponent(pair!.slice(eq + 1)), attributes: attrs };
+    const eq = pair.indexOf('=');
+    out[pair.slice(0, eq)] = { value: decodeURIComponent(pair.slice(eq + 1)), attributes: attrs };
   }
   return out;
 }
@@ -45,7 +45,7 @@ export async function signUpUser(t: TestApp, projectKey: string, email: string, 
     email,
     password,
     accessToken: res.body.session.access_token,
-    refreshToken: cookies.service_refresh_token!.value,
+    refreshToken: cookies.service_refresh_token.value,
     sessionId: res.body.session.id,
   };
 }
