@@ -348,7 +348,8 @@ describe('admin webhooks API', () => {
     const w = await create();
     const { rows } = await seedDeliveries(w.id, 1);
     const later = new Date(Date.now() + 3_600_000);
-    const retry = await t.dataSource.getRepository(WebhookDelivery).save({ ...rows[0], id: undefined, status: 'pending', attempt: 2, responseStatus: null, durationMs: null, error: null, nextAttemptAt: later });
+    const { id: _first, ...failed } = rows[0];
+    const retry = await t.dataSource.getRepository(WebhookDelivery).save({ ...failed, status: 'pending', attempt: 2, responseStatus: null, durationMs: null, error: null, nextAttemptAt: later });
     const res = await post(`/v1/admin/webhooks/${w.id}/deliveries/${rows[0].id}/redeliver`);
     expect(res.status).toBe(202);
     expect(res.body).toMatchObject({ id: retry.id, status: 'pending', attempt: 2 });

@@ -3,6 +3,7 @@ import type { AppConfig } from '@gatehouse/config';
 import { CoreModule } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { QueueModule } from '@gatehouse/queue';
+import { DeliveriesModule } from './deliveries/deliveries.module';
 import { MailProcessor } from './mail/mail.processor';
 import { SmsProcessor } from './sms/sms.processor';
 
@@ -12,7 +13,7 @@ export class AppModule {
   static forRoot(config: AppConfig, clock?: Clock): DynamicModule {
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(config, clock), QueueModule.forRoot()],
+      imports: [CoreModule.forRoot(config, clock), QueueModule.forRoot(), DeliveriesModule],
       providers: [MailProcessor, SmsProcessor],
     };
   }

@@ -1,0 +1,26 @@
+import { Module } from '@nestjs/common';
+import { WebhookDeliveryQueue } from '@gatehouse/identity';
+import { DeliverySweeper } from './delivery-sweeper.service';
+import { OutboxEventsRepository } from './outbox-events.repository';
+import { OutboxRelay } from './outbox-relay.service';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { WebhookDeliveriesService } from './webhook-deliveries.service';
+import { WebhookDeliveryProcessor } from './webhook-delivery.processor';
+import { WebhookSender } from './webhook-sender';
+import { WebhooksRepository } from './webhooks.repository';
+
+/** Webhook deliveries: outbox relay, sweeper, and the `webhook-deliveries` consumer (docs/webhooks.md). */
+@Module({
+  providers: [
+    OutboxEventsRepository,
+    WebhooksRepository,
+    WebhookDeliveriesRepository,
+    WebhookDeliveryQueue,
+    WebhookSender,
+    WebhookDeliveriesService,
+    WebhookDeliveryProcessor,
+    OutboxRelay,
+    DeliverySweeper,
+  ],
+})
+export class DeliveriesModule {}

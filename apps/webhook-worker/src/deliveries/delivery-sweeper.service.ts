@@ -1,0 +1,54 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
+import { WebhookDeliveryQueue } from '@gatehouse/identity';
+import { Clock } from '@gatehouse/platform';
+import { PollingLoop } from './polling-loop';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+
+/** Wait between sweeps. */
+export const SWEEP_INTERVAL_MS = 5000;
+/** Due attempts looked at per round. */
+export const SWEEP_BATCH = 1000;
+
+/**
+ * PostgreSQL is the source of truth: every attempt not yet made is a `pending` row with its due
+ * time. At start and every few seconds the sweeper (re-)enqueues the due ones under their
+ * deterministic job id, so the jobs Redis lost (restart without persistence, failed enqueue after
+ * a commit, a job BullMQ gave up on) come back, and the ones it still has are left alone.
+ */
+@Injectable()
+export class DeliverySweeper implements OnApplicationBootstrap, OnModuleDestroy, OnApplicationShutdown {
+  private readonly logger = new Logger('DeliverySweeper');
+  private readonly loop = new PollingLoop('delivery sweeper', SWEEP_INTERVAL_MS, () => this.sweepOnce(), this.logger);
+  private cursor: { at: Date; id: string } | null = null;
+
+  constructor(
+    private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly queue: WebhookDeliveryQueue,
+    private readonly clock: Clock,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.loop.start();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.loop.stop();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.loop.stop();
+  }
+
+  /**
+   * Looks at one page of due pending attempts and enqueues those whose job Redis does not have.
+   * Pages follow each other across rounds (a cursor), so a long backlog costs one page per round;
+   * a page that found missing jobs asks for the next page at once (fast refill after a Redis loss).
+   */
+  async sweepOnce(): Promise<boolean> {
+    const page = await this.deliveries.due(this.clock.now(), SWEEP_BATCH, this.cursor);
+    const last = page[page.length - 1];
+    this.cursor = page.length === SWEEP_BATCH && last ? { at: last.at, id: last.id } : null;
+    const added = await this.queue.enqueueMissing(page.map((p) => p.id));
+    return added > 0 && this.cursor !== null;
+  }
+}
