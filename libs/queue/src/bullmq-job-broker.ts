@@ -10,8 +10,8 @@ function toBullOptions(opts: JobOptions | undefined): JobsOptions {
     ...(opts?.delayMs ? { delay: opts.delayMs } : {}),
     attempts: opts?.attempts ?? 1,
     ...(opts?.backoff ? { backoff: { type: opts.backoff.type, delay: opts.backoff.delayMs } } : {}),
-    removeOnComplete: 1000,
-    removeOnFail: 5000,
+    removeOnComplete: opts?.removeWhenDone ? true : 1000,
+    removeOnFail: opts?.removeWhenDone ? true : 5000,
   };
 }
 

@@ -7,6 +7,11 @@ export interface JobOptions {
   /** Total attempts including the first (default 1). */
   attempts?: number;
   backoff?: { type: 'exponential' | 'fixed'; delayMs: number };
+  /**
+   * Forget the job as soon as it completes or fails for good, so that its id can be added again
+   * (BullMQ otherwise keeps finished jobs for a while, and a kept id blocks a new add).
+   */
+  removeWhenDone?: boolean;
 }
 
 export interface JobRecord<T> {

@@ -1,32 +1,37 @@
-import { Processor, WorkerHost } from '@nestjs/bullmq';
-import type { OnModuleDestroy } from '@nestjs/common';
-import type { Job } from 'bullmq';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import type { WebhookDeliveryJob } from '@gatehouse/identity';
-import { QUEUES } from '@gatehouse/queue';
+import { JobBroker, QUEUES, type JobRecord } from '@gatehouse/queue';
 import { WebhookDeliveriesService, type AttemptOutcome } from './webhook-deliveries.service';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * Consumer of `webhook-deliveries`: one job = one attempt of one pending delivery row. HTTP
- * failures are recorded and rescheduled by the service (a new row and a new job per attempt);
- * a thrown error (PostgreSQL unavailable) lets BullMQ retry the job. A worker that dies keeps its
- * jobs locked for `lockDuration` only; another worker then takes them over as stalled.
+ * Consumer of `webhook-deliveries` (through the JobBroker: BullMQ, or in-process when standalone):
+ * one job = one attempt of one pending delivery row. HTTP failures are recorded and rescheduled by
+ * the service (a new row and a new job per attempt); a thrown error (PostgreSQL unavailable) lets
+ * the broker retry the job. A worker that dies keeps its jobs locked for 10 s only; another worker
+ * then takes them over as stalled. The broker stops consuming, letting attempts in progress finish
+ * and be recorded, before the database closes.
  */
-@Processor(QUEUES.webhookDeliveries, { concurrency: 32, lockDuration: 10_000, stalledInterval: 5_000, maxStalledCount: 5 })
-export class WebhookDeliveryProcessor extends WorkerHost implements OnModuleDestroy {
-  constructor(private readonly deliveries: WebhookDeliveriesService) {
-    super();
+@Injectable()
+export class WebhookDeliveryProcessor implements OnModuleInit {
+  constructor(
+    private readonly broker: JobBroker,
+    private readonly deliveries: WebhookDeliveriesService,
+  ) {}
+
+  onModuleInit(): void {
+    this.broker.consume<WebhookDeliveryJob>(QUEUES.webhookDeliveries, (job) => this.process(job), {
+      concurrency: 32,
+      lockDurationMs: 10_000,
+      stalledIntervalMs: 5_000,
+      maxStalledCount: 5,
+    });
   }
 
-  async process(job: Job<WebhookDeliveryJob>): Promise<AttemptOutcome> {
+  async process(job: JobRecord<WebhookDeliveryJob>): Promise<AttemptOutcome> {
     const id = job.data?.deliveryId;
     if (typeof id !== 'string' || !UUID.test(id)) return 'skipped';
     return this.deliveries.attempt(id);
-  }
-
-  /** Lets the attempts in progress finish (and be recorded) while the database is still open. */
-  async onModuleDestroy(): Promise<void> {
-    await this.worker.close();
   }
 }
