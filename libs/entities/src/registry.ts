@@ -5,6 +5,8 @@ import { MfaBackupCode } from './mfa-backup-code.entity';
 import { MfaFactor } from './mfa-factor.entity';
 import { CreateSchema1795305600000 } from './migrations/1795305600000-CreateSchema';
 import { WebhookDeliveryScheduling1795306000000 } from './migrations/1795306000000-WebhookDeliveryScheduling';
+import { WebhookDeliveryLeases1795306100000 } from './migrations/1795306100000-WebhookDeliveryLeases';
+import { WebhookDeliveryHotPath1795306200000 } from './migrations/1795306200000-WebhookDeliveryHotPath';
 import { OAuthIdentity } from './oauth-identity.entity';
 import { OAuthTransaction } from './oauth-transaction.entity';
 import { OneTimeToken } from './one-time-token.entity';
@@ -48,4 +50,4 @@ export const ENTITIES = [
 ];
 
 /** Every migration class, oldest first. Migrations are the source of truth for the schema. */
-export const MIGRATIONS = [CreateSchema1795305600000, WebhookDeliveryScheduling1795306000000];
+export const MIGRATIONS = [CreateSchema1795305600000, WebhookDeliveryScheduling1795306000000, WebhookDeliveryLeases1795306100000, WebhookDeliveryHotPath1795306200000];

@@ -46,6 +46,10 @@ export class WebhookDelivery {
   @Column('boolean', { default: false })
   manual: boolean;
 
+  /** While a worker makes this pending attempt: until when it holds it (see docs/webhooks.md). */
+  @Column({ type: 'timestamptz', nullable: true })
+  claimedUntil: Date | null;
+
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt: Date;
 }

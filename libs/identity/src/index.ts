@@ -18,8 +18,8 @@ export { RateLimitsModule } from './rate-limits/rate-limits.module';
 export { RATE_LIMITS, RateLimitsService, type RateLimitRule } from './rate-limits/rate-limits.service';
 export { LOCK_AFTER_FAILURES, LOCK_DURATIONS_MS, LockoutService, normalizeIdentifier } from './lockout.service';
 export { OAUTH_PROVIDERS, openOAuthSecret, sealOAuthSecret, type OAuthProvider } from './oauth-secrets';
-export { WEBHOOK_ALL_EVENTS, WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT, webhookReceives } from './webhooks/webhook-events';
-export { newWebhookSecret, openWebhookSecret, sealWebhookSecret, signWebhook, WEBHOOK_SECRET_PREFIX } from './webhooks/webhook-signing';
+export { WEBHOOK_ALL_EVENTS, WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT } from './webhooks/webhook-events';
+export { newWebhookSecret, openWebhookSecret, sealWebhookSecret, signWebhook, WEBHOOK_SECRET_PREFIX, webhookSigningKey } from './webhooks/webhook-signing';
 export { webhookBody, type WebhookEventSource } from './webhooks/webhook-payload';
 export {
   assertSendableHost,
@@ -33,7 +33,7 @@ export {
   WEBHOOK_URL_MAX_LENGTH,
   type WebhookUrlCheck,
 } from './webhooks/webhook-url';
-export { WEBHOOK_JOB_OPTIONS, WebhookDeliveryQueue, type WebhookDeliveryJob } from './webhooks/webhook-delivery-queue';
+export { WEBHOOK_BATCH_JOB_PREFIX, WEBHOOK_JOB_BATCH, WEBHOOK_JOB_OPTIONS, WebhookDeliveryQueue, type WebhookDeliveryJob } from './webhooks/webhook-delivery-queue';
 export { AllowedOrigins, CORS_ORIGIN_SET_KEYS } from './cors/allowed-origins';
 export {
   CORS_ALLOW_HEADERS,

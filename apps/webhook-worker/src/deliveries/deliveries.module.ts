@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { WebhookDeliveryQueue } from '@gatehouse/identity';
+import { DeliveryRecorder } from './delivery-recorder';
 import { DeliverySweeper } from './delivery-sweeper.service';
 import { OutboxEventsRepository } from './outbox-events.repository';
 import { OutboxRelay } from './outbox-relay.service';
@@ -17,6 +18,7 @@ import { WebhooksRepository } from './webhooks.repository';
     WebhookDeliveriesRepository,
     WebhookDeliveryQueue,
     WebhookSender,
+    DeliveryRecorder,
     WebhookDeliveriesService,
     WebhookDeliveryProcessor,
     OutboxRelay,

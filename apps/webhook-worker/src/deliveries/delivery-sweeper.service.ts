@@ -8,12 +8,18 @@ import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 export const SWEEP_INTERVAL_MS = 5000;
 /** Due attempts looked at per round. */
 export const SWEEP_BATCH = 1000;
+/**
+ * First attempts travel in relay batches, whose jobs cannot be looked up row by row: one still
+ * pending this long after it was due (and not held by a worker) is taken for lost.
+ */
+export const FIRST_ATTEMPT_GRACE_MS = 15_000;
 
 /**
  * PostgreSQL is the source of truth: every attempt not yet made is a `pending` row with its due
- * time. At start and every few seconds the sweeper (re-)enqueues the due ones under their
- * deterministic job id, so the jobs Redis lost (restart without persistence, failed enqueue after
- * a commit, a job BullMQ gave up on) come back, and the ones it still has are left alone.
+ * time. At start and every few seconds the sweeper (re-)enqueues, under their deterministic job id,
+ * the due ones that no job covers any more: jobs Redis lost (restart without persistence, failed
+ * enqueue after a commit, a job the broker gave up on) and rows whose worker died holding them
+ * (lease run out). Rows a live job still covers are left alone.
  */
 @Injectable()
 export class DeliverySweeper implements OnApplicationBootstrap, OnModuleDestroy, OnApplicationShutdown {
@@ -45,7 +51,7 @@ export class DeliverySweeper implements OnApplicationBootstrap, OnModuleDestroy,
    * a page that found missing jobs asks for the next page at once (fast refill after a Redis loss).
    */
   async sweepOnce(): Promise<boolean> {
-    const page = await this.deliveries.due(this.clock.now(), SWEEP_BATCH, this.cursor);
+    const page = await this.deliveries.lost(this.clock.now(), FIRST_ATTEMPT_GRACE_MS, SWEEP_BATCH, this.cursor);
     const last = page[page.length - 1];
     this.cursor = page.length === SWEEP_BATCH && last ? { at: last.at, id: last.id } : null;
     const added = await this.queue.enqueueMissing(page.map((p) => p.id));

@@ -1,36 +1,45 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
+import { WEBHOOK_ALL_EVENTS, WEBHOOK_TEST_EVENT } from '@gatehouse/identity';
 
-/** An outbox row as the relay needs it: who it is for, not what it says (the worker reads that per attempt). */
-export interface UndispatchedEvent {
-  id: string;
-  tenantId: string;
-  type: string;
-  /** `data.webhook.id` of a `webhook.test` event: the one webhook it is for. */
-  targetWebhookId: string | null;
-}
-
-/** The only code of the worker that queries `outbox_events`. */
+/** The only code of the worker that reads and marks `outbox_events`. */
 @Injectable()
 export class OutboxEventsRepository {
-  /**
-   * The oldest events not yet relayed, row-locked; rows another relay holds are skipped, so any
-   * number of workers can relay side by side without handing an event out twice.
-   */
-  async lockUndispatched(manager: EntityManager, limit: number): Promise<UndispatchedEvent[]> {
-    const rows: { id: string; tenant_id: string; type: string; target_webhook_id: string | null }[] = await manager.query(
-      `SELECT id, tenant_id, type, payload -> 'webhook' ->> 'id' AS target_webhook_id
-         FROM outbox_events
-        WHERE dispatched_at IS NULL
-        ORDER BY created_at
-        LIMIT $1
-        FOR UPDATE SKIP LOCKED`,
-      [limit],
-    );
-    return rows.map((r) => ({ id: r.id, tenantId: r.tenant_id, type: r.type, targetWebhookId: r.target_webhook_id }));
-  }
+  constructor(private readonly dataSource: DataSource) {}
 
-  async markDispatched(manager: EntityManager, ids: string[], at: Date): Promise<void> {
-    await manager.query(`UPDATE outbox_events SET dispatched_at = $2 WHERE id = ANY($1::uuid[])`, [ids, at]);
+  /**
+   * The relay's step, in one statement (one round trip, atomic): takes up to `limit` of the oldest
+   * undispatched events (SKIP LOCKED, so relays on several workers never take the same event), writes
+   * one pending first attempt per webhook that receives it, and marks the events dispatched.
+   * A webhook receives an event of its tenant when it is enabled and lists the event's type or
+   * `"*"`; `webhook.test` goes only to the webhook named in its data, enabled or not (admin action).
+   * Returns how many events were taken and the ids of the attempts created.
+   */
+  async relay(limit: number, at: Date): Promise<{ events: number; created: string[] }> {
+    const [row] = await this.dataSource.query<{ events: number; created: string[] | null }[]>(
+      `WITH ev AS (
+         SELECT id, tenant_id, type, payload -> 'webhook' ->> 'id' AS target
+           FROM outbox_events
+          WHERE dispatched_at IS NULL
+          ORDER BY created_at
+          LIMIT $1
+          FOR UPDATE SKIP LOCKED
+       ), hit AS (
+         SELECT ev.tenant_id, w.id AS webhook_id, ev.id AS event_id, ev.type AS event_type, ev.type = $3 AS manual
+           FROM ev JOIN webhooks w ON w.tenant_id = ev.tenant_id
+          WHERE CASE WHEN ev.type = $3 THEN w.id::text = ev.target
+                     ELSE w.enabled AND (w.events ? $4 OR w.events ? ev.type) END
+       ), ins AS (
+         INSERT INTO webhook_deliveries (tenant_id, webhook_id, event_id, event_type, status, attempt, next_attempt_at, manual)
+         SELECT tenant_id, webhook_id, event_id, event_type, 'pending', 1, $2, manual FROM hit
+         ON CONFLICT (event_id, webhook_id, attempt) DO NOTHING
+         RETURNING id
+       ), upd AS (
+         UPDATE outbox_events o SET dispatched_at = $2 FROM ev WHERE o.id = ev.id RETURNING o.id
+       )
+       SELECT (SELECT count(*) FROM upd)::int AS events, (SELECT array_agg(id) FROM ins) AS created`,
+      [limit, at, WEBHOOK_TEST_EVENT, WEBHOOK_ALL_EVENTS],
+    );
+    return { events: row?.events ?? 0, created: row?.created ?? [] };
   }
 }

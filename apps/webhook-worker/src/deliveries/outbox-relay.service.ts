@@ -1,21 +1,18 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { WEBHOOK_TEST_EVENT, WebhookDeliveryQueue, webhookReceives } from '@gatehouse/identity';
+import { WebhookDeliveryQueue } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { OutboxEventsRepository } from './outbox-events.repository';
 import { PollingLoop } from './polling-loop';
-import { WebhookDeliveriesRepository, type NewAttempt } from './webhook-deliveries.repository';
-import { WebhooksRepository } from './webhooks.repository';
 
 /** Events moved per transaction. */
-export const RELAY_BATCH = 200;
+export const RELAY_BATCH = 500;
 /** Wait between polls of an empty outbox. */
-export const RELAY_IDLE_MS = 100;
+export const RELAY_IDLE_MS = 50;
 
 /**
- * The outbox relay: in one transaction it takes undispatched outbox rows (SKIP LOCKED), writes one
+ * The outbox relay: in one statement it takes undispatched outbox rows (SKIP LOCKED), writes one
  * pending first attempt per subscribed webhook of the event's tenant and marks the rows
- * dispatched; after the commit it enqueues the new attempts. If the enqueue is lost (Redis down,
+ * dispatched; after the commit it enqueues the new attempts in batches. If the enqueue is lost (Redis down,
  * crash right after the commit), the rows are still pending in PostgreSQL and the sweeper
  * enqueues them. See docs/webhooks.md.
  */
@@ -26,10 +23,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy, OnA
   private lastQueueWarning = 0;
 
   constructor(
-    private readonly dataSource: DataSource,
     private readonly outbox: OutboxEventsRepository,
-    private readonly webhooks: WebhooksRepository,
-    private readonly deliveries: WebhookDeliveriesRepository,
     private readonly queue: WebhookDeliveryQueue,
     private readonly clock: Clock,
   ) {}
@@ -47,34 +41,15 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy, OnA
   }
 
   /** Relays one batch; returns the number of events taken and the ids of the attempts created. */
-  async relayOnce(): Promise<{ events: number; created: string[] }> {
-    return this.dataSource.transaction(async (manager) => {
-      const events = await this.outbox.lockUndispatched(manager, RELAY_BATCH);
-      if (events.length === 0) return { events: 0, created: [] };
-      const hooks = await this.webhooks.ofTenants(manager, [...new Set(events.map((e) => e.tenantId))]);
-      const attempts: NewAttempt[] = [];
-      for (const e of events) {
-        for (const h of hooks) {
-          if (h.tenantId !== e.tenantId) continue;
-          if (e.type === WEBHOOK_TEST_EVENT) {
-            if (h.id === e.targetWebhookId) attempts.push({ tenantId: e.tenantId, webhookId: h.id, eventId: e.id, eventType: e.type, manual: true });
-          } else if (h.enabled && webhookReceives(h.events, e.type)) {
-            attempts.push({ tenantId: e.tenantId, webhookId: h.id, eventId: e.id, eventType: e.type, manual: false });
-          }
-        }
-      }
-      const now = this.clock.now();
-      const created = await this.deliveries.insertFirstAttempts(manager, attempts, now);
-      await this.outbox.markDispatched(manager, events.map((e) => e.id), now);
-      return { events: events.length, created };
-    });
+  relayOnce(): Promise<{ events: number; created: string[] }> {
+    return this.outbox.relay(RELAY_BATCH, this.clock.now());
   }
 
   private async step(): Promise<boolean> {
     const { events, created } = await this.relayOnce();
     if (created.length > 0) {
       try {
-        await this.queue.enqueue(created.map((deliveryId) => ({ deliveryId })));
+        await this.queue.enqueueBatches(created);
       } catch (err) {
         if (Date.now() - this.lastQueueWarning > 30_000) {
           this.lastQueueWarning = Date.now();

@@ -1,38 +1,44 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 
-/** A first attempt the relay creates for one (event, webhook). */
-export interface NewAttempt {
-  tenantId: string;
-  webhookId: string;
-  eventId: string;
-  eventType: string;
-  manual: boolean;
-}
-
-/** Everything one attempt needs, read in one query. */
-export interface AttemptContext {
+/** A pending attempt this worker has just claimed, with everything needed to make it. */
+export interface ClaimedAttempt {
   id: string;
-  status: 'pending' | 'succeeded' | 'failed';
   attempt: number;
   manual: boolean;
   webhookId: string;
   webhookUrl: string;
   webhookEnabled: boolean;
   secretEncrypted: string;
-  event: { id: string; type: string; tenantId: string; projectId: string | null; createdAt: Date; payload: Record<string, unknown> };
+  event: {
+    id: string;
+    type: string;
+    tenantId: string;
+    projectId: string | null;
+    createdAt: Date;
+    payload: Record<string, unknown>;
+  };
 }
 
 export interface AttemptResult {
+  id: string;
   status: 'succeeded' | 'failed';
   responseStatus: number | null;
   durationMs: number | null;
   error: string | null;
+  /** When the next attempt is due; null when none follows. */
+  nextAttemptAt: Date | null;
 }
 
-interface AttemptRow {
+export interface RecordedAttempt {
+  /** False when the row was no longer pending (another run recorded it first). */
+  recorded: boolean;
+  /** The pending row of the next attempt, when one was queued. */
+  next: { id: string; dueAt: Date } | null;
+}
+
+interface ClaimRow {
   id: string;
-  status: AttemptContext['status'];
   attempt: number;
   manual: boolean;
   webhook_id: string;
@@ -52,43 +58,44 @@ interface AttemptRow {
 export class WebhookDeliveriesRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Inserts first attempts (idempotent per event, webhook and attempt); returns the ids created. */
-  async insertFirstAttempts(manager: EntityManager, attempts: NewAttempt[], dueAt: Date): Promise<string[]> {
-    if (attempts.length === 0) return [];
-    const rows: { id: string }[] = await manager.query(
-      `INSERT INTO webhook_deliveries (tenant_id, webhook_id, event_id, event_type, status, attempt, next_attempt_at, manual)
-       SELECT t, w, e, ty, 'pending', 1, $5, m
-         FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $6::boolean[]) AS x(t, w, e, ty, m)
-       ON CONFLICT (event_id, webhook_id, attempt) DO NOTHING
-       RETURNING id`,
-      [
-        attempts.map((a) => a.tenantId),
-        attempts.map((a) => a.webhookId),
-        attempts.map((a) => a.eventId),
-        attempts.map((a) => a.eventType),
-        dueAt,
-        attempts.map((a) => a.manual),
-      ],
-    );
-    return rows.map((r) => r.id);
-  }
-
-  async loadAttempt(id: string): Promise<AttemptContext | null> {
-    const rows: AttemptRow[] = await this.dataSource.query(
-      `SELECT d.id, d.status, d.attempt, d.manual, d.webhook_id, w.url, w.enabled, w.secret_encrypted,
-              e.id AS event_id, e.type AS event_type, e.tenant_id AS event_tenant_id, e.project_id AS event_project_id,
-              e.created_at AS event_created_at, e.payload
-         FROM webhook_deliveries d
-         JOIN webhooks w ON w.id = d.webhook_id
-         JOIN outbox_events e ON e.id = d.event_id
-        WHERE d.id = $1`,
-      [id],
-    );
-    const r = rows[0];
-    if (!r) return null;
-    return {
+  /**
+   * The pending rows among `ids` that no live lease holds, with their webhook and event. With
+   * `leaseUntil`, takes them too (one UPDATE … RETURNING): a second run of the same work, or a
+   * second worker, then leaves them alone until the lease runs out. Without it, only reads: the
+   * relay's batch jobs, the one job that covers their rows while it lives, skip that write.
+   */
+  async pending(ids: string[], now: Date, leaseUntil: Date | null): Promise<ClaimedAttempt[]> {
+    if (ids.length === 0) return [];
+    const columns = `d.id, d.attempt, d.manual, d.webhook_id, w.url, w.enabled, w.secret_encrypted,
+                     e.id AS event_id, e.type AS event_type, e.tenant_id AS event_tenant_id,
+                     e.project_id AS event_project_id, e.created_at AS event_created_at, e.payload`;
+    const rows: ClaimRow[] = leaseUntil
+      ? (
+          await this.dataSource.query<[ClaimRow[], number]>(
+            `UPDATE webhook_deliveries d
+              SET claimed_until = $3
+             FROM webhooks w, outbox_events e
+            WHERE d.id = ANY($1::uuid[])
+              AND d.status = 'pending'
+              AND (d.claimed_until IS NULL OR d.claimed_until < $2)
+              AND w.id = d.webhook_id
+              AND e.id = d.event_id
+            RETURNING ${columns}`,
+            [ids, now, leaseUntil],
+          )
+        )[0]
+      : await this.dataSource.query(
+          `SELECT ${columns}
+             FROM webhook_deliveries d
+             JOIN webhooks w ON w.id = d.webhook_id
+             JOIN outbox_events e ON e.id = d.event_id
+            WHERE d.id = ANY($1::uuid[])
+              AND d.status = 'pending'
+              AND (d.claimed_until IS NULL OR d.claimed_until < $2)`,
+          [ids, now],
+        );
+    return rows.map((r) => ({
       id: r.id,
-      status: r.status,
       attempt: r.attempt,
       manual: r.manual,
       webhookId: r.webhook_id,
@@ -103,50 +110,83 @@ export class WebhookDeliveriesRepository {
         createdAt: new Date(r.event_created_at),
         payload: r.payload,
       },
-    };
+    }));
   }
 
   /**
-   * Records a made attempt, only if it is still pending (a duplicate run of the same job changes
-   * nothing), and with `nextAttemptAt` queues the next attempt in the same statement. Returns
-   * whether this call recorded it and the id of the next attempt.
+   * Records made attempts in one statement, each only if still pending (a duplicate run changes
+   * nothing), and queues the next attempt of those with `nextAttemptAt`. Returns, per id, whether
+   * it was recorded and the next attempt's row.
    */
-  async finish(id: string, result: AttemptResult, nextAttemptAt: Date | null, manager?: EntityManager): Promise<{ recorded: boolean; nextId: string | null }> {
-    const rows: { recorded: boolean; next_id: string | null }[] = await (manager ?? this.dataSource.manager).query(
-      `WITH done AS (
-         UPDATE webhook_deliveries
-            SET status = $2, response_status = $3, duration_ms = $4, error = $5, next_attempt_at = $6
-          WHERE id = $1 AND status = 'pending'
-          RETURNING tenant_id, webhook_id, event_id, event_type, attempt
+  async finish(
+    results: AttemptResult[],
+    manager?: EntityManager,
+  ): Promise<Map<string, RecordedAttempt>> {
+    const out = new Map<string, RecordedAttempt>();
+    if (results.length === 0) return out;
+    const rows: { id: string; next_id: string | null; next_at: Date | null }[] = await (
+      manager ?? this.dataSource.manager
+    ).query(
+      `WITH r AS (
+         SELECT * FROM unnest($1::uuid[], $2::text[], $3::int[], $4::int[], $5::text[], $6::timestamptz[])
+                    AS r(id, status, response_status, duration_ms, error, next_at)
+       ), done AS (
+         UPDATE webhook_deliveries d
+            SET status = r.status, response_status = r.response_status, duration_ms = r.duration_ms,
+                error = r.error, next_attempt_at = r.next_at, claimed_until = NULL
+           FROM r
+          WHERE d.id = r.id AND d.status = 'pending'
+          RETURNING d.id, d.tenant_id, d.webhook_id, d.event_id, d.event_type, d.attempt, r.next_at
        ), next AS (
          INSERT INTO webhook_deliveries (tenant_id, webhook_id, event_id, event_type, status, attempt, next_attempt_at, manual)
-         SELECT tenant_id, webhook_id, event_id, event_type, 'pending', attempt + 1, $6, false
+         SELECT tenant_id, webhook_id, event_id, event_type, 'pending', attempt + 1, next_at, false
            FROM done
-          WHERE $6::timestamptz IS NOT NULL
+          WHERE next_at IS NOT NULL
          ON CONFLICT (event_id, webhook_id, attempt) DO NOTHING
-         RETURNING id
+         RETURNING id, event_id, webhook_id, next_attempt_at
        )
-       SELECT EXISTS (SELECT 1 FROM done) AS recorded, (SELECT id FROM next) AS next_id`,
-      [id, result.status, result.responseStatus, result.durationMs, result.error?.slice(0, 500) ?? null, nextAttemptAt],
+       SELECT done.id, next.id AS next_id, next.next_attempt_at AS next_at
+         FROM done LEFT JOIN next ON next.event_id = done.event_id AND next.webhook_id = done.webhook_id`,
+      [
+        results.map((r) => r.id),
+        results.map((r) => r.status),
+        results.map((r) => r.responseStatus),
+        results.map((r) => r.durationMs),
+        results.map((r) => r.error?.slice(0, 500) ?? null),
+        results.map((r) => r.nextAttemptAt),
+      ],
     );
-    return { recorded: rows[0]?.recorded ?? false, nextId: rows[0]?.next_id ?? null };
+    for (const r of results) out.set(r.id, { recorded: false, next: null });
+    for (const row of rows) {
+      out.set(row.id, {
+        recorded: true,
+        next: row.next_id && row.next_at ? { id: row.next_id, dueAt: new Date(row.next_at) } : null,
+      });
+    }
+    return out;
   }
 
-  /** Due pending attempts in (due time, id) order, after `cursor` when given: the sweeper's pages. */
-  async due(now: Date, limit: number, cursor: { at: Date; id: string } | null): Promise<{ id: string; at: Date }[]> {
-    const rows: { id: string; next_attempt_at: Date }[] = cursor
-      ? await this.dataSource.query(
-          `SELECT id, next_attempt_at FROM webhook_deliveries
-            WHERE status = 'pending' AND next_attempt_at <= $1 AND (next_attempt_at, id) > ($3, $4::uuid)
-            ORDER BY next_attempt_at, id LIMIT $2`,
-          [now, limit, cursor.at, cursor.id],
-        )
-      : await this.dataSource.query(
-          `SELECT id, next_attempt_at FROM webhook_deliveries
-            WHERE status = 'pending' AND next_attempt_at <= $1
-            ORDER BY next_attempt_at, id LIMIT $2`,
-          [now, limit],
-        );
+  /**
+   * Pending attempts the queue may have lost, oldest first: due and not held by a live lease; for
+   * first attempts (handed out in relay batches, whose jobs cannot be looked up one row at a time)
+   * only once due for `graceMs`, or when their lease ran out. Paged after `cursor`.
+   */
+  async lost(
+    now: Date,
+    graceMs: number,
+    limit: number,
+    cursor: { at: Date; id: string } | null,
+  ): Promise<{ id: string; at: Date }[]> {
+    const rows: { id: string; next_attempt_at: Date }[] = await this.dataSource.query(
+      `SELECT id, next_attempt_at FROM webhook_deliveries
+        WHERE status = 'pending' AND next_attempt_at <= $1
+          AND (claimed_until IS NULL OR claimed_until < $1)
+          AND (attempt > 1 OR claimed_until IS NOT NULL OR next_attempt_at <= $1::timestamptz - make_interval(secs => $2::float8 / 1000))
+          AND ($4::timestamptz IS NULL OR (next_attempt_at, id) > ($4::timestamptz, $5::uuid))
+        ORDER BY next_attempt_at, id
+        LIMIT $3`,
+      [now, graceMs, limit, cursor?.at ?? null, cursor?.id ?? null],
+    );
     return rows.map((r) => ({ id: r.id, at: new Date(r.next_attempt_at) }));
   }
 }

@@ -1,85 +1,109 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
-import { EventRecorder, openWebhookSecret, signWebhook, webhookBody, WebhookDeliveryQueue } from '@gatehouse/identity';
+import { EventRecorder, openWebhookSecret, signWebhook, webhookBody, webhookSigningKey } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
+import { DeliveryRecorder } from './delivery-recorder';
 import { retryDelayMs } from './retry-schedule';
-import { WebhookDeliveriesRepository, type AttemptContext, type AttemptResult } from './webhook-deliveries.repository';
+import { WebhookDeliveriesRepository, type AttemptResult, type ClaimedAttempt } from './webhook-deliveries.repository';
 import { WebhookSender } from './webhook-sender';
 import { WebhooksRepository } from './webhooks.repository';
 
 export type AttemptOutcome = 'skipped' | 'succeeded' | 'retrying' | 'failed';
 
+/** A claimed attempt is held this long beyond the HTTP timeout before another worker may take it over. */
+export const LEASE_MARGIN_MS = 5000;
+const SECRET_CACHE_SIZE = 1000;
+
 /**
- * Makes one attempt of one delivery (CONTRACT §7): Standard Webhooks body and headers, the event
- * id as `webhook-id` on every attempt, 2xx = success, 410 disables the webhook, anything else
- * schedules the next attempt on WEBHOOK_RETRY_SCHEDULE until it is used up.
+ * Makes attempts of deliveries (CONTRACT §7): Standard Webhooks body and headers, the event id as
+ * `webhook-id` on every attempt, 2xx = success, 410 disables the webhook, anything else schedules
+ * the next attempt on WEBHOOK_RETRY_SCHEDULE until it is used up. A job's rows are claimed in one
+ * statement and sent in parallel; results are recorded as they come (DeliveryRecorder).
  */
 @Injectable()
 export class WebhookDeliveriesService {
   private readonly logger = new Logger('WebhookDeliveries');
+  /** HMAC keys of opened secrets, by webhook id and sealed value (a changed secret has a new sealed value). */
+  private readonly keys = new Map<string, Buffer>();
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly deliveries: WebhookDeliveriesRepository,
     private readonly webhooks: WebhooksRepository,
     private readonly sender: WebhookSender,
-    private readonly queue: WebhookDeliveryQueue,
+    private readonly recorder: DeliveryRecorder,
     private readonly events: EventRecorder,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async attempt(deliveryId: string): Promise<AttemptOutcome> {
-    const ctx = await this.deliveries.loadAttempt(deliveryId);
-    if (!ctx || ctx.status !== 'pending') return 'skipped';
-    if (!ctx.manual && !ctx.webhookEnabled) {
-      await this.deliveries.finish(ctx.id, { status: 'failed', responseStatus: null, durationMs: null, error: 'webhook disabled' }, null);
+  /**
+   * Makes the attempts of the pending rows among `ids`. A single attempt (retry, sweeper,
+   * redeliver) is claimed with a lease first; a relay batch is only read: its job is the one thing
+   * that covers its rows (the sweeper leaves first attempts alone for FIRST_ATTEMPT_GRACE_MS), which
+   * saves a write per delivery on the hot path.
+   */
+  async attemptAll(ids: string[], opts: { claim: boolean }): Promise<AttemptOutcome[]> {
+    const now = this.clock.nowMs();
+    const rows = await this.deliveries.pending(ids, new Date(now), opts.claim ? new Date(now + this.config.webhooks.timeoutMs + LEASE_MARGIN_MS) : null);
+    return Promise.all(rows.map((c) => this.attempt(c)));
+  }
+
+  private keyOf(c: ClaimedAttempt): Buffer {
+    const id = `${c.webhookId}:${c.secretEncrypted}`;
+    let key = this.keys.get(id);
+    if (key === undefined) {
+      key = webhookSigningKey(openWebhookSecret(this.config, c.webhookId, c.secretEncrypted));
+      if (this.keys.size >= SECRET_CACHE_SIZE) this.keys.clear();
+      this.keys.set(id, key);
+    }
+    return key;
+  }
+
+  private async attempt(c: ClaimedAttempt): Promise<AttemptOutcome> {
+    const final = (error: string): AttemptResult => ({ id: c.id, status: 'failed', responseStatus: null, durationMs: null, error, nextAttemptAt: null });
+    if (!c.manual && !c.webhookEnabled) {
+      await this.recorder.record(final('webhook disabled'));
       return 'failed';
     }
-    let secret: string;
+    let key: Buffer;
     try {
-      secret = openWebhookSecret(this.config, ctx.webhookId, ctx.secretEncrypted);
+      key = this.keyOf(c);
     } catch {
-      this.logger.error(`webhook ${ctx.webhookId}: the signing secret cannot be opened (was ENCRYPTION_KEY changed?)`);
-      await this.deliveries.finish(ctx.id, { status: 'failed', responseStatus: null, durationMs: null, error: 'signing secret unreadable' }, null);
+      this.logger.error(`webhook ${c.webhookId}: the signing secret cannot be opened (was ENCRYPTION_KEY changed?)`);
+      await this.recorder.record(final('signing secret unreadable'));
       return 'failed';
     }
 
-    const body = webhookBody(ctx.event);
+    const body = webhookBody(c.event);
     const timestamp = Math.floor(this.clock.nowMs() / 1000);
     const sent = await this.sender.send(
-      ctx.webhookUrl,
-      { 'webhook-id': ctx.event.id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signWebhook(secret, ctx.event.id, timestamp, body) },
+      c.webhookUrl,
+      { 'webhook-id': c.event.id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signWebhook(key, c.event.id, timestamp, body) },
       body,
     );
     const ok = sent.status !== null && sent.status >= 200 && sent.status <= 299;
-    const result: AttemptResult = { status: ok ? 'succeeded' : 'failed', responseStatus: sent.status, durationMs: sent.durationMs, error: ok ? null : sent.error };
+    const result: AttemptResult = { id: c.id, status: ok ? 'succeeded' : 'failed', responseStatus: sent.status, durationMs: sent.durationMs, error: ok ? null : sent.error, nextAttemptAt: null };
     if (ok) {
-      await this.deliveries.finish(ctx.id, result, null);
+      await this.recorder.record(result);
       return 'succeeded';
     }
     if (sent.status === 410) {
-      await this.gone(ctx, result);
+      await this.gone(c, result);
       return 'failed';
     }
-    const delay = ctx.webhookEnabled ? retryDelayMs(this.config.webhooks.retryScheduleMs, ctx.attempt) : null;
-    const { nextId } = await this.deliveries.finish(ctx.id, result, delay === null ? null : new Date(this.clock.nowMs() + delay));
-    if (!nextId || delay === null) return 'failed';
-    try {
-      await this.queue.enqueue([{ deliveryId: nextId, delayMs: delay }]);
-    } catch (err) {
-      this.logger.warn(`retry ${nextId}: queue unavailable (${err instanceof Error ? err.message : String(err)}); left to the sweeper`);
-    }
-    return 'retrying';
+    const delay = c.webhookEnabled ? retryDelayMs(this.config.webhooks.retryScheduleMs, c.attempt) : null;
+    const { next } = await this.recorder.record({ ...result, nextAttemptAt: delay === null ? null : new Date(this.clock.nowMs() + delay) });
+    return next ? 'retrying' : 'failed';
   }
 
   /** 410 Gone: the attempt fails for good and the webhook is disabled with reason `gone`, in one transaction. */
-  private async gone(ctx: AttemptContext, result: AttemptResult): Promise<void> {
+  private async gone(c: ClaimedAttempt, result: AttemptResult): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
-      const { recorded } = await this.deliveries.finish(ctx.id, result, null, manager);
-      if (!recorded) return;
-      const w = await this.webhooks.disableGone(manager, ctx.webhookId, this.clock.now());
+      const outcome = await this.deliveries.finish([result], manager);
+      if (!outcome.get(c.id)?.recorded) return;
+      const w = await this.webhooks.disableGone(manager, c.webhookId, this.clock.now());
       if (!w) return;
       await this.events.record(manager, {
         tenantId: w.tenantId,

@@ -1,17 +1,21 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import type { WebhookDeliveryJob } from '@gatehouse/identity';
+import { WEBHOOK_BATCH_JOB_PREFIX, type WebhookDeliveryJob } from '@gatehouse/identity';
 import { JobBroker, QUEUES, type JobRecord } from '@gatehouse/queue';
 import { WebhookDeliveriesService, type AttemptOutcome } from './webhook-deliveries.service';
+
+/** Jobs in progress at once; a relay job carries up to WEBHOOK_JOB_BATCH attempts sent in parallel. */
+export const WORKER_CONCURRENCY = 32;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Consumer of `webhook-deliveries` (through the JobBroker: BullMQ, or in-process when standalone):
- * one job = one attempt of one pending delivery row. HTTP failures are recorded and rescheduled by
- * the service (a new row and a new job per attempt); a thrown error (PostgreSQL unavailable) lets
- * the broker retry the job. A worker that dies keeps its jobs locked for 10 s only; another worker
- * then takes them over as stalled. The broker stops consuming, letting attempts in progress finish
- * and be recorded, before the database closes.
+ * a job carries the ids of pending delivery rows (a relay batch, or one retry); the service claims
+ * them with a lease and makes the attempts. HTTP failures are recorded and rescheduled (a new row
+ * and a new job per attempt); a thrown error (PostgreSQL unavailable) lets the broker retry the
+ * job. Rows held by a worker that died come back when their lease runs out (the sweeper). The
+ * broker stops consuming, letting attempts in progress finish and be recorded, before the database
+ * closes.
  */
 @Injectable()
 export class WebhookDeliveryProcessor implements OnModuleInit {
@@ -22,16 +26,16 @@ export class WebhookDeliveryProcessor implements OnModuleInit {
 
   onModuleInit(): void {
     this.broker.consume<WebhookDeliveryJob>(QUEUES.webhookDeliveries, (job) => this.process(job), {
-      concurrency: 32,
+      concurrency: WORKER_CONCURRENCY,
       lockDurationMs: 10_000,
       stalledIntervalMs: 5_000,
       maxStalledCount: 5,
     });
   }
 
-  async process(job: JobRecord<WebhookDeliveryJob>): Promise<AttemptOutcome> {
-    const id = job.data?.deliveryId;
-    if (typeof id !== 'string' || !UUID.test(id)) return 'skipped';
-    return this.deliveries.attempt(id);
+  async process(job: JobRecord<WebhookDeliveryJob>): Promise<AttemptOutcome[]> {
+    const raw: unknown = job.data?.deliveryIds;
+    const ids = Array.isArray(raw) ? raw.filter((id): id is string => typeof id === 'string' && UUID.test(id)).slice(0, 500) : [];
+    return this.deliveries.attemptAll(ids, { claim: !job.id.startsWith(WEBHOOK_BATCH_JOB_PREFIX) });
   }
 }

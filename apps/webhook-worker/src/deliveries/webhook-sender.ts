@@ -2,7 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
-import { assertSendableHost, guardedLookup, PrivateAddressError } from '@gatehouse/identity';
+import { assertSendableHost, guardedLookup, PrivateAddressError, urlHost } from '@gatehouse/identity';
 
 export interface SendResult {
   /** The HTTP status, or null when no response came (timeout, refused address, network error). */
@@ -27,21 +27,47 @@ function describe(err: unknown): string {
  */
 @Injectable()
 export class WebhookSender implements OnModuleDestroy {
-  private readonly httpAgent = new http.Agent({ keepAlive: true, maxSockets: 64 });
-  private readonly httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 64 });
+  // At most 50 connections at a time to one endpoint; further requests wait for a free one (inside the timeout).
+  private readonly httpAgent = new http.Agent({ keepAlive: true, maxSockets: 50 });
+  private readonly httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 50 });
+
+  /** Request options per URL, parsed (and SSRF-checked when literal) once. */
+  private readonly targets = new Map<string, { secure: boolean; options: http.RequestOptions } | { refused: string }>();
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  private target(raw: string): { secure: boolean; options: http.RequestOptions } | { refused: string } {
+    let t = this.targets.get(raw);
+    if (t) return t;
+    try {
+      const url = new URL(raw);
+      if (!this.config.webhooks.allowPrivateUrls) assertSendableHost(url);
+      const secure = url.protocol === 'https:';
+      t = {
+        secure,
+        options: {
+          method: 'POST',
+          protocol: url.protocol,
+          hostname: urlHost(url),
+          port: url.port || (secure ? 443 : 80),
+          path: `${url.pathname}${url.search}`,
+          agent: secure ? this.httpsAgent : this.httpAgent,
+          ...(this.config.webhooks.allowPrivateUrls ? {} : { lookup: guardedLookup }),
+        },
+      };
+    } catch (err) {
+      t = { refused: describe(err) };
+    }
+    if (this.targets.size >= 1000) this.targets.clear();
+    this.targets.set(raw, t);
+    return t;
+  }
 
   send(target: string, headers: Record<string, string>, body: string): Promise<SendResult> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
-    let url: URL;
-    try {
-      url = new URL(target);
-      if (!this.config.webhooks.allowPrivateUrls) assertSendableHost(url);
-    } catch (err) {
-      return Promise.resolve({ status: null, error: describe(err), durationMs: elapsed() });
-    }
+    const t = this.target(target);
+    if ('refused' in t) return Promise.resolve({ status: null, error: t.refused, durationMs: elapsed() });
     return new Promise<SendResult>((resolve) => {
       let status: number | null = null;
       let timer: NodeJS.Timeout | undefined;
@@ -53,13 +79,10 @@ export class WebhookSender implements OnModuleDestroy {
         resolve({ status, error: status === null ? (error ?? 'no response') : error, durationMs: elapsed() });
       };
       const answered = () => settle(status !== null && (status < 200 || status > 299) ? `HTTP ${status}` : null);
-      const secure = url.protocol === 'https:';
       try {
-        const req = (secure ? https : http).request(url, {
-          method: 'POST',
-          agent: secure ? this.httpsAgent : this.httpAgent,
+        const req = (t.secure ? https : http).request({
+          ...t.options,
           headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': USER_AGENT },
-          ...(this.config.webhooks.allowPrivateUrls ? {} : { lookup: guardedLookup }),
         });
         timer = setTimeout(() => {
           req.destroy(new Error('timeout'));

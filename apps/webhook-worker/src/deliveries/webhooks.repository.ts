@@ -1,25 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 
-export interface WebhookTarget {
-  id: string;
-  tenantId: string;
-  events: string[];
-  enabled: boolean;
-}
-
 /** The only code of the worker that queries `webhooks`. */
 @Injectable()
 export class WebhooksRepository {
-  /** Every webhook of these tenants (disabled ones too: a test event still goes to its webhook). */
-  async ofTenants(manager: EntityManager, tenantIds: string[]): Promise<WebhookTarget[]> {
-    const rows: { id: string; tenant_id: string; events: string[]; enabled: boolean }[] = await manager.query(
-      `SELECT id, tenant_id, events, enabled FROM webhooks WHERE tenant_id = ANY($1::uuid[])`,
-      [tenantIds],
-    );
-    return rows.map((r) => ({ id: r.id, tenantId: r.tenant_id, events: Array.isArray(r.events) ? r.events : [], enabled: r.enabled }));
-  }
-
   /** A 410 answer: the webhook is disabled with reason `gone`. Returns the webhook when this call disabled it. */
   async disableGone(
     manager: EntityManager,

@@ -1,16 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import { JobBroker, QUEUES, type JobOptions } from '@gatehouse/queue';
 
-/** Job data of `webhook-deliveries`: the id of a pending `webhook_deliveries` row, nothing else. */
+/** Job data of `webhook-deliveries`: ids of pending `webhook_deliveries` rows, nothing else. */
 export interface WebhookDeliveryJob {
-  deliveryId: string;
+  deliveryIds: string[];
 }
 
+/** First attempts the relay hands out per job (one job, one query, many POSTs in parallel). */
+export const WEBHOOK_JOB_BATCH = 100;
+/** Job ids of relay batches start with this; other jobs carry one attempt and use its row id. */
+export const WEBHOOK_BATCH_JOB_PREFIX = 'b-';
+
 /**
- * The job id is the delivery row's id, so enqueueing the same attempt twice (relay, retry, sweeper,
- * redeliver) is a no-op while the job exists. Broker retries cover infrastructure errors only (the
- * database was down while recording); jobs are forgotten when done or failed, so that the sweeper
- * can enqueue a row that is still pending again.
+ * Job ids are deterministic: a single attempt's job id is its row id (retries, sweeper,
+ * redeliver), a relay batch's is `b-<first row id>`, so enqueueing the same work twice is a no-op
+ * while the job exists. Broker retries cover infrastructure errors only (the database was down);
+ * jobs are forgotten when done or failed, so that the sweeper can enqueue a row still pending.
  */
 export const WEBHOOK_JOB_OPTIONS: JobOptions = {
   attempts: 5,
@@ -30,13 +35,23 @@ export class WebhookDeliveryQueue {
       QUEUES.webhookDeliveries,
       items.map(({ deliveryId, delayMs }) => ({
         name: 'deliver',
-        data: { deliveryId },
+        data: { deliveryIds: [deliveryId] },
         opts: { ...WEBHOOK_JOB_OPTIONS, jobId: deliveryId + jobIdSuffix, ...(delayMs && delayMs > 0 ? { delayMs: Math.round(delayMs) } : {}) },
       })),
     );
   }
 
-  /** Enqueues, among these pending rows, those the broker holds no live job for; returns how many. */
+  /** The relay's first attempts, in jobs of up to WEBHOOK_JOB_BATCH rows. */
+  async enqueueBatches(deliveryIds: string[]): Promise<void> {
+    const jobs: { name: string; data: WebhookDeliveryJob; opts: JobOptions }[] = [];
+    for (let i = 0; i < deliveryIds.length; i += WEBHOOK_JOB_BATCH) {
+      const ids = deliveryIds.slice(i, i + WEBHOOK_JOB_BATCH);
+      jobs.push({ name: 'deliver-batch', data: { deliveryIds: ids }, opts: { ...WEBHOOK_JOB_OPTIONS, jobId: `${WEBHOOK_BATCH_JOB_PREFIX}${ids[0]}` } });
+    }
+    if (jobs.length) await this.broker.addBulk<WebhookDeliveryJob>(QUEUES.webhookDeliveries, jobs);
+  }
+
+  /** Enqueues, among these pending rows, those the broker holds no live single job for; returns how many. */
   async enqueueMissing(deliveryIds: string[]): Promise<number> {
     const live = await Promise.all(deliveryIds.map((id) => this.broker.has(QUEUES.webhookDeliveries, id)));
     const missing = deliveryIds.filter((_, i) => !live[i]);

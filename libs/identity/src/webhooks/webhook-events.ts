@@ -4,7 +4,8 @@ export const WEBHOOK_TEST_EVENT = 'webhook.test';
 /**
  * Event types a webhook may subscribe to (CONTRACT §7: event names are the audit actions). A webhook
  * lists some of these, or `"*"` for every event of its tenant (except `webhook.test`, which is
- * only ever sent to the webhook it was requested for). New audit actions are added here.
+ * only ever sent to the webhook it was requested for; the worker's relay applies this rule in SQL).
+ * New audit actions are added here.
  */
 export const WEBHOOK_EVENT_TYPES = [
   'user.created',
@@ -42,9 +43,3 @@ export const WEBHOOK_EVENT_TYPES = [
 ] as const;
 
 export const WEBHOOK_ALL_EVENTS = '*';
-
-/** Whether a webhook subscribed to `events` receives an event of `type` through the relay. */
-export function webhookReceives(events: readonly string[], type: string): boolean {
-  if (type === WEBHOOK_TEST_EVENT) return false;
-  return events.includes(WEBHOOK_ALL_EVENTS) || events.includes(type);
-}

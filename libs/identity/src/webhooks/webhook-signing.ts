@@ -9,12 +9,18 @@ export function newWebhookSecret(): string {
   return WEBHOOK_SECRET_PREFIX + randomBytes(32).toString('base64');
 }
 
+/** The HMAC key of a secret: the base64-decoded part after `whsec_`. */
+export function webhookSigningKey(secret: string): Buffer {
+  return Buffer.from(secret.startsWith(WEBHOOK_SECRET_PREFIX) ? secret.slice(WEBHOOK_SECRET_PREFIX.length) : secret, 'base64');
+}
+
 /**
  * `webhook-signature` value per Standard Webhooks: `v1,` + base64 HMAC-SHA256 of
- * `<id>.<timestamp>.<body>`, keyed with the base64-decoded part of the secret after `whsec_`.
+ * `<id>.<timestamp>.<body>`, keyed with the base64-decoded part of the secret after `whsec_`
+ * (the secret itself, or its key from `webhookSigningKey`).
  */
-export function signWebhook(secret: string, id: string, timestampSeconds: number, body: string): string {
-  const key = Buffer.from(secret.startsWith(WEBHOOK_SECRET_PREFIX) ? secret.slice(WEBHOOK_SECRET_PREFIX.length) : secret, 'base64');
+export function signWebhook(secret: string | Buffer, id: string, timestampSeconds: number, body: string): string {
+  const key = typeof secret === 'string' ? webhookSigningKey(secret) : secret;
   return `v1,${hmacSha256(key, `${id}.${timestampSeconds}.${body}`).toString('base64')}`;
 }
 
