@@ -242,6 +242,31 @@ describe('webhook deliveries (worker)', () => {
     await waitFor('its record', async () => (await deliveriesOf(hook.id))[2]?.status === 'succeeded');
   });
 
+  it('sends a first attempt whose batch job Redis lost, once overdue by the timeout plus a minute (never doubling a live batch)', async () => {
+    const hook = await insertWebhook(t.dataSource, t.config, { tenantId: tenant.tenantId, url: receiver.url('/lost'), events: ['user.deleted'] });
+    const eventId = await emit('user.updated', { user: { id: 'u7' } });
+    await waitFor('the event to be relayed (to nobody)', allDispatched);
+    // What the relay writes for a subscribed webhook, whose batch job then vanished from Redis.
+    const lost = await t.dataSource.getRepository(WebhookDelivery).save({
+      tenantId: tenant.tenantId,
+      webhookId: hook.id,
+      eventId,
+      eventType: 'user.updated',
+      status: 'pending',
+      attempt: 1,
+      manual: false,
+      nextAttemptAt: t.clock.now(),
+    });
+    await new Promise((r) => setTimeout(r, 6000));
+    expect(receiver.on('/lost')).toEqual([]);
+
+    t.clock.advance(1500 + 60_000 + 1000);
+    const [got] = await waitFor('the swept attempt', () => receiver.on('/lost').length > 0 && receiver.on('/lost'), 15_000);
+    expect(verified(hook.secret, got)).toMatchObject({ id: eventId, data: { user: { id: 'u7' } } });
+    await waitFor('its record', async () => (await t.dataSource.getRepository(WebhookDelivery).findOneByOrFail({ id: lost.id })).status === 'succeeded');
+    expect(receiver.on('/lost')).toHaveLength(1);
+  }, 40_000);
+
   it('survives Redis losing every queued job: the sweeper re-enqueues from PostgreSQL, same webhook-id', async () => {
     const hook = await insertWebhook(t.dataSource, t.config, { tenantId: tenant.tenantId, url: receiver.url('/restart'), events: ['user.updated'] });
     receiver.reply('/restart', (n) => ({ status: n === 1 ? 503 : 200 }));

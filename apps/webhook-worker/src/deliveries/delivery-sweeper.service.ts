@@ -1,4 +1,5 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { WebhookDeliveryQueue } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { PollingLoop } from './polling-loop';
@@ -9,10 +10,12 @@ export const SWEEP_INTERVAL_MS = 5000;
 /** Due attempts looked at per round. */
 export const SWEEP_BATCH = 1000;
 /**
- * First attempts travel in relay batches, whose jobs cannot be looked up row by row: one still
- * pending this long after it was due (and not held by a worker) is taken for lost.
+ * First attempts travel in relay batches, whose jobs cannot be looked up row by row (a crashed
+ * worker's batch comes back through the broker's stalled-job check within seconds). One still
+ * pending this long beyond the attempt timeout after it was due is taken for lost (a job Redis
+ * lost): long enough that a batch still sending to a slow endpoint is never doubled.
  */
-export const FIRST_ATTEMPT_GRACE_MS = 15_000;
+export const FIRST_ATTEMPT_GRACE_MS = 60_000;
 
 /**
  * PostgreSQL is the source of truth: every attempt not yet made is a `pending` row with its due
@@ -31,6 +34,7 @@ export class DeliverySweeper implements OnApplicationBootstrap, OnModuleDestroy,
     private readonly deliveries: WebhookDeliveriesRepository,
     private readonly queue: WebhookDeliveryQueue,
     private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -51,7 +55,7 @@ export class DeliverySweeper implements OnApplicationBootstrap, OnModuleDestroy,
    * a page that found missing jobs asks for the next page at once (fast refill after a Redis loss).
    */
   async sweepOnce(): Promise<boolean> {
-    const page = await this.deliveries.lost(this.clock.now(), FIRST_ATTEMPT_GRACE_MS, SWEEP_BATCH, this.cursor);
+    const page = await this.deliveries.lost(this.clock.now(), this.config.webhooks.timeoutMs + FIRST_ATTEMPT_GRACE_MS, SWEEP_BATCH, this.cursor);
     const last = page[page.length - 1];
     this.cursor = page.length === SWEEP_BATCH && last ? { at: last.at, id: last.id } : null;
     const added = await this.queue.enqueueMissing(page.map((p) => p.id));
