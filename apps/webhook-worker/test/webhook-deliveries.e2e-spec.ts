@@ -2,6 +2,7 @@ import Redis from 'ioredis';
 import request from 'supertest';
 import { AuditEvent, OutboxEvent, Webhook, WebhookDelivery } from '@gatehouse/entities';
 import { EventRecorder } from '@gatehouse/identity';
+import { webhookDeliveries } from '@gatehouse/platform';
 import { nextIp, seedTenant, spawnApp, startTestApp, TEST_REDIS_URL, type AppProcess, type SeededTenant, type TestApp } from '@gatehouse/testing';
 import { buildWebhookWorker } from '../src/app-factory';
 import { insertWebhook, verified, waitFor, WebhookReceiver } from './support/webhook-receiver';
@@ -158,6 +159,7 @@ describe('webhook deliveries (worker)', () => {
     await new Promise((r) => setTimeout(r, 1500));
     expect(await deliveriesOf(hook.id)).toHaveLength(1);
     expect(receiver.on('/gone')).toHaveLength(1);
+    expect((await webhookDeliveries.get()).values.find((v) => v.labels.outcome === 'gone')?.value).toBe(1);
   });
 
   it('gives up when the schedule is used up: every attempt failed, the last without a next attempt', async () => {

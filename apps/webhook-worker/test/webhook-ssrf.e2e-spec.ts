@@ -2,6 +2,7 @@ import { lookup } from 'node:dns/promises';
 import { hostname } from 'node:os';
 import { OutboxEvent, WebhookDelivery } from '@gatehouse/entities';
 import { EventRecorder } from '@gatehouse/identity';
+import { webhookDeliveries } from '@gatehouse/platform';
 import { seedTenant, startTestApp, type SeededTenant, type TestApp } from '@gatehouse/testing';
 import { buildWebhookWorker } from '../src/app-factory';
 import { insertWebhook, waitFor, WebhookReceiver } from './support/webhook-receiver';
@@ -62,5 +63,7 @@ describe('webhook deliveries refuse private addresses at send time', () => {
     }
     expect(receiver.received).toEqual([]);
     expect(await t.dataSource.getRepository(OutboxEvent).countBy({ type: 'user.updated' })).toBe(1);
+    const metric = await webhookDeliveries.get();
+    expect(metric.values.find((v) => v.labels.outcome === 'refused')?.value).toBe(8);
   });
 });

@@ -2,14 +2,15 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { EventRecorder, openWebhookSecret, signWebhook, webhookBody, webhookSigningKey } from '@gatehouse/identity';
-import { Clock } from '@gatehouse/platform';
+import { Clock, webhookDeliveries } from '@gatehouse/platform';
 import { DeliveryRecorder } from './delivery-recorder';
 import { retryDelayMs } from './retry-schedule';
 import { WebhookDeliveriesRepository, type AttemptResult, type ClaimedAttempt } from './webhook-deliveries.repository';
 import { WebhookSender } from './webhook-sender';
 import { WebhooksRepository } from './webhooks.repository';
 
-export type AttemptOutcome = 'skipped' | 'succeeded' | 'retrying' | 'failed';
+/** Also the `outcome` label of `gatehouse_webhook_deliveries_total` (docs/operations.md). */
+export type AttemptOutcome = 'succeeded' | 'retrying' | 'failed' | 'gone' | 'refused';
 
 /** A claimed attempt is held this long beyond the HTTP timeout before another worker may take it over. */
 export const LEASE_MARGIN_MS = 5000;
@@ -47,7 +48,13 @@ export class WebhookDeliveriesService {
   async attemptAll(ids: string[], opts: { claim: boolean }): Promise<AttemptOutcome[]> {
     const now = this.clock.nowMs();
     const rows = await this.deliveries.pending(ids, new Date(now), opts.claim ? new Date(now + this.config.webhooks.timeoutMs + LEASE_MARGIN_MS) : null);
-    return Promise.all(rows.map((c) => this.attempt(c)));
+    return Promise.all(
+      rows.map(async (c) => {
+        const outcome = await this.attempt(c);
+        webhookDeliveries.inc({ outcome });
+        return outcome;
+      }),
+    );
   }
 
   private keyOf(c: ClaimedAttempt): Buffer {
@@ -91,10 +98,11 @@ export class WebhookDeliveriesService {
     }
     if (sent.status === 410) {
       await this.gone(c, result);
-      return 'failed';
+      return 'gone';
     }
     const delay = c.webhookEnabled ? retryDelayMs(this.config.webhooks.retryScheduleMs, c.attempt) : null;
     const { next } = await this.recorder.record({ ...result, nextAttemptAt: delay === null ? null : new Date(this.clock.nowMs() + delay) });
+    if (sent.refused) return 'refused';
     return next ? 'retrying' : 'failed';
   }
 

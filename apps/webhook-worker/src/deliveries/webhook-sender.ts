@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { assertSendableHost, guardedLookup, PrivateAddressError, urlHost } from '@gatehouse/identity';
 
@@ -10,6 +10,8 @@ export interface SendResult {
   /** Why the attempt failed, for operators (never sent to API clients). */
   error: string | null;
   durationMs: number;
+  /** The address was refused (SSRF guard): nothing was sent. */
+  refused?: boolean;
 }
 
 const USER_AGENT = 'Gatehouse-Webhooks/1.0';
@@ -26,7 +28,7 @@ function describe(err: unknown): string {
  * private URLs are allowed, the SSRF guard on the address actually connected to.
  */
 @Injectable()
-export class WebhookSender implements OnModuleDestroy {
+export class WebhookSender implements OnApplicationShutdown {
   // At most 50 connections at a time to one endpoint; further requests wait for a free one (inside the timeout).
   private readonly httpAgent = new http.Agent({ keepAlive: true, maxSockets: 50 });
   private readonly httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 50 });
@@ -67,16 +69,17 @@ export class WebhookSender implements OnModuleDestroy {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     const t = this.target(target);
-    if ('refused' in t) return Promise.resolve({ status: null, error: t.refused, durationMs: elapsed() });
+    if ('refused' in t) return Promise.resolve({ status: null, error: t.refused, durationMs: elapsed(), refused: true });
     return new Promise<SendResult>((resolve) => {
       let status: number | null = null;
       let timer: NodeJS.Timeout | undefined;
       let settled = false;
+      let refused = false;
       const settle = (error: string | null) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        resolve({ status, error: status === null ? (error ?? 'no response') : error, durationMs: elapsed() });
+        resolve({ status, error: status === null ? (error ?? 'no response') : error, durationMs: elapsed(), ...(refused ? { refused } : {}) });
       };
       const answered = () => settle(status !== null && (status < 200 || status > 299) ? `HTTP ${status}` : null);
       try {
@@ -95,7 +98,10 @@ export class WebhookSender implements OnModuleDestroy {
           res.on('close', answered);
           res.resume();
         });
-        req.on('error', (err) => settle(describe(err)));
+        req.on('error', (err) => {
+          if (err instanceof PrivateAddressError) refused = true;
+          settle(describe(err));
+        });
         req.end(body);
       } catch (err) {
         settle(describe(err));
@@ -103,7 +109,8 @@ export class WebhookSender implements OnModuleDestroy {
     });
   }
 
-  onModuleDestroy(): void {
+  /** After the consumers stopped (their attempts in progress finished), never before. */
+  onApplicationShutdown(): void {
     this.httpAgent.destroy();
     this.httpsAgent.destroy();
   }
