@@ -279,8 +279,9 @@ async function main(): Promise<void> {
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
     const baselineMedian = median(baselines);
     const deliveriesMedian = median(bursts.map((d) => d.perSecond));
-    const ratio = deliveriesMedian / baselineMedian;
-    say(`   median: no-op ${round(baselineMedian)} jobs/s, deliveries ${round(deliveriesMedian)}/s, ratio ${round(ratio, 2)} (target ≥ ${TARGET_RATIO}) ${ratio >= TARGET_RATIO ? 'MET' : 'MISSED'}`);
+    // Each round's ratio compares two runs a few seconds apart on the same machine; their median is the figure.
+    const ratio = median(bursts.map((d, i) => d.perSecond / baselines[i]));
+    say(`   medians: no-op ${round(baselineMedian)} jobs/s, deliveries ${round(deliveriesMedian)}/s; median ratio ${round(ratio, 2)} (target ≥ ${TARGET_RATIO}) ${ratio >= TARGET_RATIO ? 'MET' : 'MISSED'}`);
 
     // Signatures of a sample, with the standardwebhooks package.
     const verifier = new StandardWebhook(secret);
