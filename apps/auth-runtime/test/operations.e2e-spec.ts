@@ -103,4 +103,25 @@ describe('operations: SIGTERM, request logs and metrics', () => {
       await app.stop();
     }
   }, 30_000);
+
+  it('reports the depth of every queue on the worker\'s metrics listener', async () => {
+    const worker = await spawnApp('webhook-worker', { SMTP_URL: 'smtp://127.0.0.1:9' });
+    try {
+      await signUpUser(t, tenant.projectKey, 'depth@example.com');
+      await t.http().post('/v1/auth/password/forgot').set('X-Service-Project-Key', tenant.projectKey).set('X-Forwarded-For', nextIp()).send({ email: 'depth@example.com' });
+      const metrics = async () => (await request(`http://127.0.0.1:${worker.metricsPort}`).get('/metrics')).text;
+      let text = await metrics();
+      for (let i = 0; i < 50 && !/gatehouse_queue_jobs\{queue="mail",state="delayed"\} 1/.test(text); i++) {
+        await new Promise((r) => setTimeout(r, 200));
+        text = await metrics();
+      }
+      // The SMTP address refuses connections, so the mail waits for its next attempt.
+      expect(text).toMatch(/gatehouse_queue_jobs\{queue="mail",state="delayed"\} 1/);
+      for (const queue of ['mail', 'sms', 'webhook-deliveries']) {
+        for (const state of ['waiting', 'active', 'delayed', 'failed']) expect(text).toMatch(new RegExp(`gatehouse_queue_jobs\\{queue="${queue}",state="${state}"\\} \\d+`));
+      }
+    } finally {
+      await worker.stop();
+    }
+  }, 30_000);
 });

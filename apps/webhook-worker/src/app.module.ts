@@ -5,16 +5,17 @@ import { Clock } from '@gatehouse/platform';
 import { QueueModule } from '@gatehouse/queue';
 import { DeliveriesModule } from './deliveries/deliveries.module';
 import { MailProcessor } from './mail/mail.processor';
+import { QueueMetrics } from './queue-metrics';
 import { SmsProcessor } from './sms/sms.processor';
 
-/** The worker: BullMQ consumers (webhook deliveries, mail, SMS) and the outbox relay; HTTP only for `/health*`. */
+/** The worker: queue consumers (webhook deliveries, mail, SMS) and the outbox relay; HTTP only for `/health*` (metrics apart). */
 @Module({})
 export class AppModule {
   static forRoot(config: AppConfig, clock?: Clock): DynamicModule {
     return {
       module: AppModule,
       imports: [CoreModule.forRoot(config, clock), QueueModule.forRoot(), DeliveriesModule],
-      providers: [MailProcessor, SmsProcessor],
+      providers: [MailProcessor, QueueMetrics, SmsProcessor],
     };
   }
 }
