@@ -74,6 +74,8 @@ describe('webhook deliveries (worker)', () => {
     });
     expect(got.headers['webhook-id']).toBe(event.id);
     expect(got.headers['content-type']).toBe('application/json');
+    expect(got.headers.host).toBe(`127.0.0.1:${receiver.port}`);
+    expect(got.headers['user-agent']).toBe('Gatehouse-Webhooks/1.0');
     expect(Math.abs(Number(got.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(30);
     expect(got.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
 
