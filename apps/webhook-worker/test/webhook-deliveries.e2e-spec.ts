@@ -3,6 +3,7 @@ import request from 'supertest';
 import { AuditEvent, OutboxEvent, Webhook, WebhookDelivery } from '@gatehouse/entities';
 import { EventRecorder } from '@gatehouse/identity';
 import { webhookDeliveries } from '@gatehouse/platform';
+import { webhookDeliveries } from '@gatehouse/platform';
 import { nextIp, seedTenant, spawnApp, startTestApp, TEST_REDIS_URL, type AppProcess, type SeededTenant, type TestApp } from '@gatehouse/testing';
 import { buildWebhookWorker } from '../src/app-factory';
 import { insertWebhook, verified, waitFor, WebhookReceiver } from './support/webhook-receiver';
@@ -95,6 +96,8 @@ describe('webhook deliveries (worker)', () => {
   });
 
   it('retries a receiver failing twice: three attempts, increasing delays, one webhook-id, each a record', async () => {
+    const outcomes = async () => Object.fromEntries((await webhookDeliveries.get()).values.map((v) => [String(v.labels.outcome), v.value]));
+    const before = await outcomes();
     const hook = await insertWebhook(t.dataSource, t.config, { tenantId: tenant.tenantId, url: receiver.url('/flaky'), events: ['*'] });
     receiver.reply('/flaky', (n) => ({ status: n <= 2 ? 500 : 204 }));
     const eventId = await emit('user.updated', { user: { id: 'u1' } });
@@ -123,6 +126,10 @@ describe('webhook deliveries (worker)', () => {
     expect(rows[2].nextAttemptAt).toBeNull();
     await new Promise((r) => setTimeout(r, 1200));
     expect(receiver.on('/flaky')).toHaveLength(3);
+    // The same outcomes on /metrics (gatehouse_webhook_deliveries_total{outcome}).
+    const after = await outcomes();
+    expect((after.retrying ?? 0) - (before.retrying ?? 0)).toBe(2);
+    expect((after.succeeded ?? 0) - (before.succeeded ?? 0)).toBe(1);
   });
 
   it('does not follow a 302: the attempt fails with 302 and a retry is scheduled', async () => {
