@@ -1,0 +1,19 @@
+import { startTestApp, type TestApp } from '@gatehouse/testing';
+import { buildAuthRuntime } from '../src/app-factory';
+
+describe('OpenAPI document and Swagger UI of the auth runtime', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(buildAuthRuntime);
+  });
+  afterAll(() => t.close());
+
+  it('serves the document generated from the code at /docs/openapi.json and the UI at /docs', async () => {
+    const doc = await t.http().get('/docs/openapi.json');
+    expect(doc.status).toBe(200);
+    for (const path of ['/v1/auth/sign-up', '/v1/auth/sign-in', '/v1/auth/refresh', '/v1/auth/me', '/v1/auth/mfa/verify', '/v1/auth/passkey/authenticate/complete', '/v1/auth/oauth/callback', '/v1/auth/magic-link/verify', '/v1/auth/jwks.json']) {
+      expect(Object.keys(doc.body.paths as object)).toContain(path);
+    }
+    expect((await t.http().get('/docs')).status).toBe(200);
+  });
+});

@@ -1,0 +1,22 @@
+import { startTestApp, type TestApp } from '@gatehouse/testing';
+import { buildControlPlane } from '../src/app-factory';
+
+describe('OpenAPI document and Swagger UI of the control plane', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(buildControlPlane);
+  });
+  afterAll(() => t.close());
+
+  it('serves the document generated from the code at /docs/openapi.json and the UI at /docs', async () => {
+    const doc = await t.http().get('/docs/openapi.json');
+    expect(doc.status).toBe(200);
+    expect(doc.body.openapi).toMatch(/^3\./);
+    for (const path of ['/v1/admin/projects', '/v1/admin/users/{id}', '/v1/admin/webhooks/{id}/deliveries', '/v1/admin/audit', '/health/ready']) {
+      expect(Object.keys(doc.body.paths as object)).toContain(path);
+    }
+    const ui = await t.http().get('/docs');
+    expect(ui.status).toBe(200);
+    expect(ui.text).toContain('swagger');
+  });
+});
