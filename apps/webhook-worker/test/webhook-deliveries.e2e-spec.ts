@@ -3,7 +3,6 @@ import request from 'supertest';
 import { AuditEvent, OutboxEvent, Webhook, WebhookDelivery } from '@gatehouse/entities';
 import { EventRecorder } from '@gatehouse/identity';
 import { webhookDeliveries } from '@gatehouse/platform';
-import { webhookDeliveries } from '@gatehouse/platform';
 import { nextIp, seedTenant, spawnApp, startTestApp, TEST_REDIS_URL, type AppProcess, type SeededTenant, type TestApp } from '@gatehouse/testing';
 import { buildWebhookWorker } from '../src/app-factory';
 import { insertWebhook, verified, waitFor, WebhookReceiver } from './support/webhook-receiver';
