@@ -7,6 +7,7 @@ import { CreateSchema1795305600000 } from './migrations/1795305600000-CreateSche
 import { WebhookDeliveryScheduling1795306000000 } from './migrations/1795306000000-WebhookDeliveryScheduling';
 import { WebhookDeliveryLeases1795306100000 } from './migrations/1795306100000-WebhookDeliveryLeases';
 import { WebhookDeliveryHotPath1795306200000 } from './migrations/1795306200000-WebhookDeliveryHotPath';
+import { RetentionIndexes1795306300000 } from './migrations/1795306300000-RetentionIndexes';
 import { OAuthIdentity } from './oauth-identity.entity';
 import { OAuthTransaction } from './oauth-transaction.entity';
 import { OneTimeToken } from './one-time-token.entity';
@@ -50,4 +51,4 @@ export const ENTITIES = [
 ];
 
 /** Every migration class, oldest first. Migrations are the source of truth for the schema. */
-export const MIGRATIONS = [CreateSchema1795305600000, WebhookDeliveryScheduling1795306000000, WebhookDeliveryLeases1795306100000, WebhookDeliveryHotPath1795306200000];
+export const MIGRATIONS = [CreateSchema1795305600000, WebhookDeliveryScheduling1795306000000, WebhookDeliveryLeases1795306100000, WebhookDeliveryHotPath1795306200000, RetentionIndexes1795306300000];

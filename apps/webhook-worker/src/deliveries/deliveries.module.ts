@@ -8,9 +8,12 @@ import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookDeliveriesService } from './webhook-deliveries.service';
 import { WebhookDeliveryProcessor } from './webhook-delivery.processor';
 import { WebhookSender } from './webhook-sender';
+import { ExpiredSessionsRepository } from '../retention/expired-sessions.repository';
+import { ExpiredTokensRepository } from '../retention/expired-tokens.repository';
+import { RetentionService } from '../retention/retention.service';
 import { WebhooksRepository } from './webhooks.repository';
 
-/** Webhook deliveries: outbox relay, sweeper, and the `webhook-deliveries` consumer (docs/webhooks.md). */
+/** Webhook deliveries: outbox relay, sweeper, the `webhook-deliveries` consumer (docs/webhooks.md), and retention. */
 @Module({
   providers: [
     OutboxEventsRepository,
@@ -23,6 +26,9 @@ import { WebhooksRepository } from './webhooks.repository';
     WebhookDeliveryProcessor,
     OutboxRelay,
     DeliverySweeper,
+    ExpiredSessionsRepository,
+    ExpiredTokensRepository,
+    RetentionService,
   ],
 })
 export class DeliveriesModule {}

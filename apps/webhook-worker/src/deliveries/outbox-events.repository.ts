@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { queryRows } from '@gatehouse/entities';
 import { WEBHOOK_ALL_EVENTS, WEBHOOK_TEST_EVENT } from '@gatehouse/identity';
 
-/** The only code of the worker that reads and marks `outbox_events`. */
+/** The only code of the worker that reads, marks and purges `outbox_events`. */
 @Injectable()
 export class OutboxEventsRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -41,5 +42,23 @@ export class OutboxEventsRepository {
       [limit, at, WEBHOOK_TEST_EVENT, WEBHOOK_ALL_EVENTS],
     );
     return { events: row?.events ?? 0, created: row?.created ?? [] };
+  }
+
+  /**
+   * Deletes up to `limit` events dispatched before `before` that no pending attempt still needs;
+   * their delivery records go with them (ON DELETE CASCADE). Returns how many were deleted.
+   */
+  async purgeDelivered(before: Date, limit: number): Promise<number> {
+    const rows = await queryRows<{ id: string }>(
+      this.dataSource,
+      `DELETE FROM outbox_events WHERE id IN (
+         SELECT e.id FROM outbox_events e
+          WHERE e.created_at < $1 AND e.dispatched_at IS NOT NULL
+            AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status = 'pending')
+          LIMIT $2)
+       RETURNING id`,
+      [before, limit],
+    );
+    return rows.length;
   }
 }

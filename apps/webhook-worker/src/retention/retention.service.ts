@@ -1,0 +1,49 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Clock } from '@gatehouse/platform';
+import { OutboxEventsRepository } from '../deliveries/outbox-events.repository';
+import { PollingLoop } from '../deliveries/polling-loop';
+import { ExpiredSessionsRepository } from './expired-sessions.repository';
+import { ExpiredTokensRepository } from './expired-tokens.repository';
+
+const DAY_MS = 24 * 3600_000;
+/** Delivered events and their delivery records are kept this long (docs/webhooks.md). */
+export const EVENT_RETENTION_MS = 30 * DAY_MS;
+/** Expired or revoked sessions and expired one-time tokens are kept this long (the audit log keeps the history). */
+export const EXPIRED_RETENTION_MS = 7 * DAY_MS;
+const BATCH = 1000;
+const INTERVAL_MS = 3600_000;
+
+/**
+ * Housekeeping, hourly, in batches so no statement holds locks for long: delivered outbox events
+ * (with their delivery records) after 30 days, expired one-time tokens and expired or revoked
+ * sessions (with their refresh tokens) after 7 days. Audit events are kept.
+ */
+@Injectable()
+export class RetentionService implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('Retention');
+  private readonly loop = new PollingLoop('retention', INTERVAL_MS, () => this.purgeOnce(), this.logger);
+
+  constructor(
+    private readonly outbox: OutboxEventsRepository,
+    private readonly sessions: ExpiredSessionsRepository,
+    private readonly tokens: ExpiredTokensRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.loop.start();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.loop.stop();
+  }
+
+  /** One batch of each; true while there is more to delete (the loop then runs again at once). */
+  async purgeOnce(): Promise<boolean> {
+    const now = this.clock.nowMs();
+    const events = await this.outbox.purgeDelivered(new Date(now - EVENT_RETENTION_MS), BATCH);
+    const sessions = await this.sessions.purge(new Date(now - EXPIRED_RETENTION_MS), BATCH);
+    const tokens = await this.tokens.purge(new Date(now - EXPIRED_RETENTION_MS), BATCH);
+    return events === BATCH || sessions === BATCH || tokens === BATCH;
+  }
+}
