@@ -144,7 +144,7 @@ describe('sign-up, sign-in, me, refresh, sessions, sign-out', () => {
     const b = await signUpUser(t, key(), 'b@example.com');
     const list = await t.http().get('/v1/auth/sessions').set('X-Service-Project-Key', key()).set('Authorization', `Bearer ${a.accessToken}`);
     expect(list.body.sessions.map((s: { id: string }) => s.id)).toEqual([a.sessionId]);
-    for (const id of [b.sessionId, 'nope', '00000000-0000-0000-0000-000000000000']) {
+    for (const id of [b.sessionId, 'nope', '00000000-0000-0000-0000-000000000000', '-'.repeat(36), '0123456789abcdef0123456789abcdef0123', '%00']) {
       const res = await t.http().delete(`/v1/auth/sessions/${id}`).set('X-Service-Project-Key', key()).set('Authorization', `Bearer ${a.accessToken}`);
       expectProblem(res, 404, 'not-found');
     }
@@ -182,6 +182,17 @@ describe('sign-up, sign-in, me, refresh, sessions, sign-out', () => {
     expect(count).toBe(2);
     const next = await t.http().post('/v1/auth/refresh').set('X-Service-Project-Key', key()).set('Cookie', `service_refresh_token=${[...successors][0]}`);
     expect(next.status).toBe(200);
+  });
+
+  it('refuses a refresh token presented with another project\'s key, without rotating it', async () => {
+    const u = await signUpUser(t, key(), 'crossproject@example.com');
+    expectProblem(await t.http().post('/v1/auth/refresh').set('X-Service-Project-Key', tenant.consoleKey).set('Cookie', `service_refresh_token=${u.refreshToken}`), 401, 'unauthenticated');
+    // Past the reuse grace: had the foreign attempt rotated the token, this would now be a replay.
+    t.clock.advance(11_000);
+    const own = await t.http().post('/v1/auth/refresh').set('X-Service-Project-Key', key()).set('Cookie', `service_refresh_token=${u.refreshToken}`);
+    expect(own.status).toBe(200);
+    const session = await t.app.get(DataSource).getRepository(Session).findOneByOrFail({ id: u.sessionId });
+    expect(session.revokedAt).toBeNull();
   });
 
   it('refuses a refresh without a cookie, with garbage, or after the idle lifetime', async () => {

@@ -223,6 +223,19 @@ describe('passwords, enumeration, rate limits, lockout, hostile input, forged to
     });
   });
 
+  describe('email verification required by the project', () => {
+    it('refuses password sign-in of an unverified email with 403 forbidden, after a correct password only', async () => {
+      await t.dataSource.query(`UPDATE projects SET settings = settings || '{"require_email_verification": true}' WHERE id = $1`, [tenant.project.id]);
+      const { ProjectsCache } = await import('@gatehouse/identity');
+      await t.app.get(ProjectsCache).invalidateProject({ id: tenant.project.id, publishableKey: key() });
+      const u = await signUpUser(t, key(), 'unverified@example.com');
+      expectProblem(await signIn('unverified@example.com', 'wrong password'), 401, 'invalid-credentials');
+      expectProblem(await signIn('unverified@example.com', u.password), 403, 'forbidden', '/v1/auth/sign-in');
+      await t.dataSource.query(`UPDATE users SET email_verified = true WHERE id = $1`, [u.id]);
+      expect((await signIn('unverified@example.com', u.password)).status).toBe(200);
+    });
+  });
+
   describe('forged and foreign access tokens', () => {
     it('refuses alg none, HS256 keyed with our public key, unknown kid, expired and wrong-audience tokens', async () => {
       const u = await signUpUser(t, key(), 'forge@example.com');
@@ -235,7 +248,10 @@ describe('passwords, enumeration, rate limits, lockout, hostile input, forged to
       const hs256 = jwt.sign(claims, publicPem, { algorithm: 'HS256', keyid: kid, noTimestamp: true });
       const unknownKid = `${Buffer.from(JSON.stringify({ alg: 'ES256', typ: 'JWT', kid: 'nope' })).toString('base64url')}.${payload}.${u.accessToken.split('.')[2]}`;
       const tampered = `${header}.${Buffer.from(JSON.stringify({ ...claims, sub: '00000000-0000-0000-0000-000000000000' })).toString('base64url')}.${u.accessToken.split('.')[2]}`;
-      for (const token of [none, hs256, unknownKid, tampered]) {
+      const nulKid = `${Buffer.from(JSON.stringify({ alg: 'ES256', typ: 'JWT', kid: '\u0000' })).toString('base64url')}.${payload}.${u.accessToken.split('.')[2]}`;
+      expect((await t.http().get('/v1/auth/me').set('X-Service-Project-Key', key()).set('Authorization', `Bearer ${nulKid}`)).body).toEqual({ user: null });
+      expect((await t.http().get('/v1/auth/me').set('X-Service-Project-Key', key()).set('Cookie', `service_session=${encodeURIComponent(nulKid)}`)).body).toEqual({ user: null });
+      for (const token of [none, hs256, unknownKid, tampered, nulKid]) {
         expectProblem(await t.http().get('/v1/auth/sessions').set('X-Service-Project-Key', key()).set('Authorization', `Bearer ${token}`), 401, 'unauthenticated');
       }
       const consoleAdminToken = (await t.app.get(AccessTokensService).issue({ tenantId: tenant.tenantId, projectId: tenant.consoleProjectId, userId: tenant.adminUserId, sessionId: '00000000-0000-0000-0000-000000000001', isAdmin: true })).token;

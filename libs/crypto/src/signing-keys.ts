@@ -48,7 +48,9 @@ export function signAccessToken(claims: AccessTokenClaims, key: KeyObject, kid: 
 export function peekKid(token: string): string | null {
   const decoded = jwt.decode(token, { complete: true });
   if (!decoded || typeof decoded === 'string' || decoded.header.alg !== 'ES256') return null;
-  return typeof decoded.header.kid === 'string' ? decoded.header.kid : null;
+  const kid = decoded.header.kid;
+  // Our kids are 16 base64url characters; anything else cannot be one of ours (and never reaches SQL).
+  return typeof kid === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(kid) ? kid : null;
 }
 
 /**

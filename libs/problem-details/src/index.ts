@@ -3,4 +3,4 @@ export { ProblemError, type FieldErrors, type ProblemOptions } from './problem.e
 export { PROBLEM_TYPES, slugForStatus, type ProblemSlug } from './problem-types';
 export { ROUTE_TABLE, RouteTable } from './route-table';
 export { findHostileValues, flattenValidationErrors, ProblemValidationPipe } from './validation.pipe';
-export { isDependencyFailure } from './dependency-failure';
+export { isDependencyFailure, isRejectedInput } from './dependency-failure';

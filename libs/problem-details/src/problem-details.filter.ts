@@ -2,7 +2,7 @@ import { ArgumentsHost, Catch, HttpException, Inject, Logger, NotFoundException,
 import type { Request, Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { traceIdFrom } from '@gatehouse/crypto';
-import { isDependencyFailure } from './dependency-failure';
+import { isDependencyFailure, isRejectedInput } from './dependency-failure';
 import { ProblemError } from './problem.error';
 import { PROBLEM_TYPES, slugForStatus, type ProblemSlug } from './problem-types';
 import { ROUTE_TABLE, type RouteTable } from './route-table';
@@ -67,6 +67,9 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     }
     if (isDependencyFailure(exception)) {
       return new ProblemError('service-unavailable', { detail: 'A dependency is unavailable; try again shortly.', headers: { 'Retry-After': '5' } });
+    }
+    if (isRejectedInput(exception)) {
+      return new ProblemError('validation-error', { detail: 'The request contains a value that cannot be stored or compared.', errors: {} });
     }
     const bp = exception as BodyParserError;
     if (exception instanceof NotFoundException && /^Cannot [A-Z]+ /.test(exception.message)) {

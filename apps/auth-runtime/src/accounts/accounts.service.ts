@@ -98,6 +98,9 @@ export class AccountsService {
     }
     const { user, credential } = found;
     if (user.status !== 'active') throw new ProblemError('account-disabled', { detail: 'This account has been disabled.' });
+    if (project.settings.require_email_verification === true && !user.emailVerified) {
+      throw new ProblemError('forbidden', { detail: 'Verify your email address before signing in with a password.' });
+    }
     if (credential && this.hasher.needsRehash(credential.passwordHash, credential.scheme)) {
       const { hash, scheme } = await this.hasher.hash(dto.password);
       await this.users.setPassword(this.dataSource.manager, user.id, hash, scheme);

@@ -33,7 +33,7 @@ export class RefreshTokensRepository {
     return manager.getRepository(RefreshToken).save(manager.getRepository(RefreshToken).create({ sessionId, tokenHash, expiresAt }));
   }
 
-  async rotate(p: { presentedHash: string; successorHash: string; successorSealed: string; idleExpiresAt: Date; now: Date }): Promise<RotationRow | null> {
+  async rotate(p: { projectId: string; presentedHash: string; successorHash: string; successorSealed: string; idleExpiresAt: Date; now: Date }): Promise<RotationRow | null> {
     const rows: RotationRow[] = await this.dataSource.query(
       `WITH cur AS (
          SELECT rt.id AS token_id, rt.session_id, rt.expires_at AS token_expires_at, rt.rotated_at,
@@ -44,7 +44,7 @@ export class RefreshTokensRepository {
            JOIN sessions s ON s.id = rt.session_id
            JOIN users u ON u.id = s.user_id
            LEFT JOIN refresh_tokens succ ON succ.id = rt.successor_id
-          WHERE rt.token_hash = $1
+          WHERE rt.token_hash = $1 AND s.project_id = $6
           FOR UPDATE OF rt
        ), ins AS (
          INSERT INTO refresh_tokens (session_id, token_hash, expires_at)
@@ -64,7 +64,7 @@ export class RefreshTokensRepository {
        )
        SELECT cur.*, ins.id AS new_token_id, ins.expires_at AS new_expires_at
          FROM cur LEFT JOIN ins ON true`,
-      [p.presentedHash, p.successorHash, p.successorSealed, p.idleExpiresAt, p.now],
+      [p.presentedHash, p.successorHash, p.successorSealed, p.idleExpiresAt, p.now, p.projectId],
     );
     return rows[0] ?? null;
   }

@@ -101,6 +101,7 @@ export class SessionsService {
     const successor = randomToken(32);
     const presentedHash = sha256Hex(presented);
     const row = await this.refreshTokens.rotate({
+      projectId: project.id,
       presentedHash,
       successorHash: sha256Hex(successor),
       successorSealed: encryptSecret(this.config.auth.encryptionKey, successor, presentedHash),
@@ -166,7 +167,7 @@ export class SessionsService {
 
   /** Revokes one of the user's own sessions; 404 when it is not theirs (CONTRACT §2). */
   async revokeOwn(auth: { tid: string; aud: string; sub: string }, sessionId: string, meta: RequestMeta, reason: string): Promise<void> {
-    const ok = /^[0-9a-f-]{36}$/i.test(sessionId)
+    const ok = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(sessionId)
       ? await this.dataSource.transaction(async (manager) => {
           const session = await this.sessions.revokeOwn(manager, auth.sub, sessionId, reason, this.clock.now());
           if (!session) return false;
