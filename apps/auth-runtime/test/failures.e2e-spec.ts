@@ -1,16 +1,7 @@
-import { expectProblem, nextIp, seedTenant, signUpUser, startTestApp, TcpProxy, TEST_DATABASE_URL, TEST_REDIS_URL, withPort, type SeededTenant, type TestApp } from '@gatehouse/testing';
+import { eventually, expectProblem, nextIp, seedTenant, signUpUser, startTestApp, TcpProxy, TEST_DATABASE_URL, TEST_REDIS_URL, withPort, type SeededTenant, type TestApp } from '@gatehouse/testing';
 import { buildAuthRuntime } from '../src/app-factory';
 
 const TIMEOUT_MS = 800;
-
-async function eventually(check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('condition not reached in time');
-}
 
 /** docs/operations.md, "When Redis or PostgreSQL is down": fail closed with 503, recover without a restart. */
 describe('dependency outages: 503 service-unavailable, bounded waits, recovery without restart', () => {

@@ -1,4 +1,4 @@
-import { startTestApp, TcpProxy, TEST_DATABASE_URL, TEST_REDIS_URL, withPort, type TestApp } from '@gatehouse/testing';
+import { eventually, startTestApp, TcpProxy, TEST_DATABASE_URL, TEST_REDIS_URL, withPort, type TestApp } from '@gatehouse/testing';
 import { buildAuthRuntime } from '../src/app-factory';
 
 const HEALTH_UP = {
@@ -7,15 +7,6 @@ const HEALTH_UP = {
   error: {},
   details: { database: { status: 'up' }, cache: { status: 'up' } },
 };
-
-async function eventually(check: () => Promise<boolean>, timeoutMs = 10000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('condition not reached in time');
-}
 
 describe('health endpoints (auth-runtime) with real dependencies behind a cuttable proxy', () => {
   const pg = new TcpProxy(Number(new URL(TEST_DATABASE_URL).port || 5432));

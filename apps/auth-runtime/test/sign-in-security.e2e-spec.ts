@@ -3,7 +3,7 @@ import * as jwt from 'jsonwebtoken';
 import { createPublicKey } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AuditEvent, PasswordCredential } from '@gatehouse/entities';
-import { AccessTokensService } from '@gatehouse/identity';
+import { AccessTokensService, ProjectsCache } from '@gatehouse/identity';
 import {
   createUser,
   expectProblem,
@@ -226,7 +226,6 @@ describe('passwords, enumeration, rate limits, lockout, hostile input, forged to
   describe('email verification required by the project', () => {
     it('refuses password sign-in of an unverified email with 403 forbidden, after a correct password only', async () => {
       await t.dataSource.query(`UPDATE projects SET settings = settings || '{"require_email_verification": true}' WHERE id = $1`, [tenant.project.id]);
-      const { ProjectsCache } = await import('@gatehouse/identity');
       await t.app.get(ProjectsCache).invalidateProject({ id: tenant.project.id, publishableKey: key() });
       const u = await signUpUser(t, key(), 'unverified@example.com');
       expectProblem(await signIn('unverified@example.com', 'wrong password'), 401, 'invalid-credentials');

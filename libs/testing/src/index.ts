@@ -9,3 +9,4 @@ export { cookiesOf, nextIp, signUpUser, type SignedUpUser } from './auth-client'
 export { spawnApp, type AppProcess } from './app-process';
 export { linkIn, SmtpSink } from './smtp-sink';
 export { HttpReceiver, type ReceivedRequest } from './http-receiver';
+export { eventually } from './eventually';

@@ -4,6 +4,7 @@ import type { User } from '@gatehouse/entities';
 import { EventRecorder, LockoutService, normalizeIdentifier, PasswordHasher, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
+import { SignInFailures } from '../auth/sign-in-failures';
 import { PasswordPolicy } from '../passwords/password-policy';
 import { SessionsService, type IssuedSession } from '../sessions/sessions.service';
 import { UsersRepository } from '../users/users.repository';
@@ -28,6 +29,7 @@ export class AccountsService {
     private readonly policy: PasswordPolicy,
     private readonly lockout: LockoutService,
     private readonly events: EventRecorder,
+    private readonly failures: SignInFailures,
     private readonly clock: Clock,
   ) {}
 
@@ -90,9 +92,9 @@ export class AccountsService {
     if (!found || !ok) {
       const lockedUntil = await this.lockout.recordFailure(project.id, identifier);
       await this.dataSource.transaction(async (manager) => {
-        const base = { tenantId: project.tenantId, projectId: project.id, actorType: 'user' as const, actorId: found?.user.id ?? null, resourceType: 'user', resourceId: found?.user.id ?? null, meta };
-        await this.events.record(manager, { ...base, action: 'user.sign_in_failed', data: { identifier, reason: 'invalid_credentials' } });
-        if (lockedUntil) await this.events.record(manager, { ...base, action: 'user.locked', data: { identifier, locked_until: lockedUntil.toISOString() } });
+        const failure = { userId: found?.user.id ?? null, meta };
+        await this.failures.record(manager, project, { ...failure, data: { identifier, reason: 'invalid_credentials' } });
+        if (lockedUntil) await this.failures.record(manager, project, { ...failure, data: { identifier, locked_until: lockedUntil.toISOString() } }, 'user.locked');
       });
       throw new ProblemError('invalid-credentials', { detail: 'The identifier or password is incorrect.' });
     }

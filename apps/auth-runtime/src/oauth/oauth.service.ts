@@ -6,6 +6,7 @@ import type { OAuthTransaction, User } from '@gatehouse/entities';
 import { EventRecorder, ProjectsCache, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { CacheStore, Clock } from '@gatehouse/platform';
 import { ProblemError, type FieldErrors } from '@gatehouse/problem-details';
+import { SignInFailures } from '../auth/sign-in-failures';
 import { SignInCompletionService } from '../auth/sign-in-completion.service';
 import { matchRedirectUrl, withQuery } from '../common/redirect-urls';
 import { SessionsService, type IssuedSession } from '../sessions/sessions.service';
@@ -94,6 +95,7 @@ export class OAuthService {
     private readonly sessions: SessionsService,
     private readonly completion: SignInCompletionService,
     private readonly events: EventRecorder,
+    private readonly failures: SignInFailures,
     private readonly projects: ProjectsCache,
     private readonly keys: ProviderKeysService,
     private readonly idTokens: IdTokenVerifier,
@@ -230,17 +232,7 @@ export class OAuthService {
   private async recordFailure(project: ResolvedProject, provider: string, reason: OAuthErrorCode, userId: string | null, meta: RequestMeta): Promise<void> {
     try {
       await this.dataSource.transaction((manager) =>
-        this.events.record(manager, {
-          tenantId: project.tenantId,
-          projectId: project.id,
-          actorType: 'user',
-          actorId: userId,
-          action: 'user.sign_in_failed',
-          resourceType: 'user',
-          resourceId: userId,
-          meta,
-          data: { method: 'oauth', provider, reason },
-        }),
+        this.failures.record(manager, project, { userId, meta, data: { method: 'oauth', provider, reason } }),
       );
     } catch (err) {
       this.logger.warn(`recording an OAuth failure failed: ${err instanceof Error ? err.message : String(err)}`);
