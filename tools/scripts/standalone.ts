@@ -34,10 +34,13 @@ function answers(url: string, timeoutMs = 500): Promise<boolean> {
  * Standalone is chosen when GATEHOUSE_STANDALONE is set, or when neither DATABASE_URL nor REDIS_URL
  * is set and nothing answers on PostgreSQL's and Redis's default addresses.
  */
-export async function shouldRunStandalone(env: NodeJS.ProcessEnv): Promise<boolean> {
+export async function shouldRunStandalone(
+  env: NodeJS.ProcessEnv,
+  defaults: { databaseUrl: string; redisUrl: string } = { databaseUrl: DEFAULT_DATABASE_URL, redisUrl: DEFAULT_REDIS_URL },
+): Promise<boolean> {
   if (truthy(env.GATEHOUSE_STANDALONE)) return true;
   if (env.DATABASE_URL || env.REDIS_URL) return false;
-  const [pg, redis] = await Promise.all([answers(DEFAULT_DATABASE_URL), answers(DEFAULT_REDIS_URL)]);
+  const [pg, redis] = await Promise.all([answers(defaults.databaseUrl), answers(defaults.redisUrl)]);
   return !pg && !redis;
 }
 
