@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { SessionAuthGuard } from '../auth/session-auth.guard';
 import { SignInCompletionService } from '../auth/sign-in-completion.service';
-import { SignInFailures } from '../auth/sign-in-failures';
+import { UserEvents } from '../auth/user-events';
 import { MfaFactorsRepository } from '../mfa/mfa-factors.repository';
 import { OneTimeTokensRepository } from '../one-time-tokens/one-time-tokens.repository';
 import { JwksController } from '../jwks/jwks.controller';
@@ -26,7 +26,7 @@ const PROVIDERS = [
   SessionsRepository,
   SessionsService,
   SignInCompletionService,
-  SignInFailures,
+  UserEvents,
   UsersRepository,
 ];
 

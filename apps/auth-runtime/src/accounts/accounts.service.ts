@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, QueryFailedError } from 'typeorm';
 import type { User } from '@gatehouse/entities';
-import { EventRecorder, LockoutService, normalizeIdentifier, PasswordHasher, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
+import { LockoutService, normalizeIdentifier, PasswordHasher, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
-import { SignInFailures } from '../auth/sign-in-failures';
+import { UserEvents } from '../auth/user-events';
 import { PasswordPolicy } from '../passwords/password-policy';
 import { SessionsService, type IssuedSession } from '../sessions/sessions.service';
 import { UsersRepository } from '../users/users.repository';
@@ -28,8 +28,7 @@ export class AccountsService {
     private readonly hasher: PasswordHasher,
     private readonly policy: PasswordPolicy,
     private readonly lockout: LockoutService,
-    private readonly events: EventRecorder,
-    private readonly failures: SignInFailures,
+    private readonly userEvents: UserEvents,
     private readonly clock: Clock,
   ) {}
 
@@ -55,17 +54,7 @@ export class AccountsService {
           metadata: dto.metadata ?? {},
         });
         await this.users.setPassword(manager, user.id, hash, scheme);
-        await this.events.record(manager, {
-          tenantId: project.tenantId,
-          projectId: project.id,
-          actorType: 'user',
-          actorId: user.id,
-          action: 'user.created',
-          resourceType: 'user',
-          resourceId: user.id,
-          meta,
-          data: { user: { id: user.id, email: user.email, username: user.username, project_id: project.id } },
-        });
+        await this.userEvents.created(manager, project, user, meta);
         const session = await this.sessions.start(manager, project, user, meta, 'password');
         await this.users.touchSignIn(manager, user.id, this.clock.now());
         return { user, session };
@@ -93,8 +82,8 @@ export class AccountsService {
       const lockedUntil = await this.lockout.recordFailure(project.id, identifier);
       await this.dataSource.transaction(async (manager) => {
         const failure = { userId: found?.user.id ?? null, meta };
-        await this.failures.record(manager, project, { ...failure, data: { identifier, reason: 'invalid_credentials' } });
-        if (lockedUntil) await this.failures.record(manager, project, { ...failure, data: { identifier, locked_until: lockedUntil.toISOString() } }, 'user.locked');
+        await this.userEvents.signInFailed(manager, project, { ...failure, data: { identifier, reason: 'invalid_credentials' } });
+        if (lockedUntil) await this.userEvents.signInFailed(manager, project, { ...failure, data: { identifier, locked_until: lockedUntil.toISOString() } }, 'user.locked');
       });
       throw new ProblemError('invalid-credentials', { detail: 'The identifier or password is incorrect.' });
     }

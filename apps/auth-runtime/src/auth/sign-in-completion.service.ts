@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { randomToken, sha256Hex } from '@gatehouse/crypto';
 import type { User } from '@gatehouse/entities';
 import type { RequestMeta, ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
@@ -39,16 +38,7 @@ export class SignInCompletionService {
     if (method !== 'passkey' && method !== 'mfa') {
       const available = await this.factors.availableFactors(user.id);
       if (available.some((f) => f === 'totp' || f === 'sms')) {
-        const mfaToken = randomToken(32);
-        await this.tokens.create(this.dataSource.manager, {
-          tenantId: user.tenantId,
-          projectId: user.projectId,
-          userId: user.id,
-          purpose: 'mfa',
-          tokenHash: sha256Hex(mfaToken),
-          payload: { method },
-          expiresAt: new Date(this.clock.nowMs() + MFA_TOKEN_TTL_MS),
-        });
+        const mfaToken = await this.tokens.issue(this.dataSource.manager, user, 'mfa', new Date(this.clock.nowMs() + MFA_TOKEN_TTL_MS), { method });
         return { kind: 'mfa', user, challenge: { mfa_required: true, mfa_token: mfaToken, available_factors: available } };
       }
     }

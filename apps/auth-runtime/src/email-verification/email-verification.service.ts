@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { randomToken, sha256Hex } from '@gatehouse/crypto';
+import { sha256Hex } from '@gatehouse/crypto';
 import { EventRecorder, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
@@ -28,16 +28,7 @@ export class EmailVerificationService {
     const user = await this.users.findById(project.id, userId);
     if (!user) throw new ProblemError('unauthenticated', { detail: 'A valid session is required.' });
     if (user.emailVerified) return;
-    const token = randomToken(32);
-    await this.tokens.create(this.dataSource.manager, {
-      tenantId: user.tenantId,
-      projectId: project.id,
-      userId: user.id,
-      purpose: 'verify-email',
-      tokenHash: sha256Hex(token),
-      payload: { email: user.email },
-      expiresAt: new Date(this.clock.nowMs() + VERIFICATION_TTL_MS),
-    });
+    const token = await this.tokens.issue(this.dataSource.manager, user, 'verify-email', new Date(this.clock.nowMs() + VERIFICATION_TTL_MS), { email: user.email });
     await this.mail.send({
       template: 'verify-email',
       to: user.email,

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
-import { randomToken, sha256Hex } from '@gatehouse/crypto';
+import { sha256Hex } from '@gatehouse/crypto';
 import type { User } from '@gatehouse/entities';
 import type { RequestMeta, ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
@@ -49,16 +49,7 @@ export class MagicLinksService {
     this.background.run('magic-link-send', async () => {
       const user = await this.users.findByEmail(project.id, email);
       if (!user || user.status !== 'active') return;
-      const token = randomToken(32);
-      await this.tokens.create(this.dataSource.manager, {
-        tenantId: user.tenantId,
-        projectId: project.id,
-        userId: user.id,
-        purpose: 'magic-link',
-        tokenHash: sha256Hex(token),
-        payload: target ? { redirect_url: target } : {},
-        expiresAt: new Date(this.clock.nowMs() + MAGIC_LINK_TTL_MS),
-      });
+      const token = await this.tokens.issue(this.dataSource.manager, user, 'magic-link', new Date(this.clock.nowMs() + MAGIC_LINK_TTL_MS), target ? { redirect_url: target } : {});
       await this.mail.send({
         template: 'magic-link',
         to: user.email,

@@ -6,7 +6,7 @@ import type { OAuthTransaction, User } from '@gatehouse/entities';
 import { EventRecorder, ProjectsCache, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { CacheStore, Clock } from '@gatehouse/platform';
 import { ProblemError, type FieldErrors } from '@gatehouse/problem-details';
-import { SignInFailures } from '../auth/sign-in-failures';
+import { UserEvents } from '../auth/user-events';
 import { SignInCompletionService } from '../auth/sign-in-completion.service';
 import { matchRedirectUrl, withQuery } from '../common/redirect-urls';
 import { SessionsService, type IssuedSession } from '../sessions/sessions.service';
@@ -95,7 +95,7 @@ export class OAuthService {
     private readonly sessions: SessionsService,
     private readonly completion: SignInCompletionService,
     private readonly events: EventRecorder,
-    private readonly failures: SignInFailures,
+    private readonly userEvents: UserEvents,
     private readonly projects: ProjectsCache,
     private readonly keys: ProviderKeysService,
     private readonly idTokens: IdTokenVerifier,
@@ -232,7 +232,7 @@ export class OAuthService {
   private async recordFailure(project: ResolvedProject, provider: string, reason: OAuthErrorCode, userId: string | null, meta: RequestMeta): Promise<void> {
     try {
       await this.dataSource.transaction((manager) =>
-        this.failures.record(manager, project, { userId, meta, data: { method: 'oauth', provider, reason } }),
+        this.userEvents.signInFailed(manager, project, { userId, meta, data: { method: 'oauth', provider, reason } }),
       );
     } catch (err) {
       this.logger.warn(`recording an OAuth failure failed: ${err instanceof Error ? err.message : String(err)}`);
@@ -374,17 +374,7 @@ export class OAuthService {
       metadata: {},
       emailVerified: id.emailVerified,
     });
-    await this.events.record(m, {
-      tenantId: project.tenantId,
-      projectId: project.id,
-      actorType: 'user',
-      actorId: user.id,
-      action: 'user.created',
-      resourceType: 'user',
-      resourceId: user.id,
-      meta,
-      data: { user: { id: user.id, email: user.email, username: null, project_id: project.id }, method: 'oauth', provider: id.provider },
-    });
+    await this.userEvents.created(m, project, user, meta, { method: 'oauth', provider: id.provider });
     await this.link(m, project, user, id, meta, now, true);
     return user;
   }

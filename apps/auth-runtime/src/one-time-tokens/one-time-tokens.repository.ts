@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { randomToken, sha256Hex } from '@gatehouse/crypto';
 import { OneTimeToken, queryRows } from '@gatehouse/entities';
 
 interface RawToken {
@@ -45,6 +46,22 @@ export class OneTimeTokensRepository {
 
   create(manager: EntityManager, t: Pick<OneTimeToken, 'tenantId' | 'projectId' | 'userId' | 'tokenHash' | 'expiresAt' | 'payload'> & { purpose: TokenPurpose }): Promise<OneTimeToken> {
     return manager.getRepository(OneTimeToken).save(manager.getRepository(OneTimeToken).create(t));
+  }
+
+  /**
+   * Issues a token for a user: 256 random bits, stored as their SHA-256 with purpose, payload and
+   * expiry. Returns the raw token, which exists only in what the caller sends out.
+   */
+  async issue(
+    manager: EntityManager,
+    user: { id: string; tenantId: string; projectId: string },
+    purpose: TokenPurpose,
+    expiresAt: Date,
+    payload: Record<string, unknown> = {},
+  ): Promise<string> {
+    const token = randomToken(32);
+    await this.create(manager, { tenantId: user.tenantId, projectId: user.projectId, userId: user.id, purpose, tokenHash: sha256Hex(token), payload, expiresAt });
+    return token;
   }
 
   /** Looks a token up without using it (reset/validate). */

@@ -16,7 +16,7 @@ import type { User } from '@gatehouse/entities';
 import { EventRecorder, normalizeIdentifier, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
-import { SignInFailures } from '../auth/sign-in-failures';
+import { UserEvents } from '../auth/user-events';
 import { UsersRepository } from '../users/users.repository';
 import type { BeginPasskeyAuthenticationDto } from './dto/begin-passkey-authentication.dto';
 import type { CompletePasskeyRegistrationDto } from './dto/complete-passkey-registration.dto';
@@ -63,7 +63,7 @@ export class PasskeysService {
     private readonly users: UsersRepository,
     private readonly challenges: PasskeyChallenges,
     private readonly events: EventRecorder,
-    private readonly failures: SignInFailures,
+    private readonly userEvents: UserEvents,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
@@ -248,7 +248,7 @@ export class PasskeysService {
   }
 
   private async refuse(project: ResolvedProject, meta: RequestMeta, userId: string | null, reason: string): Promise<never> {
-    await this.dataSource.transaction((manager) => this.failures.record(manager, project, { userId, meta, data: { method: 'passkey', reason } }));
+    await this.dataSource.transaction((manager) => this.userEvents.signInFailed(manager, project, { userId, meta, data: { method: 'passkey', reason } }));
     throw new ProblemError('invalid-credentials', { detail: 'The passkey could not be verified.' });
   }
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { randomToken, sha256Hex } from '@gatehouse/crypto';
+import { sha256Hex } from '@gatehouse/crypto';
 import { EventRecorder, LockoutService, PasswordHasher, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
@@ -40,16 +40,7 @@ export class PasswordResetService {
     this.background.run('password-forgot', async () => {
       const user = await this.users.findByEmail(project.id, email);
       if (!user || user.status !== 'active') return;
-      const token = randomToken(32);
-      await this.tokens.create(this.dataSource.manager, {
-        tenantId: user.tenantId,
-        projectId: project.id,
-        userId: user.id,
-        purpose: 'password-reset',
-        tokenHash: sha256Hex(token),
-        payload: {},
-        expiresAt: new Date(this.clock.nowMs() + RESET_TTL_MS),
-      });
+      const token = await this.tokens.issue(this.dataSource.manager, user, 'password-reset', new Date(this.clock.nowMs() + RESET_TTL_MS));
       await this.mail.send({
         template: 'password-reset',
         to: user.email,
