@@ -11,7 +11,8 @@ for (const file of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
   const r = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
   passed += r.numPassedTests;
   failed += r.numFailedTests;
-  // A suite that fails to load has no tests to count; count it as one failure so it is never hidden.
-  failed += (r.testResults || []).filter((s) => s.status === 'failed' && s.assertionResults.length === 0).length;
+  // A suite that failed outside its tests (failed to load, a beforeAll/afterAll hook failed or timed
+  // out) has no failed test to count; count it as one failure so it is never hidden.
+  failed += (r.testResults || []).filter((s) => s.status === 'failed' && !s.assertionResults.some((a) => a.status === 'failed')).length;
 }
 process.stdout.write(`${passed} passed, ${failed} failed\n`);

@@ -3,6 +3,21 @@ import { JobBroker, QueueUnavailableError, type ConsumerOptions, type JobHandler
 import type { QueueName } from './queue-names';
 
 const PREFIX = 'gatehouse';
+/** Longest wait for a worker's jobs in progress at shutdown (below SHUTDOWN_GRACE_MS's default). */
+const CONSUMER_STOP_MS = 8000;
+
+/** Waits for `op`, but no longer than `ms`; then runs `fallback` (a forced close). */
+async function withDeadline(op: Promise<unknown>, ms: number, fallback: () => Promise<unknown>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), ms);
+  });
+  try {
+    if ((await Promise.race([op.then(() => 'done' as const, () => 'done' as const), late])) === 'late') await fallback().catch(() => undefined);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 function toBullOptions(opts: JobOptions | undefined): JobsOptions {
   return {
@@ -106,12 +121,16 @@ export class BullMqJobBroker extends JobBroker {
     return { waiting: c.waiting ?? 0, active: c.active ?? 0, delayed: c.delayed ?? 0, failed: c.failed ?? 0 };
   }
 
+  /**
+   * Lets each worker finish its jobs in progress; a worker whose Redis is gone cannot close
+   * gracefully, so after CONSUMER_STOP_MS it is closed by force (its jobs come back as stalled).
+   */
   async stopConsumers(): Promise<void> {
-    await Promise.all(this.workers.map((w) => w.close()));
+    await Promise.all(this.workers.map((w) => withDeadline(w.close(), CONSUMER_STOP_MS, () => w.close(true))));
   }
 
   async close(): Promise<void> {
     await this.stopConsumers();
-    await Promise.all([...this.queues.values()].map((q) => q.close()));
+    await Promise.all([...this.queues.values()].map((q) => withDeadline(q.close(), this.timeoutMs, () => q.disconnect())));
   }
 }
