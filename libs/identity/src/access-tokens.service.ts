@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 import { DataSource, type EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { peekKid, signAccessToken, verifyAccessToken, type AccessTokenClaims } from '@gatehouse/crypto';
@@ -14,6 +15,8 @@ const revokedKey = (sessionId: string) => `revoked:session:${sessionId}`;
  * PostgreSQL before any token is accepted again.
  */
 const LOADED_SENTINEL = 'revoked:loaded';
+/** Tokens whose signature this process has checked; an ES256 verification is the costliest step of `/me`. */
+const VERIFIED_TOKENS_MAX = 10_000;
 
 export interface IssueTokenInput {
   tenantId: string;
@@ -31,6 +34,13 @@ export interface IssueTokenInput {
  */
 @Injectable()
 export class AccessTokensService {
+  /**
+   * Claims of tokens whose signature and audience were verified, by exact token text. A hit still
+   * goes through every other check: the key is still accepted, not expired, project, issuer,
+   * revocation.
+   */
+  private readonly verified = new LRUCache<string, AccessTokenClaims>({ max: VERIFIED_TOKENS_MAX });
+
   constructor(
     private readonly keys: SigningKeysService,
     private readonly cache: CacheStore,
@@ -72,7 +82,13 @@ export class AccessTokensService {
     const entry = await this.keys.verifyingKey(kid);
     if (!entry) return null;
     if (projectId !== undefined && entry.projectId !== projectId) return null;
-    const claims = verifyAccessToken(token, entry.key, { nowSeconds: Math.floor(this.clock.nowMs() / 1000), audience: entry.projectId });
+    const nowSeconds = Math.floor(this.clock.nowMs() / 1000);
+    let claims = this.verified.get(token) ?? null;
+    if (claims && (claims.aud !== entry.projectId || claims.exp <= nowSeconds)) return null;
+    if (!claims) {
+      claims = verifyAccessToken(token, entry.key, { nowSeconds, audience: entry.projectId });
+      if (claims) this.verified.set(token, claims);
+    }
     if (!claims || claims.tid !== entry.tenantId) return null;
     if (claims.iss !== this.issuer(entry.projectId)) return null;
     const [revoked, loaded] = await this.cache.mget([revokedKey(claims.sid), LOADED_SENTINEL]);

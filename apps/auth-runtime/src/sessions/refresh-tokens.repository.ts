@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { RefreshToken } from '@gatehouse/entities';
+import { queryPrepared, RefreshToken, type PreparedStatement } from '@gatehouse/entities';
 
 export interface RotationRow {
   token_id: string;
@@ -20,22 +20,10 @@ export interface RotationRow {
   new_expires_at: Date | null;
 }
 
-/**
- * The only code that queries `refresh_tokens`. Rotation is one SQL statement: it locks the
- * presented token, inserts the successor only when the token is current and the session usable,
- * and records the successor on the old row, so the hot path costs one round trip to Postgres.
- */
-@Injectable()
-export class RefreshTokensRepository {
-  constructor(private readonly dataSource: DataSource) {}
-
-  insert(manager: EntityManager, sessionId: string, tokenHash: string, expiresAt: Date): Promise<RefreshToken> {
-    return manager.getRepository(RefreshToken).save(manager.getRepository(RefreshToken).create({ sessionId, tokenHash, expiresAt }));
-  }
-
-  async rotate(p: { projectId: string; presentedHash: string; successorHash: string; successorSealed: string; idleExpiresAt: Date; now: Date }): Promise<RotationRow | null> {
-    const rows: RotationRow[] = await this.dataSource.query(
-      `WITH cur AS (
+/** $1 presented hash, $2 successor hash, $3 sealed successor, $4 idle expiry, $5 now, $6 project. */
+const ROTATE_STATEMENT: PreparedStatement = {
+  name: 'auth_refresh_rotate',
+  text: `WITH cur AS (
          SELECT rt.id AS token_id, rt.session_id, rt.expires_at AS token_expires_at, rt.rotated_at,
                 rt.successor_token_encrypted, succ.expires_at AS successor_expires_at,
                 s.user_id, s.project_id, s.tenant_id, s.expires_at AS session_expires_at,
@@ -64,8 +52,24 @@ export class RefreshTokensRepository {
        )
        SELECT cur.*, ins.id AS new_token_id, ins.expires_at AS new_expires_at
          FROM cur LEFT JOIN ins ON true`,
-      [p.presentedHash, p.successorHash, p.successorSealed, p.idleExpiresAt, p.now, p.projectId],
-    );
+};
+
+/**
+ * The only code that queries `refresh_tokens`. Rotation is one SQL statement: it locks the
+ * presented token, inserts the successor only when the token is current and the session usable,
+ * and records the successor on the old row, so the hot path costs one round trip to Postgres
+ * (a prepared statement: planned once per connection).
+ */
+@Injectable()
+export class RefreshTokensRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  insert(manager: EntityManager, sessionId: string, tokenHash: string, expiresAt: Date): Promise<RefreshToken> {
+    return manager.getRepository(RefreshToken).save(manager.getRepository(RefreshToken).create({ sessionId, tokenHash, expiresAt }));
+  }
+
+  async rotate(p: { projectId: string; presentedHash: string; successorHash: string; successorSealed: string; idleExpiresAt: Date; now: Date }): Promise<RotationRow | null> {
+    const rows = await queryPrepared<RotationRow>(this.dataSource, ROTATE_STATEMENT, [p.presentedHash, p.successorHash, p.successorSealed, p.idleExpiresAt, p.now, p.projectId]);
     return rows[0] ?? null;
   }
 }

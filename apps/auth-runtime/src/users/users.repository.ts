@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { PasswordCredential, User } from '@gatehouse/entities';
+import { PasswordCredential, queryPrepared, User, type PreparedStatement } from '@gatehouse/entities';
 
 export interface MeRow {
   id: string;
@@ -10,6 +10,16 @@ export interface MeRow {
   active_sessions: number;
   organizations: { id: string; name: string; role: string }[];
 }
+
+const ME_STATEMENT: PreparedStatement = {
+  name: 'auth_me',
+  text: `SELECT u.id, u.email, u.is_admin, u.status,
+                (SELECT count(*)::int FROM sessions s WHERE s.user_id = u.id AND s.revoked_at IS NULL AND s.expires_at > $3) AS active_sessions,
+                COALESCE((SELECT json_agg(json_build_object('id', o.id, 'name', o.name, 'role', m.role) ORDER BY o.name, o.id)
+                            FROM organization_members m JOIN organizations o ON o.id = m.organization_id
+                           WHERE m.user_id = u.id), '[]'::json) AS organizations
+           FROM users u WHERE u.id = $1 AND u.project_id = $2`,
+};
 
 /** The only code of the auth runtime that queries `users` and `password_credentials`. */
 @Injectable()
@@ -69,17 +79,9 @@ export class UsersRepository {
     return (r.affected ?? 0) > 0;
   }
 
-  /** Everything `/me` shows, in one query. */
+  /** Everything `/me` shows, in one prepared statement. */
   async me(projectId: string, userId: string, now: Date): Promise<MeRow | null> {
-    const rows: MeRow[] = await this.dataSource.query(
-      `SELECT u.id, u.email, u.is_admin, u.status,
-              (SELECT count(*)::int FROM sessions s WHERE s.user_id = u.id AND s.revoked_at IS NULL AND s.expires_at > $3) AS active_sessions,
-              COALESCE((SELECT json_agg(json_build_object('id', o.id, 'name', o.name, 'role', m.role) ORDER BY o.name, o.id)
-                          FROM organization_members m JOIN organizations o ON o.id = m.organization_id
-                         WHERE m.user_id = u.id), '[]'::json) AS organizations
-         FROM users u WHERE u.id = $1 AND u.project_id = $2`,
-      [userId, projectId, now],
-    );
+    const rows = await queryPrepared<MeRow>(this.dataSource, ME_STATEMENT, [userId, projectId, now]);
     return rows[0] ?? null;
   }
 }
