@@ -1,7 +1,7 @@
 import { decryptSecretString, encryptSecret } from './aes-gcm';
 import { generateSigningKey, peekKid, privateKeyFromPem, publicKeyFromJwk, signAccessToken, verifyAccessToken } from './signing-keys';
 import { randomDigits, randomToken, safeEqual, sha256Hex } from './tokens';
-import { traceIdFrom, traceResponse } from './trace-context';
+import { newSpanId, traceIdFrom, traceResponse } from './trace-context';
 
 const key = Buffer.alloc(32, 9);
 
@@ -46,5 +46,18 @@ describe('crypto', () => {
     expect(traceIdFrom('00-00000000000000000000000000000000-00f067aa0ba902b7-01')).not.toBe('0'.repeat(32));
     expect(traceIdFrom('garbage')).toMatch(/^[0-9a-f]{32}$/);
     expect(traceResponse('a'.repeat(32), 'b'.repeat(16))).toBe(`00-${'a'.repeat(32)}-${'b'.repeat(16)}-01`);
+  });
+
+  it('draws fresh trace and span ids across refills of the entropy buffer', () => {
+    // 4 KiB of entropy serves 170 trace+span pairs: 1,000 pairs cross several refills.
+    const ids = new Set<string>();
+    for (let i = 0; i < 1000; i++) {
+      const trace = traceIdFrom(undefined);
+      const span = newSpanId();
+      expect(trace).toMatch(/^[0-9a-f]{32}$/);
+      expect(span).toMatch(/^[0-9a-f]{16}$/);
+      ids.add(trace).add(span);
+    }
+    expect(ids.size).toBe(2000);
   });
 });

@@ -39,7 +39,7 @@ export class AccessTokensService {
    * goes through every other check: the key is still accepted, not expired, project, issuer,
    * revocation.
    */
-  private readonly verified = new LRUCache<string, AccessTokenClaims>({ max: VERIFIED_TOKENS_MAX });
+  private readonly verified = new LRUCache<string, { kid: string; claims: AccessTokenClaims }>({ max: VERIFIED_TOKENS_MAX });
 
   constructor(
     private readonly keys: SigningKeysService,
@@ -77,17 +77,18 @@ export class AccessTokensService {
    */
   async verify(token: string, projectId?: string): Promise<AccessTokenClaims | null> {
     if (token.length > 4096) return null;
-    const kid = peekKid(token);
+    const hit = this.verified.get(token);
+    const kid = hit?.kid ?? peekKid(token);
     if (!kid) return null;
     const entry = await this.keys.verifyingKey(kid);
     if (!entry) return null;
     if (projectId !== undefined && entry.projectId !== projectId) return null;
     const nowSeconds = Math.floor(this.clock.nowMs() / 1000);
-    let claims = this.verified.get(token) ?? null;
+    let claims = hit?.claims ?? null;
     if (claims && (claims.aud !== entry.projectId || claims.exp <= nowSeconds)) return null;
     if (!claims) {
       claims = verifyAccessToken(token, entry.key, { nowSeconds, audience: entry.projectId });
-      if (claims) this.verified.set(token, claims);
+      if (claims) this.verified.set(token, { kid, claims });
     }
     if (!claims || claims.tid !== entry.tenantId) return null;
     if (claims.iss !== this.issuer(entry.projectId)) return null;

@@ -7,16 +7,16 @@ export { PlatformConfigModule } from './config.module';
 export { HealthController } from './health/health.controller';
 export { HealthModule } from './health/health.module';
 export { createHttpApp, listen, stopOnSignals, type HttpAppOptions, type RunningApp } from './http/create-http-app';
-export { jsonOnlyMiddleware, requestLogMiddleware, traceMiddleware, type GatehouseRequest } from './http/request-context';
+export { jsonOnlyMiddleware, requestFinishedMiddleware, traceMiddleware, type GatehouseRequest } from './http/request-context';
 export { createLogger, logLevelsFor } from './logging/logger';
 export { DependencyUnavailableError, PlatformError } from './platform.error';
 export { describeStartupError, runMain } from './run-main';
 export { CacheThrottlerStorage } from './cache/cache-throttler.storage';
 export {
   httpDuration,
-  httpMetricsMiddleware,
   httpRequests,
   metricsRegistry,
+  recordHttpRequest,
   queueDepth,
   registerQueueDepth,
   startMetricsServer,

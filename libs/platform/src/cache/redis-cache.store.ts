@@ -17,6 +17,9 @@ export function redisRequestOptions(timeoutMs: number) {
     connectTimeout: timeoutMs,
     retryStrategy: (times: number) => Math.min(times * 200, 2000),
     lazyConnect: false,
+    // Commands issued in the same tick (by concurrent requests, or one request's parallel lookups)
+    // share one write and one round trip.
+    enableAutoPipelining: true,
   };
 }
 

@@ -6,9 +6,9 @@ import cookieParser from 'cookie-parser';
 import type { Server } from 'node:http';
 import express from 'express';
 import type { AppConfig } from '@gatehouse/config';
-import { createLogger } from '../logging/logger';
-import { httpMetricsMiddleware, startMetricsServer } from '../metrics/metrics';
-import { bodyParserErrors, jsonOnlyMiddleware, requestLogMiddleware, traceMiddleware } from './request-context';
+import { createLogger, logLevelsFor } from '../logging/logger';
+import { startMetricsServer } from '../metrics/metrics';
+import { bodyParserErrors, jsonOnlyMiddleware, requestFinishedMiddleware, traceMiddleware } from './request-context';
 
 export interface HttpAppOptions {
   name: string;
@@ -52,8 +52,8 @@ export async function createHttpApp(module: Type<unknown>, config: AppConfig, op
   app.set('trust proxy', config.http.trustProxy === false ? false : config.http.trustProxy);
   app.set('etag', false);
   app.use(traceMiddleware);
-  if (opts.logger !== false) app.use(requestLogMiddleware(logger, config.http.logJson));
-  app.use(httpMetricsMiddleware(opts.name));
+  const logRequests = opts.logger !== false && logLevelsFor(config.http.logLevel).includes('log');
+  app.use(requestFinishedMiddleware(opts.name, logRequests ? { logger, json: config.http.logJson } : null));
   opts.beforeBody?.(app);
   app.use(jsonOnlyMiddleware(opts.formPaths));
   app.use(express.json({ limit: config.http.bodyLimitBytes, strict: false, type: ['application/json', 'application/*+json'] }));

@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { LoggerService } from '@nestjs/common';
 import { newSpanId, traceIdFrom, traceResponse } from '@gatehouse/crypto';
+import { recordHttpRequest } from '../metrics/metrics';
 import { PlatformError } from '../platform.error';
 
 /** Request fields Gatehouse sets as a request passes through. */
@@ -18,14 +19,19 @@ export function traceMiddleware(req: GatehouseRequest, res: Response, next: Next
   next();
 }
 
-/** One log line per request: method, route, status, duration, tenant, trace id. Never bodies or cookies. */
-export function requestLogMiddleware(logger: LoggerService, json: boolean) {
+/**
+ * When a request finishes: its metrics (count and latency by route pattern) and, when `log` is
+ * given, one log line: method, route, status, duration, tenant, trace id. Never bodies or cookies.
+ */
+export function requestFinishedMiddleware(app: string, log: { logger: LoggerService; json: boolean } | null) {
   return (req: GatehouseRequest, res: Response, next: NextFunction): void => {
     res.on('finish', () => {
-      const ms = req.startedAt ? Number(process.hrtime.bigint() - req.startedAt) / 1e6 : 0;
-      const route = (req.route as { path?: string } | undefined)?.path ?? req.path;
-      const line = { msg: 'request', method: req.method, route, status: res.statusCode, ms: Math.round(ms * 10) / 10, tenant: req.tenantId ?? null, traceId: req.traceId };
-      logger.log(json ? line : `${line.method} ${line.route} ${line.status} ${line.ms}ms tenant=${line.tenant ?? '-'} trace=${line.traceId}`);
+      const seconds = req.startedAt ? Number(process.hrtime.bigint() - req.startedAt) / 1e9 : 0;
+      const pattern = (req.route as { path?: string } | undefined)?.path;
+      recordHttpRequest(app, req.method, pattern ?? 'unmatched', res.statusCode, seconds);
+      if (!log) return;
+      const line = { msg: 'request', method: req.method, route: pattern ?? req.path, status: res.statusCode, ms: Math.round(seconds * 1e4) / 10, tenant: req.tenantId ?? null, traceId: req.traceId };
+      log.logger.log(log.json ? line : `${line.method} ${line.route} ${line.status} ${line.ms}ms tenant=${line.tenant ?? '-'} trace=${line.traceId}`);
     });
     next();
   };

@@ -53,17 +53,20 @@ export function registerQueueDepth(reader: DepthReader): void {
   depthReaders.push(reader);
 }
 
-/** Records every request once it finishes, by route pattern (never the raw path with ids). */
-export function httpMetricsMiddleware(app: string) {
-  return (req: Request, res: Response, next: NextFunction): void => {
-    const end = httpDuration.startTimer();
-    res.on('finish', () => {
-      const route = (req.route as { path?: string } | undefined)?.path ?? 'unmatched';
-      end({ app, method: req.method, route });
-      httpRequests.inc({ app, method: req.method, route, status: String(res.statusCode) });
-    });
-    next();
-  };
+type RequestSeries = { duration: ReturnType<typeof httpDuration.labels>; count: ReturnType<typeof httpRequests.labels> };
+/** Label children by their values: prom-client would otherwise hash a label object on every call. */
+const requestSeries = new Map<string, RequestSeries>();
+
+/** Records one finished request by route pattern (never the raw path with ids). */
+export function recordHttpRequest(app: string, method: string, route: string, status: number, seconds: number): void {
+  const key = `${app} ${method} ${status} ${route}`;
+  let series = requestSeries.get(key);
+  if (!series) {
+    series = { duration: httpDuration.labels(app, method, route), count: httpRequests.labels(app, method, route, String(status)) };
+    requestSeries.set(key, series);
+  }
+  series.duration.observe(seconds);
+  series.count.inc();
 }
 
 /** Serves `GET /metrics` on its own listener (METRICS_HOST, loopback by default), apart from the API. */
