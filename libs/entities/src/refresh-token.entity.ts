@@ -21,7 +21,7 @@ export class RefreshToken {
   @Column({ type: 'timestamptz', nullable: true })
   rotatedAt: Date | null;
 
-  /** References `refresh_tokens.id` (ON DELETE SET NULL). */
+  /** The token that replaced this one (a record of the chain; no foreign key, see migration RefreshChainLink). */
   @Column('uuid', { nullable: true })
   successorId: string | null;
 

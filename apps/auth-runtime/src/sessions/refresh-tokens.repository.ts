@@ -8,7 +8,6 @@ export interface RotationRow {
   token_expires_at: Date;
   rotated_at: Date | null;
   successor_token_encrypted: string | null;
-  successor_expires_at: Date | null;
   user_id: string;
   project_id: string;
   tenant_id: string;
@@ -25,13 +24,12 @@ const ROTATE_STATEMENT: PreparedStatement = {
   name: 'auth_refresh_rotate',
   text: `WITH cur AS (
          SELECT rt.id AS token_id, rt.session_id, rt.expires_at AS token_expires_at, rt.rotated_at,
-                rt.successor_token_encrypted, succ.expires_at AS successor_expires_at,
+                rt.successor_token_encrypted,
                 s.user_id, s.project_id, s.tenant_id, s.expires_at AS session_expires_at,
                 s.revoked_at AS session_revoked_at, u.status AS user_status, u.is_admin
            FROM refresh_tokens rt
            JOIN sessions s ON s.id = rt.session_id
            JOIN users u ON u.id = s.user_id
-           LEFT JOIN refresh_tokens succ ON succ.id = rt.successor_id
           WHERE rt.token_hash = $1 AND s.project_id = $6
           FOR UPDATE OF rt
        ), ins AS (
@@ -50,7 +48,8 @@ const ROTATE_STATEMENT: PreparedStatement = {
           WHERE sessions.id = ins.session_id AND sessions.last_active_at < $5::timestamptz - interval '60 seconds'
          RETURNING sessions.id
        )
-       SELECT cur.*, ins.id AS new_token_id, ins.expires_at AS new_expires_at
+       SELECT cur.*, ins.id AS new_token_id, ins.expires_at AS new_expires_at,
+              set_config('synchronous_commit', 'off', true) AS commit_mode
          FROM cur LEFT JOIN ins ON true`,
 };
 
