@@ -23,7 +23,8 @@ export interface AppConfig {
     readonly host: string;
     readonly ports: { readonly authRuntime: number; readonly controlPlane: number; readonly webhookWorker: number };
   };
-  readonly database: { readonly url: string; readonly urlGiven: boolean };
+  /** `preparedStatements`: hot statements are named (prepared once per connection); off behind a pooler that cannot keep them. */
+  readonly database: { readonly url: string; readonly urlGiven: boolean; readonly preparedStatements: boolean };
   readonly redis: { readonly url: string; readonly urlGiven: boolean };
   readonly standalone: { readonly forced: boolean; readonly dataDir: string };
   readonly auth: {

@@ -29,6 +29,13 @@ describe('loadConfig', () => {
     expect(lines.map((l) => l.split(':')[0]).sort()).toEqual(['AUTH_RUNTIME_PORT', 'BCRYPT_COST', 'COOKIE_SECURE', 'ENCRYPTION_KEY']);
   });
 
+  it('names hot statements unless DATABASE_PREPARED_STATEMENTS is off or the database is the embedded one', () => {
+    expect(loadConfig({ ENCRYPTION_KEY: KEY }).database.preparedStatements).toBe(true);
+    expect(loadConfig({ ENCRYPTION_KEY: KEY, DATABASE_PREPARED_STATEMENTS: 'false' }).database.preparedStatements).toBe(false);
+    expect(loadConfig({ ENCRYPTION_KEY: KEY, GATEHOUSE_STANDALONE: '1' }).database.preparedStatements).toBe(false);
+    expect(() => loadConfig({ ENCRYPTION_KEY: KEY, DATABASE_PREPARED_STATEMENTS: 'sometimes' })).toThrow(ConfigError);
+  });
+
   it('requires ENCRYPTION_KEY', () => {
     expect(() => loadConfig({})).toThrow(/ENCRYPTION_KEY/);
   });

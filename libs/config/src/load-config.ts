@@ -79,7 +79,12 @@ export function loadConfig(source: Record<string, string | undefined>): AppConfi
         webhookWorker: env.WEBHOOK_WORKER_METRICS_PORT ?? 9466,
       },
     },
-    database: { url: env.DATABASE_URL ?? DEFAULT_DATABASE_URL, urlGiven: env.DATABASE_URL !== undefined },
+    database: {
+      url: env.DATABASE_URL ?? DEFAULT_DATABASE_URL,
+      urlGiven: env.DATABASE_URL !== undefined,
+      // The embedded database serves every connection in one session, where named statements collide.
+      preparedStatements: truthy(env.DATABASE_PREPARED_STATEMENTS, true) && !truthy(env.GATEHOUSE_STANDALONE, false),
+    },
     redis: { url: env.REDIS_URL ?? DEFAULT_REDIS_URL, urlGiven: env.REDIS_URL !== undefined },
     standalone: { forced: truthy(env.GATEHOUSE_STANDALONE, false), dataDir: env.GATEHOUSE_DATA_DIR ?? '.gatehouse' },
     auth: {

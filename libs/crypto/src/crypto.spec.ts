@@ -32,6 +32,8 @@ describe('crypto', () => {
     const claims = { iss: 'i', aud: 'p1', sub: 'u', sid: 's', tid: 't', adm: false, iat: now, exp: now + 900 };
     const token = signAccessToken(claims, privateKeyFromPem(k.privateKeyPem), k.kid);
     expect(peekKid(token)).toBe(k.kid);
+    expect(JSON.parse(Buffer.from(token.split('.')[0], 'base64url').toString())).toEqual({ alg: 'ES256', typ: 'JWT', kid: k.kid });
+    expect(Buffer.from(token.split('.')[2], 'base64url')).toHaveLength(64);
     const payload = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()) as Record<string, unknown>;
     expect(Object.keys(payload).sort()).toEqual(['adm', 'aud', 'exp', 'iat', 'iss', 'sid', 'sub', 'tid']);
     expect(payload.iat).toBe(now);

@@ -1,4 +1,4 @@
-import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, type JsonWebKey, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, sign, type JsonWebKey, type KeyObject } from 'node:crypto';
 import * as jwt from 'jsonwebtoken';
 
 export interface GeneratedSigningKey {
@@ -39,9 +39,15 @@ export interface AccessTokenClaims {
   exp: number;
 }
 
+/**
+ * A compact JWS (RFC 7515) over the claims, signed ES256 with Node's crypto: the signature is the
+ * raw 64-byte r‖s form JWA requires (`ieee-p1363`). Verification stays with jsonwebtoken.
+ */
 export function signAccessToken(claims: AccessTokenClaims, key: KeyObject, kid: string): string {
-  // jsonwebtoken keeps the given `iat` (and would delete it with noTimestamp).
-  return jwt.sign(claims, key, { algorithm: 'ES256', keyid: kid });
+  const header = Buffer.from(JSON.stringify({ alg: 'ES256', typ: 'JWT', kid })).toString('base64url');
+  const input = `${header}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
+  const signature = sign('sha256', Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' });
+  return `${input}.${signature.toString('base64url')}`;
 }
 
 /** Reads the `kid` from the header without trusting anything else in it. */

@@ -2,6 +2,7 @@ import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { buildDataSourceOptions } from './data-source';
+import { NAMED_STATEMENTS_OPTION } from './raw-query';
 
 /**
  * The TypeORM connection every app shares. Pool and query timeouts come from
@@ -23,6 +24,8 @@ export class DatabaseModule {
                 connectionTimeoutMillis: config.http.dependencyTimeoutMs,
                 query_timeout: Math.max(config.http.dependencyTimeoutMs, 1000),
                 idle_in_transaction_session_timeout: 30000,
+                // Not a pg option: read by queryPrepared (DATABASE_PREPARED_STATEMENTS).
+                [NAMED_STATEMENTS_OPTION]: config.database.preparedStatements,
               },
             }),
             retryAttempts: 2,

@@ -1,4 +1,4 @@
-import { QueryFailedError, type DataSource } from 'typeorm';
+import { EntityManager, QueryFailedError, type DataSource } from 'typeorm';
 
 /** Anything that can run SQL: a DataSource, an EntityManager or a QueryRunner. */
 export interface SqlRunner {
@@ -17,24 +17,35 @@ export async function queryRows<T>(runner: SqlRunner, sql: string, parameters: u
 
 /**
  * A named statement: each pooled connection parses and plans it once, then only binds and runs it.
- * For the few statements on the hot path (`/me`, refresh), where planning costs PostgreSQL more
- * than running them. `text` must be a constant: the name stands for it on every connection.
+ * For statements on hot paths (`/me`, refresh, session start, events), where parsing and planning
+ * cost PostgreSQL more than running them. `text` must be a constant: the name stands for it on every connection.
  */
 export interface PreparedStatement {
   readonly name: string;
   readonly text: string;
 }
 
-interface PgPool {
-  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
+/** Key in the data source's `extra` options; `false` runs prepared statements unnamed (parsed every time). */
+export const NAMED_STATEMENTS_OPTION = 'gatehouseNamedStatements';
+
+interface PgQueryable {
+  query(config: { name?: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
 }
 
-/** Runs a prepared statement on the data source's pool; errors are TypeORM's QueryFailedError, as for `query`. */
-export async function queryPrepared<T>(dataSource: DataSource, statement: PreparedStatement, values: unknown[]): Promise<T[]> {
-  const pool = (dataSource.driver as unknown as { master?: PgPool }).master;
-  if (!pool) throw new Error('queryPrepared needs an initialised PostgreSQL data source');
+/**
+ * Runs a prepared statement: on the transaction's connection when given the manager of a
+ * transaction, else on the pool. Errors are TypeORM's QueryFailedError, as for `query`.
+ */
+export async function queryPrepared<T>(source: DataSource | EntityManager, statement: PreparedStatement, values: unknown[]): Promise<T[]> {
+  const runner = source instanceof EntityManager ? source.queryRunner : undefined;
+  const dataSource = source instanceof EntityManager ? source.dataSource : source;
+  const target: PgQueryable | undefined = runner
+    ? ((await runner.connect()) as PgQueryable)
+    : (dataSource.driver as unknown as { master?: PgQueryable }).master;
+  if (!target) throw new Error('queryPrepared needs an initialised PostgreSQL data source');
+  const named = (dataSource.options as { extra?: Record<string, unknown> }).extra?.[NAMED_STATEMENTS_OPTION] !== false;
   try {
-    const result = await pool.query({ name: statement.name, text: statement.text, values });
+    const result = await target.query(named ? { name: statement.name, text: statement.text, values } : { text: statement.text, values });
     return result.rows as T[];
   } catch (err) {
     throw new QueryFailedError(statement.text, values, err as Error);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { AuditEvent, OutboxEvent } from '@gatehouse/entities';
+import { queryPrepared, type PreparedStatement } from '@gatehouse/entities';
 
 export interface RequestMeta {
   ip: string | null;
@@ -21,33 +21,30 @@ export interface RecordedEvent {
   data?: Record<string, unknown>;
 }
 
+/** $1 tenant, $2 project, $3 actor type, $4 actor id, $5 action, $6 resource type, $7 resource id, $8 ip, $9 user agent, $10 data. */
+const RECORD_STATEMENT: PreparedStatement = {
+  name: 'events_record',
+  text: `WITH audit AS (
+           INSERT INTO audit_events (tenant_id, project_id, actor_type, actor_id, action, resource_type, resource_id, ip_address, user_agent, metadata)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+         )
+         INSERT INTO outbox_events (tenant_id, project_id, type, payload) VALUES ($1, $2, $5, $10)
+         RETURNING id`,
+};
+
 /**
- * Writes one audit event and one outbox event with the caller's EntityManager, so both commit or
- * roll back with the change that caused them (CONTRACT §6, §7).
+ * Writes one audit event and one outbox event in one statement with the caller's EntityManager,
+ * so both commit or roll back with the change that caused them (CONTRACT §6, §7).
  */
 @Injectable()
 export class EventRecorder {
   /** Returns the id of the outbox event (also the webhook event id, `webhook-id`). */
   async record(manager: EntityManager, e: RecordedEvent): Promise<string> {
-    const data = e.data ?? {};
-    await manager.save(manager.create(AuditEvent, {
-      tenantId: e.tenantId,
-      projectId: e.projectId,
-      actorType: e.actorType,
-      actorId: e.actorId,
-      action: e.action,
-      resourceType: e.resourceType,
-      resourceId: e.resourceId,
-      ipAddress: e.meta?.ip ?? null,
-      userAgent: e.meta?.userAgent?.slice(0, 512) ?? null,
-      metadata: data,
-    }));
-    const outbox = await manager.save(manager.create(OutboxEvent, {
-      tenantId: e.tenantId,
-      projectId: e.projectId,
-      type: e.action,
-      payload: data,
-    }));
-    return outbox.id;
+    const data = JSON.stringify(e.data ?? {});
+    const meta = [e.meta?.ip ?? null, e.meta?.userAgent?.slice(0, 512) ?? null];
+    const rows = await queryPrepared<{ id: string }>(manager, RECORD_STATEMENT, [
+      e.tenantId, e.projectId, e.actorType, e.actorId, e.action, e.resourceType, e.resourceId, ...meta, data,
+    ]);
+    return rows[0].id;
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
-import { queryPrepared, RefreshToken, type PreparedStatement } from '@gatehouse/entities';
+import { DataSource } from 'typeorm';
+import { queryPrepared, type PreparedStatement } from '@gatehouse/entities';
 
 export interface RotationRow {
   token_id: string;
@@ -54,7 +54,8 @@ const ROTATE_STATEMENT: PreparedStatement = {
 };
 
 /**
- * The only code that queries `refresh_tokens`. Rotation is one SQL statement: it locks the
+ * The only code that queries `refresh_tokens` (but for a session's first token, written with the
+ * session by SessionsRepository.create). Rotation is one SQL statement: it locks the
  * presented token, inserts the successor only when the token is current and the session usable,
  * and records the successor on the old row, so the hot path costs one round trip to Postgres
  * (a prepared statement: planned once per connection).
@@ -62,10 +63,6 @@ const ROTATE_STATEMENT: PreparedStatement = {
 @Injectable()
 export class RefreshTokensRepository {
   constructor(private readonly dataSource: DataSource) {}
-
-  insert(manager: EntityManager, sessionId: string, tokenHash: string, expiresAt: Date): Promise<RefreshToken> {
-    return manager.getRepository(RefreshToken).save(manager.getRepository(RefreshToken).create({ sessionId, tokenHash, expiresAt }));
-  }
 
   async rotate(p: { projectId: string; presentedHash: string; successorHash: string; successorSealed: string; idleExpiresAt: Date; now: Date }): Promise<RotationRow | null> {
     const rows = await queryPrepared<RotationRow>(this.dataSource, ROTATE_STATEMENT, [p.presentedHash, p.successorHash, p.successorSealed, p.idleExpiresAt, p.now, p.projectId]);

@@ -1,15 +1,40 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { Session } from '@gatehouse/entities';
+import { queryPrepared, Session, type PreparedStatement } from '@gatehouse/entities';
 
-/** The only code of the auth runtime that queries `sessions`. */
+export type NewSession = Pick<Session, 'tenantId' | 'projectId' | 'userId' | 'authMethod' | 'ipAddress' | 'userAgent' | 'expiresAt'> & {
+  now: Date;
+  refreshTokenHash: string;
+  refreshExpiresAt: Date;
+};
+
+/** $1–$6 tenant, project, user, method, ip, user agent; $7 now; $8 expiry; $9 refresh token hash; $10 its expiry. */
+const CREATE_STATEMENT: PreparedStatement = {
+  name: 'auth_session_create',
+  text: `WITH s AS (
+           INSERT INTO sessions (tenant_id, project_id, user_id, auth_method, ip_address, user_agent, last_active_at, expires_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+           RETURNING id, expires_at
+         ), t AS (
+           INSERT INTO refresh_tokens (session_id, token_hash, expires_at) SELECT id, $9, $10 FROM s
+         )
+         SELECT id, expires_at FROM s`,
+};
+
+/**
+ * The only code of the auth runtime that queries `sessions`; it also writes a session's first
+ * refresh token (later ones belong to RefreshTokensRepository).
+ */
 @Injectable()
 export class SessionsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  create(manager: EntityManager, s: Pick<Session, 'tenantId' | 'projectId' | 'userId' | 'authMethod' | 'ipAddress' | 'userAgent' | 'expiresAt'> & { now: Date }): Promise<Session> {
-    const { now, ...fields } = s;
-    return manager.getRepository(Session).save(manager.getRepository(Session).create({ ...fields, lastActiveAt: now }));
+  /** Inserts a session and its first refresh token in one statement (they are written together, always). */
+  async create(manager: EntityManager, s: NewSession): Promise<{ id: string; expiresAt: Date }> {
+    const rows = await queryPrepared<{ id: string; expires_at: Date }>(manager, CREATE_STATEMENT, [
+      s.tenantId, s.projectId, s.userId, s.authMethod, s.ipAddress, s.userAgent, s.now, s.expiresAt, s.refreshTokenHash, s.refreshExpiresAt,
+    ]);
+    return { id: rows[0].id, expiresAt: new Date(rows[0].expires_at) };
   }
 
   listActive(userId: string, now: Date): Promise<Session[]> {

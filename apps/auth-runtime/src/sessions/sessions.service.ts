@@ -47,6 +47,9 @@ export class SessionsService {
   /** Creates a session with its first refresh token and access token, in the caller's transaction. */
   async start(manager: EntityManager, project: ResolvedProject, user: User, meta: RequestMeta, method: AuthMethod): Promise<IssuedSession> {
     const now = this.clock.now();
+    const expiresAt = new Date(now.getTime() + SESSION_ABSOLUTE_MS);
+    const refreshToken = randomToken(32);
+    const refreshExpiresAt = new Date(Math.min(now.getTime() + REFRESH_IDLE_MS, expiresAt.getTime()));
     const session = await this.sessions.create(manager, {
       tenantId: user.tenantId,
       projectId: user.projectId,
@@ -54,12 +57,11 @@ export class SessionsService {
       authMethod: method,
       ipAddress: meta.ip,
       userAgent: meta.userAgent,
-      expiresAt: new Date(now.getTime() + SESSION_ABSOLUTE_MS),
+      expiresAt,
       now,
+      refreshTokenHash: sha256Hex(refreshToken),
+      refreshExpiresAt,
     });
-    const refreshToken = randomToken(32);
-    const refreshExpiresAt = new Date(Math.min(now.getTime() + REFRESH_IDLE_MS, session.expiresAt.getTime()));
-    await this.refreshTokens.insert(manager, session.id, sha256Hex(refreshToken), refreshExpiresAt);
     await this.events.record(manager, {
       tenantId: user.tenantId,
       projectId: user.projectId,

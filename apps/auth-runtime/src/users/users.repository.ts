@@ -27,16 +27,21 @@ export class UsersRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /** Finds a user of the project by email, or by username when the identifier has no `@`. */
-  async findByIdentifier(projectId: string, identifier: string): Promise<{ user: User; credential: PasswordCredential | null } | null> {
+  /** The user an identifier names, with their password hash when they have one; one query. */
+  async findByIdentifier(projectId: string, identifier: string): Promise<{ user: User; credential: Pick<PasswordCredential, 'passwordHash' | 'scheme'> | null } | null> {
     const column = identifier.includes('@') ? 'email' : 'username';
-    const user = await this.dataSource
+    const { entities, raw } = await this.dataSource
       .getRepository(User)
       .createQueryBuilder('u')
+      .leftJoin(PasswordCredential, 'c', 'c.user_id = u.id')
+      .addSelect('c.password_hash', 'c_password_hash')
+      .addSelect('c.scheme', 'c_scheme')
       .where(`u.project_id = :projectId AND lower(u.${column}) = :identifier`, { projectId, identifier: identifier.toLowerCase() })
-      .getOne();
+      .getRawAndEntities<{ c_password_hash: string | null; c_scheme: PasswordCredential['scheme'] | null }>();
+    const user = entities[0];
     if (!user) return null;
-    const credential = await this.dataSource.getRepository(PasswordCredential).findOne({ where: { userId: user.id } });
-    return { user, credential };
+    const { c_password_hash: passwordHash, c_scheme: scheme } = raw[0];
+    return { user, credential: passwordHash && scheme ? { passwordHash, scheme } : null };
   }
 
   async findByEmail(projectId: string, email: string, manager?: EntityManager): Promise<User | null> {

@@ -1,5 +1,4 @@
 import http from 'node:http';
-import type { NextFunction, Request, Response } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** One registry per process: request counts and latency per route, queue depth, delivery outcomes. */
