@@ -29,7 +29,7 @@ import { BENCH_PASSWORD, newEncryptionKey, seed, type Seeded } from './seed';
 const { values: args } = parseArgs({
   options: {
     duration: { type: 'string', default: '8' },
-    warmup: { type: 'string', default: '1' },
+    warmup: { type: 'string', default: '5' },
     connections: { type: 'string', default: '10' },
     'database-url': {
       type: 'string',

@@ -7,7 +7,7 @@ export { PlatformConfigModule } from './config.module';
 export { HealthController } from './health/health.controller';
 export { HealthModule } from './health/health.module';
 export { createHttpApp, listen, stopOnSignals, type HttpAppOptions, type RunningApp } from './http/create-http-app';
-export { jsonOnlyMiddleware, requestFinishedMiddleware, traceMiddleware, type GatehouseRequest } from './http/request-context';
+export { bodyMiddleware, jsonOnlyMiddleware, requestContextMiddleware, type GatehouseRequest } from './http/request-context';
 export { createLogger, logLevelsFor } from './logging/logger';
 export { DependencyUnavailableError, PlatformError } from './platform.error';
 export { describeStartupError, runMain } from './run-main';

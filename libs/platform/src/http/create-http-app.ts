@@ -4,11 +4,10 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import cookieParser from 'cookie-parser';
 import type { Server } from 'node:http';
-import express from 'express';
 import type { AppConfig } from '@gatehouse/config';
 import { createLogger, logLevelsFor } from '../logging/logger';
 import { startMetricsServer } from '../metrics/metrics';
-import { bodyParserErrors, jsonOnlyMiddleware, requestFinishedMiddleware, traceMiddleware } from './request-context';
+import { bodyMiddleware, requestContextMiddleware } from './request-context';
 
 export interface HttpAppOptions {
   name: string;
@@ -51,14 +50,10 @@ export async function createHttpApp(module: Type<unknown>, config: AppConfig, op
   app.disable('x-powered-by');
   app.set('trust proxy', config.http.trustProxy === false ? false : config.http.trustProxy);
   app.set('etag', false);
-  app.use(traceMiddleware);
   const logRequests = opts.logger !== false && logLevelsFor(config.http.logLevel).includes('log');
-  app.use(requestFinishedMiddleware(opts.name, logRequests ? { logger, json: config.http.logJson } : null));
+  app.use(requestContextMiddleware(opts.name, logRequests ? { logger, json: config.http.logJson } : null));
   opts.beforeBody?.(app);
-  app.use(jsonOnlyMiddleware(opts.formPaths));
-  app.use(express.json({ limit: config.http.bodyLimitBytes, strict: false, type: ['application/json', 'application/*+json'] }));
-  app.use(bodyParserErrors);
-  if (opts.formPaths?.length) app.use(opts.formPaths, express.urlencoded({ extended: false, limit: config.http.bodyLimitBytes }));
+  app.use(bodyMiddleware(config.http.bodyLimitBytes, opts.formPaths));
   app.use(cookieParser());
   opts.configure?.(app);
 

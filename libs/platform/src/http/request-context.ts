@@ -1,4 +1,4 @@
-import type { NextFunction, Request, Response } from 'express';
+import express, { type NextFunction, type Request, type Response } from 'express';
 import type { LoggerService } from '@nestjs/common';
 import { newSpanId, traceIdFrom, traceResponse } from '@gatehouse/crypto';
 import { recordHttpRequest } from '../metrics/metrics';
@@ -11,22 +11,19 @@ export interface GatehouseRequest extends Request {
   startedAt?: bigint;
 }
 
-/** W3C trace id per request (from `traceparent` when valid) and the `traceresponse` header. */
-export function traceMiddleware(req: GatehouseRequest, res: Response, next: NextFunction): void {
-  req.startedAt = process.hrtime.bigint();
-  req.traceId = traceIdFrom(req.headers.traceparent);
-  res.setHeader('traceresponse', traceResponse(req.traceId, newSpanId()));
-  next();
-}
-
 /**
- * When a request finishes: its metrics (count and latency by route pattern) and, when `log` is
- * given, one log line: method, route, status, duration, tenant, trace id. Never bodies or cookies.
+ * First on every request: the W3C trace id (from `traceparent` when valid) and the `traceresponse`
+ * header; then, once the response is finished, its metrics (count and latency by route pattern)
+ * and, when `log` is given, one log line: method, route, status, duration, tenant, trace id. Never
+ * bodies or cookies.
  */
-export function requestFinishedMiddleware(app: string, log: { logger: LoggerService; json: boolean } | null) {
+export function requestContextMiddleware(app: string, log: { logger: LoggerService; json: boolean } | null) {
   return (req: GatehouseRequest, res: Response, next: NextFunction): void => {
+    req.startedAt = process.hrtime.bigint();
+    req.traceId = traceIdFrom(req.headers.traceparent);
+    res.setHeader('traceresponse', traceResponse(req.traceId, newSpanId()));
     res.on('finish', () => {
-      const seconds = req.startedAt ? Number(process.hrtime.bigint() - req.startedAt) / 1e9 : 0;
+      const seconds = Number(process.hrtime.bigint() - (req.startedAt ?? 0n)) / 1e9;
       const pattern = (req.route as { path?: string } | undefined)?.path;
       recordHttpRequest(app, req.method, pattern ?? 'unmatched', res.statusCode, seconds);
       if (!log) return;
@@ -61,6 +58,28 @@ const BODY_ERRORS: Record<string, [string, string]> = {
   'request.aborted': ['validation-error', 'The request body was incomplete.'],
   'request.size.invalid': ['validation-error', 'The request body length does not match Content-Length.'],
 };
+
+/**
+ * Everything about request bodies in one step: a request without one (no Content-Length, no
+ * Transfer-Encoding, as body-parser decides) passes straight on; one with a body must be JSON
+ * (or a form on `formPaths`), is parsed within `limitBytes`, and parser failures get their slug.
+ */
+export function bodyMiddleware(limitBytes: number, formPaths: string[] = []) {
+  const jsonOnly = jsonOnlyMiddleware(formPaths);
+  const json = express.json({ limit: limitBytes, strict: false, type: ['application/json', 'application/*+json'] });
+  const form = express.urlencoded({ extended: false, limit: limitBytes });
+  return (req: Request, res: Response, next: NextFunction): void => {
+    if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return next();
+    const parsed = (err?: unknown) => (err ? bodyParserErrors(err, req, res, next) : next());
+    jsonOnly(req, res, (err?: unknown) => {
+      if (err) return next(err);
+      json(req, res, (jsonErr?: unknown) => {
+        if (jsonErr || !formPaths.includes(req.path)) return parsed(jsonErr);
+        form(req, res, parsed);
+      });
+    });
+  };
+}
 
 /** Names body-parser failures with their problem slug before the framework rewrites them. */
 export function bodyParserErrors(err: unknown, _req: Request, _res: Response, next: NextFunction): void {
