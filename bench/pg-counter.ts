@@ -6,7 +6,8 @@ const GSSENC_REQUEST = 80877104;
 /**
  * A TCP proxy in front of Postgres that reads the frontend side of the wire protocol and counts
  * round trips: one per simple `Query` and one per `Sync` closing an extended-protocol exchange
- * (Parse/Bind/Execute/Sync is how `pg` sends parameterised queries). It also keeps the SQL text,
+ * (Parse/Bind/Execute/Sync is how `pg` sends parameterised queries). It also keeps the SQL text
+ * (of a named prepared statement, at every Bind: parsed once per connection, used many times),
  * so a request's statements can be listed. Only for the hot-path check, never under load.
  */
 export class PgStatementCounter {
@@ -57,6 +58,8 @@ export class PgStatementCounter {
   private parser(): (chunk: Buffer) => void {
     let buffered: Buffer = Buffer.alloc(0);
     let startup = true;
+    /** Named statements of this connection (a PostgreSQL session), by name. */
+    const prepared = new Map<string, string>();
     return (chunk: Buffer) => {
       buffered = buffered.length ? Buffer.concat([buffered, chunk]) : chunk;
       for (;;) {
@@ -79,9 +82,15 @@ export class PgStatementCounter {
           this.statements.push(sqlText(payload.subarray(0, payload.indexOf(0))));
         } else if (type === 'P') {
           const nameEnd = payload.indexOf(0);
-          this.statements.push(
-            sqlText(payload.subarray(nameEnd + 1, payload.indexOf(0, nameEnd + 1))),
-          );
+          const name = payload.subarray(0, nameEnd).toString('utf8');
+          const text = sqlText(payload.subarray(nameEnd + 1, payload.indexOf(0, nameEnd + 1)));
+          // A named (prepared) statement is listed when it is bound, which every use does.
+          if (name) prepared.set(name, text);
+          else this.statements.push(text);
+        } else if (type === 'B') {
+          const portalEnd = payload.indexOf(0);
+          const name = payload.subarray(portalEnd + 1, payload.indexOf(0, portalEnd + 1)).toString('utf8');
+          if (name) this.statements.push(`[prepared ${name}] ${prepared.get(name) ?? ''}`);
         } else if (type === 'S') {
           this.roundTrips++;
         }

@@ -20,7 +20,7 @@ import { BENCH_PASSWORD, newEncryptionKey, seed, type Seeded } from './seed';
 
 /**
  * `npm run bench`: sign-up, sign-in, `/me` and refresh of the real auth runtime under autocannon
- * on loopback, each beside a baseline measured in the same run (bcrypt.compare per second on all
+ * on loopback, each in rounds interleaved with a baseline (bcrypt.compare per second on all
  * cores for sign-in; a bare NestJS route for `/me` and refresh), then a sequential hot-path check
  * (Postgres round trips and bcrypt calls per request). Exits 0 whatever the ratios (it measures);
  * 1 when set-up fails or the server does not start.
@@ -28,7 +28,8 @@ import { BENCH_PASSWORD, newEncryptionKey, seed, type Seeded } from './seed';
 
 const { values: args } = parseArgs({
   options: {
-    duration: { type: 'string', default: '8' },
+    duration: { type: 'string', default: '9' },
+    rounds: { type: 'string', default: '3' },
     warmup: { type: 'string', default: '5' },
     connections: { type: 'string', default: '10' },
     'database-url': {
@@ -43,6 +44,7 @@ const { values: args } = parseArgs({
 });
 
 const DURATION_S = Number(args.duration);
+const ROUNDS = Number(args.rounds);
 const WARMUP_S = Number(args.warmup);
 const CONNECTIONS = Number(args.connections);
 const BCRYPT_COST = Number(args['bcrypt-cost']);
@@ -62,7 +64,13 @@ interface Row {
   machineBusyS: number | null;
   /** Wall-clock length of the window the CPU figures cover. */
   windowS: number;
-  baseline?: { name: string; perSecond: number; target: number };
+  baseline?: {
+    name: string;
+    perSecond: number;
+    target: number;
+    /** One ratio per round (the endpoint against the baseline measured beside it); the verdict is their median. */
+    roundRatios: number[];
+  };
 }
 
 function say(line = ''): void {
@@ -74,22 +82,23 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-/** Runs `target` once briefly (not measured), then for DURATION_S with CPU read around it. */
+/** One measured window of `seconds` against `target`, with CPU read around it (warm-up first when asked). */
 async function measure(
   name: string,
   target: Target,
   serverPid: number,
   pg: PgBackendsCpu,
   redisPid: number | null,
+  opts: { warmUp: boolean; seconds: number },
 ): Promise<Row> {
-  if (WARMUP_S > 0) await hammer(target, WARMUP_S, CONNECTIONS);
+  if (opts.warmUp && WARMUP_S > 0) await hammer(target, WARMUP_S, CONNECTIONS);
   const server0 = cpuSeconds(serverPid);
   const redis0 = redisPid === null ? null : cpuSeconds(redisPid);
   const db0 = await pg.snapshot();
   const machine0 = machineBusySeconds();
   const wall0 = process.hrtime.bigint();
   const client0 = process.cpuUsage();
-  const load = await hammer(target, DURATION_S, CONNECTIONS);
+  const load = await hammer(target, opts.seconds, CONNECTIONS);
   const client = process.cpuUsage(client0);
   const machine1 = machineBusySeconds();
   const windowS = Number(process.hrtime.bigint() - wall0) / 1e9;
@@ -105,6 +114,39 @@ async function measure(
     clientCpuS: (client.user + client.system) / 1e6,
     machineBusyS: machine0 === null || machine1 === null ? null : machine1 - machine0,
     windowS,
+  };
+}
+
+const sum = (xs: (number | null)[]): number | null => (xs.some((x) => x === null) ? null : xs.reduce<number>((a, x) => a + (x ?? 0), 0));
+const median = (xs: number[]): number => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+/** The rounds of one endpoint as one row: counts, CPU and time added up, p50 the median round's, p99 the worst. */
+function combine(rounds: Row[]): Row {
+  const loads = rounds.map((r) => r.load);
+  const ok = loads.reduce((a, l) => a + l.ok, 0);
+  const durationS = loads.reduce((a, l) => a + l.durationS, 0);
+  return {
+    name: rounds[0].name,
+    load: {
+      rps: ok / durationS,
+      p50: median(loads.map((l) => l.p50)),
+      p99: Math.max(...loads.map((l) => l.p99)),
+      ok,
+      non2xx: loads.reduce((a, l) => a + l.non2xx, 0),
+      errors: loads.reduce((a, l) => a + l.errors, 0),
+      mismatches: loads.reduce((a, l) => a + l.mismatches, 0),
+      durationS,
+    },
+    serverCpuS: sum(rounds.map((r) => r.serverCpuS)),
+    dbCpuS: sum(rounds.map((r) => r.dbCpuS)),
+    redisCpuS: sum(rounds.map((r) => r.redisCpuS)),
+    clientCpuS: rounds.reduce((a, r) => a + r.clientCpuS, 0),
+    machineBusyS: sum(rounds.map((r) => r.machineBusyS)),
+    windowS: rounds.reduce((a, r) => a + r.windowS, 0),
   };
 }
 
@@ -234,7 +276,7 @@ function report(
       ],
       all.map((r) => {
         const errors = r.load.non2xx + r.load.errors + r.load.mismatches;
-        const ratio = r.baseline ? r.load.rps / r.baseline.perSecond : null;
+        const ratio = r.baseline ? median(r.baseline.roundRatios) : null;
         return [
           r.name,
           fmt(r.load.rps),
@@ -251,8 +293,11 @@ function report(
       }),
     ),
   );
+  for (const r of rows) {
+    if (r.baseline) say(`  ${r.name} against ${r.baseline.name}, per round: ${r.baseline.roundRatios.map((x) => fmt(x, 2)).join(', ')} (the ratio above is their median)`);
+  }
   say();
-  say('Where the time goes (measured window only):');
+  say('Where the time goes (measured windows only, rounds added up):');
   say(
     table(
       [
@@ -338,11 +383,13 @@ function report(
 
 async function main(): Promise<void> {
   if (
-    ![DURATION_S, WARMUP_S, CONNECTIONS, BCRYPT_COST].every((n) => Number.isFinite(n) && n >= 0) ||
+    ![DURATION_S, WARMUP_S, CONNECTIONS, BCRYPT_COST, ROUNDS].every((n) => Number.isFinite(n) && n >= 0) ||
     CONNECTIONS < 1 ||
+    !Number.isInteger(ROUNDS) ||
+    ROUNDS < 1 ||
     DURATION_S <= 0
   ) {
-    fail('--duration, --warmup, --connections and --bcrypt-cost take positive numbers');
+    fail('--duration, --warmup, --connections, --rounds and --bcrypt-cost take positive numbers (--rounds a whole one)');
   }
   const runId = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
   const cpuModel = cpus()[0]?.model ?? 'unknown CPU';
@@ -352,7 +399,7 @@ async function main(): Promise<void> {
       .join(' ')}`,
   );
   say(
-    `${DURATION_S} s per run after a ${WARMUP_S} s warm-up, ${CONNECTIONS} connections, bcrypt cost ${BCRYPT_COST}, rate limits off, database ${new URL(DATABASE_URL).pathname.slice(1)}, redis ${REDIS_URL}`,
+    `${DURATION_S} s per endpoint in ${ROUNDS} rounds interleaved with its baseline, after a ${WARMUP_S} s warm-up, ${CONNECTIONS} connections, bcrypt cost ${BCRYPT_COST}, rate limits off, database ${new URL(DATABASE_URL).pathname.slice(1)}, redis ${REDIS_URL}`,
   );
 
   const encryptionKey = newEncryptionKey();
@@ -391,132 +438,105 @@ async function main(): Promise<void> {
     const json = { 'content-type': 'application/json', 'x-service-project-key': seeded.projectKey };
 
     say('sessions for /me and refresh…');
-    const pool = (await sessions(api, seeded.readerUser.email, CONNECTIONS * 3 + 4)).map(
+    // Every window's end drops up to CONNECTIONS chains (their rotated successors are never read).
+    const pool = (await sessions(api, seeded.readerUser.email, CONNECTIONS * (ROUNDS + 3) + 4)).map(
       (s) => s.refreshToken,
     );
     const meToken = (await newSession(api, seeded.readerUser.email, BENCH_PASSWORD)).accessToken;
 
-    const rows: Row[] = [];
+    // Each endpoint runs in ROUNDS windows interleaved with its baseline, so both see the same
+    // machine; a burst from another process spoils one round, not the verdict (the median ratio).
+    const seconds = DURATION_S / ROUNDS;
+    const run = (name: string, target: Target, pid: number, round: number) =>
+      measure(name, target, pid, pg, redis, { warmUp: round === 0, seconds });
     let n = 0;
-    say('sign-up…');
-    rows.push(
-      await measure(
-        'POST /v1/auth/sign-up',
-        {
-          url: `${base}/v1/auth/sign-up`,
-          method: 'POST',
-          headers: json,
-          body: () =>
-            JSON.stringify({
-              email: `user-${runId}-${n++}@bench.example.com`,
-              password: BENCH_PASSWORD,
-            }),
-          verifyBody: (b) => b.includes('"access_token"'),
-        },
-        server.pid,
-        pg,
-        redis,
-      ),
-    );
-    // Each baseline runs right before the runs it is compared with, so both see the same machine.
-    say('baseline: bcrypt.compare on all cores…');
-    const busy0 = machineBusySeconds();
-    const measured = await bcryptComparesPerSecond(BCRYPT_COST, DURATION_S);
-    const busy1 = machineBusySeconds();
-    const bcrypt = {
-      ...measured,
-      othersCpuS: busy0 === null || busy1 === null ? null : busy1 - busy0 - measured.cpuS,
+    const signUpTarget: Target = {
+      url: `${base}/v1/auth/sign-up`,
+      method: 'POST',
+      headers: json,
+      body: () => JSON.stringify({ email: `user-${runId}-${n++}@bench.example.com`, password: BENCH_PASSWORD }),
+      verifyBody: (b) => b.includes('"access_token"'),
     };
-
-    say('sign-in…');
-    const signIn = await measure(
-      'POST /v1/auth/sign-in',
-      {
-        url: `${base}/v1/auth/sign-in`,
-        method: 'POST',
-        headers: json,
-        body: JSON.stringify({ identifier: seeded.signInUser.email, password: BENCH_PASSWORD }),
-        verifyBody: (b) => b.includes('"access_token"'),
-      },
-      server.pid,
-      pg,
-      redis,
-    );
-    rows.push({
-      ...signIn,
-      baseline: {
-        name: 'bcrypt.compare',
-        perSecond: bcrypt.perSecond,
-        target: TARGETS.signIn,
-      },
-    });
-    say('/me…');
-    const meRow = await measure(
-      'GET /v1/auth/me',
-      {
-        url: `${base}/v1/auth/me`,
-        method: 'GET',
-        headers: { 'x-service-project-key': seeded.projectKey, authorization: `Bearer ${meToken}` },
-        verifyBody: (b) => b.includes('"active_sessions"'),
-      },
-      server.pid,
-      pg,
-      redis,
-    );
-    say('baseline: bare NestJS route…');
-    const barePort = await freePort();
-    bareApp = startNode(
-      'bare-app',
-      'dist/bench/bare-app.js',
-      { NODE_ENV: 'production' },
-      { args: [String(barePort)] },
-    );
-    await waitReady(`http://127.0.0.1:${barePort}/me`, bareApp, 30_000);
-    const bare = await measure(
-      'bare NestJS GET (baseline)',
-      { url: `http://127.0.0.1:${barePort}/me`, method: 'GET', headers: {} },
-      bareApp.pid,
-      pg,
-      redis,
-    );
-    await stop(bareApp);
-    bareApp = null;
-    rows.push({
-      ...meRow,
-      baseline: {
-        name: 'bare route',
-        perSecond: bare.load.rps,
-        target: TARGETS.me,
-      },
-    });
-    say('refresh…');
+    const signInTarget: Target = {
+      url: `${base}/v1/auth/sign-in`,
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ identifier: seeded.signInUser.email, password: BENCH_PASSWORD }),
+      verifyBody: (b) => b.includes('"access_token"'),
+    };
+    const meTarget: Target = {
+      url: `${base}/v1/auth/me`,
+      method: 'GET',
+      headers: { 'x-service-project-key': seeded.projectKey, authorization: `Bearer ${meToken}` },
+      verifyBody: (b) => b.includes('"active_sessions"'),
+    };
     // Each request presents a refresh token that is current: it takes one from the pool and puts
     // back the rotated successor from Set-Cookie. A failed request loses its chain (and shows as an error).
-    const refreshRow = await measure(
-      'POST /v1/auth/refresh',
+    const refreshTarget: Target = {
+      url: `${base}/v1/auth/refresh`,
+      method: 'POST',
+      headers: { 'x-service-project-key': seeded.projectKey },
+      dynamicHeaders: () => ({ cookie: `${REFRESH_COOKIE}=${pool.shift() ?? 'pool-empty'}` }),
+      onResponse: (status, headers) => {
+        const next = setCookieValue(headers, REFRESH_COOKIE);
+        if (status === 200 && next) pool.push(next);
+      },
+      verifyBody: (b) => b.includes('"access_token"'),
+    };
+
+    say('sign-up…');
+    const signUps: Row[] = [];
+    for (let r = 0; r < ROUNDS; r++) signUps.push(await run('POST /v1/auth/sign-up', signUpTarget, server.pid, r));
+
+    say('sign-in, between rounds of bcrypt.compare on all cores…');
+    const signIns: Row[] = [];
+    const bcryptRounds: (BcryptBaseline & { othersCpuS: number | null })[] = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      const busy0 = machineBusySeconds();
+      const measured = await bcryptComparesPerSecond(BCRYPT_COST, seconds);
+      const busy1 = machineBusySeconds();
+      bcryptRounds.push({ ...measured, othersCpuS: busy0 === null || busy1 === null ? null : busy1 - busy0 - measured.cpuS });
+      signIns.push(await run('POST /v1/auth/sign-in', signInTarget, server.pid, r));
+    }
+    const compares = bcryptRounds.reduce((a, b) => a + b.compares, 0);
+    const elapsedS = bcryptRounds.reduce((a, b) => a + b.elapsedS, 0);
+    const bcrypt = {
+      perSecond: compares / elapsedS,
+      compares,
+      elapsedS,
+      concurrency: bcryptRounds[0].concurrency,
+      cpuS: bcryptRounds.reduce((a, b) => a + b.cpuS, 0),
+      othersCpuS: sum(bcryptRounds.map((b) => b.othersCpuS)),
+    };
+
+    say('/me and refresh, between rounds of a bare NestJS route…');
+    const barePort = await freePort();
+    bareApp = startNode('bare-app', 'dist/bench/bare-app.js', { NODE_ENV: 'production' }, { args: [String(barePort)] });
+    await waitReady(`http://127.0.0.1:${barePort}/me`, bareApp, 30_000);
+    const bareTarget: Target = { url: `http://127.0.0.1:${barePort}/me`, method: 'GET', headers: {} };
+    const mes: Row[] = [];
+    const bares: Row[] = [];
+    const refreshes: Row[] = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      mes.push(await run('GET /v1/auth/me', meTarget, server.pid, r));
+      bares.push(await run('bare NestJS GET (baseline)', bareTarget, bareApp.pid, r));
+      refreshes.push(await run('POST /v1/auth/refresh', refreshTarget, server.pid, r));
+    }
+    await stop(bareApp);
+    bareApp = null;
+
+    const perRound = (rounds: Row[], baseline: number[]) => rounds.map((row, i) => row.load.rps / baseline[i]);
+    const bareRps = bares.map((b) => b.load.rps);
+    const bare = combine(bares);
+    const rows: Row[] = [
+      combine(signUps),
       {
-        url: `${base}/v1/auth/refresh`,
-        method: 'POST',
-        headers: { 'x-service-project-key': seeded.projectKey },
-        dynamicHeaders: () => ({ cookie: `${REFRESH_COOKIE}=${pool.shift() ?? 'pool-empty'}` }),
-        onResponse: (status, headers) => {
-          const next = setCookieValue(headers, REFRESH_COOKIE);
-          if (status === 200 && next) pool.push(next);
-        },
-        verifyBody: (b) => b.includes('"access_token"'),
+        ...combine(signIns),
+        baseline: { name: 'bcrypt.compare', perSecond: bcrypt.perSecond, target: TARGETS.signIn, roundRatios: perRound(signIns, bcryptRounds.map((b) => b.perSecond)) },
       },
-      server.pid,
-      pg,
-      redis,
-    );
-    rows.push({
-      ...refreshRow,
-      baseline: {
-        name: 'bare route',
-        perSecond: bare.load.rps,
-        target: TARGETS.refresh,
-      },
-    });
+      { ...combine(mes), baseline: { name: 'bare route', perSecond: bare.load.rps, target: TARGETS.me, roundRatios: perRound(mes, bareRps) } },
+      { ...combine(refreshes), baseline: { name: 'bare route', perSecond: bare.load.rps, target: TARGETS.refresh, roundRatios: perRound(refreshes, bareRps) } },
+    ];
     await stop(server);
     server = null;
 
