@@ -58,6 +58,15 @@ describe('AccessTokensService.verify with its cache of verified tokens', () => {
     expect(await tokens.verify(flipped, PROJECT)).toBeNull();
   });
 
+  it('hands out cached claims that cannot be changed by one request for the next', async () => {
+    const { tokens, issue } = setup();
+    const { token } = await issue();
+    const first = await tokens.verify(token, PROJECT);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(() => Object.assign(first as object, { sub: 'someone-else' })).toThrow(TypeError);
+    expect((await tokens.verify(token, PROJECT))?.sub).toBe('user-1');
+  });
+
   it('refuses a cached token once it has expired', async () => {
     const { tokens, clock, issue } = setup();
     const { token } = await issue();

@@ -88,7 +88,8 @@ export class AccessTokensService {
     if (claims && (claims.aud !== entry.projectId || claims.exp <= nowSeconds)) return null;
     if (!claims) {
       claims = verifyAccessToken(token, entry.key, { nowSeconds, audience: entry.projectId });
-      if (claims) this.verified.set(token, { kid, claims });
+      // Frozen: every request presenting this token shares the object.
+      if (claims) this.verified.set(token, { kid, claims: Object.freeze(claims) });
     }
     if (!claims || claims.tid !== entry.tenantId) return null;
     if (claims.iss !== this.issuer(entry.projectId)) return null;
