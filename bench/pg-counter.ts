@@ -1,4 +1,4 @@
-import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { SnoopingProxy } from './snooping-proxy';
 
 const SSL_REQUEST = 80877103;
 const GSSENC_REQUEST = 80877104;
@@ -10,35 +10,9 @@ const GSSENC_REQUEST = 80877104;
  * (of a named prepared statement, at every Bind: parsed once per connection, used many times),
  * so a request's statements can be listed. Only for the hot-path check, never under load.
  */
-export class PgStatementCounter {
-  private server: Server | null = null;
-  private readonly sockets = new Set<Socket>();
+export class PgStatementCounter extends SnoopingProxy {
   private roundTrips = 0;
   private statements: string[] = [];
-  port = 0;
-
-  constructor(
-    private readonly targetHost: string,
-    private readonly targetPort: number,
-  ) {}
-
-  async start(): Promise<number> {
-    this.server = createServer((client) => {
-      const upstream = connect(this.targetPort, this.targetHost);
-      for (const s of [client, upstream]) {
-        this.sockets.add(s);
-        s.on('close', () => this.sockets.delete(s));
-        s.on('error', () => s.destroy());
-      }
-      client.on('data', this.parser());
-      client.pipe(upstream).pipe(client);
-      client.on('close', () => upstream.destroy());
-      upstream.on('close', () => client.destroy());
-    });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.port = (this.server.address() as AddressInfo).port;
-    return this.port;
-  }
 
   /** Starts a new count; returns what was counted since the last reset. */
   reset(): { roundTrips: number; statements: string[] } {
@@ -48,14 +22,7 @@ export class PgStatementCounter {
     return out;
   }
 
-  async stop(): Promise<void> {
-    for (const s of this.sockets) s.destroy();
-    await new Promise<void>((resolve) =>
-      this.server ? this.server.close(() => resolve()) : resolve(),
-    );
-  }
-
-  private parser(): (chunk: Buffer) => void {
+  protected parser(): (chunk: Buffer) => void {
     let buffered: Buffer = Buffer.alloc(0);
     let startup = true;
     /** Named statements of this connection (a PostgreSQL session), by name. */

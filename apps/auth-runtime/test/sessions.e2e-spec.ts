@@ -184,6 +184,20 @@ describe('sign-up, sign-in, me, refresh, sessions, sign-out', () => {
     expect(next.status).toBe(200);
   });
 
+  it('commits rotations asynchronously without leaving any pooled connection non-durable', async () => {
+    const users = await Promise.all(Array.from({ length: 10 }, (_, i) => signUpUser(t, key(), `durable${i}@example.com`)));
+    const refreshed = await Promise.all(
+      users.map((u) => t.http().post('/v1/auth/refresh').set('X-Service-Project-Key', key()).set('Cookie', `service_refresh_token=${u.refreshToken}`)),
+    );
+    expect(refreshed.map((r) => r.status)).toEqual(Array(10).fill(200));
+    const ds = t.app.get(DataSource);
+    const [{ count }] = await ds.query(`SELECT count(*)::int AS count FROM refresh_tokens WHERE rotated_at IS NOT NULL`);
+    expect(count).toBe(10);
+    // As many concurrent queries as the pool holds connections: each of them answers for itself.
+    const settings = await Promise.all(Array.from({ length: 10 }, () => ds.query(`SHOW synchronous_commit`) as Promise<{ synchronous_commit: string }[]>));
+    expect(settings.map((rows) => rows[0].synchronous_commit)).toEqual(Array(10).fill('on'));
+  });
+
   it('refuses a refresh token presented with another project\'s key, without rotating it', async () => {
     const u = await signUpUser(t, key(), 'crossproject@example.com');
     expectProblem(await t.http().post('/v1/auth/refresh').set('X-Service-Project-Key', tenant.consoleKey).set('Cookie', `service_refresh_token=${u.refreshToken}`), 401, 'unauthenticated');

@@ -26,8 +26,10 @@ const ME_STATEMENT: PreparedStatement = {
 export class UsersRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Finds a user of the project by email, or by username when the identifier has no `@`. */
-  /** The user an identifier names, with their password hash when they have one; one query. */
+  /**
+   * The project's user an identifier names (by email, or by username when it has no `@`), with
+   * their password hash when they have one; one query.
+   */
   async findByIdentifier(projectId: string, identifier: string): Promise<{ user: User; credential: Pick<PasswordCredential, 'passwordHash' | 'scheme'> | null } | null> {
     const column = identifier.includes('@') ? 'email' : 'username';
     const { entities, raw } = await this.dataSource
