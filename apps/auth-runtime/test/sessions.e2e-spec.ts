@@ -194,7 +194,7 @@ describe('sign-up, sign-in, me, refresh, sessions, sign-out', () => {
     const [{ count }] = await ds.query(`SELECT count(*)::int AS count FROM refresh_tokens WHERE rotated_at IS NOT NULL`);
     expect(count).toBe(10);
     // As many concurrent queries as the pool holds connections: each of them answers for itself.
-    const settings = await Promise.all(Array.from({ length: 10 }, () => ds.query(`SHOW synchronous_commit`) as Promise<{ synchronous_commit: string }[]>));
+    const settings = await Promise.all(Array.from({ length: 10 }, () => ds.query<{ synchronous_commit: string }[]>(`SHOW synchronous_commit`)));
     expect(settings.map((rows) => rows[0].synchronous_commit)).toEqual(Array(10).fill('on'));
   });
 
