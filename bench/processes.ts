@@ -60,9 +60,10 @@ export function startNode(
   name: string,
   script: string,
   env: Record<string, string>,
-  opts: { args?: string[]; preload?: string[]; ipc?: boolean } = {},
+  opts: { args?: string[]; preload?: string[]; ipc?: boolean; nodeArgs?: string[] } = {},
 ): Child {
   const args = [
+    ...(opts.nodeArgs ?? []),
     '-r',
     join(ROOT, 'tools/register.js'),
     ...(opts.preload ?? []).flatMap((p) => ['-r', p]),

@@ -39,6 +39,7 @@ const { values: args } = parseArgs({
     'redis-url': { type: 'string', default: 'redis://127.0.0.1:6379/5' },
     'bcrypt-cost': { type: 'string', default: '10' },
     'skip-check': { type: 'boolean', default: false },
+    'cpu-prof': { type: 'string' },
     json: { type: 'boolean', default: false },
   },
 });
@@ -50,6 +51,8 @@ const CONNECTIONS = Number(args.connections);
 const BCRYPT_COST = Number(args['bcrypt-cost']);
 const DATABASE_URL = args['database-url'];
 const REDIS_URL = args['redis-url'];
+/** `--cpu-prof <dir>`: the auth runtime and the bare app write V8 CPU profiles there on exit. */
+const CPU_PROF_ARGS = args['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', args['cpu-prof']] : [];
 
 const TARGETS = { signIn: 0.8, me: 0.5, refresh: 0.3 } as const;
 
@@ -426,7 +429,9 @@ async function main(): Promise<void> {
   try {
     const port = await freePort();
     const env = serverEnv(encryptionKey, port);
-    server = startNode('auth-runtime', 'dist/apps/auth-runtime/src/main.js', env);
+    server = startNode('auth-runtime', 'dist/apps/auth-runtime/src/main.js', env, {
+      nodeArgs: CPU_PROF_ARGS,
+    });
     try {
       await waitReady(`http://127.0.0.1:${port}/health/ready`, server);
     } catch (err) {
@@ -511,7 +516,10 @@ async function main(): Promise<void> {
 
     say('/me and refresh, between rounds of a bare NestJS route…');
     const barePort = await freePort();
-    bareApp = startNode('bare-app', 'dist/bench/bare-app.js', { NODE_ENV: 'production' }, { args: [String(barePort)] });
+    bareApp = startNode('bare-app', 'dist/bench/bare-app.js', { NODE_ENV: 'production' }, {
+      args: [String(barePort)],
+      nodeArgs: CPU_PROF_ARGS,
+    });
     await waitReady(`http://127.0.0.1:${barePort}/me`, bareApp, 30_000);
     const bareTarget: Target = { url: `http://127.0.0.1:${barePort}/me`, method: 'GET', headers: {} };
     const mes: Row[] = [];

@@ -46,6 +46,32 @@ describe('runtime: API key secrets as project keys, rotated keys in jwks.json, a
       expectProblem(await t.http().get('/v1/auth/jwks.json').set('X-Service-Project-Key', secret), 401, 'unauthenticated', '/v1/auth/jwks.json');
       expectProblem(await t.http().get('/v1/auth/jwks.json').set('X-Service-Project-Key', randomToken(32, 'sk_')), 401, 'unauthenticated');
     });
+
+    it('refreshes with a live API key of the session\'s project; a revoked key rotates nothing', async () => {
+      const { secret, row } = await apiKey();
+      const u = await signUpUser(t, key(), 'refresh-by-secret@example.com');
+      const refresh = (token: string) => t.http().post('/v1/auth/refresh').set('X-Service-Project-Key', secret).set('Cookie', `service_refresh_token=${token}`);
+      const first = await refresh(u.refreshToken);
+      expect(first.status).toBe(200);
+      const next = /service_refresh_token=([^;]+)/.exec(String(first.headers['set-cookie']))?.[1] ?? '';
+      await t.dataSource.getRepository(ApiKey).update({ id: row.id }, { revokedAt: new Date() });
+      expectProblem(await refresh(next), 401, 'unauthenticated');
+      const stillCurrent = await t.http().post('/v1/auth/refresh').set('X-Service-Project-Key', key()).set('Cookie', `service_refresh_token=${next}`);
+      expect(stillCurrent.status).toBe(200);
+    });
+
+    it('/me shows the user for a live API key of the token\'s project, and null once the key is revoked', async () => {
+      const { secret, row } = await apiKey();
+      const u = await signUpUser(t, key(), 'me-by-secret@example.com');
+      const me = () => t.http().get('/v1/auth/me').set('X-Service-Project-Key', secret).set('Authorization', `Bearer ${u.accessToken}`);
+      expect((await me()).body.user).toEqual({ id: u.id, email: 'me-by-secret@example.com', is_admin: false });
+      // A key of another project (the console's live secret) never shows this project's user.
+      const foreign = randomToken(32, 'sk_');
+      await t.dataSource.getRepository(ApiKey).save({ tenantId: tenant.tenantId, projectId: tenant.consoleProjectId, name: 'console', keyPrefix: foreign.slice(0, 11), secretHash: sha256Hex(foreign) });
+      expect((await t.http().get('/v1/auth/me').set('X-Service-Project-Key', foreign).set('Authorization', `Bearer ${u.accessToken}`)).body).toEqual({ user: null });
+      await t.dataSource.getRepository(ApiKey).update({ id: row.id }, { revokedAt: new Date() });
+      expect((await me()).body).toEqual({ user: null });
+    });
   });
 
   it('serves the active and the retiring key after a rotation; tokens of the old key keep working until it retires', async () => {

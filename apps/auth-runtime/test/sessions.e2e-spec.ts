@@ -1,6 +1,7 @@
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { AuditEvent, OutboxEvent, Session } from '@gatehouse/entities';
+import { ProjectsCache } from '@gatehouse/identity';
 import {
   APP_ORIGIN,
   cookiesOf,
@@ -116,6 +117,21 @@ describe('sign-up, sign-in, me, refresh, sessions, sign-out', () => {
     expect(otherProject.body).toEqual({ user: null });
   });
 
+  it('answers /me from PostgreSQL alone: a session revoked or a user disabled there is refused even if the cache never heard of it', async () => {
+    const revoked = await signUpUser(t, key(), 'revoked-in-db@example.com');
+    const disabled = await signUpUser(t, key(), 'disabled-in-db@example.com');
+    const kept = await signUpUser(t, key(), 'kept-in-db@example.com');
+    const me = (token: string) => t.http().get('/v1/auth/me').set('X-Service-Project-Key', key()).set('Authorization', `Bearer ${token}`);
+    expect((await me(revoked.accessToken)).body.user).toEqual({ id: revoked.id, email: 'revoked-in-db@example.com', is_admin: false });
+    // Written behind the services' back: no revocation mark in Redis.
+    await t.dataSource.query(`UPDATE sessions SET revoked_at = now(), revoke_reason = 'test' WHERE id = $1`, [revoked.sessionId]);
+    await t.dataSource.query(`UPDATE users SET status = 'disabled' WHERE id = $1`, [disabled.id]);
+    expect((await me(revoked.accessToken)).body).toEqual({ user: null });
+    expect((await me(disabled.accessToken)).body).toEqual({ user: null });
+    const still = await me(kept.accessToken);
+    expect(still.body).toEqual({ user: { id: kept.id, email: 'kept-in-db@example.com', is_admin: false }, active_sessions: 1, organizations: [] });
+  });
+
   it('requires a project key on every other endpoint, with one 401 body', async () => {
     const missing = await t.http().post('/v1/auth/sign-in').send({ identifier: 'a@b.co', password: 'x' });
     const unknown = await t.http().post('/v1/auth/sign-in').set('X-Service-Project-Key', 'pk_unknownunknownunknownunknown').send({ identifier: 'a@b.co', password: 'x' });
@@ -207,6 +223,38 @@ describe('sign-up, sign-in, me, refresh, sessions, sign-out', () => {
     expect(own.status).toBe(200);
     const session = await t.app.get(DataSource).getRepository(Session).findOneByOrFail({ id: u.sessionId });
     expect(session.revokedAt).toBeNull();
+  });
+
+  it('judges the origin of a cookie refresh before the token: refused ones rotate nothing, allowed ones rotate', async () => {
+    const u = await signUpUser(t, key(), 'refresh-origin@example.com');
+    const refresh = (origin: string | null, token: string) => {
+      const req = t.http().post('/v1/auth/refresh').set('X-Service-Project-Key', key()).set('Cookie', `service_refresh_token=${token}`);
+      return origin ? req.set('Origin', origin) : req;
+    };
+    expectProblem(await refresh('https://evil.example', 'garbage'), 403, 'forbidden');
+    expectProblem(await refresh('https://evil.example', u.refreshToken), 403, 'forbidden');
+    // Past the reuse grace: had the refused attempt rotated the token, this would now be a replay.
+    t.clock.advance(11_000);
+    const allowed = await refresh(APP_ORIGIN, u.refreshToken);
+    expect(allowed.status).toBe(200);
+    const session = await t.dataSource.getRepository(Session).findOneByOrFail({ id: u.sessionId });
+    expect(session.revokedAt).toBeNull();
+    expect(cookiesOf(allowed).service_refresh_token).not.toBe(u.refreshToken);
+  });
+
+  it('issues access tokens with the project\'s access_token_ttl_seconds at sign-in and on refresh', async () => {
+    await t.dataSource.query(`UPDATE projects SET settings = settings || '{"access_token_ttl_seconds": 600}'::jsonb WHERE id = $1`, [tenant.project.id]);
+    await t.app.get(ProjectsCache).invalidateProject(tenant.project);
+    const lifetime = (token: string) => {
+      const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as { iat: number; exp: number };
+      return claims.exp - claims.iat;
+    };
+    const u = await signUpUser(t, key(), 'ttl@example.com');
+    expect(lifetime(u.accessToken)).toBe(600);
+    const refreshed = await t.http().post('/v1/auth/refresh').set('X-Service-Project-Key', key()).set('Cookie', `service_refresh_token=${u.refreshToken}`);
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.body.expires_in).toBe(600);
+    expect(lifetime(refreshed.body.access_token as string)).toBe(600);
   });
 
   it('refuses a refresh without a cookie, with garbage, or after the idle lifetime', async () => {

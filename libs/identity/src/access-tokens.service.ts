@@ -76,6 +76,22 @@ export class AccessTokensService {
    * token's audience. Throws DependencyUnavailableError when the revocation store is down (fail closed).
    */
   async verify(token: string, projectId?: string): Promise<AccessTokenClaims | null> {
+    const claims = await this.verifySignedClaims(token, projectId);
+    if (!claims) return null;
+    const [revoked, loaded] = await this.cache.mget([revokedKey(claims.sid), LOADED_SENTINEL]);
+    if (loaded === null) {
+      await this.reloadRevocations();
+      if ((await this.cache.get(revokedKey(claims.sid))) !== null) return null;
+    } else if (revoked !== null) return null;
+    return claims;
+  }
+
+  /**
+   * Every check of `verify` but revocation: signature, key still accepted, expiry, audience,
+   * tenant, issuer. Only for a caller that reads the session row from PostgreSQL anyway and
+   * refuses it there when revoked (`/me` does, in its one query).
+   */
+  async verifySignedClaims(token: string, projectId?: string): Promise<AccessTokenClaims | null> {
     if (token.length > 4096) return null;
     const hit = this.verified.get(token);
     const kid = hit?.kid ?? peekKid(token);
@@ -93,11 +109,6 @@ export class AccessTokensService {
     }
     if (!claims || claims.tid !== entry.tenantId) return null;
     if (claims.iss !== this.issuer(entry.projectId)) return null;
-    const [revoked, loaded] = await this.cache.mget([revokedKey(claims.sid), LOADED_SENTINEL]);
-    if (loaded === null) {
-      await this.reloadRevocations();
-      if ((await this.cache.get(revokedKey(claims.sid))) !== null) return null;
-    } else if (revoked !== null) return null;
     return claims;
   }
 

@@ -4,9 +4,10 @@ export { IdentityModule } from './identity.module';
 export { PasswordHasher } from './password-hasher';
 export { newPublishableKey, ProvisioningService, type NewProject, type TenantSummary } from './provisioning.service';
 export { MAX_ACCESS_TOKEN_TTL_SECONDS, SigningKeysService } from './signing-keys.service';
-export { ProjectsCache, type ResolvedProject } from './projects-cache.service';
+export { ProjectsCache, projectKeyLookup, type ProjectKeyMatch, type ResolvedProject } from './projects-cache.service';
 export {
   assertSameOriginForCookie,
+  originToCheck,
   presentedAccessToken,
   REFRESH_COOKIE,
   requestMeta,

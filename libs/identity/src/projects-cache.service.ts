@@ -47,6 +47,21 @@ const toResolved = (r: ProjectRow): ResolvedProject => ({
   ...(r.api_key_id ? { apiKeyId: r.api_key_id } : {}),
 });
 
+/** How a presented project key finds its project: exactly one of the two is set. */
+export interface ProjectKeyMatch {
+  publishableKey: string | null;
+  secretHash: string | null;
+}
+
+/**
+ * How a presented `X-Service-Project-Key` finds its project: a publishable key by itself, an API
+ * key secret by its SHA-256 (the form stored); null when the text cannot be a key at all.
+ */
+export function projectKeyLookup(key: string): ProjectKeyMatch | null {
+  if (!/^(pk|sk)_[A-Za-z0-9_-]{16,128}$/.test(key)) return null;
+  return key.startsWith('pk_') ? { publishableKey: key, secretHash: null } : { publishableKey: null, secretHash: sha256Hex(key) };
+}
+
 const COLUMNS = 'p.id, p.tenant_id, p.name, p.is_console, p.allowed_origins, p.redirect_urls, p.settings, p.publishable_key';
 
 /**
@@ -62,15 +77,16 @@ export class ProjectsCache {
   ) {}
 
   async byKey(key: string): Promise<ResolvedProject | null> {
-    if (!/^(pk|sk)_[A-Za-z0-9_-]{16,128}$/.test(key)) return null;
+    const lookup = projectKeyLookup(key);
+    if (!lookup) return null;
     const cached = await this.cache.get(byKey(key));
     if (cached) return JSON.parse(cached) as ResolvedProject;
-    const rows: ProjectRow[] = key.startsWith('pk_')
-      ? await this.dataSource.query(`SELECT ${COLUMNS} FROM projects p WHERE p.publishable_key = $1`, [key])
+    const rows: ProjectRow[] = lookup.publishableKey
+      ? await this.dataSource.query(`SELECT ${COLUMNS} FROM projects p WHERE p.publishable_key = $1`, [lookup.publishableKey])
       : await this.dataSource.query(
           `SELECT ${COLUMNS}, k.id AS api_key_id FROM api_keys k JOIN projects p ON p.id = k.project_id
             WHERE k.secret_hash = $1 AND k.revoked_at IS NULL`,
-          [sha256Hex(key)],
+          [lookup.secretHash],
         );
     const row = rows[0];
     if (!row) return null;

@@ -27,12 +27,17 @@ const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /**
  * CSRF rule (CONTRACT §2, §10): a cookie-authenticated unsafe request whose `Origin` is present and
  * not one of the allowed origins is refused. An absent Origin is allowed (non-browser clients).
+ * This returns the Origin the rule must check, or null when it has nothing to check.
  */
+export function originToCheck(req: Request, via: PresentedToken['via']): string | null {
+  if (via !== 'cookie' || !UNSAFE.has(req.method)) return null;
+  return req.headers.origin ?? null;
+}
+
+/** Applies the CSRF rule against the project's allowed origins: 403 `forbidden` when refused. */
 export function assertSameOriginForCookie(req: Request, via: PresentedToken['via'], allowedOrigins: readonly string[]): void {
-  if (via !== 'cookie' || !UNSAFE.has(req.method)) return;
-  const origin = req.headers.origin;
-  if (origin === undefined) return;
-  if (!allowedOrigins.includes(origin)) {
+  const origin = originToCheck(req, via);
+  if (origin !== null && !allowedOrigins.includes(origin)) {
     throw new ProblemError('forbidden', { detail: 'This origin is not allowed to use the session cookie.' });
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, QueryFailedError } from 'typeorm';
 import type { User } from '@gatehouse/entities';
-import { LockoutService, normalizeIdentifier, PasswordHasher, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
+import { LockoutService, normalizeIdentifier, PasswordHasher, type ProjectKeyMatch, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import { UserEvents } from '../auth/user-events';
@@ -100,9 +100,10 @@ export class AccountsService {
     return user;
   }
 
-  async me(project: ResolvedProject, userId: string) {
-    const row = await this.users.me(project.id, userId, this.clock.now());
-    if (!row || row.status !== 'active') return { user: null };
+  /** `/me` for a token whose signature and claims were checked; revocation and the key are checked here. */
+  async me(claims: { sub: string; aud: string; sid: string }, key: ProjectKeyMatch) {
+    const row = await this.users.me({ userId: claims.sub, projectId: claims.aud, sessionId: claims.sid, ...key, now: this.clock.now() });
+    if (!row) return { user: null };
     return {
       user: { id: row.id, email: row.email, is_admin: row.is_admin },
       active_sessions: row.active_sessions,

@@ -2,20 +2,18 @@ import { Controller, Delete, Get, HttpCode, Inject, Param, Post, Req, Res, UseGu
 import { ApiCookieAuth, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
-import { assertSameOriginForCookie, REFRESH_COOKIE, requestMeta, type ResolvedProject } from '@gatehouse/identity';
+import { originToCheck, projectKeyLookup, REFRESH_COOKIE, requestMeta } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import { CurrentAuth, SessionAuthGuard, type SessionRequest } from '../auth/session-auth.guard';
 import { clearSessionCookies, setSessionCookies } from '../auth/session-cookies';
-import { CurrentProject } from '../projects/current-project.decorator';
-import { ProjectKeyGuard } from '../projects/project-key.guard';
+import { presentedProjectKey, ProjectKeyGuard, type ProjectRequest } from '../projects/project-key.guard';
 import { SessionsService } from './sessions.service';
 
 type Auth = NonNullable<SessionRequest['auth']>;
 
 @ApiTags('sessions')
 @ApiHeader({ name: 'X-Service-Project-Key', required: true })
-@UseGuards(ProjectKeyGuard)
 @Controller('v1/auth')
 export class SessionsController {
   constructor(
@@ -26,7 +24,7 @@ export class SessionsController {
 
   @Post('sign-out')
   @HttpCode(204)
-  @UseGuards(SessionAuthGuard)
+  @UseGuards(ProjectKeyGuard, SessionAuthGuard)
   @ApiOperation({ summary: 'Revoke the current session and clear the cookies (204)' })
   async signOut(@CurrentAuth() auth: Auth, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<void> {
     await this.sessions.revokeOwn(auth, auth.sid, requestMeta(req), 'sign_out');
@@ -37,19 +35,24 @@ export class SessionsController {
   @HttpCode(200)
   @ApiCookieAuth()
   @ApiOperation({ summary: 'Rotate the refresh token cookie and issue a new access token' })
-  async refresh(@CurrentProject() project: ResolvedProject, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  async refresh(@Req() req: ProjectRequest, @Res({ passthrough: true }) res: Response) {
+    // No ProjectKeyGuard: the rotation statement resolves the key and applies the CSRF rule itself,
+    // so a refresh costs one PostgreSQL round trip and no Redis one.
+    const key = presentedProjectKey(req, false);
+    const lookup = key ? projectKeyLookup(key) : null;
+    if (!lookup) throw new ProblemError('unauthenticated', { detail: 'A valid project key is required.' });
     const cookie = (req.cookies as Record<string, unknown>)[REFRESH_COOKIE];
     if (typeof cookie !== 'string' || cookie.length === 0) {
       throw new ProblemError('unauthenticated', { detail: 'The refresh token cookie is missing.' });
     }
-    assertSameOriginForCookie(req, 'cookie', project.allowedOrigins);
-    const issued = await this.sessions.refresh(project, cookie, requestMeta(req));
+    const issued = await this.sessions.refresh(lookup, originToCheck(req, 'cookie'), cookie, requestMeta(req));
+    req.tenantId = issued.tenantId;
     setSessionCookies(res, this.config, issued, this.clock.nowMs());
     return { access_token: issued.accessToken, expires_in: issued.expiresIn };
   }
 
   @Get('sessions')
-  @UseGuards(SessionAuthGuard)
+  @UseGuards(ProjectKeyGuard, SessionAuthGuard)
   @ApiOperation({ summary: "List the caller's active sessions" })
   list(@CurrentAuth() auth: Auth) {
     return this.sessions.listActive(auth.sub, auth.sid);
@@ -57,7 +60,7 @@ export class SessionsController {
 
   @Delete('sessions/:id')
   @HttpCode(204)
-  @UseGuards(SessionAuthGuard)
+  @UseGuards(ProjectKeyGuard, SessionAuthGuard)
   @ApiOperation({ summary: "Revoke one of the caller's sessions (404 when it is not theirs)" })
   async revoke(@CurrentAuth() auth: Auth, @Param('id') id: string, @Req() req: Request): Promise<void> {
     await this.sessions.revokeOwn(auth, id, requestMeta(req), 'user_revoked');

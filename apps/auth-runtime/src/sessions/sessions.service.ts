@@ -3,7 +3,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { decryptSecretString, encryptSecret, randomToken, sha256Hex } from '@gatehouse/crypto';
 import type { Session, User } from '@gatehouse/entities';
-import { AccessTokensService, DEFAULT_ACCESS_TOKEN_TTL_SECONDS, EventRecorder, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
+import { AccessTokensService, DEFAULT_ACCESS_TOKEN_TTL_SECONDS, EventRecorder, type ProjectKeyMatch, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import type { CookieTokens } from '../auth/session-cookies';
@@ -19,6 +19,11 @@ export interface IssuedSession extends CookieTokens {
   sessionId: string;
   sessionExpiresAt: Date;
   expiresIn: number;
+}
+
+/** A project's `access_token_ttl_seconds` setting when it is a valid one, else the default. */
+function accessTokenTtl(v: unknown): number {
+  return typeof v === 'number' && v >= 60 && v <= 86400 ? v : DEFAULT_ACCESS_TOKEN_TTL_SECONDS;
 }
 
 export type AuthMethod = 'password' | 'magic_link' | 'passkey' | 'oauth' | 'mfa';
@@ -38,11 +43,6 @@ export class SessionsService {
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
-
-  private ttl(project: Pick<ResolvedProject, 'settings'>): number {
-    const v = project.settings.access_token_ttl_seconds;
-    return typeof v === 'number' && v >= 60 && v <= 86400 ? v : DEFAULT_ACCESS_TOKEN_TTL_SECONDS;
-  }
 
   /** Creates a session with its first refresh token and access token, in the caller's transaction. */
   async start(manager: EntityManager, project: ResolvedProject, user: User, meta: RequestMeta, method: AuthMethod): Promise<IssuedSession> {
@@ -79,7 +79,7 @@ export class SessionsService {
       userId: user.id,
       sessionId: session.id,
       isAdmin: user.isAdmin,
-      ttlSeconds: this.ttl(project),
+      ttlSeconds: accessTokenTtl(project.settings.access_token_ttl_seconds),
     }, manager);
     return {
       sessionId: session.id,
@@ -93,53 +93,64 @@ export class SessionsService {
   }
 
   /**
-   * Rotates a refresh token. A token already rotated more than the grace ago is a replay: the whole
-   * session is revoked. Within the grace, the same successor is handed out again.
+   * Rotates a refresh token presented with a project key (and, when the request carries one, the
+   * Origin the CSRF rule checks). A token already rotated more than the grace ago is a replay: the
+   * whole session is revoked. Within the grace, the same successor is handed out again.
    */
-  async refresh(project: ResolvedProject, presented: string, meta: RequestMeta): Promise<IssuedSession> {
+  async refresh(key: ProjectKeyMatch, origin: string | null, presented: string, meta: RequestMeta): Promise<IssuedSession & { tenantId: string }> {
     const invalid = () => new ProblemError('unauthenticated', { detail: 'The refresh token is invalid or expired.' });
-    if (!/^[A-Za-z0-9_-]{43}$/.test(presented)) throw invalid();
     const now = this.clock.now();
     const successor = randomToken(32);
     const presentedHash = sha256Hex(presented);
-    const row = await this.refreshTokens.rotate({
-      projectId: project.id,
-      presentedHash,
-      successorHash: sha256Hex(successor),
-      successorSealed: encryptSecret(this.config.auth.encryptionKey, successor, presentedHash),
-      idleExpiresAt: new Date(now.getTime() + REFRESH_IDLE_MS),
-      now,
-    });
-    if (!row || row.project_id !== project.id) throw invalid();
-    if (row.session_revoked_at || row.user_status !== 'active' || new Date(row.session_expires_at) <= now) throw invalid();
+    // A malformed token is never rotated, but the key and the origin are still judged first.
+    const rotation = /^[A-Za-z0-9_-]{43}$/.test(presented)
+      ? await this.refreshTokens.rotate({
+          key,
+          origin,
+          presentedHash,
+          successorHash: sha256Hex(successor),
+          successorSealed: encryptSecret(this.config.auth.encryptionKey, successor, presentedHash),
+          idleExpiresAt: new Date(now.getTime() + REFRESH_IDLE_MS),
+          now,
+        })
+      : await this.refreshTokens.state({ key, origin, presentedHash });
+    if (rotation.kind === 'unknown-project') throw new ProblemError('unauthenticated', { detail: 'A valid project key is required.' });
+    if (rotation.kind === 'origin-refused') throw new ProblemError('forbidden', { detail: 'This origin is not allowed to use the session cookie.' });
 
+    let session: { session_id: string; user_id: string; project_id: string; tenant_id: string; is_admin: boolean; session_expires_at: Date };
     let refreshToken: string;
     let refreshExpiresAt: Date;
-    if (row.new_token_id && row.new_expires_at) {
+    let ttl: unknown;
+    if (rotation.kind === 'rotated') {
+      session = rotation.row;
       refreshToken = successor;
-      refreshExpiresAt = new Date(row.new_expires_at);
-    } else if (row.rotated_at) {
+      refreshExpiresAt = new Date(rotation.row.new_expires_at);
+      ttl = rotation.row.access_token_ttl;
+    } else {
+      const row = rotation.state;
+      if (!row || row.session_revoked_at || row.user_status !== 'active' || new Date(row.session_expires_at) <= now || !row.rotated_at) throw invalid();
       const rotatedAgo = now.getTime() - new Date(row.rotated_at).getTime();
       if (rotatedAgo > REFRESH_REUSE_GRACE_MS || !row.successor_token_encrypted) {
         await this.revokeForReuse(row, meta);
         throw invalid();
       }
+      session = row;
       refreshToken = decryptSecretString(this.config.auth.encryptionKey, row.successor_token_encrypted, presentedHash);
       refreshExpiresAt = new Date(Math.min(new Date(row.rotated_at).getTime() + REFRESH_IDLE_MS, new Date(row.session_expires_at).getTime()));
-    } else {
-      throw invalid();
+      ttl = rotation.accessTokenTtl;
     }
     const access = await this.tokens.issue({
-      tenantId: row.tenant_id,
-      projectId: row.project_id,
-      userId: row.user_id,
-      sessionId: row.session_id,
-      isAdmin: row.is_admin,
-      ttlSeconds: this.ttl(project),
+      tenantId: session.tenant_id,
+      projectId: session.project_id,
+      userId: session.user_id,
+      sessionId: session.session_id,
+      isAdmin: session.is_admin,
+      ttlSeconds: accessTokenTtl(ttl),
     });
     return {
-      sessionId: row.session_id,
-      sessionExpiresAt: new Date(row.session_expires_at),
+      tenantId: session.tenant_id,
+      sessionId: session.session_id,
+      sessionExpiresAt: new Date(session.session_expires_at),
       accessToken: access.token,
       accessExpiresAt: access.expiresAt,
       expiresIn: access.expiresIn,

@@ -6,19 +6,40 @@ export interface MeRow {
   id: string;
   email: string;
   is_admin: boolean;
-  status: string;
   active_sessions: number;
   organizations: { id: string; name: string; role: string }[];
 }
 
+/** Whose `/me` to show: the access token's claims and what the presented project key resolves to. */
+export interface MeQuery {
+  userId: string;
+  projectId: string;
+  sessionId: string;
+  /** The presented key when publishable, else null. */
+  publishableKey: string | null;
+  /** SHA-256 of the presented key when an API key secret, else null. */
+  secretHash: string | null;
+  now: Date;
+}
+
+/**
+ * Everything `/me` shows and everything that can make it `{user: null}`, read together: the user
+ * is active, the token's session is not revoked (PostgreSQL is where revocations are written, so
+ * this needs no Redis check), and the presented key is the project's publishable key or one of its
+ * live API keys.
+ */
 const ME_STATEMENT: PreparedStatement = {
   name: 'auth_me',
-  text: `SELECT u.id, u.email, u.is_admin, u.status,
-                (SELECT count(*)::int FROM sessions s WHERE s.user_id = u.id AND s.revoked_at IS NULL AND s.expires_at > $3) AS active_sessions,
+  text: `SELECT u.id, u.email, u.is_admin,
+                (SELECT count(*)::int FROM sessions s WHERE s.user_id = u.id AND s.revoked_at IS NULL AND s.expires_at > $4) AS active_sessions,
                 COALESCE((SELECT json_agg(json_build_object('id', o.id, 'name', o.name, 'role', m.role) ORDER BY o.name, o.id)
                             FROM organization_members m JOIN organizations o ON o.id = m.organization_id
                            WHERE m.user_id = u.id), '[]'::json) AS organizations
-           FROM users u WHERE u.id = $1 AND u.project_id = $2`,
+           FROM users u
+          WHERE u.id = $1 AND u.project_id = $2 AND u.status = 'active'
+            AND EXISTS (SELECT 1 FROM sessions s WHERE s.id = $3 AND s.user_id = u.id AND s.revoked_at IS NULL)
+            AND (EXISTS (SELECT 1 FROM projects p WHERE p.id = u.project_id AND p.publishable_key = $5)
+                 OR EXISTS (SELECT 1 FROM api_keys k WHERE k.project_id = u.project_id AND k.secret_hash = $6 AND k.revoked_at IS NULL))`,
 };
 
 /** The only code of the auth runtime that queries `users` and `password_credentials`. */
@@ -86,9 +107,9 @@ export class UsersRepository {
     return (r.affected ?? 0) > 0;
   }
 
-  /** Everything `/me` shows, in one prepared statement. */
-  async me(projectId: string, userId: string, now: Date): Promise<MeRow | null> {
-    const rows = await queryPrepared<MeRow>(this.dataSource, ME_STATEMENT, [userId, projectId, now]);
+  /** Everything `/me` shows, in one prepared statement; null when it must answer `{user: null}`. */
+  async me(q: MeQuery): Promise<MeRow | null> {
+    const rows = await queryPrepared<MeRow>(this.dataSource, ME_STATEMENT, [q.userId, q.projectId, q.sessionId, q.now, q.publishableKey, q.secretHash]);
     return rows[0] ?? null;
   }
 }
