@@ -132,6 +132,25 @@ describe('sign-up, sign-in, me, refresh, sessions, sign-out', () => {
     expect(still.body).toEqual({ user: { id: kept.id, email: 'kept-in-db@example.com', is_admin: false }, active_sessions: 1, organizations: [] });
   });
 
+  it('gives each of many concurrent /me requests its own answer, whoever, whichever key, whatever state', async () => {
+    const users = await Promise.all(['a', 'b', 'c', 'd'].map((n) => signUpUser(t, key(), `concurrent-${n}@example.com`)));
+    const [a, , c, d] = users as [(typeof users)[0], (typeof users)[0], (typeof users)[0], (typeof users)[0]];
+    expect((await t.http().post('/v1/auth/sign-out').set('X-Service-Project-Key', key()).set('Authorization', `Bearer ${c.accessToken}`)).status).toBe(204);
+    await t.dataSource.query(`UPDATE users SET status = 'disabled' WHERE id = $1`, [d.id]);
+    const asks = Array.from({ length: 40 }, (_, n) => {
+      const who = users[n % 4] ?? a;
+      const projectKey = n % 10 === 9 ? tenant.consoleKey : key();
+      const expected = projectKey !== key() || who === c || who === d ? { user: null } : { user: { id: who.id, email: who.email, is_admin: false }, active_sessions: 1, organizations: [] };
+      return { who, projectKey, expected };
+    });
+    const answers = await Promise.all(asks.map((q) => t.http().get('/v1/auth/me').set('X-Service-Project-Key', q.projectKey).set('Authorization', `Bearer ${q.who.accessToken}`)));
+    answers.forEach((res, n) => {
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual(asks[n]?.expected);
+    });
+    expect(answers.filter((r) => r.body.user !== null)).toHaveLength(asks.filter((q) => q.expected.user !== null).length);
+  });
+
   it('requires a project key on every other endpoint, with one 401 body', async () => {
     const missing = await t.http().post('/v1/auth/sign-in').send({ identifier: 'a@b.co', password: 'x' });
     const unknown = await t.http().post('/v1/auth/sign-in').set('X-Service-Project-Key', 'pk_unknownunknownunknownunknown').send({ identifier: 'a@b.co', password: 'x' });

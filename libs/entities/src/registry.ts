@@ -9,6 +9,7 @@ import { WebhookDeliveryLeases1795306100000 } from './migrations/1795306100000-W
 import { WebhookDeliveryHotPath1795306200000 } from './migrations/1795306200000-WebhookDeliveryHotPath';
 import { RetentionIndexes1795306300000 } from './migrations/1795306300000-RetentionIndexes';
 import { RefreshChainLink1795306400000 } from './migrations/1795306400000-RefreshChainLink';
+import { SessionCountIndex1795306500000 } from './migrations/1795306500000-SessionCountIndex';
 import { OAuthIdentity } from './oauth-identity.entity';
 import { OAuthTransaction } from './oauth-transaction.entity';
 import { OneTimeToken } from './one-time-token.entity';
@@ -52,4 +53,4 @@ export const ENTITIES = [
 ];
 
 /** Every migration class, oldest first. Migrations are the source of truth for the schema. */
-export const MIGRATIONS = [CreateSchema1795305600000, WebhookDeliveryScheduling1795306000000, WebhookDeliveryLeases1795306100000, WebhookDeliveryHotPath1795306200000, RetentionIndexes1795306300000, RefreshChainLink1795306400000];
+export const MIGRATIONS = [CreateSchema1795305600000, WebhookDeliveryScheduling1795306000000, WebhookDeliveryLeases1795306100000, WebhookDeliveryHotPath1795306200000, RetentionIndexes1795306300000, RefreshChainLink1795306400000, SessionCountIndex1795306500000];
