@@ -47,6 +47,9 @@ describe('dependency outages: 503 service-unavailable, bounded waits, recovery w
     expectProblem(await sessions(u.accessToken), 503, 'service-unavailable');
     expect((await t.http().get('/health/ready')).status).toBe(503);
     expect((await t.http().get('/health/live')).status).toBe(200);
+    // The global rate limit counts every request in Redis, so /me and refresh fail closed too.
+    expectProblem(await t.http().get('/v1/auth/me').set('X-Service-Project-Key', tenant.projectKey).set('Authorization', `Bearer ${u.accessToken}`), 503, 'service-unavailable');
+    expectProblem(await t.http().post('/v1/auth/refresh').set('X-Service-Project-Key', tenant.projectKey).set('Cookie', `service_refresh_token=${u.refreshToken}`), 503, 'service-unavailable');
 
     redis.restore();
     await eventually(async () => (await signIn(u.email)).status === 200);
@@ -59,6 +62,8 @@ describe('dependency outages: 503 service-unavailable, bounded waits, recovery w
     pg.cut();
     expectProblem(await signIn(u.email), 503, 'service-unavailable', '/v1/auth/sign-in');
     expectProblem(await sessions(u.accessToken), 503, 'service-unavailable');
+    expectProblem(await t.http().get('/v1/auth/me').set('X-Service-Project-Key', tenant.projectKey).set('Authorization', `Bearer ${u.accessToken}`), 503, 'service-unavailable');
+    expectProblem(await t.http().post('/v1/auth/refresh').set('X-Service-Project-Key', tenant.projectKey).set('Cookie', `service_refresh_token=${u.refreshToken}`), 503, 'service-unavailable');
     expect((await t.http().get('/health/ready')).status).toBe(503);
     pg.restore();
     await eventually(async () => (await signIn(u.email)).status === 200);
