@@ -53,18 +53,22 @@ describe('runtime: API key secrets as project keys, rotated keys in jwks.json, a
       const refresh = (token: string) => t.http().post('/v1/auth/refresh').set('X-Service-Project-Key', secret).set('Cookie', `service_refresh_token=${token}`);
       const first = await refresh(u.refreshToken);
       expect(first.status).toBe(200);
+      expect(first.body).toEqual({ access_token: expect.any(String), expires_in: 900 });
       const next = /service_refresh_token=([^;]+)/.exec(String(first.headers['set-cookie']))?.[1] ?? '';
       await t.dataSource.getRepository(ApiKey).update({ id: row.id }, { revokedAt: new Date() });
       expectProblem(await refresh(next), 401, 'unauthenticated');
       const stillCurrent = await t.http().post('/v1/auth/refresh').set('X-Service-Project-Key', key()).set('Cookie', `service_refresh_token=${next}`);
       expect(stillCurrent.status).toBe(200);
+      // Rotated exactly twice: the revoked key's attempt added no token to the chain.
+      const chain = await t.dataSource.query(`SELECT count(*)::int AS n FROM refresh_tokens WHERE session_id = $1`, [u.sessionId]);
+      expect(chain).toEqual([{ n: 3 }]);
     });
 
     it('/me shows the user for a live API key of the token\'s project, and null once the key is revoked', async () => {
       const { secret, row } = await apiKey();
       const u = await signUpUser(t, key(), 'me-by-secret@example.com');
       const me = () => t.http().get('/v1/auth/me').set('X-Service-Project-Key', secret).set('Authorization', `Bearer ${u.accessToken}`);
-      expect((await me()).body.user).toEqual({ id: u.id, email: 'me-by-secret@example.com', is_admin: false });
+      expect((await me()).body).toEqual({ user: { id: u.id, email: 'me-by-secret@example.com', is_admin: false }, active_sessions: 1, organizations: [] });
       // A key of another project (the console's live secret) never shows this project's user.
       const foreign = randomToken(32, 'sk_');
       await t.dataSource.getRepository(ApiKey).save({ tenantId: tenant.tenantId, projectId: tenant.consoleProjectId, name: 'console', keyPrefix: foreign.slice(0, 11), secretHash: sha256Hex(foreign) });

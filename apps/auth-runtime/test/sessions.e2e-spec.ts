@@ -122,7 +122,7 @@ describe('sign-up, sign-in, me, refresh, sessions, sign-out', () => {
     const disabled = await signUpUser(t, key(), 'disabled-in-db@example.com');
     const kept = await signUpUser(t, key(), 'kept-in-db@example.com');
     const me = (token: string) => t.http().get('/v1/auth/me').set('X-Service-Project-Key', key()).set('Authorization', `Bearer ${token}`);
-    expect((await me(revoked.accessToken)).body.user).toEqual({ id: revoked.id, email: 'revoked-in-db@example.com', is_admin: false });
+    expect((await me(revoked.accessToken)).body).toEqual({ user: { id: revoked.id, email: 'revoked-in-db@example.com', is_admin: false }, active_sessions: 1, organizations: [] });
     // Written behind the services' back: no revocation mark in Redis.
     await t.dataSource.query(`UPDATE sessions SET revoked_at = now(), revoke_reason = 'test' WHERE id = $1`, [revoked.sessionId]);
     await t.dataSource.query(`UPDATE users SET status = 'disabled' WHERE id = $1`, [disabled.id]);
@@ -252,10 +252,12 @@ describe('sign-up, sign-in, me, refresh, sessions, sign-out', () => {
     };
     expectProblem(await refresh('https://evil.example', 'garbage'), 403, 'forbidden');
     expectProblem(await refresh('https://evil.example', u.refreshToken), 403, 'forbidden');
+    expect(await t.dataSource.query(`SELECT rotated_at FROM refresh_tokens WHERE session_id = $1`, [u.sessionId])).toEqual([{ rotated_at: null }]);
     // Past the reuse grace: had the refused attempt rotated the token, this would now be a replay.
     t.clock.advance(11_000);
     const allowed = await refresh(APP_ORIGIN, u.refreshToken);
     expect(allowed.status).toBe(200);
+    expect(allowed.body).toEqual({ access_token: expect.any(String), expires_in: 900 });
     const session = await t.dataSource.getRepository(Session).findOneByOrFail({ id: u.sessionId });
     expect(session.revokedAt).toBeNull();
     expect(cookiesOf(allowed).service_refresh_token).not.toBe(u.refreshToken);

@@ -250,13 +250,19 @@ describe('passwords, enumeration, rate limits, lockout, hostile input, forged to
       const nulKid = `${Buffer.from(JSON.stringify({ alg: 'ES256', typ: 'JWT', kid: '\u0000' })).toString('base64url')}.${payload}.${u.accessToken.split('.')[2]}`;
       expect((await t.http().get('/v1/auth/me').set('X-Service-Project-Key', key()).set('Authorization', `Bearer ${nulKid}`)).body).toEqual({ user: null });
       expect((await t.http().get('/v1/auth/me').set('X-Service-Project-Key', key()).set('Cookie', `service_session=${encodeURIComponent(nulKid)}`)).body).toEqual({ user: null });
+      // `/sessions` verifies through the revocation cache, `/me` through its own PostgreSQL statement: both refuse.
+      const me = async (token: string) => (await t.http().get('/v1/auth/me').set('X-Service-Project-Key', key()).set('Authorization', `Bearer ${token}`)).body;
       for (const token of [none, hs256, unknownKid, tampered, nulKid]) {
         expectProblem(await t.http().get('/v1/auth/sessions').set('X-Service-Project-Key', key()).set('Authorization', `Bearer ${token}`), 401, 'unauthenticated');
+        expect(await me(token)).toEqual({ user: null });
       }
       const consoleAdminToken = (await t.app.get(AccessTokensService).issue({ tenantId: tenant.tenantId, projectId: tenant.consoleProjectId, userId: tenant.adminUserId, sessionId: '00000000-0000-0000-0000-000000000001', isAdmin: true })).token;
       expectProblem(await t.http().get('/v1/auth/sessions').set('X-Service-Project-Key', key()).set('Authorization', `Bearer ${consoleAdminToken}`), 401, 'unauthenticated');
+      expect(await me(consoleAdminToken)).toEqual({ user: null });
+      expect((await me(u.accessToken)).user).toEqual({ id: u.id, email: 'forge@example.com', is_admin: false });
       t.clock.advance(901_000);
       expectProblem(await t.http().get('/v1/auth/sessions').set('X-Service-Project-Key', key()).set('Authorization', `Bearer ${u.accessToken}`), 401, 'unauthenticated');
+      expect(await me(u.accessToken)).toEqual({ user: null });
     });
   });
 });

@@ -7,6 +7,7 @@ export { MAX_ACCESS_TOKEN_TTL_SECONDS, SigningKeysService } from './signing-keys
 export { ProjectsCache, projectKeyLookup, type ProjectKeyMatch, type ResolvedProject } from './projects-cache.service';
 export {
   assertSameOriginForCookie,
+  originRefused,
   originToCheck,
   presentedAccessToken,
   REFRESH_COOKIE,

@@ -34,12 +34,13 @@ export function originToCheck(req: Request, via: PresentedToken['via']): string 
   return req.headers.origin ?? null;
 }
 
+/** The CSRF rule's refusal: 403 `forbidden`. */
+export const originRefused = () => new ProblemError('forbidden', { detail: 'This origin is not allowed to use the session cookie.' });
+
 /** Applies the CSRF rule against the project's allowed origins: 403 `forbidden` when refused. */
 export function assertSameOriginForCookie(req: Request, via: PresentedToken['via'], allowedOrigins: readonly string[]): void {
   const origin = originToCheck(req, via);
-  if (origin !== null && !allowedOrigins.includes(origin)) {
-    throw new ProblemError('forbidden', { detail: 'This origin is not allowed to use the session cookie.' });
-  }
+  if (origin !== null && !allowedOrigins.includes(origin)) throw originRefused();
 }
 
 export function requestMeta(req: Request): { ip: string | null; userAgent: string | null } {

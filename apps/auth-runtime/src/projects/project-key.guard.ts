@@ -10,6 +10,9 @@ export interface ProjectRequest extends Request {
 
 export const PROJECT_KEY_HEADER = 'x-service-project-key';
 
+/** Missing, malformed, unknown and revoked keys: one 401 body. */
+export const projectKeyRequired = () => new ProblemError('unauthenticated', { detail: 'A valid project key is required.' });
+
 /** Reads the project key from the header, or from `?project_key=` for browser navigations. */
 export function presentedProjectKey(req: Request, allowQuery: boolean): string | null {
   const header = req.headers[PROJECT_KEY_HEADER];
@@ -30,7 +33,7 @@ export class ProjectKeyGuard implements CanActivate {
     const req = context.switchToHttp().getRequest<ProjectRequest>();
     const key = presentedProjectKey(req, req.method === 'GET');
     const project = key ? await this.projects.byKey(key) : null;
-    if (!project) throw new ProblemError('unauthenticated', { detail: 'A valid project key is required.' });
+    if (!project) throw projectKeyRequired();
     req.project = project;
     req.tenantId = project.tenantId;
     return true;

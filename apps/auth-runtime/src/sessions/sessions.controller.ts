@@ -7,7 +7,7 @@ import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import { CurrentAuth, SessionAuthGuard, type SessionRequest } from '../auth/session-auth.guard';
 import { clearSessionCookies, setSessionCookies } from '../auth/session-cookies';
-import { presentedProjectKey, ProjectKeyGuard, type ProjectRequest } from '../projects/project-key.guard';
+import { presentedProjectKey, ProjectKeyGuard, projectKeyRequired, type ProjectRequest } from '../projects/project-key.guard';
 import { SessionsService } from './sessions.service';
 
 type Auth = NonNullable<SessionRequest['auth']>;
@@ -40,7 +40,7 @@ export class SessionsController {
     // so a refresh costs one PostgreSQL round trip and no Redis one.
     const key = presentedProjectKey(req, false);
     const lookup = key ? projectKeyLookup(key) : null;
-    if (!lookup) throw new ProblemError('unauthenticated', { detail: 'A valid project key is required.' });
+    if (!lookup) throw projectKeyRequired();
     const cookie = (req.cookies as Record<string, unknown>)[REFRESH_COOKIE];
     if (typeof cookie !== 'string' || cookie.length === 0) {
       throw new ProblemError('unauthenticated', { detail: 'The refresh token cookie is missing.' });

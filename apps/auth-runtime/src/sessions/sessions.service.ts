@@ -3,11 +3,12 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { decryptSecretString, encryptSecret, randomToken, sha256Hex } from '@gatehouse/crypto';
 import type { Session, User } from '@gatehouse/entities';
-import { AccessTokensService, DEFAULT_ACCESS_TOKEN_TTL_SECONDS, EventRecorder, type ProjectKeyMatch, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
+import { AccessTokensService, DEFAULT_ACCESS_TOKEN_TTL_SECONDS, EventRecorder, originRefused, type ProjectKeyMatch, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import type { CookieTokens } from '../auth/session-cookies';
-import { RefreshTokensRepository } from './refresh-tokens.repository';
+import { projectKeyRequired } from '../projects/project-key.guard';
+import { RefreshTokensRepository, type TokenStateRow } from './refresh-tokens.repository';
 import { SessionsRepository } from './sessions.repository';
 
 export const REFRESH_IDLE_MS = 7 * 24 * 3600 * 1000;
@@ -114,10 +115,10 @@ export class SessionsService {
           now,
         })
       : await this.refreshTokens.state({ key, origin, presentedHash });
-    if (rotation.kind === 'unknown-project') throw new ProblemError('unauthenticated', { detail: 'A valid project key is required.' });
-    if (rotation.kind === 'origin-refused') throw new ProblemError('forbidden', { detail: 'This origin is not allowed to use the session cookie.' });
+    if (rotation.kind === 'unknown-project') throw projectKeyRequired();
+    if (rotation.kind === 'origin-refused') throw originRefused();
 
-    let session: { session_id: string; user_id: string; project_id: string; tenant_id: string; is_admin: boolean; session_expires_at: Date };
+    let session: Pick<TokenStateRow, 'session_id' | 'user_id' | 'project_id' | 'tenant_id' | 'is_admin' | 'session_expires_at'>;
     let refreshToken: string;
     let refreshExpiresAt: Date;
     let ttl: unknown;
