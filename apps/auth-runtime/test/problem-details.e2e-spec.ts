@@ -116,4 +116,10 @@ describe('problem details on every error path (auth-runtime)', () => {
     expect(expectProblem(res, 404, 'not-found').traceId).toBe(traceId);
     expect(res.headers.traceresponse).toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-01$`));
   });
+
+  it('gives a problem the trace id its traceresponse header carries when the client sent none', async () => {
+    const res = await t.http().get('/nowhere');
+    const traceId = expectProblem(res, 404, 'not-found').traceId as string;
+    expect(res.headers.traceresponse).toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-01$`));
+  });
 });

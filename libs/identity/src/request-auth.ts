@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import { requestCookie } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 
 export const SESSION_COOKIE = 'service_session';
@@ -16,10 +17,8 @@ export function presentedAccessToken(req: Request): PresentedToken | null {
     const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
     if (m?.[1]) return { token: m[1], via: 'bearer' };
   }
-  const cookies = req.cookies as Record<string, unknown> | undefined;
-  const cookie = cookies?.[SESSION_COOKIE];
-  if (typeof cookie === 'string' && cookie.length > 0) return { token: cookie, via: 'cookie' };
-  return null;
+  const cookie = requestCookie(req, SESSION_COOKIE);
+  return cookie ? { token: cookie, via: 'cookie' } : null;
 }
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

@@ -1,4 +1,4 @@
-export { ProblemDetailsFilter, requestTraceId, type TracedRequest } from './problem-details.filter';
+export { ProblemDetailsFilter } from './problem-details.filter';
 export { ProblemError, type FieldErrors, type ProblemOptions } from './problem.error';
 export { PROBLEM_TYPES, slugForStatus, type ProblemSlug } from './problem-types';
 export { ROUTE_TABLE, RouteTable } from './route-table';

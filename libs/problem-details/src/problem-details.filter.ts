@@ -13,14 +13,13 @@ interface BodyParserError {
   statusCode?: number;
 }
 
-/** Express request fields set by the platform's trace middleware. */
-export interface TracedRequest extends Request {
-  traceId?: string;
-}
-
-export function requestTraceId(req: TracedRequest): string {
-  if (!req.traceId) req.traceId = traceIdFrom(req.headers.traceparent);
-  return req.traceId;
+/**
+ * The request's trace id: the one the platform's request-context middleware chose and sent in
+ * `traceresponse` (it keeps it in `res.locals`), or one from `traceparent` when that did not run.
+ */
+function requestTraceId(req: Request, res: Response): string {
+  const locals = (res.locals ?? {}) as { traceId?: string };
+  return (locals.traceId ??= traceIdFrom(req.headers.traceparent));
 }
 
 /**
@@ -38,15 +37,15 @@ export class ProblemDetailsFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const ctx = host.switchToHttp();
-    const req = ctx.getRequest<TracedRequest>();
+    const req = ctx.getRequest<Request>();
     const res = ctx.getResponse<Response>();
     const problem = this.toProblem(exception, req);
 
     if (problem.status === 503) {
-      this.logger.warn(`dependency unavailable on ${req.method} ${req.path} trace=${requestTraceId(req)}: ${exception instanceof Error ? exception.message : String(exception)}`);
+      this.logger.warn(`dependency unavailable on ${req.method} ${req.path} trace=${requestTraceId(req, res)}: ${exception instanceof Error ? exception.message : String(exception)}`);
     } else if (problem.status >= 500 && !(exception instanceof ProblemError)) {
       this.logger.error(
-        `unhandled error on ${req.method} ${req.path} trace=${requestTraceId(req)}`,
+        `unhandled error on ${req.method} ${req.path} trace=${requestTraceId(req, res)}`,
         exception instanceof Error ? exception.stack : String(exception),
       );
     }
@@ -96,14 +95,14 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     return new ProblemError('internal-error', { detail: 'An unexpected error occurred.' });
   }
 
-  send(res: Response, req: TracedRequest, problem: ProblemError): void {
+  send(res: Response, req: Request, problem: ProblemError): void {
     const body: Record<string, unknown> = {
       type: `${this.config.http.errorTypeBase}/${problem.slug}`,
       title: problem.title,
       status: problem.status,
       detail: problem.options.detail ?? problem.title,
       instance: req.path,
-      traceId: requestTraceId(req),
+      traceId: requestTraceId(req, res),
     };
     if (problem.slug === 'validation-error' || problem.options.errors) body.errors = problem.options.errors ?? {};
     if (problem.options.extensions) {

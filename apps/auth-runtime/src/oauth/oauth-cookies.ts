@@ -1,5 +1,6 @@
 import type { CookieOptions, Request, Response } from 'express';
 import type { AppConfig } from '@gatehouse/config';
+import { requestCookie } from '@gatehouse/platform';
 
 /** Binds an OAuth transaction to the browser that started it. */
 export const OAUTH_BINDING_COOKIE = 'service_oauth_binding';
@@ -17,8 +18,8 @@ function bindingCookie(config: AppConfig): CookieOptions {
 
 /** The binding value the browser presented, when it looks like one of ours. */
 export function presentedBinding(req: Request): string | null {
-  const value = (req.cookies as Record<string, unknown> | undefined)?.[OAUTH_BINDING_COOKIE];
-  return typeof value === 'string' && /^[A-Za-z0-9_-]{43}$/.test(value) ? value : null;
+  const value = requestCookie(req, OAUTH_BINDING_COOKIE);
+  return value !== null && /^[A-Za-z0-9_-]{43}$/.test(value) ? value : null;
 }
 
 export function setBindingCookie(res: Response, config: AppConfig, value: string, maxAgeMs: number): void {

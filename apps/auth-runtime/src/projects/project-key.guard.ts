@@ -1,11 +1,11 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
 import { ProjectsCache, type ResolvedProject } from '@gatehouse/identity';
+import { setRequestTenant } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 
 export interface ProjectRequest extends Request {
   project?: ResolvedProject;
-  tenantId?: string;
 }
 
 export const PROJECT_KEY_HEADER = 'x-service-project-key';
@@ -35,7 +35,7 @@ export class ProjectKeyGuard implements CanActivate {
     const project = key ? await this.projects.byKey(key) : null;
     if (!project) throw projectKeyRequired();
     req.project = project;
-    req.tenantId = project.tenantId;
+    setRequestTenant(req, project.tenantId);
     return true;
   }
 }

@@ -3,7 +3,7 @@ import { ApiCookieAuth, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger
 import type { Request, Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { originToCheck, projectKeyLookup, REFRESH_COOKIE, requestMeta } from '@gatehouse/identity';
-import { Clock } from '@gatehouse/platform';
+import { Clock, requestCookie, setRequestTenant } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import { CurrentAuth, SessionAuthGuard, type SessionRequest } from '../auth/session-auth.guard';
 import { clearSessionCookies, setSessionCookies } from '../auth/session-cookies';
@@ -41,12 +41,12 @@ export class SessionsController {
     const key = presentedProjectKey(req, false);
     const lookup = key ? projectKeyLookup(key) : null;
     if (!lookup) throw projectKeyRequired();
-    const cookie = (req.cookies as Record<string, unknown>)[REFRESH_COOKIE];
-    if (typeof cookie !== 'string' || cookie.length === 0) {
+    const cookie = requestCookie(req, REFRESH_COOKIE);
+    if (cookie === null) {
       throw new ProblemError('unauthenticated', { detail: 'The refresh token cookie is missing.' });
     }
     const issued = await this.sessions.refresh(lookup, originToCheck(req, 'cookie'), cookie, requestMeta(req));
-    req.tenantId = issued.tenantId;
+    setRequestTenant(req, issued.tenantId);
     setSessionCookies(res, this.config, issued, this.clock.nowMs());
     return { access_token: issued.accessToken, expires_in: issued.expiresIn };
   }

@@ -1,6 +1,7 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
 import { AccessTokensService, assertSameOriginForCookie, presentedAccessToken, ProjectsCache } from '@gatehouse/identity';
+import { setRequestTenant } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 
 export interface AdminContext {
@@ -12,7 +13,6 @@ export interface AdminContext {
 
 export interface AdminRequest extends Request {
   admin?: AdminContext;
-  tenantId?: string;
 }
 
 /**
@@ -38,7 +38,7 @@ export class AdminGuard implements CanActivate {
     }
     assertSameOriginForCookie(req, presented.via, project.allowedOrigins);
     req.admin = { tenantId: claims.tid, userId: claims.sub, sessionId: claims.sid, consoleProjectId: project.id };
-    req.tenantId = claims.tid;
+    setRequestTenant(req, claims.tid);
     return true;
   }
 }

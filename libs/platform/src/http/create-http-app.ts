@@ -2,7 +2,6 @@ import type { INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import cookieParser from 'cookie-parser';
 import type { Server } from 'node:http';
 import type { AppConfig } from '@gatehouse/config';
 import { createLogger, logLevelsFor } from '../logging/logger';
@@ -38,7 +37,7 @@ function listRoutes(app: NestExpressApplication): { path: string; method: string
 
 /**
  * Builds an HTTP app the same way for all three services: JSON-only bodies with a size limit,
- * cookies, trace ids, one log line per request, trusted proxies, OpenAPI at /docs. Not listening yet.
+ * trace ids, one log line per request, trusted proxies, OpenAPI at /docs. Not listening yet.
  */
 export async function createHttpApp(module: Type<unknown>, config: AppConfig, opts: HttpAppOptions): Promise<NestExpressApplication> {
   const logger = createLogger(config, opts.name);
@@ -54,7 +53,6 @@ export async function createHttpApp(module: Type<unknown>, config: AppConfig, op
   app.use(requestContextMiddleware(opts.name, logRequests ? { logger, json: config.http.logJson } : null));
   opts.beforeBody?.(app);
   app.use(bodyMiddleware(config.http.bodyLimitBytes, opts.formPaths));
-  app.use(cookieParser());
   opts.configure?.(app);
 
   if (opts.docs !== false) {
