@@ -9,27 +9,45 @@ export interface CookieTokens {
   refreshExpiresAt: Date;
 }
 
-function base(config: AppConfig): CookieOptions {
-  return { httpOnly: true, secure: config.http.cookieSecure };
+const SESSION_PATH = '/';
+const REFRESH_PATH = '/v1/auth';
+
+const flags = (config: AppConfig, sameSite: 'Lax' | 'Strict') => `; HttpOnly${config.http.cookieSecure ? '; Secure' : ''}; SameSite=${sameSite}`;
+
+/**
+ * One `Set-Cookie` line with the attributes, in the order, Express's `res.cookie` writes them
+ * (`Max-Age` in seconds, then `Path`, `Expires`, the flags), built directly: every sign-in and
+ * refresh sets two cookies, and going through `res.cookie` cost a copy of its options and a
+ * generic serializer each time. Times come from the injected clock.
+ */
+function setCookieLine(name: string, value: string, path: string, flagsPart: string, expiresAt: Date, now: number): string {
+  const maxAgeMs = Math.max(0, expiresAt.getTime() - now);
+  return `${name}=${encodeURIComponent(value)}; Max-Age=${Math.floor(maxAgeMs / 1000)}; Path=${path}; Expires=${new Date(now + maxAgeMs).toUTCString()}${flagsPart}`;
 }
 
-const sessionCookie = (config: AppConfig): CookieOptions => ({ ...base(config), sameSite: 'lax', path: '/' });
-const refreshCookie = (config: AppConfig): CookieOptions => ({ ...base(config), sameSite: 'strict', path: '/v1/auth' });
+/** Adds to the response's `Set-Cookie` lines (other cookies of the same response stay). */
+function appendSetCookie(res: Response, lines: string[]): void {
+  const prev = res.getHeader('Set-Cookie');
+  res.setHeader('Set-Cookie', prev === undefined ? lines : [...(Array.isArray(prev) ? prev : [String(prev)]), ...lines]);
+}
 
 /**
  * CONTRACT §2: `service_session` (HttpOnly; Secure; SameSite=Lax; Path=/) carries the access token,
  * `service_refresh_token` (HttpOnly; Secure; SameSite=Strict; Path=/v1/auth) the refresh token.
+ * `Secure` is left out only when COOKIE_SECURE=false (plain-http development).
  */
 export function setSessionCookies(res: Response, config: AppConfig, t: CookieTokens, now: number): void {
-  res.cookie(SESSION_COOKIE, t.accessToken, { ...sessionCookie(config), maxAge: Math.max(0, t.accessExpiresAt.getTime() - now) });
-  res.cookie(REFRESH_COOKIE, t.refreshToken, { ...refreshCookie(config), maxAge: Math.max(0, t.refreshExpiresAt.getTime() - now) });
+  appendSetCookie(res, [
+    setCookieLine(SESSION_COOKIE, t.accessToken, SESSION_PATH, flags(config, 'Lax'), t.accessExpiresAt, now),
+    setCookieLine(REFRESH_COOKIE, t.refreshToken, REFRESH_PATH, flags(config, 'Strict'), t.refreshExpiresAt, now),
+  ]);
 }
 
-export function setAccessCookie(res: Response, config: AppConfig, accessToken: string, expiresAt: Date, now: number): void {
-  res.cookie(SESSION_COOKIE, accessToken, { ...sessionCookie(config), maxAge: Math.max(0, expiresAt.getTime() - now) });
+function cleared(config: AppConfig, sameSite: 'lax' | 'strict', path: string): CookieOptions {
+  return { httpOnly: true, secure: config.http.cookieSecure, sameSite, path };
 }
 
 export function clearSessionCookies(res: Response, config: AppConfig): void {
-  res.clearCookie(SESSION_COOKIE, sessionCookie(config));
-  res.clearCookie(REFRESH_COOKIE, refreshCookie(config));
+  res.clearCookie(SESSION_COOKIE, cleared(config, 'lax', SESSION_PATH));
+  res.clearCookie(REFRESH_COOKIE, cleared(config, 'strict', REFRESH_PATH));
 }
