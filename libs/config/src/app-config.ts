@@ -30,8 +30,6 @@ export interface AppConfig {
   readonly auth: {
     readonly encryptionKey: Buffer;
     readonly bcryptCost: number;
-    /** At most this many bcrypt hashes or compares at once, below libuv's pool size so short crypto jobs (token signing) always find a thread. */
-    readonly passwordHashConcurrency: number;
     readonly bootstrapAdminEmail: string | null;
     readonly bootstrapAdminPassword: string | null;
   };

@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import { ConfigError, loadConfig, parseDurationList } from './load-config';
 
 const KEY = Buffer.alloc(32, 1).toString('base64');
@@ -16,17 +15,6 @@ describe('loadConfig', () => {
     expect(c.webhooks.retryScheduleMs).toEqual([5e3, 3e5, 18e5, 72e5, 18e6, 36e6, 36e6]);
     expect(c.auth.encryptionKey).toHaveLength(32);
     expect(Object.isFrozen(c.http)).toBe(true);
-  });
-
-  it('keeps password hashing below the thread pool size, so token signing always finds a thread', () => {
-    const cores = availableParallelism();
-    expect(loadConfig({ ENCRYPTION_KEY: KEY }).auth.passwordHashConcurrency).toBe(Math.min(cores, 3));
-    expect(loadConfig({ ENCRYPTION_KEY: KEY, UV_THREADPOOL_SIZE: '2' }).auth.passwordHashConcurrency).toBe(1);
-    expect(loadConfig({ ENCRYPTION_KEY: KEY, UV_THREADPOOL_SIZE: '64' }).auth.passwordHashConcurrency).toBe(Math.min(cores, 63));
-    expect(loadConfig({ ENCRYPTION_KEY: KEY, PASSWORD_HASH_CONCURRENCY: '2' }).auth.passwordHashConcurrency).toBe(2);
-    expect(() => loadConfig({ ENCRYPTION_KEY: KEY, PASSWORD_HASH_CONCURRENCY: '4' })).toThrow(/PASSWORD_HASH_CONCURRENCY: must be below UV_THREADPOOL_SIZE \(4\)/);
-    expect(() => loadConfig({ ENCRYPTION_KEY: KEY, UV_THREADPOOL_SIZE: '1' })).toThrow(/UV_THREADPOOL_SIZE/);
-    expect(() => loadConfig({ ENCRYPTION_KEY: KEY, PASSWORD_HASH_CONCURRENCY: '0' })).toThrow(/PASSWORD_HASH_CONCURRENCY/);
   });
 
   it('names every bad variable, one line each', () => {

@@ -1,5 +1,4 @@
 import 'reflect-metadata';
-import { availableParallelism } from 'node:os';
 import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
 import type { AppConfig, LogLevel } from './app-config';
@@ -49,13 +48,6 @@ export function loadConfig(source: Record<string, string | undefined>): AppConfi
   const key = Buffer.from(env.ENCRYPTION_KEY.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
   if (key.length !== 32) throw new ConfigError(['ENCRYPTION_KEY: must be base64 of exactly 32 bytes']);
 
-  // bcrypt and token signing share libuv's thread pool: password hashing keeps one thread free.
-  const threadPool = env.UV_THREADPOOL_SIZE ?? 4;
-  const hashConcurrency = env.PASSWORD_HASH_CONCURRENCY ?? Math.max(1, Math.min(availableParallelism(), threadPool - 1));
-  if (hashConcurrency >= threadPool) {
-    throw new ConfigError([`PASSWORD_HASH_CONCURRENCY: must be below UV_THREADPOOL_SIZE (${threadPool}), so token signing never waits behind password hashing`]);
-  }
-
   const nodeEnv = (env.NODE_ENV ?? 'development') as AppConfig['env'];
   const trust = env.TRUST_PROXY?.trim();
   const config: AppConfig = {
@@ -98,7 +90,6 @@ export function loadConfig(source: Record<string, string | undefined>): AppConfi
     auth: {
       encryptionKey: key,
       bcryptCost: env.BCRYPT_COST ?? 10,
-      passwordHashConcurrency: hashConcurrency,
       bootstrapAdminEmail: env.BOOTSTRAP_ADMIN_EMAIL ?? null,
       bootstrapAdminPassword: env.BOOTSTRAP_ADMIN_PASSWORD ?? null,
     },

@@ -25,12 +25,12 @@ describe('crypto', () => {
     expect(sha256Hex('x')).toHaveLength(64);
   });
 
-  it('signs ES256 access tokens that verify only with the right key and audience', async () => {
+  it('signs ES256 access tokens that verify only with the right key and audience', () => {
     const k = generateSigningKey();
     const other = generateSigningKey();
     const now = 1_800_000_000;
     const claims = { iss: 'i', aud: 'p1', sub: 'u', sid: 's', tid: 't', adm: false, iat: now, exp: now + 900 };
-    const token = await signAccessToken(claims, privateKeyFromPem(k.privateKeyPem), k.kid);
+    const token = signAccessToken(claims, privateKeyFromPem(k.privateKeyPem), k.kid);
     expect(peekKid(token)).toBe(k.kid);
     expect(JSON.parse(Buffer.from(token.split('.')[0], 'base64url').toString())).toEqual({ alg: 'ES256', typ: 'JWT', kid: k.kid });
     expect(Buffer.from(token.split('.')[2], 'base64url')).toHaveLength(64);

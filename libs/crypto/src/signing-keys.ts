@@ -41,19 +41,13 @@ export interface AccessTokenClaims {
 
 /**
  * A compact JWS (RFC 7515) over the claims, signed ES256 with Node's crypto: the signature is the
- * raw 64-byte r‖s form JWA requires (`ieee-p1363`). Verification stays with jsonwebtoken. The
- * ECDSA signature (some 30–60 µs) is computed on libuv's thread pool, off the event loop, which
- * every other request is waiting for.
+ * raw 64-byte r‖s form JWA requires (`ieee-p1363`). Verification stays with jsonwebtoken.
  */
-export function signAccessToken(claims: AccessTokenClaims, key: KeyObject, kid: string): Promise<string> {
+export function signAccessToken(claims: AccessTokenClaims, key: KeyObject, kid: string): string {
   const header = Buffer.from(JSON.stringify({ alg: 'ES256', typ: 'JWT', kid })).toString('base64url');
   const input = `${header}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
-  return new Promise((resolve, reject) => {
-    sign('sha256', Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' }, (err, signature) => {
-      if (err) reject(err);
-      else resolve(`${input}.${signature.toString('base64url')}`);
-    });
-  });
+  const signature = sign('sha256', Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' });
+  return `${input}.${signature.toString('base64url')}`;
 }
 
 /** Reads the `kid` from the header without trusting anything else in it. */

@@ -68,7 +68,7 @@ export class AccessTokensService {
       exp: iat + ttl,
     };
     const { kid, key } = await this.keys.activeKey(input.projectId, manager);
-    return { token: await signAccessToken(claims, key, kid), expiresIn: ttl, expiresAt: new Date((iat + ttl) * 1000) };
+    return { token: signAccessToken(claims, key, kid), expiresIn: ttl, expiresAt: new Date((iat + ttl) * 1000) };
   }
 
   /**
