@@ -30,6 +30,8 @@ export interface AppConfig {
   readonly auth: {
     readonly encryptionKey: Buffer;
     readonly bcryptCost: number;
+    /** At most this many bcrypt hashes or compares at once (default: the number of cores), so hashing never crowds the event loop off the CPU. */
+    readonly passwordHashConcurrency: number;
     readonly bootstrapAdminEmail: string | null;
     readonly bootstrapAdminPassword: string | null;
   };

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { ConfigError, loadConfig, parseDurationList } from './load-config';
 
 const KEY = Buffer.alloc(32, 1).toString('base64');
@@ -15,6 +16,13 @@ describe('loadConfig', () => {
     expect(c.webhooks.retryScheduleMs).toEqual([5e3, 3e5, 18e5, 72e5, 18e6, 36e6, 36e6]);
     expect(c.auth.encryptionKey).toHaveLength(32);
     expect(Object.isFrozen(c.http)).toBe(true);
+  });
+
+  it('runs one password hash per core unless PASSWORD_HASH_CONCURRENCY says otherwise', () => {
+    expect(loadConfig({ ENCRYPTION_KEY: KEY }).auth.passwordHashConcurrency).toBe(availableParallelism());
+    expect(loadConfig({ ENCRYPTION_KEY: KEY, PASSWORD_HASH_CONCURRENCY: '6' }).auth.passwordHashConcurrency).toBe(6);
+    expect(() => loadConfig({ ENCRYPTION_KEY: KEY, PASSWORD_HASH_CONCURRENCY: '0' })).toThrow(/PASSWORD_HASH_CONCURRENCY/);
+    expect(() => loadConfig({ ENCRYPTION_KEY: KEY, PASSWORD_HASH_CONCURRENCY: 'many' })).toThrow(/PASSWORD_HASH_CONCURRENCY/);
   });
 
   it('names every bad variable, one line each', () => {

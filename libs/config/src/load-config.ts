@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { availableParallelism } from 'node:os';
 import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
 import type { AppConfig, LogLevel } from './app-config';
@@ -90,6 +91,7 @@ export function loadConfig(source: Record<string, string | undefined>): AppConfi
     auth: {
       encryptionKey: key,
       bcryptCost: env.BCRYPT_COST ?? 10,
+      passwordHashConcurrency: env.PASSWORD_HASH_CONCURRENCY ?? availableParallelism(),
       bootstrapAdminEmail: env.BOOTSTRAP_ADMIN_EMAIL ?? null,
       bootstrapAdminPassword: env.BOOTSTRAP_ADMIN_PASSWORD ?? null,
     },
