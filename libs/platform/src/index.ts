@@ -8,7 +8,7 @@ export { HealthController } from './health/health.controller';
 export { HealthModule } from './health/health.module';
 export { createHttpApp, listen, stopOnSignals, type HttpAppOptions, type RunningApp } from './http/create-http-app';
 export { requestCookie } from './http/cookies';
-export { bodyMiddleware, jsonOnlyMiddleware, requestContextMiddleware, setRequestTenant, type RequestLocals } from './http/request-context';
+export { bodyMiddleware, jsonOnlyMiddleware, requestContextMiddleware, setRequestTenant } from './http/request-context';
 export { createLogger, logLevelsFor } from './logging/logger';
 export { DependencyUnavailableError, PlatformError } from './platform.error';
 export { describeStartupError, runMain } from './run-main';

@@ -1,4 +1,4 @@
-import type { CookieOptions, Response } from 'express';
+import type { Response } from 'express';
 import type { AppConfig } from '@gatehouse/config';
 import { REFRESH_COOKIE, SESSION_COOKIE } from '@gatehouse/identity';
 
@@ -43,11 +43,12 @@ export function setSessionCookies(res: Response, config: AppConfig, t: CookieTok
   ]);
 }
 
-function cleared(config: AppConfig, sameSite: 'lax' | 'strict', path: string): CookieOptions {
-  return { httpOnly: true, secure: config.http.cookieSecure, sameSite, path };
-}
+const EXPIRED = `Expires=${new Date(0).toUTCString()}`;
 
+/** Both cookies emptied on their own paths, expired at the epoch (as `res.clearCookie` writes it). */
 export function clearSessionCookies(res: Response, config: AppConfig): void {
-  res.clearCookie(SESSION_COOKIE, cleared(config, 'lax', SESSION_PATH));
-  res.clearCookie(REFRESH_COOKIE, cleared(config, 'strict', REFRESH_PATH));
+  appendSetCookie(res, [
+    `${SESSION_COOKIE}=; Path=${SESSION_PATH}; ${EXPIRED}${flags(config, 'Lax')}`,
+    `${REFRESH_COOKIE}=; Path=${REFRESH_PATH}; ${EXPIRED}${flags(config, 'Strict')}`,
+  ]);
 }

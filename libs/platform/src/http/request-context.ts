@@ -10,7 +10,7 @@ import { PlatformError } from '../platform.error';
  * (measured: about 25,000 instructions each, some 2 % of a `/me`), where `res.locals` is a plain
  * dictionary. The problem-details filter reads `traceId` from here too.
  */
-export interface RequestLocals {
+interface RequestLocals {
   traceId?: string;
   /** The tenant the request turned out to act for, for the request log line. */
   tenantId?: string;
