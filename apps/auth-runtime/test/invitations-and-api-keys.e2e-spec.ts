@@ -59,9 +59,9 @@ describe('runtime: API key secrets as project keys, rotated keys in jwks.json, a
       expectProblem(await refresh(next), 401, 'unauthenticated');
       const stillCurrent = await t.http().post('/v1/auth/refresh').set('X-Service-Project-Key', key()).set('Cookie', `service_refresh_token=${next}`);
       expect(stillCurrent.status).toBe(200);
-      // Rotated exactly twice: the revoked key's attempt added no token to the chain.
-      const chain = await t.dataSource.query(`SELECT count(*)::int AS n FROM refresh_tokens WHERE session_id = $1`, [u.sessionId]);
-      expect(chain).toEqual([{ n: 3 }]);
+      // Rotated exactly twice: the revoked key's attempt did not move the chain.
+      const chain = await t.dataSource.query(`SELECT generation FROM refresh_chains WHERE session_id = $1`, [u.sessionId]);
+      expect(chain).toEqual([{ generation: 2 }]);
     });
 
     it('/me shows the user for a live API key of the token\'s project, and null once the key is revoked', async () => {

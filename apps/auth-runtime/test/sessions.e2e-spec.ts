@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { AuditEvent, OutboxEvent, Session } from '@gatehouse/entities';
@@ -15,6 +16,7 @@ import {
   type TestApp,
 } from '@gatehouse/testing';
 import { buildAuthRuntime } from '../src/app-factory';
+import { RefreshTokenCodec } from '../src/sessions/refresh-token';
 
 describe('sign-up, sign-in, me, refresh, sessions, sign-out', () => {
   let t: TestApp;
@@ -47,7 +49,7 @@ describe('sign-up, sign-in, me, refresh, sessions, sign-out', () => {
     expect(cookies.service_session.value).toBe(signUp.body.session.access_token);
     expect(cookies.service_session.attributes).toEqual(expect.arrayContaining(['Path=/', 'HttpOnly', 'Secure', 'SameSite=Lax']));
     expect(cookies.service_refresh_token.attributes).toEqual(expect.arrayContaining(['Path=/v1/auth', 'HttpOnly', 'Secure', 'SameSite=Strict']));
-    expect(cookies.service_refresh_token.value).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(cookies.service_refresh_token.value).toMatch(/^[A-Za-z0-9_-]{91}$/);
 
     const signIn = await t.http().post('/v1/auth/sign-in').set('X-Service-Project-Key', key()).send({ identifier: 'ada@example.com', password: 'analytical engine 1843' });
     expect(signIn.status).toBe(200);
@@ -203,6 +205,36 @@ describe('sign-up, sign-in, me, refresh, sessions, sign-out', () => {
     expect(session.revokeReason).toBe('refresh_token_reuse');
   });
 
+  it('revokes the session when a token two rotations old comes back, even within the grace', async () => {
+    const u = await signUpUser(t, key(), 'old-generation@example.com');
+    const refresh = (token: string) => t.http().post('/v1/auth/refresh').set('X-Service-Project-Key', key()).set('Cookie', `service_refresh_token=${token}`);
+    const first = await refresh(u.refreshToken);
+    const second = await refresh(cookiesOf(first).service_refresh_token.value);
+    expect([first.status, second.status]).toEqual([200, 200]);
+    expectProblem(await refresh(u.refreshToken), 401, 'unauthenticated');
+    const session = await t.dataSource.getRepository(Session).findOneByOrFail({ id: u.sessionId });
+    expect(session.revokeReason).toBe('refresh_token_reuse');
+    expectProblem(await refresh(cookiesOf(second).service_refresh_token.value), 401, 'unauthenticated');
+  });
+
+  it('refuses a token that names a session but was not issued by us, and revokes nothing', async () => {
+    const u = await signUpUser(t, key(), 'forged-chain@example.com');
+    const refresh = (token: string) => t.http().post('/v1/auth/refresh').set('X-Service-Project-Key', key()).set('Cookie', `service_refresh_token=${token}`);
+    const first = await refresh(u.refreshToken);
+    expect(first.status).toBe(200);
+    t.clock.advance(11_000);
+    // The session's id and an old generation under another key (as someone who read the id from a JWT could make).
+    const forged = new RefreshTokenCodec(randomBytes(32)).issue(u.sessionId, 0);
+    expectProblem(await refresh(forged), 401, 'unauthenticated');
+    // The issued token of that generation with one byte of its secret changed.
+    const raw = Buffer.from(u.refreshToken, 'base64url');
+    raw[30] ^= 0x01;
+    expectProblem(await refresh(raw.toString('base64url')), 401, 'unauthenticated');
+    const session = await t.dataSource.getRepository(Session).findOneByOrFail({ id: u.sessionId });
+    expect(session.revokedAt).toBeNull();
+    expect((await refresh(cookiesOf(first).service_refresh_token.value)).status).toBe(200);
+  });
+
   it('gives 20 concurrent refreshes of one token the same successor and no second session', async () => {
     const u = await signUpUser(t, key(), 'race@example.com');
     const results = await Promise.all(
@@ -213,8 +245,8 @@ describe('sign-up, sign-in, me, refresh, sessions, sign-out', () => {
     expect(successors.size).toBe(1);
     const ds = t.app.get(DataSource);
     expect(await ds.getRepository(Session).count()).toBe(1);
-    const [{ count }] = await ds.query(`SELECT count(*)::int AS count FROM refresh_tokens WHERE session_id = $1`, [u.sessionId]);
-    expect(count).toBe(2);
+    // Rotated once: the nineteen others were handed the same successor, not a rotation of their own.
+    expect(await ds.query(`SELECT generation FROM refresh_chains WHERE session_id = $1`, [u.sessionId])).toEqual([{ generation: 1 }]);
     const next = await t.http().post('/v1/auth/refresh').set('X-Service-Project-Key', key()).set('Cookie', `service_refresh_token=${[...successors][0]}`);
     expect(next.status).toBe(200);
   });
@@ -226,7 +258,7 @@ describe('sign-up, sign-in, me, refresh, sessions, sign-out', () => {
     );
     expect(refreshed.map((r) => r.status)).toEqual(Array(10).fill(200));
     const ds = t.app.get(DataSource);
-    const [{ count }] = await ds.query(`SELECT count(*)::int AS count FROM refresh_tokens WHERE rotated_at IS NOT NULL`);
+    const [{ count }] = await ds.query(`SELECT count(*)::int AS count FROM refresh_chains WHERE generation = 1 AND rotated_at IS NOT NULL`);
     expect(count).toBe(10);
     // As many concurrent queries as the pool holds connections: each of them answers for itself.
     const settings = await Promise.all(Array.from({ length: 10 }, () => ds.query<{ synchronous_commit: string }[]>(`SHOW synchronous_commit`)));
@@ -252,7 +284,7 @@ describe('sign-up, sign-in, me, refresh, sessions, sign-out', () => {
     };
     expectProblem(await refresh('https://evil.example', 'garbage'), 403, 'forbidden');
     expectProblem(await refresh('https://evil.example', u.refreshToken), 403, 'forbidden');
-    expect(await t.dataSource.query(`SELECT rotated_at FROM refresh_tokens WHERE session_id = $1`, [u.sessionId])).toEqual([{ rotated_at: null }]);
+    expect(await t.dataSource.query(`SELECT generation, rotated_at FROM refresh_chains WHERE session_id = $1`, [u.sessionId])).toEqual([{ generation: 0, rotated_at: null }]);
     // Past the reuse grace: had the refused attempt rotated the token, this would now be a replay.
     t.clock.advance(11_000);
     const allowed = await refresh(APP_ORIGIN, u.refreshToken);

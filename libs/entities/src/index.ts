@@ -12,7 +12,7 @@ export * from './outbox-event.entity';
 export * from './passkey.entity';
 export * from './password-credential.entity';
 export * from './project.entity';
-export * from './refresh-token.entity';
+export * from './refresh-chain.entity';
 export * from './session.entity';
 export * from './signing-key.entity';
 export * from './tenant.entity';

@@ -10,6 +10,7 @@ import { WebhookDeliveryHotPath1795306200000 } from './migrations/1795306200000-
 import { RetentionIndexes1795306300000 } from './migrations/1795306300000-RetentionIndexes';
 import { RefreshChainLink1795306400000 } from './migrations/1795306400000-RefreshChainLink';
 import { SessionCountIndex1795306500000 } from './migrations/1795306500000-SessionCountIndex';
+import { RefreshChains1795306600000 } from './migrations/1795306600000-RefreshChains';
 import { OAuthIdentity } from './oauth-identity.entity';
 import { OAuthTransaction } from './oauth-transaction.entity';
 import { OneTimeToken } from './one-time-token.entity';
@@ -19,7 +20,7 @@ import { OutboxEvent } from './outbox-event.entity';
 import { Passkey } from './passkey.entity';
 import { PasswordCredential } from './password-credential.entity';
 import { Project } from './project.entity';
-import { RefreshToken } from './refresh-token.entity';
+import { RefreshChain } from './refresh-chain.entity';
 import { Session } from './session.entity';
 import { SigningKey } from './signing-key.entity';
 import { Tenant } from './tenant.entity';
@@ -36,7 +37,7 @@ export const ENTITIES = [
   User,
   PasswordCredential,
   Session,
-  RefreshToken,
+  RefreshChain,
   OneTimeToken,
   MfaFactor,
   MfaBackupCode,
@@ -53,4 +54,4 @@ export const ENTITIES = [
 ];
 
 /** Every migration class, oldest first. Migrations are the source of truth for the schema. */
-export const MIGRATIONS = [CreateSchema1795305600000, WebhookDeliveryScheduling1795306000000, WebhookDeliveryLeases1795306100000, WebhookDeliveryHotPath1795306200000, RetentionIndexes1795306300000, RefreshChainLink1795306400000, SessionCountIndex1795306500000];
+export const MIGRATIONS = [CreateSchema1795305600000, WebhookDeliveryScheduling1795306000000, WebhookDeliveryLeases1795306100000, WebhookDeliveryHotPath1795306200000, RetentionIndexes1795306300000, RefreshChainLink1795306400000, SessionCountIndex1795306500000, RefreshChains1795306600000];

@@ -7,7 +7,7 @@ import { OneTimeTokensRepository } from '../one-time-tokens/one-time-tokens.repo
 import { JwksController } from '../jwks/jwks.controller';
 import { PasswordPolicy } from '../passwords/password-policy';
 import { ProjectKeyGuard } from '../projects/project-key.guard';
-import { RefreshTokensRepository } from '../sessions/refresh-tokens.repository';
+import { RefreshChainsRepository } from '../sessions/refresh-chains.repository';
 import { SessionsController } from '../sessions/sessions.controller';
 import { SessionsRepository } from '../sessions/sessions.repository';
 import { SessionsService } from '../sessions/sessions.service';
@@ -21,7 +21,7 @@ const PROVIDERS = [
   OneTimeTokensRepository,
   PasswordPolicy,
   ProjectKeyGuard,
-  RefreshTokensRepository,
+  RefreshChainsRepository,
   SessionAuthGuard,
   SessionsRepository,
   SessionsService,

@@ -2,37 +2,40 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { queryPrepared, Session, type PreparedStatement } from '@gatehouse/entities';
 
-export type NewSession = Pick<Session, 'tenantId' | 'projectId' | 'userId' | 'authMethod' | 'ipAddress' | 'userAgent' | 'expiresAt'> & {
+export type NewSession = Pick<Session, 'id' | 'tenantId' | 'projectId' | 'userId' | 'authMethod' | 'ipAddress' | 'userAgent' | 'expiresAt'> & {
   now: Date;
   refreshTokenHash: string;
   refreshExpiresAt: Date;
 };
 
-/** $1–$6 tenant, project, user, method, ip, user agent; $7 now; $8 expiry; $9 refresh token hash; $10 its expiry. */
+/**
+ * $1–$6 tenant, project, user, method, ip, user agent; $7 now; $8 expiry; $9 refresh token hash; $10
+ * its expiry; $11 the session's id (chosen by the caller: the refresh token names it).
+ */
 const CREATE_STATEMENT: PreparedStatement = {
   name: 'auth_session_create',
   text: `WITH s AS (
-           INSERT INTO sessions (tenant_id, project_id, user_id, auth_method, ip_address, user_agent, last_active_at, expires_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+           INSERT INTO sessions (id, tenant_id, project_id, user_id, auth_method, ip_address, user_agent, last_active_at, expires_at)
+           VALUES ($11, $1, $2, $3, $4, $5, $6, $7, $8)
            RETURNING id, expires_at
-         ), t AS (
-           INSERT INTO refresh_tokens (session_id, token_hash, expires_at) SELECT id, $9, $10 FROM s
+         ), c AS (
+           INSERT INTO refresh_chains (session_id, generation, token_hash, expires_at) SELECT id, 0, $9, $10 FROM s
          )
          SELECT id, expires_at FROM s`,
 };
 
 /**
- * The only code of the auth runtime that queries `sessions`; it also writes a session's first
- * refresh token (later ones belong to RefreshTokensRepository).
+ * The only code of the auth runtime that queries `sessions`; it also starts a session's refresh
+ * chain with its first token (rotations belong to RefreshChainsRepository).
  */
 @Injectable()
 export class SessionsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Inserts a session and its first refresh token in one statement (they are written together, always). */
+  /** Inserts a session and its refresh chain in one statement (they are written together, always). */
   async create(manager: EntityManager, s: NewSession): Promise<{ id: string; expiresAt: Date }> {
     const rows = await queryPrepared<{ id: string; expires_at: Date }>(manager, CREATE_STATEMENT, [
-      s.tenantId, s.projectId, s.userId, s.authMethod, s.ipAddress, s.userAgent, s.now, s.expiresAt, s.refreshTokenHash, s.refreshExpiresAt,
+      s.tenantId, s.projectId, s.userId, s.authMethod, s.ipAddress, s.userAgent, s.now, s.expiresAt, s.refreshTokenHash, s.refreshExpiresAt, s.id,
     ]);
     return { id: rows[0].id, expiresAt: new Date(rows[0].expires_at) };
   }

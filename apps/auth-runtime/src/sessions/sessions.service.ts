@@ -1,14 +1,16 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
-import { decryptSecretString, encryptSecret, randomToken, sha256Hex } from '@gatehouse/crypto';
+import { decryptSecretString, encryptSecret, hmacSha256, safeEqual, sha256Hex } from '@gatehouse/crypto';
 import type { Session, User } from '@gatehouse/entities';
 import { AccessTokensService, DEFAULT_ACCESS_TOKEN_TTL_SECONDS, EventRecorder, originRefused, type ProjectKeyMatch, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import type { CookieTokens } from '../auth/session-cookies';
 import { projectKeyRequired } from '../projects/project-key.guard';
-import { RefreshTokensRepository, type TokenStateRow } from './refresh-tokens.repository';
+import { RefreshChainsRepository, type ChainStateRow } from './refresh-chains.repository';
+import { RefreshTokenCodec } from './refresh-token';
 import { SessionsRepository } from './sessions.repository';
 
 export const REFRESH_IDLE_MS = 7 * 24 * 3600 * 1000;
@@ -35,23 +37,29 @@ export type AuthMethod = 'password' | 'magic_link' | 'passkey' | 'oauth' | 'mfa'
  */
 @Injectable()
 export class SessionsService {
+  private readonly refreshTokens: RefreshTokenCodec;
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly sessions: SessionsRepository,
-    private readonly refreshTokens: RefreshTokensRepository,
+    private readonly chains: RefreshChainsRepository,
     private readonly tokens: AccessTokensService,
     private readonly events: EventRecorder,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.refreshTokens = new RefreshTokenCodec(hmacSha256(config.auth.encryptionKey, 'gatehouse:refresh-token-mac'));
+  }
 
   /** Creates a session with its first refresh token and access token, in the caller's transaction. */
   async start(manager: EntityManager, project: ResolvedProject, user: User, meta: RequestMeta, method: AuthMethod): Promise<IssuedSession> {
     const now = this.clock.now();
     const expiresAt = new Date(now.getTime() + SESSION_ABSOLUTE_MS);
-    const refreshToken = randomToken(32);
+    const sessionId = randomUUID();
+    const refreshToken = this.refreshTokens.issue(sessionId, 0);
     const refreshExpiresAt = new Date(Math.min(now.getTime() + REFRESH_IDLE_MS, expiresAt.getTime()));
     const session = await this.sessions.create(manager, {
+      id: sessionId,
       tenantId: user.tenantId,
       projectId: user.projectId,
       userId: user.id,
@@ -95,30 +103,34 @@ export class SessionsService {
 
   /**
    * Rotates a refresh token presented with a project key (and, when the request carries one, the
-   * Origin the CSRF rule checks). A token already rotated more than the grace ago is a replay: the
-   * whole session is revoked. Within the grace, the same successor is handed out again.
+   * Origin the CSRF rule checks). A token of the session's chain older than its current one is a
+   * replay: the whole session is revoked, but for the token rotated last, which within the grace
+   * gets the same successor again.
    */
   async refresh(key: ProjectKeyMatch, origin: string | null, presented: string, meta: RequestMeta): Promise<IssuedSession & { tenantId: string }> {
     const invalid = () => new ProblemError('unauthenticated', { detail: 'The refresh token is invalid or expired.' });
     const now = this.clock.now();
-    const successor = randomToken(32);
     const presentedHash = sha256Hex(presented);
-    // A malformed token is never rotated, but the key and the origin are still judged first.
-    const rotation = /^[A-Za-z0-9_-]{43}$/.test(presented)
-      ? await this.refreshTokens.rotate({
+    // A token we did not issue is never rotated, but the key and the origin are still judged first.
+    const claims = this.refreshTokens.read(presented);
+    const successor = claims ? this.refreshTokens.issue(claims.sessionId, claims.generation + 1) : '';
+    const rotation = claims
+      ? await this.chains.rotate({
           key,
           origin,
+          sessionId: claims.sessionId,
           presentedHash,
+          successorGeneration: claims.generation + 1,
           successorHash: sha256Hex(successor),
           successorSealed: encryptSecret(this.config.auth.encryptionKey, successor, presentedHash),
           idleExpiresAt: new Date(now.getTime() + REFRESH_IDLE_MS),
           now,
         })
-      : await this.refreshTokens.state({ key, origin, presentedHash });
+      : await this.chains.state({ key, origin, sessionId: null });
     if (rotation.kind === 'unknown-project') throw projectKeyRequired();
     if (rotation.kind === 'origin-refused') throw originRefused();
 
-    let session: Pick<TokenStateRow, 'session_id' | 'user_id' | 'project_id' | 'tenant_id' | 'is_admin' | 'session_expires_at'>;
+    let session: Pick<ChainStateRow, 'session_id' | 'user_id' | 'project_id' | 'tenant_id' | 'is_admin' | 'session_expires_at'>;
     let refreshToken: string;
     let refreshExpiresAt: Date;
     let ttl: unknown;
@@ -129,15 +141,17 @@ export class SessionsService {
       ttl = rotation.row.access_token_ttl;
     } else {
       const row = rotation.state;
-      if (!row || row.session_revoked_at || row.user_status !== 'active' || new Date(row.session_expires_at) <= now || !row.rotated_at) throw invalid();
-      const rotatedAgo = now.getTime() - new Date(row.rotated_at).getTime();
-      if (rotatedAgo > REFRESH_REUSE_GRACE_MS || !row.successor_token_encrypted) {
+      if (!claims || !row || row.session_revoked_at || row.user_status !== 'active' || new Date(row.session_expires_at) <= now) throw invalid();
+      // The current token (idle-expired) or one this chain never issued: refused, nothing revoked.
+      if (claims.generation >= row.generation) throw invalid();
+      const lastRotated = claims.generation === row.generation - 1 && row.previous_token_hash !== null && safeEqual(presentedHash, row.previous_token_hash);
+      if (!lastRotated || !row.rotated_at || !row.successor_token_encrypted || now.getTime() - new Date(row.rotated_at).getTime() > REFRESH_REUSE_GRACE_MS) {
         await this.revokeForReuse(row, meta);
         throw invalid();
       }
       session = row;
       refreshToken = decryptSecretString(this.config.auth.encryptionKey, row.successor_token_encrypted, presentedHash);
-      refreshExpiresAt = new Date(Math.min(new Date(row.rotated_at).getTime() + REFRESH_IDLE_MS, new Date(row.session_expires_at).getTime()));
+      refreshExpiresAt = new Date(row.token_expires_at);
       ttl = rotation.accessTokenTtl;
     }
     const access = await this.tokens.issue({

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { queryRows } from '@gatehouse/entities';
 
-/** Housekeeping of `sessions` (and, by cascade, their refresh tokens). */
+/** Housekeeping of `sessions` (and, by cascade, their refresh chains). */
 @Injectable()
 export class ExpiredSessionsRepository {
   constructor(private readonly dataSource: DataSource) {}

@@ -16,7 +16,7 @@ const INTERVAL_MS = 3600_000;
 /**
  * Housekeeping, hourly, in batches so no statement holds locks for long: delivered outbox events
  * (with their delivery records) after 30 days, expired one-time tokens and expired or revoked
- * sessions (with their refresh tokens) after 7 days. Audit events are kept.
+ * sessions (with their refresh chains) after 7 days. Audit events are kept.
  */
 @Injectable()
 export class RetentionService implements OnApplicationBootstrap, OnModuleDestroy {

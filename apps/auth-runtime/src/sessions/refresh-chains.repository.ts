@@ -1,0 +1,143 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { queryPrepared, type PreparedStatement } from '@gatehouse/entities';
+import type { ProjectKeyMatch } from '@gatehouse/identity';
+
+/** The state of a chain whose presented token could not be rotated. */
+export interface ChainStateRow {
+  session_id: string;
+  generation: number;
+  token_hash: string;
+  token_expires_at: Date;
+  previous_token_hash: string | null;
+  rotated_at: Date | null;
+  successor_token_encrypted: string | null;
+  user_id: string;
+  project_id: string;
+  tenant_id: string;
+  session_expires_at: Date;
+  session_revoked_at: Date | null;
+  user_status: string;
+  is_admin: boolean;
+}
+
+/** What a successful rotation returns: whose session it is, and the successor's expiry. */
+export interface RotatedRow {
+  session_id: string;
+  user_id: string;
+  project_id: string;
+  tenant_id: string;
+  is_admin: boolean;
+  session_expires_at: Date;
+  new_expires_at: Date;
+  /** The project's `settings.access_token_ttl_seconds`, as stored (validated by the caller). */
+  access_token_ttl: unknown;
+}
+
+export type Rotation =
+  | { kind: 'rotated'; row: RotatedRow }
+  /** The key names no project (unknown, or a revoked API key). */
+  | { kind: 'unknown-project' }
+  /** The request's Origin is not one of the project's allowed origins (the CSRF rule). */
+  | { kind: 'origin-refused' }
+  /** The token was not rotated: its chain's state (null when the session is not one of this project's). */
+  | { kind: 'not-rotated'; state: ChainStateRow | null; accessTokenTtl: unknown };
+
+/** The project a presented key names (by publishable key or by a live API key's hash). */
+const PROJECT_BY_KEY = (publishable: string, secretHash: string) => `
+         SELECT p.id, p.allowed_origins, p.settings FROM projects p WHERE p.publishable_key = ${publishable}
+         UNION ALL
+         SELECT p.id, p.allowed_origins, p.settings FROM api_keys k JOIN projects p ON p.id = k.project_id
+          WHERE k.secret_hash = ${secretHash} AND k.revoked_at IS NULL`;
+
+/**
+ * $1 session, $2 presented hash, $3 successor's generation, $4 successor hash, $5 sealed successor,
+ * $6 idle expiry, $7 now, $8 publishable key, $9 API key secret hash, $10 the Origin to check (null
+ * when none). Claims the chain by updating it only while the presented token is its current one (a
+ * concurrent refresh of the same token waits for this row, then finds another hash and matches
+ * nothing), and only when the key names the session's project and the origin is allowed; keeps the
+ * session's `last_active_at` to the minute. No indexed column of the chain changes, so its row is
+ * rewritten in its own page (a heap-only tuple). The rotation alone commits asynchronously (see
+ * docs/decisions.md).
+ */
+const ROTATE_STATEMENT: PreparedStatement = {
+  name: 'auth_refresh_rotate',
+  text: `WITH proj AS (${PROJECT_BY_KEY('$8', '$9')}
+       ), cur AS (
+         UPDATE refresh_chains c SET generation = $3, previous_token_hash = c.token_hash, token_hash = $4, rotated_at = $7,
+                successor_token_encrypted = $5, expires_at = LEAST($6::timestamptz, s.expires_at)
+           FROM sessions s, users u, proj
+          WHERE c.session_id = $1 AND c.token_hash = $2 AND c.generation = $3::int - 1 AND c.expires_at > $7
+            AND s.id = c.session_id AND s.project_id = proj.id AND s.revoked_at IS NULL AND s.expires_at > $7
+            AND u.id = s.user_id AND u.status = 'active'
+            AND ($10::text IS NULL OR proj.allowed_origins ? $10::text)
+         RETURNING c.session_id, s.user_id, s.project_id, s.tenant_id, u.is_admin, s.expires_at AS session_expires_at,
+                   c.expires_at AS new_expires_at, proj.settings -> 'access_token_ttl_seconds' AS access_token_ttl
+       ), touch AS (
+         UPDATE sessions SET last_active_at = $7 FROM cur
+          WHERE sessions.id = cur.session_id AND sessions.last_active_at < $7::timestamptz - interval '60 seconds'
+       )
+       SELECT cur.*, set_config('synchronous_commit', 'off', true) AS commit_mode FROM cur`,
+};
+
+/**
+ * $1 session (null for a token we did not issue), $2 publishable key, $3 API key secret hash, $4
+ * Origin: after a failed rotation, whether the key names a project and the origin is allowed, and
+ * the state of the session's chain.
+ */
+const STATE_STATEMENT: PreparedStatement = {
+  name: 'auth_refresh_state',
+  text: `WITH proj AS (${PROJECT_BY_KEY('$2', '$3')})
+         SELECT ($4::text IS NULL OR proj.allowed_origins ? $4::text) AS origin_allowed,
+                proj.settings -> 'access_token_ttl_seconds' AS access_token_ttl, t.*
+           FROM proj LEFT JOIN LATERAL (
+                SELECT c.session_id, c.generation, c.token_hash, c.expires_at AS token_expires_at, c.previous_token_hash,
+                       c.rotated_at, c.successor_token_encrypted,
+                       s.user_id, s.project_id, s.tenant_id, s.expires_at AS session_expires_at, s.revoked_at AS session_revoked_at,
+                       u.status AS user_status, u.is_admin
+                  FROM refresh_chains c
+                  JOIN sessions s ON s.id = c.session_id
+                  JOIN users u ON u.id = s.user_id
+                 WHERE c.session_id = $1::uuid AND s.project_id = proj.id) t ON true`,
+};
+
+/**
+ * The only code that queries `refresh_chains` (but for a session's first token, written with the
+ * session by SessionsRepository.create). A rotation is one prepared statement that also resolves
+ * the project key and checks the origin, so the hot path costs one round trip to PostgreSQL and
+ * none to Redis; only a token that cannot be rotated costs a second.
+ */
+@Injectable()
+export class RefreshChainsRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async rotate(p: {
+    key: ProjectKeyMatch;
+    origin: string | null;
+    sessionId: string;
+    presentedHash: string;
+    successorGeneration: number;
+    successorHash: string;
+    successorSealed: string;
+    idleExpiresAt: Date;
+    now: Date;
+  }): Promise<Rotation> {
+    const rotated = await queryPrepared<RotatedRow>(this.dataSource, ROTATE_STATEMENT, [
+      p.sessionId, p.presentedHash, p.successorGeneration, p.successorHash, p.successorSealed, p.idleExpiresAt, p.now,
+      p.key.publishableKey, p.key.secretHash, p.origin,
+    ]);
+    if (rotated[0]) return { kind: 'rotated', row: rotated[0] };
+    return this.state(p);
+  }
+
+  /** Why a token was not rotated: the key, the origin, or the state of the session's chain. */
+  async state(p: { key: ProjectKeyMatch; origin: string | null; sessionId: string | null }): Promise<Exclude<Rotation, { kind: 'rotated' }>> {
+    const [state] = await queryPrepared<Partial<ChainStateRow> & { origin_allowed: boolean; access_token_ttl: unknown }>(this.dataSource, STATE_STATEMENT, [
+      p.sessionId, p.key.publishableKey, p.key.secretHash, p.origin,
+    ]);
+    if (!state) return { kind: 'unknown-project' };
+    if (!state.origin_allowed) return { kind: 'origin-refused' };
+    const { origin_allowed: _allowed, access_token_ttl: accessTokenTtl, ...chain } = state;
+    return { kind: 'not-rotated', state: chain.session_id ? (chain as ChainStateRow) : null, accessTokenTtl };
+  }
+}
