@@ -205,6 +205,26 @@ describe('sign-up, sign-in, me, refresh, sessions, sign-out', () => {
     expect(session.revokeReason).toBe('refresh_token_reuse');
   });
 
+  it('shows a session last active at its last refresh', async () => {
+    const u = await signUpUser(t, key(), 'active@example.com');
+    const list = async (bearer: string) => {
+      const res = await t.http().get('/v1/auth/sessions').set('X-Service-Project-Key', key()).set('Authorization', `Bearer ${bearer}`);
+      return res.body.sessions as { created_at: string; last_active_at: string }[];
+    };
+    const signedUpAt = t.clock.now().getTime();
+    const [before] = await list(u.accessToken);
+    expect(Date.parse(before.last_active_at)).toBeLessThanOrEqual(signedUpAt);
+    t.clock.advance(125_000);
+    const refreshStarted = t.clock.now().getTime();
+    const refreshed = await t.http().post('/v1/auth/refresh').set('X-Service-Project-Key', key()).set('Cookie', `service_refresh_token=${u.refreshToken}`);
+    const refreshEnded = t.clock.now().getTime();
+    expect(refreshed.status).toBe(200);
+    const [after] = await list(refreshed.body.access_token as string);
+    expect(after.created_at).toBe(before.created_at);
+    expect(Date.parse(after.last_active_at)).toBeGreaterThanOrEqual(refreshStarted);
+    expect(Date.parse(after.last_active_at)).toBeLessThanOrEqual(refreshEnded);
+  });
+
   it('revokes the session when a token two rotations old comes back, even within the grace', async () => {
     const u = await signUpUser(t, key(), 'old-generation@example.com');
     const refresh = (token: string) => t.http().post('/v1/auth/refresh').set('X-Service-Project-Key', key()).set('Cookie', `service_refresh_token=${token}`);

@@ -121,6 +121,11 @@ describe('admin users: list and search, get, patch status and metadata, delete',
     expect(res.body.sessions).toEqual([
       { id: s1.sessionId, auth_method: 'password', ip_address: null, user_agent: null, created_at: expect.any(String), last_active_at: expect.any(String), expires_at: expect.any(String) },
     ]);
+    expect(res.body.sessions[0].last_active_at).toBe(res.body.sessions[0].created_at);
+    // Refreshed since (the auth runtime rotated its chain): last active at that refresh.
+    const refreshedAt = new Date(Date.parse(res.body.sessions[0].created_at) + 3_600_000);
+    await t.dataSource.query(`INSERT INTO refresh_chains (session_id, generation, token_hash, expires_at, rotated_at) VALUES ($1, 1, 'h', $2::timestamptz + interval '7 days', $2)`, [s1.sessionId, refreshedAt]);
+    expect((await get(`/v1/admin/users/${u.id}`)).body.sessions[0].last_active_at).toBe(refreshedAt.toISOString());
     expect(res.body.organizations).toEqual([{ id: org.id, name: 'Team', slug: 'team', role: 'admin', joined_at: expect.any(String) }]);
     expectProblem(await get('/v1/admin/users/not-an-id'), 404, 'not-found');
   });

@@ -55,10 +55,10 @@ const PROJECT_BY_KEY = (publishable: string, secretHash: string) => `
  * $6 idle expiry, $7 now, $8 publishable key, $9 API key secret hash, $10 the Origin to check (null
  * when none). Claims the chain by updating it only while the presented token is its current one (a
  * concurrent refresh of the same token waits for this row, then finds another hash and matches
- * nothing), and only when the key names the session's project and the origin is allowed; keeps the
- * session's `last_active_at` to the minute. No indexed column of the chain changes, so its row is
- * rewritten in its own page (a heap-only tuple). The rotation alone commits asynchronously (see
- * docs/decisions.md).
+ * nothing), and only when the key names the session's project and the origin is allowed. No
+ * indexed column of the chain changes, so its row is rewritten in its own page (a heap-only tuple),
+ * and the session's row is only read: its last activity is the chain's `rotated_at` (see
+ * SessionsRepository.listActive). The rotation alone commits asynchronously (see docs/decisions.md).
  */
 const ROTATE_STATEMENT: PreparedStatement = {
   name: 'auth_refresh_rotate',
@@ -73,9 +73,6 @@ const ROTATE_STATEMENT: PreparedStatement = {
             AND ($10::text IS NULL OR proj.allowed_origins ? $10::text)
          RETURNING c.session_id, s.user_id, s.project_id, s.tenant_id, u.is_admin, s.expires_at AS session_expires_at,
                    c.expires_at AS new_expires_at, proj.settings -> 'access_token_ttl_seconds' AS access_token_ttl
-       ), touch AS (
-         UPDATE sessions SET last_active_at = $7 FROM cur
-          WHERE sessions.id = cur.session_id AND sessions.last_active_at < $7::timestamptz - interval '60 seconds'
        )
        SELECT cur.*, set_config('synchronous_commit', 'off', true) AS commit_mode FROM cur`,
 };
@@ -123,7 +120,8 @@ export class RefreshChainsRepository {
     now: Date;
   }): Promise<Rotation> {
     const rotated = await queryPrepared<RotatedRow>(this.dataSource, ROTATE_STATEMENT, [
-      p.sessionId, p.presentedHash, p.successorGeneration, p.successorHash, p.successorSealed, p.idleExpiresAt, p.now,
+      // Timestamps as ISO text: pg's own Date formatting costs more, and PostgreSQL reads either.
+      p.sessionId, p.presentedHash, p.successorGeneration, p.successorHash, p.successorSealed, p.idleExpiresAt.toISOString(), p.now.toISOString(),
       p.key.publishableKey, p.key.secretHash, p.origin,
     ]);
     if (rotated[0]) return { kind: 'rotated', row: rotated[0] };

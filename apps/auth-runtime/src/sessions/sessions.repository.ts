@@ -8,6 +8,15 @@ export type NewSession = Pick<Session, 'id' | 'tenantId' | 'projectId' | 'userId
   refreshExpiresAt: Date;
 };
 
+export interface SessionRow {
+  id: string;
+  created_at: Date;
+  last_active_at: Date;
+  expires_at: Date;
+  ip_address: string | null;
+  user_agent: string | null;
+}
+
 /**
  * $1–$6 tenant, project, user, method, ip, user agent; $7 now; $8 expiry; $9 refresh token hash; $10
  * its expiry; $11 the session's id (chosen by the caller: the refresh token names it).
@@ -40,13 +49,15 @@ export class SessionsRepository {
     return { id: rows[0].id, expiresAt: new Date(rows[0].expires_at) };
   }
 
-  listActive(userId: string, now: Date): Promise<Session[]> {
-    return this.dataSource
-      .getRepository(Session)
-      .createQueryBuilder('s')
-      .where('s.user_id = :userId AND s.revoked_at IS NULL AND s.expires_at > :now', { userId, now })
-      .orderBy('s.created_at', 'DESC')
-      .getMany();
+  /** The user's live sessions, newest first; a session was last active at its last refresh, else at its start. */
+  listActive(userId: string, now: Date): Promise<SessionRow[]> {
+    return this.dataSource.query(
+      `SELECT s.id, s.created_at, GREATEST(s.last_active_at, c.rotated_at) AS last_active_at, s.expires_at, s.ip_address, s.user_agent
+         FROM sessions s LEFT JOIN refresh_chains c ON c.session_id = s.id
+        WHERE s.user_id = $1 AND s.revoked_at IS NULL AND s.expires_at > $2
+        ORDER BY s.created_at DESC`,
+      [userId, now],
+    );
   }
 
   /** Revokes one session of the user; returns false when it is not theirs or already revoked. */

@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { decryptSecretString, encryptSecret, hmacSha256, safeEqual, sha256Hex } from '@gatehouse/crypto';
-import type { Session, User } from '@gatehouse/entities';
+import type { User } from '@gatehouse/entities';
 import { AccessTokensService, DEFAULT_ACCESS_TOKEN_TTL_SECONDS, EventRecorder, originRefused, type ProjectKeyMatch, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
@@ -11,7 +11,7 @@ import type { CookieTokens } from '../auth/session-cookies';
 import { projectKeyRequired } from '../projects/project-key.guard';
 import { RefreshChainsRepository, type ChainStateRow } from './refresh-chains.repository';
 import { RefreshTokenCodec } from './refresh-token';
-import { SessionsRepository } from './sessions.repository';
+import { SessionsRepository, type SessionRow } from './sessions.repository';
 
 export const REFRESH_IDLE_MS = 7 * 24 * 3600 * 1000;
 export const SESSION_ABSOLUTE_MS = 30 * 24 * 3600 * 1000;
@@ -226,18 +226,18 @@ export class SessionsService {
 
   async listActive(userId: string, currentSessionId: string) {
     const rows = await this.sessions.listActive(userId, this.clock.now());
-    return { sessions: rows.map((s: Session) => toSessionResponse(s, currentSessionId)) };
+    return { sessions: rows.map((s) => toSessionResponse(s, currentSessionId)) };
   }
 }
 
-export function toSessionResponse(s: Session, currentSessionId?: string) {
+function toSessionResponse(s: SessionRow, currentSessionId: string) {
   return {
     id: s.id,
-    created_at: s.createdAt.toISOString(),
-    last_active_at: s.lastActiveAt.toISOString(),
-    expires_at: s.expiresAt.toISOString(),
-    ip_address: s.ipAddress,
-    user_agent: s.userAgent,
+    created_at: s.created_at.toISOString(),
+    last_active_at: s.last_active_at.toISOString(),
+    expires_at: s.expires_at.toISOString(),
+    ip_address: s.ip_address,
+    user_agent: s.user_agent,
     current: s.id === currentSessionId,
   };
 }

@@ -17,11 +17,15 @@ export interface SessionRow {
 export class UserSessionsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** The 100 newest active sessions (the detail view is not a paginated list). */
+  /**
+   * The 100 newest active sessions (the detail view is not a paginated list). A session was last
+   * active at its last refresh (its chain's `rotated_at`), else at its start.
+   */
   listActive(userId: string, now: Date): Promise<SessionRow[]> {
     return this.dataSource.query(
-      `SELECT id, auth_method, ip_address, user_agent, created_at, last_active_at, expires_at FROM sessions
-        WHERE user_id = $1 AND revoked_at IS NULL AND expires_at > $2 ORDER BY created_at DESC, id LIMIT 100`,
+      `SELECT s.id, s.auth_method, s.ip_address, s.user_agent, s.created_at, GREATEST(s.last_active_at, c.rotated_at) AS last_active_at, s.expires_at
+         FROM sessions s LEFT JOIN refresh_chains c ON c.session_id = s.id
+        WHERE s.user_id = $1 AND s.revoked_at IS NULL AND s.expires_at > $2 ORDER BY s.created_at DESC, s.id LIMIT 100`,
       [userId, now],
     );
   }
