@@ -205,6 +205,23 @@ describe('sign-up, sign-in, me, refresh, sessions, sign-out', () => {
     expect(session.revokeReason).toBe('refresh_token_reuse');
   });
 
+  it('tells caches not to store answers that carry tokens or account data; jwks.json stays cacheable', async () => {
+    const signUp = await t.http().post('/v1/auth/sign-up').set('X-Service-Project-Key', key()).send({ email: 'nostore@example.com', password: 'analytical engine 1843' });
+    const signIn = await t.http().post('/v1/auth/sign-in').set('X-Service-Project-Key', key()).send({ identifier: 'nostore@example.com', password: 'analytical engine 1843' });
+    const token = signIn.body.session.access_token as string;
+    const answers = [
+      signUp,
+      signIn,
+      await t.http().post('/v1/auth/refresh').set('X-Service-Project-Key', key()).set('Cookie', `service_refresh_token=${cookiesOf(signIn).service_refresh_token.value}`),
+      await t.http().get('/v1/auth/me').set('X-Service-Project-Key', key()).set('Authorization', `Bearer ${token}`),
+      await t.http().get('/v1/auth/sessions').set('X-Service-Project-Key', key()).set('Authorization', `Bearer ${token}`),
+      await t.http().post('/v1/auth/sign-in').set('X-Service-Project-Key', key()).send({ identifier: 'nostore@example.com', password: 'wrong password 1' }),
+    ];
+    expect(answers.map((r) => [r.status, r.headers['cache-control']])).toEqual([201, 200, 200, 200, 200, 401].map((status) => [status, 'no-store']));
+    const jwks = await t.http().get('/v1/auth/jwks.json').set('X-Service-Project-Key', key());
+    expect(jwks.headers['cache-control']).toBe('public, max-age=60');
+  });
+
   it('shows a session last active at its last refresh', async () => {
     const u = await signUpUser(t, key(), 'active@example.com');
     const list = async (bearer: string) => {

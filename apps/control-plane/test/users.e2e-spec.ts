@@ -117,6 +117,7 @@ describe('admin users: list and search, get, patch status and metadata, delete',
 
     const res = await get(`/v1/admin/users/${u.id}`);
     expect(res.status).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-store');
     expect(res.body).toMatchObject({ id: u.id, email: 'sess@example.com', status: 'active', mfa_factors: [] });
     expect(res.body.sessions).toEqual([
       { id: s1.sessionId, auth_method: 'password', ip_address: null, user_agent: null, created_at: expect.any(String), last_active_at: expect.any(String), expires_at: expect.any(String) },

@@ -24,8 +24,10 @@ export function setRequestTenant(req: Request, tenantId: string): void {
 }
 
 /**
- * First on every request: the W3C trace id (from `traceparent` when valid) and the `traceresponse`
- * header; then, once the response is finished, its metrics (count and latency by route pattern)
+ * First on every request: `Cache-Control: no-store` (every answer of these APIs carries tokens,
+ * account data or admin data, which no browser or proxy cache should keep; a route that is meant
+ * to be cached, like `jwks.json`, sets its own), the W3C trace id (from `traceparent` when valid)
+ * and the `traceresponse` header; then, once the response is finished, its metrics (count and latency by route pattern)
  * and, when `log` is given, one log line: method, route, status, duration, tenant, trace id. Never
  * bodies or cookies.
  */
@@ -35,6 +37,7 @@ export function requestContextMiddleware(app: string, log: { logger: LoggerServi
     const locals = localsOf(res);
     const traceId = traceIdFrom(req.headers.traceparent);
     locals.traceId = traceId;
+    res.setHeader('cache-control', 'no-store');
     res.setHeader('traceresponse', traceResponse(traceId, newSpanId()));
     res.on('finish', () => {
       const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
