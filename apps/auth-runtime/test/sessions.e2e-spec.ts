@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
-import { AuditEvent, OutboxEvent, Session } from '@gatehouse/entities';
+import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
+import { hmacSha256, randomToken, sha256Hex } from '@gatehouse/crypto';
+import { ApiKey, AuditEvent, OutboxEvent, Session } from '@gatehouse/entities';
 import { ProjectsCache } from '@gatehouse/identity';
 import {
   APP_ORIGIN,
@@ -270,6 +272,88 @@ describe('sign-up, sign-in, me, refresh, sessions, sign-out', () => {
     const session = await t.dataSource.getRepository(Session).findOneByOrFail({ id: u.sessionId });
     expect(session.revokedAt).toBeNull();
     expect((await refresh(cookiesOf(first).service_refresh_token.value)).status).toBe(200);
+  });
+
+  describe('rotated tokens', () => {
+    const refresh = (token: string, opts: { key?: string; origin?: string } = {}) => {
+      const req = t.http().post('/v1/auth/refresh').set('X-Service-Project-Key', opts.key ?? key()).set('Cookie', `service_refresh_token=${token}`);
+      return opts.origin ? req.set('Origin', opts.origin) : req;
+    };
+    const revokedAt = async (sessionId: string) => (await t.dataSource.getRepository(Session).findOneByOrFail({ id: sessionId })).revokedAt;
+    /** Tokens tagged under the app's own key, as the service would issue them. */
+    const ownCodec = () => new RefreshTokenCodec(hmacSha256(t.app.get<AppConfig>(APP_CONFIG).auth.encryptionKey, 'gatehouse:refresh-token-mac'));
+
+    it('never revoke a session for an old token presented with another project\'s key or from a refused origin', async () => {
+      const u = await signUpUser(t, key(), 'outsider@example.com');
+      const first = await refresh(u.refreshToken);
+      expect(first.status).toBe(200);
+      t.clock.advance(11_000);
+      const other = await seedTenant(t.app, 'other-tenant');
+      const foreignSecret = randomToken(32, 'sk_');
+      await t.dataSource.getRepository(ApiKey).save({ tenantId: other.tenantId, projectId: other.project.id, name: 'other', keyPrefix: foreignSecret.slice(0, 11), secretHash: sha256Hex(foreignSecret) });
+      expectProblem(await refresh(u.refreshToken, { key: tenant.consoleKey }), 401, 'unauthenticated');
+      expectProblem(await refresh(u.refreshToken, { key: other.projectKey }), 401, 'unauthenticated');
+      expectProblem(await refresh(u.refreshToken, { key: foreignSecret }), 401, 'unauthenticated');
+      expectProblem(await refresh(u.refreshToken, { origin: 'https://evil.example' }), 403, 'forbidden');
+      expect(await revokedAt(u.sessionId)).toBeNull();
+      expect((await refresh(cookiesOf(first).service_refresh_token.value)).status).toBe(200);
+    });
+
+    it('give a retried refresh the same successor for 10 s, and revoke after', async () => {
+      const a = await signUpUser(t, key(), 'retry@example.com');
+      const first = await refresh(a.refreshToken);
+      t.clock.advance(9_900);
+      const retried = await refresh(a.refreshToken);
+      expect(retried.status).toBe(200);
+      expect(cookiesOf(retried).service_refresh_token.value).toBe(cookiesOf(first).service_refresh_token.value);
+      const b = await signUpUser(t, key(), 'late@example.com');
+      await refresh(b.refreshToken);
+      t.clock.advance(10_100);
+      expectProblem(await refresh(b.refreshToken), 401, 'unauthenticated');
+      expect(await revokedAt(b.sessionId)).not.toBeNull();
+      expect(await revokedAt(a.sessionId)).toBeNull();
+    });
+
+    it('are refused within the grace once the session is signed out, without handing out the successor', async () => {
+      const u = await signUpUser(t, key(), 'grace-out@example.com');
+      const first = await refresh(u.refreshToken);
+      expect((await t.http().post('/v1/auth/sign-out').set('X-Service-Project-Key', key()).set('Authorization', `Bearer ${first.body.access_token}`)).status).toBe(204);
+      const late = await refresh(u.refreshToken);
+      expectProblem(late, 401, 'unauthenticated');
+      expect(late.headers['set-cookie']).toBeUndefined();
+    });
+
+    it('treat a signed token the chain never stored by its generation: current refused, older revokes', async () => {
+      const codec = ownCodec();
+      const a = await signUpUser(t, key(), 'lost-successor@example.com');
+      // Generation 0 is current: a second token of that generation (as a successor lost with an uncommitted rotation would be).
+      expectProblem(await refresh(codec.issue(a.sessionId, 0)), 401, 'unauthenticated');
+      expectProblem(await refresh(codec.issue(a.sessionId, 5)), 401, 'unauthenticated');
+      expect(await revokedAt(a.sessionId)).toBeNull();
+      expect((await refresh(a.refreshToken)).status).toBe(200);
+      // Generation 0 is now the previous one: a token of it that is not the one rotated is a replay.
+      expectProblem(await refresh(codec.issue(a.sessionId, 0)), 401, 'unauthenticated');
+      expect(await revokedAt(a.sessionId)).not.toBeNull();
+    });
+
+    it('end with the session: the last refresh token lives only until the 30 days are up', async () => {
+      const u = await signUpUser(t, key(), 'thirty-days@example.com');
+      let token = u.refreshToken;
+      let last: Awaited<ReturnType<typeof refresh>> | null = null;
+      for (const days of [6, 6, 6, 6, 5]) {
+        t.clock.advance(days * 86_400_000);
+        last = await refresh(token);
+        expect(last.status).toBe(200);
+        token = cookiesOf(last).service_refresh_token.value;
+      }
+      // 29 days in: 7 days of idle lifetime would reach past the session's end, so it is capped at 1 day.
+      const refreshCookie = last ? cookiesOf(last).service_refresh_token : null;
+      const maxAge = Number(refreshCookie?.attributes.find((a) => a.startsWith('Max-Age='))?.slice('Max-Age='.length));
+      expect(maxAge).toBeGreaterThan(86_400 - 60);
+      expect(maxAge).toBeLessThanOrEqual(86_400);
+      t.clock.advance(86_400_000 + 1000);
+      expectProblem(await refresh(token), 401, 'unauthenticated');
+    });
   });
 
   it('gives 20 concurrent refreshes of one token the same successor and no second session', async () => {

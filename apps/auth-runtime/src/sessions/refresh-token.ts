@@ -5,7 +5,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
  * Inside, a token also names its session and its place in the session's rotation chain, sealed by
  * an HMAC under a key of ours:
  *
- *   session id (16 bytes) · generation (4 bytes, big-endian) · secret (32 random bytes) · tag (16 bytes)
+ *   session id (16 bytes) · generation (4 bytes, big-endian, below 2^31) · secret (32 random bytes) · tag (16 bytes)
  *
  * base64url, 91 characters. The session id lets a rotation find its chain by primary key; the
  * generation tells a replayed old token from one we never issued: a token whose tag checks out
@@ -20,7 +20,8 @@ const SECRET_BYTES = 32;
 const TAG_BYTES = 16;
 const BODY_BYTES = ID_BYTES + GENERATION_BYTES + SECRET_BYTES;
 const TOKEN_BYTES = BODY_BYTES + TAG_BYTES;
-const MAX_GENERATION = 0xffff_ffff;
+/** The chain's `generation` column is a PostgreSQL `integer`. */
+const MAX_GENERATION = 0x7fff_ffff;
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{91}$/;
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -33,7 +34,7 @@ export class RefreshTokenCodec {
   /** `macKey`: the key of the tags (derived from ENCRYPTION_KEY by the caller). */
   constructor(private readonly macKey: Buffer) {}
 
-  /** A new token of `sessionId` at `generation` (0 for a session's first token). */
+  /** A new token of `sessionId` at `generation` (0 for a session's first token, at most 2^31 − 1). */
   issue(sessionId: string, generation: number): string {
     if (!UUID_PATTERN.test(sessionId)) throw new TypeError('session id must be a lower-case UUID');
     if (!Number.isInteger(generation) || generation < 0 || generation > MAX_GENERATION) throw new RangeError('generation out of range');
