@@ -45,6 +45,7 @@ describe('health endpoints (auth-runtime) with real dependencies behind a cuttab
     redis.cut();
     const down = await t.http().get('/health/ready');
     expect(down.status).toBe(503);
+    expect(down.headers['cache-control']).toBe('no-store');
     expect(down.body).toEqual({
       status: 'error',
       info: { database: { status: 'up' } },

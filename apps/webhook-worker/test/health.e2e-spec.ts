@@ -13,6 +13,7 @@ describe('webhook-worker health', () => {
     for (const path of ['/health/ready', '/health']) {
       const res = await t.http().get(path);
       expect(res.status).toBe(200);
+      expect(res.headers['cache-control']).toBe('no-store');
       expect(res.body.details).toEqual({ database: { status: 'up' }, cache: { status: 'up' } });
     }
   });

@@ -26,9 +26,11 @@ export function setBindingCookie(res: Response, config: AppConfig, value: string
   res.cookie(OAUTH_BINDING_COOKIE, value, { ...bindingCookie(config), maxAge: maxAgeMs });
 }
 
-/** Browser navigations: never cached, and the URL (state, code, mfa_token) never sent as a Referer. */
+/**
+ * Browser navigations: the URL (state, code, mfa_token) never sent as a Referer. (Never cached
+ * either: every answer carries `Cache-Control: no-store`, set by the request-context middleware.)
+ */
 export function setNavigationHeaders(res: Response): void {
-  res.setHeader('Cache-Control', 'no-store');
   res.setHeader('Referrer-Policy', 'no-referrer');
 }
 

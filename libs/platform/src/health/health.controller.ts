@@ -57,8 +57,7 @@ export class HealthController {
       result = err.getResponse() as HealthCheckResult;
       status = HttpStatus.SERVICE_UNAVAILABLE;
     }
-    res.status(status).setHeader('Cache-Control', 'no-store');
-    res.json(result);
+    res.status(status).json(result);
   }
 
   private async probe<K extends string>(key: K, op: () => Promise<unknown>, timeout: number) {
