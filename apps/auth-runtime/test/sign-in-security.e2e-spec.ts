@@ -211,6 +211,43 @@ describe('passwords, enumeration, rate limits, lockout, hostile input, forged to
       expect(actions.filter((a) => a === 'user.sign_in_failed').length).toBeGreaterThanOrEqual(15);
     });
 
+    it('holds under concurrent guesses: 20 at once get five 401s and one first-level lock', async () => {
+      const u = await signUpUser(t, key(), 'burst@example.com');
+      const answers = await Promise.all(Array.from({ length: 20 }, () => signIn('burst@example.com', 'wrong password')));
+      const statuses = answers.map((r) => r.status).sort();
+      expect(statuses.filter((s) => s === 401)).toHaveLength(5);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(15);
+      for (const r of answers.filter((a) => a.status === 429)) {
+        expectProblem(r, 429, 'account-locked');
+        expect(Number(r.headers['retry-after'])).toBeLessThanOrEqual(15 * 60);
+      }
+      expectProblem(await signIn('burst@example.com', u.password), 429, 'account-locked');
+      const locks = () => t.dataSource.getRepository(AuditEvent).findBy({ action: 'user.locked' });
+      expect(await locks()).toHaveLength(1);
+      expect((await locks())[0].resourceId).toBe(u.id);
+
+      // The burst raised the level once: the next lock is the second level (30 minutes), not a later one.
+      t.clock.advance(15 * 60_000 + 1000);
+      const again = await Promise.all(Array.from({ length: 8 }, () => signIn('burst@example.com', 'wrong password')));
+      expect(again.filter((r) => r.status === 401)).toHaveLength(5);
+      const second = again.find((r) => r.status === 429)!;
+      expect(Number(second.headers['retry-after'])).toBeGreaterThan(29 * 60);
+      expect(Number(second.headers['retry-after'])).toBeLessThanOrEqual(30 * 60);
+      expect(await locks()).toHaveLength(2);
+    });
+
+    it('writes a sign-in failure for the right password of a disabled account, and the right password ends the streak', async () => {
+      const u = await signUpUser(t, key(), 'off@example.com');
+      for (let i = 0; i < 4; i++) await signIn('off@example.com', 'wrong password');
+      await t.dataSource.query(`UPDATE users SET status = 'disabled' WHERE id = $1`, [u.id]);
+      expectProblem(await signIn('off@example.com', u.password), 403, 'account-disabled');
+      const failures = await t.dataSource.getRepository(AuditEvent).findBy({ action: 'user.sign_in_failed' });
+      expect(failures.map((e) => e.metadata)).toContainEqual(expect.objectContaining({ reason: 'account_disabled' }));
+      // Four failures before the right password: a fifth does not lock.
+      expectProblem(await signIn('off@example.com', 'wrong password'), 401, 'invalid-credentials');
+      expectProblem(await signIn('off@example.com', u.password), 403, 'account-disabled');
+    });
+
     it('counts unknown identifiers too and answers the same way', async () => {
       for (let i = 0; i < 5; i++) expectProblem(await signIn('ghost@example.com', 'wrong password'), 401, 'invalid-credentials');
       expectProblem(await signIn('ghost@example.com', 'wrong password'), 429, 'account-locked');

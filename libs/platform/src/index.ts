@@ -1,4 +1,4 @@
-export { CacheStore } from './cache/cache-store';
+export { CacheStore, type CacheScript, type LocalKeys } from './cache/cache-store';
 export { CacheModule } from './cache/cache.module';
 export { MemoryCacheStore, sharedMemoryCacheStore } from './cache/memory-cache.store';
 export { RedisCacheStore, redisRequestOptions } from './cache/redis-cache.store';

@@ -73,22 +73,32 @@ export class AccountsService {
    */
   async verifyPassword(project: ResolvedProject, dto: SignInDto, meta: RequestMeta): Promise<User> {
     const identifier = normalizeIdentifier(dto.identifier);
-    await this.lockout.assertNotLocked(project.id, identifier);
+    // The attempt is counted before the password is checked, so concurrent guesses cannot all slip
+    // past a lock that the first five of them earn.
+    const attempt = await this.lockout.beginAttempt(project.id, identifier);
+    if (attempt.lockedUntil) {
+      if (attempt.started) {
+        const owner = await this.users.findByIdentifier(project.id, identifier);
+        await this.recordSignInFailures(project, identifier, owner?.user.id ?? null, meta, attempt.lockedUntil, null);
+      }
+      throw this.lockout.lockedError(attempt.lockedUntil);
+    }
     const found = await this.users.findByIdentifier(project.id, identifier);
     const ok = found?.credential
       ? await this.hasher.verify(dto.password, found.credential.passwordHash, found.credential.scheme)
       : await this.hasher.verifyDummy(dto.password);
     if (!found || !ok) {
-      const lockedUntil = await this.lockout.recordFailure(project.id, identifier);
-      await this.dataSource.transaction(async (manager) => {
-        const failure = { userId: found?.user.id ?? null, meta };
-        await this.userEvents.signInFailed(manager, project, { ...failure, data: { identifier, reason: 'invalid_credentials' } });
-        if (lockedUntil) await this.userEvents.signInFailed(manager, project, { ...failure, data: { identifier, locked_until: lockedUntil.toISOString() } }, 'user.locked');
-      });
+      const failure = await this.lockout.recordFailure(project.id, identifier);
+      await this.recordSignInFailures(project, identifier, found?.user.id ?? null, meta, failure.started ? failure.lockedUntil : null, 'invalid_credentials');
       throw new ProblemError('invalid-credentials', { detail: 'The identifier or password is incorrect.' });
     }
     const { user, credential } = found;
-    if (user.status !== 'active') throw new ProblemError('account-disabled', { detail: 'This account has been disabled.' });
+    // The right password ends the streak of failures, whatever is refused next.
+    await this.lockout.reset(project.id, identifier, user.email, user.username);
+    if (user.status !== 'active') {
+      await this.recordSignInFailures(project, identifier, user.id, meta, null, 'account_disabled');
+      throw new ProblemError('account-disabled', { detail: 'This account has been disabled.' });
+    }
     if (project.settings.require_email_verification === true && !user.emailVerified) {
       throw new ProblemError('forbidden', { detail: 'Verify your email address before signing in with a password.' });
     }
@@ -96,8 +106,16 @@ export class AccountsService {
       const { hash, scheme } = await this.hasher.hash(dto.password);
       await this.users.setPassword(this.dataSource.manager, user.id, hash, scheme);
     }
-    await this.lockout.reset(project.id, identifier, user.email, user.username);
     return user;
+  }
+
+  /** Audit and outbox: a refused password sign-in (`reason`) and/or the lock it started. */
+  private async recordSignInFailures(project: ResolvedProject, identifier: string, userId: string | null, meta: RequestMeta, lockStarted: Date | null, reason: string | null): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const failure = { userId, meta };
+      if (reason) await this.userEvents.signInFailed(manager, project, { ...failure, data: { identifier, reason } });
+      if (lockStarted) await this.userEvents.signInFailed(manager, project, { ...failure, data: { identifier, locked_until: lockStarted.toISOString() } }, 'user.locked');
+    });
   }
 
   /** `/me` for a token whose signature and claims were checked; revocation and the key are checked here. */

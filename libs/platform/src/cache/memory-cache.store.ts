@@ -1,4 +1,4 @@
-import { CacheStore } from './cache-store';
+import { CacheStore, type CacheScript, type LocalKeys } from './cache-store';
 
 /** In-process CacheStore for standalone mode and unit tests; same semantics as the Redis one. */
 export class MemoryCacheStore extends CacheStore {
@@ -52,6 +52,23 @@ export class MemoryCacheStore extends CacheStore {
     }
     e.value = String(Number(e.value) + 1);
     return { count: Number(e.value), ttlMs: (e.expiresAt ?? this.now() + windowMs) - this.now() };
+  }
+  async runScript(script: CacheScript, keys: string[], args: (string | number)[]) {
+    const local: LocalKeys = {
+      get: (key) => this.live(key)?.value ?? null,
+      set: (key, value, ttlMs) => void this.data.set(key, { value, expiresAt: ttlMs ? this.now() + ttlMs : null }),
+      del: (key) => void this.data.delete(key),
+      incr: (key, ttlMs) => {
+        const e = this.live(key);
+        if (!e) {
+          this.data.set(key, { value: '1', expiresAt: this.now() + ttlMs });
+          return 1;
+        }
+        e.value = String(Number(e.value) + 1);
+        return Number(e.value);
+      },
+    };
+    return script.local(local, keys, args.map(String));
   }
   async ping() {}
   async close() {

@@ -1,6 +1,6 @@
 import Redis from 'ioredis';
 import { DependencyUnavailableError } from '../platform.error';
-import { CacheStore } from './cache-store';
+import { CacheStore, type CacheScript } from './cache-store';
 
 const INCREMENT = `local c = redis.call('INCR', KEYS[1])
 if c == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
@@ -79,6 +79,11 @@ export class RedisCacheStore extends CacheStore {
   async increment(key: string, windowMs: number) {
     const [count, ttl] = (await this.run(() => this.client.eval(INCREMENT, 1, key, String(Math.ceil(windowMs))))) as [number, number];
     return { count: Number(count), ttlMs: Number(ttl) };
+  }
+  async runScript(script: CacheScript, keys: string[], args: (string | number)[]) {
+    // EVAL sends the script each time; these scripts are a few hundred bytes and run on rare paths.
+    const reply = await this.run(() => this.client.eval(script.lua, keys.length, ...keys, ...args.map(String)));
+    return (reply as unknown[]).map(Number);
   }
   async ping() {
     await this.run(() => this.client.ping());
