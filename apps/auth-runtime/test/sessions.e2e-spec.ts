@@ -183,7 +183,7 @@ describe('sign-up, sign-in, me, refresh, sessions, sign-out', () => {
     const b = await signUpUser(t, key(), 'b@example.com');
     const list = await t.http().get('/v1/auth/sessions').set('X-Service-Project-Key', key()).set('Authorization', `Bearer ${a.accessToken}`);
     expect(list.body.sessions.map((s: { id: string }) => s.id)).toEqual([a.sessionId]);
-    for (const id of [b.sessionId, 'nope', '00000000-0000-0000-0000-000000000000', '-'.repeat(36), '0123456789abcdef0123456789abcdef0123', '%00']) {
+    for (const id of [b.sessionId, 'nope', '00000000-0000-0000-0000-000000000000', '-'.repeat(36), '0123456789abcdef0123456789abcdef0123', '%00', '%E0%A4%A', '%']) {
       const res = await t.http().delete(`/v1/auth/sessions/${id}`).set('X-Service-Project-Key', key()).set('Authorization', `Bearer ${a.accessToken}`);
       expectProblem(res, 404, 'not-found');
     }

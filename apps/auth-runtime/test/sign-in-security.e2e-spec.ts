@@ -169,6 +169,69 @@ describe('passwords, enumeration, rate limits, lockout, hostile input, forged to
       expect(fourth.headers['ratelimit-limit']).toBe('3');
     });
 
+    it('counts the global limit (1000 a minute) per address across every route, refused and unrouted requests included', async () => {
+      const ip = nextIp();
+      const get = (path: string, from = ip) => t.http().get(path).set('X-Service-Project-Key', key()).set('X-Forwarded-For', from);
+      for (let sent = 0; sent < 995; sent += 50) {
+        await Promise.all(Array.from({ length: Math.min(50, 995 - sent) }, () => get('/v1/auth/jwks.json')));
+      }
+      const unrouted = await get('/v1/auth/no-such-route');
+      expectProblem(unrouted, 404, 'not-found');
+      expect(unrouted.headers['ratelimit-limit']).toBe('1000');
+      expect(unrouted.headers['ratelimit-remaining']).toBe('4');
+      const badJson = await t.http().post('/v1/auth/sign-out').set('X-Service-Project-Key', key()).set('X-Forwarded-For', ip).set('Content-Type', 'application/json').send('{');
+      expect(badJson.headers['ratelimit-remaining']).toBe('3');
+      expectProblem(await t.http().put('/v1/auth/me').set('X-Forwarded-For', ip), 405, 'method-not-allowed');
+      expect((await get('/v1/auth/sessions')).headers['ratelimit-remaining']).toBe('1');
+      const last = await get('/v1/auth/me');
+      expect(last.status).toBe(200);
+      expect(last.headers['ratelimit-remaining']).toBe('0');
+      const over = await get('/v1/auth/me');
+      expectProblem(over, 429, 'rate-limited', '/v1/auth/me');
+      expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
+      expectProblem(await get('/v1/auth/no-such-route'), 429, 'rate-limited');
+      // Another address, and health probes, are not affected.
+      expect((await get('/v1/auth/me', nextIp())).status).toBe(200);
+      expect((await t.http().get('/health/live').set('X-Forwarded-For', ip)).status).toBe(200);
+    });
+
+    it('reports the limit of sign-in, sign-up and forgot on every answer, refused bodies and keys included', async () => {
+      const ip = nextIp();
+      const post = (path: string) => t.http().post(path).set('X-Forwarded-For', ip);
+      const answers = [
+        [await post('/v1/auth/sign-in').set('X-Service-Project-Key', key()).set('Content-Type', 'application/json').send('{'), '5'],
+        [await post('/v1/auth/sign-in').set('X-Service-Project-Key', key()).send({ identifier: 1 }), '5'],
+        [await post('/v1/auth/sign-in').send({ identifier: 'a@example.com', password: 'whatever pass' }), '5'],
+        [await post('/v1/auth/sign-up').set('X-Service-Project-Key', key()).set('Content-Type', 'text/plain').send('x'), '3'],
+        [await post('/v1/auth/sign-up').set('X-Service-Project-Key', key()).send({ email: 'x' }), '3'],
+        [await post('/v1/auth/password/forgot').set('X-Service-Project-Key', key()).send({}), '3'],
+      ] as const;
+      for (const [res, limit] of answers) {
+        expect(res.status).toBeGreaterThanOrEqual(400);
+        expect([res.status, res.headers['ratelimit-limit']]).toEqual([res.status, limit]);
+        expect(res.headers['ratelimit-remaining']).toBe(limit);
+        expect(Number(res.headers['ratelimit-reset'])).toBeGreaterThan(0);
+      }
+    });
+
+    it('judges the project key before the body: 401 whatever the body, then the problem of the body', async () => {
+      const signInRaw = (projectKey: string | null, type: string, body: string) => {
+        const req = t.http().post('/v1/auth/sign-in').set('X-Forwarded-For', nextIp()).set('Content-Type', type);
+        return (projectKey ? req.set('X-Service-Project-Key', projectKey) : req).send(body);
+      };
+      const huge = JSON.stringify({ identifier: 'a@example.com', password: 'x'.repeat(200 * 1024) });
+      for (const projectKey of [null, 'pk_unknown']) {
+        expectProblem(await signInRaw(projectKey, 'application/json', '{'), 401, 'unauthenticated', '/v1/auth/sign-in');
+        expectProblem(await signInRaw(projectKey, 'text/plain', 'x'), 401, 'unauthenticated');
+        expectProblem(await signInRaw(projectKey, 'application/json', huge), 401, 'unauthenticated');
+      }
+      expectProblem(await signInRaw(key(), 'application/json', '{'), 400, 'invalid-json');
+      expectProblem(await signInRaw(key(), 'text/plain', 'x'), 415, 'unsupported-media-type');
+      expectProblem(await signInRaw(key(), 'application/json', huge), 413, 'payload-too-large');
+      // No route, no body judged: 404.
+      expectProblem(await t.http().post('/v1/auth/nowhere').set('Content-Type', 'application/json').send('{'), 404, 'not-found');
+    });
+
     it('takes the client address from X-Forwarded-For only through a trusted proxy', async () => {
       const untrusted = await startTestApp(buildAuthRuntime);
       try {

@@ -1,11 +1,13 @@
 import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import type { AppConfig } from '@gatehouse/config';
+import { getStorageToken, type ThrottlerStorage } from '@nestjs/throttler';
+import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { DatabaseModule } from '@gatehouse/entities';
 import { CacheModule, Clock, createHttpApp, HealthModule, PlatformConfigModule, type HttpAppOptions } from '@gatehouse/platform';
 import { ProblemDetailsFilter, ProblemValidationPipe, ROUTE_TABLE, RouteTable } from '@gatehouse/problem-details';
 import { IdentityModule } from './identity.module';
+import { globalRateLimitMiddleware } from './rate-limits/global-rate-limit.middleware';
 import { RateLimitsModule } from './rate-limits/rate-limits.module';
 
 /**
@@ -38,6 +40,10 @@ export async function buildHttpApp(
   const app = await createHttpApp(module as Type<unknown>, config, {
     ...opts,
     onRoutes: (routes) => routes.forEach((r) => table?.add(r.path, r.method)),
+    beforeBody: (app) => {
+      opts.beforeBody?.(app);
+      app.use(globalRateLimitMiddleware(app.get<ThrottlerStorage>(getStorageToken()), app.get<AppConfig>(APP_CONFIG)));
+    },
     configure: (a) => {
       table = a.get<RouteTable>(ROUTE_TABLE, { strict: false });
       opts.configure?.(a);

@@ -12,12 +12,19 @@ export interface RateLimitRule {
   windowMs: number;
 }
 
-/** The spec's endpoint limits (Limits table). */
+/** The spec's endpoint limits (Limits table), with the route each belongs to. */
 export const RATE_LIMITS = {
-  signIn: { name: 'sign-in', limit: 5, windowMs: 60_000 },
-  signUp: { name: 'sign-up', limit: 3, windowMs: 60_000 },
-  forgot: { name: 'password-forgot', limit: 3, windowMs: 3_600_000 },
-} satisfies Record<string, RateLimitRule>;
+  signIn: { name: 'sign-in', limit: 5, windowMs: 60_000, route: 'POST /v1/auth/sign-in' },
+  signUp: { name: 'sign-up', limit: 3, windowMs: 60_000, route: 'POST /v1/auth/sign-up' },
+  forgot: { name: 'password-forgot', limit: 3, windowMs: 3_600_000, route: 'POST /v1/auth/password/forgot' },
+} satisfies Record<string, RateLimitRule & { route: string }>;
+
+const ENDPOINT_RULES = new Map<string, RateLimitRule>(Object.values(RATE_LIMITS).map((r) => [r.route, r]));
+
+/** The endpoint limit of `method path`, when the route has one of the spec's. */
+export function endpointRateLimit(method: string, path: string): RateLimitRule | undefined {
+  return ENDPOINT_RULES.get(`${method} ${path}`);
+}
 
 /**
  * Endpoint limits, applied after body validation (CONTRACT §10 order) through the throttler's

@@ -80,6 +80,12 @@ const BODY_ERRORS: Record<string, [string, string]> = {
  * Everything about request bodies in one step: a request without one (no Content-Length, no
  * Transfer-Encoding, as body-parser decides) passes straight on; one with a body must be JSON
  * (or a form on `formPaths`), is parsed within `limitBytes`, and parser failures get their slug.
+ *
+ * A refused body is not answered here: the problem is kept for the route, and `BodyErrorInterceptor`
+ * raises it once the route's guards have run, so a request is judged in the order clients see
+ * documented (CONTRACT §10: project key → body → rate limit): a missing or unknown project key is
+ * 401 whatever the body; an unknown route 404, a wrong method 405. body-parser has read the whole
+ * request by then, refused or not.
  */
 export function bodyMiddleware(limitBytes: number, formPaths: string[] = []) {
   const jsonOnly = jsonOnlyMiddleware(formPaths);
@@ -87,9 +93,9 @@ export function bodyMiddleware(limitBytes: number, formPaths: string[] = []) {
   const form = express.urlencoded({ extended: false, limit: limitBytes });
   return (req: Request, res: Response, next: NextFunction): void => {
     if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return next();
-    const parsed = (err?: unknown) => (err ? bodyParserErrors(err, req, res, next) : next());
+    const parsed = (err?: unknown) => (err ? deferBodyError(err, res, next) : next());
     jsonOnly(req, res, (err?: unknown) => {
-      if (err) return next(err);
+      if (err) return deferBodyError(err, res, next);
       json(req, res, (jsonErr?: unknown) => {
         if (jsonErr || !formPaths.includes(req.path)) return parsed(jsonErr);
         form(req, res, parsed);
@@ -98,9 +104,22 @@ export function bodyMiddleware(limitBytes: number, formPaths: string[] = []) {
   };
 }
 
-/** Names body-parser failures with their problem slug before the framework rewrites them. */
-export function bodyParserErrors(err: unknown, _req: Request, _res: Response, next: NextFunction): void {
+/** Keeps a refused body's problem for `BodyErrorInterceptor`; anything else goes on as an error. */
+function deferBodyError(err: unknown, res: Response, next: NextFunction): void {
+  const problem = err instanceof PlatformError ? err : bodyProblem(err);
+  if (!problem) return next(err);
+  (res.locals as { bodyError?: PlatformError }).bodyError = problem;
+  next();
+}
+
+/** The problem a request's body was refused with, if it was (see `bodyMiddleware`). */
+export function refusedBody(res: Response): PlatformError | undefined {
+  return (res.locals as { bodyError?: PlatformError }).bodyError;
+}
+
+/** body-parser's failures by their slug, before the framework rewrites them; null for any other error. */
+function bodyProblem(err: unknown): PlatformError | null {
   const type = (err as { type?: unknown } | null)?.type;
   const mapped = typeof type === 'string' ? BODY_ERRORS[type] : undefined;
-  next(mapped ? new PlatformError(mapped[0], mapped[1]) : err);
+  return mapped ? new PlatformError(mapped[0], mapped[1]) : null;
 }

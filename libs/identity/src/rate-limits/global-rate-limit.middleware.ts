@@ -1,0 +1,40 @@
+import type { ThrottlerStorage } from '@nestjs/throttler';
+import type { NextFunction, Request, Response } from 'express';
+import type { AppConfig } from '@gatehouse/config';
+import { ProblemError } from '@gatehouse/problem-details';
+import { setRateLimitHeaders } from './rate-limit-headers';
+import { endpointRateLimit } from './rate-limits.service';
+
+/** The spec's global limit: 1000 requests a minute per client IP, all routes together. */
+export const GLOBAL_RATE_LIMIT = { name: 'global', limit: 1000, windowMs: 60_000 } as const;
+
+const isExempt = (path: string) => path.startsWith('/health') || path.startsWith('/metrics');
+
+/**
+ * The global limit as Express middleware, so it counts every request of an address whatever
+ * becomes of it: routed or not (404, 405), and before its body is read (400 `invalid-json`, 413,
+ * 415). One counter per client IP for the whole app (`req.ip`, which honours TRUST_PROXY), kept in
+ * the throttler's storage on the shared cache, so every instance counts together. `/health*` and
+ * `/metrics` are not limited (probes). Over the limit → 429 `rate-limited`.
+ *
+ * Sets `RateLimit-*`: the global numbers, except on the routes that have a limit of their own
+ * (sign-in, sign-up, forgot; CONTRACT §10), whose headers always report that limit. The endpoint
+ * counts a request only once its key and body have been accepted (CONTRACT §10 order), when
+ * RateLimitsService replaces the headers with the count; a request refused before that (project
+ * key, body) reports the endpoint's limit with nothing counted against it.
+ */
+export function globalRateLimitMiddleware(storage: ThrottlerStorage, config: AppConfig) {
+  const { name, limit, windowMs } = GLOBAL_RATE_LIMIT;
+  return (req: Request, res: Response, next: NextFunction): void => {
+    if (!config.http.rateLimitsEnabled || isExempt(req.path)) return next();
+    storage.increment(req.ip ?? 'unknown', windowMs, limit, 0, name).then((record) => {
+      const own = endpointRateLimit(req.method, req.path);
+      setRateLimitHeaders(
+        res,
+        own ? { limit: own.limit, remaining: own.limit, resetSeconds: Math.ceil(own.windowMs / 1000) } : { limit, remaining: limit - record.totalHits, resetSeconds: record.timeToExpire },
+      );
+      if (record.totalHits <= limit) return next();
+      next(new ProblemError('rate-limited', { detail: 'Too many requests; try again later.', headers: { 'Retry-After': String(record.timeToExpire) } }));
+    }, next);
+  };
+}
