@@ -74,6 +74,15 @@ describe('admin audit log query', () => {
     expect(actions((await query('?start_date=2025-03-01T12:00:00Z&end_date=2025-03-02T00:00:00Z')).body)).toEqual(['e.next', 'e.last', 'e.noon']);
     expect(actions((await query(`?start_date=${encodeURIComponent('2025-03-01T13:00:00+01:00')}&end_date=2025-03-01T12:00:00.000Z`)).body)).toEqual(['e.noon']);
     expect((await query('?start_date=2025-03-03')).body).toEqual({ events: [], pagination: { page: 1, limit: 20, total: 0 } });
+    // An end instant is inclusive at its own precision: the created_at the API shows (milliseconds)
+    // includes an event stored with microseconds.
+    const micro = await at('2025-03-04T06:14:07.015Z', 'e.micro');
+    await t.dataSource.query(`UPDATE audit_events SET created_at = '2025-03-04T06:14:07.015633Z' WHERE id = $1`, [micro.id]);
+    const shown = (await query('?start_date=2025-03-04')).body.events[0].created_at as string;
+    expect(shown).toBe('2025-03-04T06:14:07.015Z');
+    expect(actions((await query(`?start_date=2025-03-04&end_date=${shown}`)).body)).toEqual(['e.micro']);
+    expect(actions((await query('?start_date=2025-03-04&end_date=2025-03-04T06:14:07Z')).body)).toEqual(['e.micro']);
+    expect(actions((await query('?start_date=2025-03-04&end_date=2025-03-04T06:14:07.014Z')).body)).toEqual([]);
   });
 
   it('filters by action and pages newest first', async () => {

@@ -47,6 +47,12 @@ describe('crypto', () => {
     expect(traceIdFrom('00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01')).toBe('4bf92f3577b34da6a3ce929d0e0e4736');
     expect(traceIdFrom('00-00000000000000000000000000000000-00f067aa0ba902b7-01')).not.toBe('0'.repeat(32));
     expect(traceIdFrom('garbage')).toMatch(/^[0-9a-f]{32}$/);
+    // Upper-case hex and extra fields on version 00 are invalid; a later version may carry more fields.
+    const upper = '00-4BF92F3577B34DA6A3CE929D0E0E4736-00F067AA0BA902B7-01';
+    expect(traceIdFrom(upper)).not.toBe('4bf92f3577b34da6a3ce929d0e0e4736');
+    expect(traceIdFrom('00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-extra')).not.toBe('4bf92f3577b34da6a3ce929d0e0e4736');
+    expect(traceIdFrom('01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-extra')).toBe('4bf92f3577b34da6a3ce929d0e0e4736');
+    expect(traceIdFrom('ff-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01')).not.toBe('4bf92f3577b34da6a3ce929d0e0e4736');
     expect(traceResponse('a'.repeat(32), 'b'.repeat(16))).toBe(`00-${'a'.repeat(32)}-${'b'.repeat(16)}-01`);
   });
 

@@ -15,13 +15,17 @@ function randomHex(bytes: number): string {
   return entropy.toString('hex', used - bytes, used);
 }
 
-const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
+/**
+ * W3C Trace Context: lower-case hex only; version `ff` is invalid; version 00 has exactly these four
+ * fields, a later version may append more after a dash (they are ignored).
+ */
+const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$/;
 
 /** The W3C trace id of a request: taken from a valid `traceparent`, else freshly generated. */
 export function traceIdFrom(traceparent: string | string[] | undefined): string {
   const header = Array.isArray(traceparent) ? traceparent[0] : traceparent;
-  const m = header ? TRACEPARENT.exec(header.trim().toLowerCase()) : null;
-  if (m && m[1] !== 'ff' && !/^0+$/.test(m[2]) && !/^0+$/.test(m[3])) return m[2];
+  const m = header ? TRACEPARENT.exec(header.trim()) : null;
+  if (m && m[1] !== 'ff' && !(m[1] === '00' && m[5] !== undefined) && !/^0+$/.test(m[2]) && !/^0+$/.test(m[3])) return m[2];
   return randomHex(16);
 }
 

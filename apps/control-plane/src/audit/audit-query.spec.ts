@@ -10,10 +10,15 @@ describe('parseTimeBound', () => {
   it('takes ISO 8601 instants, UTC when no zone is given, end inclusive', () => {
     expect(parseTimeBound('2025-03-01T10:20:30Z', 'start')).toEqual({ at: '2025-03-01T10:20:30Z', op: '>=', edgeMs: Date.UTC(2025, 2, 1, 10, 20, 30) });
     expect(parseTimeBound('2025-03-01T10:20:30.123456+0200', 'end')).toEqual({
-      at: '2025-03-01T10:20:30.123456+02:00',
-      op: '<=',
+      at: '2025-03-01T08:20:30.123457Z',
+      op: '<',
       edgeMs: Date.UTC(2025, 2, 1, 8, 20, 30, 123),
     });
+    // Inclusive at the precision written: the whole millisecond, second or minute.
+    expect(parseTimeBound('2026-11-22T06:14:07.015Z', 'end')?.at).toBe('2026-11-22T06:14:07.016000Z');
+    expect(parseTimeBound('2026-11-22T06:14:07.9Z', 'end')?.at).toBe('2026-11-22T06:14:08.000000Z');
+    expect(parseTimeBound('2026-11-22T23:59:59Z', 'end')?.at).toBe('2026-11-23T00:00:00.000000Z');
+    expect(parseTimeBound('2026-11-22T06:14', 'end')?.at).toBe('2026-11-22T06:15:00.000000Z');
     expect(parseTimeBound('2025-03-01T10:20', 'start')?.at).toBe('2025-03-01T10:20:00Z');
   });
 

@@ -20,7 +20,8 @@ function validDate(y: number, m: number, d: number): boolean {
 
 /**
  * `YYYY-MM-DD` (a whole UTC day; as end bound the day is included) or an ISO 8601 date-time
- * (without a zone it is UTC; as end bound the instant is included). Null when malformed.
+ * (without a zone it is UTC; as end bound it is included at its own precision: the whole
+ * millisecond, second or minute it names). Null when malformed.
  */
 export function parseTimeBound(value: string, side: 'start' | 'end'): TimeBound | null {
   const date = DATE.exec(value);
@@ -46,7 +47,16 @@ export function parseTimeBound(value: string, side: 'start' | 'end'): TimeBound 
   const at = `${dt[1]}-${dt[2]}-${dt[3]}T${dt[4]}:${dt[5]}:${dt[6] ?? '00'}${dt[7] ?? ''}${zone}`;
   const ms = Date.parse(at);
   if (Number.isNaN(ms)) return null;
-  return { at, op: side === 'start' ? '>=' : '<=', edgeMs: ms };
+  if (side === 'start') return { at, op: '>=', edgeMs: ms };
+  // An end instant is inclusive at the precision it is written in, as a date is for its whole day:
+  // `…T06:14:07.015Z` includes an event stored at 06:14:07.015633 (PostgreSQL keeps microseconds,
+  // the API shows milliseconds), `…T06:14:07Z` the whole second. So: before the next unit.
+  const fraction = (dt[7] ?? '.').slice(1);
+  const secondMs = Date.parse(`${dt[1]}-${dt[2]}-${dt[3]}T${dt[4]}:${dt[5]}:${dt[6] ?? '00'}${zone}`);
+  const wholeUnits = dt[6] === undefined ? 60_000_000 : 10 ** (6 - fraction.length);
+  const endUs = secondMs * 1000 + Number(fraction.padEnd(6, '0')) + wholeUnits;
+  const endIso = new Date(Math.floor(endUs / 1000)).toISOString().replace('Z', `${String(endUs % 1000).padStart(3, '0')}Z`);
+  return { at: endIso, op: '<', edgeMs: ms };
 }
 
 /** Both bounds, with errors for malformed ones and for a start after the end. */
