@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { AuditEvent, OutboxEvent, Session, User } from '@gatehouse/entities';
+import { ProjectsCache } from '@gatehouse/identity';
 import {
   APP_REDIRECT,
   cookiesOf,
@@ -206,6 +207,23 @@ describe('email verification, password reset and magic links, with real mail del
       expect(second.headers.location).toBe(`${APP_REDIRECT}?error=invalid_token`);
       expect(second.headers['set-cookie']).toBeUndefined();
       expect(second.headers['referrer-policy']).toBe('no-referrer');
+    });
+
+    it('lands on the first registered redirect URL when the project has no default one, and keeps its headers on a refused key', async () => {
+      await t.dataSource.query(`UPDATE projects SET settings = settings - 'default_redirect_url' WHERE id = $1`, [tenant.project.id]);
+      await t.app.get(ProjectsCache).invalidateProject({ id: tenant.project.id, publishableKey: key() });
+      const registered = (await t.dataSource.query(`SELECT redirect_urls FROM projects WHERE id = $1`, [tenant.project.id]))[0].redirect_urls as string[];
+      await signUpUser(t, key(), 'nodefault@example.com');
+      const link = await magicToken('nodefault@example.com');
+      const first = await follow(link);
+      expect(first.status).toBe(302);
+      expect(first.headers.location).toBe(registered[0]);
+      expect(cookiesOf(first).service_session?.value).toBeTruthy();
+      expect((await follow(link)).headers.location).toBe(`${registered[0]}?error=invalid_token`);
+      const noKey = await t.http().get(`/v1/auth/magic-link/verify?token=${link.searchParams.get('token')}`);
+      expectProblem(noKey, 401, 'unauthenticated');
+      expect(noKey.headers['referrer-policy']).toBe('no-referrer');
+      expect(noKey.headers['cache-control']).toBe('no-store');
     });
 
     it('refuses an unregistered redirect_url at send time (open-redirect corpus)', async () => {

@@ -172,6 +172,21 @@ describe('MFA: TOTP, backup codes and SMS, with the sign-in challenge', () => {
     expectProblem(await post('/v1/auth/mfa/verify', { mfa_token: c2.body.mfa_token, factor: 'totp', code: oathtool(secret, t) }), 400, 'invalid-token');
   });
 
+  it('gives concurrent wrong codes five checks between them, and a right code within them still signs in', async () => {
+    const u = await signUpUser(t, key(), 'burst@example.com');
+    const { secret } = await enrolTotp(u);
+    const c = await signIn(u);
+    const answers = await Promise.all(Array.from({ length: 30 }, () => post('/v1/auth/mfa/verify', { mfa_token: c.body.mfa_token, factor: 'totp', code: '000000' })));
+    expect(answers.filter((r) => r.status === 401).map((r) => r.body.type)).toEqual(Array(5).fill(expect.stringMatching(/\/invalid-code$/)));
+    expect(answers.filter((r) => r.status === 400).map((r) => r.body.type)).toEqual(Array(25).fill(expect.stringMatching(/\/invalid-token$/)));
+    expectProblem(await post('/v1/auth/mfa/verify', { mfa_token: c.body.mfa_token, factor: 'totp', code: oathtool(secret, t) }), 400, 'invalid-token');
+
+    const c2 = await signIn(u);
+    for (let i = 0; i < 4; i++) expectProblem(await post('/v1/auth/mfa/verify', { mfa_token: c2.body.mfa_token, factor: 'totp', code: '000000' }), 401, 'invalid-code');
+    t.clock.advance(30_000); // the enrolment spent the current step's code
+    expect((await post('/v1/auth/mfa/verify', { mfa_token: c2.body.mfa_token, factor: 'totp', code: oathtool(secret, t) })).status).toBe(200);
+  });
+
   it('enrols SMS with the code the gateway received and completes sign-in by SMS', async () => {
     const u = await signUpUser(t, key(), 'sms@example.com');
     const setup = await post('/v1/auth/mfa/sms/setup', { phone_number: '+14155550123' }, u.accessToken);

@@ -1,15 +1,19 @@
 import type { ResolvedProject } from '@gatehouse/identity';
 import { withQuery } from './redirect-urls';
 
+/** Where the application takes users back by default: `default_redirect_url`, else its first registered redirect URL. */
+export function defaultApplicationRedirect(project: ResolvedProject): string | null {
+  return [project.settings.default_redirect_url, project.redirectUrls[0]].find((v): v is string => typeof v === 'string' && v.length > 0) ?? null;
+}
+
 /**
  * Verification and reset mails link to the application's page (CONTRACT §10):
  * `settings.email_verification_url` / `settings.password_reset_url`, else `default_redirect_url`,
  * else the first registered redirect URL, with `?token=` appended. Never built from the request.
  */
 export function applicationLink(project: ResolvedProject, kind: 'email_verification_url' | 'password_reset_url', token: string): string {
-  const base = [project.settings[kind], project.settings.default_redirect_url, project.redirectUrls[0]].find(
-    (v): v is string => typeof v === 'string' && v.length > 0,
-  );
+  const own = project.settings[kind];
+  const base = typeof own === 'string' && own.length > 0 ? own : defaultApplicationRedirect(project);
   return base ? withQuery(base, { token }) : token;
 }
 

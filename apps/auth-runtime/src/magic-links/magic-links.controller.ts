@@ -42,7 +42,6 @@ export class MagicLinksController {
   @ApiQuery({ name: 'project_key', required: true })
   @ApiOperation({ summary: 'Follow the link: 302 to the redirect URL with session cookies, or with ?error=invalid_token' })
   async verify(@CurrentProject() project: ResolvedProject, @Query('token') token: unknown, @Req() req: Request, @Res() res: Response): Promise<void> {
-    res.setHeader('Referrer-Policy', 'no-referrer');
     const result = await this.magicLinks.verify(project, typeof token === 'string' ? token : '', requestMeta(req));
     if (!result.redirectUrl) throw new ProblemError('invalid-token', { detail: 'The sign-in link is invalid, used or expired.' });
     if (!result.ok) return res.redirect(302, withQuery(result.redirectUrl, { error: result.error }));

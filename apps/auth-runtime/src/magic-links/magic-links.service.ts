@@ -9,7 +9,7 @@ import { ProblemError } from '@gatehouse/problem-details';
 import { MailQueue } from '@gatehouse/queue';
 import { SignInCompletionService, type SignInOutcome } from '../auth/sign-in-completion.service';
 import { BackgroundTasks } from '../common/background-tasks';
-import { magicLink } from '../common/mail-links';
+import { defaultApplicationRedirect, magicLink } from '../common/mail-links';
 import { matchRedirectUrl } from '../common/redirect-urls';
 import { OneTimeTokensRepository } from '../one-time-tokens/one-time-tokens.repository';
 import { isTokenShape } from '../one-time-tokens/token.dto';
@@ -61,7 +61,7 @@ export class MagicLinksService {
   }
 
   async verify(project: ResolvedProject, token: string, meta: RequestMeta): Promise<MagicLinkResult> {
-    const fallback = typeof project.settings.default_redirect_url === 'string' ? project.settings.default_redirect_url : null;
+    const fallback = defaultApplicationRedirect(project);
     if (!isTokenShape(token)) return { ok: false, redirectUrl: fallback, error: 'invalid_token' };
     const hash = sha256Hex(token);
     let user: User | null = null;

@@ -75,13 +75,15 @@ export class MfaChallengeService {
     const available = await this.factors.availableFactors(user.id);
     if (!available.includes(factor)) throw ProblemError.validation({ factor: [`${factor} is not available for this account`] });
 
+    // The attempt is counted before its code is checked (one atomic UPDATE), so concurrent guesses
+    // get five checks between them, not five each: the sixth attempt is refused whatever its code.
+    const attempts = await this.tokens.addAttempt(hash, 'mfa', this.clock.now());
+    if (attempts === 0 || attempts > MAX_WRONG_CODES) throw this.invalidToken();
     if (!(await this.check(user, hash, factor, backup ?? code))) {
-      const attempts = await this.tokens.addAttempt(hash, 'mfa', this.clock.now());
-      if (attempts === 0) throw this.invalidToken();
       throw new ProblemError('invalid-code', { detail: 'The code is wrong, used or expired.' });
     }
     const used = await this.dataSource.transaction((manager) => this.tokens.consume(manager, hash, 'mfa', project.id, this.clock.now()));
-    if (!used || used.attempts >= MAX_WRONG_CODES) throw this.invalidToken();
+    if (!used || used.attempts > MAX_WRONG_CODES) throw this.invalidToken();
     const session = await this.completion.startSession(project, user, meta, 'mfa');
     return { user, session };
   }

@@ -26,14 +26,6 @@ export function setBindingCookie(res: Response, config: AppConfig, value: string
   res.cookie(OAUTH_BINDING_COOKIE, value, { ...bindingCookie(config), maxAge: maxAgeMs });
 }
 
-/**
- * Browser navigations: the URL (state, code, mfa_token) never sent as a Referer. (Never cached
- * either: every answer carries `Cache-Control: no-store`, set by the request-context middleware.)
- */
-export function setNavigationHeaders(res: Response): void {
-  res.setHeader('Referrer-Policy', 'no-referrer');
-}
-
 export function sendRedirect(res: Response, location: string): void {
   res.status(302).setHeader('Location', location);
   res.end();

@@ -7,7 +7,7 @@ import { Clock } from '@gatehouse/platform';
 import { setSessionCookies } from '../auth/session-cookies';
 import { CurrentProject } from '../projects/current-project.decorator';
 import { ProjectKeyGuard } from '../projects/project-key.guard';
-import { presentedBinding, sendRedirect, setBindingCookie, setNavigationHeaders } from './oauth-cookies';
+import { presentedBinding, sendRedirect, setBindingCookie } from './oauth-cookies';
 import { OAUTH_TRANSACTION_TTL_MS, OAuthService, type CallbackParams } from './oauth.service';
 
 /** One string parameter of the callback, from the query (GET) or the form body (Apple's form_post). */
@@ -41,7 +41,6 @@ export class OAuthController {
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    setNavigationHeaders(res);
     const { location, binding } = await this.oauth.authorize(project, provider, query.redirect_url, presentedBinding(req));
     setBindingCookie(res, this.config, binding, OAUTH_TRANSACTION_TTL_MS);
     sendRedirect(res, location);
@@ -60,7 +59,6 @@ export class OAuthController {
   }
 
   private async finish(req: Request, res: Response, params: CallbackParams): Promise<void> {
-    setNavigationHeaders(res);
     const { location, session } = await this.oauth.callback(params, presentedBinding(req), requestMeta(req));
     if (session) setSessionCookies(res, this.config, session, this.clock.nowMs());
     sendRedirect(res, location);

@@ -26,7 +26,9 @@ export function setRequestTenant(req: Request, tenantId: string): void {
 /**
  * First on every request: `Cache-Control: no-store` (every answer of these APIs carries tokens,
  * account data or admin data, which no browser or proxy cache should keep; a route that is meant
- * to be cached, like `jwks.json`, sets its own), the W3C trace id (from `traceparent` when valid)
+ * to be cached, like `jwks.json`, sets its own) and `Referrer-Policy: no-referrer` (the browser
+ * navigations, magic-link verify and OAuth, carry one-time tokens in their URLs; on every answer,
+ * refusals included, so none can leak one through a Referer), the W3C trace id (from `traceparent` when valid)
  * and the `traceresponse` header; then, once the response is finished, its metrics (count and latency by route pattern)
  * and, when `log` is given, one log line: method, route, status, duration, tenant, trace id. Never
  * bodies or cookies.
@@ -38,6 +40,7 @@ export function requestContextMiddleware(app: string, log: { logger: LoggerServi
     const traceId = traceIdFrom(req.headers.traceparent);
     locals.traceId = traceId;
     res.setHeader('cache-control', 'no-store');
+    res.setHeader('referrer-policy', 'no-referrer');
     res.setHeader('traceresponse', traceResponse(traceId, newSpanId()));
     res.on('finish', () => {
       const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
