@@ -93,6 +93,8 @@ describe('email verification, password reset and magic links, with real mail del
     expect(revoked.revokeReason).toBe('password_reset');
     expect(await ds.getRepository(AuditEvent).countBy({ action: 'password.reset' })).toBe(1);
     expect(await ds.getRepository(OutboxEvent).countBy({ type: 'password.reset' })).toBe(1);
+    const revocations = await ds.getRepository(OutboxEvent).findBy({ type: 'session.revoked' });
+    expect(revocations.map((e) => (e.payload as { reason?: string }).reason)).toEqual(['password_reset']);
   });
 
   it('answers forgot the same way for unknown emails and sends nothing', async () => {

@@ -161,6 +161,10 @@ describe('admin users: list and search, get, patch status and metadata, delete',
     });
     expect(audit.metadata).toMatchObject({ changed: ['status'], status: 'disabled', previous_status: 'active', revoked_sessions: 2 });
     expect(await t.dataSource.getRepository(OutboxEvent).countBy({ type: 'user.updated', projectId: tenant.project.id })).toBe(1);
+    // Each revoked session is announced, as a sign-out is.
+    const revocations = await t.dataSource.getRepository(AuditEvent).findBy({ action: 'session.revoked' });
+    expect(revocations.map((e) => [e.resourceId, e.actorType, e.metadata.reason]).sort()).toEqual(sessions.map((s) => [s.id, 'admin', 'user_disabled']).sort());
+    expect(await t.dataSource.getRepository(OutboxEvent).countBy({ type: 'session.revoked', projectId: tenant.project.id })).toBe(2);
   });
 
   it('re-activating unlocks a locked-out account', async () => {

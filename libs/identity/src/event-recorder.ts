@@ -47,4 +47,20 @@ export class EventRecorder {
     ]);
     return rows[0].id;
   }
+
+  /**
+   * One `session.revoked` per session a bulk change ended (a user disabled, deleted or resetting
+   * their password), as a single sign-out writes one, so subscribers see every revocation.
+   */
+  async sessionsRevoked(
+    manager: EntityManager,
+    by: Pick<RecordedEvent, 'tenantId' | 'projectId' | 'actorType' | 'actorId' | 'meta'>,
+    userId: string,
+    sessionIds: string[],
+    reason: string,
+  ): Promise<void> {
+    for (const id of sessionIds) {
+      await this.record(manager, { ...by, action: 'session.revoked', resourceType: 'session', resourceId: id, data: { session: { id, user_id: userId }, reason } });
+    }
+  }
 }

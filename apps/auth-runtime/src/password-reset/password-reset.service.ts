@@ -73,6 +73,7 @@ export class PasswordResetService {
       await this.users.setPassword(manager, owner.id, passwordHash, scheme);
       await this.tokens.consumeAllOfUser(manager, owner.id, 'password-reset', this.clock.now());
       const revoked = await this.sessions.revokeAllOfUser(manager, owner.id, 'password_reset');
+      await this.events.sessionsRevoked(manager, { tenantId: owner.tenantId, projectId: project.id, actorType: 'user', actorId: owner.id, meta }, owner.id, revoked, 'password_reset');
       await this.events.record(manager, {
         tenantId: owner.tenantId,
         projectId: project.id,

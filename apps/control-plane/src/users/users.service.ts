@@ -61,6 +61,7 @@ export class UsersService {
       if (dto.status === 'disabled') {
         revoked = await this.sessions.revokeAll(manager, user.id, 'user_disabled', this.clock.now());
         await this.tokens.markRevoked(revoked);
+        await this.events.sessionsRevoked(manager, { tenantId: admin.tenantId, projectId: user.project_id, actorType: 'admin', actorId: admin.userId, meta }, user.id, revoked, 'user_disabled');
       }
       if (dto.status === 'active') await this.lockout.reset(user.project_id, user.email, user.username);
       await this.events.record(
@@ -90,6 +91,7 @@ export class UsersService {
       if (!user) throw notFound();
       const sessionIds = await this.sessions.unrevokedIds(manager, user.id);
       await this.tokens.markRevoked(sessionIds);
+      await this.events.sessionsRevoked(manager, { tenantId: admin.tenantId, projectId: user.project_id, actorType: 'admin', actorId: admin.userId, meta }, user.id, sessionIds, 'user_deleted');
       await this.users.delete(manager, user.id);
       await this.events.record(
         manager,
