@@ -83,7 +83,8 @@ export class MfaChallengeService {
       throw new ProblemError('invalid-code', { detail: 'The code is wrong, used or expired.' });
     }
     const used = await this.dataSource.transaction((manager) => this.tokens.consume(manager, hash, 'mfa', project.id, this.clock.now()));
-    if (!used || used.attempts > MAX_WRONG_CODES) throw this.invalidToken();
+    // Our own attempt was within the allowance; later concurrent ones may have raised the count since.
+    if (!used) throw this.invalidToken();
     const session = await this.completion.startSession(project, user, meta, 'mfa');
     return { user, session };
   }
