@@ -107,7 +107,7 @@ export async function checkHotPaths(
       {
         endpoint: 'POST /v1/auth/sign-in',
         requests: 5,
-        send: () => signIn(api, seeded.signInUser.email, seeded.signInUser.password),
+        send: () => signIn(api, seeded.signInUsers[0].email, seeded.signInUsers[0].password),
         ok: (a) => a.status === 200,
       },
       {

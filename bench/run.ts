@@ -466,7 +466,7 @@ async function main(): Promise<void> {
       url: `${base}/v1/auth/sign-in`,
       method: 'POST',
       headers: json,
-      body: JSON.stringify({ identifier: seeded.signInUser.email, password: BENCH_PASSWORD }),
+      body: () => JSON.stringify({ identifier: seeded.signInUsers[n++ % seeded.signInUsers.length].email, password: BENCH_PASSWORD }),
       verifyBody: (b) => b.includes('"access_token"'),
     };
     const meTarget: Target = {

@@ -16,17 +16,22 @@ export interface Seeded {
   tenantId: string;
   projectId: string;
   projectKey: string;
-  /** Signs in during the sign-in run (its sessions pile up there, not on the reader). */
-  signInUser: { email: string; password: string };
+  /**
+   * Sign in, in turn, during the sign-in run (their sessions pile up there, not on the reader):
+   * several people, as in real traffic, rather than one account whose concurrent attempts would
+   * queue for its five lockout slots.
+   */
+  signInUsers: { email: string; password: string }[];
   /** Its sessions serve the `/me` and refresh runs. */
   readerUser: { email: string; password: string };
 }
 
 export const BENCH_PASSWORD = 'bench-correct-horse-battery';
+const SIGN_IN_USERS = 16;
 
 /**
  * Creates the database when missing, migrates it, and adds a fresh tenant with a (non-console)
- * project and two users, so every run starts from the same state whatever earlier runs left.
+ * project and its users, so every run starts from the same state whatever earlier runs left.
  */
 export async function seed(env: BenchEnv, runId: string): Promise<Seeded> {
   await runMigrations(env.databaseUrl);
@@ -46,11 +51,11 @@ export async function seed(env: BenchEnv, runId: string): Promise<Seeded> {
       adminEmail: `admin-${runId}@bench.example.com`,
       adminPassword: randomBytes(18).toString('base64url'),
     });
-    const signInUser = { email: `sign-in-${runId}@bench.example.com`, password: BENCH_PASSWORD };
+    const signInUsers = Array.from({ length: SIGN_IN_USERS }, (_, i) => ({ email: `sign-in-${i}-${runId}@bench.example.com`, password: BENCH_PASSWORD }));
     const readerUser = { email: `reader-${runId}@bench.example.com`, password: BENCH_PASSWORD };
     const project = await dataSource.transaction(async (manager) => {
       const p = await provisioning.createProject(manager, tenant.tenant_id, { name: 'Bench app' });
-      await provisioning.createUserWithPassword(manager, p, { ...signInUser, emailVerified: true });
+      for (const u of signInUsers) await provisioning.createUserWithPassword(manager, p, { ...u, emailVerified: true });
       await provisioning.createUserWithPassword(manager, p, { ...readerUser, emailVerified: true });
       return p;
     });
@@ -58,7 +63,7 @@ export async function seed(env: BenchEnv, runId: string): Promise<Seeded> {
       tenantId: tenant.tenant_id,
       projectId: project.id,
       projectKey: project.publishableKey,
-      signInUser,
+      signInUsers,
       readerUser,
     };
   } finally {

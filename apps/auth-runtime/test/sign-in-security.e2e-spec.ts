@@ -299,6 +299,16 @@ describe('passwords, enumeration, rate limits, lockout, hostile input, forged to
       expect(await locks()).toHaveLength(2);
     });
 
+    it('lets 20 concurrent right passwords for one account all sign in, and locks nothing', async () => {
+      const u = await signUpUser(t, key(), 'busy@example.com');
+      const answers = await Promise.all(Array.from({ length: 20 }, () => signIn('busy@example.com', u.password)));
+      expect(answers.map((r) => r.status)).toEqual(Array(20).fill(200));
+      expect(new Set(answers.map((r) => r.body.session.id)).size).toBe(20);
+      expect(await t.dataSource.getRepository(AuditEvent).findBy({ action: 'user.locked' })).toHaveLength(0);
+      for (let i = 0; i < 4; i++) expectProblem(await signIn('busy@example.com', 'wrong password'), 401, 'invalid-credentials');
+      expect((await signIn('busy@example.com', u.password)).status).toBe(200);
+    });
+
     it('writes a sign-in failure for the right password of a disabled account, and the right password ends the streak', async () => {
       const u = await signUpUser(t, key(), 'off@example.com');
       for (let i = 0; i < 4; i++) await signIn('off@example.com', 'wrong password');

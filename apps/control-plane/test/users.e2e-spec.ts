@@ -1,5 +1,6 @@
 import { AuditEvent, MfaFactor, Organization, OrganizationMember, OutboxEvent, PasswordCredential, Session, User } from '@gatehouse/entities';
 import { AccessTokensService, LockoutService } from '@gatehouse/identity';
+import { ProblemError } from '@gatehouse/problem-details';
 import { createUser, expectProblem, mintAccessToken, seedTenant, startTestApp, type SeededTenant, type TestApp } from '@gatehouse/testing';
 import { buildControlPlane } from '../src/app-factory';
 
@@ -170,22 +171,27 @@ describe('admin users: list and search, get, patch status and metadata, delete',
   it('re-activating unlocks a locked-out account', async () => {
     const u = await user('locked@example.com', 'locky');
     const lockout = t.app.get(LockoutService);
-    const fail = async () => {
-      await lockout.beginAttempt(tenant.project.id, 'locked@example.com');
-      return lockout.recordFailure(tenant.project.id, 'locked@example.com');
+    const fail = async () => (await lockout.beginAttempt(tenant.project.id, 'locked@example.com')).failed();
+    const locked = async (identifier: string) => {
+      try {
+        await (await lockout.beginAttempt(tenant.project.id, identifier)).release();
+        return false;
+      } catch (err) {
+        if (err instanceof ProblemError && err.slug === 'account-locked') return true;
+        throw err;
+      }
     };
     for (let i = 0; i < 5; i++) await fail();
-    expect((await lockout.beginAttempt(tenant.project.id, 'LOCKED@example.com')).lockedUntil).not.toBeNull();
+    expect(await locked('LOCKED@example.com')).toBe(true);
     await t.http().patch(`/v1/admin/users/${u.id}`).set(auth()).send({ status: 'disabled' });
 
     const res = await t.http().patch(`/v1/admin/users/${u.id}`).set(auth()).send({ status: 'active' });
     expect(res.status).toBe(200);
     expect(res.body.status).toBe('active');
-    expect((await lockout.beginAttempt(tenant.project.id, 'locked@example.com')).lockedUntil).toBeNull();
-    await lockout.recordFailure(tenant.project.id, 'locked@example.com');
+    expect(await locked('locked@example.com')).toBe(false);
     // The level was reset too: the next lock is a first lock again (15 minutes, not 30).
     let until: Date | null = null;
-    for (let i = 0; i < 4; i++) until = (await fail()).lockedUntil;
+    for (let i = 0; i < 5; i++) until = await fail();
     const lockMs = until!.getTime() - t.clock.nowMs();
     expect(lockMs).toBeGreaterThan(14 * 60_000);
     expect(lockMs).toBeLessThanOrEqual(15 * 60_000);

@@ -1,4 +1,6 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Clock, MemoryCacheStore } from '@gatehouse/platform';
+import { ProblemError } from '@gatehouse/problem-details';
 import { LOCK_DURATIONS_MS, LockoutService } from './lockout.service';
 
 /** The in-process twin of the lockout scripts (standalone mode); the Redis scripts run in the e2e suites. */
@@ -9,50 +11,106 @@ describe('LockoutService on the in-process store', () => {
       return new Date(Date.UTC(2026, 10, 22) + offset);
     }
   })();
+  class QuickLockout extends LockoutService {
+    protected override readonly slotWaitMs = 300;
+  }
   let lockout: LockoutService;
   const P = 'project-1';
 
   beforeEach(() => {
     offset = 0;
-    lockout = new LockoutService(new MemoryCacheStore(() => clock.nowMs()), clock);
+    lockout = new QuickLockout(new MemoryCacheStore(() => clock.nowMs()), clock);
   });
 
-  const fail = async (identifier = 'a@example.com') => {
-    const begun = await lockout.beginAttempt(P, identifier);
-    return begun.lockedUntil ? begun : lockout.recordFailure(P, identifier);
+  /** One attempt whose password is checked in `checkMs` and found `right` or wrong; its outcome or refusal. */
+  const attempt = async (right: boolean, identifier = 'a@example.com', checkMs = 0): Promise<string | Date | null> => {
+    try {
+      const begun = await lockout.beginAttempt(P, identifier);
+      await sleep(checkMs);
+      if (!right) return await begun.failed();
+      await begun.succeeded();
+      return 'signed in';
+    } catch (err) {
+      if (err instanceof ProblemError) return err.slug;
+      throw err;
+    }
   };
 
   it('locks at the fifth failure, for 15 minutes, then 30, 1 h and 2 h', async () => {
     for (const duration of [...LOCK_DURATIONS_MS, LOCK_DURATIONS_MS[3]]) {
-      for (let i = 0; i < 4; i++) expect(await fail()).toEqual({ lockedUntil: null, started: false });
-      const fifth = await fail();
-      expect(fifth).toEqual({ lockedUntil: new Date(clock.nowMs() + duration), started: true });
-      expect(await lockout.beginAttempt(P, ' A@Example.com ')).toEqual({ lockedUntil: fifth.lockedUntil, started: false });
+      for (let i = 0; i < 4; i++) expect(await attempt(false)).toBeNull();
+      expect(await attempt(false)).toEqual(new Date(clock.nowMs() + duration));
+      const refused = await lockout.beginAttempt(P, ' A@Example.com ').catch((err: ProblemError) => err);
+      expect(refused).toBeInstanceOf(ProblemError);
+      expect((refused as ProblemError).options.extensions).toEqual({ locked_until: new Date(clock.nowMs() + duration).toISOString() });
       offset += duration;
     }
   });
 
-  it('counts attempts as they begin: of 20 concurrent ones, 5 go ahead and the sixth starts one lock', async () => {
-    const begun = await Promise.all(Array.from({ length: 20 }, () => lockout.beginAttempt(P, 'a@example.com')));
-    expect(begun.filter((b) => b.lockedUntil === null)).toHaveLength(5);
-    expect(begun.filter((b) => b.started)).toHaveLength(1);
+  it('checks five of 20 concurrent wrong passwords; the rest wait and find the one lock they earned', async () => {
+    const outcomes = await Promise.all(Array.from({ length: 20 }, () => attempt(false, 'a@example.com', 20)));
     const until = new Date(clock.nowMs() + LOCK_DURATIONS_MS[0]);
-    expect(begun.filter((b) => b.lockedUntil?.getTime() === until.getTime())).toHaveLength(15);
-    // The five that went ahead fail afterwards: the lock stands, nobody raises the level again.
-    const failed = await Promise.all(Array.from({ length: 5 }, () => lockout.recordFailure(P, 'a@example.com')));
-    expect(failed).toEqual(Array(5).fill({ lockedUntil: until, started: false }));
+    expect(outcomes.filter((o) => o === null)).toHaveLength(4);
+    expect(outcomes.filter((o) => o instanceof Date)).toEqual([until]);
+    expect(outcomes.filter((o) => o === 'account-locked')).toHaveLength(15);
+    // The burst raised the level once: the next lock is the second level.
     offset += LOCK_DURATIONS_MS[0];
-    for (let i = 0; i < 4; i++) await fail();
-    expect((await fail()).lockedUntil).toEqual(new Date(clock.nowMs() + LOCK_DURATIONS_MS[1]));
+    for (let i = 0; i < 4; i++) await attempt(false);
+    expect(await attempt(false)).toEqual(new Date(clock.nowMs() + LOCK_DURATIONS_MS[1]));
+  });
+
+  it('lets 20 concurrent right passwords all through, five at a time, and locks nothing', async () => {
+    let inProgress = 0;
+    let most = 0;
+    const outcomes = await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        const begun = await lockout.beginAttempt(P, 'a@example.com');
+        most = Math.max(most, ++inProgress);
+        await sleep(10);
+        inProgress--;
+        await begun.succeeded();
+        return 'signed in';
+      }),
+    );
+    expect(outcomes).toEqual(Array(20).fill('signed in'));
+    expect(most).toBe(5);
+    for (let i = 0; i < 4; i++) expect(await attempt(false)).toBeNull();
+    expect(await attempt(false)).toEqual(new Date(clock.nowMs() + LOCK_DURATIONS_MS[0]));
+  });
+
+  it('frees the slot of an attempt that ended in an error, and answers rate-limited when no slot frees in time', async () => {
+    const stuck = await Promise.all(Array.from({ length: 5 }, () => lockout.beginAttempt(P, 'a@example.com')));
+    expect(await attempt(true)).toBe('rate-limited');
+    await stuck[0].release();
+    await stuck[0].failed(); // settled already: counts nothing
+    expect(await attempt(true)).toBe('signed in');
+    // A right password ends the streak but not the slots of attempts still in progress.
+    expect(await attempt(true)).toBe('signed in');
+    await Promise.all(stuck.slice(1).map((s) => s.release()));
+    for (let i = 0; i < 4; i++) expect(await attempt(false)).toBeNull();
+  });
+
+  it('an expired slot (its instance died mid-check) frees itself', async () => {
+    await Promise.all(Array.from({ length: 5 }, () => lockout.beginAttempt(P, 'a@example.com')));
+    offset += 30_001;
+    expect(await attempt(true)).toBe('signed in');
   });
 
   it('reset clears the streak and the level; identifiers and projects are counted apart', async () => {
-    for (let i = 0; i < 5; i++) await fail();
+    for (let i = 0; i < 5; i++) await attempt(false);
     await lockout.reset(P, 'a@example.com');
-    for (let i = 0; i < 4; i++) await fail();
-    expect((await fail()).lockedUntil).toEqual(new Date(clock.nowMs() + LOCK_DURATIONS_MS[0]));
-    expect(await lockout.beginAttempt(P, 'b@example.com')).toEqual({ lockedUntil: null, started: false });
-    expect(await lockout.beginAttempt('project-2', 'a@example.com')).toEqual({ lockedUntil: null, started: false });
+    for (let i = 0; i < 4; i++) await attempt(false);
+    expect(await attempt(false)).toEqual(new Date(clock.nowMs() + LOCK_DURATIONS_MS[0]));
+    expect(await attempt(false, 'b@example.com')).toBeNull();
+    const otherProject = await lockout.beginAttempt('project-2', 'a@example.com');
+    expect(await otherProject.failed()).toBeNull();
+  });
+
+  it('a right password also ends the streaks of the account’s other identifiers', async () => {
+    for (let i = 0; i < 4; i++) await attempt(false, 'alice');
+    const begun = await lockout.beginAttempt(P, 'a@example.com');
+    await begun.succeeded('a@example.com', 'alice');
+    for (let i = 0; i < 4; i++) expect(await attempt(false, 'alice')).toBeNull();
   });
 
   it('answers a lock with 429 account-locked, Retry-After and locked_until', () => {

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
 import { sha256Hex } from '@gatehouse/crypto';
 import { CacheStore, Clock, type CacheScript, type LocalKeys } from '@gatehouse/platform';
@@ -13,80 +15,124 @@ export function normalizeIdentifier(identifier: string): string {
   return identifier.trim().toLowerCase();
 }
 
+/** An attempt holds its slot this long at most (a crashed instance's slots free themselves). */
+const SLOT_TTL_MS = 30_000;
+/** How long an attempt waits for one of the five slots before 429 `rate-limited`. */
+const SLOT_WAIT_MS = 10_000;
+
 /**
- * The two atomic steps of the lockout, on three keys: the attempts of the current streak, the lock
- * level, and the time the lock ends (compared with the injected clock, passed in as `now`).
+ * The lockout's atomic steps, on four keys per identifier: the failures of the current streak,
+ * the lock level, the time the lock ends (compared with the injected clock, passed in as `now`),
+ * and the attempts being checked right now (their slots, each with the time it expires).
  *
- * - `begin`, before the password is checked: refused while locked; otherwise the attempt is counted
- *   at once, so concurrent attempts cannot all pass a check made before any of them failed. An
- *   attempt beyond the fifth of a streak (the first five still in flight) starts the lock itself.
- * - `fail`, after a wrong password: the streak has reached five counted attempts → lock, unless a
- *   concurrent attempt already did.
+ * - `begin`: refused while locked. Otherwise the attempt takes a slot, but only while failures
+ *   and attempts in progress add up to fewer than five: a sixth concurrent guess cannot be checked
+ *   before the first five have failed (and locked), and must wait for a slot instead.
+ * - `fail`: frees the slot and counts the failure; the fifth locks, clearing the streak and
+ *   raising the level once.
+ * - `succeed`: frees the slot and ends the streak and the level.
+ * - `release`: frees the slot of an attempt that ended otherwise (an error).
  *
- * Locking clears the streak and raises the level, exactly once per lock. Both answer
- * `[open (1|0), locked until (ms, 0 when open), this call started the lock (1|0)]`.
+ * Each answers `[state, locked until (ms, 0 when open), this call started the lock (1|0)]`, state
+ * 0 locked, 1 open, 2 no slot free yet.
  */
-const LOCK_LUA = `local function lock(now)
-  redis.call('DEL', KEYS[1])
-  local level = redis.call('INCR', KEYS[2])
-  redis.call('PEXPIRE', KEYS[2], ARGV[4])
-  local steps = #ARGV - 4
-  local untilMs = now + tonumber(ARGV[4 + math.min(level, steps)])
-  redis.call('SET', KEYS[3], string.format('%d', untilMs), 'PX', ARGV[4])
-  return {0, untilMs, 1}
-end
-local now = tonumber(ARGV[1])
-local lockedUntil = tonumber(redis.call('GET', KEYS[3]) or '0')
-if lockedUntil > now then return {0, lockedUntil, 0} end`;
+const COMMON_LUA = `local now = tonumber(ARGV[1])
+local limit = tonumber(ARGV[2])
+local held = tonumber(redis.call('GET', KEYS[3]) or '0')`;
 
 const BEGIN: CacheScript = {
-  lua: `${LOCK_LUA}
-local n = redis.call('INCR', KEYS[1])
-if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
-if n <= tonumber(ARGV[2]) then return {1, 0, 0} end
-return lock(now)`,
+  lua: `${COMMON_LUA}
+if held > now then return {0, held, 0} end
+redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', now)
+if tonumber(redis.call('GET', KEYS[1]) or '0') + redis.call('ZCARD', KEYS[4]) >= limit then return {2, 0, 0} end
+redis.call('ZADD', KEYS[4], string.format('%d', now + tonumber(ARGV[5])), ARGV[6])
+redis.call('PEXPIRE', KEYS[4], ARGV[5])
+return {1, 0, 0}`,
   local: (kv, keys, args) => {
-    const state = lockedState(kv, keys, args);
-    if (state) return state;
-    return kv.incr(keys[0], Number(args[2])) <= Number(args[1]) ? [1, 0, 0] : lock(kv, keys, args);
+    const held = Number(kv.get(keys[2]) ?? 0);
+    if (held > Number(args[0])) return [0, held, 0];
+    const slots = liveSlots(kv, keys[3], args);
+    if (Number(kv.get(keys[0]) ?? 0) + Object.keys(slots).length >= Number(args[1])) return [2, 0, 0];
+    slots[args[5]] = Number(args[0]) + Number(args[4]);
+    kv.set(keys[3], JSON.stringify(slots), Number(args[4]));
+    return [1, 0, 0];
   },
 };
 
 const FAIL: CacheScript = {
-  lua: `${LOCK_LUA}
-if tonumber(redis.call('GET', KEYS[1]) or '0') < tonumber(ARGV[2]) then return {1, 0, 0} end
-return lock(now)`,
+  lua: `${COMMON_LUA}
+redis.call('ZREM', KEYS[4], ARGV[6])
+if held > now then return {0, held, 0} end
+local n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
+if n < limit then return {1, 0, 0} end
+redis.call('DEL', KEYS[1])
+local level = redis.call('INCR', KEYS[2])
+redis.call('PEXPIRE', KEYS[2], ARGV[4])
+local untilMs = now + tonumber(ARGV[6 + math.min(level, #ARGV - 6)])
+redis.call('SET', KEYS[3], string.format('%d', untilMs), 'PX', ARGV[4])
+return {0, untilMs, 1}`,
   local: (kv, keys, args) => {
-    const state = lockedState(kv, keys, args);
-    if (state) return state;
-    return Number(kv.get(keys[0]) ?? 0) < Number(args[1]) ? [1, 0, 0] : lock(kv, keys, args);
+    freeSlot(kv, keys[3], args);
+    const held = Number(kv.get(keys[2]) ?? 0);
+    if (held > Number(args[0])) return [0, held, 0];
+    if (kv.incr(keys[0], Number(args[2])) < Number(args[1])) return [1, 0, 0];
+    kv.del(keys[0]);
+    const level = kv.incr(keys[1], Number(args[3]));
+    const durations = args.slice(6).map(Number);
+    const lockedUntil = Number(args[0]) + durations[Math.min(level, durations.length) - 1];
+    kv.set(keys[2], String(lockedUntil), Number(args[3]));
+    return [0, lockedUntil, 1];
   },
 };
 
-function lockedState(kv: LocalKeys, keys: string[], args: string[]): number[] | null {
-  const lockedUntil = Number(kv.get(keys[2]) ?? 0);
-  return lockedUntil > Number(args[0]) ? [0, lockedUntil, 0] : null;
+const SUCCEED: CacheScript = {
+  lua: `redis.call('ZREM', KEYS[4], ARGV[6])
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
+return {1, 0, 0}`,
+  local: (kv, keys, args) => {
+    freeSlot(kv, keys[3], args);
+    keys.slice(0, 3).forEach((k) => kv.del(k));
+    return [1, 0, 0];
+  },
+};
+
+const RELEASE: CacheScript = {
+  lua: `redis.call('ZREM', KEYS[4], ARGV[6])
+return {1, 0, 0}`,
+  local: (kv, keys, args) => {
+    freeSlot(kv, keys[3], args);
+    return [1, 0, 0];
+  },
+};
+
+/** The in-process twin of the slots' sorted set: a JSON object of attempt id → expiry (ms). */
+function liveSlots(kv: LocalKeys, key: string, args: string[]): Record<string, number> {
+  const all = JSON.parse(kv.get(key) ?? '{}') as Record<string, number>;
+  return Object.fromEntries(Object.entries(all).filter(([, expires]) => expires > Number(args[0])));
 }
 
-function lock(kv: LocalKeys, keys: string[], args: string[]): number[] {
-  kv.del(keys[0]);
-  const level = kv.incr(keys[1], Number(args[3]));
-  const durations = args.slice(4).map(Number);
-  const lockedUntil = Number(args[0]) + durations[Math.min(level, durations.length) - 1];
-  kv.set(keys[2], String(lockedUntil), Number(args[3]));
-  return [0, lockedUntil, 1];
+function freeSlot(kv: LocalKeys, key: string, args: string[]): void {
+  const slots = liveSlots(kv, key, args);
+  delete slots[args[5]];
+  kv.set(key, JSON.stringify(slots), Number(args[4]));
 }
 
-/** What `begin` and `recordFailure` found: `lockedUntil` null while open; `started` when this call locked. */
-export interface LockState {
-  lockedUntil: Date | null;
-  started: boolean;
+/** A password attempt that holds one of the identifier's five slots until it is settled. */
+export interface PasswordAttempt {
+  /** The password was wrong: the failure is counted; the lock's end when this failure started it. */
+  failed(): Promise<Date | null>;
+  /** The password was right: the streak and the level end (also for the account's other identifiers). */
+  succeeded(...otherIdentifiers: (string | null | undefined)[]): Promise<void>;
+  /** Frees the slot if the attempt was neither (an error came first); harmless after either. */
+  release(): Promise<void>;
 }
 
 /**
  * Progressive lockout per (project, normalised identifier), counted in the shared cache whether
- * or not the account exists, atomically (even 60 concurrent wrong passwords get five answers and
- * one lock). Lock times are compared with the injected clock.
+ * or not the account exists, atomically: of 20 concurrent wrong passwords five are checked and the
+ * rest find the lock they earned, while 20 concurrent right ones all sign in. Lock times are
+ * compared with the injected clock.
  */
 @Injectable()
 export class LockoutService {
@@ -95,28 +141,53 @@ export class LockoutService {
     private readonly clock: Clock,
   ) {}
 
+  /** How long an attempt waits for a slot (a field so that a unit test can shorten it). */
+  protected readonly slotWaitMs: number = SLOT_WAIT_MS;
+
   private keys(projectId: string, identifier: string): string[] {
     const id = sha256Hex(`${projectId}\u0000${normalizeIdentifier(identifier)}`);
-    return [`lockout:failures:${id}`, `lockout:level:${id}`, `lockout:until:${id}`];
+    return [`lockout:failures:${id}`, `lockout:level:${id}`, `lockout:until:${id}`, `lockout:slots:${id}`];
   }
 
-  private async run(script: CacheScript, projectId: string, identifier: string): Promise<LockState> {
-    const args = [this.clock.nowMs(), LOCK_AFTER_FAILURES, FAILURE_WINDOW_MS, LEVEL_MEMORY_MS, ...LOCK_DURATIONS_MS];
-    const [open, lockedUntil, started] = await this.cache.runScript(script, this.keys(projectId, identifier), args);
-    return { lockedUntil: open ? null : new Date(lockedUntil), started: started === 1 };
+  private run(script: CacheScript, keys: string[], attemptId: string): Promise<number[]> {
+    const args = [this.clock.nowMs(), LOCK_AFTER_FAILURES, FAILURE_WINDOW_MS, LEVEL_MEMORY_MS, SLOT_TTL_MS, attemptId, ...LOCK_DURATIONS_MS];
+    return this.cache.runScript(script, keys, args);
   }
 
   /**
-   * Counts a password attempt before its password is checked. `lockedUntil` set: refuse it
-   * (`lockedError`); `started` says this attempt began the lock (audit it).
+   * Starts a password attempt before its password is checked: 429 `account-locked` while locked;
+   * otherwise it waits (briefly, in real time) for a slot, or answers 429 `rate-limited`.
    */
-  beginAttempt(projectId: string, identifier: string): Promise<LockState> {
-    return this.run(BEGIN, projectId, identifier);
-  }
-
-  /** The attempt's password was wrong; `started` when this failure locked the identifier. */
-  recordFailure(projectId: string, identifier: string): Promise<LockState> {
-    return this.run(FAIL, projectId, identifier);
+  async beginAttempt(projectId: string, identifier: string): Promise<PasswordAttempt> {
+    const keys = this.keys(projectId, identifier);
+    const id = randomUUID();
+    const giveUpAt = Date.now() + this.slotWaitMs;
+    for (;;) {
+      const [state, lockedUntil] = await this.run(BEGIN, keys, id);
+      if (state === 0) throw this.lockedError(new Date(lockedUntil));
+      if (state === 1) break;
+      if (Date.now() >= giveUpAt) {
+        throw new ProblemError('rate-limited', { detail: 'Too many sign-in attempts for this account at once; try again shortly.', headers: { 'Retry-After': '1' } });
+      }
+      await sleep(20 + Math.random() * 20);
+    }
+    let settled = false;
+    const settle = async (script: CacheScript) => {
+      if (settled) return [1, 0, 0];
+      settled = true;
+      return this.run(script, keys, id);
+    };
+    return {
+      failed: async () => {
+        const [, lockedUntil, started] = await settle(FAIL);
+        return started === 1 ? new Date(lockedUntil) : null;
+      },
+      succeeded: async (...others) => {
+        await settle(SUCCEED);
+        await this.reset(projectId, ...others);
+      },
+      release: async () => void (await settle(RELEASE)),
+    };
   }
 
   /** 429 `account-locked` with Retry-After and `locked_until`. */
@@ -129,9 +200,9 @@ export class LockoutService {
     });
   }
 
-  /** Clears count and level: successful sign-in, password reset, admin unlock. */
+  /** Clears streak, level and lock (not the slots of attempts in progress): password reset, admin unlock. */
   async reset(projectId: string, ...identifiers: (string | null | undefined)[]): Promise<void> {
-    const keys = identifiers.filter((i): i is string => Boolean(i)).flatMap((i) => this.keys(projectId, i));
+    const keys = identifiers.filter((i): i is string => Boolean(i)).flatMap((i) => this.keys(projectId, i).slice(0, 3));
     await this.cache.del(...keys);
   }
 }

@@ -73,28 +73,7 @@ export class AccountsService {
    */
   async verifyPassword(project: ResolvedProject, dto: SignInDto, meta: RequestMeta): Promise<User> {
     const identifier = normalizeIdentifier(dto.identifier);
-    // The attempt is counted before the password is checked, so concurrent guesses cannot all slip
-    // past a lock that the first five of them earn.
-    const attempt = await this.lockout.beginAttempt(project.id, identifier);
-    if (attempt.lockedUntil) {
-      if (attempt.started) {
-        const owner = await this.users.findByIdentifier(project.id, identifier);
-        await this.recordSignInFailures(project, identifier, owner?.user.id ?? null, meta, attempt.lockedUntil, null);
-      }
-      throw this.lockout.lockedError(attempt.lockedUntil);
-    }
-    const found = await this.users.findByIdentifier(project.id, identifier);
-    const ok = found?.credential
-      ? await this.hasher.verify(dto.password, found.credential.passwordHash, found.credential.scheme)
-      : await this.hasher.verifyDummy(dto.password);
-    if (!found || !ok) {
-      const failure = await this.lockout.recordFailure(project.id, identifier);
-      await this.recordSignInFailures(project, identifier, found?.user.id ?? null, meta, failure.started ? failure.lockedUntil : null, 'invalid_credentials');
-      throw new ProblemError('invalid-credentials', { detail: 'The identifier or password is incorrect.' });
-    }
-    const { user, credential } = found;
-    // The right password ends the streak of failures, whatever is refused next.
-    await this.lockout.reset(project.id, identifier, user.email, user.username);
+    const { user, credential } = await this.checkPassword(project, identifier, dto.password, meta);
     if (user.status !== 'active') {
       await this.recordSignInFailures(project, identifier, user.id, meta, null, 'account_disabled');
       throw new ProblemError('account-disabled', { detail: 'This account has been disabled.' });
@@ -107,6 +86,30 @@ export class AccountsService {
       await this.users.setPassword(this.dataSource.manager, user.id, hash, scheme);
     }
     return user;
+  }
+
+  /**
+   * The attempt takes one of the identifier's five slots before its password is checked, so
+   * concurrent guesses cannot all slip past the lock that the first five of them earn. The right
+   * password ends the streak of failures, whatever is refused next.
+   */
+  private async checkPassword(project: ResolvedProject, identifier: string, password: string, meta: RequestMeta) {
+    const attempt = await this.lockout.beginAttempt(project.id, identifier);
+    try {
+      const found = await this.users.findByIdentifier(project.id, identifier);
+      const ok = found?.credential
+        ? await this.hasher.verify(password, found.credential.passwordHash, found.credential.scheme)
+        : await this.hasher.verifyDummy(password);
+      if (!found || !ok) {
+        const lockStarted = await attempt.failed();
+        await this.recordSignInFailures(project, identifier, found?.user.id ?? null, meta, lockStarted, 'invalid_credentials');
+        throw new ProblemError('invalid-credentials', { detail: 'The identifier or password is incorrect.' });
+      }
+      await attempt.succeeded(found.user.email, found.user.username);
+      return found;
+    } finally {
+      await attempt.release();
+    }
   }
 
   /** Audit and outbox: a refused password sign-in (`reason`) and/or the lock it started. */
