@@ -1,4 +1,4 @@
-import { startTestApp, type TestApp } from '@gatehouse/testing';
+import { expectEveryRouteToRefuseBadBodies, mintAccessToken, seedTenant, signUpUser, startTestApp, type TestApp } from '@gatehouse/testing';
 import { buildAuthRuntime } from '../src/app-factory';
 
 describe('OpenAPI document and Swagger UI of the auth runtime', () => {
@@ -15,5 +15,15 @@ describe('OpenAPI document and Swagger UI of the auth runtime', () => {
       expect(Object.keys(doc.body.paths as object)).toContain(path);
     }
     expect((await t.http().get('/docs')).status).toBe(200);
+  });
+
+  it('judges a refused body on every documented route, right after the project key and session', async () => {
+    await t.reset();
+    const tenant = await seedTenant(t.app);
+    const user = await signUpUser(t, tenant.projectKey, 'bodies@example.com');
+    const token = (await mintAccessToken(t.app, user.id)).token;
+    const tried = await expectEveryRouteToRefuseBadBodies(t, { 'X-Service-Project-Key': tenant.projectKey, Authorization: `Bearer ${token}` });
+    expect(tried).toEqual(expect.arrayContaining(['GET /v1/auth/me', 'POST /v1/auth/refresh', 'POST /v1/auth/sign-in', 'POST /v1/auth/mfa/totp/setup', 'POST /v1/auth/oauth/callback']));
+    expect(tried.length).toBeGreaterThan(30);
   });
 });

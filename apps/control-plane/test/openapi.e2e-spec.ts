@@ -1,4 +1,4 @@
-import { startTestApp, type TestApp } from '@gatehouse/testing';
+import { expectEveryRouteToRefuseBadBodies, mintAccessToken, seedTenant, startTestApp, type TestApp } from '@gatehouse/testing';
 import { buildControlPlane } from '../src/app-factory';
 
 describe('OpenAPI document and Swagger UI of the control plane', () => {
@@ -18,5 +18,14 @@ describe('OpenAPI document and Swagger UI of the control plane', () => {
     const ui = await t.http().get('/docs');
     expect(ui.status).toBe(200);
     expect(ui.text).toContain('swagger');
+  });
+
+  it('judges a refused body on every documented route, right after the admin token', async () => {
+    await t.reset();
+    const tenant = await seedTenant(t.app);
+    const token = (await mintAccessToken(t.app, tenant.adminUserId)).token;
+    const tried = await expectEveryRouteToRefuseBadBodies(t, { Authorization: `Bearer ${token}` });
+    expect(tried).toEqual(expect.arrayContaining(['POST /v1/admin/projects', 'PATCH /v1/admin/users/{id}', 'POST /v1/admin/webhooks/{id}/test']));
+    expect(tried.length).toBeGreaterThan(30);
   });
 });

@@ -10,3 +10,4 @@ export { spawnApp, type AppProcess } from './app-process';
 export { linkIn, SmtpSink } from './smtp-sink';
 export { HttpReceiver, type ReceivedRequest } from './http-receiver';
 export { eventually } from './eventually';
+export { expectEveryRouteToRefuseBadBodies } from './refused-bodies';

@@ -1,7 +1,7 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
 import { ProjectsCache, type ResolvedProject } from '@gatehouse/identity';
-import { setRequestTenant } from '@gatehouse/platform';
+import { assertBodyAccepted, setRequestTenant } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 
 export interface ProjectRequest extends Request {
@@ -23,7 +23,7 @@ export function presentedProjectKey(req: Request, allowQuery: boolean): string |
 
 /**
  * CONTRACT §1: every `/v1/auth/*` call names its project with a publishable key or a live API key
- * secret. Missing, unknown and revoked keys get the same 401 body.
+ * secret. Missing, unknown and revoked keys get the same 401 body; the body is judged next.
  */
 @Injectable()
 export class ProjectKeyGuard implements CanActivate {
@@ -36,6 +36,7 @@ export class ProjectKeyGuard implements CanActivate {
     if (!project) throw projectKeyRequired();
     req.project = project;
     setRequestTenant(req, project.tenantId);
+    assertBodyAccepted(context);
     return true;
   }
 }

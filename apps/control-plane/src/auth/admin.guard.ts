@@ -1,7 +1,7 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
 import { AccessTokensService, assertSameOriginForCookie, presentedAccessToken, ProjectsCache } from '@gatehouse/identity';
-import { setRequestTenant } from '@gatehouse/platform';
+import { assertBodyAccepted, setRequestTenant } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 
 export interface AdminContext {
@@ -18,7 +18,7 @@ export interface AdminRequest extends Request {
 /**
  * CONTRACT §1: admins are `is_admin` users of their tenant's console project, authenticated by
  * the `service_session` cookie or a bearer access token. The current tenant is the token's tenant.
- * No or invalid token → 401; a valid non-admin token → 403.
+ * No or invalid token → 401; a valid non-admin token → 403; then the body is judged.
  */
 @Injectable()
 export class AdminGuard implements CanActivate {
@@ -39,6 +39,7 @@ export class AdminGuard implements CanActivate {
     assertSameOriginForCookie(req, presented.via, project.allowedOrigins);
     req.admin = { tenantId: claims.tid, userId: claims.sub, sessionId: claims.sid, consoleProjectId: project.id };
     setRequestTenant(req, claims.tid);
+    assertBodyAccepted(context);
     return true;
   }
 }

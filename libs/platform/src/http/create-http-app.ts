@@ -6,7 +6,7 @@ import type { Server } from 'node:http';
 import type { AppConfig } from '@gatehouse/config';
 import { createLogger, logLevelsFor } from '../logging/logger';
 import { startMetricsServer } from '../metrics/metrics';
-import { BodyErrorInterceptor } from './body-error.interceptor';
+import { BodyErrorGuard } from './body-error.guard';
 import { bodyMiddleware, requestContextMiddleware } from './request-context';
 
 export interface HttpAppOptions {
@@ -54,7 +54,7 @@ export async function createHttpApp(module: Type<unknown>, config: AppConfig, op
   app.use(requestContextMiddleware(opts.name, logRequests ? { logger, json: config.http.logJson } : null));
   opts.beforeBody?.(app);
   app.use(bodyMiddleware(config.http.bodyLimitBytes, opts.formPaths));
-  app.useGlobalInterceptors(new BodyErrorInterceptor());
+  app.useGlobalGuards(new BodyErrorGuard());
   opts.configure?.(app);
 
   if (opts.docs !== false) {
