@@ -253,4 +253,31 @@ describe('admin users: list and search, get, patch status and metadata, delete',
     expectProblem(await t.http().delete(`/v1/admin/users/${u.id}`).set(auth()), 404, 'not-found');
     expectProblem(await get(`/v1/admin/users/${u.id}`), 404, 'not-found');
   });
+
+  it('refuses to delete the last admin of an organization (409, nothing changes); with another admin it deletes', async () => {
+    const [lead, second] = [await user('lead@example.com'), await user('second@example.com')];
+    const orgs = t.dataSource.getRepository(Organization);
+    const solo = await orgs.save({ tenantId: tenant.tenantId, projectId: tenant.project.id, name: 'Solo', slug: 'solo', metadata: {} });
+    const shared = await orgs.save({ tenantId: tenant.tenantId, projectId: tenant.project.id, name: 'Shared', slug: 'shared', metadata: {} });
+    const members = t.dataSource.getRepository(OrganizationMember);
+    await members.save([
+      { organizationId: solo.id, userId: lead.id, tenantId: tenant.tenantId, role: 'admin' },
+      { organizationId: solo.id, userId: second.id, tenantId: tenant.tenantId, role: 'member' },
+      { organizationId: shared.id, userId: lead.id, tenantId: tenant.tenantId, role: 'admin' },
+      { organizationId: shared.id, userId: second.id, tenantId: tenant.tenantId, role: 'admin' },
+    ]);
+    const s = await mintAccessToken(t.app, lead.id);
+
+    const refused = expectProblem(await t.http().delete(`/v1/admin/users/${lead.id}`).set(auth()), 409, 'conflict');
+    expect(refused.detail).toContain('"Solo"');
+    expect(refused.organization_ids).toEqual([solo.id]);
+    expect(await t.dataSource.getRepository(User).countBy({ id: lead.id })).toBe(1);
+    expect(await members.countBy({ userId: lead.id })).toBe(2);
+    expect(await t.app.get(AccessTokensService).verify(s.token)).not.toBeNull();
+    expect(await t.dataSource.getRepository(AuditEvent).countBy({ action: 'user.deleted' })).toBe(0);
+
+    await t.http().patch(`/v1/admin/organizations/${solo.id}/members/${second.id}`).set(auth()).send({ role: 'admin' }).expect(200);
+    expect((await t.http().delete(`/v1/admin/users/${lead.id}`).set(auth())).status).toBe(204);
+    expect(await members.findBy({ userId: second.id })).toHaveLength(2);
+  });
 });

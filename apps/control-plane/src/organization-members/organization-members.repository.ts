@@ -76,6 +76,27 @@ export class OrganizationMembersRepository {
     await manager.query(`DELETE FROM organization_members WHERE organization_id = $1 AND user_id = $2`, [organizationId, userId]);
   }
 
+  /**
+   * The organizations of the tenant that `userId` administers, locked (FOR UPDATE, in id order)
+   * as member changes lock them, each with how many other admins it has: deleting the user must
+   * not take the last admin of one away (CONTRACT §6).
+   */
+  async lockAdministeredBy(manager: EntityManager, tenantId: string, userId: string): Promise<{ id: string; name: string; otherAdmins: number }[]> {
+    const orgs: { id: string; name: string }[] = await manager.query(
+      `SELECT o.id, o.name FROM organizations o
+        WHERE o.tenant_id = $1 AND o.id IN (SELECT organization_id FROM organization_members WHERE user_id = $2 AND role = 'admin')
+        ORDER BY o.id FOR UPDATE`,
+      [tenantId, userId],
+    );
+    if (orgs.length === 0) return [];
+    const counts: { organization_id: string; n: number }[] = await manager.query(
+      `SELECT organization_id, count(*)::int AS n FROM organization_members
+        WHERE organization_id = ANY($1) AND role = 'admin' AND user_id <> $2 GROUP BY organization_id`,
+      [orgs.map((o) => o.id), userId],
+    );
+    return orgs.map((o) => ({ ...o, otherAdmins: counts.find((c) => c.organization_id === o.id)?.n ?? 0 }));
+  }
+
   async countAdmins(manager: EntityManager, organizationId: string): Promise<number> {
     const [{ n }] = await manager.query<[{ n: number }]>(`SELECT count(*)::int AS n FROM organization_members WHERE organization_id = $1 AND role = 'admin'`, [
       organizationId,

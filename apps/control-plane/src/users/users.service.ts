@@ -87,8 +87,17 @@ export class UsersService {
     if (!isId(id)) throw notFound();
     if (id === admin.userId) throw new ProblemError('conflict', { detail: 'You cannot delete your own account.' });
     await this.dataSource.transaction(async (manager) => {
+      // Organizations first, then the user: the order in which member changes lock them.
+      const administered = await this.members.lockAdministeredBy(manager, admin.tenantId, id);
       const user = await this.users.lockInTenant(manager, admin.tenantId, id);
       if (!user) throw notFound();
+      const orphaned = administered.filter((o) => o.otherAdmins === 0);
+      if (orphaned.length > 0) {
+        throw new ProblemError('conflict', {
+          detail: `This user is the last admin of ${orphaned.map((o) => `"${o.name}"`).join(', ')}; make another member an admin, or delete the organization, first.`,
+          extensions: { organization_ids: orphaned.map((o) => o.id) },
+        });
+      }
       const sessionIds = await this.sessions.unrevokedIds(manager, user.id);
       await this.tokens.markRevoked(sessionIds);
       await this.events.sessionsRevoked(manager, { tenantId: admin.tenantId, projectId: user.project_id, actorType: 'admin', actorId: admin.userId, meta }, user.id, sessionIds, 'user_deleted');
