@@ -117,4 +117,22 @@ describe('hostile input on the admin API', () => {
       }
     }
   });
+
+  it('refuses any field in the body of an action that takes none, and changes nothing; none or {} is fine', async () => {
+    const rotate = `/v1/admin/projects/${tenant.project.id}/signing-keys/rotate`;
+    const hook = await t.http().post('/v1/admin/webhooks').set('Authorization', `Bearer ${token}`).send({ url: 'https://hooks.example.com/in', events: ['*'] });
+    const test = `/v1/admin/webhooks/${hook.body.id}/test`;
+    const keys = () => t.dataSource.query(`SELECT count(*)::int AS n FROM signing_keys WHERE project_id = $1`, [tenant.project.id]);
+    const before = await keys();
+    for (const path of [rotate, test]) {
+      for (const body of ['{"algorithm":"RS256"}', '{"event":"user.created"}', '{"__proto__":{"x":1}}']) {
+        const res = await t.http().post(path).set('Authorization', `Bearer ${token}`).set('Content-Type', 'application/json').send(body);
+        expect({ path, status: res.status, type: res.body.type }).toEqual({ path, status: 400, type: 'https://gatehouse.dev/problems/validation-error' });
+      }
+    }
+    expect(await keys()).toEqual(before);
+    expect(await t.dataSource.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = $1`, [hook.body.id])).toEqual([{ n: 0 }]);
+    expect((await t.http().post(rotate).set('Authorization', `Bearer ${token}`)).status).toBe(201);
+    expect((await t.http().post(test).set('Authorization', `Bearer ${token}`).send({})).status).toBe(202);
+  });
 });

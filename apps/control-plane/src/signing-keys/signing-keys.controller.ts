@@ -1,9 +1,10 @@
-import { Controller, Get, HttpCode, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { requestMeta } from '@gatehouse/identity';
 import { AdminGuard, type AdminContext } from '../auth/admin.guard';
 import { CurrentAdmin } from '../auth/current-admin.decorator';
+import { NoFieldsDto } from '../common/no-fields.dto';
 import { parsePage } from '../common/pagination';
 import { AdminSigningKeysService } from './signing-keys.service';
 
@@ -23,7 +24,7 @@ export class SigningKeysController {
   @Post('rotate')
   @HttpCode(201)
   @ApiOperation({ summary: 'Rotate: a new active key; the old one keeps verifying for the longest token lifetime (201, the new key)' })
-  rotate(@CurrentAdmin() admin: AdminContext, @Param('id') projectId: string, @Req() req: Request) {
+  rotate(@CurrentAdmin() admin: AdminContext, @Param('id') projectId: string, @Body() _body: NoFieldsDto, @Req() req: Request) {
     return this.keys.rotate(admin, projectId, requestMeta(req));
   }
 }

@@ -4,6 +4,7 @@ import type { Request } from 'express';
 import { requestMeta } from '@gatehouse/identity';
 import { AdminGuard, type AdminContext } from '../auth/admin.guard';
 import { CurrentAdmin } from '../auth/current-admin.decorator';
+import { NoFieldsDto } from '../common/no-fields.dto';
 import { parsePage } from '../common/pagination';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
 import { UpdateWebhookDto } from './dto/update-webhook.dto';
@@ -51,7 +52,7 @@ export class WebhooksController {
   @Post(':id/test')
   @HttpCode(202)
   @ApiOperation({ summary: 'Queue a `webhook.test` event for this webhook only (202)' })
-  test(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Req() req: Request) {
+  test(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Body() _body: NoFieldsDto, @Req() req: Request) {
     return this.webhooks.test(admin, id, requestMeta(req));
   }
 
@@ -64,7 +65,7 @@ export class WebhooksController {
   @Post(':id/deliveries/:deliveryId/redeliver')
   @HttpCode(202)
   @ApiOperation({ summary: "Queue a new attempt of a delivery's event with the same `webhook-id` (202)" })
-  redeliver(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Param('deliveryId') deliveryId: string) {
+  redeliver(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Param('deliveryId') deliveryId: string, @Body() _body: NoFieldsDto) {
     return this.webhooks.redeliver(admin, id, deliveryId);
   }
 }
