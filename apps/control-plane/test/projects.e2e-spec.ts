@@ -80,6 +80,22 @@ describe('admin projects: create, get, list, patch', () => {
     expect((await get('/v1/admin/projects?page=9')).body).toEqual({ projects: [], pagination: { page: 9, limit: 20, total: 5 } });
   });
 
+  it('searches project names with q, case-insensitively and literally', async () => {
+    for (const name of ['Billing Portal', 'Mobile app', '100% Pure_Name']) expect((await post('/v1/admin/projects', { name })).status).toBe(201);
+    const names = async (q: string) => (await get(`/v1/admin/projects?q=${encodeURIComponent(q)}`)).body.projects.map((p: { name: string }) => p.name);
+    expect(await names('PORTAL')).toEqual(['Billing Portal']);
+    expect(await names('obile A')).toEqual(['Mobile app']);
+    expect(await names('%')).toEqual(['100% Pure_Name']);
+    expect(await names('_')).toEqual(['100% Pure_Name']);
+    expect(await names('nothing like it')).toEqual([]);
+    const withL = await names('l');
+    expect(withL).toEqual(expect.arrayContaining(['Billing Portal', 'Mobile app']));
+    const found = await get('/v1/admin/projects?q=l&limit=1');
+    expect(found.body.pagination).toEqual({ page: 1, limit: 1, total: withL.length });
+    expect(found.body.projects).toHaveLength(1);
+    expectProblem(await get('/v1/admin/projects?q=a&q=b'), 400, 'validation-error');
+  });
+
   it('refuses invalid, unknown and forbidden fields on create with dotted paths, creating nothing', async () => {
     const before = await t.dataSource.getRepository(Project).count();
     const cases: [unknown, string][] = [

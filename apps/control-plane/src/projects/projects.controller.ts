@@ -1,10 +1,10 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, Req, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { requestMeta } from '@gatehouse/identity';
 import { AdminGuard, type AdminContext } from '../auth/admin.guard';
 import { CurrentAdmin } from '../auth/current-admin.decorator';
-import { parsePage } from '../common/pagination';
+import { QueryReader } from '../common/query-params';
 import { CreateProjectDto } from './dto/create-project.dto';
 import { UpdateProjectDto } from './dto/update-project.dto';
 import { ProjectsService } from './projects.service';
@@ -24,9 +24,16 @@ export class ProjectsController {
   }
 
   @Get()
-  @ApiOperation({ summary: "List the tenant's projects (paginated)" })
+  @ApiOperation({ summary: "List the tenant's projects (paginated, newest first; `q` searches the name)" })
+  @ApiQuery({ name: 'q', required: false })
+  @ApiQuery({ name: 'page', required: false })
+  @ApiQuery({ name: 'limit', required: false })
   list(@CurrentAdmin() admin: AdminContext, @Query() query: Record<string, unknown>) {
-    return this.projects.list(admin.tenantId, parsePage(query));
+    const r = new QueryReader(query);
+    const q = r.string('q', 200);
+    const page = r.page();
+    r.done();
+    return this.projects.list(admin.tenantId, q, page);
   }
 
   @Get(':id')

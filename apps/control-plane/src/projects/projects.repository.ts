@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { Project } from '@gatehouse/entities';
 import type { Page } from '../common/pagination';
+import { containsPattern } from '../common/query-params';
 
 /** The only code of the control plane that queries `projects`; every query is tenant-scoped. */
 @Injectable()
@@ -21,8 +22,11 @@ export class ProjectsRepository {
     return this.repo(manager).findOne({ where: { tenantId, id }, lock: { mode: 'pessimistic_write' } });
   }
 
-  async list(tenantId: string, page: Page): Promise<[Project[], number]> {
-    return this.repo().findAndCount({ where: { tenantId }, order: { createdAt: 'DESC', id: 'DESC' }, skip: page.offset, take: page.limit });
+  /** Newest first; `q` matches a case-insensitive substring of the name, literally. */
+  async list(tenantId: string, q: string | undefined, page: Page): Promise<[Project[], number]> {
+    const qb = this.repo().createQueryBuilder('p').where('p.tenant_id = :tenantId', { tenantId });
+    if (q) qb.andWhere(`lower(p.name) LIKE lower(:q) ESCAPE '\\'`, { q: containsPattern(q) });
+    return qb.orderBy('p.created_at', 'DESC').addOrderBy('p.id', 'DESC').skip(page.offset).take(page.limit).getManyAndCount();
   }
 
   save(project: Project, manager: EntityManager): Promise<Project> {

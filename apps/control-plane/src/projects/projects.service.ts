@@ -33,8 +33,8 @@ export class ProjectsService {
     return (provider, field, value) => sealOAuthSecret(this.config, projectId, provider, field, value);
   }
 
-  async list(tenantId: string, page: Page) {
-    const [rows, total] = await this.projects.list(tenantId, page);
+  async list(tenantId: string, q: string | undefined, page: Page) {
+    const [rows, total] = await this.projects.list(tenantId, q, page);
     return paginated('projects', rows.map(toProjectResponse), page, total);
   }
 
