@@ -109,6 +109,16 @@ describe('email verification, password reset and magic links, with real mail del
     expect(smtp.mails.filter((m) => JSON.stringify(m.to).includes('unknown@example.com'))).toHaveLength(0);
   });
 
+  it('takes email addresses as typed, surrounding spaces dropped: sign-up stores the trimmed address, forgot finds it', async () => {
+    const res = await post('/v1/auth/sign-up', { email: '  Padded@Example.com\t', password: 'a sturdy passphrase 42' });
+    expect(res.status).toBe(201);
+    expect(res.body.user.email).toBe('Padded@Example.com');
+    expect((await post('/v1/auth/password/forgot', { email: ' padded@example.com ' })).status).toBe(202);
+    await drain();
+    expect(linkIn(await smtp.waitFor('padded@example.com')).searchParams.get('token')).toBeTruthy();
+    expectProblem(await post('/v1/auth/password/forgot', { email: '  ' }), 400, 'validation-error');
+  });
+
   it('limits forgot to 3 an hour per email', async () => {
     for (let i = 0; i < 3; i++) expect((await post('/v1/auth/password/forgot', { email: 'Limit@example.com' })).status).toBe(202);
     const fourth = await post('/v1/auth/password/forgot', { email: 'LIMIT@EXAMPLE.COM' });

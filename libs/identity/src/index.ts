@@ -46,3 +46,4 @@ export {
   type AllowedMethodsLookup,
   type CorsPolicy,
 } from './cors/cors.middleware';
+export { IsEmailAddress } from './email-address.decorator';

@@ -1,11 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEmail, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsEmailAddress } from '@gatehouse/identity';
 
 export class SendMagicLinkDto {
   @ApiProperty({ example: 'ada@example.com' })
-  @IsString()
-  @MaxLength(254)
-  @IsEmail({}, { message: 'must be a valid email address' })
+  @IsEmailAddress()
   email!: string;
 
   @ApiPropertyOptional({ description: "Where to land after sign-in; must be one of the project's redirect URLs" })

@@ -1,11 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsEmail, IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { IsEmailAddress } from '@gatehouse/identity';
 
 export class ForgotPasswordDto {
   @ApiProperty({ example: 'ada@example.com' })
-  @IsString()
-  @MaxLength(254)
-  @IsEmail({}, { message: 'must be a valid email address' })
+  @IsEmailAddress()
   email!: string;
 }
 

@@ -1,11 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEmail, IsObject, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsObject, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsEmailAddress } from '@gatehouse/identity';
 
 export class SignUpDto {
   @ApiProperty({ example: 'ada@example.com' })
-  @IsString()
-  @MaxLength(254)
-  @IsEmail({}, { message: 'must be a valid email address' })
+  @IsEmailAddress()
   email!: string;
 
   @ApiProperty({ description: '8–128 characters (NFKC), not a common password, not your email or username' })

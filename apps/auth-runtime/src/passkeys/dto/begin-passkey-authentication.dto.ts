@@ -1,11 +1,10 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEmail, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsOptional } from 'class-validator';
+import { IsEmailAddress } from '@gatehouse/identity';
 
 export class BeginPasskeyAuthenticationDto {
   @ApiPropertyOptional({ description: 'Omit for discoverable credentials (the authenticator picks the account)', example: 'ada@example.com' })
   @IsOptional()
-  @IsString()
-  @MaxLength(254)
-  @IsEmail({}, { message: 'must be a valid email address' })
+  @IsEmailAddress()
   email?: string;
 }

@@ -1,12 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEmail, IsIn, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { IsIn, ValidateIf } from 'class-validator';
 import type { MemberRole } from '@gatehouse/entities';
+import { IsEmailAddress } from '@gatehouse/identity';
 
 export class CreateInvitationDto {
   @ApiProperty({ example: 'grace@example.com' })
-  @IsString()
-  @MaxLength(254)
-  @IsEmail({}, { message: 'must be a valid email address' })
+  @IsEmailAddress()
   email!: string;
 
   @ApiPropertyOptional({ enum: ['admin', 'member'], default: 'member' })
