@@ -118,6 +118,9 @@ describe('admin projects: create, get, list, patch', () => {
       const problem = expectProblem(await post('/v1/admin/projects', body), 400, 'validation-error', '/v1/admin/projects');
       expect(Object.keys(problem.errors as object)).toContain(field);
     }
+    // A mistyped value is told its type only, not also the range it could not be compared with.
+    const mistyped = expectProblem(await post('/v1/admin/projects', { name: 'x', settings: { access_token_ttl_seconds: '900' } }), 400, 'validation-error');
+    expect((mistyped.errors as Record<string, string[]>)['settings.access_token_ttl_seconds']).toHaveLength(1);
     expect(await t.dataSource.getRepository(Project).count()).toBe(before);
     expect(await t.dataSource.getRepository(AuditEvent).countBy({ action: 'project.created' })).toBe(0);
   });

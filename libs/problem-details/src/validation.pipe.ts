@@ -9,12 +9,24 @@ function setField(out: FieldErrors, path: string, messages: string[]): void {
   Object.defineProperty(out, path, { value: messages, enumerable: true, writable: true, configurable: true });
 }
 
-/** Dotted field paths and their messages from class-validator's error tree. */
+/** Constraints on a value's type: when one fails, the others (length, range, format) say nothing useful. */
+const TYPE_CONSTRAINTS = new Set(['isString', 'isInt', 'isNumber', 'isBoolean', 'isObject', 'isArray']);
+
+function messagesOf(constraints: Record<string, string>): string[] {
+  const entries = Object.entries(constraints);
+  const typeErrors = entries.filter(([name]) => TYPE_CONSTRAINTS.has(name));
+  return (typeErrors.length > 0 ? typeErrors : entries).map(([, message]) => message);
+}
+
+/**
+ * Dotted field paths and their messages from class-validator's error tree; a value of the wrong
+ * type gets only its type's message (`"600"` for a number: "must be an integer", no range).
+ */
 export function flattenValidationErrors(errors: ValidationError[], parent = ''): FieldErrors {
   const out: FieldErrors = {};
   for (const e of errors) {
     const path = parent ? `${parent}.${e.property}` : e.property;
-    if (e.constraints) out[path] = [...(out[path] ?? []), ...Object.values(e.constraints)];
+    if (e.constraints) out[path] = [...(out[path] ?? []), ...messagesOf(e.constraints)];
     if (e.children?.length) Object.assign(out, flattenValidationErrors(e.children, path));
   }
   return out;
