@@ -90,9 +90,31 @@ describe('LockoutService on the in-process store', () => {
     for (let i = 0; i < 4; i++) expect(await attempt(false)).toBeNull();
   });
 
-  it('an expired slot (its instance died mid-check) frees itself', async () => {
-    await Promise.all(Array.from({ length: 5 }, () => lockout.beginAttempt(P, 'a@example.com')));
-    offset += 30_001;
+  it('an expired slot (its instance died mid-check) frees itself; a right password found after a lock does not lift it', async () => {
+    const [late] = await Promise.all(Array.from({ length: 5 }, () => lockout.beginAttempt(P, 'a@example.com')));
+    offset += 60_001;
+    expect(await attempt(true)).toBe('signed in');
+    for (let i = 0; i < 4; i++) expect(await attempt(false)).toBeNull();
+    const until = await attempt(false);
+    expect(until).toEqual(new Date(clock.nowMs() + LOCK_DURATIONS_MS[0]));
+    await expect(late.succeeded()).rejects.toMatchObject({ slug: 'account-locked' });
+    expect(await attempt(true)).toBe('account-locked');
+  });
+
+  it('keeps the slot of an attempt whose outcome could not be recorded, until it is released', async () => {
+    let down = false;
+    const store = new (class extends MemoryCacheStore {
+      override runScript(...args: Parameters<MemoryCacheStore['runScript']>) {
+        return down ? Promise.reject(new Error('cache down')) : super.runScript(...args);
+      }
+    })(() => clock.nowMs());
+    lockout = new QuickLockout(store, clock);
+    const held = await Promise.all(Array.from({ length: 5 }, () => lockout.beginAttempt(P, 'a@example.com')));
+    down = true;
+    await expect(held[0].failed()).rejects.toThrow('cache down');
+    down = false;
+    expect(await attempt(true)).toBe('rate-limited');
+    await held[0].release();
     expect(await attempt(true)).toBe('signed in');
   });
 

@@ -15,8 +15,12 @@ export function normalizeIdentifier(identifier: string): string {
   return identifier.trim().toLowerCase();
 }
 
-/** An attempt holds its slot this long at most (a crashed instance's slots free themselves). */
-const SLOT_TTL_MS = 30_000;
+/**
+ * An attempt holds its slot this long at most, so a crashed instance's slots free themselves. An
+ * attempt ends well within it: its hash waits at most 10 s for its turn (PasswordHasher answers
+ * 503 after that), its queries at most DEPENDENCY_TIMEOUT_MS.
+ */
+const SLOT_TTL_MS = 60_000;
 /** How long an attempt waits for one of the five slots before 429 `rate-limited`. */
 const SLOT_WAIT_MS = 10_000;
 
@@ -30,7 +34,8 @@ const SLOT_WAIT_MS = 10_000;
  *   before the first five have failed (and locked), and must wait for a slot instead.
  * - `fail`: frees the slot and counts the failure; the fifth locks, clearing the streak and
  *   raising the level once.
- * - `succeed`: frees the slot and ends the streak and the level.
+ * - `succeed`: frees the slot and ends the streak and the level, unless a lock began meanwhile
+ *   (which the slots prevent; the check makes sure a late right guess never lifts a lock).
  * - `release`: frees the slot of an attempt that ended otherwise (an error).
  *
  * Each answers `[state, locked until (ms, 0 when open), this call started the lock (1|0)]`, state
@@ -87,11 +92,15 @@ return {0, untilMs, 1}`,
 };
 
 const SUCCEED: CacheScript = {
-  lua: `redis.call('ZREM', KEYS[4], ARGV[6])
+  lua: `${COMMON_LUA}
+redis.call('ZREM', KEYS[4], ARGV[6])
+if held > now then return {0, held, 0} end
 redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
 return {1, 0, 0}`,
   local: (kv, keys, args) => {
     freeSlot(kv, keys[3], args);
+    const held = Number(kv.get(keys[2]) ?? 0);
+    if (held > Number(args[0])) return [0, held, 0];
     keys.slice(0, 3).forEach((k) => kv.del(k));
     return [1, 0, 0];
   },
@@ -122,7 +131,10 @@ function freeSlot(kv: LocalKeys, key: string, args: string[]): void {
 export interface PasswordAttempt {
   /** The password was wrong: the failure is counted; the lock's end when this failure started it. */
   failed(): Promise<Date | null>;
-  /** The password was right: the streak and the level end (also for the account's other identifiers). */
+  /**
+   * The password was right: the streak and the level end (also for the account's other
+   * identifiers). Throws 429 `account-locked` if a lock began meanwhile.
+   */
   succeeded(...otherIdentifiers: (string | null | undefined)[]): Promise<void>;
   /** Frees the slot if the attempt was neither (an error came first); harmless after either. */
   release(): Promise<void>;
@@ -174,8 +186,9 @@ export class LockoutService {
     let settled = false;
     const settle = async (script: CacheScript) => {
       if (settled) return [1, 0, 0];
+      const answer = await this.run(script, keys, id);
       settled = true;
-      return this.run(script, keys, id);
+      return answer;
     };
     return {
       failed: async () => {
@@ -183,7 +196,8 @@ export class LockoutService {
         return started === 1 ? new Date(lockedUntil) : null;
       },
       succeeded: async (...others) => {
-        await settle(SUCCEED);
+        const [open, lockedUntil] = await settle(SUCCEED);
+        if (!open) throw this.lockedError(new Date(lockedUntil));
         await this.reset(projectId, ...others);
       },
       release: async () => void (await settle(RELEASE)),

@@ -1,5 +1,6 @@
 import { loadConfig } from '@gatehouse/config';
 import * as crypto from '@gatehouse/crypto';
+import { ProblemError } from '@gatehouse/problem-details';
 import { PasswordHasher } from './password-hasher';
 
 jest.mock('@gatehouse/crypto', () => ({ ...jest.requireActual('@gatehouse/crypto'), verifyPassword: jest.fn(), hashPassword: jest.fn(), makeDummyHash: jest.fn() }));
@@ -72,5 +73,27 @@ describe('PasswordHasher', () => {
         ['y', 'h', 'bcrypt-sha256'],
       ]),
     );
+  });
+
+  it('refuses a hash that waited too long for its turn with 503, and runs the others', async () => {
+    const g = gate();
+    jest.mocked(crypto.verifyPassword).mockImplementation(g.job(true));
+    class QuickHasher extends PasswordHasher {
+      protected override readonly maxQueueWaitMs = 30;
+    }
+    const hasher = new QuickHasher(config(1));
+    const first = hasher.verify('a', 'h', 'bcrypt-sha256');
+    const queued = hasher.verify('b', 'h', 'bcrypt-sha256').catch((err: unknown) => err);
+    await new Promise((r) => setTimeout(r, 60));
+    g.releases.shift()?.();
+    expect(await first).toBe(true);
+    const refused = await queued;
+    expect(refused).toBeInstanceOf(ProblemError);
+    expect(refused).toMatchObject({ slug: 'service-unavailable', options: { headers: { 'Retry-After': '1' } } });
+    expect(jest.mocked(crypto.verifyPassword).mock.calls.map((c) => c[0])).toEqual(['a']);
+    const later = hasher.verify('c', 'h', 'bcrypt-sha256');
+    await g.settle();
+    g.releases.shift()?.();
+    expect(await later).toBe(true);
   });
 });
