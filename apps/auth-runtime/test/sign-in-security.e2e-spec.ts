@@ -232,6 +232,16 @@ describe('passwords, enumeration, rate limits, lockout, hostile input, forged to
       expectProblem(await t.http().post('/v1/auth/nowhere').set('Content-Type', 'application/json').send('{'), 404, 'not-found');
     });
 
+    it('judges the session (and its CSRF rule) before the body on session routes', async () => {
+      const u = await signUpUser(t, key(), 'order@example.com');
+      const setup = () => t.http().post('/v1/auth/mfa/totp/setup').set('X-Service-Project-Key', key()).set('Content-Type', 'application/json');
+      expectProblem(await setup().send('{"broken": '), 401, 'unauthenticated', '/v1/auth/mfa/totp/setup');
+      const fromElsewhere = () => setup().set('Cookie', `service_session=${u.accessToken}`).set('Origin', 'https://evil.example');
+      expectProblem(await fromElsewhere().send('{"broken": '), 403, 'forbidden');
+      expectProblem(await setup().set('Authorization', `Bearer ${u.accessToken}`).send('{"broken": '), 400, 'invalid-json');
+      expectProblem(await t.http().delete(`/v1/auth/sessions/${u.sessionId}`).set('X-Service-Project-Key', key()).set('Content-Type', 'text/plain').send('x'), 401, 'unauthenticated');
+    });
+
     it('takes the client address from X-Forwarded-For only through a trusted proxy', async () => {
       const untrusted = await startTestApp(buildAuthRuntime);
       try {

@@ -1,6 +1,7 @@
 import { createParamDecorator, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { AccessTokenClaims } from '@gatehouse/crypto';
 import { AccessTokensService, assertSameOriginForCookie, presentedAccessToken, type PresentedToken } from '@gatehouse/identity';
+import { assertBodyAccepted } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import type { ProjectRequest } from '../projects/project-key.guard';
 
@@ -10,8 +11,8 @@ export interface SessionRequest extends ProjectRequest {
 
 /**
  * Requires a valid, unrevoked access token of the request's project (bearer or `service_session`
- * cookie) and applies the CSRF origin rule to cookie-authenticated unsafe requests.
- * Runs after ProjectKeyGuard.
+ * cookie) and applies the CSRF origin rule to cookie-authenticated unsafe requests; then the body
+ * is judged. Runs after ProjectKeyGuard.
  */
 @Injectable()
 export class SessionAuthGuard implements CanActivate {
@@ -25,6 +26,7 @@ export class SessionAuthGuard implements CanActivate {
     if (!project || !presented || !claims) throw new ProblemError('unauthenticated', { detail: 'A valid session is required.' });
     assertSameOriginForCookie(req, presented.via, project.allowedOrigins);
     req.auth = { ...claims, via: presented.via };
+    assertBodyAccepted(context, this);
     return true;
   }
 }

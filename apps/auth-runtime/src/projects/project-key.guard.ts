@@ -23,7 +23,7 @@ export function presentedProjectKey(req: Request, allowQuery: boolean): string |
 
 /**
  * CONTRACT §1: every `/v1/auth/*` call names its project with a publishable key or a live API key
- * secret. Missing, unknown and revoked keys get the same 401 body; the body is judged next.
+ * secret. Missing, unknown and revoked keys get the same 401 body; then the body is judged, unless a session guard follows.
  */
 @Injectable()
 export class ProjectKeyGuard implements CanActivate {
@@ -36,7 +36,7 @@ export class ProjectKeyGuard implements CanActivate {
     if (!project) throw projectKeyRequired();
     req.project = project;
     setRequestTenant(req, project.tenantId);
-    assertBodyAccepted(context);
+    assertBodyAccepted(context, this);
     return true;
   }
 }

@@ -39,7 +39,7 @@ export class AdminGuard implements CanActivate {
     assertSameOriginForCookie(req, presented.via, project.allowedOrigins);
     req.admin = { tenantId: claims.tid, userId: claims.sub, sessionId: claims.sid, consoleProjectId: project.id };
     setRequestTenant(req, claims.tid);
-    assertBodyAccepted(context);
+    assertBodyAccepted(context, this);
     return true;
   }
 }
