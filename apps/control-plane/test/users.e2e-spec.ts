@@ -1,7 +1,7 @@
 import { AuditEvent, MfaFactor, Organization, OrganizationMember, OutboxEvent, PasswordCredential, Session, User } from '@gatehouse/entities';
 import { AccessTokensService, LockoutService } from '@gatehouse/identity';
 import { ProblemError } from '@gatehouse/problem-details';
-import { createUser, expectProblem, mintAccessToken, seedTenant, startTestApp, type SeededTenant, type TestApp } from '@gatehouse/testing';
+import { createUser, eventually, expectProblem, mintAccessToken, seedTenant, startTestApp, type SeededTenant, type TestApp } from '@gatehouse/testing';
 import { buildControlPlane } from '../src/app-factory';
 
 describe('admin users: list and search, get, patch status and metadata, delete', () => {
@@ -279,5 +279,27 @@ describe('admin users: list and search, get, patch status and metadata, delete',
     await t.http().patch(`/v1/admin/organizations/${solo.id}/members/${second.id}`).set(auth()).send({ role: 'admin' }).expect(200);
     expect((await t.http().delete(`/v1/admin/users/${lead.id}`).set(auth())).status).toBe(204);
     expect(await members.findBy({ userId: second.id })).toHaveLength(2);
+  });
+
+  it('sees a promotion committed while the delete waited for the organization: the new last admin is not deleted', async () => {
+    const [member, admin] = [await user('rising@example.com'), await user('stepping-down@example.com')];
+    const org = await t.dataSource.getRepository(Organization).save({ tenantId: tenant.tenantId, projectId: tenant.project.id, name: 'Race', slug: 'race', metadata: {} });
+    await t.dataSource.getRepository(OrganizationMember).save([
+      { organizationId: org.id, userId: member.id, tenantId: tenant.tenantId, role: 'member' },
+      { organizationId: org.id, userId: admin.id, tenantId: tenant.tenantId, role: 'admin' },
+    ]);
+    // A member change in progress holds the organization, as the members service does.
+    const change = t.dataSource.createQueryRunner();
+    await change.connect();
+    await change.startTransaction();
+    await change.query(`SELECT id FROM organizations WHERE id = $1 FOR UPDATE`, [org.id]);
+    const deleting = t.http().delete(`/v1/admin/users/${member.id}`).set(auth()).then((r) => r);
+    await eventually(async () => (await t.dataSource.query(`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted`))[0].n > 0);
+    await change.query(`UPDATE organization_members SET role = CASE WHEN user_id = $2 THEN 'admin' ELSE 'member' END WHERE organization_id = $1`, [org.id, member.id]);
+    await change.commitTransaction();
+    await change.release();
+
+    expectProblem(await deleting, 409, 'conflict');
+    expect(await t.dataSource.getRepository(OrganizationMember).findBy({ organizationId: org.id, role: 'admin' })).toEqual([expect.objectContaining({ userId: member.id })]);
   });
 });

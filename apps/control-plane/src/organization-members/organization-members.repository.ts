@@ -77,24 +77,28 @@ export class OrganizationMembersRepository {
   }
 
   /**
-   * The organizations of the tenant that `userId` administers, locked (FOR UPDATE, in id order)
-   * as member changes lock them, each with how many other admins it has: deleting the user must
-   * not take the last admin of one away (CONTRACT §6).
+   * Locks the tenant's organizations that `userId` belongs to (FOR UPDATE, in id order, as member
+   * changes lock an organization before they touch its members); their ids.
    */
-  async lockAdministeredBy(manager: EntityManager, tenantId: string, userId: string): Promise<{ id: string; name: string; otherAdmins: number }[]> {
-    const orgs: { id: string; name: string }[] = await manager.query(
-      `SELECT o.id, o.name FROM organizations o
-        WHERE o.tenant_id = $1 AND o.id IN (SELECT organization_id FROM organization_members WHERE user_id = $2 AND role = 'admin')
+  async lockOrganizationsOf(manager: EntityManager, tenantId: string, userId: string): Promise<string[]> {
+    const rows: { id: string }[] = await manager.query(
+      `SELECT o.id FROM organizations o
+        WHERE o.tenant_id = $1 AND o.id IN (SELECT organization_id FROM organization_members WHERE user_id = $2)
         ORDER BY o.id FOR UPDATE`,
       [tenantId, userId],
     );
-    if (orgs.length === 0) return [];
-    const counts: { organization_id: string; n: number }[] = await manager.query(
-      `SELECT organization_id, count(*)::int AS n FROM organization_members
-        WHERE organization_id = ANY($1) AND role = 'admin' AND user_id <> $2 GROUP BY organization_id`,
-      [orgs.map((o) => o.id), userId],
+    return rows.map((r) => r.id);
+  }
+
+  /** Every membership of `userId`, with its organization's name and how many other admins it has. */
+  async membershipsWithOtherAdmins(manager: EntityManager, userId: string): Promise<{ organization_id: string; name: string; role: MemberRole; other_admins: number }[]> {
+    return manager.query(
+      `SELECT m.organization_id, o.name, m.role,
+              (SELECT count(*)::int FROM organization_members a WHERE a.organization_id = m.organization_id AND a.role = 'admin' AND a.user_id <> m.user_id) AS other_admins
+         FROM organization_members m JOIN organizations o ON o.id = m.organization_id
+        WHERE m.user_id = $1 ORDER BY m.organization_id`,
+      [userId],
     );
-    return orgs.map((o) => ({ ...o, otherAdmins: counts.find((c) => c.organization_id === o.id)?.n ?? 0 }));
   }
 
   async countAdmins(manager: EntityManager, organizationId: string): Promise<number> {

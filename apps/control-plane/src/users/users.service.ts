@@ -15,6 +15,9 @@ import { UsersRepository, type UserFilter } from './users.repository';
 
 const notFound = () => new ProblemError('not-found', { detail: 'No such user.' });
 
+/** A membership of the user appeared between locking their organizations and locking them. */
+class MembershipsChanged extends Error {}
+
 /**
  * Users of every project of the admin's tenant. Disabling or deleting a user revokes all of their
  * sessions at once (database and the shared revocation cache, before commit, so no token outlives
@@ -83,19 +86,37 @@ export class UsersService {
     return this.get(admin.tenantId, id);
   }
 
+  /**
+   * Deletes a user, unless they are the last admin of an organization (409, CONTRACT §6). The
+   * user's organizations are locked before the user, in the order member changes lock them, so no
+   * promotion or demotion slips between the check and the delete; a membership added between the
+   * two locks makes the delete start over (once the user row is locked, none can be added).
+   */
   async delete(admin: AdminContext, id: string, meta: RequestMeta): Promise<void> {
     if (!isId(id)) throw notFound();
     if (id === admin.userId) throw new ProblemError('conflict', { detail: 'You cannot delete your own account.' });
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.deleteOnce(admin, id, meta);
+      } catch (err) {
+        if (!(err instanceof MembershipsChanged)) throw err;
+        if (attempt === 3) throw new ProblemError('conflict', { detail: "The user's organizations changed while deleting; try again." });
+      }
+    }
+  }
+
+  private async deleteOnce(admin: AdminContext, id: string, meta: RequestMeta): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
-      // Organizations first, then the user: the order in which member changes lock them.
-      const administered = await this.members.lockAdministeredBy(manager, admin.tenantId, id);
+      const locked = new Set(await this.members.lockOrganizationsOf(manager, admin.tenantId, id));
       const user = await this.users.lockInTenant(manager, admin.tenantId, id);
       if (!user) throw notFound();
-      const orphaned = administered.filter((o) => o.otherAdmins === 0);
+      const memberships = await this.members.membershipsWithOtherAdmins(manager, user.id);
+      if (memberships.some((m) => !locked.has(m.organization_id))) throw new MembershipsChanged();
+      const orphaned = memberships.filter((m) => m.role === 'admin' && m.other_admins === 0);
       if (orphaned.length > 0) {
         throw new ProblemError('conflict', {
           detail: `This user is the last admin of ${orphaned.map((o) => `"${o.name}"`).join(', ')}; make another member an admin, or delete the organization, first.`,
-          extensions: { organization_ids: orphaned.map((o) => o.id) },
+          extensions: { organization_ids: orphaned.map((o) => o.organization_id) },
         });
       }
       const sessionIds = await this.sessions.unrevokedIds(manager, user.id);
