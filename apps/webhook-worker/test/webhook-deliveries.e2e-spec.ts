@@ -131,6 +131,33 @@ describe('webhook deliveries (worker)', () => {
     expect((after.succeeded ?? 0) - (before.succeeded ?? 0)).toBe(1);
   });
 
+  it('points a failed attempt at the redelivery that took its follow-up\'s number while it was in flight', async () => {
+    const hook = await insertWebhook(t.dataSource, t.config, { tenantId: tenant.tenantId, url: receiver.url('/busy'), events: ['*'] });
+    receiver.reply('/busy', () => ({ status: 500 }));
+    const eventId = await emit('user.updated', { user: { id: 'u2' } });
+    const [first] = await waitFor('the first failure', async () => {
+      const r = await deliveriesOf(hook.id);
+      return r.length === 2 && r[0].status === 'failed' && r;
+    });
+    // While attempt 2 waits for its turn, a redelivery queues attempt 3 (due in an hour here, so it stays pending).
+    const manualDue = new Date(Date.now() + 3600_000);
+    await t.dataSource.query(
+      `INSERT INTO webhook_deliveries (tenant_id, webhook_id, event_id, event_type, status, attempt, next_attempt_at, manual) VALUES ($1, $2, $3, 'user.updated', 'pending', 3, $4, true)`,
+      [tenant.tenantId, hook.id, eventId, manualDue],
+    );
+    const rows = await waitFor('attempt 2 to fail', async () => {
+      const r = await deliveriesOf(hook.id);
+      return r[1].status === 'failed' && r;
+    });
+    expect(first.attempt).toBe(1);
+    expect(rows.map((r) => [r.attempt, r.status, r.manual])).toEqual([
+      [1, 'failed', false],
+      [2, 'failed', false],
+      [3, 'pending', true],
+    ]);
+    expect(rows[1].nextAttemptAt?.getTime()).toBe(manualDue.getTime());
+  });
+
   it('does not follow a 302: the attempt fails with 302 and a retry is scheduled', async () => {
     await insertWebhook(t.dataSource, t.config, { tenantId: tenant.tenantId, url: receiver.url('/moved'), events: ['user.updated'] });
     receiver.reply('/moved', () => ({ status: 302, headers: { location: receiver.url('/target') } }));

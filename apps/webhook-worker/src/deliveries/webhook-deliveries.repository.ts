@@ -156,6 +156,19 @@ export class WebhookDeliveriesRepository {
         results.map((r) => r.nextAttemptAt),
       ],
     );
+    // A redelivery took the next attempt's number while this one was in flight (the INSERT found
+    // it): that attempt is the follow-up, so the record points at it instead of at no attempt.
+    const wanted = new Set(results.filter((r) => r.nextAttemptAt).map((r) => r.id));
+    const superseded = rows.filter((row) => !row.next_id && wanted.has(row.id)).map((row) => row.id);
+    if (superseded.length > 0) {
+      await (manager ?? this.dataSource.manager).query(
+        `UPDATE webhook_deliveries d
+            SET next_attempt_at = CASE WHEN x.status = 'pending' THEN x.next_attempt_at ELSE x.created_at END
+           FROM webhook_deliveries x
+          WHERE d.id = ANY($1::uuid[]) AND x.event_id = d.event_id AND x.webhook_id = d.webhook_id AND x.attempt = d.attempt + 1`,
+        [superseded],
+      );
+    }
     for (const r of results) out.set(r.id, { recorded: false, next: null });
     for (const row of rows) {
       out.set(row.id, {

@@ -66,6 +66,8 @@ describe('webhook URL checks (SSRF)', () => {
     ['example.com/hook', 'must be an absolute http or https URL'],
     ['', 'must be an absolute http or https URL'],
     ['https://user:pass@example.com/', 'must not contain credentials'],
+    ['https://example.com:0/', 'must not use port 0'],
+    ['http://example.com:00/hook', 'must not use port 0'],
     ['https://example.com/a b', 'must not contain whitespace or control characters'],
     [`https://example.com/${'a'.repeat(2048)}`, 'must be at most 2048 characters'],
   ])('refuses the malformed URL %s', (url, message) => {

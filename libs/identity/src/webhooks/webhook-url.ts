@@ -52,6 +52,8 @@ export function parseWebhookUrl(raw: string): WebhookUrlCheck {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, message: 'must use http or https' };
   if (!url.hostname) return { ok: false, message: 'must have a host' };
   if (url.username || url.password) return { ok: false, message: 'must not contain credentials' };
+  // URL keeps an explicit port 0, which no server can listen on.
+  if (url.port === '0') return { ok: false, message: 'must not use port 0' };
   if (url.href.length > WEBHOOK_URL_MAX_LENGTH) return { ok: false, message: `must be at most ${WEBHOOK_URL_MAX_LENGTH} characters` };
   return { ok: true, url: url.href };
 }
