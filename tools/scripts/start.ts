@@ -26,8 +26,10 @@ async function bootstrapDefaultTenant(config: AppConfig): Promise<{ projectKey: 
     const adminFile = join(config.standalone.dataDir, 'admin.json');
     if ((await provisioning.countTenants()) > 0) {
       if (existsSync(adminFile)) {
-        const saved = JSON.parse(readFileSync(adminFile, 'utf8')) as { project_key: string; admin_email: string };
-        return { projectKey: saved.project_key, email: saved.admin_email, passwordHint: `see ${adminFile}` };
+        const saved = JSON.parse(readFileSync(adminFile, 'utf8')) as { project_key: string; admin_email: string; admin_password?: string };
+        // The file holds a password only when it was generated; otherwise it came from BOOTSTRAP_ADMIN_PASSWORD.
+        const passwordHint = saved.admin_password ? `see ${adminFile}` : 'BOOTSTRAP_ADMIN_PASSWORD at first start';
+        return { projectKey: saved.project_key, email: saved.admin_email, passwordHint };
       }
       say('tenants already exist; `npm run cli -- bootstrap --admin-email E --admin-password P --json` prints one.');
       return null;

@@ -151,6 +151,9 @@ describe('standalone mode: the core flows with embedded PostgreSQL and in-proces
     gh.child.kill('SIGTERM');
     expect(await gh.exited).toBe(0);
     gh = await startStandalone(dataDir, { SMTP_URL: smtp.url });
+    // The admin's password came from BOOTSTRAP_ADMIN_PASSWORD, so admin.json holds none to point to.
+    expect(gh.out()).toContain('admin: owner@example.com (password: BOOTSTRAP_ADMIN_PASSWORD at first start)');
+    expect(readFileSync(join(dataDir, 'admin.json'), 'utf8')).not.toContain('password');
     expect((await signIn('solo@example.com', 'a sturdy passphrase 42')).status).toBe(200);
     const me = await rt().get('/v1/auth/me').set('X-Service-Project-Key', consoleKey).set('Authorization', `Bearer ${adminToken}`);
     expect(me.body.user?.email).toBe('owner@example.com');
