@@ -190,12 +190,17 @@ describe('passwords, enumeration, rate limits, lockout, hostile input, forged to
       expectProblem(over, 429, 'rate-limited', '/v1/auth/me');
       expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
       expectProblem(await get('/v1/auth/no-such-route'), 429, 'rate-limited');
+      // A route with a limit of its own refused by the global one reports the global numbers.
+      const signIn = await t.http().post('/v1/auth/sign-in').set('X-Service-Project-Key', key()).set('X-Forwarded-For', ip).send({ identifier: 'a@example.com', password: 'whatever pass' });
+      expectProblem(signIn, 429, 'rate-limited');
+      expect([signIn.headers['ratelimit-limit'], signIn.headers['ratelimit-remaining']]).toEqual(['1000', '0']);
+      expect(signIn.headers['ratelimit-reset']).toBe(signIn.headers['retry-after']);
       // Another address, and health probes, are not affected.
       expect((await get('/v1/auth/me', nextIp())).status).toBe(200);
       expect((await t.http().get('/health/live').set('X-Forwarded-For', ip)).status).toBe(200);
     });
 
-    it('reports the limit of sign-in, sign-up and forgot on every answer, refused bodies and keys included', async () => {
+    it('reports the limit of sign-in, sign-up, forgot and magic-link send on every answer, refused bodies and keys included', async () => {
       const ip = nextIp();
       const post = (path: string) => t.http().post(path).set('X-Forwarded-For', ip);
       const answers = [
@@ -205,6 +210,8 @@ describe('passwords, enumeration, rate limits, lockout, hostile input, forged to
         [await post('/v1/auth/sign-up').set('X-Service-Project-Key', key()).set('Content-Type', 'text/plain').send('x'), '3'],
         [await post('/v1/auth/sign-up').set('X-Service-Project-Key', key()).send({ email: 'x' }), '3'],
         [await post('/v1/auth/password/forgot').set('X-Service-Project-Key', key()).send({}), '3'],
+        [await post('/v1/auth/magic-link/send').set('X-Service-Project-Key', key()).set('Content-Type', 'application/json').send('{'), '5'],
+        [await post('/v1/auth/magic-link/send').set('X-Service-Project-Key', key()).set('Content-Type', 'text/plain').send('x'), '5'],
       ] as const;
       for (const [res, limit] of answers) {
         expect(res.status).toBeGreaterThanOrEqual(400);
@@ -228,6 +235,13 @@ describe('passwords, enumeration, rate limits, lockout, hostile input, forged to
       expectProblem(await signInRaw(key(), 'application/json', '{'), 400, 'invalid-json');
       expectProblem(await signInRaw(key(), 'text/plain', 'x'), 415, 'unsupported-media-type');
       expectProblem(await signInRaw(key(), 'application/json', huge), 413, 'payload-too-large');
+      // A body that says it is gzip but is not: unreadable, judged like invalid JSON (after the key).
+      const notGzip = (projectKey: string | null) => {
+        const req = t.http().post('/v1/auth/sign-in').set('X-Forwarded-For', nextIp()).set('Content-Type', 'application/json').set('Content-Encoding', 'gzip');
+        return (projectKey ? req.set('X-Service-Project-Key', projectKey) : req).send('{"identifier":"a@example.com","password":"x"}');
+      };
+      expectProblem(await notGzip(null), 401, 'unauthenticated');
+      expectProblem(await notGzip(key()), 400, 'invalid-json');
       // No route, no body judged: 404.
       expectProblem(await t.http().post('/v1/auth/nowhere').set('Content-Type', 'application/json').send('{'), 404, 'not-found');
     });

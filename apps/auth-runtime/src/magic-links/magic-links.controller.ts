@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req, Res, UseGuar
 import { ApiHeader, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
-import { normalizeIdentifier, RateLimitsService, requestMeta, type ResolvedProject } from '@gatehouse/identity';
+import { normalizeIdentifier, RATE_LIMITS, RateLimitsService, requestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import { setSessionCookies } from '../auth/session-cookies';
@@ -11,9 +11,6 @@ import { CurrentProject } from '../projects/current-project.decorator';
 import { ProjectKeyGuard } from '../projects/project-key.guard';
 import { SendMagicLinkDto } from './magic-link.dto';
 import { MagicLinksService } from './magic-links.service';
-
-/** Magic links per email: 5 in 15 minutes, against mail bombing (not in the spec's table; see docs/decisions.md). */
-export const MAGIC_LINK_LIMIT = { name: 'magic-link', limit: 5, windowMs: 15 * 60_000 };
 
 @ApiTags('magic links')
 @UseGuards(ProjectKeyGuard)
@@ -32,7 +29,7 @@ export class MagicLinksController {
   @ApiOperation({ summary: 'Mail a sign-in link when the account exists; 202 {} for any email' })
   async send(@CurrentProject() project: ResolvedProject, @Body() dto: SendMagicLinkDto, @Res({ passthrough: true }) res: Response): Promise<Record<string, never>> {
     const target = this.magicLinks.resolveRedirect(project, dto.redirect_url);
-    await this.rateLimits.enforce(res, MAGIC_LINK_LIMIT, [project.id, normalizeIdentifier(dto.email)]);
+    await this.rateLimits.enforce(res, RATE_LIMITS.magicLink, [project.id, normalizeIdentifier(dto.email)]);
     this.magicLinks.send(project, dto.email, target);
     return {};
   }

@@ -12,11 +12,15 @@ export interface RateLimitRule {
   windowMs: number;
 }
 
-/** The spec's endpoint limits (Limits table), with the route each belongs to. */
+/**
+ * The endpoint limits, with the route each belongs to: the spec's (Limits table), and magic-link
+ * sends per (project, email) against mail bombing (not in the spec's table; docs/decisions.md).
+ */
 export const RATE_LIMITS = {
   signIn: { name: 'sign-in', limit: 5, windowMs: 60_000, route: 'POST /v1/auth/sign-in' },
   signUp: { name: 'sign-up', limit: 3, windowMs: 60_000, route: 'POST /v1/auth/sign-up' },
   forgot: { name: 'password-forgot', limit: 3, windowMs: 3_600_000, route: 'POST /v1/auth/password/forgot' },
+  magicLink: { name: 'magic-link', limit: 5, windowMs: 15 * 60_000, route: 'POST /v1/auth/magic-link/send' },
 } satisfies Record<string, RateLimitRule & { route: string }>;
 
 const ENDPOINT_RULES = new Map<string, RateLimitRule>(Object.values(RATE_LIMITS).map((r) => [r.route, r]));

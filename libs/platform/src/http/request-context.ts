@@ -120,9 +120,15 @@ export function refusedBody(res: Response): PlatformError | undefined {
   return (res.locals as { bodyError?: PlatformError }).bodyError;
 }
 
-/** body-parser's failures by their slug, before the framework rewrites them; null for any other error. */
+/**
+ * body-parser's failures by their slug, before the framework rewrites them; null for any other
+ * error. A body that cannot be decoded at all (a `Content-Encoding: gzip` body that is not gzip:
+ * a 400 from the decompressor, without a body-parser type) is unreadable JSON too.
+ */
 function bodyProblem(err: unknown): PlatformError | null {
-  const type = (err as { type?: unknown } | null)?.type;
+  const { type, status } = (err ?? {}) as { type?: unknown; status?: unknown };
   const mapped = typeof type === 'string' ? BODY_ERRORS[type] : undefined;
-  return mapped ? new PlatformError(mapped[0], mapped[1]) : null;
+  if (mapped) return new PlatformError(mapped[0], mapped[1]);
+  if (status === 400) return new PlatformError('invalid-json', 'The request body could not be decoded.');
+  return null;
 }
