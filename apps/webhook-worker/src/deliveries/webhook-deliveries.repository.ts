@@ -133,7 +133,13 @@ export class WebhookDeliveriesRepository {
        ), done AS (
          UPDATE webhook_deliveries d
             SET status = r.status, response_status = r.response_status, duration_ms = r.duration_ms,
-                error = r.error, next_attempt_at = r.next_at, claimed_until = NULL
+                error = r.error, claimed_until = NULL,
+                -- A redelivery that already took the next number is the follow-up: point at it.
+                next_attempt_at = CASE WHEN r.next_at IS NULL THEN NULL ELSE COALESCE(
+                  (SELECT CASE WHEN x.status = 'pending' THEN x.next_attempt_at ELSE x.created_at END
+                     FROM webhook_deliveries x
+                    WHERE x.event_id = d.event_id AND x.webhook_id = d.webhook_id AND x.attempt = d.attempt + 1),
+                  r.next_at) END
            FROM r
           WHERE d.id = r.id AND d.status = 'pending'
           RETURNING d.id, d.tenant_id, d.webhook_id, d.event_id, d.event_type, d.attempt, r.next_at
@@ -156,8 +162,8 @@ export class WebhookDeliveriesRepository {
         results.map((r) => r.nextAttemptAt),
       ],
     );
-    // A redelivery took the next attempt's number while this one was in flight (the INSERT found
-    // it): that attempt is the follow-up, so the record points at it instead of at no attempt.
+    // A redelivery took the next number while this statement ran (its INSERT met it, the UPDATE
+    // could not see it yet): that attempt is the follow-up, so the record points at it too.
     const wanted = new Set(results.filter((r) => r.nextAttemptAt).map((r) => r.id));
     const superseded = rows.filter((row) => !row.next_id && wanted.has(row.id)).map((row) => row.id);
     if (superseded.length > 0) {
