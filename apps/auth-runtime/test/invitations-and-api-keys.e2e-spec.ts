@@ -1,7 +1,7 @@
 import { randomToken, sha256Hex } from '@gatehouse/crypto';
 import { ApiKey, AuditEvent, Invitation, Organization, OrganizationMember, User, type MemberRole } from '@gatehouse/entities';
 import { MAX_ACCESS_TOKEN_TTL_SECONDS, ProjectsCache, SigningKeysService } from '@gatehouse/identity';
-import { expectProblem, nextIp, seedTenant, signUpUser, startTestApp, type SeededTenant, type TestApp } from '@gatehouse/testing';
+import { eventually, expectProblem, nextIp, seedTenant, signUpUser, startTestApp, type SeededTenant, type TestApp } from '@gatehouse/testing';
 import { buildAuthRuntime } from '../src/app-factory';
 
 describe('runtime: API key secrets as project keys, rotated keys in jwks.json, and invitation acceptance', () => {
@@ -45,6 +45,22 @@ describe('runtime: API key secrets as project keys, rotated keys in jwks.json, a
       await t.app.get(ProjectsCache).invalidateApiKeyHash(row.secretHash);
       expectProblem(await t.http().get('/v1/auth/jwks.json').set('X-Service-Project-Key', secret), 401, 'unauthenticated', '/v1/auth/jwks.json');
       expectProblem(await t.http().get('/v1/auth/jwks.json').set('X-Service-Project-Key', randomToken(32, 'sk_')), 401, 'unauthenticated');
+    });
+
+    it('records when an API key secret was last used, by guarded routes, /me and refresh alike', async () => {
+      const lastUsed = async (id: string) => (await t.dataSource.getRepository(ApiKey).findOneByOrFail({ id })).lastUsedAt;
+      const u = await signUpUser(t, key(), 'usage@example.com');
+      const uses: [string, (secret: string) => Promise<{ status: number }>][] = [
+        ['jwks', (secret) => t.http().get('/v1/auth/jwks.json').set('X-Service-Project-Key', secret)],
+        ['me', (secret) => t.http().get('/v1/auth/me').set('X-Service-Project-Key', secret).set('Authorization', `Bearer ${u.accessToken}`)],
+        ['refresh', (secret) => t.http().post('/v1/auth/refresh').set('X-Service-Project-Key', secret).set('Cookie', `service_refresh_token=${u.refreshToken}`)],
+      ];
+      for (const [name, use] of uses) {
+        const { secret, row } = await apiKey();
+        expect(await lastUsed(row.id)).toBeNull();
+        expect([name, (await use(secret)).status]).toEqual([name, 200]);
+        await eventually(async () => (await lastUsed(row.id)) !== null);
+      }
     });
 
     it('refreshes with a live API key of the session\'s project; a revoked key rotates nothing', async () => {

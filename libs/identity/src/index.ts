@@ -47,3 +47,4 @@ export {
   type CorsPolicy,
 } from './cors/cors.middleware';
 export { IsEmailAddress } from './email-address.decorator';
+export { ApiKeyUsage } from './api-key-usage.service';

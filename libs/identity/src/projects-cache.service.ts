@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { sha256Hex } from '@gatehouse/crypto';
 import type { ProjectSettings } from '@gatehouse/entities';
 import { CacheStore } from '@gatehouse/platform';
+import { ApiKeyUsage } from './api-key-usage.service';
 import { CORS_ORIGIN_SET_KEYS } from './cors/allowed-origins';
 
 /** What request handling needs to know about a project; cached in the shared store. */
@@ -74,11 +75,19 @@ export class ProjectsCache {
   constructor(
     private readonly dataSource: DataSource,
     private readonly cache: CacheStore,
+    private readonly apiKeyUsage: ApiKeyUsage,
   ) {}
 
+  /** The key's project; an API key secret also has its use recorded (`last_used_at`). */
   async byKey(key: string): Promise<ResolvedProject | null> {
     const lookup = projectKeyLookup(key);
     if (!lookup) return null;
+    const resolved = await this.resolveKey(key, lookup);
+    if (resolved) this.apiKeyUsage.touch(lookup.secretHash);
+    return resolved;
+  }
+
+  private async resolveKey(key: string, lookup: ProjectKeyMatch): Promise<ResolvedProject | null> {
     const cached = await this.cache.get(byKey(key));
     if (cached) return JSON.parse(cached) as ResolvedProject;
     const rows: ProjectRow[] = lookup.publishableKey

@@ -4,6 +4,7 @@ import type { Request, Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import {
   AccessTokensService,
+  ApiKeyUsage,
   normalizeIdentifier,
   presentedAccessToken,
   projectKeyLookup,
@@ -31,6 +32,7 @@ export class AccountsController {
     private readonly completion: SignInCompletionService,
     private readonly rateLimits: RateLimitsService,
     private readonly tokens: AccessTokensService,
+    private readonly apiKeyUsage: ApiKeyUsage,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -74,6 +76,8 @@ export class AccountsController {
     // the one PostgreSQL query that reads the answer: no Redis round trip on this path.
     const claims = await this.tokens.verifySignedClaims(presented.token);
     if (!claims) return { user: null };
-    return this.accounts.me(claims, lookup);
+    const answer = await this.accounts.me(claims, lookup);
+    if (answer.user) this.apiKeyUsage.touch(lookup.secretHash);
+    return answer;
   }
 }

@@ -2,7 +2,7 @@ import { Controller, Delete, Get, HttpCode, Inject, Param, Post, Req, Res, UseGu
 import { ApiCookieAuth, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
-import { originToCheck, projectKeyLookup, REFRESH_COOKIE, requestMeta } from '@gatehouse/identity';
+import { ApiKeyUsage, originToCheck, projectKeyLookup, REFRESH_COOKIE, requestMeta } from '@gatehouse/identity';
 import { Clock, requestCookie, setRequestTenant } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import { CurrentAuth, SessionAuthGuard, type SessionRequest } from '../auth/session-auth.guard';
@@ -18,6 +18,7 @@ type Auth = NonNullable<SessionRequest['auth']>;
 export class SessionsController {
   constructor(
     private readonly sessions: SessionsService,
+    private readonly apiKeyUsage: ApiKeyUsage,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -46,6 +47,7 @@ export class SessionsController {
       throw new ProblemError('unauthenticated', { detail: 'The refresh token cookie is missing.' });
     }
     const issued = await this.sessions.refresh(lookup, originToCheck(req, 'cookie'), cookie, requestMeta(req));
+    this.apiKeyUsage.touch(lookup.secretHash);
     setRequestTenant(req, issued.tenantId);
     setSessionCookies(res, this.config, issued, this.clock.nowMs());
     return { access_token: issued.accessToken, expires_in: issued.expiresIn };
