@@ -5,6 +5,9 @@ describe('provider identities', () => {
     expect(identityFromClaims('google', { sub: 's', email: ' a@example.com ', email_verified: true })).toEqual({ provider: 'google', subject: 's', email: 'a@example.com', emailVerified: true });
     expect(identityFromClaims('apple', { sub: 's', email: 'a@example.com', email_verified: 'true' }).emailVerified).toBe(true);
     expect(identityFromClaims('apple', { sub: 's', email: 'a@example.com', email_verified: 'false' }).emailVerified).toBe(false);
+    // Only Apple's string counts: Google and Microsoft assert with a boolean.
+    expect(identityFromClaims('google', { sub: 's', email: 'a@example.com', email_verified: 'true' }).emailVerified).toBe(false);
+    expect(identityFromClaims('microsoft', { sub: 's', email: 'a@example.com', email_verified: 'true' }).emailVerified).toBe(false);
     expect(identityFromClaims('microsoft', { sub: 's', email: 'a@example.com' }).emailVerified).toBe(false);
     expect(identityFromClaims('microsoft', { sub: 's', email: 'a@example.com', xms_edov: true }).emailVerified).toBe(true);
     expect(identityFromClaims('google', { sub: 's', email: 'a@example.com', xms_edov: true }).emailVerified).toBe(false);

@@ -27,8 +27,8 @@ export function providerEmail(value: unknown): string | null {
   return email;
 }
 
-/** Apple sends `"true"` as a string; the others a boolean. */
-const asserted = (v: unknown): boolean => v === true || v === 'true';
+/** Apple sends `"true"` as a string; the others a boolean, and a string from them asserts nothing. */
+const asserted = (provider: OAuthProvider, v: unknown): boolean => v === true || (provider === 'apple' && v === 'true');
 
 /**
  * From validated ID token claims (Google, Microsoft, Apple), completed by the userinfo document
@@ -38,11 +38,11 @@ const asserted = (v: unknown): boolean => v === true || v === 'true';
 export function identityFromClaims(provider: OAuthProvider, claims: Record<string, unknown>, userinfo: unknown = null): ProviderIdentity {
   const subject = claims.sub as string;
   let email = providerEmail(claims.email);
-  let verified = email !== null && (asserted(claims.email_verified) || (provider === 'microsoft' && asserted(claims.xms_edov)));
+  let verified = email !== null && (asserted(provider, claims.email_verified) || (provider === 'microsoft' && asserted(provider, claims.xms_edov)));
   if (isRecord(userinfo) && userinfo.sub !== subject) throw new ProviderProfileError('userinfo is about another subject');
   if (email === null && isRecord(userinfo)) {
     email = providerEmail(userinfo.email);
-    verified = email !== null && asserted(userinfo.email_verified);
+    verified = email !== null && asserted(provider, userinfo.email_verified);
   }
   return { provider, subject, email, emailVerified: verified };
 }
