@@ -54,8 +54,8 @@ redis.call('ZADD', KEYS[4], string.format('%d', now + tonumber(ARGV[5])), ARGV[6
 redis.call('PEXPIRE', KEYS[4], ARGV[5])
 return {1, 0, 0}`,
   local: (kv, keys, args) => {
-    const held = Number(kv.get(keys[2]) ?? 0);
-    if (held > Number(args[0])) return [0, held, 0];
+    const locked = heldLock(kv, keys, args);
+    if (locked) return locked;
     const slots = liveSlots(kv, keys[3], args);
     if (Number(kv.get(keys[0]) ?? 0) + Object.keys(slots).length >= Number(args[1])) return [2, 0, 0];
     slots[args[5]] = Number(args[0]) + Number(args[4]);
@@ -79,8 +79,8 @@ redis.call('SET', KEYS[3], string.format('%d', untilMs), 'PX', ARGV[4])
 return {0, untilMs, 1}`,
   local: (kv, keys, args) => {
     freeSlot(kv, keys[3], args);
-    const held = Number(kv.get(keys[2]) ?? 0);
-    if (held > Number(args[0])) return [0, held, 0];
+    const locked = heldLock(kv, keys, args);
+    if (locked) return locked;
     if (kv.incr(keys[0], Number(args[2])) < Number(args[1])) return [1, 0, 0];
     kv.del(keys[0]);
     const level = kv.incr(keys[1], Number(args[3]));
@@ -99,8 +99,8 @@ redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
 return {1, 0, 0}`,
   local: (kv, keys, args) => {
     freeSlot(kv, keys[3], args);
-    const held = Number(kv.get(keys[2]) ?? 0);
-    if (held > Number(args[0])) return [0, held, 0];
+    const locked = heldLock(kv, keys, args);
+    if (locked) return locked;
     keys.slice(0, 3).forEach((k) => kv.del(k));
     return [1, 0, 0];
   },
@@ -114,6 +114,12 @@ return {1, 0, 0}`,
     return [1, 0, 0];
   },
 };
+
+/** The in-process twin of `held > now`: the locked answer while a lock holds, else null. */
+function heldLock(kv: LocalKeys, keys: string[], args: string[]): number[] | null {
+  const held = Number(kv.get(keys[2]) ?? 0);
+  return held > Number(args[0]) ? [0, held, 0] : null;
+}
 
 /** The in-process twin of the slots' sorted set: a JSON object of attempt id → expiry (ms). */
 function liveSlots(kv: LocalKeys, key: string, args: string[]): Record<string, number> {

@@ -3,9 +3,10 @@ import { expectProblem } from './problem';
 import type { TestApp } from './test-app';
 
 /**
- * Sends a refused body (invalid JSON, then a non-JSON type but to a GET) with valid credentials to every route
- * of the app's OpenAPI document, path ids filled with a fresh UUID: each must answer the body's
- * problem, judged right after authentication and before anything else. Returns the routes tried.
+ * Sends refused bodies with valid credentials to every route of the app's OpenAPI document, path
+ * ids filled with a fresh UUID: invalid JSON (400 `invalid-json`) and, except to a GET, a non-JSON
+ * type (415). Each must answer the body's problem, judged right after authentication and before
+ * anything else (ids, fields). Returns the routes tried.
  */
 export async function expectEveryRouteToRefuseBadBodies(t: TestApp, headers: Record<string, string>): Promise<string[]> {
   const doc = await t.http().get('/docs/openapi.json');

@@ -54,6 +54,12 @@ interface ClaimRow {
 }
 
 /** The only code of the worker that queries `webhook_deliveries`. */
+/**
+ * When `x`, the attempt that follows a failed one, is (or was) due: a pending one when its row
+ * says; one already made (a redelivery, due when queued) when it was queued.
+ */
+const FOLLOW_UP_DUE = `CASE WHEN x.status = 'pending' THEN x.next_attempt_at ELSE x.created_at END`;
+
 @Injectable()
 export class WebhookDeliveriesRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -136,7 +142,7 @@ export class WebhookDeliveriesRepository {
                 error = r.error, claimed_until = NULL,
                 -- A redelivery that already took the next number is the follow-up: point at it.
                 next_attempt_at = CASE WHEN r.next_at IS NULL THEN NULL ELSE COALESCE(
-                  (SELECT CASE WHEN x.status = 'pending' THEN x.next_attempt_at ELSE x.created_at END
+                  (SELECT ${FOLLOW_UP_DUE}
                      FROM webhook_deliveries x
                     WHERE x.event_id = d.event_id AND x.webhook_id = d.webhook_id AND x.attempt = d.attempt + 1),
                   r.next_at) END
@@ -169,7 +175,7 @@ export class WebhookDeliveriesRepository {
     if (superseded.length > 0) {
       await (manager ?? this.dataSource.manager).query(
         `UPDATE webhook_deliveries d
-            SET next_attempt_at = CASE WHEN x.status = 'pending' THEN x.next_attempt_at ELSE x.created_at END
+            SET next_attempt_at = ${FOLLOW_UP_DUE}
            FROM webhook_deliveries x
           WHERE d.id = ANY($1::uuid[]) AND x.event_id = d.event_id AND x.webhook_id = d.webhook_id AND x.attempt = d.attempt + 1`,
         [superseded],

@@ -18,11 +18,11 @@ const isExempt = (path: string) => path.startsWith('/health') || path.startsWith
  * `/metrics` are not limited (probes). Over the limit → 429 `rate-limited`.
  *
  * Sets `RateLimit-*`: the global numbers, except on the routes that have a limit of their own
- * (sign-in, sign-up, forgot, magic-link send; CONTRACT §10), whose headers always report that limit. The endpoint
- * counts a request only once its key and body have been accepted (CONTRACT §10 order), when
- * RateLimitsService replaces the headers with the count; a request refused before that (project
- * key, body) reports the endpoint's limit with nothing counted against it. A request this global
- * limit refuses reports the global numbers (0 remaining, reset = Retry-After) on every route.
+ * (sign-in, sign-up, forgot, magic-link send; CONTRACT §10), whose headers always report that
+ * limit. The endpoint counts a request only once its key and body have been accepted (CONTRACT
+ * §10 order), when RateLimitsService replaces the headers with the count; a request refused before
+ * that (project key, body) reports the endpoint's limit with nothing counted against it. A request
+ * this global limit refuses reports the global numbers (0 remaining, reset = Retry-After).
  */
 export function globalRateLimitMiddleware(storage: ThrottlerStorage, config: AppConfig) {
   const { name, limit, windowMs } = GLOBAL_RATE_LIMIT;
@@ -33,7 +33,9 @@ export function globalRateLimitMiddleware(storage: ThrottlerStorage, config: App
       const own = refused ? undefined : endpointRateLimit(req.method, req.path);
       setRateLimitHeaders(
         res,
-        own ? { limit: own.limit, remaining: own.limit, resetSeconds: Math.ceil(own.windowMs / 1000) } : { limit, remaining: Math.max(0, limit - record.totalHits), resetSeconds: record.timeToExpire },
+        own
+          ? { limit: own.limit, remaining: own.limit, resetSeconds: Math.ceil(own.windowMs / 1000) }
+          : { limit, remaining: Math.max(0, limit - record.totalHits), resetSeconds: record.timeToExpire },
       );
       if (!refused) return next();
       next(new ProblemError('rate-limited', { detail: 'Too many requests; try again later.', headers: { 'Retry-After': String(record.timeToExpire) } }));

@@ -16,7 +16,10 @@ function routeGuards(context: ExecutionContext): unknown[] {
  */
 export function assertBodyAccepted(context: ExecutionContext, guard: CanActivate): void {
   const last = routeGuards(context).at(-1);
-  if (last !== guard && last !== guard.constructor) return;
+  if (last === guard || last === guard.constructor) raiseRefusedBody(context);
+}
+
+function raiseRefusedBody(context: ExecutionContext): void {
   const refused = refusedBody(context.switchToHttp().getResponse<Response>());
   if (refused) throw refused;
 }
@@ -31,9 +34,7 @@ export function assertBodyAccepted(context: ExecutionContext, guard: CanActivate
 @Injectable()
 export class BodyErrorGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
-    if (routeGuards(context).length > 0) return true;
-    const refused = refusedBody(context.switchToHttp().getResponse<Response>());
-    if (refused) throw refused;
+    if (routeGuards(context).length === 0) raiseRefusedBody(context);
     return true;
   }
 }
