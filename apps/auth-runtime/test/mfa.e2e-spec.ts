@@ -187,6 +187,105 @@ describe('MFA: TOTP, backup codes and SMS, with the sign-in challenge', () => {
     expect((await post('/v1/auth/mfa/verify', { mfa_token: c2.body.mfa_token, factor: 'totp', code: oathtool(secret, t) })).status).toBe(200);
   });
 
+  describe('the account\'s second-factor lockout', () => {
+    const verify = (mfaToken: string, code: string) => post('/v1/auth/mfa/verify', { mfa_token: mfaToken, factor: 'totp', code });
+    /** Ten wrong codes over two mfa_tokens (each dies at its fifth): the tenth starts the lock. */
+    async function lockSecondFactor(u: SignedUpUser): Promise<void> {
+      for (let token = 0; token < 2; token++) {
+        const c = await signIn(u);
+        for (let i = 0; i < 5; i++) expectProblem(await verify(c.body.mfa_token, '000000'), 401, 'invalid-code');
+      }
+    }
+    /** A 429 account-locked whose lock began at `since` (ms, or later) and lasts `minutes`; returns its end. */
+    const expectLocked = (res: Awaited<ReturnType<typeof post>>, since: number, minutes: number): number => {
+      const body = expectProblem(res, 429, 'account-locked', '/v1/auth/mfa/verify');
+      const until = Date.parse(body.locked_until as string);
+      expect(until).toBeGreaterThanOrEqual(since + minutes * 60_000);
+      expect(until).toBeLessThanOrEqual(t.clock.nowMs() + minutes * 60_000);
+      expect(Math.abs(Number(res.headers['retry-after']) - (until - t.clock.nowMs()) / 1000)).toBeLessThanOrEqual(1);
+      return until;
+    };
+
+    it('locks after 10 wrong codes over three mfa_tokens, refuses even a right code, survives a new sign-in, and ends on schedule', async () => {
+      const u = await signUpUser(t, key(), 'guesser@example.com');
+      const { secret } = await enrolTotp(u);
+      const since = t.clock.nowMs();
+      await lockSecondFactor(u);
+      const third = await signIn(u);
+      expect(third.body.mfa_required).toBe(true);
+      const until = expectLocked(await verify(third.body.mfa_token, '000000'), since, 15); // the 11th wrong code
+      expect(expectLocked(await verify(third.body.mfa_token, oathtool(secret, t)), since, 15)).toBe(until);
+      const backup = await post('/v1/auth/mfa/verify', { mfa_token: third.body.mfa_token, factor: 'backup_code', code: 'abcde-fghjk' });
+      expect(expectLocked(backup, since, 15)).toBe(until);
+      // A right password is no way around it: the new challenge meets the same lock.
+      const fresh = await signIn(u);
+      expect(expectLocked(await verify(fresh.body.mfa_token, oathtool(secret, t)), since, 15)).toBe(until);
+      const ds = t.app.get(DataSource);
+      const locked = await ds.getRepository(AuditEvent).findBy({ action: 'user.locked', actorId: u.id });
+      expect(locked.map((e) => e.metadata)).toEqual([{ method: 'mfa', locked_until: new Date(until).toISOString() }]);
+      expect(await ds.getRepository(AuditEvent).countBy({ action: 'user.sign_in_failed', actorId: u.id })).toBe(10);
+      expect(await ds.query('SELECT count(*)::int AS n FROM sessions WHERE user_id = $1 AND auth_method = $2', [u.id, 'mfa'])).toEqual([{ n: 0 }]);
+
+      t.clock.advance(15 * 60_000);
+      const after = await signIn(u);
+      expect((await verify(after.body.mfa_token, oathtool(secret, t))).status).toBe(200);
+      // The right code ended the streak and the level: the next lock is again the first level's.
+      t.clock.advance(30_000);
+      const relocked = t.clock.nowMs();
+      await lockSecondFactor(u);
+      const again = await signIn(u);
+      expectLocked(await verify(again.body.mfa_token, oathtool(secret, t)), relocked, 15);
+    });
+
+    it('a second lock lasts 30 minutes; an admin unlock and a password reset each end a lock', async () => {
+      const controlPlane = await spawnApp('control-plane');
+      try {
+        const u = await signUpUser(t, key(), 'locked-twice@example.com');
+        // A verified account: a reset then keeps its second factor (an unverified one is claimed).
+        await t.dataSource.query('UPDATE users SET email_verified = true WHERE id = $1', [u.id]);
+        const { secret } = await enrolTotp(u);
+        await lockSecondFactor(u);
+        t.clock.advance(15 * 60_000); // the runtime's clock; the control plane never reads lock times
+        const since = t.clock.nowMs();
+        await lockSecondFactor(u);
+        const second = await signIn(u);
+        expectLocked(await verify(second.body.mfa_token, oathtool(secret, t)), since, 30);
+
+        const admin = await t.http().post('/v1/auth/sign-in').set('X-Service-Project-Key', tenant.consoleKey).set('X-Forwarded-For', nextIp())
+          .send({ identifier: tenant.adminEmail, password: tenant.adminPassword });
+        const unlock = await fetch(`http://127.0.0.1:${controlPlane.port}/v1/admin/users/${u.id}`, {
+          method: 'PATCH',
+          headers: { Authorization: `Bearer ${admin.body.session.access_token}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ status: 'active' }),
+        });
+        expect(unlock.status).toBe(200);
+        const unlocked = await signIn(u);
+        expect((await verify(unlocked.body.mfa_token, oathtool(secret, t))).status).toBe(200);
+
+        t.clock.advance(30_000);
+        await lockSecondFactor(u);
+        expect((await post('/v1/auth/password/forgot', { email: u.email })).status).toBe(202);
+        await t.app.get(BackgroundTasks).drain();
+        const token = linkIn(await smtp.waitFor(u.email)).searchParams.get('token');
+        expect((await post('/v1/auth/password/reset', { token, password: 'a brand new passphrase 7' })).status).toBe(200);
+        const reset = await post('/v1/auth/sign-in', { identifier: u.email, password: 'a brand new passphrase 7' });
+        expect((await verify(reset.body.mfa_token, oathtool(secret, t))).status).toBe(200);
+      } finally {
+        await controlPlane.stop();
+      }
+    });
+
+    it('counts concurrent wrong codes over four mfa_tokens: ten are checked, the rest meet the lock', async () => {
+      const u = await signUpUser(t, key(), 'swarm@example.com');
+      await enrolTotp(u);
+      const tokens: string[] = [];
+      for (let i = 0; i < 4; i++) tokens.push((await signIn(u)).body.mfa_token as string);
+      const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => verify(tokens[i % 4], '000000')));
+      expect(answers.map((r) => r.status).sort()).toEqual([...Array(10).fill(401), ...Array(10).fill(429)]);
+      for (const r of answers.filter((a) => a.status === 429)) expectProblem(r, 429, 'account-locked');
+    });
+  });
+
   it('enrols SMS with the code the gateway received and completes sign-in by SMS', async () => {
     const u = await signUpUser(t, key(), 'sms@example.com');
     const setup = await post('/v1/auth/mfa/sms/setup', { phone_number: '+14155550123' }, u.accessToken);

@@ -18,7 +18,8 @@ export {
 export { buildHttpApp, CoreModule } from './core.module';
 export { RateLimitsModule } from './rate-limits/rate-limits.module';
 export { RATE_LIMITS, RateLimitsService, type RateLimitRule } from './rate-limits/rate-limits.service';
-export { LOCK_AFTER_FAILURES, LOCK_DURATIONS_MS, LockoutService, normalizeIdentifier } from './lockout.service';
+export { rateLimitClient } from './rate-limits/client-address';
+export { LOCK_AFTER_FAILURES, LOCK_DURATIONS_MS, LockoutService, MFA_LOCK_AFTER_FAILURES, normalizeIdentifier, SecondFactorLockout, type PasswordAttempt } from './lockout.service';
 export { OAUTH_PROVIDERS, openOAuthSecret, sealOAuthSecret, type OAuthProvider } from './oauth-secrets';
 export { WEBHOOK_ALL_EVENTS, WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT } from './webhooks/webhook-events';
 export { newWebhookSecret, openWebhookSecret, sealWebhookSecret, signWebhook, WEBHOOK_SECRET_PREFIX, webhookSigningKey } from './webhooks/webhook-signing';

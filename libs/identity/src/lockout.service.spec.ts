@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Clock, MemoryCacheStore } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
-import { LOCK_DURATIONS_MS, LockoutService } from './lockout.service';
+import { LOCK_DURATIONS_MS, LockoutService, SecondFactorLockout } from './lockout.service';
 
 /** The in-process twin of the lockout scripts (standalone mode); the Redis scripts run in the e2e suites. */
 describe('LockoutService on the in-process store', () => {
@@ -140,5 +140,78 @@ describe('LockoutService on the in-process store', () => {
     expect(problem.slug).toBe('account-locked');
     expect(problem.options.headers).toEqual({ 'Retry-After': '91' });
     expect(problem.options.extensions).toEqual({ locked_until: new Date(clock.nowMs() + 90_500).toISOString() });
+  });
+});
+
+describe('SecondFactorLockout on the in-process store', () => {
+  let offset = 0;
+  const clock = new (class extends Clock {
+    override now() {
+      return new Date(Date.UTC(2026, 10, 22) + offset);
+    }
+  })();
+  class QuickSecondFactor extends SecondFactorLockout {
+    protected override readonly slotWaitMs = 300;
+  }
+  let store: MemoryCacheStore;
+  let mfa: SecondFactorLockout;
+  const P = 'project-1';
+  const USER = '5b0d3c55-1d0e-4c1f-9a43-2f5a4c0b6e11';
+
+  beforeEach(() => {
+    offset = 0;
+    store = new MemoryCacheStore(() => clock.nowMs());
+    mfa = new QuickSecondFactor(store, clock);
+  });
+
+  const guess = async (right: boolean, checkMs = 0): Promise<string | Date | null> => {
+    try {
+      const begun = await mfa.beginAttempt(P, USER);
+      await sleep(checkMs);
+      if (!right) return await begun.failed();
+      await begun.succeeded();
+      return 'verified';
+    } catch (err) {
+      if (err instanceof ProblemError) return err.slug;
+      throw err;
+    }
+  };
+
+  it('locks at the tenth wrong code on the progressive schedule, and refuses even a right code while locked', async () => {
+    for (const duration of LOCK_DURATIONS_MS) {
+      for (let i = 0; i < 9; i++) expect(await guess(false)).toBeNull();
+      expect(await guess(false)).toEqual(new Date(clock.nowMs() + duration));
+      expect(await guess(true)).toBe('account-locked');
+      const refused = (await mfa.beginAttempt(P, USER).catch((err: unknown) => err)) as ProblemError;
+      expect(refused.options.detail).toMatch(/second factor/);
+      expect(refused.options.extensions).toEqual({ locked_until: new Date(clock.nowMs() + duration).toISOString() });
+      offset += duration;
+    }
+  });
+
+  it('a right code once the lock has ended clears the streak and the level', async () => {
+    for (let i = 0; i < 10; i++) await guess(false);
+    offset += LOCK_DURATIONS_MS[0];
+    for (let i = 0; i < 9; i++) await guess(false);
+    expect(await guess(true)).toBe('verified');
+    for (let i = 0; i < 9; i++) expect(await guess(false)).toBeNull();
+    expect(await guess(false)).toEqual(new Date(clock.nowMs() + LOCK_DURATIONS_MS[0]));
+  });
+
+  it('checks ten of 30 concurrent wrong codes; the rest find the lock', async () => {
+    const outcomes = await Promise.all(Array.from({ length: 30 }, () => guess(false, 20)));
+    expect(outcomes.filter((o) => o === null)).toHaveLength(9);
+    expect(outcomes.filter((o) => o instanceof Date)).toHaveLength(1);
+    expect(outcomes.filter((o) => o === 'account-locked')).toHaveLength(20);
+  });
+
+  it('is counted apart from the password lockout of the same project', async () => {
+    const passwords = new LockoutService(store, clock);
+    for (let i = 0; i < 9; i++) await guess(false);
+    const attempt = await passwords.beginAttempt(P, USER);
+    await attempt.succeeded();
+    expect(await guess(false)).toEqual(new Date(clock.nowMs() + LOCK_DURATIONS_MS[0]));
+    await mfa.reset(P, USER);
+    expect(await guess(true)).toBe('verified');
   });
 });

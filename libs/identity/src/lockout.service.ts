@@ -5,7 +5,10 @@ import { sha256Hex } from '@gatehouse/crypto';
 import { CacheStore, Clock, type CacheScript, type LocalKeys } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 
+/** Consecutive wrong passwords that lock an identifier (CONTRACT §3). */
 export const LOCK_AFTER_FAILURES = 5;
+/** Consecutive wrong second-factor codes (TOTP, SMS, backup codes) that lock an account's second factor. */
+export const MFA_LOCK_AFTER_FAILURES = 10;
 /** First lock 15 min, then 30 min, 1 h, and 2 h for every further lock (CONTRACT §3). */
 export const LOCK_DURATIONS_MS = [15 * 60_000, 30 * 60_000, 60 * 60_000, 120 * 60_000];
 const FAILURE_WINDOW_MS = 24 * 3600_000;
@@ -21,7 +24,7 @@ export function normalizeIdentifier(identifier: string): string {
  * 503 after that), its queries at most DEPENDENCY_TIMEOUT_MS.
  */
 const SLOT_TTL_MS = 60_000;
-/** How long an attempt waits for one of the five slots before 429 `rate-limited`. */
+/** How long an attempt waits for one of its slots before 429 `rate-limited`. */
 const SLOT_WAIT_MS = 10_000;
 
 /**
@@ -30,10 +33,11 @@ const SLOT_WAIT_MS = 10_000;
  * and the attempts being checked right now (their slots, each with the time it expires).
  *
  * - `begin`: refused while locked. Otherwise the attempt takes a slot, but only while failures
- *   and attempts in progress add up to fewer than five: a sixth concurrent guess cannot be checked
- *   before the first five have failed (and locked), and must wait for a slot instead.
- * - `fail`: frees the slot and counts the failure; the fifth locks, clearing the streak and
- *   raising the level once.
+ *   and attempts in progress add up to fewer than the limit (five for passwords): a sixth
+ *   concurrent guess cannot be checked before the first five have failed (and locked), and must
+ *   wait for a slot instead.
+ * - `fail`: frees the slot and counts the failure; the one that reaches the limit locks, clearing
+ *   the streak and raising the level once.
  * - `succeed`: frees the slot and ends the streak and the level, unless a lock began meanwhile
  *   (which the slots prevent; the check makes sure a late right guess never lifts a lock).
  * - `release`: frees the slot of an attempt that ended otherwise (an error).
@@ -133,51 +137,62 @@ function freeSlot(kv: LocalKeys, key: string, args: string[]): void {
   kv.set(key, JSON.stringify(slots), Number(args[4]));
 }
 
-/** A password attempt that holds one of the identifier's five slots until it is settled. */
+/** An attempt that holds one of its subject's slots until it is settled. */
 export interface PasswordAttempt {
-  /** The password was wrong: the failure is counted; the lock's end when this failure started it. */
+  /** The secret was wrong: the failure is counted; the lock's end when this failure started it. */
   failed(): Promise<Date | null>;
   /**
-   * The password was right: the streak and the level end (also for the account's other
-   * identifiers). Throws 429 `account-locked` if a lock began meanwhile.
+   * The secret was right: the streak and the level end (also for the other subjects given, such as
+   * the account's other identifiers). Throws 429 `account-locked` if a lock began meanwhile.
    */
-  succeeded(...otherIdentifiers: (string | null | undefined)[]): Promise<void>;
+  succeeded(...otherSubjects: (string | null | undefined)[]): Promise<void>;
   /** Frees the slot if the attempt was neither (an error came first); harmless after either. */
   release(): Promise<void>;
 }
 
+/** What one kind of guessable secret locks: its cache keys, how many failures, what the lock says. */
+interface LockoutPolicy {
+  prefix: string;
+  failuresToLock: number;
+  lockedDetail: string;
+}
+
 /**
- * Progressive lockout per (project, normalised identifier), counted in the shared cache whether
- * or not the account exists, atomically: of 20 concurrent wrong passwords five are checked and the
- * rest find the lock they earned, while 20 concurrent right ones all sign in. Lock times are
- * compared with the injected clock.
+ * Progressive lockout per (project, subject), counted in the shared cache whether or not the
+ * account exists, atomically: of 20 concurrent wrong guesses only as many as the policy allows are
+ * checked and the rest find the lock they earned, while 20 concurrent right ones all pass. Lock
+ * times are compared with the injected clock. (Decorated so that its constructor's parameter types
+ * are recorded for Nest's injection into the subclasses.)
  */
 @Injectable()
-export class LockoutService {
+abstract class AttemptLockout {
   constructor(
     private readonly cache: CacheStore,
     private readonly clock: Clock,
   ) {}
 
+  protected abstract readonly policy: LockoutPolicy;
+
   /** How long an attempt waits for a slot (a field so that a unit test can shorten it). */
   protected readonly slotWaitMs: number = SLOT_WAIT_MS;
 
-  private keys(projectId: string, identifier: string): string[] {
-    const id = sha256Hex(`${projectId}\u0000${normalizeIdentifier(identifier)}`);
-    return [`lockout:failures:${id}`, `lockout:level:${id}`, `lockout:until:${id}`, `lockout:slots:${id}`];
+  private keys(projectId: string, subject: string): string[] {
+    const id = sha256Hex(`${projectId}\u0000${normalizeIdentifier(subject)}`);
+    const p = this.policy.prefix;
+    return [`${p}:failures:${id}`, `${p}:level:${id}`, `${p}:until:${id}`, `${p}:slots:${id}`];
   }
 
   private run(script: CacheScript, keys: string[], attemptId: string): Promise<number[]> {
-    const args = [this.clock.nowMs(), LOCK_AFTER_FAILURES, FAILURE_WINDOW_MS, LEVEL_MEMORY_MS, SLOT_TTL_MS, attemptId, ...LOCK_DURATIONS_MS];
+    const args = [this.clock.nowMs(), this.policy.failuresToLock, FAILURE_WINDOW_MS, LEVEL_MEMORY_MS, SLOT_TTL_MS, attemptId, ...LOCK_DURATIONS_MS];
     return this.cache.runScript(script, keys, args);
   }
 
   /**
-   * Starts a password attempt before its password is checked: 429 `account-locked` while locked;
-   * otherwise it waits (briefly, in real time) for a slot, or answers 429 `rate-limited`.
+   * Starts an attempt before its secret is checked: 429 `account-locked` while locked; otherwise
+   * it waits (briefly, in real time) for a slot, or answers 429 `rate-limited`.
    */
-  async beginAttempt(projectId: string, identifier: string): Promise<PasswordAttempt> {
-    const keys = this.keys(projectId, identifier);
+  async beginAttempt(projectId: string, subject: string): Promise<PasswordAttempt> {
+    const keys = this.keys(projectId, subject);
     const id = randomUUID();
     const giveUpAt = Date.now() + this.slotWaitMs;
     for (;;) {
@@ -185,7 +200,7 @@ export class LockoutService {
       if (state === 0) throw this.lockedError(new Date(lockedUntil));
       if (state === 1) break;
       if (Date.now() >= giveUpAt) {
-        throw new ProblemError('rate-limited', { detail: 'Too many sign-in attempts for this account at once; try again shortly.', headers: { 'Retry-After': '1' } });
+        throw new ProblemError('rate-limited', { detail: 'Too many attempts for this account at once; try again shortly.', headers: { 'Retry-After': '1' } });
       }
       await sleep(20 + Math.random() * 20);
     }
@@ -214,15 +229,43 @@ export class LockoutService {
   lockedError(lockedUntil: Date): ProblemError {
     const seconds = Math.max(1, Math.ceil((lockedUntil.getTime() - this.clock.nowMs()) / 1000));
     return new ProblemError('account-locked', {
-      detail: 'Too many failed sign-in attempts; the account is temporarily locked.',
+      detail: this.policy.lockedDetail,
       headers: { 'Retry-After': String(seconds) },
       extensions: { locked_until: lockedUntil.toISOString() },
     });
   }
 
   /** Clears streak, level and lock (not the slots of attempts in progress): password reset, admin unlock. */
-  async reset(projectId: string, ...identifiers: (string | null | undefined)[]): Promise<void> {
-    const keys = identifiers.filter((i): i is string => Boolean(i)).flatMap((i) => this.keys(projectId, i).slice(0, 3));
-    await this.cache.del(...keys);
+  async reset(projectId: string, ...subjects: (string | null | undefined)[]): Promise<void> {
+    const keys = subjects.filter((i): i is string => Boolean(i)).flatMap((i) => this.keys(projectId, i).slice(0, 3));
+    if (keys.length) await this.cache.del(...keys);
   }
+}
+
+/**
+ * Password lockout per (project, normalised identifier), whether or not the account exists
+ * (CONTRACT §3): five consecutive failures lock it on the progressive schedule.
+ */
+@Injectable()
+export class LockoutService extends AttemptLockout {
+  protected readonly policy: LockoutPolicy = {
+    prefix: 'lockout',
+    failuresToLock: LOCK_AFTER_FAILURES,
+    lockedDetail: 'Too many failed sign-in attempts; the account is temporarily locked.',
+  };
+}
+
+/**
+ * Second-factor lockout per (project, user id), across every mfa_token and every way a code is
+ * checked (sign-in challenge, re-authentication): ten consecutive wrong TOTP, SMS or backup codes
+ * lock the account's second factor on the same progressive schedule. A new password sign-in does
+ * not end the streak; a right code (once no lock holds), a password reset or an admin unlock does.
+ */
+@Injectable()
+export class SecondFactorLockout extends AttemptLockout {
+  protected readonly policy: LockoutPolicy = {
+    prefix: 'mfa-lockout',
+    failuresToLock: MFA_LOCK_AFTER_FAILURES,
+    lockedDetail: 'Too many wrong codes; the account\'s second factor is temporarily locked.',
+  };
 }

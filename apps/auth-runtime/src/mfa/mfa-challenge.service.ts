@@ -4,11 +4,12 @@ import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { decryptSecretString, randomDigits, safeEqual, sha256Hex } from '@gatehouse/crypto';
 import type { User } from '@gatehouse/entities';
-import { RateLimitsService, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
+import { RateLimitsService, SecondFactorLockout, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { CacheStore, Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import { SmsQueue } from '@gatehouse/queue';
 import { SignInCompletionService } from '../auth/sign-in-completion.service';
+import { UserEvents } from '../auth/user-events';
 import { OneTimeTokensRepository } from '../one-time-tokens/one-time-tokens.repository';
 import { isTokenShape } from '../one-time-tokens/token.dto';
 import type { IssuedSession } from '../sessions/sessions.service';
@@ -36,6 +37,8 @@ export class MfaChallengeService {
     private readonly cache: CacheStore,
     private readonly sms: SmsQueue,
     private readonly rateLimits: RateLimitsService,
+    private readonly lockout: SecondFactorLockout,
+    private readonly userEvents: UserEvents,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -75,18 +78,37 @@ export class MfaChallengeService {
     const available = await this.factors.availableFactors(user.id);
     if (!available.includes(factor)) throw ProblemError.validation({ factor: [`${factor} is not available for this account`] });
 
-    // The attempt is counted before its code is checked (one atomic UPDATE), so concurrent guesses
-    // get five checks between them, not five each: the sixth attempt is refused whatever its code.
-    const attempts = await this.tokens.addAttempt(hash, 'mfa', this.clock.now());
-    if (attempts === 0 || attempts > MAX_WRONG_CODES) throw this.invalidToken();
-    if (!(await this.check(user, hash, factor, backup ?? code))) {
-      throw new ProblemError('invalid-code', { detail: 'The code is wrong, used or expired.' });
+    // The account's second-factor lockout first: while it holds, even a right code is refused.
+    const attempt = await this.lockout.beginAttempt(project.id, user.id);
+    try {
+      // The attempt is counted against the token before its code is checked (one atomic UPDATE), so
+      // concurrent guesses get five checks between them, not five each.
+      const attempts = await this.tokens.addAttempt(hash, 'mfa', this.clock.now());
+      if (attempts === 0 || attempts > MAX_WRONG_CODES) throw this.invalidToken();
+      if (!(await this.check(user, hash, factor, backup ?? code))) {
+        await this.wrongCode(project, user, factor, await attempt.failed(), meta);
+        throw new ProblemError('invalid-code', { detail: 'The code is wrong, used or expired.' });
+      }
+      await attempt.succeeded();
+    } finally {
+      await attempt.release();
     }
     const used = await this.dataSource.transaction((manager) => this.tokens.consume(manager, hash, 'mfa', project.id, this.clock.now()));
     // Our own attempt was within the allowance; later concurrent ones may have raised the count since.
     if (!used) throw this.invalidToken();
     const session = await this.completion.startSession(project, user, meta, 'mfa');
     return { user, session };
+  }
+
+  /** Audit and outbox: a wrong second-factor code, and the lock it started. */
+  async wrongCode(project: ResolvedProject, user: User, factor: string, lockStarted: Date | null, meta: RequestMeta): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const failure = { userId: user.id, meta };
+      await this.userEvents.signInFailed(manager, project, { ...failure, data: { method: 'mfa', factor, reason: 'invalid_code' } });
+      if (lockStarted) {
+        await this.userEvents.signInFailed(manager, project, { ...failure, data: { method: 'mfa', locked_until: lockStarted.toISOString() } }, 'user.locked');
+      }
+    });
   }
 
   /** Checks and spends the code: a TOTP step, an SMS code or a backup code each works once. */

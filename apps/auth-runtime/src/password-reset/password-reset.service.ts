@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { sha256Hex } from '@gatehouse/crypto';
-import { EventRecorder, LockoutService, PasswordHasher, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
+import { EventRecorder, LockoutService, PasswordHasher, SecondFactorLockout, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import { MailQueue } from '@gatehouse/queue';
@@ -30,6 +30,7 @@ export class PasswordResetService {
     private readonly hasher: PasswordHasher,
     private readonly policy: PasswordPolicy,
     private readonly lockout: LockoutService,
+    private readonly mfaLockout: SecondFactorLockout,
     private readonly events: EventRecorder,
     private readonly mail: MailQueue,
     private readonly background: BackgroundTasks,
@@ -87,5 +88,6 @@ export class PasswordResetService {
       });
     });
     await this.lockout.reset(project.id, owner.email, owner.username);
+    await this.mfaLockout.reset(project.id, owner.id);
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { AccessTokensService, EventRecorder, LockoutService, type RequestMeta } from '@gatehouse/identity';
+import { AccessTokensService, EventRecorder, LockoutService, SecondFactorLockout, type RequestMeta } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import type { AdminContext } from '../auth/admin.guard';
@@ -21,7 +21,7 @@ class MembershipsChanged extends Error {}
 /**
  * Users of every project of the admin's tenant. Disabling or deleting a user revokes all of their
  * sessions at once (database and the shared revocation cache, before commit, so no token outlives
- * the change); re-activating also clears their lockout. Events carry the user's project.
+ * the change); re-activating also clears their password and second-factor lockouts. Events carry the user's project.
  */
 @Injectable()
 export class UsersService {
@@ -32,6 +32,7 @@ export class UsersService {
     private readonly members: OrganizationMembersRepository,
     private readonly tokens: AccessTokensService,
     private readonly lockout: LockoutService,
+    private readonly mfaLockout: SecondFactorLockout,
     private readonly events: EventRecorder,
     private readonly clock: Clock,
   ) {}
@@ -66,7 +67,10 @@ export class UsersService {
         await this.tokens.markRevoked(revoked);
         await this.events.sessionsRevoked(manager, { tenantId: admin.tenantId, projectId: user.project_id, actorType: 'admin', actorId: admin.userId, meta }, user.id, revoked, 'user_disabled');
       }
-      if (dto.status === 'active') await this.lockout.reset(user.project_id, user.email, user.username);
+      if (dto.status === 'active') {
+        await this.lockout.reset(user.project_id, user.email, user.username);
+        await this.mfaLockout.reset(user.project_id, user.id);
+      }
       await this.events.record(
         manager,
         adminEvent(admin, meta, {
