@@ -169,6 +169,20 @@ describe('passwords, enumeration, rate limits, lockout, hostile input, forged to
       expect(fourth.headers['ratelimit-limit']).toBe('3');
     });
 
+    it('counts IPv6 clients by their /64: other addresses of the same network share the limit, another network does not', async () => {
+      const network = ['2001:db8:7:1::1', '2001:db8:7:1::2', '2001:db8:7:1:ffff:ffff:ffff:fffe'];
+      for (const [i, ip] of network.entries()) expect((await signUp({ email: `v6-${i}@example.com`, password: 'a sturdy passphrase' }, ip)).status).toBe(201);
+      const fourth = await signUp({ email: 'v6-3@example.com', password: 'a sturdy passphrase' }, '2001:db8:7:1:abcd::9');
+      expectProblem(fourth, 429, 'rate-limited');
+      expect(fourth.headers['ratelimit-remaining']).toBe('0');
+      expect((await signUp({ email: 'v6-4@example.com', password: 'a sturdy passphrase' }, '2001:db8:7:2::1')).status).toBe(201);
+      // The sign-in limit (address and identifier) and the global limit count the same way.
+      for (let i = 0; i < 5; i++) expectProblem(await signIn('v6-0@example.com', 'wrong passphrase', `2001:db8:7:1::${100 + i}`), 401, 'invalid-credentials');
+      expectProblem(await signIn('v6-0@example.com', 'wrong passphrase', '2001:db8:7:1::200'), 429, 'rate-limited');
+      const global = await t.http().get('/v1/auth/me').set('X-Service-Project-Key', key()).set('X-Forwarded-For', '2001:db8:7:1::300');
+      expect(Number(global.headers['ratelimit-remaining'])).toBe(1000 - 3 - 1 - 6 - 1);
+    });
+
     it('counts the global limit (1000 a minute) per address across every route, refused and unrouted requests included', async () => {
       const ip = nextIp();
       const get = (path: string, from = ip) => t.http().get(path).set('X-Service-Project-Key', key()).set('X-Forwarded-For', from);

@@ -9,6 +9,7 @@ import {
   presentedAccessToken,
   projectKeyLookup,
   RATE_LIMITS,
+  rateLimitClient,
   RateLimitsService,
   requestMeta,
   type ResolvedProject,
@@ -41,7 +42,7 @@ export class AccountsController {
   @UseGuards(ProjectKeyGuard)
   @ApiOperation({ summary: 'Create an account with email and password; signs in (201)' })
   async signUp(@CurrentProject() project: ResolvedProject, @Body() dto: SignUpDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
-    await this.rateLimits.enforce(res, RATE_LIMITS.signUp, [project.id, req.ip ?? '']);
+    await this.rateLimits.enforce(res, RATE_LIMITS.signUp, [project.id, rateLimitClient(req.ip)]);
     const { user, session } = await this.accounts.signUp(project, dto, requestMeta(req));
     setSessionCookies(res, this.config, session, this.clock.nowMs());
     res.status(201);
@@ -56,7 +57,7 @@ export class AccountsController {
   @UseGuards(ProjectKeyGuard)
   @ApiOperation({ summary: 'Sign in with identifier and password; or an MFA challenge when the user has MFA' })
   async signIn(@CurrentProject() project: ResolvedProject, @Body() dto: SignInDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
-    await this.rateLimits.enforce(res, RATE_LIMITS.signIn, [project.id, req.ip ?? '', normalizeIdentifier(dto.identifier)]);
+    await this.rateLimits.enforce(res, RATE_LIMITS.signIn, [project.id, rateLimitClient(req.ip), normalizeIdentifier(dto.identifier)]);
     const meta = requestMeta(req);
     const user = await this.accounts.verifyPassword(project, dto, meta);
     const outcome = await this.completion.complete(project, user, meta, 'password');

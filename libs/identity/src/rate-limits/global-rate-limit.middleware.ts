@@ -2,6 +2,7 @@ import type { ThrottlerStorage } from '@nestjs/throttler';
 import type { NextFunction, Request, Response } from 'express';
 import type { AppConfig } from '@gatehouse/config';
 import { ProblemError } from '@gatehouse/problem-details';
+import { rateLimitClient } from './client-address';
 import { setRateLimitHeaders } from './rate-limit-headers';
 import { endpointRateLimit } from './rate-limits.service';
 
@@ -13,7 +14,8 @@ const isExempt = (path: string) => path.startsWith('/health') || path.startsWith
 /**
  * The global limit as Express middleware, so it counts every request of an address whatever
  * becomes of it: routed or not (404, 405), and before its body is read (400 `invalid-json`, 413,
- * 415). One counter per client IP for the whole app (`req.ip`, which honours TRUST_PROXY), kept in
+ * 415). One counter per client for the whole app (`req.ip`, which honours TRUST_PROXY; an IPv6
+ * client by its /64, see `rateLimitClient`), kept in
  * the throttler's storage on the shared cache, so every instance counts together. `/health*` and
  * `/metrics` are not limited (probes). Over the limit → 429 `rate-limited`.
  *
@@ -28,7 +30,7 @@ export function globalRateLimitMiddleware(storage: ThrottlerStorage, config: App
   const { name, limit, windowMs } = GLOBAL_RATE_LIMIT;
   return (req: Request, res: Response, next: NextFunction): void => {
     if (!config.http.rateLimitsEnabled || isExempt(req.path)) return next();
-    storage.increment(req.ip ?? 'unknown', windowMs, limit, 0, name).then((record) => {
+    storage.increment(rateLimitClient(req.ip), windowMs, limit, 0, name).then((record) => {
       const refused = record.totalHits > limit;
       const own = refused ? undefined : endpointRateLimit(req.method, req.path);
       setRateLimitHeaders(
