@@ -54,6 +54,8 @@ describe('email verification, password reset and magic links, with real mail del
 
   it('resets a password through the mailed link: sessions revoked, no sign-in, old password dead, token single-use', async () => {
     const u = await signUpUser(t, key(), 'reset@example.com');
+    // A verified account (an unverified one is claimed by the reset: account-claims.e2e-spec.ts).
+    await t.dataSource.query('UPDATE users SET email_verified = true WHERE id = $1', [u.id]);
     const forgot = await post('/v1/auth/password/forgot', { email: 'reset@example.com' });
     expect(forgot.status).toBe(202);
     expect(forgot.body).toEqual({});

@@ -429,9 +429,10 @@ describe('social sign-in (OAuth 2.0 + PKCE) against real providers on loopback',
       const updated = await t.dataSource.getRepository(OutboxEvent).findOneByOrFail({ type: 'user.updated', projectId: tenant.project.id });
       expect(updated.payload).toEqual({
         user: { id: user.id, email: 'owner@example.com' },
-        changes: { email_verified: true, password_removed: true, sessions_revoked: 1 },
-        reason: 'oauth_account_claimed',
-        provider: 'google',
+        reason: 'account_claimed',
+        proof: { method: 'oauth', provider: 'google' },
+        changes: { email_verified: true },
+        removed: { password: true, passkeys: 0, identities: [], mfa_factors: [], backup_codes: 0, sessions: 1 },
       });
     });
 

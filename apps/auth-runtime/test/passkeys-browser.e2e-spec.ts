@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { Passkey, Session } from '@gatehouse/entities';
 import { ProjectsCache } from '@gatehouse/identity';
-import { seedTenant, startTestApp, type SeededTenant, type TestApp } from '@gatehouse/testing';
+import { linkIn, seedTenant, SmtpSink, spawnApp, startTestApp, type AppProcess, type SeededTenant, type TestApp } from '@gatehouse/testing';
 import { buildAuthRuntime } from '../src/app-factory';
+import { BackgroundTasks } from '../src/common/background-tasks';
 
 const UMD_BUNDLE = join(__dirname, '../../../node_modules/@simplewebauthn/browser/dist/bundle/index.umd.min.js');
 const CHROMIUM_ARGS = ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
@@ -60,11 +61,15 @@ describe('passkeys in a real browser', () => {
   let pageServer: Server;
   let pageOrigin: string;
   let apiUrl: string;
+  const smtp = new SmtpSink();
+  let worker: AppProcess;
 
   const call = (method: string, path: string, body?: unknown) =>
     page.evaluate(([m, p, b]) => (globalThis as unknown as PageApi).call(m, p, b), [method, path, body] as const);
 
   beforeAll(async () => {
+    await smtp.start();
+    worker = await spawnApp('webhook-worker', { SMTP_URL: smtp.url });
     t = await startTestApp(buildAuthRuntime, { TRUST_PROXY: 'loopback' });
     await t.app.listen(0, '127.0.0.1');
     apiUrl = `http://localhost:${(t.app.getHttpServer().address() as AddressInfo).port}`;
@@ -107,9 +112,11 @@ describe('passkeys in a real browser', () => {
     await browser?.close();
     await new Promise<void>((resolve) => (pageServer ? pageServer.close(() => resolve()) : resolve()));
     await t?.close();
+    await worker?.stop();
+    await smtp.stop();
   });
 
-  it('registers, signs out, signs in with the passkey by email, then with a discoverable credential', async () => {
+  it('registers, signs out, signs in with the passkey by email, then with a discoverable credential; the owner of the address then claims the account and the passkey stops working', async () => {
     const email = 'browser@example.com';
     const signUp = await call('POST', '/v1/auth/sign-up', { email, password: 'a sturdy passphrase 42' });
     expect(signUp.status).toBe(201);
@@ -162,5 +169,22 @@ describe('passkeys in a real browser', () => {
     expect(await t.dataSource.getRepository(Session).countBy({ userId, authMethod: 'passkey' })).toBe(2);
     const used = await t.dataSource.getRepository(Passkey).findOneByOrFail({ id: registered.body.id });
     expect(used.lastUsedAt).toBeInstanceOf(Date);
-  }, 60_000);
+
+    // Whoever signed up never proved the address. Its owner resets the password from the mail: the
+    // passkey in this browser and the browser's session end with the claim (docs/security.md).
+    const forgot = await t.http().post('/v1/auth/password/forgot').set('X-Service-Project-Key', tenant.projectKey).send({ email });
+    expect(forgot.status).toBe(202);
+    await t.app.get(BackgroundTasks).drain();
+    const token = linkIn(await smtp.waitFor(email)).searchParams.get('token');
+    const reset = await t.http().post('/v1/auth/password/reset').set('X-Service-Project-Key', tenant.projectKey).send({ token, password: 'the rightful owner 77' });
+    expect(reset.status).toBe(200);
+    expect((await call('GET', '/v1/auth/me')).body).toEqual({ user: null });
+    const afterClaim = await call('POST', '/v1/auth/passkey/authenticate/begin', {});
+    const stale = await page.evaluate((options) => (globalThis as unknown as PageApi).SimpleWebAuthnBrowser.startAuthentication({ optionsJSON: options }), afterClaim.body);
+    expect(stale.id).toBe(row.credentialId);
+    const refused = await call('POST', '/v1/auth/passkey/authenticate/complete', { credential: stale });
+    expect(refused.status).toBe(401);
+    expect(refused.body.type).toBe('https://gatehouse.dev/problems/invalid-credentials');
+    expect(await t.dataSource.getRepository(Passkey).countBy({ userId })).toBe(0);
+  }, 90_000);
 });

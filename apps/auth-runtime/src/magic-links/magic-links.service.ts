@@ -7,6 +7,7 @@ import type { RequestMeta, ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import { MailQueue } from '@gatehouse/queue';
+import { AccountClaimsService } from '../accounts/account-claims.service';
 import { SignInCompletionService, type SignInOutcome } from '../auth/sign-in-completion.service';
 import { BackgroundTasks } from '../common/background-tasks';
 import { defaultApplicationRedirect, magicLink } from '../common/mail-links';
@@ -30,6 +31,7 @@ export class MagicLinksService {
     private readonly users: UsersRepository,
     private readonly tokens: OneTimeTokensRepository,
     private readonly completion: SignInCompletionService,
+    private readonly claims: AccountClaimsService,
     private readonly mail: MailQueue,
     private readonly background: BackgroundTasks,
     private readonly clock: Clock,
@@ -69,7 +71,8 @@ export class MagicLinksService {
       const t = await this.tokens.consume(manager, hash, 'magic-link', project.id, this.clock.now());
       if (!t?.userId) return null;
       user = await this.users.findById(project.id, t.userId, manager);
-      if (user && !user.emailVerified) await this.users.setEmailVerified(manager, user.id);
+      // The link proves the address: an account nobody had verified loses what was set up on it.
+      if (user?.status === 'active') await this.claims.claimIfUnverified(manager, project, user, { method: 'magic_link' }, meta);
       return t;
     });
     if (!used) {

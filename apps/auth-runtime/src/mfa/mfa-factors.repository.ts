@@ -75,6 +75,19 @@ export class MfaFactorsRepository {
     return rows.length > 0;
   }
 
+  /**
+   * Deletes every factor of a user (pending set-ups too) and every backup code; returns the types of
+   * the factors that were enabled and how many backup codes were still unused.
+   */
+  async removeAll(manager: EntityManager, userId: string): Promise<{ factors: string[]; backupCodes: number }> {
+    const factors = await queryRows<{ type: string; status: string }>(manager, `DELETE FROM mfa_factors WHERE user_id = $1 RETURNING type, status`, [userId]);
+    const codes = await queryRows<{ used_at: Date | null }>(manager, `DELETE FROM mfa_backup_codes WHERE user_id = $1 RETURNING used_at`, [userId]);
+    return {
+      factors: factors.filter((f) => f.status === 'enabled').map((f) => f.type).sort(),
+      backupCodes: codes.filter((c) => c.used_at === null).length,
+    };
+  }
+
   async deleteBackupCodesIfNoFactor(manager: EntityManager, userId: string): Promise<void> {
     await manager.query(
       `DELETE FROM mfa_backup_codes WHERE user_id = $1 AND NOT EXISTS (SELECT 1 FROM mfa_factors WHERE user_id = $1 AND status = 'enabled')`,

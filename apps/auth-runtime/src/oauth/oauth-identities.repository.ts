@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { OAuthIdentity } from '@gatehouse/entities';
+import { OAuthIdentity, queryRows } from '@gatehouse/entities';
 
 /** The only code that queries `oauth_identities` — unique per (project, provider, subject). */
 @Injectable()
@@ -11,6 +11,16 @@ export class OAuthIdentitiesRepository {
 
   create(manager: EntityManager, identity: Pick<OAuthIdentity, 'tenantId' | 'projectId' | 'userId' | 'provider' | 'subject' | 'email' | 'lastUsedAt'>): Promise<OAuthIdentity> {
     return manager.getRepository(OAuthIdentity).save(manager.getRepository(OAuthIdentity).create(identity));
+  }
+
+  /** Deletes every social identity of a user but `keepId`'s; returns what was removed. */
+  async deleteAllOfUser(manager: EntityManager, userId: string, keepId: string | null): Promise<{ provider: string; subject: string }[]> {
+    const rows = await queryRows<{ provider: string; subject: string }>(
+      manager,
+      `DELETE FROM oauth_identities WHERE user_id = $1 AND ($2::uuid IS NULL OR id <> $2::uuid) RETURNING provider, subject`,
+      [userId, keepId],
+    );
+    return rows.map((r) => ({ provider: r.provider, subject: r.subject })).sort((a, b) => a.provider.localeCompare(b.provider) || a.subject.localeCompare(b.subject));
   }
 
   async touch(manager: EntityManager, id: string, email: string | null, at: Date): Promise<void> {

@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
 import { IdTokenVerifier } from './id-token.verifier';
-import { OAuthIdentitiesRepository } from './oauth-identities.repository';
 import { OAuthTransactionsRepository } from './oauth-transactions.repository';
 import { OAuthController } from './oauth.controller';
 import { OAuthService } from './oauth.service';
@@ -11,6 +10,6 @@ import { ProviderKeysService } from './provider-keys.service';
 @Module({
   imports: [AccountsModule],
   controllers: [OAuthController],
-  providers: [OAuthService, OAuthTransactionsRepository, OAuthIdentitiesRepository, ProviderKeysService, IdTokenVerifier],
+  providers: [OAuthService, OAuthTransactionsRepository, ProviderKeysService, IdTokenVerifier],
 })
 export class OAuthModule {}

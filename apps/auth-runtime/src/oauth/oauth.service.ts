@@ -6,10 +6,11 @@ import type { OAuthTransaction, User } from '@gatehouse/entities';
 import { EventRecorder, ProjectsCache, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { CacheStore, Clock } from '@gatehouse/platform';
 import { ProblemError, type FieldErrors } from '@gatehouse/problem-details';
+import { AccountClaimsService } from '../accounts/account-claims.service';
 import { UserEvents } from '../auth/user-events';
 import { SignInCompletionService } from '../auth/sign-in-completion.service';
 import { matchRedirectUrl, withQuery } from '../common/redirect-urls';
-import { SessionsService, type IssuedSession } from '../sessions/sessions.service';
+import type { IssuedSession } from '../sessions/sessions.service';
 import { UsersRepository } from '../users/users.repository';
 import { appleClientSecret } from './apple-client-secret';
 import { IdTokenVerifier } from './id-token.verifier';
@@ -92,8 +93,8 @@ export class OAuthService {
     private readonly transactions: OAuthTransactionsRepository,
     private readonly identities: OAuthIdentitiesRepository,
     private readonly users: UsersRepository,
-    private readonly sessions: SessionsService,
     private readonly completion: SignInCompletionService,
+    private readonly claims: AccountClaimsService,
     private readonly events: EventRecorder,
     private readonly userEvents: UserEvents,
     private readonly projects: ProjectsCache,
@@ -353,6 +354,9 @@ export class OAuthService {
       if (!user) throw new Error('OAuth identity without its user');
       if (user.status !== 'active') throw new OAuthFailure('account_disabled', 'the user is disabled');
       await this.identities.touch(m, known.id, id.email, now);
+      if (!user.emailVerified && id.emailVerified && id.email?.toLowerCase() === user.email.toLowerCase()) {
+        await this.claims.verifyForCreator(m, project, user, id.provider, meta);
+      }
       return user;
     }
     if (!id.email) throw new OAuthFailure('provider_error', 'the provider gave no email address');
@@ -361,8 +365,9 @@ export class OAuthService {
     if (existing) {
       if (!id.emailVerified) throw new OAuthFailure('account_exists', 'an account has this email and the provider does not assert it is verified');
       if (existing.status !== 'active') throw new OAuthFailure('account_disabled', 'the user is disabled');
-      await this.link(m, project, existing, id, meta, now, false);
-      if (!existing.emailVerified) await this.claimUnverifiedAccount(m, project, existing, id, meta);
+      const linked = await this.link(m, project, existing, id, meta, now, false);
+      // The provider proved the address: an account nobody had verified loses what was set up on it.
+      await this.claims.claimIfUnverified(m, project, existing, { method: 'oauth', provider: id.provider, identityId: linked }, meta);
       return existing;
     }
 
@@ -379,7 +384,8 @@ export class OAuthService {
     return user;
   }
 
-  private async link(m: EntityManager, project: ResolvedProject, user: User, id: ProviderIdentity, meta: RequestMeta, now: Date, newUser: boolean): Promise<void> {
+  /** Links the identity to the user; returns the identity's id. */
+  private async link(m: EntityManager, project: ResolvedProject, user: User, id: ProviderIdentity, meta: RequestMeta, now: Date, newUser: boolean): Promise<string> {
     const identity = await this.identities.create(m, {
       tenantId: project.tenantId,
       projectId: project.id,
@@ -404,41 +410,7 @@ export class OAuthService {
         new_user: newUser,
       },
     });
-  }
-
-  /**
-   * Linking a provider-verified email to an account whose email nobody ever verified: whoever
-   * created that account may not own the address (pre-account takeover). The provider just proved
-   * who does, so the email becomes verified, the unproven password goes and its sessions end.
-   */
-  private async claimUnverifiedAccount(m: EntityManager, project: ResolvedProject, user: User, id: ProviderIdentity, meta: RequestMeta): Promise<void> {
-    await this.users.setEmailVerified(m, user.id);
-    user.emailVerified = true;
-    const passwordRemoved = await this.users.removePassword(m, user.id);
-    const revoked = await this.sessions.revokeAllOfUser(m, user.id, 'oauth_account_claimed');
-    const base = { tenantId: project.tenantId, projectId: project.id, actorType: 'user' as const, actorId: user.id, meta };
-    await this.events.record(m, {
-      ...base,
-      action: 'user.updated',
-      resourceType: 'user',
-      resourceId: user.id,
-      data: {
-        user: { id: user.id, email: user.email },
-        changes: { email_verified: true, password_removed: passwordRemoved, sessions_revoked: revoked.length },
-        reason: 'oauth_account_claimed',
-        provider: id.provider,
-      },
-    });
-    await this.events.record(m, { ...base, action: 'email.verified', resourceType: 'user', resourceId: user.id, data: { user: { id: user.id, email: user.email }, method: 'oauth', provider: id.provider } });
-    for (const sessionId of revoked) {
-      await this.events.record(m, {
-        ...base,
-        action: 'session.revoked',
-        resourceType: 'session',
-        resourceId: sessionId,
-        data: { session: { id: sessionId, user_id: user.id }, reason: 'oauth_account_claimed' },
-      });
-    }
+    return identity.id;
   }
 }
 

@@ -102,13 +102,13 @@ export class OneTimeTokensRepository {
     return rows[0]?.attempts ?? 0;
   }
 
-  /** Invalidates every unused token of a user and purpose (e.g. older reset links). */
-  async consumeAllOfUser(manager: EntityManager, userId: string, purpose: TokenPurpose, now: Date): Promise<void> {
+  /** Invalidates every unused token of a user and purpose (e.g. older reset links), or of every purpose (`'any'`). */
+  async consumeAllOfUser(manager: EntityManager, userId: string, purpose: TokenPurpose | 'any', now: Date): Promise<void> {
     await manager
       .createQueryBuilder()
       .update(OneTimeToken)
       .set({ consumedAt: now })
-      .where('user_id = :userId AND purpose = :purpose AND consumed_at IS NULL', { userId, purpose })
+      .where(`user_id = :userId AND consumed_at IS NULL${purpose === 'any' ? '' : ' AND purpose = :purpose'}`, { userId, purpose })
       .execute();
   }
 }

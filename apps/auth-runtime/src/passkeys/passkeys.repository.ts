@@ -38,6 +38,12 @@ export class PasskeysRepository {
     return (result.affected ?? 0) > 0;
   }
 
+  /** Deletes every passkey of a user; returns how many there were. */
+  async deleteAllOfUser(manager: EntityManager, userId: string): Promise<number> {
+    const r = await manager.getRepository(Passkey).delete({ userId });
+    return r.affected ?? 0;
+  }
+
   /** Deletes one of the user's own passkeys; null when it is not theirs. */
   async deleteOwn(manager: EntityManager, userId: string, id: string): Promise<Passkey | null> {
     const found = await manager.getRepository(Passkey).findOne({ where: { id, userId } });

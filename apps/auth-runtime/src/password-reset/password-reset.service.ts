@@ -5,6 +5,7 @@ import { EventRecorder, LockoutService, PasswordHasher, SecondFactorLockout, typ
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import { MailQueue } from '@gatehouse/queue';
+import { AccountClaimsService } from '../accounts/account-claims.service';
 import { BackgroundTasks } from '../common/background-tasks';
 import { applicationLink } from '../common/mail-links';
 import { OneTimeTokensRepository } from '../one-time-tokens/one-time-tokens.repository';
@@ -17,8 +18,9 @@ export const RESET_TTL_MS = 3600_000;
 
 /**
  * Forgot / validate / reset (CONTRACT §5). `forgot` answers before it looks anything up, so known
- * and unknown emails take the same time; a reset revokes every session, clears the lockout and
- * does not sign in (a user with MFA still meets the second factor at the next sign-in).
+ * and unknown emails take the same time; a reset revokes every session, clears the lockouts and
+ * does not sign in (a user with MFA still meets the second factor at the next sign-in). On an
+ * account whose email was never verified, the reset is a claim (AccountClaimsService).
  */
 @Injectable()
 export class PasswordResetService {
@@ -27,6 +29,7 @@ export class PasswordResetService {
     private readonly users: UsersRepository,
     private readonly tokens: OneTimeTokensRepository,
     private readonly sessions: SessionsService,
+    private readonly claims: AccountClaimsService,
     private readonly hasher: PasswordHasher,
     private readonly policy: PasswordPolicy,
     private readonly lockout: LockoutService,
@@ -71,6 +74,8 @@ export class PasswordResetService {
     await this.dataSource.transaction(async (manager) => {
       const used = await this.tokens.consume(manager, hash, 'password-reset', project.id, this.clock.now());
       if (!used || used.userId !== owner.id) throw invalid;
+      // The reset proves the address: an account nobody had verified loses what was set up on it.
+      await this.claims.claimIfUnverified(manager, project, owner, { method: 'password_reset' }, meta);
       await this.users.setPassword(manager, owner.id, passwordHash, scheme);
       await this.tokens.consumeAllOfUser(manager, owner.id, 'password-reset', this.clock.now());
       const revoked = await this.sessions.revokeAllOfUser(manager, owner.id, 'password_reset');

@@ -75,6 +75,11 @@ export class UsersRepository {
       .getOne();
   }
 
+  /** The user's row, locked until the caller's transaction ends (claims and email changes). */
+  lockById(manager: EntityManager, projectId: string, id: string): Promise<User | null> {
+    return manager.getRepository(User).createQueryBuilder('u').setLock('pessimistic_write').where('u.id = :id AND u.project_id = :projectId', { id, projectId }).getOne();
+  }
+
   findById(projectId: string, id: string, manager?: EntityManager): Promise<User | null> {
     return (manager ?? this.dataSource.manager).getRepository(User).findOne({ where: { projectId, id } });
   }
@@ -101,7 +106,7 @@ export class UsersRepository {
     await manager.getRepository(User).update({ id: userId }, { emailVerified: true });
   }
 
-  /** Removes the user's password (a verified social sign-in claimed an account nobody had verified). */
+  /** Removes the user's password (the rightful owner claimed an account nobody had verified). */
   async removePassword(manager: EntityManager, userId: string): Promise<boolean> {
     const r = await manager.getRepository(PasswordCredential).delete({ userId });
     return (r.affected ?? 0) > 0;
