@@ -9,6 +9,8 @@ import { EmailFlowsModule } from './email-flows.module';
 import { MfaModule } from './mfa/mfa.module';
 import { InvitationsModule } from './invitations/invitations.module';
 import { OAuthModule } from './oauth/oauth.module';
+import { PasswordsModule } from './passwords/passwords.module';
+import { ReauthenticationModule } from './reauthentication/reauthentication.module';
 
 /** The auth runtime: `/v1/auth/*` for client applications, plus `/health*`. */
 @Module({})
@@ -16,7 +18,7 @@ export class AppModule {
   static forRoot(config: AppConfig, clock?: Clock): DynamicModule {
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(config, clock), QueueModule.forRoot(), AccountsModule, EmailFlowsModule, MfaModule, InvitationsModule, PasskeysModule, OAuthModule],
+      imports: [CoreModule.forRoot(config, clock), QueueModule.forRoot(), AccountsModule, EmailFlowsModule, MfaModule, InvitationsModule, PasskeysModule, OAuthModule, ReauthenticationModule, PasswordsModule],
     };
   }
 }

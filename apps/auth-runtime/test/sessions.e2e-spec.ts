@@ -450,7 +450,7 @@ describe('sign-up, sign-in, me, refresh, sessions, sign-out', () => {
     expect((await t.http().get('/v1/auth/sessions').set('X-Service-Project-Key', key()).set('Authorization', `Bearer ${other.accessToken}`)).status).toBe(200);
   });
 
-  it('issues access tokens with exactly the claims of CONTRACT §2', async () => {
+  it('issues access tokens with exactly the claims of CONTRACT §2, plus auth_time', async () => {
     const u = await signUpUser(t, key(), 'claims@example.com');
     const [header, payload] = u.accessToken.split('.').slice(0, 2).map((p) => JSON.parse(Buffer.from(p, 'base64url').toString()) as Record<string, unknown>);
     expect(header).toEqual({ alg: 'ES256', typ: 'JWT', kid: expect.any(String) });
@@ -461,6 +461,7 @@ describe('sign-up, sign-in, me, refresh, sessions, sign-out', () => {
       sid: u.sessionId,
       tid: tenant.tenantId,
       adm: false,
+      auth_time: payload.iat,
       iat: expect.any(Number),
       exp: expect.any(Number),
     });

@@ -42,6 +42,7 @@ describe('admin projects: create, get, list, patch', () => {
         rp_name: null,
         access_token_ttl_seconds: 600,
         require_email_verification: true,
+        reauthentication_max_age_seconds: 600,
         oauth_providers: {},
       },
       created_at: expect.any(String),
@@ -109,6 +110,9 @@ describe('admin projects: create, get, list, patch', () => {
       [JSON.parse('{"name":"x","__proto__":{"is_console":true}}'), '__proto__'],
       [{ name: 'x', settings: { access_token_ttl_seconds: 59 } }, 'settings.access_token_ttl_seconds'],
       [{ name: 'x', settings: { access_token_ttl_seconds: '900' } }, 'settings.access_token_ttl_seconds'],
+      [{ name: 'x', settings: { reauthentication_max_age_seconds: 29 } }, 'settings.reauthentication_max_age_seconds'],
+      [{ name: 'x', settings: { reauthentication_max_age_seconds: 86401 } }, 'settings.reauthentication_max_age_seconds'],
+      [{ name: 'x', settings: { reauthentication_max_age_seconds: 600.5 } }, 'settings.reauthentication_max_age_seconds'],
       [{ name: 'x', settings: { unknown_flag: true } }, 'settings.unknown_flag'],
       [{ name: 'x', settings: { oauth_providers: { facebook: { enabled: true } } } }, 'settings.oauth_providers.facebook'],
       [{ name: 'x', allowed_origins: 'https://a.example.com' }, 'allowed_origins'],
@@ -160,6 +164,7 @@ describe('admin projects: create, get, list, patch', () => {
       rp_name: 'Renamed',
       require_email_verification: false,
       access_token_ttl_seconds: 86400,
+      reauthentication_max_age_seconds: 600,
       oauth_providers: {},
     });
     expect((await cache.byKey(tenant.projectKey))!.settings.rp_name).toBe('Renamed');

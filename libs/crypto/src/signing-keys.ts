@@ -35,6 +35,8 @@ export interface AccessTokenClaims {
   sid: string;
   tid: string;
   adm: boolean;
+  /** When the user last proved a credential (seconds); absent in tokens issued before it existed. */
+  auth_time?: number;
   iat: number;
   exp: number;
 }
@@ -74,6 +76,7 @@ export function verifyAccessToken(token: string, key: KeyObject, opts: { nowSeco
     const c = claims as Partial<AccessTokenClaims>;
     if (typeof c.sub !== 'string' || typeof c.sid !== 'string' || typeof c.tid !== 'string' || typeof c.aud !== 'string') return null;
     if (typeof c.exp !== 'number') return null;
+    if (c.auth_time !== undefined && typeof c.auth_time !== 'number') return null;
     return c as AccessTokenClaims;
   } catch {
     return null;

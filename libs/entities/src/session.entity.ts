@@ -35,6 +35,10 @@ export class Session {
   @Column({ type: 'timestamptz', nullable: true })
   revokedAt: Date | null;
 
+  /** When the user last proved a credential in this session; null for sessions older than the column. */
+  @Column({ type: 'timestamptz', nullable: true })
+  authTime: Date | null;
+
   @Column('text', { nullable: true })
   revokeReason: string | null;
 }

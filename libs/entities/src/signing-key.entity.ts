@@ -1,6 +1,6 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
-export type SigningKeyStatus = 'active' | 'retiring' | 'retired';
+export type SigningKeyStatus = 'active' | 'retiring' | 'retired' | 'revoked';
 
 @Entity('signing_keys')
 export class SigningKey {
@@ -35,4 +35,7 @@ export class SigningKey {
 
   @Column({ type: 'timestamptz', nullable: true })
   retireAfter: Date | null;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  revokedAt: Date | null;
 }

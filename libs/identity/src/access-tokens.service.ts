@@ -9,6 +9,7 @@ import { SigningKeysService, MAX_ACCESS_TOKEN_TTL_SECONDS } from './signing-keys
 export const DEFAULT_ACCESS_TOKEN_TTL_SECONDS = 900;
 
 const revokedKey = (sessionId: string) => `revoked:session:${sessionId}`;
+const revokedSigningKey = (kid: string) => `revoked:kid:${kid}`;
 /**
  * Present while the cache holds every revocation. A cache that lost its data (a Redis restarted
  * without persistence, a standalone process restarted) lacks it: revocations are reloaded from
@@ -25,12 +26,22 @@ export interface IssueTokenInput {
   sessionId: string;
   isAdmin: boolean;
   ttlSeconds?: number;
+  /** When the user last proved a credential (`auth_time`); default: now. */
+  authTime?: Date;
+  /** The project's active kid when the caller read it in its own statement (else it is read here). */
+  activeKid?: string | null;
+}
+
+/** A token whose signature and claims checked out, with the kid that signed it. */
+export interface VerifiedAccessToken {
+  claims: AccessTokenClaims;
+  kid: string;
 }
 
 /**
  * Access tokens (CONTRACT §2): ES256 JWTs with our own keys only, and a revocation check in the
- * shared cache on every verification so a revoked session is refused on the next request anywhere.
- * The hot path touches no database once the key is cached.
+ * shared cache on every verification so a revoked session or signing key is refused on the next
+ * request anywhere. The hot path touches no database once the key is cached.
  */
 @Injectable()
 export class AccessTokensService {
@@ -64,10 +75,11 @@ export class AccessTokensService {
       sid: input.sessionId,
       tid: input.tenantId,
       adm: input.isAdmin,
+      auth_time: input.authTime ? Math.floor(input.authTime.getTime() / 1000) : iat,
       iat,
       exp: iat + ttl,
     };
-    const { kid, key } = await this.keys.activeKey(input.projectId, manager);
+    const { kid, key } = await this.keys.activeKey(input.projectId, { manager, activeKid: input.activeKid });
     return { token: signAccessToken(claims, key, kid), expiresIn: ttl, expiresAt: new Date((iat + ttl) * 1000) };
   }
 
@@ -76,22 +88,24 @@ export class AccessTokensService {
    * token's audience. Throws DependencyUnavailableError when the revocation store is down (fail closed).
    */
   async verify(token: string, projectId?: string): Promise<AccessTokenClaims | null> {
-    const claims = await this.verifySignedClaims(token, projectId);
-    if (!claims) return null;
-    const [revoked, loaded] = await this.cache.mget([revokedKey(claims.sid), LOADED_SENTINEL]);
+    const verified = await this.verifySignedClaims(token, projectId);
+    if (!verified) return null;
+    const { claims, kid } = verified;
+    const marks = [revokedKey(claims.sid), revokedSigningKey(kid)];
+    const [revokedSession, revokedKid, loaded] = await this.cache.mget([...marks, LOADED_SENTINEL]);
     if (loaded === null) {
       await this.reloadRevocations();
-      if ((await this.cache.get(revokedKey(claims.sid))) !== null) return null;
-    } else if (revoked !== null) return null;
+      if ((await this.cache.mget(marks)).some((v) => v !== null)) return null;
+    } else if (revokedSession !== null || revokedKid !== null) return null;
     return claims;
   }
 
   /**
    * Every check of `verify` but revocation: signature, key still accepted, expiry, audience,
-   * tenant, issuer. Only for a caller that reads the session row from PostgreSQL anyway and
-   * refuses it there when revoked (`/me` does, in its one query).
+   * tenant, issuer. Only for a caller that reads the session row and the signing key from
+   * PostgreSQL anyway and refuses them there when revoked (`/me` does, in its one query).
    */
-  async verifySignedClaims(token: string, projectId?: string): Promise<AccessTokenClaims | null> {
+  async verifySignedClaims(token: string, projectId?: string): Promise<VerifiedAccessToken | null> {
     if (token.length > 4096) return null;
     const hit = this.verified.get(token);
     const kid = hit?.kid ?? peekKid(token);
@@ -109,22 +123,29 @@ export class AccessTokensService {
     }
     if (!claims || claims.tid !== entry.tenantId) return null;
     if (claims.iss !== this.issuer(entry.projectId)) return null;
-    return claims;
+    return { claims, kid };
   }
 
   private reloading: Promise<void> | null = null;
 
-  /** Marks again every session revoked within the longest token lifetime, then sets the sentinel. */
+  /** Marks again every session and signing key revoked within the longest token lifetime, then sets the sentinel. */
   reloadRevocations(): Promise<void> {
     this.reloading ??= (async () => {
       const since = new Date(this.clock.nowMs() - (MAX_ACCESS_TOKEN_TTL_SECONDS + 60) * 1000);
       const rows: { id: string }[] = await this.dataSource.query(`SELECT id FROM sessions WHERE revoked_at IS NOT NULL AND revoked_at > $1`, [since]);
       await this.markRevoked(rows.map((r) => r.id));
+      const keys: { kid: string }[] = await this.dataSource.query(`SELECT kid FROM signing_keys WHERE status = 'revoked' AND revoked_at > $1`, [since]);
+      await Promise.all(keys.map((k) => this.markKeyRevoked(k.kid)));
       await this.cache.set(LOADED_SENTINEL, '1');
     })().finally(() => {
       this.reloading = null;
     });
     return this.reloading;
+  }
+
+  /** Marks a signing key revoked for every instance: tokens it signed are refused from the next request. */
+  async markKeyRevoked(kid: string): Promise<void> {
+    await this.cache.set(revokedSigningKey(kid), '1', (MAX_ACCESS_TOKEN_TTL_SECONDS + 60) * 1000);
   }
 
   /** Marks sessions revoked for every instance; kept as long as any of their tokens could live. */

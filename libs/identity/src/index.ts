@@ -1,4 +1,4 @@
-export { AccessTokensService, DEFAULT_ACCESS_TOKEN_TTL_SECONDS, type IssueTokenInput } from './access-tokens.service';
+export { AccessTokensService, DEFAULT_ACCESS_TOKEN_TTL_SECONDS, type IssueTokenInput, type VerifiedAccessToken } from './access-tokens.service';
 export { EventRecorder, type RecordedEvent, type RequestMeta } from './event-recorder';
 export { IdentityModule } from './identity.module';
 export { PasswordHasher } from './password-hasher';
@@ -48,4 +48,5 @@ export {
   type CorsPolicy,
 } from './cors/cors.middleware';
 export { IsEmailAddress } from './email-address.decorator';
+export { DEFAULT_REAUTHENTICATION_MAX_AGE_SECONDS, reauthenticationMaxAgeSeconds } from './reauthentication';
 export { ApiKeyUsage } from './api-key-usage.service';

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { KeyObject } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { DataSource, type EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { decryptSecretString, encryptSecret, generateSigningKey, privateKeyFromPem, publicKeyFromJwk } from '@gatehouse/crypto';
@@ -19,21 +20,20 @@ interface CachedPublicKey {
   loadedAt: number;
 }
 
-interface CachedPrivateKey {
-  kid: string;
-  key: KeyObject;
-  loadedAt: number;
-}
 
 /**
  * ES256 signing keys per project. Private keys are sealed with AES-GCM under ENCRYPTION_KEY (the
- * kid is the AAD). Keys are cached per process for 30 s; a rotated-out key keeps verifying until
- * `retire_after`, so a stale cache never refuses a valid token nor signs with a retired key for long.
+ * kid is the AAD). Which key signs is read from PostgreSQL for every token (in the caller's own
+ * statement where it has one), so a rotation applies to the next token any instance signs; the
+ * opened private keys are kept per kid. Public keys are cached per process for 30 s: a rotated-out
+ * key keeps verifying until `retire_after`, and a revoked one is refused at once through the shared
+ * revocation marks (AccessTokensService), so a stale cache never accepts it.
  */
 @Injectable()
 export class SigningKeysService {
   private readonly publicKeys = new Map<string, CachedPublicKey>();
-  private readonly activeKeys = new Map<string, CachedPrivateKey>();
+  /** Opened private keys by kid (a key's content never changes). */
+  private readonly privateKeys = new LRUCache<string, KeyObject>({ max: 1000 });
 
   constructor(
     private readonly dataSource: DataSource,
@@ -66,28 +66,53 @@ export class SigningKeysService {
       .where('project_id = :projectId AND status = :s AND retire_after <= :now', { projectId, s: 'retiring', now: this.clock.now() })
       .execute();
     await manager.update(SigningKey, { projectId, status: 'active' }, { status: 'retiring', retireAfter });
-    const created = await this.create(manager, tenantId, projectId);
-    this.activeKeys.delete(projectId);
-    return created;
+    return this.create(manager, tenantId, projectId);
   }
 
-  /** Keys whose tokens may still verify: active and retiring ones not yet past `retire_after`. */
+  /**
+   * Revokes a key of the project that is not the active one (null when there is no such key;
+   * `'active'` when it is the active one). Already revoked: returned unchanged. The caller marks
+   * its kid revoked for every instance (AccessTokensService.markKeyRevoked).
+   */
+  async revoke(manager: EntityManager, tenantId: string, projectId: string, keyId: string): Promise<{ key: SigningKey; changed: boolean } | 'active' | null> {
+    const key = await manager.getRepository(SigningKey).findOne({ where: { id: keyId, tenantId, projectId } });
+    if (!key) return null;
+    if (key.status === 'active') return 'active';
+    if (key.status === 'revoked') return { key, changed: false };
+    key.status = 'revoked';
+    key.revokedAt = this.clock.now();
+    await manager.getRepository(SigningKey).update({ id: key.id }, { status: 'revoked', revokedAt: key.revokedAt });
+    return { key, changed: true };
+  }
+
+  /** Keys whose tokens may still verify: active and retiring ones not yet past `retire_after` (never revoked ones). */
   async listVerifying(projectId: string): Promise<SigningKey[]> {
     const keys = await this.dataSource.getRepository(SigningKey).find({ where: { projectId }, order: { createdAt: 'DESC' } });
     const now = this.clock.nowMs();
     return keys.filter((k) => k.status === 'active' || (k.status === 'retiring' && k.retireAfter !== null && k.retireAfter.getTime() > now));
   }
 
-  /** The active private key; pass the transaction's manager when called inside one. */
-  async activeKey(projectId: string, manager?: EntityManager): Promise<{ kid: string; key: KeyObject }> {
-    const cached = this.activeKeys.get(projectId);
-    if (cached && this.clock.nowMs() - cached.loadedAt < CACHE_MS) return cached;
-    const row = await (manager ?? this.dataSource.manager).getRepository(SigningKey).findOne({ where: { projectId, status: 'active' } });
-    if (!row) throw new Error(`project ${projectId} has no active signing key`);
-    const pem = decryptSecretString(this.config.auth.encryptionKey, row.privateKeyEncrypted, row.kid);
-    const entry = { kid: row.kid, key: privateKeyFromPem(pem), loadedAt: this.clock.nowMs() };
-    this.activeKeys.set(projectId, entry);
-    return entry;
+  /**
+   * The private key that signs the project's next token: the active one, read from PostgreSQL, or
+   * the one `activeKid` names when the caller read the active kid in its own statement. Pass the
+   * transaction's manager when called inside one.
+   */
+  async activeKey(projectId: string, opts: { manager?: EntityManager; activeKid?: string | null } = {}): Promise<{ kid: string; key: KeyObject }> {
+    const m = opts.manager ?? this.dataSource.manager;
+    let kid = opts.activeKid ?? null;
+    if (!kid) {
+      const rows: { kid: string }[] = await m.query(`SELECT kid FROM signing_keys WHERE project_id = $1 AND status = 'active'`, [projectId]);
+      kid = rows[0]?.kid ?? null;
+      if (!kid) throw new Error(`project ${projectId} has no active signing key`);
+    }
+    let key = this.privateKeys.get(kid);
+    if (!key) {
+      const row = await m.getRepository(SigningKey).findOne({ where: { kid, projectId } });
+      if (!row) throw new Error(`project ${projectId} has no signing key ${kid}`);
+      key = privateKeyFromPem(decryptSecretString(this.config.auth.encryptionKey, row.privateKeyEncrypted, row.kid));
+      this.privateKeys.set(kid, key);
+    }
+    return { kid, key };
   }
 
   /** The public key for `kid` if it may still verify tokens, else null. */

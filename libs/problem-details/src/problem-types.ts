@@ -8,6 +8,7 @@ export const PROBLEM_TYPES = {
   'invalid-code': { status: 401, title: 'Invalid Code' },
   forbidden: { status: 403, title: 'Forbidden' },
   'account-disabled': { status: 403, title: 'Account Disabled' },
+  'reauthentication-required': { status: 403, title: 'Reauthentication Required' },
   'not-found': { status: 404, title: 'Not Found' },
   'method-not-allowed': { status: 405, title: 'Method Not Allowed' },
   conflict: { status: 409, title: 'Conflict' },

@@ -73,11 +73,12 @@ export class AccountsController {
     const lookup = key ? projectKeyLookup(key) : null;
     const presented = presentedAccessToken(req);
     if (!lookup || !presented) return { user: null };
-    // Revocation, the user's status and the key's project (the token's audience) are checked in
-    // the one PostgreSQL query that reads the answer: no Redis round trip on this path.
-    const claims = await this.tokens.verifySignedClaims(presented.token);
-    if (!claims) return { user: null };
-    const answer = await this.accounts.me(claims, lookup);
+    // Revocation (of the session and of the signing key), the user's status and the key's project
+    // (the token's audience) are checked in the one PostgreSQL query that reads the answer: no
+    // Redis round trip on this path.
+    const verified = await this.tokens.verifySignedClaims(presented.token);
+    if (!verified) return { user: null };
+    const answer = await this.accounts.me(verified, lookup);
     if (answer.user) this.apiKeyUsage.touch(lookup.secretHash);
     return answer;
   }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, QueryFailedError } from 'typeorm';
-import type { User } from '@gatehouse/entities';
-import { LockoutService, normalizeIdentifier, PasswordHasher, type ProjectKeyMatch, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
+import type { PasswordCredential, User } from '@gatehouse/entities';
+import { LockoutService, normalizeIdentifier, PasswordHasher, type ProjectKeyMatch, type RequestMeta, type ResolvedProject, type VerifiedAccessToken } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import { UserEvents } from '../auth/user-events';
@@ -81,11 +81,25 @@ export class AccountsService {
     if (project.settings.require_email_verification === true && !user.emailVerified) {
       throw new ProblemError('forbidden', { detail: 'Verify your email address before signing in with a password.' });
     }
-    if (credential && this.hasher.needsRehash(credential.passwordHash, credential.scheme)) {
-      const { hash, scheme } = await this.hasher.hash(dto.password);
-      await this.users.setPassword(this.dataSource.manager, user.id, hash, scheme);
-    }
+    await this.upgradeHash(user.id, credential, dto.password);
     return user;
+  }
+
+  /**
+   * The signed-in user proves their password again (re-authentication, password change): the same
+   * lockout, counted under their email, and the same answers as sign-in (401, 429).
+   */
+  async verifyOwnPassword(project: ResolvedProject, user: User, password: string, meta: RequestMeta): Promise<void> {
+    const { user: found, credential } = await this.checkPassword(project, normalizeIdentifier(user.email), password, meta);
+    if (found.id !== user.id) throw new ProblemError('invalid-credentials', { detail: 'The identifier or password is incorrect.' });
+    await this.upgradeHash(user.id, credential, password);
+  }
+
+  /** A right password whose stored hash is of an older scheme or cost is hashed again (CONTRACT §3). */
+  private async upgradeHash(userId: string, credential: Pick<PasswordCredential, 'passwordHash' | 'scheme'> | null, password: string): Promise<void> {
+    if (!credential || !this.hasher.needsRehash(credential.passwordHash, credential.scheme)) return;
+    const { hash, scheme } = await this.hasher.hash(password);
+    await this.users.setPassword(this.dataSource.manager, userId, hash, scheme);
   }
 
   /**
@@ -122,8 +136,8 @@ export class AccountsService {
   }
 
   /** `/me` for a token whose signature and claims were checked; revocation and the key are checked here. */
-  async me(claims: { sub: string; aud: string; sid: string }, key: ProjectKeyMatch) {
-    const row = await this.users.me({ userId: claims.sub, projectId: claims.aud, sessionId: claims.sid, ...key, now: this.clock.now() });
+  async me({ claims, kid }: VerifiedAccessToken, key: ProjectKeyMatch) {
+    const row = await this.users.me({ userId: claims.sub, projectId: claims.aud, sessionId: claims.sid, kid, ...key, now: this.clock.now() });
     if (!row) return { user: null };
     return {
       user: { id: row.id, email: row.email, is_admin: row.is_admin },

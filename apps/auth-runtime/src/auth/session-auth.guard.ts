@@ -1,7 +1,8 @@
-import { createParamDecorator, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { createParamDecorator, Injectable, SetMetadata, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import type { AccessTokenClaims } from '@gatehouse/crypto';
-import { AccessTokensService, assertSameOriginForCookie, presentedAccessToken, type PresentedToken } from '@gatehouse/identity';
-import { assertBodyAccepted } from '@gatehouse/platform';
+import { AccessTokensService, assertSameOriginForCookie, presentedAccessToken, reauthenticationMaxAgeSeconds, type PresentedToken, type ResolvedProject } from '@gatehouse/identity';
+import { assertBodyAccepted, Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import type { ProjectRequest } from '../projects/project-key.guard';
 
@@ -9,14 +10,29 @@ export interface SessionRequest extends ProjectRequest {
   auth?: AccessTokenClaims & { via: PresentedToken['via'] };
 }
 
+const RECENT_AUTHENTICATION = 'gatehouse:recent-authentication';
+
+/**
+ * Marks a sensitive self-service action (adding or removing a passkey or a second factor,
+ * regenerating backup codes, changing the password or the email): the session must have proven a
+ * credential within the project's `settings.reauthentication_max_age_seconds`, else 403
+ * `reauthentication-required` (`POST /v1/auth/reauthenticate` renews it).
+ */
+export const RequiresRecentAuthentication = () => SetMetadata(RECENT_AUTHENTICATION, true);
+
 /**
  * Requires a valid, unrevoked access token of the request's project (bearer or `service_session`
- * cookie) and applies the CSRF origin rule to cookie-authenticated unsafe requests; then the body
+ * cookie) and applies the CSRF origin rule to cookie-authenticated unsafe requests; on a route
+ * marked `@RequiresRecentAuthentication()`, the token's `auth_time` must be recent. Then the body
  * is judged. Runs after ProjectKeyGuard.
  */
 @Injectable()
 export class SessionAuthGuard implements CanActivate {
-  constructor(private readonly tokens: AccessTokensService) {}
+  constructor(
+    private readonly tokens: AccessTokensService,
+    private readonly reflector: Reflector,
+    private readonly clock: Clock,
+  ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<SessionRequest>();
@@ -25,9 +41,22 @@ export class SessionAuthGuard implements CanActivate {
     const claims = project && presented ? await this.tokens.verify(presented.token, project.id) : null;
     if (!project || !presented || !claims) throw new ProblemError('unauthenticated', { detail: 'A valid session is required.' });
     assertSameOriginForCookie(req, presented.via, project.allowedOrigins);
+    if (this.reflector.get<boolean | undefined>(RECENT_AUTHENTICATION, context.getHandler()) && !this.recent(claims, project)) {
+      throw new ProblemError('reauthentication-required', {
+        detail: 'This action needs a recent proof of identity; re-authenticate with POST /v1/auth/reauthenticate and try again.',
+        extensions: { max_age_seconds: reauthenticationMaxAgeSeconds(project) },
+      });
+    }
     req.auth = { ...claims, via: presented.via };
     assertBodyAccepted(context, this);
     return true;
+  }
+
+  /** `auth_time` within the project's window (a token without one, issued before it existed, is not recent). */
+  private recent(claims: AccessTokenClaims, project: ResolvedProject): boolean {
+    if (typeof claims.auth_time !== 'number') return false;
+    const ageSeconds = this.clock.nowMs() / 1000 - claims.auth_time;
+    return ageSeconds <= reauthenticationMaxAgeSeconds(project);
   }
 }
 

@@ -43,6 +43,11 @@ export function setSessionCookies(res: Response, config: AppConfig, t: CookieTok
   ]);
 }
 
+/** Only `service_session`: a new access token for the same session (re-authentication); the refresh cookie stays. */
+export function setAccessCookie(res: Response, config: AppConfig, t: Pick<CookieTokens, 'accessToken' | 'accessExpiresAt'>, now: number): void {
+  appendSetCookie(res, [setCookieLine(SESSION_COOKIE, t.accessToken, SESSION_PATH, flags(config, 'Lax'), t.accessExpiresAt, now)]);
+}
+
 const EXPIRED = `Expires=${new Date(0).toUTCString()}`;
 
 /** Both cookies emptied on their own paths, expired at the epoch (as `res.clearCookie` writes it). */

@@ -26,7 +26,7 @@ export class EmailVerificationController {
 
   @Post('confirm')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Confirm an email with the token from the mail' })
+  @ApiOperation({ summary: 'Confirm an email with the token from the mail (a verification or an email change)' })
   confirm(@CurrentProject() project: ResolvedProject, @Body() dto: TokenDto, @Req() req: Request) {
     return this.verification.confirm(project, dto.token, requestMeta(req));
   }

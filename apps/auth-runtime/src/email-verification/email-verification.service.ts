@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import type { Response } from 'express';
+import { DataSource, QueryFailedError } from 'typeorm';
 import { sha256Hex } from '@gatehouse/crypto';
-import { EventRecorder, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
+import { EventRecorder, RATE_LIMITS, RateLimitsService, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import { MailQueue } from '@gatehouse/queue';
@@ -12,6 +13,11 @@ import { UsersRepository } from '../users/users.repository';
 
 export const VERIFICATION_TTL_MS = 24 * 3600_000;
 
+/**
+ * Proving an email address: verifying the account's own (`verify-email`), and changing it to a new
+ * one (`email-change`: the change applies only once the new address confirms it). Both mails link
+ * to the application's `email_verification_url` and either token is confirmed by the same call.
+ */
 @Injectable()
 export class EmailVerificationService {
   constructor(
@@ -19,6 +25,7 @@ export class EmailVerificationService {
     private readonly users: UsersRepository,
     private readonly tokens: OneTimeTokensRepository,
     private readonly events: EventRecorder,
+    private readonly rateLimits: RateLimitsService,
     private readonly mail: MailQueue,
     private readonly clock: Clock,
   ) {}
@@ -38,26 +45,71 @@ export class EmailVerificationService {
     });
   }
 
+  /**
+   * Starts an email change of the signed-in user (a sensitive action: recent authentication
+   * required by the route): a 24-hour link to the new address; the account keeps its address until
+   * the link is confirmed. Answers the same whether or not the new address is taken (the
+   * confirmation says so, to the address's owner only). Three a hour per user.
+   */
+  async requestChange(project: ResolvedProject, userId: string, newEmail: string, res: Response): Promise<void> {
+    const user = await this.users.findById(project.id, userId);
+    if (!user || user.status !== 'active') throw new ProblemError('unauthenticated', { detail: 'A valid session is required.' });
+    if (newEmail.toLowerCase() === user.email.toLowerCase()) throw ProblemError.validation({ email: ['is already the email address of this account'] });
+    await this.rateLimits.enforce(res, RATE_LIMITS.emailChange, [project.id, user.id]);
+    const token = await this.tokens.issue(this.dataSource.manager, user, 'email-change', new Date(this.clock.nowMs() + VERIFICATION_TTL_MS), {
+      email: newEmail,
+      previous: user.email,
+    });
+    await this.mail.send({
+      template: 'email-change',
+      to: newEmail,
+      projectId: project.id,
+      projectName: project.name,
+      variables: { link: applicationLink(project, 'email_verification_url', token), expires_in_hours: '24' },
+    });
+  }
+
+  /**
+   * Confirms a verification token (the account's email becomes verified) or an email-change token
+   * (the account's email becomes the new, verified address; 409 when another account took it
+   * meanwhile, and the token stays usable; the old address is told).
+   */
   async confirm(project: ResolvedProject, token: string, meta: RequestMeta) {
     const invalid = new ProblemError('invalid-token', { detail: 'The verification link is invalid, used or expired.' });
     if (!isTokenShape(token)) throw invalid;
-    return this.dataSource.transaction(async (manager) => {
-      const used = await this.tokens.consume(manager, sha256Hex(token), 'verify-email', project.id, this.clock.now());
-      const user = used?.userId ? await this.users.findById(project.id, used.userId, manager) : null;
-      if (!used || !user || used.payload.email !== user.email) throw invalid;
-      await this.users.setEmailVerified(manager, user.id);
-      await this.events.record(manager, {
-        tenantId: user.tenantId,
-        projectId: project.id,
-        actorType: 'user',
-        actorId: user.id,
-        action: 'email.verified',
-        resourceType: 'user',
-        resourceId: user.id,
-        meta,
-        data: { user: { id: user.id, email: user.email } },
-      });
-      return { user: { id: user.id, email: user.email, email_verified: true } };
+    const outcome = await this.dataSource.transaction(async (manager) => {
+      const used = await this.tokens.consume(manager, sha256Hex(token), ['verify-email', 'email-change'], project.id, this.clock.now());
+      const user = used?.userId ? await this.users.lockById(manager, project.id, used.userId) : null;
+      const change = used?.purpose === 'email-change';
+      // A verification names the address it was sent to; a change, the address it replaces.
+      if (!used || !user || (change ? used.payload.previous : used.payload.email) !== user.email) throw invalid;
+      const by = { tenantId: user.tenantId, projectId: project.id, actorType: 'user' as const, actorId: user.id, meta };
+      const previous = user.email;
+      if (change) {
+        const email = String(used.payload.email);
+        const taken = await this.users.findByEmail(project.id, email, manager);
+        if (taken && taken.id !== user.id) throw this.emailTaken();
+        await this.users.changeEmail(manager, user.id, email);
+        user.email = email;
+        await this.tokens.consumeAllOfUser(manager, user.id, 'email-change', this.clock.now());
+        await this.events.record(manager, { ...by, action: 'user.updated', resourceType: 'user', resourceId: user.id, data: { user: { id: user.id, email }, reason: 'email_changed', changes: { email: { from: previous, to: email }, email_verified: true } } });
+      } else {
+        await this.users.setEmailVerified(manager, user.id);
+      }
+      await this.tokens.consumeAllOfUser(manager, user.id, 'verify-email', this.clock.now());
+      await this.events.record(manager, { ...by, action: 'email.verified', resourceType: 'user', resourceId: user.id, data: { user: { id: user.id, email: user.email } } });
+      return { user, previous: change ? previous : null };
+    }).catch((err: unknown) => {
+      const constraint = err instanceof QueryFailedError ? (err.driverError as { constraint?: string }).constraint : undefined;
+      throw constraint === 'users_project_email_uq' ? this.emailTaken() : err;
     });
+    if (outcome.previous !== null) {
+      await this.mail.send({ template: 'email-changed', to: outcome.previous, projectId: project.id, projectName: project.name, variables: { new_email: outcome.user.email } });
+    }
+    return { user: { id: outcome.user.id, email: outcome.user.email, email_verified: true } };
+  }
+
+  private emailTaken() {
+    return new ProblemError('conflict', { detail: 'Another account has this email address.', errors: { email: ['is already registered'] } });
   }
 }

@@ -22,6 +22,18 @@ import type { MfaFactorName } from './mfa.dto';
 /** Wrong codes an mfa_token survives; the fifth kills it (CONTRACT §5). */
 export const MAX_WRONG_CODES = 5;
 
+const smsChallengeKey = (mfaTokenHash: string) => `mfa:sms-code:${mfaTokenHash}`;
+const smsReauthenticationKey = (sessionId: string) => `mfa:sms-reauth:${sessionId}`;
+
+/** The code as checked (a backup code normalised), or 400 on `code` when it cannot be one of the factor's. */
+function normalizedCode(factor: MfaFactorName, code: string): string {
+  if (factor === 'backup_code') {
+    const backup = normalizeBackupCode(code);
+    if (backup) return backup;
+  } else if (/^\d{6}$/.test(code)) return code;
+  throw ProblemError.validation({ code: [factor === 'backup_code' ? 'must be a backup code such as abcde-fghij' : 'must be a string of 6 digits'] });
+}
+
 /**
  * The second step of a sign-in that answered `mfa_required`: the opaque mfa_token (5 minutes,
  * single use, never a bearer token) plus one TOTP, SMS or backup code yields the session.
@@ -58,41 +70,38 @@ export class MfaChallengeService {
 
   async sendSms(project: ResolvedProject, mfaToken: string, res: Response): Promise<void> {
     const { hash, user } = await this.pending(project, mfaToken);
+    await this.textCode(project, user, smsChallengeKey(hash), res, 'mfa_token', 'sign-in');
+  }
+
+  /** Re-authentication by SMS: texts a code for the session to present to `POST /v1/auth/reauthenticate`. */
+  async sendReauthenticationSms(project: ResolvedProject, user: User, sessionId: string, res: Response): Promise<void> {
+    await this.textCode(project, user, smsReauthenticationKey(sessionId), res, 'factor', 'verification');
+  }
+
+  /** Texts a fresh code to the user's enabled SMS factor, kept under `cacheKey` for 10 minutes. */
+  private async textCode(project: ResolvedProject, user: User, cacheKey: string, res: Response, field: string, kind: string): Promise<void> {
     const factor = await this.factors.find(user.id, 'sms');
     if (factor?.status !== 'enabled' || !factor.phoneNumber) {
-      throw ProblemError.validation({ mfa_token: ['SMS is not enabled for this account'] });
+      throw ProblemError.validation({ [field]: ['SMS is not enabled for this account'] });
     }
     await this.rateLimits.enforce(res, SMS_LIMITS.perNumber, [factor.phoneNumber]);
     await this.rateLimits.enforce(res, SMS_LIMITS.perUser, [user.id]);
     const code = randomDigits(6);
-    await this.cache.set(`mfa:sms-code:${hash}`, codeHash(this.config.auth.encryptionKey, user.id, code), SMS_CODE_TTL_MS);
-    await this.sms.send({ to: factor.phoneNumber, body: `Your ${project.name} sign-in code is ${code}. It expires in 10 minutes.` });
+    await this.cache.set(cacheKey, codeHash(this.config.auth.encryptionKey, user.id, code), SMS_CODE_TTL_MS);
+    await this.sms.send({ to: factor.phoneNumber, body: `Your ${project.name} ${kind} code is ${code}. It expires in 10 minutes.` });
   }
 
   async verify(project: ResolvedProject, mfaToken: string, factor: MfaFactorName, code: string, meta: RequestMeta): Promise<{ user: User; session: IssuedSession }> {
-    const backup = factor === 'backup_code' ? normalizeBackupCode(code) : null;
-    if (factor === 'backup_code' ? !backup : !/^\d{6}$/.test(code)) {
-      throw ProblemError.validation({ code: [factor === 'backup_code' ? 'must be a backup code such as abcde-fghij' : 'must be a string of 6 digits'] });
-    }
+    const normalized = normalizedCode(factor, code);
     const { hash, user } = await this.pending(project, mfaToken);
-    const available = await this.factors.availableFactors(user.id);
-    if (!available.includes(factor)) throw ProblemError.validation({ factor: [`${factor} is not available for this account`] });
-
-    // The account's second-factor lockout first: while it holds, even a right code is refused.
-    const attempt = await this.lockout.beginAttempt(project.id, user.id);
-    try {
+    await this.assertAvailable(user, factor);
+    await this.underLockout(project, user, factor, meta, async () => {
       // The attempt is counted against the token before its code is checked (one atomic UPDATE), so
       // concurrent guesses get five checks between them, not five each.
       const attempts = await this.tokens.addAttempt(hash, 'mfa', this.clock.now());
       if (attempts === 0 || attempts > MAX_WRONG_CODES) throw this.invalidToken();
-      if (!(await this.check(user, hash, factor, backup ?? code))) {
-        await this.wrongCode(project, user, factor, await attempt.failed(), meta);
-        throw new ProblemError('invalid-code', { detail: 'The code is wrong, used or expired.' });
-      }
-      await attempt.succeeded();
-    } finally {
-      await attempt.release();
-    }
+      return this.check(user, smsChallengeKey(hash), factor, normalized);
+    });
     const used = await this.dataSource.transaction((manager) => this.tokens.consume(manager, hash, 'mfa', project.id, this.clock.now()));
     // Our own attempt was within the allowance; later concurrent ones may have raised the count since.
     if (!used) throw this.invalidToken();
@@ -100,8 +109,40 @@ export class MfaChallengeService {
     return { user, session };
   }
 
+  /**
+   * Re-authentication with a second factor of the signed-in user (`POST /v1/auth/reauthenticate`):
+   * the same codes, the same account lockout; an SMS code must have been sent for this session.
+   */
+  async reauthenticate(project: ResolvedProject, user: User, sessionId: string, factor: MfaFactorName, code: string, meta: RequestMeta): Promise<void> {
+    const normalized = normalizedCode(factor, code);
+    await this.assertAvailable(user, factor);
+    await this.underLockout(project, user, factor, meta, () => this.check(user, smsReauthenticationKey(sessionId), factor, normalized));
+  }
+
+  private async assertAvailable(user: User, factor: MfaFactorName): Promise<void> {
+    const available = await this.factors.availableFactors(user.id);
+    if (!available.includes(factor)) throw ProblemError.validation({ factor: [`${factor} is not available for this account`] });
+  }
+
+  /**
+   * Runs `check` under the account's second-factor lockout: while a lock holds even a right code
+   * is refused (429); a wrong one is counted, recorded and answered 401 `invalid-code`.
+   */
+  private async underLockout(project: ResolvedProject, user: User, factor: MfaFactorName, meta: RequestMeta, check: () => Promise<boolean>): Promise<void> {
+    const attempt = await this.lockout.beginAttempt(project.id, user.id);
+    try {
+      if (!(await check())) {
+        await this.wrongCode(project, user, factor, await attempt.failed(), meta);
+        throw new ProblemError('invalid-code', { detail: 'The code is wrong, used or expired.' });
+      }
+      await attempt.succeeded();
+    } finally {
+      await attempt.release();
+    }
+  }
+
   /** Audit and outbox: a wrong second-factor code, and the lock it started. */
-  async wrongCode(project: ResolvedProject, user: User, factor: string, lockStarted: Date | null, meta: RequestMeta): Promise<void> {
+  private async wrongCode(project: ResolvedProject, user: User, factor: string, lockStarted: Date | null, meta: RequestMeta): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
       const failure = { userId: user.id, meta };
       await this.userEvents.signInFailed(manager, project, { ...failure, data: { method: 'mfa', factor, reason: 'invalid_code' } });
@@ -111,12 +152,12 @@ export class MfaChallengeService {
     });
   }
 
-  /** Checks and spends the code: a TOTP step, an SMS code or a backup code each works once. */
-  private async check(user: User, tokenHash: string, factor: MfaFactorName, code: string): Promise<boolean> {
+  /** Checks and spends the code: a TOTP step, an SMS code (kept under `smsKey`) or a backup code each works once. */
+  private async check(user: User, smsKey: string, factor: MfaFactorName, code: string): Promise<boolean> {
     const key = this.config.auth.encryptionKey;
     if (factor === 'backup_code') return this.factors.useBackupCode(user.id, codeHash(key, user.id, code), this.clock.now());
     if (factor === 'sms') {
-      const cacheKey = `mfa:sms-code:${tokenHash}`;
+      const cacheKey = smsKey;
       const expected = await this.cache.get(cacheKey);
       if (!expected || !safeEqual(expected, codeHash(key, user.id, code))) return false;
       return (await this.cache.getDel(cacheKey)) !== null;

@@ -122,6 +122,20 @@ export class MfaEnrollmentService {
     return { factor: 'sms', enabled: true };
   }
 
+  /** Ten new backup codes for a user with an enabled factor (409 otherwise); the old ones stop working. */
+  async regenerateBackupCodes(project: ResolvedProject, userId: string, meta: RequestMeta): Promise<{ backup_codes: string[] }> {
+    const user = await this.user(project, userId);
+    const codes = newBackupCodes();
+    await this.dataSource.transaction(async (manager) => {
+      if ((await this.factors.listEnabled(user.id, manager)).length === 0) {
+        throw new ProblemError('conflict', { detail: 'Backup codes need an enabled second factor (TOTP or SMS).' });
+      }
+      await this.factors.replaceBackupCodes(manager, user.id, codes.map((c) => codeHash(this.config.auth.encryptionKey, user.id, normalizeBackupCode(c)!)));
+      await this.recordChange(manager, user, 'mfa.backup_codes.regenerated', 'backup_code', meta);
+    });
+    return { backup_codes: codes };
+  }
+
   async remove(project: ResolvedProject, userId: string, factor: string, meta: RequestMeta): Promise<void> {
     const user = await this.user(project, userId);
     if (factor !== 'totp' && factor !== 'sms') throw new ProblemError('not-found', { detail: 'No such factor.' });

@@ -28,8 +28,8 @@ export class MfaFactorsRepository {
     return this.m(manager).getRepository(MfaFactor).findOne({ where: { userId, type } });
   }
 
-  listEnabled(userId: string): Promise<MfaFactor[]> {
-    return this.dataSource.getRepository(MfaFactor).find({ where: { userId, status: 'enabled' } });
+  listEnabled(userId: string, manager?: EntityManager): Promise<MfaFactor[]> {
+    return this.m(manager).getRepository(MfaFactor).find({ where: { userId, status: 'enabled' } });
   }
 
   /** Creates or replaces the pending factor of a type (setup can be restarted until enabled). */

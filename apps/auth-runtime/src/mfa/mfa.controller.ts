@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { requestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
-import { CurrentAuth, SessionAuthGuard, type SessionRequest } from '../auth/session-auth.guard';
+import { CurrentAuth, RequiresRecentAuthentication, SessionAuthGuard, type SessionRequest } from '../auth/session-auth.guard';
 import { setSessionCookies } from '../auth/session-cookies';
 import { signedInBody } from '../auth/signed-in.response';
 import { CurrentProject } from '../projects/current-project.decorator';
@@ -30,7 +30,8 @@ export class MfaController {
   @Post('totp/setup')
   @HttpCode(200)
   @UseGuards(SessionAuthGuard)
-  @ApiOperation({ summary: 'Start TOTP enrolment: secret, otpauth URI and 10 backup codes (shown once)' })
+  @RequiresRecentAuthentication()
+  @ApiOperation({ summary: 'Start TOTP enrolment: secret, otpauth URI and 10 backup codes (shown once); needs a recent authentication' })
   setupTotp(@CurrentProject() project: ResolvedProject, @CurrentAuth() auth: Auth) {
     return this.enrollment.setupTotp(project, auth.sub);
   }
@@ -46,7 +47,8 @@ export class MfaController {
   @Post('sms/setup')
   @HttpCode(202)
   @UseGuards(SessionAuthGuard)
-  @ApiOperation({ summary: 'Start SMS enrolment: texts a 6-digit code to the number (202 {})' })
+  @RequiresRecentAuthentication()
+  @ApiOperation({ summary: 'Start SMS enrolment: texts a 6-digit code to the number (202 {}); needs a recent authentication' })
   async setupSms(@CurrentProject() project: ResolvedProject, @CurrentAuth() auth: Auth, @Body() dto: SmsSetupDto, @Res({ passthrough: true }) res: Response): Promise<Record<string, never>> {
     await this.enrollment.setupSms(project, auth.sub, dto.phone_number, res);
     return {};
@@ -77,10 +79,20 @@ export class MfaController {
     return signedInBody(user, session);
   }
 
+  @Post('backup-codes/regenerate')
+  @HttpCode(200)
+  @UseGuards(SessionAuthGuard)
+  @RequiresRecentAuthentication()
+  @ApiOperation({ summary: 'Ten new backup codes (shown once); the old ones stop working; needs a recent authentication' })
+  regenerateBackupCodes(@CurrentProject() project: ResolvedProject, @CurrentAuth() auth: Auth, @Req() req: Request) {
+    return this.enrollment.regenerateBackupCodes(project, auth.sub, requestMeta(req));
+  }
+
   @Delete(':factor')
   @HttpCode(204)
   @UseGuards(SessionAuthGuard)
-  @ApiOperation({ summary: 'Remove a factor (totp or sms)' })
+  @RequiresRecentAuthentication()
+  @ApiOperation({ summary: 'Remove a factor (totp or sms); needs a recent authentication' })
   async remove(@CurrentProject() project: ResolvedProject, @CurrentAuth() auth: Auth, @Param('factor') factor: string, @Req() req: Request): Promise<void> {
     await this.enrollment.remove(project, auth.sub, factor, requestMeta(req));
   }

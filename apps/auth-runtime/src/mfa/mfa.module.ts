@@ -9,5 +9,6 @@ import { MfaController } from './mfa.controller';
   imports: [AccountsModule],
   controllers: [MfaController],
   providers: [MfaChallengeService, MfaEnrollmentService],
+  exports: [MfaChallengeService],
 })
 export class MfaModule {}

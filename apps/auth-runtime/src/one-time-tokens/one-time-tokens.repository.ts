@@ -33,7 +33,7 @@ function toToken(r: RawToken): OneTimeToken {
   });
 }
 
-export type TokenPurpose = 'verify-email' | 'password-reset' | 'magic-link' | 'mfa';
+export type TokenPurpose = 'verify-email' | 'email-change' | 'password-reset' | 'magic-link' | 'mfa';
 
 /**
  * The only code that queries `one_time_tokens`. Tokens are stored as SHA-256 hashes and bound to
@@ -78,13 +78,14 @@ export class OneTimeTokensRepository {
     return this.dataSource.getRepository(OneTimeToken).findOne({ where: { tokenHash } });
   }
 
-  /** Marks the token used and returns it, or null when it is unknown, used, expired or of another purpose. */
-  async consume(manager: EntityManager, tokenHash: string, purpose: TokenPurpose, projectId: string, now: Date): Promise<OneTimeToken | null> {
+  /** Marks the token used and returns it, or null when it is unknown, used, expired or of another purpose (one of `purpose`). */
+  async consume(manager: EntityManager, tokenHash: string, purpose: TokenPurpose | TokenPurpose[], projectId: string, now: Date): Promise<OneTimeToken | null> {
+    const purposes = Array.isArray(purpose) ? purpose : [purpose];
     const r = await manager
       .createQueryBuilder()
       .update(OneTimeToken)
       .set({ consumedAt: now })
-      .where('token_hash = :tokenHash AND purpose = :purpose AND project_id = :projectId AND consumed_at IS NULL AND expires_at > :now', { tokenHash, purpose, projectId, now })
+      .where('token_hash = :tokenHash AND purpose IN (:...purposes) AND project_id = :projectId AND consumed_at IS NULL AND expires_at > :now', { tokenHash, purposes, projectId, now })
       .returning('*')
       .execute();
     const raw = (r.raw as RawToken[])[0];

@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { requestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
-import { CurrentAuth, SessionAuthGuard, type SessionRequest } from '../auth/session-auth.guard';
+import { CurrentAuth, RequiresRecentAuthentication, SessionAuthGuard, type SessionRequest } from '../auth/session-auth.guard';
 import { setSessionCookies } from '../auth/session-cookies';
 import { signedInBody } from '../auth/signed-in.response';
 import { SignInCompletionService } from '../auth/sign-in-completion.service';
@@ -32,7 +32,8 @@ export class PasskeysController {
   @Post('passkey/register/begin')
   @HttpCode(200)
   @UseGuards(SessionAuthGuard)
-  @ApiOperation({ summary: 'PublicKeyCredentialCreationOptions for the signed-in user (challenge valid 5 min)' })
+  @RequiresRecentAuthentication()
+  @ApiOperation({ summary: 'PublicKeyCredentialCreationOptions for the signed-in user (challenge valid 5 min); needs a recent authentication' })
   registerBegin(@CurrentProject() project: ResolvedProject, @CurrentAuth() auth: Auth) {
     return this.passkeys.beginRegistration(project, auth);
   }
@@ -40,6 +41,7 @@ export class PasskeysController {
   @Post('passkey/register/complete')
   @HttpCode(201)
   @UseGuards(SessionAuthGuard)
+  @RequiresRecentAuthentication()
   @ApiOperation({ summary: 'Verify the attestation and store the passkey (201 with the passkey); refused → 400 validation-error' })
   registerComplete(@CurrentProject() project: ResolvedProject, @CurrentAuth() auth: Auth, @Body() dto: CompletePasskeyRegistrationDto, @Req() req: Request) {
     return this.passkeys.completeRegistration(project, auth, dto, requestMeta(req));
@@ -79,7 +81,8 @@ export class PasskeysController {
   @Delete('passkeys/:id')
   @HttpCode(204)
   @UseGuards(SessionAuthGuard)
-  @ApiOperation({ summary: "Remove one of the caller's passkeys (404 when it is not theirs)" })
+  @RequiresRecentAuthentication()
+  @ApiOperation({ summary: "Remove one of the caller's passkeys (404 when it is not theirs); needs a recent authentication" })
   async remove(@CurrentAuth() auth: Auth, @Param('id') id: string, @Req() req: Request): Promise<void> {
     await this.passkeys.remove(auth, id, requestMeta(req));
   }

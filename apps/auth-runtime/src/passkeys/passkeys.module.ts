@@ -9,5 +9,6 @@ import { PasskeysService } from './passkeys.service';
   imports: [AccountsModule],
   controllers: [PasskeysController],
   providers: [PasskeysService, PasskeyChallenges],
+  exports: [PasskeysService],
 })
 export class PasskeysModule {}

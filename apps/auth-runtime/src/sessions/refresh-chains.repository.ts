@@ -19,6 +19,8 @@ export interface ChainStateRow {
   session_revoked_at: Date | null;
   user_status: string;
   is_admin: boolean;
+  /** The session's `auth_time` (its creation for sessions older than the column). */
+  auth_time: Date;
 }
 
 /** What a successful rotation returns: whose session it is, and the successor's expiry. */
@@ -32,6 +34,9 @@ export interface RotatedRow {
   new_expires_at: Date;
   /** The project's `settings.access_token_ttl_seconds`, as stored (validated by the caller). */
   access_token_ttl: unknown;
+  auth_time: Date;
+  /** The project's active signing key, which signs the new access token. */
+  active_kid: string | null;
 }
 
 export type Rotation =
@@ -41,7 +46,7 @@ export type Rotation =
   /** The request's Origin is not one of the project's allowed origins (the CSRF rule). */
   | { kind: 'origin-refused' }
   /** The token was not rotated: its chain's state (null when the session is not one of this project's). */
-  | { kind: 'not-rotated'; state: ChainStateRow | null; accessTokenTtl: unknown };
+  | { kind: 'not-rotated'; state: ChainStateRow | null; accessTokenTtl: unknown; activeKid: string | null };
 
 /** The project a presented key names (by publishable key or by a live API key's hash). */
 const PROJECT_BY_KEY = (publishable: string, secretHash: string) => `
@@ -72,7 +77,9 @@ const ROTATE_STATEMENT: PreparedStatement = {
             AND u.id = s.user_id AND u.status = 'active'
             AND ($10::text IS NULL OR proj.allowed_origins ? $10::text)
          RETURNING c.session_id, s.user_id, s.project_id, s.tenant_id, u.is_admin, s.expires_at AS session_expires_at,
-                   c.expires_at AS new_expires_at, proj.settings -> 'access_token_ttl_seconds' AS access_token_ttl
+                   c.expires_at AS new_expires_at, proj.settings -> 'access_token_ttl_seconds' AS access_token_ttl,
+                   COALESCE(s.auth_time, s.created_at) AS auth_time,
+                   (SELECT k.kid FROM signing_keys k WHERE k.project_id = s.project_id AND k.status = 'active') AS active_kid
        )
        SELECT cur.*, set_config('synchronous_commit', 'off', true) AS commit_mode FROM cur`,
 };
@@ -86,12 +93,13 @@ const STATE_STATEMENT: PreparedStatement = {
   name: 'auth_refresh_state',
   text: `WITH proj AS (${PROJECT_BY_KEY('$2', '$3')})
          SELECT ($4::text IS NULL OR proj.allowed_origins ? $4::text) AS origin_allowed,
-                proj.settings -> 'access_token_ttl_seconds' AS access_token_ttl, t.*
+                proj.settings -> 'access_token_ttl_seconds' AS access_token_ttl,
+                (SELECT k.kid FROM signing_keys k WHERE k.project_id = proj.id AND k.status = 'active') AS active_kid, t.*
            FROM proj LEFT JOIN LATERAL (
                 SELECT c.session_id, c.generation, c.token_hash, c.expires_at AS token_expires_at, c.previous_token_hash,
                        c.rotated_at, c.successor_token_encrypted,
                        s.user_id, s.project_id, s.tenant_id, s.expires_at AS session_expires_at, s.revoked_at AS session_revoked_at,
-                       u.status AS user_status, u.is_admin
+                       COALESCE(s.auth_time, s.created_at) AS auth_time, u.status AS user_status, u.is_admin
                   FROM refresh_chains c
                   JOIN sessions s ON s.id = c.session_id
                   JOIN users u ON u.id = s.user_id
@@ -130,12 +138,12 @@ export class RefreshChainsRepository {
 
   /** Why a token was not rotated: the key, the origin, or the state of the session's chain. */
   async state(p: { key: ProjectKeyMatch; origin: string | null; sessionId: string | null }): Promise<Exclude<Rotation, { kind: 'rotated' }>> {
-    const [state] = await queryPrepared<Partial<ChainStateRow> & { origin_allowed: boolean; access_token_ttl: unknown }>(this.dataSource, STATE_STATEMENT, [
+    const [state] = await queryPrepared<Partial<ChainStateRow> & { origin_allowed: boolean; access_token_ttl: unknown; active_kid: string | null }>(this.dataSource, STATE_STATEMENT, [
       p.sessionId, p.key.publishableKey, p.key.secretHash, p.origin,
     ]);
     if (!state) return { kind: 'unknown-project' };
     if (!state.origin_allowed) return { kind: 'origin-refused' };
-    const { origin_allowed: _allowed, access_token_ttl: accessTokenTtl, ...chain } = state;
-    return { kind: 'not-rotated', state: chain.session_id ? (chain as ChainStateRow) : null, accessTokenTtl };
+    const { origin_allowed: _allowed, access_token_ttl: accessTokenTtl, active_kid: activeKid, ...chain } = state;
+    return { kind: 'not-rotated', state: chain.session_id ? (chain as ChainStateRow) : null, accessTokenTtl, activeKid };
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { queryPrepared, Session, type PreparedStatement } from '@gatehouse/entities';
+import { queryPrepared, queryRows, Session, type PreparedStatement } from '@gatehouse/entities';
 
 export type NewSession = Pick<Session, 'id' | 'tenantId' | 'projectId' | 'userId' | 'authMethod' | 'ipAddress' | 'userAgent' | 'expiresAt'> & {
   now: Date;
@@ -18,19 +18,21 @@ export interface SessionRow {
 }
 
 /**
- * $1–$6 tenant, project, user, method, ip, user agent; $7 now; $8 expiry; $9 refresh token hash; $10
- * its expiry; $11 the session's id (chosen by the caller: the refresh token names it).
+ * $1–$6 tenant, project, user, method, ip, user agent; $7 now (also the session's `auth_time`); $8
+ * expiry; $9 refresh token hash; $10 its expiry; $11 the session's id (chosen by the caller: the
+ * refresh token names it). Also answers the project's active signing key, which signs the first
+ * access token (read here so that a rotation applies at once, at no extra round trip).
  */
 const CREATE_STATEMENT: PreparedStatement = {
   name: 'auth_session_create',
   text: `WITH s AS (
-           INSERT INTO sessions (id, tenant_id, project_id, user_id, auth_method, ip_address, user_agent, last_active_at, expires_at)
-           VALUES ($11, $1, $2, $3, $4, $5, $6, $7, $8)
+           INSERT INTO sessions (id, tenant_id, project_id, user_id, auth_method, ip_address, user_agent, last_active_at, auth_time, expires_at)
+           VALUES ($11, $1, $2, $3, $4, $5, $6, $7, $7, $8)
            RETURNING id, expires_at
          ), c AS (
            INSERT INTO refresh_chains (session_id, generation, token_hash, expires_at) SELECT id, 0, $9, $10 FROM s
          )
-         SELECT id, expires_at FROM s`,
+         SELECT id, expires_at, (SELECT kid FROM signing_keys WHERE project_id = $2 AND status = 'active') AS active_kid FROM s`,
 };
 
 /**
@@ -42,11 +44,35 @@ export class SessionsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /** Inserts a session and its refresh chain in one statement (they are written together, always). */
-  async create(manager: EntityManager, s: NewSession): Promise<{ id: string; expiresAt: Date }> {
-    const rows = await queryPrepared<{ id: string; expires_at: Date }>(manager, CREATE_STATEMENT, [
+  async create(manager: EntityManager, s: NewSession): Promise<{ id: string; expiresAt: Date; activeKid: string | null }> {
+    const rows = await queryPrepared<{ id: string; expires_at: Date; active_kid: string | null }>(manager, CREATE_STATEMENT, [
       s.tenantId, s.projectId, s.userId, s.authMethod, s.ipAddress, s.userAgent, s.now, s.expiresAt, s.refreshTokenHash, s.refreshExpiresAt, s.id,
     ]);
-    return { id: rows[0].id, expiresAt: new Date(rows[0].expires_at) };
+    return { id: rows[0].id, expiresAt: new Date(rows[0].expires_at), activeKid: rows[0].active_kid };
+  }
+
+  /**
+   * Records a fresh proof of identity in a live session of the user (re-authentication); returns
+   * the project's active signing key, or null when the session is not live.
+   */
+  async renewAuthTime(manager: EntityManager, sessionId: string, userId: string, at: Date): Promise<{ active_kid: string | null } | null> {
+    const rows = await queryRows<{ active_kid: string | null }>(
+      manager,
+      `UPDATE sessions s SET auth_time = $3 WHERE s.id = $1 AND s.user_id = $2 AND s.revoked_at IS NULL AND s.expires_at > $3
+       RETURNING (SELECT kid FROM signing_keys k WHERE k.project_id = s.project_id AND k.status = 'active') AS active_kid`,
+      [sessionId, userId, at],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** Revokes every live session of a user but one (a password change keeps the session that made it); returns their ids. */
+  async revokeAllOfUserExcept(manager: EntityManager, userId: string, keepSessionId: string, reason: string, now: Date): Promise<string[]> {
+    const rows = await queryRows<{ id: string }>(
+      manager,
+      `UPDATE sessions SET revoked_at = $4, revoke_reason = $3 WHERE user_id = $1 AND id <> $2 AND revoked_at IS NULL RETURNING id`,
+      [userId, keepSessionId, reason, now],
+    );
+    return rows.map((r) => r.id);
   }
 
   /** The user's live sessions, newest first; a session was last active at its last refresh, else at its start. */

@@ -89,6 +89,8 @@ export class SessionsService {
       sessionId: session.id,
       isAdmin: user.isAdmin,
       ttlSeconds: accessTokenTtl(project.settings.access_token_ttl_seconds),
+      authTime: now,
+      activeKid: session.activeKid,
     }, manager);
     return {
       sessionId: session.id,
@@ -130,15 +132,17 @@ export class SessionsService {
     if (rotation.kind === 'unknown-project') throw projectKeyRequired();
     if (rotation.kind === 'origin-refused') throw originRefused();
 
-    let session: Pick<ChainStateRow, 'session_id' | 'user_id' | 'project_id' | 'tenant_id' | 'is_admin' | 'session_expires_at'>;
+    let session: Pick<ChainStateRow, 'session_id' | 'user_id' | 'project_id' | 'tenant_id' | 'is_admin' | 'session_expires_at' | 'auth_time'>;
     let refreshToken: string;
     let refreshExpiresAt: Date;
     let ttl: unknown;
+    let activeKid: string | null;
     if (rotation.kind === 'rotated') {
       session = rotation.row;
       refreshToken = successor;
       refreshExpiresAt = new Date(rotation.row.new_expires_at);
       ttl = rotation.row.access_token_ttl;
+      activeKid = rotation.row.active_kid;
     } else {
       const row = rotation.state;
       if (!claims || !row || row.session_revoked_at || row.user_status !== 'active' || new Date(row.session_expires_at) <= now) throw invalid();
@@ -153,7 +157,9 @@ export class SessionsService {
       refreshToken = decryptSecretString(this.config.auth.encryptionKey, row.successor_token_encrypted, presentedHash);
       refreshExpiresAt = new Date(row.token_expires_at);
       ttl = rotation.accessTokenTtl;
+      activeKid = rotation.activeKid;
     }
+    // The session's auth_time carries over: a refresh proves nothing new about the user.
     const access = await this.tokens.issue({
       tenantId: session.tenant_id,
       projectId: session.project_id,
@@ -161,6 +167,8 @@ export class SessionsService {
       sessionId: session.session_id,
       isAdmin: session.is_admin,
       ttlSeconds: accessTokenTtl(ttl),
+      authTime: new Date(session.auth_time),
+      activeKid,
     });
     return {
       tenantId: session.tenant_id,
@@ -222,6 +230,49 @@ export class SessionsService {
     const ids = await this.sessions.revokeAllOfUser(manager, userId, reason, this.clock.now());
     await this.tokens.markRevoked(ids);
     return ids;
+  }
+
+  /** Revokes every session of a user but `keepSessionId` (a password change); in the caller's transaction. */
+  async revokeOthersOfUser(manager: EntityManager, userId: string, keepSessionId: string, reason: string): Promise<string[]> {
+    const ids = await this.sessions.revokeAllOfUserExcept(manager, userId, keepSessionId, reason, this.clock.now());
+    await this.tokens.markRevoked(ids);
+    return ids;
+  }
+
+  /**
+   * The user proved a credential again in this session (`POST /v1/auth/reauthenticate`): the
+   * session's `auth_time` becomes now, the next refresh keeps it, and a fresh access token carries
+   * it at once. 401 when the session is no longer live.
+   */
+  async reauthenticated(project: ResolvedProject, user: User, sessionId: string, method: string, meta: RequestMeta): Promise<{ accessToken: string; accessExpiresAt: Date; expiresIn: number }> {
+    const now = this.clock.now();
+    const renewed = await this.dataSource.transaction(async (manager) => {
+      const row = await this.sessions.renewAuthTime(manager, sessionId, user.id, now);
+      if (!row) throw new ProblemError('unauthenticated', { detail: 'A valid session is required.' });
+      await this.events.record(manager, {
+        tenantId: user.tenantId,
+        projectId: user.projectId,
+        actorType: 'user',
+        actorId: user.id,
+        action: 'session.reauthenticated',
+        resourceType: 'session',
+        resourceId: sessionId,
+        meta,
+        data: { session: { id: sessionId, user_id: user.id }, method },
+      });
+      return row;
+    });
+    const access = await this.tokens.issue({
+      tenantId: user.tenantId,
+      projectId: user.projectId,
+      userId: user.id,
+      sessionId,
+      isAdmin: user.isAdmin,
+      ttlSeconds: accessTokenTtl(project.settings.access_token_ttl_seconds),
+      authTime: now,
+      activeKid: renewed.active_kid,
+    });
+    return { accessToken: access.token, accessExpiresAt: access.expiresAt, expiresIn: access.expiresIn };
   }
 
   async listActive(userId: string, currentSessionId: string) {

@@ -15,6 +15,8 @@ export interface MeQuery {
   userId: string;
   projectId: string;
   sessionId: string;
+  /** The kid that signed the access token. */
+  kid: string;
   /** The presented key when publishable, else null. */
   publishableKey: string | null;
   /** SHA-256 of the presented key when an API key secret, else null. */
@@ -24,9 +26,9 @@ export interface MeQuery {
 
 /**
  * Everything `/me` shows and everything that can make it `{user: null}`, read together: the user
- * is active, the token's session is not revoked (PostgreSQL is where revocations are written, so
- * this needs no Redis check), and the presented key is the project's publishable key or one of its
- * live API keys.
+ * is active, the token's session and signing key are not revoked (PostgreSQL is where revocations
+ * are written, so this needs no Redis check), and the presented key is the project's publishable
+ * key or one of its live API keys.
  */
 const ME_STATEMENT: PreparedStatement = {
   name: 'auth_me',
@@ -38,6 +40,7 @@ const ME_STATEMENT: PreparedStatement = {
            FROM users u
           WHERE u.id = $1 AND u.project_id = $2 AND u.status = 'active'
             AND EXISTS (SELECT 1 FROM sessions s WHERE s.id = $3 AND s.user_id = u.id AND s.revoked_at IS NULL)
+            AND NOT EXISTS (SELECT 1 FROM signing_keys k WHERE k.kid = $7 AND k.status = 'revoked')
             AND (EXISTS (SELECT 1 FROM projects p WHERE p.id = u.project_id AND p.publishable_key = $5)
                  OR EXISTS (SELECT 1 FROM api_keys k WHERE k.project_id = u.project_id AND k.secret_hash = $6 AND k.revoked_at IS NULL))`,
 };
@@ -106,6 +109,11 @@ export class UsersRepository {
     await manager.getRepository(User).update({ id: userId }, { emailVerified: true });
   }
 
+  /** A confirmed email change: the new address, verified (the unique index refuses one taken meanwhile). */
+  async changeEmail(manager: EntityManager, userId: string, email: string): Promise<void> {
+    await manager.getRepository(User).update({ id: userId }, { email, emailVerified: true });
+  }
+
   /** Removes the user's password (the rightful owner claimed an account nobody had verified). */
   async removePassword(manager: EntityManager, userId: string): Promise<boolean> {
     const r = await manager.getRepository(PasswordCredential).delete({ userId });
@@ -114,7 +122,7 @@ export class UsersRepository {
 
   /** Everything `/me` shows, in one prepared statement; null when it must answer `{user: null}`. */
   async me(q: MeQuery): Promise<MeRow | null> {
-    const rows = await queryPrepared<MeRow>(this.dataSource, ME_STATEMENT, [q.userId, q.projectId, q.sessionId, q.now, q.publishableKey, q.secretHash]);
+    const rows = await queryPrepared<MeRow>(this.dataSource, ME_STATEMENT, [q.userId, q.projectId, q.sessionId, q.now, q.publishableKey, q.secretHash, q.kid]);
     return rows[0] ?? null;
   }
 }

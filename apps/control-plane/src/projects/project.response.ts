@@ -1,5 +1,5 @@
 import type { Project } from '@gatehouse/entities';
-import { DEFAULT_ACCESS_TOKEN_TTL_SECONDS } from '@gatehouse/identity';
+import { DEFAULT_ACCESS_TOKEN_TTL_SECONDS, DEFAULT_REAUTHENTICATION_MAX_AGE_SECONDS } from '@gatehouse/identity';
 
 /** What a project that never set a key shows; every key of CONTRACT §6's settings is always present. */
 const SETTINGS_DEFAULTS = {
@@ -8,6 +8,7 @@ const SETTINGS_DEFAULTS = {
   rp_name: null,
   require_email_verification: false,
   access_token_ttl_seconds: DEFAULT_ACCESS_TOKEN_TTL_SECONDS,
+  reauthentication_max_age_seconds: DEFAULT_REAUTHENTICATION_MAX_AGE_SECONDS,
 };
 
 /** Project resource (CONTRACT §6); OAuth client secrets are write-only and show as `client_secret_set`. */

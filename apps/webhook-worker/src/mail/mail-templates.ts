@@ -12,7 +12,8 @@ const escapeHtml = (s: string) =>
 interface Template {
   subject: (v: Record<string, string>, project: string) => string;
   intro: (v: Record<string, string>, project: string) => string;
-  action: string;
+  /** The button's label; null for a notice without a link. */
+  action: string | null;
   outro: (v: Record<string, string>) => string;
 }
 
@@ -21,7 +22,7 @@ const TEMPLATES: Record<MailMessage['template'], Template> = {
     subject: (_, p) => `Confirm your email for ${p}`,
     intro: (_, p) => `Please confirm that this is your email address for ${p}.`,
     action: 'Confirm email',
-    outro: (v) => `This link expires in ${v.expires_in_hours ?? '24'} hours. If you did not create an account, ignore this message.`,
+    outro: (v) => `This link expires in ${v.expires_in_hours ?? '24'} hours. If you did not create this account yourself, do not confirm it: ignore this message.`,
   },
   'password-reset': {
     subject: (_, p) => `Reset your ${p} password`,
@@ -34,6 +35,18 @@ const TEMPLATES: Record<MailMessage['template'], Template> = {
     intro: (_, p) => `Use this link to sign in to ${p}. It works once.`,
     action: 'Sign in',
     outro: (v) => `This link expires in ${v.expires_in_minutes ?? '15'} minutes. If you did not ask for it, ignore this message.`,
+  },
+  'email-change': {
+    subject: (_, p) => `Confirm your new email for ${p}`,
+    intro: (_, p) => `Please confirm that this is the new email address of your ${p} account.`,
+    action: 'Confirm new email',
+    outro: (v) => `This link expires in ${v.expires_in_hours ?? '24'} hours. Until then your account keeps its current address. If you did not ask for this, ignore this message.`,
+  },
+  'email-changed': {
+    subject: (_, p) => `The email of your ${p} account was changed`,
+    intro: (v, p) => `The email address of your ${p} account was changed to ${v.new_email ?? 'another address'}. Mail about the account now goes there.`,
+    action: null,
+    outro: () => 'If you did not make this change, contact the service right away: someone else may be using your account.',
   },
   invitation: {
     subject: (v, p) => `You are invited to join ${v.organization_name ?? 'an organization'} on ${p}`,
@@ -51,12 +64,15 @@ export function renderMail(m: MailMessage): RenderedMail {
   const subject = t.subject(v, m.projectName);
   const intro = t.intro(v, m.projectName);
   const outro = t.outro(v);
-  const text = [intro, '', `${t.action}: ${link}`, '', outro, '', `— ${m.projectName}`].join('\n');
+  const text = [intro, '', ...(t.action ? [`${t.action}: ${link}`, ''] : []), outro, '', `— ${m.projectName}`].join('\n');
+  const button = t.action
+    ? `<p><a href="${escapeHtml(link)}" style="display:inline-block;padding:10px 16px;background:#1f2937;color:#fff;text-decoration:none;border-radius:6px">${escapeHtml(t.action)}</a></p>
+<p style="font-size:13px;color:#555">Or paste this link into your browser: ${escapeHtml(link)}</p>
+`
+    : '';
   const html = `<!doctype html><html><body style="font-family:sans-serif;line-height:1.5">
 <p>${escapeHtml(intro)}</p>
-<p><a href="${escapeHtml(link)}" style="display:inline-block;padding:10px 16px;background:#1f2937;color:#fff;text-decoration:none;border-radius:6px">${escapeHtml(t.action)}</a></p>
-<p style="font-size:13px;color:#555">Or paste this link into your browser: ${escapeHtml(link)}</p>
-<p style="font-size:13px;color:#555">${escapeHtml(outro)}</p>
+${button}<p style="font-size:13px;color:#555">${escapeHtml(outro)}</p>
 <p>— ${escapeHtml(m.projectName)}</p>
 </body></html>`;
   return { subject, text, html };

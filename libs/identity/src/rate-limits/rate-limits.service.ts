@@ -21,6 +21,7 @@ export const RATE_LIMITS = {
   signUp: { name: 'sign-up', limit: 3, windowMs: 60_000, route: 'POST /v1/auth/sign-up' },
   forgot: { name: 'password-forgot', limit: 3, windowMs: 3_600_000, route: 'POST /v1/auth/password/forgot' },
   magicLink: { name: 'magic-link', limit: 5, windowMs: 15 * 60_000, route: 'POST /v1/auth/magic-link/send' },
+  emailChange: { name: 'email-change', limit: 3, windowMs: 3_600_000, route: 'POST /v1/auth/email/change' },
 } satisfies Record<string, RateLimitRule & { route: string }>;
 
 const ENDPOINT_RULES = new Map<string, RateLimitRule>(Object.values(RATE_LIMITS).map((r) => [r.route, r]));

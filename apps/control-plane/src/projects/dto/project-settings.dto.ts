@@ -40,6 +40,13 @@ export class ProjectSettingsDto {
   @Max(86400)
   access_token_ttl_seconds?: number | null;
 
+  @ApiPropertyOptional({ nullable: true, minimum: 30, maximum: 86400, default: 600, description: 'How recent a proof of identity (auth_time) sensitive self-service actions need' })
+  @IsOptional()
+  @IsInt()
+  @Min(30)
+  @Max(86400)
+  reauthentication_max_age_seconds?: number | null;
+
   @ApiPropertyOptional({ nullable: true, description: 'Page the verification mail links to (default: default_redirect_url)' })
   @IsOptional()
   @IsRedirectUrl()

@@ -1,0 +1,53 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { EventRecorder, PasswordHasher, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
+import { Clock } from '@gatehouse/platform';
+import { ProblemError } from '@gatehouse/problem-details';
+import { AccountsService } from '../accounts/accounts.service';
+import { OneTimeTokensRepository } from '../one-time-tokens/one-time-tokens.repository';
+import { SessionsService } from '../sessions/sessions.service';
+import { UsersRepository } from '../users/users.repository';
+import { PasswordPolicy } from './password-policy';
+
+/**
+ * `POST /v1/auth/password/change` (a sensitive action: the route needs a recent authentication):
+ * the current password is proven again (it counts toward the lockout like a sign-in), the new one
+ * meets the policy, and every other session of the user ends, as do outstanding reset links.
+ */
+@Injectable()
+export class PasswordChangeService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly users: UsersRepository,
+    private readonly accounts: AccountsService,
+    private readonly sessions: SessionsService,
+    private readonly tokens: OneTimeTokensRepository,
+    private readonly hasher: PasswordHasher,
+    private readonly policy: PasswordPolicy,
+    private readonly events: EventRecorder,
+    private readonly clock: Clock,
+  ) {}
+
+  async change(project: ResolvedProject, caller: { sub: string; sid: string }, current: string, next: string, meta: RequestMeta): Promise<void> {
+    const user = await this.users.findById(project.id, caller.sub);
+    if (!user || user.status !== 'active') throw new ProblemError('unauthenticated', { detail: 'A valid session is required.' });
+    const problems = this.policy.problems(next, { email: user.email, username: user.username });
+    if (problems.length) throw ProblemError.validation({ new_password: problems });
+    await this.accounts.verifyOwnPassword(project, user, current, meta);
+    const { hash, scheme } = await this.hasher.hash(next);
+    await this.dataSource.transaction(async (manager) => {
+      await this.users.setPassword(manager, user.id, hash, scheme);
+      await this.tokens.consumeAllOfUser(manager, user.id, 'password-reset', this.clock.now());
+      const revoked = await this.sessions.revokeOthersOfUser(manager, user.id, caller.sid, 'password_changed');
+      const by = { tenantId: user.tenantId, projectId: project.id, actorType: 'user' as const, actorId: user.id, meta };
+      await this.events.sessionsRevoked(manager, by, user.id, revoked, 'password_changed');
+      await this.events.record(manager, {
+        ...by,
+        action: 'password.changed',
+        resourceType: 'user',
+        resourceId: user.id,
+        data: { user: { id: user.id, email: user.email }, sessions_revoked: revoked.length },
+      });
+    });
+  }
+}

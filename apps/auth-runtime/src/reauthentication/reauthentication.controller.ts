@@ -1,0 +1,43 @@
+import { Body, Controller, HttpCode, Inject, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
+import { requestMeta, type ResolvedProject } from '@gatehouse/identity';
+import { Clock } from '@gatehouse/platform';
+import { CurrentAuth, SessionAuthGuard, type SessionRequest } from '../auth/session-auth.guard';
+import { setAccessCookie } from '../auth/session-cookies';
+import { CurrentProject } from '../projects/current-project.decorator';
+import { ProjectKeyGuard } from '../projects/project-key.guard';
+import { ReauthenticateDto } from './reauthenticate.dto';
+import { ReauthenticationService } from './reauthentication.service';
+
+type Auth = NonNullable<SessionRequest['auth']>;
+
+@ApiTags('reauthentication')
+@ApiHeader({ name: 'X-Service-Project-Key', required: true })
+@UseGuards(ProjectKeyGuard, SessionAuthGuard)
+@Controller('v1/auth/reauthenticate')
+export class ReauthenticationController {
+  constructor(
+    private readonly reauthentication: ReauthenticationService,
+    private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Post()
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Prove a credential again ({password}, {factor, code} or a passkey {credential}): a fresh access token, same session, new auth_time' })
+  async reauthenticate(@CurrentProject() project: ResolvedProject, @CurrentAuth() auth: Auth, @Body() dto: ReauthenticateDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    const issued = await this.reauthentication.reauthenticate(project, auth, dto, requestMeta(req));
+    setAccessCookie(res, this.config, issued, this.clock.nowMs());
+    return { access_token: issued.accessToken, expires_in: issued.expiresIn };
+  }
+
+  @Post('sms')
+  @HttpCode(202)
+  @ApiOperation({ summary: 'Text a code to the enrolled phone for {factor: "sms", code} (202 {})' })
+  async sendSms(@CurrentProject() project: ResolvedProject, @CurrentAuth() auth: Auth, @Res({ passthrough: true }) res: Response): Promise<Record<string, never>> {
+    await this.reauthentication.sendSms(project, auth, res);
+    return {};
+  }
+}

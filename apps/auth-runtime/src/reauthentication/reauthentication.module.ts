@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { AccountsModule } from '../accounts/accounts.module';
+import { MfaModule } from '../mfa/mfa.module';
+import { PasskeysModule } from '../passkeys/passkeys.module';
+import { ReauthenticationController } from './reauthentication.controller';
+import { ReauthenticationService } from './reauthentication.service';
+
+/** Step-up: proving a credential again within a session (password, second factor or passkey). */
+@Module({
+  imports: [AccountsModule, MfaModule, PasskeysModule],
+  controllers: [ReauthenticationController],
+  providers: [ReauthenticationService],
+})
+export class ReauthenticationModule {}
