@@ -166,6 +166,15 @@ describe('OAuth provider calls refuse loopback, private, link-local and metadata
       // The same flow under loopback does reach the trap: the listener would have seen a call.
       await githubSignIn(loose, loose);
       expect(trap.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /login/oauth/access_token']);
+      const [call] = trap.requests;
+      expect(call.headers).toMatchObject({
+        host: `127.0.0.1:${trap.port}`,
+        'content-type': 'application/x-www-form-urlencoded',
+        'content-length': String(Buffer.byteLength(call.body)),
+        'user-agent': 'Gatehouse',
+        accept: 'application/json',
+      });
+      expect(new URLSearchParams(call.body).get('client_secret')).toBe(local.github.clientSecret);
     });
   });
 

@@ -68,7 +68,10 @@ export function outboundRequest(url: string | URL, init: OutboundRequestInit, li
     try {
       const target = outboundTarget(url, limits.mode);
       const body = init.body === undefined ? undefined : Buffer.from(init.body, 'utf8');
-      const headers: Record<string, string> = { ...init.headers, host: target.host };
+      // Host and length are ours to set: a caller's (any case) would be sent twice or lie.
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(init.headers ?? {})) if (!/^(host|content-length)$/i.test(name)) headers[name] = value;
+      headers.host = target.host;
       if (body) headers['content-length'] = String(body.length);
       const req = (target.secure ? https : http).request({ ...target.options, method: init.method ?? 'GET', headers, agent: agentFor(target.secure, limits.mode) });
       timer = setTimeout(() => {
