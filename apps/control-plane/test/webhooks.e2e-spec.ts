@@ -214,6 +214,53 @@ describe('admin webhooks API', () => {
     });
   });
 
+  describe('with WEBHOOK_ALLOW_PRIVATE_URLS=loopback (the test default)', () => {
+    it.each(['http://127.0.0.1:9/hook', 'http://[::1]:9/hook', 'http://localhost:9/hook', 'http://[::ffff:127.0.0.1]:9/'])('accepts %s', async (url) => {
+      const res = await post('/v1/admin/webhooks', { url, events: ['*'] });
+      expect(res.status).toBe(201);
+      expect(res.body.url).toBe(new URL(url).href);
+    });
+
+    it.each(['http://169.254.169.254/latest/meta-data/', 'http://169.254.1.1/', 'http://[fe80::1]/', 'http://10.0.0.1/', 'http://192.168.0.10/', 'http://[fd00:ec2::254]/', 'http://0.0.0.0/', 'http://metadata.google.internal/'])(
+      'refuses %s at creation with 400 on url',
+      async (url) => {
+        const res = await post('/v1/admin/webhooks', { url, events: ['*'] });
+        expect(expectProblem(res, 400, 'validation-error', '/v1/admin/webhooks').errors).toEqual({ url: [PRIVATE_ADDRESS_MESSAGE] });
+        expect(await webhookRows()).toHaveLength(0);
+      },
+    );
+  });
+
+  describe('with WEBHOOK_ALLOW_PRIVATE_URLS=true', () => {
+    let open: TestApp;
+    beforeAll(async () => {
+      open = await startTestApp(buildControlPlane, { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
+    });
+    afterAll(() => open.close());
+
+    it.each(['http://10.0.0.1/hook', 'http://192.168.0.10/', 'http://127.0.0.1:9/hook', 'http://[fd12:3456::1]/'])('accepts %s', async (url) => {
+      const res = await open.http().post('/v1/admin/webhooks').set('Authorization', `Bearer ${token}`).send({ url, events: ['*'] });
+      expect(res.status).toBe(201);
+    });
+
+    it.each([
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[::ffff:169.254.169.254]/',
+      'http://169.254.170.2/v2/credentials',
+      'http://[fd00:ec2::254]/',
+      'http://100.100.100.200/',
+      'http://169.254.1.1/',
+      'http://[fe80::1]/',
+      'http://metadata.google.internal/',
+      'http://metadata/',
+      'http://instance-data./',
+    ])('still refuses the cloud metadata endpoint or link-local address %s', async (url) => {
+      const res = await open.http().post('/v1/admin/webhooks').set('Authorization', `Bearer ${token}`).send({ url, events: ['*'] });
+      expect(expectProblem(res, 400, 'validation-error', '/v1/admin/webhooks').errors).toEqual({ url: [PRIVATE_ADDRESS_MESSAGE] });
+      expect(await webhookRows()).toHaveLength(0);
+    });
+  });
+
   it('patches any subset, re-enabling clears disabled_reason, and writes webhook.updated', async () => {
     const w = await create({ description: 'old' });
     const res = await patch(`/v1/admin/webhooks/${w.id}`, { url: 'https://other.example.com/in', events: ['*'], description: null });

@@ -1,5 +1,12 @@
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'log' | 'debug' | 'verbose';
 
+/**
+ * Which non-public addresses outbound calls to admin-supplied URLs may reach (`*_ALLOW_PRIVATE_URLS`:
+ * `false` → none, `loopback` → loopback, `true` → any). Link-local and cloud metadata endpoints are
+ * refused in every mode (libs/identity/src/outbound).
+ */
+export type PrivateUrlMode = 'none' | 'loopback' | 'any';
+
 export interface AppConfig {
   readonly env: 'development' | 'production' | 'test';
   readonly http: {
@@ -38,7 +45,7 @@ export interface AppConfig {
   readonly mail: { readonly smtpUrl: string | null; readonly from: string };
   readonly sms: { readonly gatewayUrl: string | null };
   readonly webhooks: {
-    readonly allowPrivateUrls: boolean;
+    readonly allowPrivateUrls: PrivateUrlMode;
     /** Delays in milliseconds between attempts: attempt n+1 waits retryScheduleMs[n-1]. */
     readonly retryScheduleMs: readonly number[];
     readonly timeoutMs: number;
@@ -46,5 +53,7 @@ export interface AppConfig {
   readonly oauth: {
     /** Bound on each call to an identity provider (token, profile, JWKS, discovery). */
     readonly timeoutMs: number;
+    /** Addresses that provider calls (discovery, keys, token, userinfo, emails) may reach besides public ones. */
+    readonly allowPrivateUrls: PrivateUrlMode;
   };
 }

@@ -4,6 +4,7 @@ import { Type } from 'class-transformer';
 
 const DURATION_LIST = /^\s*\d+\s*[smh]?\s*(,\s*\d+\s*[smh]?\s*)*$/;
 const BOOL = ['true', 'false', '1', '0', 'yes', 'no'];
+const PRIVATE_URLS = [...BOOL, 'loopback'];
 
 /**
  * Every environment variable Gatehouse reads, grouped as in the README's configuration table.
@@ -54,12 +55,13 @@ export class EnvSchema {
   @IsOptional() @Matches(/^https?:\/\/\S+$/, { message: 'must be an http(s) URL' }) SMS_GATEWAY_URL?: string;
 
   // --- webhooks ---
-  @IsOptional() @IsIn(BOOL) WEBHOOK_ALLOW_PRIVATE_URLS?: string;
+  @IsOptional() @IsIn(PRIVATE_URLS) WEBHOOK_ALLOW_PRIVATE_URLS?: string;
   @IsOptional() @Matches(DURATION_LIST, { message: 'must be a comma-separated list of delays such as 5s,5m,2h' }) WEBHOOK_RETRY_SCHEDULE?: string;
   @IsOptional() @Type(() => Number) @IsInt() @Min(100) @Max(120000) WEBHOOK_TIMEOUT_MS?: number;
 
   // --- oauth ---
   @IsOptional() @Type(() => Number) @IsInt() @Min(100) @Max(60000) OAUTH_TIMEOUT_MS?: number;
+  @IsOptional() @IsIn(PRIVATE_URLS) OAUTH_ALLOW_PRIVATE_URLS?: string;
 }
 
 export const ENV_KEYS = [
@@ -69,5 +71,5 @@ export const ENV_KEYS = [
   'AUTH_RUNTIME_METRICS_PORT', 'CONTROL_PLANE_METRICS_PORT', 'WEBHOOK_WORKER_METRICS_PORT', 'DATABASE_URL', 'REDIS_URL',
   'DATABASE_PREPARED_STATEMENTS', 'GATEHOUSE_STANDALONE', 'GATEHOUSE_DATA_DIR', 'ENCRYPTION_KEY', 'BCRYPT_COST', 'PASSWORD_HASH_CONCURRENCY', 'BOOTSTRAP_ADMIN_EMAIL',
   'BOOTSTRAP_ADMIN_PASSWORD', 'SMTP_URL', 'MAIL_FROM', 'SMS_GATEWAY_URL', 'WEBHOOK_ALLOW_PRIVATE_URLS',
-  'WEBHOOK_RETRY_SCHEDULE', 'WEBHOOK_TIMEOUT_MS', 'OAUTH_TIMEOUT_MS',
+  'WEBHOOK_RETRY_SCHEDULE', 'WEBHOOK_TIMEOUT_MS', 'OAUTH_TIMEOUT_MS', 'OAUTH_ALLOW_PRIVATE_URLS',
 ] as const satisfies readonly (keyof EnvSchema)[];

@@ -1,4 +1,4 @@
-export type { AppConfig, LogLevel } from './app-config';
+export type { AppConfig, LogLevel, PrivateUrlMode } from './app-config';
 export { EnvSchema, ENV_KEYS } from './env.schema';
 export {
   ConfigError,

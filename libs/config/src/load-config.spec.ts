@@ -12,7 +12,8 @@ describe('loadConfig', () => {
     expect(c.http.cookieSecure).toBe(true);
     expect(c.auth.bcryptCost).toBe(10);
     expect(c.http.trustProxy).toBe(false);
-    expect(c.webhooks.allowPrivateUrls).toBe(false);
+    expect(c.webhooks.allowPrivateUrls).toBe('none');
+    expect(c.oauth.allowPrivateUrls).toBe('none');
     expect(c.webhooks.retryScheduleMs).toEqual([5e3, 3e5, 18e5, 72e5, 18e6, 36e6, 36e6]);
     expect(c.auth.encryptionKey).toHaveLength(32);
     expect(Object.isFrozen(c.http)).toBe(true);
@@ -42,6 +43,21 @@ describe('loadConfig', () => {
     expect(loadConfig({ ENCRYPTION_KEY: KEY, DATABASE_PREPARED_STATEMENTS: 'false' }).database.preparedStatements).toBe(false);
     expect(loadConfig({ ENCRYPTION_KEY: KEY, GATEHOUSE_STANDALONE: '1' }).database.preparedStatements).toBe(false);
     expect(() => loadConfig({ ENCRYPTION_KEY: KEY, DATABASE_PREPARED_STATEMENTS: 'sometimes' })).toThrow(ConfigError);
+  });
+
+  it('reads WEBHOOK_ALLOW_PRIVATE_URLS and OAUTH_ALLOW_PRIVATE_URLS as false, loopback or true', () => {
+    const modes = (value: string) => {
+      const c = loadConfig({ ENCRYPTION_KEY: KEY, WEBHOOK_ALLOW_PRIVATE_URLS: value, OAUTH_ALLOW_PRIVATE_URLS: value });
+      return [c.webhooks.allowPrivateUrls, c.oauth.allowPrivateUrls];
+    };
+    for (const v of ['false', '0', 'no', '']) expect(modes(v)).toEqual(['none', 'none']);
+    for (const v of ['true', '1', 'yes']) expect(modes(v)).toEqual(['any', 'any']);
+    expect(modes('loopback')).toEqual(['loopback', 'loopback']);
+    expect(loadConfig({ ENCRYPTION_KEY: KEY, OAUTH_ALLOW_PRIVATE_URLS: 'loopback' }).webhooks.allowPrivateUrls).toBe('none');
+    for (const bad of ['localhost', 'private', 'TRUE ']) {
+      expect(() => loadConfig({ ENCRYPTION_KEY: KEY, WEBHOOK_ALLOW_PRIVATE_URLS: bad })).toThrow(/^WEBHOOK_ALLOW_PRIVATE_URLS: /);
+      expect(() => loadConfig({ ENCRYPTION_KEY: KEY, OAUTH_ALLOW_PRIVATE_URLS: bad })).toThrow(/^OAUTH_ALLOW_PRIVATE_URLS: /);
+    }
   });
 
   it('requires ENCRYPTION_KEY', () => {

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { availableParallelism } from 'node:os';
 import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
-import type { AppConfig, LogLevel } from './app-config';
+import type { AppConfig, LogLevel, PrivateUrlMode } from './app-config';
 import { ENV_KEYS, EnvSchema } from './env.schema';
 
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/gatehouse';
@@ -18,6 +18,9 @@ export class ConfigError extends Error {
 
 const truthy = (v: string | undefined, dflt: boolean): boolean =>
   v === undefined || v === '' ? dflt : ['true', '1', 'yes'].includes(v.toLowerCase());
+
+/** `*_ALLOW_PRIVATE_URLS`: `loopback`, or a boolean (true → any private address). */
+const privateUrlMode = (v: string | undefined): PrivateUrlMode => (v?.toLowerCase() === 'loopback' ? 'loopback' : truthy(v, false) ? 'any' : 'none');
 
 export function parseDurationList(list: string): number[] {
   return list.split(',').map((item) => {
@@ -98,11 +101,11 @@ export function loadConfig(source: Record<string, string | undefined>): AppConfi
     mail: { smtpUrl: env.SMTP_URL ?? null, from: env.MAIL_FROM ?? 'Gatehouse <no-reply@localhost>' },
     sms: { gatewayUrl: env.SMS_GATEWAY_URL ?? null },
     webhooks: {
-      allowPrivateUrls: truthy(env.WEBHOOK_ALLOW_PRIVATE_URLS, false),
+      allowPrivateUrls: privateUrlMode(env.WEBHOOK_ALLOW_PRIVATE_URLS),
       retryScheduleMs: parseDurationList(env.WEBHOOK_RETRY_SCHEDULE ?? DEFAULT_RETRY_SCHEDULE),
       timeoutMs: env.WEBHOOK_TIMEOUT_MS ?? 15000,
     },
-    oauth: { timeoutMs: env.OAUTH_TIMEOUT_MS ?? 10000 },
+    oauth: { timeoutMs: env.OAUTH_TIMEOUT_MS ?? 10000, allowPrivateUrls: privateUrlMode(env.OAUTH_ALLOW_PRIVATE_URLS) },
   };
   return deepFreeze(config);
 }

@@ -24,18 +24,10 @@ export { OAUTH_PROVIDERS, openOAuthSecret, sealOAuthSecret, type OAuthProvider }
 export { WEBHOOK_ALL_EVENTS, WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT } from './webhooks/webhook-events';
 export { newWebhookSecret, openWebhookSecret, sealWebhookSecret, signWebhook, WEBHOOK_SECRET_PREFIX, webhookSigningKey } from './webhooks/webhook-signing';
 export { webhookBody, type WebhookEventSource } from './webhooks/webhook-payload';
-export {
-  assertSendableHost,
-  checkWebhookUrl,
-  forbiddenAddress,
-  guardedLookup,
-  parseWebhookUrl,
-  PRIVATE_ADDRESS_MESSAGE,
-  PrivateAddressError,
-  urlHost,
-  WEBHOOK_URL_MAX_LENGTH,
-  type WebhookUrlCheck,
-} from './webhooks/webhook-url';
+export { checkWebhookUrl, parseWebhookUrl, WEBHOOK_URL_MAX_LENGTH, type WebhookUrlCheck } from './webhooks/webhook-url';
+export { PRIVATE_ADDRESS_MESSAGE, refusedAddress, refusedHostname, refusedUrlHost, urlHost } from './outbound/address-policy';
+export { assertSendableHost, guardedLookup, outboundTarget, PrivateAddressError, type OutboundTarget } from './outbound/guarded-connection';
+export { OutboundHttpError, outboundRequest, type OutboundLimits, type OutboundRequestInit, type OutboundResponse } from './outbound/outbound-request';
 export { WEBHOOK_BATCH_JOB_PREFIX, WEBHOOK_JOB_BATCH, WEBHOOK_JOB_OPTIONS, WebhookDeliveryQueue, type WebhookDeliveryJob } from './webhooks/webhook-delivery-queue';
 export { AllowedOrigins, CORS_ORIGIN_SET_KEYS } from './cors/allowed-origins';
 export {

@@ -17,7 +17,8 @@ export class HttpReceiver {
   private server: http.Server | null = null;
   port = 0;
 
-  async start(): Promise<number> {
+  /** Listens on `host` (default 127.0.0.1; `::` also takes IPv6 and `0.0.0.0` connections); `url` stays on 127.0.0.1. */
+  async start(host = '127.0.0.1'): Promise<number> {
     this.server = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
@@ -29,7 +30,7 @@ export class HttpReceiver {
         res.end(answer.body ?? '');
       });
     });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => this.server!.listen(0, host, resolve));
     this.port = (this.server.address() as { port: number }).port;
     return this.port;
   }

@@ -19,5 +19,7 @@ export const TEST_ENV: Record<string, string> = {
   LOG_LEVEL: 'error',
   PUBLIC_AUTH_URL: 'http://auth.test',
   ERROR_TYPE_BASE: 'https://gatehouse.dev/problems',
-  WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+  // Local receivers and identity providers listen on 127.0.0.1; every other private address stays refused.
+  WEBHOOK_ALLOW_PRIVATE_URLS: 'loopback',
+  OAUTH_ALLOW_PRIVATE_URLS: 'loopback',
 };

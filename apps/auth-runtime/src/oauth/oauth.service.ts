@@ -3,7 +3,7 @@ import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { decryptSecretString, encryptSecret, randomToken, sha256Hex } from '@gatehouse/crypto';
 import type { OAuthTransaction, User } from '@gatehouse/entities';
-import { EventRecorder, ProjectsCache, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
+import { EventRecorder, outboundTarget, ProjectsCache, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { CacheStore, Clock } from '@gatehouse/platform';
 import { ProblemError, type FieldErrors } from '@gatehouse/problem-details';
 import { AccountClaimsService } from '../accounts/account-claims.service';
@@ -291,7 +291,7 @@ export class OAuthService {
     let userinfo: unknown = null;
     if (settings.provider === 'google') userinfo = (profile as { _json?: unknown } | undefined)?._json ?? null;
     else if (claims.email === undefined && endpoints.userinfoUrl) {
-      const res = await providerRequest(endpoints.userinfoUrl, { headers: { Authorization: `Bearer ${accessToken}` } }, this.config.oauth.timeoutMs);
+      const res = await providerRequest(endpoints.userinfoUrl, { headers: { Authorization: `Bearer ${accessToken}` } }, this.config.oauth);
       if (res.status < 200 || res.status > 299) throw new Error(`userinfo answered ${res.status}`);
       userinfo = JSON.parse(res.body) as unknown;
     }
@@ -309,6 +309,11 @@ export class OAuthService {
       jwksUrl ??= doc.jwks_uri ?? null;
     }
     if (!authorizationUrl || !tokenUrl || (settings.kind === 'oidc' && !jwksUrl)) throw new Error('provider endpoints unknown');
+    // The endpoints this server calls (not the authorization URL: only browsers go there), from
+    // the settings or the discovery document, fail here when OAUTH_ALLOW_PRIVATE_URLS refuses them
+    // outright (scheme, literal address, blocked name), before the user is sent to the provider;
+    // names are judged again on their resolved addresses when each call connects.
+    for (const url of [tokenUrl, userinfoUrl, jwksUrl, settings.emailsUrl]) if (url) outboundTarget(url, this.config.oauth.allowPrivateUrls);
     return { authorizationUrl, tokenUrl, userinfoUrl, jwksUrl, emailsUrl: settings.emailsUrl };
   }
 
@@ -328,7 +333,7 @@ export class OAuthService {
       callbackUrl: this.callbackUrl,
       store,
       guard,
-      timeoutMs: this.config.oauth.timeoutMs,
+      calls: this.config.oauth,
       verify,
     };
   }

@@ -1,10 +1,13 @@
+import type { AppConfig } from '@gatehouse/config';
+import { outboundRequest, type OutboundResponse } from '@gatehouse/identity';
+
 /** Largest response we read from an identity provider; anything bigger is a provider error. */
 export const MAX_PROVIDER_RESPONSE_BYTES = 1024 * 1024;
 
-export interface ProviderResponse {
-  status: number;
-  body: string;
-}
+export type ProviderResponse = OutboundResponse;
+
+/** How provider calls are bounded and guarded: `OAUTH_TIMEOUT_MS`, `OAUTH_ALLOW_PRIVATE_URLS`. */
+export type ProviderCallPolicy = AppConfig['oauth'];
 
 export class ProviderHttpError extends Error {
   constructor(message: string, readonly status?: number) {
@@ -13,43 +16,27 @@ export class ProviderHttpError extends Error {
   }
 }
 
-async function readCapped(res: Response, maxBytes: number): Promise<string> {
-  if (!res.body) return '';
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  // Node's web streams are async-iterable; the body is read chunk by chunk so a huge answer stops early.
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-    total += chunk.byteLength;
-    if (total > maxBytes) throw new ProviderHttpError('provider response too large');
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 /**
- * One HTTP call to an identity provider, bounded in time (connect, headers and body together) and
- * size. Redirects are not followed. Rejects with the network or abort error.
+ * One HTTP call to an identity provider through the SSRF guard shared with webhooks
+ * (`outboundRequest`: the host checked before connecting and every resolved address while
+ * connecting, under `OAUTH_ALLOW_PRIVATE_URLS`), bounded in time (connect, headers and body
+ * together) and size. Redirects are not followed. Rejects with the refusal, network or timeout error.
  */
-export async function providerRequest(
+export function providerRequest(
   url: string,
   init: { method?: string; headers?: Record<string, string>; body?: string },
-  timeoutMs: number,
+  policy: ProviderCallPolicy,
 ): Promise<ProviderResponse> {
-  const target = new URL(url);
-  if (target.protocol !== 'https:' && target.protocol !== 'http:') throw new ProviderHttpError('unsupported URL scheme');
-  const res = await fetch(target, {
-    method: init.method ?? 'GET',
-    headers: { 'User-Agent': 'Gatehouse', Accept: 'application/json', ...init.headers },
-    ...(init.body !== undefined ? { body: init.body } : {}),
-    redirect: 'manual',
-    signal: AbortSignal.timeout(timeoutMs),
-  });
-  return { status: res.status, body: await readCapped(res, MAX_PROVIDER_RESPONSE_BYTES) };
+  return outboundRequest(
+    url,
+    { method: init.method ?? 'GET', headers: { 'User-Agent': 'Gatehouse', Accept: 'application/json', ...init.headers }, ...(init.body !== undefined ? { body: init.body } : {}) },
+    { mode: policy.allowPrivateUrls, timeoutMs: policy.timeoutMs, maxBytes: MAX_PROVIDER_RESPONSE_BYTES },
+  );
 }
 
 /** GET a JSON document (discovery, JWKS); non-2xx or non-JSON is a ProviderHttpError. */
-export async function fetchProviderJson(url: string, timeoutMs: number): Promise<unknown> {
-  const res = await providerRequest(url, {}, timeoutMs);
+export async function fetchProviderJson(url: string, policy: ProviderCallPolicy): Promise<unknown> {
+  const res = await providerRequest(url, {}, policy);
   if (res.status < 200 || res.status > 299) throw new ProviderHttpError(`provider answered ${res.status}`, res.status);
   try {
     return JSON.parse(res.body) as unknown;
@@ -75,10 +62,11 @@ interface OAuth2Internals {
 /**
  * Replaces node-oauth's transport (plain `http.request` without any timeout, as used by every
  * passport-oauth2 strategy for the token exchange and profile calls) with `providerRequest`:
- * bounded by `timeoutMs`, capped in size, no redirects. Callback semantics stay node-oauth's:
- * non-2xx → `{statusCode, data}`; a throw inside a strategy's callback is routed to `guard`.
+ * SSRF-guarded, bounded by the policy's timeout, capped in size, no redirects. Callback semantics
+ * stay node-oauth's: non-2xx → `{statusCode, data}`; a throw inside a strategy's callback is
+ * routed to `guard`.
  */
-export function installBoundedTransport(oauth2: unknown, guard: CallbackGuard, timeoutMs: number): void {
+export function installBoundedTransport(oauth2: unknown, guard: CallbackGuard, policy: ProviderCallPolicy): void {
   const client = oauth2 as OAuth2Internals;
   client._request = (method, url, headers, body, accessToken, callback) => {
     const send = async (): Promise<ProviderResponse> => {
@@ -86,7 +74,7 @@ export function installBoundedTransport(oauth2: unknown, guard: CallbackGuard, t
       const target = new URL(url);
       if (accessToken && !('Authorization' in all)) target.searchParams.set(client._accessTokenName ?? 'access_token', accessToken);
       const payload = body === null || body === '' ? undefined : Buffer.isBuffer(body) ? body.toString('utf8') : body;
-      return providerRequest(target.toString(), { method, headers: all, ...(payload !== undefined ? { body: payload } : {}) }, timeoutMs);
+      return providerRequest(target.toString(), { method, headers: all, ...(payload !== undefined ? { body: payload } : {}) }, policy);
     };
     send().then(
       (res) =>

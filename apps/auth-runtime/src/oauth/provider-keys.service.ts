@@ -52,7 +52,7 @@ export class ProviderKeysService {
     const hit = this.discovery.get(issuer);
     if (hit && now - hit.fetchedAt < DISCOVERY_TTL_MS) return hit.value;
     const base = issuer.replace('{tenantid}', 'common').replace(/\/+$/, '');
-    const doc = await fetchProviderJson(`${base}/.well-known/openid-configuration`, this.config.oauth.timeoutMs);
+    const doc = await fetchProviderJson(`${base}/.well-known/openid-configuration`, this.config.oauth);
     if (!isRecord(doc) || typeof doc.issuer !== 'string') throw new ProviderHttpError('invalid discovery document');
     if (!issuer.includes('{tenantid}') && doc.issuer.replace(/\/+$/, '') !== issuer.replace(/\/+$/, '')) {
       throw new ProviderHttpError('discovery document names another issuer');
@@ -76,7 +76,7 @@ export class ProviderKeysService {
     const fresh = hit && now - hit.fetchedAt < JWKS_TTL_MS;
     const known = hit ? match(hit.value, kid) : [];
     if (fresh && (known.length > 0 || now - hit.fetchedAt < JWKS_REFETCH_MIN_MS)) return known;
-    const doc = await fetchProviderJson(jwksUrl, this.config.oauth.timeoutMs);
+    const doc = await fetchProviderJson(jwksUrl, this.config.oauth);
     const keys = parseJwks(doc);
     this.remember(this.jwks, jwksUrl, keys, now);
     return match(keys, kid);

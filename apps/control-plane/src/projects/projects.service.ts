@@ -9,11 +9,13 @@ import { adminEvent } from '../common/admin-events';
 import { isId } from '../common/ids';
 import { paginated, type Page } from '../common/pagination';
 import type { CreateProjectDto } from './dto/create-project.dto';
+import type { ProjectSettingsDto } from './dto/project-settings.dto';
 import type { UpdateProjectDto } from './dto/update-project.dto';
 import { ProjectCacheInvalidator } from './project-cache-invalidator';
 import { mergeSettings, unique, type Sealer } from './project-settings';
 import { toProjectResponse } from './project.response';
 import { ProjectsRepository } from './projects.repository';
+import { providerAddressErrors } from './url-rules';
 
 const notFound = () => new ProblemError('not-found', { detail: 'No such project.' });
 
@@ -33,6 +35,12 @@ export class ProjectsService {
     return (provider, field, value) => sealOAuthSecret(this.config, projectId, provider, field, value);
   }
 
+  /** Provider URLs the runtime would call at an address OAUTH_ALLOW_PRIVATE_URLS refuses: 400 on each field. */
+  private assertProviderUrls(settings: ProjectSettingsDto | undefined): void {
+    const errors = providerAddressErrors(settings?.oauth_providers, this.config.oauth.allowPrivateUrls);
+    if (Object.keys(errors).length > 0) throw ProblemError.validation(errors);
+  }
+
   async list(tenantId: string, q: string | undefined, page: Page) {
     const [rows, total] = await this.projects.list(tenantId, q, page);
     return paginated('projects', rows.map(toProjectResponse), page, total);
@@ -45,6 +53,7 @@ export class ProjectsService {
   }
 
   async create(admin: AdminContext, dto: CreateProjectDto, meta: RequestMeta) {
+    this.assertProviderUrls(dto.settings);
     const project = await this.dataSource.transaction(async (manager) => {
       const created = await this.provisioning.createProject(manager, admin.tenantId, {
         name: dto.name,
@@ -78,6 +87,7 @@ export class ProjectsService {
    */
   async update(admin: AdminContext, id: string, dto: UpdateProjectDto, meta: RequestMeta) {
     if (!isId(id)) throw notFound();
+    this.assertProviderUrls(dto.settings);
     const { project, changed } = await this.dataSource.transaction(async (manager) => {
       const row = await this.projects.lockInTenant(manager, admin.tenantId, id);
       if (!row) throw notFound();

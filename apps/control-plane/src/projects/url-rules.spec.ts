@@ -1,4 +1,5 @@
-import { originProblem, providerUrlProblem, redirectUrlProblem } from './url-rules';
+import { PRIVATE_ADDRESS_MESSAGE } from '@gatehouse/identity';
+import { originProblem, providerAddressErrors, providerUrlProblem, redirectUrlProblem } from './url-rules';
 
 describe('originProblem', () => {
   it.each(['https://app.example.com', 'https://app.example.com:8443', 'http://localhost:3000', 'http://127.0.0.1:5173', 'http://[::1]:8080'])(
@@ -51,5 +52,41 @@ describe('providerUrlProblem', () => {
     expect(providerUrlProblem('https://accounts.google.com/o/oauth2/v2/auth')).toBeNull();
     expect(providerUrlProblem('file:///etc/passwd')).toEqual(expect.any(String));
     expect(providerUrlProblem('not a url')).toEqual(expect.any(String));
+  });
+});
+
+describe('providerAddressErrors (OAUTH_ALLOW_PRIVATE_URLS)', () => {
+  const refused = [PRIVATE_ADDRESS_MESSAGE];
+
+  it('names every refused server-called URL by its dotted path, for every provider', () => {
+    const providers = {
+      google: { issuer: 'http://169.254.169.254', token_url: 'http://10.0.0.1/token', userinfo_url: 'https://openidconnect.googleapis.com/v1/userinfo' },
+      github: { emails_url: 'http://metadata.google.internal/', authorization_url: 'http://127.0.0.1/authorize' },
+      microsoft: null,
+    };
+    expect(providerAddressErrors(providers, 'none')).toEqual({
+      'settings.oauth_providers.google.issuer': refused,
+      'settings.oauth_providers.google.token_url': refused,
+      'settings.oauth_providers.github.emails_url': refused,
+    });
+  });
+
+  it('applies the mode: loopback allows loopback hosts only, any allows every address but link-local and metadata', () => {
+    const at = (url: string) => (['none', 'loopback', 'any'] as const).map((mode) => Object.keys(providerAddressErrors({ google: { token_url: url } }, mode)).length);
+    expect(at('http://127.0.0.1:9000/token')).toEqual([1, 0, 0]);
+    expect(at('http://localhost:9000/token')).toEqual([1, 0, 0]);
+    expect(at('http://[::1]:9000/token')).toEqual([1, 0, 0]);
+    expect(at('http://10.0.0.1/token')).toEqual([1, 1, 0]);
+    expect(at('http://169.254.169.254/token')).toEqual([1, 1, 1]);
+    expect(at('http://[fe80::1]/token')).toEqual([1, 1, 1]);
+    expect(at('http://metadata.google.internal/token')).toEqual([1, 1, 1]);
+    expect(at('https://idp.example.com/token')).toEqual([0, 0, 0]);
+    expect(at('http://vm:8080/token')).toEqual([0, 0, 0]);
+  });
+
+  it('leaves absent settings, unparsable values and other fields to the DTO', () => {
+    expect(providerAddressErrors(undefined, 'none')).toEqual({});
+    expect(providerAddressErrors(null, 'none')).toEqual({});
+    expect(providerAddressErrors({ google: { token_url: 'not a url', scopes: ['http://127.0.0.1'] } }, 'none')).toEqual({});
   });
 });

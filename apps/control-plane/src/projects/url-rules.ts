@@ -1,4 +1,7 @@
 import { registerDecorator, type ValidationArguments, type ValidationOptions } from 'class-validator';
+import type { PrivateUrlMode } from '@gatehouse/config';
+import { PRIVATE_ADDRESS_MESSAGE, refusedUrlHost } from '@gatehouse/identity';
+import type { FieldErrors } from '@gatehouse/problem-details';
 
 const MAX_URL_LENGTH = 2048;
 
@@ -48,7 +51,10 @@ export function redirectUrlProblem(value: string): string | null {
   return null;
 }
 
-/** An absolute http(s) URL of an identity provider endpoint (any host: self-hosted providers). */
+/**
+ * An absolute http(s) URL of an identity provider endpoint (any host name: self-hosted providers;
+ * which addresses the server may call depends on the config, see `providerAddressErrors`).
+ */
 export function providerUrlProblem(value: string): string | null {
   if (value.length > MAX_URL_LENGTH) return `must be at most ${MAX_URL_LENGTH} characters`;
   const url = parse(value);
@@ -57,6 +63,28 @@ export function providerUrlProblem(value: string): string | null {
   }
   if (url.username || url.password) return 'must not contain credentials';
   return null;
+}
+
+/** Provider settings whose URL the auth runtime itself calls; `authorization_url` is visited by browsers only. */
+const SERVER_CALLED_PROVIDER_URLS = ['issuer', 'token_url', 'userinfo_url', 'emails_url'] as const;
+
+/**
+ * SSRF (issue 20): the provider URLs the runtime calls, refused when their host is a literal
+ * address or a name that `mode` (OAUTH_ALLOW_PRIVATE_URLS) refuses, each under its dotted path
+ * (`settings.oauth_providers.google.issuer`). Names are not resolved here: the runtime judges the
+ * addresses a name resolves to when it connects. Runs after the DTO checked each URL's form.
+ */
+export function providerAddressErrors(providers: object | null | undefined, mode: PrivateUrlMode, path = 'settings.oauth_providers'): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const [name, cfg] of Object.entries(providers ?? {})) {
+    if (!cfg || typeof cfg !== 'object') continue;
+    for (const field of SERVER_CALLED_PROVIDER_URLS) {
+      const value = (cfg as Record<string, unknown>)[field];
+      const url = typeof value === 'string' ? parse(value) : null;
+      if (url && refusedUrlHost(url, mode)) errors[`${path}.${name}.${field}`] = [PRIVATE_ADDRESS_MESSAGE];
+    }
+  }
+  return errors;
 }
 
 type Rule = (value: string) => string | null;

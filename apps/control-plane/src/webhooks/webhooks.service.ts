@@ -56,7 +56,7 @@ export class WebhooksService {
   ) {}
 
   private async checkedUrl(raw: string): Promise<string> {
-    const check = await checkWebhookUrl(raw, { allowPrivate: this.config.webhooks.allowPrivateUrls });
+    const check = await checkWebhookUrl(raw, { mode: this.config.webhooks.allowPrivateUrls });
     if (!check.ok) throw ProblemError.validation({ url: [check.message] });
     return check.url;
   }

@@ -2,7 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
-import { assertSendableHost, guardedLookup, PrivateAddressError, urlHost } from '@gatehouse/identity';
+import { outboundTarget, PrivateAddressError } from '@gatehouse/identity';
 
 export interface SendResult {
   /** The HTTP status, or null when no response came (timeout, refused address, network error). */
@@ -23,15 +23,16 @@ interface Target {
 }
 
 function describe(err: unknown): string {
-  if (err instanceof PrivateAddressError) return 'refused address: the host is or resolves to a private, loopback or link-local address';
+  if (err instanceof PrivateAddressError) return 'refused address: the host is or resolves to a loopback, private, link-local or metadata address';
   const e = err as { code?: string; message?: string };
   return e.code ?? e.message ?? 'request failed';
 }
 
 /**
  * One POST to a webhook endpoint: keep-alive agents, redirects never followed (3xx is an answer
- * like any other), a hard timeout over the whole exchange (`WEBHOOK_TIMEOUT_MS`), and, unless
- * private URLs are allowed, the SSRF guard on the address actually connected to.
+ * like any other), a hard timeout over the whole exchange (`WEBHOOK_TIMEOUT_MS`), and the SSRF
+ * guard (`outboundTarget`, shared with the OAuth provider calls) on the address actually connected
+ * to, in every `WEBHOOK_ALLOW_PRIVATE_URLS` mode.
  */
 @Injectable()
 export class WebhookSender implements OnApplicationShutdown {
@@ -48,23 +49,8 @@ export class WebhookSender implements OnApplicationShutdown {
     let t = this.targets.get(raw);
     if (t) return t;
     try {
-      const url = new URL(raw);
-      if (!this.config.webhooks.allowPrivateUrls) assertSendableHost(url);
-      const secure = url.protocol === 'https:';
-      t = {
-        secure,
-        // The Host header as the URL spells it (port only when not the default, IPv6 in brackets).
-        host: url.host,
-        options: {
-          method: 'POST',
-          protocol: url.protocol,
-          hostname: urlHost(url),
-          port: url.port || (secure ? 443 : 80),
-          path: `${url.pathname}${url.search}`,
-          agent: secure ? this.httpsAgent : this.httpAgent,
-          ...(this.config.webhooks.allowPrivateUrls ? {} : { lookup: guardedLookup }),
-        },
-      };
+      const target = outboundTarget(raw, this.config.webhooks.allowPrivateUrls);
+      t = { ...target, options: { ...target.options, method: 'POST', agent: target.secure ? this.httpsAgent : this.httpAgent } };
     } catch (err) {
       t = { refused: describe(err) };
     }

@@ -1,7 +1,8 @@
-import { checkWebhookUrl, forbiddenAddress, parseWebhookUrl, PRIVATE_ADDRESS_MESSAGE } from './webhook-url';
+import { PRIVATE_ADDRESS_MESSAGE } from '../outbound/address-policy';
+import { checkWebhookUrl, parseWebhookUrl } from './webhook-url';
 
 const publicDns = async () => ['93.184.215.14'];
-const refuse = { allowPrivate: false, resolve: publicDns };
+const refuse = { mode: 'none' as const, resolve: publicDns };
 
 describe('webhook URL checks (SSRF)', () => {
   it.each([
@@ -34,11 +35,11 @@ describe('webhook URL checks (SSRF)', () => {
   });
 
   it('refuses names that resolve to a private address, judged on every address', async () => {
-    expect(await checkWebhookUrl('https://rebind.example/', { allowPrivate: false, resolve: async () => ['93.184.215.14', '10.1.2.3'] })).toEqual({
+    expect(await checkWebhookUrl('https://rebind.example/', { mode: 'none', resolve: async () => ['93.184.215.14', '10.1.2.3'] })).toEqual({
       ok: false,
       message: PRIVATE_ADDRESS_MESSAGE,
     });
-    expect(await checkWebhookUrl('https://v6.example/', { allowPrivate: false, resolve: async () => ['::1'] })).toMatchObject({ ok: false });
+    expect(await checkWebhookUrl('https://v6.example/', { mode: 'none', resolve: async () => ['::1'] })).toMatchObject({ ok: false });
   });
 
   it('accepts public addresses and names, and normalises the URL', async () => {
@@ -51,12 +52,22 @@ describe('webhook URL checks (SSRF)', () => {
     const nx = async () => {
       throw Object.assign(new Error('ENOTFOUND'), { code: 'ENOTFOUND' });
     };
-    expect(await checkWebhookUrl('https://not-yet.example/', { allowPrivate: false, resolve: nx })).toEqual({ ok: true, url: 'https://not-yet.example/' });
+    expect(await checkWebhookUrl('https://not-yet.example/', { mode: 'none', resolve: nx })).toEqual({ ok: true, url: 'https://not-yet.example/' });
   });
 
-  it('allows private addresses only when configured to', async () => {
-    expect(await checkWebhookUrl('http://127.0.0.1:9000/hook', { allowPrivate: true })).toEqual({ ok: true, url: 'http://127.0.0.1:9000/hook' });
-    expect(await checkWebhookUrl('http://localhost:9000/', { allowPrivate: true })).toEqual({ ok: true, url: 'http://localhost:9000/' });
+  it('allows loopback under loopback, private addresses under any, and never link-local or metadata endpoints', async () => {
+    const at = (url: string, mode: 'none' | 'loopback' | 'any', resolve = publicDns) => checkWebhookUrl(url, { mode, resolve });
+    const refused = { ok: false, message: PRIVATE_ADDRESS_MESSAGE };
+    expect(await at('http://127.0.0.1:9000/hook', 'loopback')).toEqual({ ok: true, url: 'http://127.0.0.1:9000/hook' });
+    expect(await at('http://localhost:9000/', 'loopback', async () => ['127.0.0.1', '::1'])).toEqual({ ok: true, url: 'http://localhost:9000/' });
+    expect(await at('http://10.0.0.1/', 'loopback')).toEqual(refused);
+    expect(await at('http://169.254.169.254/', 'loopback')).toEqual(refused);
+    expect(await at('https://rebind.example/', 'loopback', async () => ['127.0.0.1', '10.0.0.1'])).toEqual(refused);
+    expect(await at('http://10.0.0.1/', 'any')).toEqual({ ok: true, url: 'http://10.0.0.1/' });
+    expect(await at('http://localhost:9000/', 'any', async () => ['127.0.0.1'])).toEqual({ ok: true, url: 'http://localhost:9000/' });
+    expect(await at('http://169.254.169.254/', 'any')).toEqual(refused);
+    expect(await at('http://metadata.google.internal/', 'any')).toEqual(refused);
+    expect(await at('https://imds.example/', 'any', async () => ['169.254.169.254'])).toEqual(refused);
   });
 
   it.each([
@@ -72,14 +83,5 @@ describe('webhook URL checks (SSRF)', () => {
     [`https://example.com/${'a'.repeat(2048)}`, 'must be at most 2048 characters'],
   ])('refuses the malformed URL %s', (url, message) => {
     expect(parseWebhookUrl(url)).toEqual({ ok: false, message });
-  });
-
-  it('names the range of a refused address and passes public unicast', () => {
-    expect(forbiddenAddress('127.0.0.1')).toBe('loopback');
-    expect(forbiddenAddress('::ffff:10.0.0.1')).toBe('private');
-    expect(forbiddenAddress('169.254.169.254')).toBe('linkLocal');
-    expect(forbiddenAddress('not an ip')).toBe('invalid');
-    expect(forbiddenAddress('8.8.8.8')).toBeNull();
-    expect(forbiddenAddress('2606:4700::1111')).toBeNull();
   });
 });

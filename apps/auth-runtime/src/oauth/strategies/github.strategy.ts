@@ -48,7 +48,7 @@ export class GitHubOAuthStrategy extends GitHubStrategy {
     );
     this.userUrl = input.userinfoUrl;
     this.emailsUrl = input.emailsUrl;
-    installBoundedTransport(this._oauth2, input.guard, input.timeoutMs);
+    installBoundedTransport(this._oauth2, input.guard, input.calls);
   }
 
   override userProfile(accessToken: string, done: (err?: Error | null, profile?: GitHubProfileDocuments) => void): void {

@@ -28,7 +28,7 @@ export class GoogleOAuthStrategy extends GoogleStrategy {
     );
     // The access token goes in the Authorization header, never in the userinfo URL's query.
     this._oauth2.useAuthorizationHeaderforGET(true);
-    installBoundedTransport(this._oauth2, input.guard, input.timeoutMs);
+    installBoundedTransport(this._oauth2, input.guard, input.calls);
   }
 
   override authorizationParams(options: unknown): object {

@@ -29,7 +29,7 @@ export class OidcOAuthStrategy extends OAuth2Strategy {
     );
     this.name = input.provider;
     this.formPost = input.provider === 'apple';
-    installBoundedTransport(this._oauth2, input.guard, input.timeoutMs);
+    installBoundedTransport(this._oauth2, input.guard, input.calls);
   }
 
   override authorizationParams(options: unknown): object {

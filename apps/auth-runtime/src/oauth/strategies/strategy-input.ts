@@ -1,6 +1,6 @@
 import type { VerifyCallback } from 'passport-oauth2';
 import type { OAuthProvider } from '@gatehouse/identity';
-import type { CallbackGuard } from '../provider-http';
+import type { CallbackGuard, ProviderCallPolicy } from '../provider-http';
 import type { TransactionStateStore } from './transaction-state.store';
 
 /** passport-oauth2's five-argument verify callback: token response `params` carries the ID token. */
@@ -25,7 +25,8 @@ export interface StrategyInput {
   callbackUrl: string;
   store: TransactionStateStore;
   guard: CallbackGuard;
-  timeoutMs: number;
+  /** Timeout and SSRF mode of every call the strategy makes (token exchange, profile). */
+  calls: ProviderCallPolicy;
   verify: ProviderVerify;
 }
 
