@@ -48,3 +48,4 @@ export {
 } from './cors/cors.middleware';
 export { IsEmailAddress } from './email-address.decorator';
 export { ApiKeyUsage } from './api-key-usage.service';
+export { DEFAULT_SMS_SETTINGS, projectSmsSettings, type ProjectSmsSettings } from './sms-settings';
