@@ -2,8 +2,16 @@ import type { ResolvedProject } from '@gatehouse/identity';
 import { ProblemError } from '@gatehouse/problem-details';
 import { assertSmsCountry, phoneCountry, smsCountryAllowed } from './sms-policy';
 
-const project = (sms?: object): ResolvedProject =>
-  ({ id: 'p', tenantId: 't', name: 'P', isConsole: false, allowedOrigins: [], redirectUrls: [], publishableKey: 'pk', settings: sms ? { sms } : {} }) as ResolvedProject;
+const project = (sms?: { max_per_hour?: number; allowed_countries?: string[] }): ResolvedProject => ({
+  id: 'p',
+  tenantId: 't',
+  name: 'P',
+  isConsole: false,
+  allowedOrigins: [],
+  redirectUrls: [],
+  publishableKey: 'pk',
+  settings: sms ? { sms } : {},
+});
 
 describe('SMS country policy', () => {
   it('finds the country of a number from its calling code and leading digits', () => {
