@@ -129,6 +129,15 @@ describe('abuse of mail and SMS is bounded', () => {
       expect(mailsTo('other@example.com')).toHaveLength(1);
     });
 
+    it('holds at 3 under 12 concurrent calls of one user', async () => {
+      const u = await signUpUser(t, key(), 'burst@example.com');
+      const results = await Promise.all(Array.from({ length: 12 }, () => post(path, {}, u.accessToken)));
+      expect(results.map((r) => r.status).sort()).toEqual([...Array(3).fill(202), ...Array(9).fill(429)]);
+      await smtp.waitFor('burst@example.com');
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(mailsTo('burst@example.com')).toHaveLength(3);
+    });
+
     it('counts the calls of a user whose email is already verified, who gets no mail', async () => {
       const u = await signUpUser(t, key(), 'verified@example.com');
       await t.dataSource.query('UPDATE users SET email_verified = true WHERE id = $1', [u.id]);
@@ -184,6 +193,14 @@ describe('abuse of mail and SMS is bounded', () => {
       expect((await post('/v1/auth/mfa/sms/send', { mfa_token: tokens[1] })).status).toBe(202);
       expectRateLimited(await post('/v1/auth/mfa/sms/send', { mfa_token: tokens[2] }), '/v1/auth/mfa/sms/send', '2');
       expect((await smsSent(2)).sort()).toEqual([phones[0], phones[1]]);
+    });
+
+    it('holds the budget under concurrent sends of many users: 10 at once against a budget of 3', async () => {
+      await setSms({ max_per_hour: 3 });
+      const users = await Promise.all(Array.from({ length: 10 }, (_, i) => signUpUser(t, key(), `burst${i}@example.com`)));
+      const results = await Promise.all(users.map((u, i) => post('/v1/auth/mfa/sms/setup', { phone_number: `+1415555017${i}` }, u.accessToken)));
+      expect(results.map((r) => r.status).sort()).toEqual([...Array(3).fill(202), ...Array(7).fill(429)]);
+      expect(await smsSent(3)).toHaveLength(3);
     });
 
     it('texts only numbers of the allowed countries at enrolment; a refused number costs no budget and sends nothing', async () => {
