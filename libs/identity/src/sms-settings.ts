@@ -12,12 +12,15 @@ export const DEFAULT_SMS_SETTINGS = { max_per_hour: 100, allowed_countries: ['*'
 
 /**
  * A project's `settings.sms` with each absent member at its default: a project that never set it,
- * or set `{max_per_hour}` alone, may text any country (docs/authentication.md, "SMS").
+ * or set `{max_per_hour}` alone, may text any country (docs/authentication.md, "SMS"). A country
+ * list that is present but not a list (never written by the admin API) allows no country.
  */
 export function projectSmsSettings(settings: ProjectSettings): ProjectSmsSettings {
   const sms = settings.sms ?? {};
+  const countries: unknown = sms.allowed_countries;
   return {
     max_per_hour: typeof sms.max_per_hour === 'number' ? sms.max_per_hour : DEFAULT_SMS_SETTINGS.max_per_hour,
-    allowed_countries: Array.isArray(sms.allowed_countries) ? [...sms.allowed_countries] : [...DEFAULT_SMS_SETTINGS.allowed_countries],
+    allowed_countries:
+      countries === undefined ? [...DEFAULT_SMS_SETTINGS.allowed_countries] : Array.isArray(countries) ? countries.filter((c): c is string => typeof c === 'string') : [],
   };
 }
