@@ -281,6 +281,9 @@ async function main(): Promise<void> {
       ENCRYPTION_KEY: encryptionKey,
       RATE_LIMITS_ENABLED: 'false',
       LOG_LEVEL: 'error',
+      // Production without a mail server or SMS gateway must say so (nothing is mailed here).
+      MAIL_TRANSPORT: 'log',
+      SMS_TRANSPORT: 'log',
     });
     await waitReady(`http://127.0.0.1:${port}/health/ready`, server);
     const results: Result[] = [];

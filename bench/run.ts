@@ -198,6 +198,9 @@ function serverEnv(encryptionKey: string, port: number): Record<string, string> 
     ENCRYPTION_KEY: encryptionKey,
     RATE_LIMITS_ENABLED: 'false',
     LOG_LEVEL: 'error',
+    // Production without a mail server or SMS gateway must say so (nothing is mailed here).
+    MAIL_TRANSPORT: 'log',
+    SMS_TRANSPORT: 'log',
     BCRYPT_COST: String(BCRYPT_COST),
     // Metrics stay on as in production, on an ephemeral port so a running `npm start` cannot collide.
     AUTH_RUNTIME_METRICS_PORT: '0',

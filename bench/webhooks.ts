@@ -216,6 +216,9 @@ async function main(): Promise<void> {
       ENCRYPTION_KEY: encryptionKey,
       WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
       LOG_LEVEL: 'error',
+      // Production without a mail server or SMS gateway must say so (nothing is mailed here).
+      MAIL_TRANSPORT: 'log',
+      SMS_TRANSPORT: 'log',
     });
     await waitReady(`http://127.0.0.1:${port}/health/ready`, worker);
     // Warm-up (JIT, connections, pools), not measured: WARM_UP events in transactions of 100.

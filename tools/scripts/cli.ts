@@ -35,8 +35,9 @@ runMain('cli', async () => {
   if (!password || password.length < 8) fail('--admin-password must have at least 8 characters.');
   if (command === 'tenant create' && !values.name) fail('--name is required.');
 
+  // The CLI sends no mail or SMS: their transports are not asked for (nor refused) here.
   // eslint-disable-next-line no-restricted-properties -- CLI entry point
-  const config = loadConfigOrExit(withLocalSecrets(process.env));
+  const config = loadConfigOrExit({ ...withLocalSecrets(process.env), MAIL_TRANSPORT: 'log', SMS_TRANSPORT: 'log' });
   await runMigrations(config.database.url);
   const ctx = await createCliContext(config);
   try {

@@ -41,6 +41,14 @@ describe('docker/compose.yml', () => {
     }
     for (const name of apps) expect(compose.services[name].depends_on?.migrate?.condition).toBe('service_completed_successfully');
   });
+
+  it('passes the mail and SMS delivery settings to the apps, which need them in production', () => {
+    for (const name of apps) {
+      const env = compose.services[name].environment!;
+      expect(env.NODE_ENV).toBe('production');
+      for (const key of ['SMTP_URL', 'MAIL_TRANSPORT', 'SMS_GATEWAY_URL', 'SMS_TRANSPORT']) expect({ name, key, passed: env[key] }).toEqual({ name, key, passed: `\${${key}:-}` });
+    }
+  });
 });
 
 describe('.env.example and README', () => {

@@ -43,6 +43,7 @@ describe('admin projects: create, get, list, patch', () => {
         access_token_ttl_seconds: 600,
         require_email_verification: true,
         reauthentication_max_age_seconds: 600,
+        sms: { max_per_hour: 100, allowed_countries: ['*'] },
         oauth_providers: {},
       },
       created_at: expect.any(String),
@@ -165,6 +166,7 @@ describe('admin projects: create, get, list, patch', () => {
       require_email_verification: false,
       access_token_ttl_seconds: 86400,
       reauthentication_max_age_seconds: 600,
+      sms: { max_per_hour: 100, allowed_countries: ['*'] },
       oauth_providers: {},
     });
     expect((await cache.byKey(tenant.projectKey))!.settings.rp_name).toBe('Renamed');
@@ -230,6 +232,76 @@ describe('admin projects: create, get, list, patch', () => {
     }
     const audit = await t.dataSource.getRepository(AuditEvent).find({ where: { action: 'project.updated' } });
     expect(JSON.stringify(audit.map((a) => a.metadata))).not.toContain('secret"');
+  });
+
+  it('sets settings.sms as one key: omitted members take their defaults, null resets it, the runtime sees it at once', async () => {
+    const url = `/v1/admin/projects/${tenant.project.id}`;
+    const cache = t.app.get(ProjectsCache);
+    const stored = async () => (await t.dataSource.getRepository(Project).findOneByOrFail({ id: tenant.project.id })).settings;
+
+    const set = await patch(url, { settings: { sms: { max_per_hour: 2, allowed_countries: ['FR', 'BE'] } } });
+    expect(set.status).toBe(200);
+    expect(set.body.settings.sms).toEqual({ max_per_hour: 2, allowed_countries: ['FR', 'BE'] });
+    expect((await stored()).sms).toEqual({ max_per_hour: 2, allowed_countries: ['FR', 'BE'] });
+    expect((await cache.byKey(tenant.projectKey))!.settings.sms).toEqual({ max_per_hour: 2, allowed_countries: ['FR', 'BE'] });
+
+    // A new `sms` replaces the previous one whole: the member it omits is back at its default.
+    const partial = await patch(url, { settings: { sms: { max_per_hour: 100000 } } });
+    expect(partial.body.settings.sms).toEqual({ max_per_hour: 100000, allowed_countries: ['*'] });
+    expect((await stored()).sms).toEqual({ max_per_hour: 100000 });
+    expect((await patch(url, { settings: { sms: { allowed_countries: ['*'] } } })).body.settings.sms).toEqual({ max_per_hour: 100, allowed_countries: ['*'] });
+    expect((await patch(url, { settings: { sms: { max_per_hour: 1, allowed_countries: ['US'] } } })).body.settings.sms).toEqual({ max_per_hour: 1, allowed_countries: ['US'] });
+
+    const reset = await patch(url, { settings: { sms: null } });
+    expect(reset.body.settings.sms).toEqual({ max_per_hour: 100, allowed_countries: ['*'] });
+    expect(await stored()).not.toHaveProperty('sms');
+    expect((await cache.byKey(tenant.projectKey))!.settings.sms).toBeUndefined();
+
+    const created = await post('/v1/admin/projects', { name: 'Texting', settings: { sms: { allowed_countries: ['GB'] } } });
+    expect(created.status).toBe(201);
+    expect(created.body.settings.sms).toEqual({ max_per_hour: 100, allowed_countries: ['GB'] });
+  });
+
+  it('refuses a malformed settings.sms with validation-error on its dotted path, types strictly, changing nothing', async () => {
+    const url = `/v1/admin/projects/${tenant.project.id}`;
+    expect((await patch(url, { settings: { sms: { max_per_hour: 7, allowed_countries: ['DE'] } } })).status).toBe(200);
+    const before = (await t.dataSource.getRepository(Project).findOneByOrFail({ id: tenant.project.id })).settings;
+    const audits = await t.dataSource.getRepository(AuditEvent).countBy({ action: 'project.updated' });
+    const rate = 'settings.sms.max_per_hour';
+    const countries = 'settings.sms.allowed_countries';
+    const cases: [unknown, string, RegExp][] = [
+      [{ max_per_hour: 0 }, rate, /not be less than 1/],
+      [{ max_per_hour: 100001 }, rate, /not be greater than 100000/],
+      [{ max_per_hour: 1.5 }, rate, /integer/],
+      [{ max_per_hour: '10' }, rate, /integer/],
+      [{ max_per_hour: null }, rate, /integer/],
+      [{ max_per_hour: true }, rate, /integer/],
+      [{ allowed_countries: [] }, countries, /not be empty/],
+      [{ allowed_countries: 'FR' }, countries, /array/],
+      [{ allowed_countries: null }, countries, /array/],
+      [{ allowed_countries: { 0: 'FR' } }, countries, /array/],
+      [{ allowed_countries: ['FR', 33] }, countries, /item 1 must be a string/],
+      [{ allowed_countries: ['fr'] }, countries, /item 0 \("fr"\) must be upper case: "FR"/],
+      [{ allowed_countries: ['FR', 'XX'] }, countries, /item 1 \("XX"\) .*ISO 3166-1 alpha-2/],
+      [{ allowed_countries: ['UK'] }, countries, /ISO 3166-1 alpha-2/],
+      [{ allowed_countries: ['FRA'] }, countries, /ISO 3166-1 alpha-2/],
+      [{ allowed_countries: ['FR', 'BE', 'FR'] }, countries, /item 2 \("FR"\) repeats/],
+      [{ allowed_countries: ['*', 'FR'] }, countries, /"\*" must be the only item/],
+      [{ allowed_countries: ['FR', '*'] }, countries, /"\*" must be the only item/],
+      [{ allowed_countries: ['*', '*'] }, countries, /"\*" must be the only item/],
+      [{ allowed_countries: Array.from({ length: 300 }, () => 'FR') }, countries, /at most 250/],
+      [{ max_per_hour: 5, blocked_countries: ['FR'] }, 'settings.sms.blocked_countries', /should not exist/],
+      ['FR', 'settings.sms', /object/],
+      [[], 'settings.sms', /object/],
+      [42, 'settings.sms', /object/],
+    ];
+    for (const [sms, field, message] of cases) {
+      const problem = expectProblem(await patch(url, { settings: { sms } }), 400, 'validation-error', url);
+      expect({ sms, errors: problem.errors }).toEqual({ sms, errors: { [field]: [expect.stringMatching(message)] } });
+    }
+    expectProblem(await post('/v1/admin/projects', { name: 'x', settings: { sms: { max_per_hour: 0 } } }), 400, 'validation-error');
+    expect((await t.dataSource.getRepository(Project).findOneByOrFail({ id: tenant.project.id })).settings).toEqual(before);
+    expect(await t.dataSource.getRepository(AuditEvent).countBy({ action: 'project.updated' })).toBe(audits);
   });
 
   it('answers 404 for unknown, malformed and other-tenant ids, 401 without a token, 403 for a non-admin', async () => {

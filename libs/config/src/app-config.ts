@@ -42,8 +42,10 @@ export interface AppConfig {
     readonly bootstrapAdminEmail: string | null;
     readonly bootstrapAdminPassword: string | null;
   };
-  readonly mail: { readonly smtpUrl: string | null; readonly from: string };
-  readonly sms: { readonly gatewayUrl: string | null };
+  /** `transport`: `smtp` sends through `smtpUrl`; `log` writes each mail, tokens redacted, to the log. */
+  readonly mail: { readonly smtpUrl: string | null; readonly from: string; readonly transport: 'smtp' | 'log' };
+  /** `transport`: `http` posts to `gatewayUrl`; `log` writes each SMS, codes redacted, to the log. */
+  readonly sms: { readonly gatewayUrl: string | null; readonly transport: 'http' | 'log' };
   readonly webhooks: {
     readonly allowPrivateUrls: PrivateUrlMode;
     /** Delays in milliseconds between attempts: attempt n+1 waits retryScheduleMs[n-1]. */

@@ -53,6 +53,8 @@ export class EnvSchema {
   @IsOptional() @Matches(/^smtps?:\/\/\S+$/, { message: 'must be an smtp:// or smtps:// URL' }) SMTP_URL?: string;
   @IsOptional() @IsString() @MinLength(3) MAIL_FROM?: string;
   @IsOptional() @Matches(/^https?:\/\/\S+$/, { message: 'must be an http(s) URL' }) SMS_GATEWAY_URL?: string;
+  @IsOptional() @IsIn(['smtp', 'log'], { message: 'must be smtp or log' }) MAIL_TRANSPORT?: string;
+  @IsOptional() @IsIn(['http', 'log'], { message: 'must be http or log' }) SMS_TRANSPORT?: string;
 
   // --- webhooks ---
   @IsOptional() @IsIn(PRIVATE_URLS) WEBHOOK_ALLOW_PRIVATE_URLS?: string;
@@ -70,6 +72,6 @@ export const ENV_KEYS = [
   'RATE_LIMITS_ENABLED', 'DEPENDENCY_TIMEOUT_MS', 'SHUTDOWN_GRACE_MS', 'METRICS_ENABLED', 'METRICS_HOST',
   'AUTH_RUNTIME_METRICS_PORT', 'CONTROL_PLANE_METRICS_PORT', 'WEBHOOK_WORKER_METRICS_PORT', 'DATABASE_URL', 'REDIS_URL',
   'DATABASE_PREPARED_STATEMENTS', 'GATEHOUSE_STANDALONE', 'GATEHOUSE_DATA_DIR', 'ENCRYPTION_KEY', 'BCRYPT_COST', 'PASSWORD_HASH_CONCURRENCY', 'BOOTSTRAP_ADMIN_EMAIL',
-  'BOOTSTRAP_ADMIN_PASSWORD', 'SMTP_URL', 'MAIL_FROM', 'SMS_GATEWAY_URL', 'WEBHOOK_ALLOW_PRIVATE_URLS',
+  'BOOTSTRAP_ADMIN_PASSWORD', 'SMTP_URL', 'MAIL_FROM', 'SMS_GATEWAY_URL', 'MAIL_TRANSPORT', 'SMS_TRANSPORT', 'WEBHOOK_ALLOW_PRIVATE_URLS',
   'WEBHOOK_RETRY_SCHEDULE', 'WEBHOOK_TIMEOUT_MS', 'OAUTH_TIMEOUT_MS', 'OAUTH_ALLOW_PRIVATE_URLS',
 ] as const satisfies readonly (keyof EnvSchema)[];

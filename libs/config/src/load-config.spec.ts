@@ -60,6 +60,56 @@ describe('loadConfig', () => {
     }
   });
 
+  it('sends mail and SMS when their URL is set and writes them to the log otherwise, outside production', () => {
+    for (const NODE_ENV of ['development', 'test']) {
+      const unset = loadConfig({ ENCRYPTION_KEY: KEY, NODE_ENV });
+      expect([unset.mail.transport, unset.sms.transport]).toEqual(['log', 'log']);
+      const set = loadConfig({ ENCRYPTION_KEY: KEY, NODE_ENV, SMTP_URL: 'smtp://127.0.0.1:1025', SMS_GATEWAY_URL: 'https://sms.example.com/send' });
+      expect([set.mail.transport, set.sms.transport]).toEqual(['smtp', 'http']);
+      expect([set.mail.smtpUrl, set.sms.gatewayUrl]).toEqual(['smtp://127.0.0.1:1025', 'https://sms.example.com/send']);
+    }
+    const explicit = loadConfig({ ENCRYPTION_KEY: KEY, SMTP_URL: 'smtp://127.0.0.1:1025', MAIL_TRANSPORT: 'log', SMS_GATEWAY_URL: 'https://sms.example.com/send', SMS_TRANSPORT: 'log' });
+    expect([explicit.mail.transport, explicit.sms.transport]).toEqual(['log', 'log']);
+  });
+
+  it('refuses a transport without its URL, and an unknown transport, naming the variable', () => {
+    const problems = (env: Record<string, string>): string[] => {
+      try {
+        loadConfig({ ENCRYPTION_KEY: KEY, ...env });
+      } catch (e) {
+        if (e instanceof ConfigError) return e.problems;
+        throw e;
+      }
+      return [];
+    };
+    expect(problems({ MAIL_TRANSPORT: 'smtp', SMS_TRANSPORT: 'http' })).toEqual([
+      'SMTP_URL: is required when MAIL_TRANSPORT=smtp',
+      'SMS_GATEWAY_URL: is required when SMS_TRANSPORT=http',
+    ]);
+    expect(problems({ MAIL_TRANSPORT: 'sendmail', SMS_TRANSPORT: 'LOG' }).map((l) => l.split(':')[0]).sort()).toEqual(['MAIL_TRANSPORT', 'SMS_TRANSPORT']);
+  });
+
+  it('refuses to start in production without SMTP_URL or SMS_GATEWAY_URL unless MAIL_TRANSPORT / SMS_TRANSPORT say log', () => {
+    const production = (env: Record<string, string>) => loadConfig({ ENCRYPTION_KEY: KEY, NODE_ENV: 'production', ...env });
+    let err: unknown;
+    try {
+      production({ SMTP_URL: '', SMS_GATEWAY_URL: '' }); // empty, as `${SMTP_URL:-}` in a compose file gives
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as ConfigError).problems).toEqual([
+      'SMTP_URL: is required when NODE_ENV=production (or set MAIL_TRANSPORT=log to write mail to the log instead of sending it)',
+      'SMS_GATEWAY_URL: is required when NODE_ENV=production (or set SMS_TRANSPORT=log to write SMS to the log instead of sending them)',
+    ]);
+    expect(() => production({ SMTP_URL: 'smtps://mail.example.com' })).toThrow(/^SMS_GATEWAY_URL: is required when NODE_ENV=production/);
+    expect(() => production({ SMS_GATEWAY_URL: 'https://sms.example.com/send' })).toThrow(/^SMTP_URL: is required when NODE_ENV=production/);
+    const sending = production({ SMTP_URL: 'smtps://mail.example.com', SMS_GATEWAY_URL: 'https://sms.example.com/send' });
+    expect([sending.mail.transport, sending.sms.transport]).toEqual(['smtp', 'http']);
+    const logging = production({ MAIL_TRANSPORT: 'log', SMS_TRANSPORT: 'log' });
+    expect([logging.mail.transport, logging.sms.transport]).toEqual(['log', 'log']);
+  });
+
   it('requires ENCRYPTION_KEY', () => {
     expect(() => loadConfig({})).toThrow(/ENCRYPTION_KEY/);
   });

@@ -31,6 +31,29 @@ export function parseDurationList(list: string): number[] {
   });
 }
 
+const MAIL_DELIVERY = { url: 'SMTP_URL', transport: 'MAIL_TRANSPORT', send: 'smtp', logged: 'mail to the log instead of sending it' } as const;
+const SMS_DELIVERY = { url: 'SMS_GATEWAY_URL', transport: 'SMS_TRANSPORT', send: 'http', logged: 'SMS to the log instead of sending them' } as const;
+
+/**
+ * How mail (or SMS) leaves: the explicit `*_TRANSPORT`, else sending when the URL is set, else the
+ * log — except in production, where an unset URL must be answered by an explicit `log`, so that a
+ * forgotten variable cannot silently turn delivery into log lines. Adds a problem line when the
+ * choice cannot be made.
+ */
+function deliveryTransport<T extends string>(
+  nodeEnv: AppConfig['env'],
+  url: string | undefined,
+  given: string | undefined,
+  names: { url: string; transport: string; send: T; logged: string },
+  problems: string[],
+): T | 'log' {
+  if (given === 'log') return 'log';
+  if (url !== undefined) return names.send;
+  if (given === names.send) problems.push(`${names.url}: is required when ${names.transport}=${names.send}`);
+  else if (nodeEnv === 'production') problems.push(`${names.url}: is required when NODE_ENV=production (or set ${names.transport}=log to write ${names.logged})`);
+  return 'log';
+}
+
 function describe(errors: ValidationError[]): string[] {
   return errors.map((e) => `${e.property}: ${Object.values(e.constraints ?? {}).join('; ')}`);
 }
@@ -53,6 +76,10 @@ export function loadConfig(source: Record<string, string | undefined>): AppConfi
   if (key.length !== 32) throw new ConfigError(['ENCRYPTION_KEY: must be base64 of exactly 32 bytes']);
 
   const nodeEnv = (env.NODE_ENV ?? 'development') as AppConfig['env'];
+  const deliveryProblems: string[] = [];
+  const mailTransport = deliveryTransport(nodeEnv, env.SMTP_URL, env.MAIL_TRANSPORT, MAIL_DELIVERY, deliveryProblems);
+  const smsTransport = deliveryTransport(nodeEnv, env.SMS_GATEWAY_URL, env.SMS_TRANSPORT, SMS_DELIVERY, deliveryProblems);
+  if (deliveryProblems.length > 0) throw new ConfigError(deliveryProblems);
   const trust = env.TRUST_PROXY?.trim();
   const config: AppConfig = {
     env: nodeEnv,
@@ -98,8 +125,8 @@ export function loadConfig(source: Record<string, string | undefined>): AppConfi
       bootstrapAdminEmail: env.BOOTSTRAP_ADMIN_EMAIL ?? null,
       bootstrapAdminPassword: env.BOOTSTRAP_ADMIN_PASSWORD ?? null,
     },
-    mail: { smtpUrl: env.SMTP_URL ?? null, from: env.MAIL_FROM ?? 'Gatehouse <no-reply@localhost>' },
-    sms: { gatewayUrl: env.SMS_GATEWAY_URL ?? null },
+    mail: { smtpUrl: env.SMTP_URL ?? null, from: env.MAIL_FROM ?? 'Gatehouse <no-reply@localhost>', transport: mailTransport },
+    sms: { gatewayUrl: env.SMS_GATEWAY_URL ?? null, transport: smsTransport },
     webhooks: {
       allowPrivateUrls: privateUrlMode(env.WEBHOOK_ALLOW_PRIVATE_URLS),
       retryScheduleMs: parseDurationList(env.WEBHOOK_RETRY_SCHEDULE ?? DEFAULT_RETRY_SCHEDULE),

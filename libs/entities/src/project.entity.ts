@@ -10,6 +10,8 @@ export interface ProjectSettings {
   email_verification_url?: string;
   password_reset_url?: string;
   oauth_providers?: Record<string, Record<string, unknown>>;
+  /** Hourly SMS budget and allowed countries; absent members take their defaults (`projectSmsSettings`). */
+  sms?: { max_per_hour?: number; allowed_countries?: string[] };
   [key: string]: unknown;
 }
 

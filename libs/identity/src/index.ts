@@ -42,3 +42,4 @@ export {
 export { IsEmailAddress } from './email-address.decorator';
 export { DEFAULT_REAUTHENTICATION_MAX_AGE_SECONDS, reauthenticationMaxAgeSeconds } from './reauthentication';
 export { ApiKeyUsage } from './api-key-usage.service';
+export { DEFAULT_SMS_SETTINGS, projectSmsSettings, type ProjectSmsSettings } from './sms-settings';

@@ -1,7 +1,7 @@
-import { Body, Controller, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { Request } from 'express';
-import { requestMeta, type ResolvedProject } from '@gatehouse/identity';
+import type { Request, Response } from 'express';
+import { RATE_LIMITS, RateLimitsService, requestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { CurrentAuth, SessionAuthGuard, type SessionRequest } from '../auth/session-auth.guard';
 import { CurrentProject } from '../projects/current-project.decorator';
 import { ProjectKeyGuard } from '../projects/project-key.guard';
@@ -13,13 +13,22 @@ import { EmailVerificationService } from './email-verification.service';
 @UseGuards(ProjectKeyGuard)
 @Controller('v1/auth/verify-email')
 export class EmailVerificationController {
-  constructor(private readonly verification: EmailVerificationService) {}
+  constructor(
+    private readonly verification: EmailVerificationService,
+    private readonly rateLimits: RateLimitsService,
+  ) {}
 
   @Post('send')
   @HttpCode(202)
   @UseGuards(SessionAuthGuard)
-  @ApiOperation({ summary: 'Mail a verification link to the signed-in user (202 {})' })
-  async send(@CurrentProject() project: ResolvedProject, @CurrentAuth() auth: NonNullable<SessionRequest['auth']>): Promise<Record<string, never>> {
+  @ApiOperation({ summary: 'Mail a verification link to the signed-in user (202 {}; 3 an hour per user)' })
+  async send(
+    @CurrentProject() project: ResolvedProject,
+    @CurrentAuth() auth: NonNullable<SessionRequest['auth']>,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<Record<string, never>> {
+    // Every authenticated call counts, an already verified user's (who gets no mail) included.
+    await this.rateLimits.enforce(res, RATE_LIMITS.verifyEmail, [project.id, auth.sub]);
     await this.verification.send(project, auth.sub);
     return {};
   }

@@ -15,9 +15,10 @@ import { isTokenShape } from '../one-time-tokens/token.dto';
 import type { IssuedSession } from '../sessions/sessions.service';
 import { UsersRepository } from '../users/users.repository';
 import { codeHash, matchTotpStep, normalizeBackupCode } from './mfa-codes';
-import { SMS_CODE_TTL_MS, SMS_LIMITS } from './mfa-enrollment.service';
+import { SMS_CODE_TTL_MS } from './mfa-enrollment.service';
 import { MfaFactorsRepository } from './mfa-factors.repository';
 import type { MfaFactorName } from './mfa.dto';
+import { assertSmsCountry, enforceSmsLimits } from './sms-policy';
 
 /** Wrong codes an mfa_token survives; the fifth kills it (CONTRACT §5). */
 export const MAX_WRONG_CODES = 5;
@@ -84,8 +85,8 @@ export class MfaChallengeService {
     if (factor?.status !== 'enabled' || !factor.phoneNumber) {
       throw ProblemError.validation({ [field]: ['SMS is not enabled for this account'] });
     }
-    await this.rateLimits.enforce(res, SMS_LIMITS.perNumber, [factor.phoneNumber]);
-    await this.rateLimits.enforce(res, SMS_LIMITS.perUser, [user.id]);
+    assertSmsCountry(project, factor.phoneNumber, true);
+    await enforceSmsLimits(this.rateLimits, res, project, factor.phoneNumber, user.id);
     const code = randomDigits(6);
     await this.cache.set(cacheKey, codeHash(this.config.auth.encryptionKey, user.id, code), SMS_CODE_TTL_MS);
     await this.sms.send({ to: factor.phoneNumber, body: `Your ${project.name} ${kind} code is ${code}. It expires in 10 minutes.` });

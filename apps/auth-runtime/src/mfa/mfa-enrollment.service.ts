@@ -10,14 +10,10 @@ import { SmsQueue } from '@gatehouse/queue';
 import { UsersRepository } from '../users/users.repository';
 import { codeHash, matchTotpStep, newBackupCodes, newTotpSecret, normalizeBackupCode, totpUri } from './mfa-codes';
 import { MfaFactorsRepository } from './mfa-factors.repository';
+import { assertSmsCountry, enforceSmsLimits } from './sms-policy';
 
 export const SMS_CODE_TTL_MS = 10 * 60_000;
 const MAX_CODE_ATTEMPTS = 5;
-/** Against SMS pumping: sends per phone number and per user (see docs/mfa.md). */
-export const SMS_LIMITS = {
-  perNumber: { name: 'sms-number', limit: 5, windowMs: 3600_000 },
-  perUser: { name: 'sms-user', limit: 5, windowMs: 3600_000 },
-};
 
 interface PendingSms {
   phone: string;
@@ -91,10 +87,10 @@ export class MfaEnrollmentService {
 
   async setupSms(project: ResolvedProject, userId: string, phone: string, res: Response): Promise<void> {
     const user = await this.user(project, userId);
+    assertSmsCountry(project, phone, false);
     const existing = await this.factors.find(user.id, 'sms');
     if (existing?.status === 'enabled') throw new ProblemError('conflict', { detail: 'SMS is already enabled; remove it first to change the number.' });
-    await this.rateLimits.enforce(res, SMS_LIMITS.perNumber, [phone]);
-    await this.rateLimits.enforce(res, SMS_LIMITS.perUser, [user.id]);
+    await enforceSmsLimits(this.rateLimits, res, project, phone, user.id);
     const code = randomDigits(6);
     const pending: PendingSms = { phone, hash: codeHash(this.config.auth.encryptionKey, user.id, code), attempts: 0 };
     await this.cache.set(`mfa:sms-setup:${user.id}`, JSON.stringify(pending), SMS_CODE_TTL_MS);

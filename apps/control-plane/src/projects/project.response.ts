@@ -1,5 +1,5 @@
 import type { Project } from '@gatehouse/entities';
-import { DEFAULT_ACCESS_TOKEN_TTL_SECONDS, DEFAULT_REAUTHENTICATION_MAX_AGE_SECONDS } from '@gatehouse/identity';
+import { DEFAULT_ACCESS_TOKEN_TTL_SECONDS, DEFAULT_REAUTHENTICATION_MAX_AGE_SECONDS, projectSmsSettings } from '@gatehouse/identity';
 
 /** What a project that never set a key shows; every key of CONTRACT §6's settings is always present. */
 const SETTINGS_DEFAULTS = {
@@ -25,7 +25,7 @@ export function toProjectResponse(p: Project) {
     publishable_key: p.publishableKey,
     allowed_origins: p.allowedOrigins,
     redirect_urls: p.redirectUrls,
-    settings: { ...SETTINGS_DEFAULTS, ...p.settings, oauth_providers: providers },
+    settings: { ...SETTINGS_DEFAULTS, ...p.settings, sms: projectSmsSettings(p.settings), oauth_providers: providers },
     created_at: p.createdAt.toISOString(),
     updated_at: p.updatedAt.toISOString(),
   };

@@ -2,11 +2,13 @@ import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleIn
 import { createTransport, type Transporter } from 'nodemailer';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { JobBroker, openMessage, QUEUES, type JobRecord, type MailMessage, type SealedJob } from '@gatehouse/queue';
+import { redactMailText } from '../messages/log-redaction';
 import { renderMail } from './mail-templates';
 
 /**
  * Sends mail over SMTP (`SMTP_URL`) with nodemailer. A failed send throws so BullMQ retries it
- * with exponential backoff (MESSAGE_JOB_OPTIONS); without `SMTP_URL` the mail is written to the log.
+ * with exponential backoff (MESSAGE_JOB_OPTIONS). With `MAIL_TRANSPORT=log` (the default without
+ * `SMTP_URL` outside production) the mail is written to the log instead, its tokens redacted.
  */
 @Injectable()
 export class MailProcessor implements OnModuleInit, OnApplicationShutdown {
@@ -17,7 +19,7 @@ export class MailProcessor implements OnModuleInit, OnApplicationShutdown {
     private readonly broker: JobBroker,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
-    this.transport = config.mail.smtpUrl ? createTransport(config.mail.smtpUrl, { connectionTimeout: 10_000, socketTimeout: 15_000 }) : null;
+    this.transport = config.mail.transport === 'smtp' && config.mail.smtpUrl ? createTransport(config.mail.smtpUrl, { connectionTimeout: 10_000, socketTimeout: 15_000 }) : null;
   }
 
   onModuleInit(): void {
@@ -28,7 +30,7 @@ export class MailProcessor implements OnModuleInit, OnApplicationShutdown {
     const message = openMessage<MailMessage>(this.config, job.data, 'mail');
     const mail = renderMail(message);
     if (!this.transport) {
-      this.logger.log(`mail (no SMTP_URL; logged instead of sent) to=${message.to} subject="${mail.subject}"\n${mail.text}`);
+      this.logger.log(`mail (MAIL_TRANSPORT=log: not sent, tokens redacted) to=${message.to} subject="${mail.subject}"\n${redactMailText(mail.text)}`);
       return;
     }
     await this.transport.sendMail({ from: this.config.mail.from, to: message.to, subject: mail.subject, text: mail.text, html: mail.html });

@@ -1,10 +1,12 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { JobBroker, openMessage, QUEUES, type JobRecord, type SealedJob, type SmsMessage } from '@gatehouse/queue';
+import { redactSmsBody } from '../messages/log-redaction';
 
 /**
  * Sends SMS through the gateway: `POST {"to","body"}` as JSON to `SMS_GATEWAY_URL`. A non-2xx
- * answer or a network error throws, so BullMQ retries; without the URL the SMS is logged.
+ * answer or a network error throws, so BullMQ retries. With `SMS_TRANSPORT=log` (the default
+ * without a URL outside production) the SMS is written to the log instead, its code redacted.
  */
 @Injectable()
 export class SmsProcessor implements OnModuleInit {
@@ -22,8 +24,8 @@ export class SmsProcessor implements OnModuleInit {
   async process(job: JobRecord<SealedJob>): Promise<void> {
     const sms = openMessage<SmsMessage>(this.config, job.data, 'sms');
     const url = this.config.sms.gatewayUrl;
-    if (!url) {
-      this.logger.log(`sms (no SMS_GATEWAY_URL; logged instead of sent) to=${sms.to}: ${sms.body}`);
+    if (this.config.sms.transport === 'log' || !url) {
+      this.logger.log(`sms (SMS_TRANSPORT=log: not sent, code redacted) to=${sms.to}: ${redactSmsBody(sms.body)}`);
       return;
     }
     const res = await fetch(url, {

@@ -20,7 +20,7 @@ const isExempt = (path: string) => path.startsWith('/health') || path.startsWith
  * `/metrics` are not limited (probes). Over the limit → 429 `rate-limited`.
  *
  * Sets `RateLimit-*`: the global numbers, except on the routes that have a limit of their own
- * (sign-in, sign-up, forgot, magic-link send; CONTRACT §10), whose headers always report that
+ * (sign-in, sign-up, forgot, magic-link and verify-email send; CONTRACT §10), whose headers always report that
  * limit. The endpoint counts a request only once its key and body have been accepted (CONTRACT
  * §10 order), when RateLimitsService replaces the headers with the count; a request refused before
  * that (project key, body) reports the endpoint's limit with nothing counted against it. A request

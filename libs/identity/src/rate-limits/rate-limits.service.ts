@@ -14,13 +14,15 @@ export interface RateLimitRule {
 
 /**
  * The endpoint limits, with the route each belongs to: the spec's (Limits table), and magic-link
- * sends per (project, email) against mail bombing (not in the spec's table; docs/decisions.md).
+ * sends per (project, email) and verification mails per user against mail bombing (not in the
+ * spec's table; docs/decisions.md).
  */
 export const RATE_LIMITS = {
   signIn: { name: 'sign-in', limit: 5, windowMs: 60_000, route: 'POST /v1/auth/sign-in' },
   signUp: { name: 'sign-up', limit: 3, windowMs: 60_000, route: 'POST /v1/auth/sign-up' },
   forgot: { name: 'password-forgot', limit: 3, windowMs: 3_600_000, route: 'POST /v1/auth/password/forgot' },
   magicLink: { name: 'magic-link', limit: 5, windowMs: 15 * 60_000, route: 'POST /v1/auth/magic-link/send' },
+  verifyEmail: { name: 'verify-email', limit: 3, windowMs: 3_600_000, route: 'POST /v1/auth/verify-email/send' },
   emailChange: { name: 'email-change', limit: 3, windowMs: 3_600_000, route: 'POST /v1/auth/email/change' },
 } satisfies Record<string, RateLimitRule & { route: string }>;
 
@@ -34,6 +36,8 @@ export function endpointRateLimit(method: string, path: string): RateLimitRule |
 /**
  * Endpoint limits, applied after body validation (CONTRACT §10 order) through the throttler's
  * storage. Sets the `RateLimit-*` headers on every response of the endpoint; over the limit → 429.
+ * A limit that is not the endpoint's own (a project's SMS budget) reports itself only when it
+ * refuses (`headers: 'when-refused'`), so its count is not shown to every caller.
  */
 @Injectable()
 export class RateLimitsService {
@@ -42,12 +46,15 @@ export class RateLimitsService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async enforce(res: Response, rule: RateLimitRule, keyParts: string[]): Promise<void> {
+  async enforce(res: Response, rule: RateLimitRule, keyParts: string[], headers: 'always' | 'when-refused' = 'always'): Promise<void> {
     if (!this.config.http.rateLimitsEnabled) return;
     const key = sha256Hex(keyParts.join('\u0000'));
     const record = await this.storage.increment(key, rule.windowMs, rule.limit, 0, rule.name);
-    setRateLimitHeaders(res, { limit: rule.limit, remaining: rule.limit - record.totalHits, resetSeconds: record.timeToExpire });
-    if (record.totalHits > rule.limit) {
+    const refused = record.totalHits > rule.limit;
+    if (refused || headers === 'always') {
+      setRateLimitHeaders(res, { limit: rule.limit, remaining: rule.limit - record.totalHits, resetSeconds: record.timeToExpire });
+    }
+    if (refused) {
       throw new ProblemError('rate-limited', {
         detail: 'Too many attempts; try again later.',
         headers: { 'Retry-After': String(record.timeToExpire) },

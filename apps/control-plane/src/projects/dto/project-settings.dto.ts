@@ -3,6 +3,7 @@ import { Type } from 'class-transformer';
 import { IsBoolean, IsInt, IsObject, IsOptional, IsString, Length, Matches, Max, Min, ValidateNested } from 'class-validator';
 import { IsRedirectUrl } from '../url-rules';
 import { OAuthProvidersDto } from './oauth-providers.dto';
+import { SmsSettingsDto } from './sms-settings.dto';
 
 const HOSTNAME = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
 
@@ -61,6 +62,13 @@ export class ProjectSettingsDto {
   @IsOptional()
   @IsRedirectUrl()
   invitation_url?: string | null;
+
+  @ApiPropertyOptional({ type: SmsSettingsDto, nullable: true, description: 'Hourly SMS budget and allowed countries; omitted members take their defaults' })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => SmsSettingsDto)
+  sms?: SmsSettingsDto | null;
 
   @ApiPropertyOptional({ type: OAuthProvidersDto, nullable: true })
   @IsOptional()
