@@ -27,4 +27,11 @@ export class SigningKeysController {
   rotate(@CurrentAdmin() admin: AdminContext, @Param('id') projectId: string, @Body() _body: NoFieldsDto, @Req() req: Request) {
     return this.keys.rotate(admin, projectId, requestMeta(req));
   }
+
+  @Post(':key_id/revoke')
+  @HttpCode(200)
+  @ApiOperation({ summary: "Revoke a key that is not the active one: its tokens are refused at once and jwks.json drops it (200, the key); the active key is 409" })
+  revoke(@CurrentAdmin() admin: AdminContext, @Param('id') projectId: string, @Param('key_id') keyId: string, @Body() _body: NoFieldsDto, @Req() req: Request) {
+    return this.keys.revoke(admin, projectId, keyId, requestMeta(req));
+  }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { EventRecorder, SigningKeysService, type RequestMeta } from '@gatehouse/identity';
+import { AccessTokensService, EventRecorder, SigningKeysService, type RequestMeta } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import type { AdminContext } from '../auth/admin.guard';
@@ -14,9 +14,11 @@ import { SigningKeysRepository } from './signing-keys.repository';
 const notFound = () => new ProblemError('not-found', { detail: 'No such project.' });
 
 /**
- * Listing and rotating a project's ES256 keys. Rotation makes a new active key; the previous one
- * turns `retiring` and keeps verifying (and stays in jwks.json) for the longest access-token
- * lifetime. Rotations of one project are serialised by a lock on its row.
+ * Listing, rotating and revoking a project's ES256 keys. Rotation makes a new active key, which
+ * signs the next token of every instance; the previous one turns `retiring` and keeps verifying
+ * (and stays in jwks.json) for the longest access-token lifetime. Revoking a key that is not the
+ * active one ends it at once: its tokens are refused on every instance from the next request and
+ * jwks.json drops it. Changes of one project's keys are serialised by a lock on its row.
  */
 @Injectable()
 export class AdminSigningKeysService {
@@ -25,6 +27,7 @@ export class AdminSigningKeysService {
     private readonly projects: ProjectsRepository,
     private readonly keysRepo: SigningKeysRepository,
     private readonly keys: SigningKeysService,
+    private readonly tokens: AccessTokensService,
     private readonly events: EventRecorder,
     private readonly clock: Clock,
   ) {}
@@ -54,6 +57,33 @@ export class AdminSigningKeysService {
         }),
       );
       return created;
+    });
+    return toSigningKeyResponse(key, this.clock.nowMs());
+  }
+
+  /** 200 with the revoked key; 409 for the active key (rotate first); 404 for a key not of this project. */
+  async revoke(admin: AdminContext, projectId: string, keyId: string, meta: RequestMeta) {
+    if (!isId(projectId)) throw notFound();
+    const key = await this.dataSource.transaction(async (manager) => {
+      const project = await this.projects.lockInTenant(manager, admin.tenantId, projectId);
+      if (!project) throw notFound();
+      const outcome = isId(keyId) ? await this.keys.revoke(manager, admin.tenantId, project.id, keyId) : null;
+      if (outcome === null) throw new ProblemError('not-found', { detail: 'No such signing key.' });
+      if (outcome === 'active') throw new ProblemError('conflict', { detail: 'The active signing key cannot be revoked; rotate first, then revoke the old key.' });
+      if (!outcome.changed) return outcome.key;
+      // Marked before commit, as revoked sessions are: no instance accepts its tokens once the answer is out.
+      await this.tokens.markKeyRevoked(outcome.key.kid);
+      await this.events.record(
+        manager,
+        adminEvent(admin, meta, {
+          projectId: project.id,
+          action: 'signing_key.revoked',
+          resourceType: 'signing_key',
+          resourceId: outcome.key.id,
+          data: { signing_key: { id: outcome.key.id, kid: outcome.key.kid, project_id: project.id } },
+        }),
+      );
+      return outcome.key;
     });
     return toSigningKeyResponse(key, this.clock.nowMs());
   }

@@ -39,6 +39,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'api_key.created',
   'api_key.revoked',
   'signing_key.rotated',
+  'signing_key.revoked',
   'webhook.created',
   'webhook.updated',
   'webhook.deleted',
