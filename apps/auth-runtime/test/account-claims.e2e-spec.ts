@@ -7,14 +7,11 @@ import {
   APP_REDIRECT,
   cookiesOf,
   expectProblem,
-  HttpReceiver,
   linkIn,
+  MessageParties,
   nextIp,
   seedTenant,
-  SmtpSink,
-  spawnApp,
   startTestApp,
-  type AppProcess,
   type SeededTenant,
   type TestApp,
 } from '@gatehouse/testing';
@@ -52,9 +49,8 @@ interface Squat {
  * may still work.
  */
 describe('claiming an unverified account ends everything its creator set up', () => {
-  const smtp = new SmtpSink();
-  const gateway = new HttpReceiver();
-  let worker: AppProcess;
+  const parties = new MessageParties();
+  const smtp = parties.smtp;
   let idp: OidcIdp;
   let t: TestApp;
   let tenant: SeededTenant;
@@ -68,9 +64,7 @@ describe('claiming an unverified account ends everything its creator set up', ()
   const count = async (sql: string, params: unknown[]) => (await t.dataSource.query<{ n: number }[]>(sql, params))[0].n;
 
   beforeAll(async () => {
-    await smtp.start();
-    await gateway.start();
-    worker = await spawnApp('webhook-worker', { SMTP_URL: smtp.url, SMS_GATEWAY_URL: `${gateway.url}/sms` });
+    await parties.start();
     idp = await startOidcIdp([
       {
         name: 'google',
@@ -84,8 +78,7 @@ describe('claiming an unverified account ends everything its creator set up', ()
   });
   beforeEach(async () => {
     await t.reset();
-    smtp.clear();
-    gateway.clear();
+    parties.clear();
     tenant = await seedTenant(t.app);
     const google = idp.issuers.google;
     const providers = {
@@ -105,9 +98,7 @@ describe('claiming an unverified account ends everything its creator set up', ()
   afterAll(async () => {
     await t.close();
     idp.stop();
-    await worker.stop();
-    await gateway.stop();
-    await smtp.stop();
+    await parties.stop();
   });
 
   /** Google sign-in through the real provider: the callback's answer. */
@@ -148,8 +139,7 @@ describe('claiming an unverified account ends everything its creator set up', ()
     expect((await post('/v1/auth/mfa/totp/verify', { code: oathtool(totp.body.secret, t) }, accessToken)).status).toBe(200);
     t.clock.advance(30_000);
     expect((await post('/v1/auth/mfa/sms/setup', { phone_number: '+14155550142' }, accessToken)).status).toBe(202);
-    const text = JSON.parse((await gateway.waitFor((r) => r.path === '/sms')).body) as { body: string };
-    expect((await post('/v1/auth/mfa/sms/verify', { code: /\b(\d{6})\b/.exec(text.body)![1] }, accessToken)).status).toBe(200);
+    expect((await post('/v1/auth/mfa/sms/verify', { code: await parties.nextSmsCode() }, accessToken)).status).toBe(200);
     expect(await count(`SELECT count(*)::int AS n FROM mfa_factors WHERE user_id = $1 AND status = 'enabled'`, [userId])).toBe(2);
     return { userId, accessToken, refreshToken, password, googleSubject, passkey, totpSecret: totp.body.secret, backupCodes: totp.body.backup_codes };
   }

@@ -5,15 +5,13 @@ import {
   APP_REDIRECT,
   cookiesOf,
   expectProblem,
-  HttpReceiver,
   linkIn,
+  MessageParties,
   nextIp,
   seedTenant,
   signUpUser,
-  SmtpSink,
   spawnApp,
   startTestApp,
-  type AppProcess,
   type SeededTenant,
   type SignedUpUser,
   type TestApp,
@@ -28,9 +26,8 @@ function oathtool(secret: string, t: TestApp, offsetSteps = 0): string {
 }
 
 describe('MFA: TOTP, backup codes and SMS, with the sign-in challenge', () => {
-  const gateway = new HttpReceiver();
-  const smtp = new SmtpSink();
-  let worker: AppProcess;
+  const parties = new MessageParties();
+  const { gateway, smtp } = parties;
   let t: TestApp;
   let tenant: SeededTenant;
   const key = () => tenant.projectKey;
@@ -50,22 +47,17 @@ describe('MFA: TOTP, backup codes and SMS, with the sign-in challenge', () => {
   }
 
   beforeAll(async () => {
-    await gateway.start();
-    await smtp.start();
-    worker = await spawnApp('webhook-worker', { SMS_GATEWAY_URL: `${gateway.url}/sms`, SMTP_URL: smtp.url });
+    await parties.start();
     t = await startTestApp(buildAuthRuntime, { TRUST_PROXY: 'loopback' });
   });
   beforeEach(async () => {
     await t.reset();
-    gateway.clear();
-    smtp.clear();
+    parties.clear();
     tenant = await seedTenant(t.app);
   });
   afterAll(async () => {
     await t.close();
-    await worker.stop();
-    await gateway.stop();
-    await smtp.stop();
+    await parties.stop();
   });
 
   it('enrols TOTP, then sign-in answers a challenge and the next code completes it', async () => {

@@ -6,15 +6,12 @@ import {
   APP_ORIGIN,
   cookiesOf,
   expectProblem,
-  HttpReceiver,
   linkIn,
+  MessageParties,
   nextIp,
   seedTenant,
   signUpUser,
-  SmtpSink,
-  spawnApp,
   startTestApp,
-  type AppProcess,
   type SeededTenant,
   type SignedUpUser,
   type TestApp,
@@ -32,9 +29,8 @@ const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1] ?
  * `settings.reauthentication_max_age_seconds` (default 600 s). The test clock moves time.
  */
 describe('step-up re-authentication and the account settings users expect', () => {
-  const smtp = new SmtpSink();
-  const gateway = new HttpReceiver();
-  let worker: AppProcess;
+  const parties = new MessageParties();
+  const { smtp, gateway } = parties;
   let t: TestApp;
   let tenant: SeededTenant;
   const key = () => tenant.projectKey;
@@ -59,22 +55,17 @@ describe('step-up re-authentication and the account settings users expect', () =
   }
 
   beforeAll(async () => {
-    await smtp.start();
-    await gateway.start();
-    worker = await spawnApp('webhook-worker', { SMTP_URL: smtp.url, SMS_GATEWAY_URL: `${gateway.url}/sms` });
+    await parties.start();
     t = await startTestApp(buildAuthRuntime, { TRUST_PROXY: 'loopback' });
   });
   beforeEach(async () => {
     await t.reset();
-    smtp.clear();
-    gateway.clear();
+    parties.clear();
     tenant = await seedTenant(t.app);
   });
   afterAll(async () => {
     await t.close();
-    await worker.stop();
-    await gateway.stop();
-    await smtp.stop();
+    await parties.stop();
   });
 
   it('carries auth_time in access tokens; refresh keeps it; every sensitive action needs it recent', async () => {
@@ -148,9 +139,7 @@ describe('step-up re-authentication and the account settings users expect', () =
     const begin = await post('/v1/auth/passkey/register/begin', {}, u.accessToken);
     expect((await post('/v1/auth/passkey/register/complete', { credential: auth.attest(begin.body) }, u.accessToken)).status).toBe(201);
     expect((await post('/v1/auth/mfa/sms/setup', { phone_number: '+14155550177' }, u.accessToken)).status).toBe(202);
-    const enrol = JSON.parse((await gateway.waitFor((r) => r.path === '/sms')).body) as { body: string };
-    expect((await post('/v1/auth/mfa/sms/verify', { code: /\b(\d{6})\b/.exec(enrol.body)![1] }, u.accessToken)).status).toBe(200);
-    gateway.clear();
+    expect((await post('/v1/auth/mfa/sms/verify', { code: await parties.nextSmsCode() }, u.accessToken)).status).toBe(200);
 
     t.clock.advance(601_000);
     const totp = await post('/v1/auth/reauthenticate', { factor: 'totp', code: totpCode(secret) }, u.accessToken);
@@ -164,8 +153,7 @@ describe('step-up re-authentication and the account settings users expect', () =
     // The backup codes were regenerated: the old ones are dead.
     expectProblem(await post('/v1/auth/reauthenticate', { factor: 'backup_code', code: backupCodes[0] }, token), 401, 'invalid-code');
     expect((await post('/v1/auth/reauthenticate/sms', {}, token)).status).toBe(202);
-    const text = JSON.parse((await gateway.waitFor((r) => r.path === '/sms')).body) as { body: string };
-    const sms = await post('/v1/auth/reauthenticate', { factor: 'sms', code: /\b(\d{6})\b/.exec(text.body)![1] }, token);
+    const sms = await post('/v1/auth/reauthenticate', { factor: 'sms', code: await parties.nextSmsCode() }, token);
     expect(sms.status).toBe(200);
 
     const options = await post('/v1/auth/passkey/authenticate/begin', {});

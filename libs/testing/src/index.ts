@@ -9,5 +9,6 @@ export { cookiesOf, nextIp, signUpUser, type SignedUpUser } from './auth-client'
 export { spawnApp, type AppProcess } from './app-process';
 export { linkIn, SmtpSink } from './smtp-sink';
 export { HttpReceiver, type ReceivedRequest } from './http-receiver';
+export { MessageParties } from './message-parties';
 export { eventually } from './eventually';
 export { expectEveryRouteToRefuseBadBodies } from './refused-bodies';

@@ -82,16 +82,7 @@ export class SessionsService {
       meta,
       data: { session: { id: session.id, user_id: user.id, method } },
     });
-    const access = await this.tokens.issue({
-      tenantId: user.tenantId,
-      projectId: user.projectId,
-      userId: user.id,
-      sessionId: session.id,
-      isAdmin: user.isAdmin,
-      ttlSeconds: accessTokenTtl(project.settings.access_token_ttl_seconds),
-      authTime: now,
-      activeKid: session.activeKid,
-    }, manager);
+    const access = await this.accessTokenFor(project, user, session.id, now, session.activeKid, manager);
     return {
       sessionId: session.id,
       sessionExpiresAt: session.expiresAt,
@@ -262,17 +253,16 @@ export class SessionsService {
       });
       return row;
     });
-    const access = await this.tokens.issue({
-      tenantId: user.tenantId,
-      projectId: user.projectId,
-      userId: user.id,
-      sessionId,
-      isAdmin: user.isAdmin,
-      ttlSeconds: accessTokenTtl(project.settings.access_token_ttl_seconds),
-      authTime: now,
-      activeKid: renewed.active_kid,
-    });
+    const access = await this.accessTokenFor(project, user, sessionId, now, renewed.active_kid);
     return { accessToken: access.token, accessExpiresAt: access.expiresAt, expiresIn: access.expiresIn };
+  }
+
+  /** An access token of a session of `user`, with the project's lifetime, signed by its active key. */
+  private accessTokenFor(project: ResolvedProject, user: User, sessionId: string, authTime: Date, activeKid: string | null, manager?: EntityManager) {
+    return this.tokens.issue(
+      { tenantId: user.tenantId, projectId: user.projectId, userId: user.id, sessionId, isAdmin: user.isAdmin, ttlSeconds: accessTokenTtl(project.settings.access_token_ttl_seconds), authTime, activeKid },
+      manager,
+    );
   }
 
   async listActive(userId: string, currentSessionId: string) {
