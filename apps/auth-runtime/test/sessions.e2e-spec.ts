@@ -164,6 +164,43 @@ describe('sign-up, sign-in, me, refresh, sessions, sign-out', () => {
     expectProblem(await t.http().get('/v1/auth/sessions'), 401, 'unauthenticated');
   });
 
+  it('answers refresh with a missing, unknown, revoked or malformed key with the one 401 body of every route, cookie or not, before the body', async () => {
+    const u = await signUpUser(t, key(), 'refresh-keys@example.com');
+    const revoked = randomToken(32, 'sk_');
+    await t.dataSource.getRepository(ApiKey).save({
+      tenantId: tenant.tenantId,
+      projectId: tenant.project.id,
+      name: 'revoked',
+      keyPrefix: revoked.slice(0, 11),
+      secretHash: sha256Hex(revoked),
+      revokedAt: new Date(),
+    });
+    const strip = (body: Record<string, unknown>) => ({ ...body, traceId: null, instance: null });
+    const reference = strip(expectProblem(await t.http().get('/v1/auth/sessions').set('X-Service-Project-Key', 'pk_unknownunknownunknownunknown'), 401, 'unauthenticated'));
+    const keys: (string | null)[] = [null, 'pk_unknownunknownunknownunknown', revoked, 'not-a-key', 'pk_short', `pk_${'x'.repeat(200)}`];
+    const cookies = [null, `service_refresh_token=${u.refreshToken}`, 'service_refresh_token=garbage'];
+    for (const projectKey of keys) {
+      for (const cookie of cookies) {
+        for (const body of [null, '{"broken": ']) {
+          let req = t.http().post('/v1/auth/refresh');
+          if (projectKey !== null) req = req.set('X-Service-Project-Key', projectKey);
+          if (cookie !== null) req = req.set('Cookie', cookie);
+          const res = body === null ? await req : await req.set('Content-Type', 'application/json').send(body);
+          const label = { projectKey, cookie, body };
+          expect({ ...label, status: res.status }).toEqual({ ...label, status: 401 });
+          expect({ ...label, body: strip(expectProblem(res, 401, 'unauthenticated', '/v1/auth/refresh')) }).toEqual({ ...label, body: reference });
+        }
+      }
+    }
+    // Nothing rotated: the refresh token still works with the right key.
+    const ok = await t.http().post('/v1/auth/refresh').set('X-Service-Project-Key', key()).set('Cookie', `service_refresh_token=${u.refreshToken}`);
+    expect(ok.status).toBe(200);
+    // A valid key without a cookie names what is missing; a refused body with a valid key is the body's problem.
+    const noCookie = expectProblem(await t.http().post('/v1/auth/refresh').set('X-Service-Project-Key', key()), 401, 'unauthenticated');
+    expect(noCookie.detail).toBe('The refresh token cookie is missing.');
+    expectProblem(await t.http().post('/v1/auth/refresh').set('X-Service-Project-Key', key()).set('Content-Type', 'application/json').send('{"broken": '), 400, 'invalid-json');
+  });
+
   it('refuses a cookie-authenticated unsafe request from a foreign origin, allows the project origin and bearer', async () => {
     const u = await signUpUser(t, key(), 'csrf@example.com');
     const evil = await t.http().post('/v1/auth/sign-out').set('X-Service-Project-Key', key()).set('Origin', 'https://evil.example').set('Cookie', `service_session=${u.accessToken}`);
