@@ -11,3 +11,4 @@ export { linkIn, SmtpSink } from './smtp-sink';
 export { HttpReceiver, type ReceivedRequest } from './http-receiver';
 export { eventually } from './eventually';
 export { expectEveryRouteToRefuseBadBodies } from './refused-bodies';
+export { expectRawProblem, listenOnLoopback, rawHttp, type RawResponse } from './raw-http';

@@ -1,0 +1,66 @@
+import type { ProblemSlug } from '@gatehouse/problem-details';
+import { expectRawProblem, listenOnLoopback, rawHttp, seedTenant, startTestApp, type TestApp } from '@gatehouse/testing';
+import { buildAuthRuntime } from '../src/app-factory';
+
+/**
+ * Requests that Node's HTTP parser refuses before any of our code sees them, sent as raw bytes to a
+ * listening app: each is answered as a problem (CONTRACT §4) by the server's `clientError` hook,
+ * never with an empty 400 or 431, and the connection is closed.
+ */
+describe('requests refused by the HTTP parser (auth-runtime)', () => {
+  let t: TestApp;
+  let port: number;
+  const H = 'Host: auth.test\r\n';
+
+  beforeAll(async () => {
+    t = await startTestApp(buildAuthRuntime);
+    port = await listenOnLoopback(t);
+  });
+  afterAll(() => t.close());
+
+  const refused: [name: string, raw: string, status: number, slug: ProblemSlug, instance: string | undefined][] = [
+    ['a bare CR in a header value', `GET /v1/auth/me?x=1 HTTP/1.1\r\n${H}X-A: a\rb\r\n\r\n`, 400, 'validation-error', '/v1/auth/me'],
+    ['a bare LF in a header value', `GET /v1/auth/me HTTP/1.1\r\n${H}X-A: a\nb\r\n\r\n`, 400, 'validation-error', '/v1/auth/me'],
+    ['a NUL in a header value', `POST /v1/auth/sign-in HTTP/1.1\r\n${H}X-Service-Project-Key: pk_\u0000\r\n\r\n`, 400, 'validation-error', '/v1/auth/sign-in'],
+    ['a space in a header name', `GET /v1/auth/me HTTP/1.1\r\n${H}Bad Name: v\r\n\r\n`, 400, 'validation-error', '/v1/auth/me'],
+    ['raw non-ASCII bytes in the path', `GET /v1/auth/\u00e9t\u00e9?q=\u00ff HTTP/1.1\r\n${H}\r\n`, 400, 'validation-error', '/v1/auth/%E9t%E9'],
+    ['a control byte and quotes in the path', `GET /v1/auth/a\u0001"<b> HTTP/1.1\r\n${H}\r\n`, 400, 'validation-error', '/v1/auth/a%01%22%3Cb%3E'],
+    ['an invalid method', `G@T /v1/auth/me HTTP/1.1\r\n${H}\r\n`, 400, 'validation-error', '/v1/auth/me'],
+    ['an unknown HTTP version', `GET /v1/auth/me HTTP/9.9\r\n${H}\r\n`, 400, 'validation-error', '/v1/auth/me'],
+    ['a space inside the path', `GET /v1/auth/a b HTTP/1.1\r\n${H}\r\n`, 400, 'validation-error', undefined],
+    ['a Content-Length that is not a number', `POST /v1/auth/sign-in HTTP/1.1\r\n${H}Content-Type: application/json\r\nContent-Length: 1e3\r\n\r\n{}`, 400, 'validation-error', '/v1/auth/sign-in'],
+    ['Content-Length beside Transfer-Encoding (request smuggling)', `POST /v1/auth/sign-in HTTP/1.1\r\n${H}Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`, 400, 'validation-error', '/v1/auth/sign-in'],
+    ['a malformed chunk size', `POST /v1/auth/sign-in HTTP/1.1\r\n${H}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`, 400, 'validation-error', '/v1/auth/sign-in'],
+    ['header fields over 16 KiB', `GET /v1/auth/me?q=1 HTTP/1.1\r\n${H}X-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431, 'payload-too-large', '/v1/auth/me'],
+    ['a request line over 16 KiB (too long to name)', `GET /${'a'.repeat(20_000)} HTTP/1.1\r\n${H}\r\n`, 431, 'payload-too-large', undefined],
+    ['a TLS handshake on the plain-HTTP port', '\u0016\u0003\u0001\u0000\u00a5\u0001\u0000\u0000\u00a1\u0003\u0003', 400, 'validation-error', undefined],
+  ];
+
+  it.each(refused)('answers %s as a problem and closes the connection', async (_name, raw, status, slug, instance) => {
+    const { response, closed } = await rawHttp(port, raw);
+    expectRawProblem(response, status, slug, instance);
+    expect(response!.raw.length).toBe(response!.raw.indexOf('\r\n\r\n') + 4 + Buffer.byteLength(response!.body));
+    expect(closed).toBe(true);
+  });
+
+  it('names no instance for a refusal in a pipelined packet, whose first line may be another request', async () => {
+    const { response } = await rawHttp(port, `GET /health/live HTTP/1.1\r\n${H}\r\nGET /v1/auth/me HTTP/1.1\r\n${H}X-A: a\u0000\r\n\r\n`);
+    expectRawProblem(response, 400, 'validation-error');
+  });
+
+  it('answers an HTTP/1.1 request without Host 400 as a problem (Node answered it with an empty 400)', async () => {
+    const { response } = await rawHttp(port, 'GET /v1/auth/me?x=1 HTTP/1.1\r\nConnection: close\r\n\r\n');
+    const body = expectRawProblem(response, 400, 'validation-error', '/v1/auth/me', false);
+    expect(body.detail).toBe('An HTTP/1.1 request must carry a Host header.');
+    // HTTP/1.0 has no Host requirement.
+    const old = await rawHttp(port, 'GET /health/live HTTP/1.0\r\n\r\n');
+    expect(old.raw).toMatch(/^HTTP\/1\.1 200 /);
+  });
+
+  it('keeps serving well-formed requests on new connections', async () => {
+    const tenant = await seedTenant(t.app);
+    const { response } = await rawHttp(port, `GET /v1/auth/me HTTP/1.1\r\n${H}X-Service-Project-Key: ${tenant.projectKey}\r\nConnection: close\r\n\r\n`);
+    expect(response?.status).toBe(200);
+    expect(JSON.parse(response!.body)).toEqual({ user: null });
+  });
+});

@@ -1,0 +1,157 @@
+import { STATUS_CODES, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { NextFunction, Request, Response } from 'express';
+import { newSpanId, traceIdFrom, traceResponse } from '@gatehouse/crypto';
+import { PlatformError } from '../platform.error';
+
+/** What Node's HTTP parser hands to `clientError` (llhttp's code, the chunk it was parsing). */
+export interface HttpClientError extends Error {
+  code?: string;
+  rawPacket?: Buffer;
+  bytesParsed?: number;
+}
+
+interface Refusal {
+  status: number;
+  /** A slug of the problem catalog (CONTRACT §4); platform cannot import the catalog itself. */
+  slug: 'validation-error' | 'payload-too-large';
+  title: string;
+  detail: string;
+}
+
+const MALFORMED = { slug: 'validation-error', title: 'Validation Error' } as const;
+const TOO_LARGE = { slug: 'payload-too-large', title: 'Payload Too Large' } as const;
+
+/**
+ * The answer to each kind of refusal: the status HTTP defines for it, and the catalog type of its
+ * nature — a size limit is `payload-too-large` (431 for the header block, 413 for chunk
+ * extensions), anything malformed or incomplete `validation-error` (400; 408 when the request did
+ * not arrive in time). Null for socket errors (reset, broken pipe), which no answer can reach.
+ */
+export function clientErrorRefusal(code: string | undefined): Refusal | null {
+  switch (code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return { status: 431, ...TOO_LARGE, detail: 'The request line and header fields exceed the size limit.' };
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return { status: 413, ...TOO_LARGE, detail: 'The chunk extensions of the request body exceed the size limit.' };
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return { status: 408, ...MALFORMED, detail: 'The request was not received in time.' };
+    case 'HPE_INVALID_HEADER_TOKEN':
+    case 'HPE_LF_EXPECTED':
+    case 'HPE_CR_EXPECTED':
+      return { status: 400, ...MALFORMED, detail: 'A header field holds a character HTTP does not allow there (such as CR, LF or NUL).' };
+    case 'HPE_INVALID_URL':
+      return { status: 400, ...MALFORMED, detail: 'The request target holds a character HTTP does not allow (such as a raw non-ASCII byte).' };
+    case 'HPE_INVALID_CONTENT_LENGTH':
+    case 'HPE_UNEXPECTED_CONTENT_LENGTH':
+    case 'HPE_INVALID_TRANSFER_ENCODING':
+    case 'HPE_INVALID_CHUNK_SIZE':
+      return { status: 400, ...MALFORMED, detail: 'The request body is framed ambiguously or wrongly (Content-Length, Transfer-Encoding or chunks).' };
+    default:
+      return code?.startsWith('HPE_') ? { status: 400, ...MALFORMED, detail: 'The request is not well-formed HTTP/1.1.' } : null;
+  }
+}
+
+const MAX_INSTANCE_BYTES = 2048;
+const REQUEST_LINE = /^(\S+) (\/\S*) HTTP\/\d\.\d$/;
+/** Bytes a path may carry as they are (RFC 3986 pchar, `/` and `%`); every other byte is percent-encoded. */
+const PATH_BYTE = /[A-Za-z0-9\-._~!$&'()*+,;=:@/%]/;
+
+/** Errors only a request body can raise: the request they refuse is the one whose head ended before. */
+const BODY_ERRORS = new Set(['HPE_INVALID_CHUNK_SIZE', 'HPE_CHUNK_EXTENSIONS_OVERFLOW']);
+
+/**
+ * The path of the refused request, when it can be read: the packet begins with a whole request
+ * line of origin form (`METHOD /path HTTP/x.y`) that is the refused request's own — the error lies
+ * in that request's head (no head ended before it), or in its body (one head ended before, and the
+ * error is one only a body raises) — and the path is at most 2 KiB. In a pipelined packet the
+ * first line may be another request's, so nothing is named. Without the query string, as every
+ * problem's `instance`; bytes outside a URL's path characters are percent-encoded, so nothing
+ * hostile is echoed raw. Null otherwise.
+ */
+export function refusedRequestPath(err: HttpClientError): string | null {
+  const packet = err.rawPacket;
+  if (!Buffer.isBuffer(packet)) return null;
+  const lineEnd = packet.indexOf('\r\n');
+  if (lineEnd < 0) return null;
+  const errorAt = typeof err.bytesParsed === 'number' ? Math.min(err.bytesParsed, packet.length) : packet.length;
+  const before = packet.subarray(lineEnd, Math.max(lineEnd, errorAt));
+  const headEnd = before.indexOf('\r\n\r\n');
+  const ownRequest = headEnd < 0 || (BODY_ERRORS.has(err.code ?? '') && before.indexOf('\r\n\r\n', headEnd + 4) < 0);
+  if (!ownRequest) return null;
+  const match = REQUEST_LINE.exec(packet.toString('latin1', 0, lineEnd));
+  const target = match?.[2];
+  if (!target) return null;
+  const path = target.split(/[?#]/, 1)[0] ?? '';
+  if (path.length > MAX_INSTANCE_BYTES) return null;
+  let out = '';
+  for (const ch of path) out += PATH_BYTE.test(ch) ? ch : `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
+  return out;
+}
+
+/** A whole HTTP/1.1 answer: the problem body (as the ProblemDetailsFilter renders it) and `Connection: close`. */
+export function clientErrorResponse(refusal: Refusal, errorTypeBase: string, instance: string | null): Buffer {
+  const traceId = traceIdFrom(undefined);
+  const body: Record<string, unknown> = {
+    type: `${errorTypeBase}/${refusal.slug}`,
+    title: refusal.title,
+    status: refusal.status,
+    detail: refusal.detail,
+    ...(instance === null ? {} : { instance }),
+    traceId,
+    ...(refusal.slug === 'validation-error' ? { errors: {} } : {}),
+  };
+  const json = JSON.stringify(body);
+  const head = [
+    `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status] ?? 'Error'}`,
+    'Content-Type: application/problem+json',
+    `Content-Length: ${Buffer.byteLength(json)}`,
+    'Cache-Control: no-store',
+    'Referrer-Policy: no-referrer',
+    `traceresponse: ${traceResponse(traceId, newSpanId())}`,
+    `Date: ${new Date().toUTCString()}`,
+    'Connection: close',
+  ];
+  return Buffer.from(`${head.join('\r\n')}\r\n\r\n${json}`, 'latin1');
+}
+
+/**
+ * Answers what Node's HTTP parser refuses before the app sees it (a bare CR, LF or NUL in a header,
+ * raw non-ASCII bytes in the path, a header block over the limit, request smuggling framings, a
+ * TLS handshake on the plain port, a request that took too long) as a problem, instead of Node's
+ * empty 400/431. As Node does, it writes only if the socket is writable and no response to an
+ * earlier request on it has started (that would corrupt the stream), then closes the connection;
+ * socket errors (reset, broken pipe) just destroy it.
+ */
+export function installClientErrorHandler(server: Server, errorTypeBase: string): void {
+  server.on('clientError', (err: HttpClientError, socket: Duplex) => {
+    const refusal = clientErrorRefusal(err.code);
+    const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+    if (!refusal || !socket.writable || inFlight?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    // The answer is small: it leaves at once. Destroy after it is flushed, or after a second if
+    // the peer never reads it.
+    const timer = setTimeout(() => socket.destroy(), 1000);
+    timer.unref();
+    socket.end(clientErrorResponse(refusal, errorTypeBase, refusedRequestPath(err)), () => {
+      clearTimeout(timer);
+      socket.destroy();
+    });
+  });
+  // An HTTP/1.1 request without Host is refused by `hostRequiredMiddleware` (a problem with the
+  // request's trace id) rather than by Node's empty 400.
+  (server as Server & { requireHostHeader: boolean }).requireHostHeader = false;
+}
+
+/** RFC 9112 §3.2: an HTTP/1.1 request without a Host header is 400 (as Node itself would answer). */
+export function hostRequiredMiddleware() {
+  return (req: Request, _res: Response, next: NextFunction): void => {
+    if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor === 1) {
+      next(new PlatformError('validation-error', 'An HTTP/1.1 request must carry a Host header.'));
+      return;
+    }
+    next();
+  };
+}
