@@ -57,6 +57,14 @@ describe('requests refused by the HTTP parser (auth-runtime)', () => {
     expect(old.raw).toMatch(/^HTTP\/1\.1 200 /);
   });
 
+  it('ignores an expectation it does not know instead of answering an empty 417 (found by the fuzzer)', async () => {
+    const me = await rawHttp(port, `GET /v1/auth/me HTTP/1.1\r\n${H}Expect: evil-expectation\r\nConnection: close\r\n\r\n`);
+    expect(me.response?.status).toBe(200);
+    expect(JSON.parse(me.response!.body)).toEqual({ user: null });
+    const signIn = await rawHttp(port, `POST /v1/auth/sign-in HTTP/1.1\r\n${H}Expect: 200-ok\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`);
+    expectRawProblem(signIn.response, 401, 'unauthenticated', '/v1/auth/sign-in', false);
+  });
+
   it('keeps serving well-formed requests on new connections', async () => {
     const tenant = await seedTenant(t.app);
     const { response } = await rawHttp(port, `GET /v1/auth/me HTTP/1.1\r\n${H}X-Service-Project-Key: ${tenant.projectKey}\r\nConnection: close\r\n\r\n`);

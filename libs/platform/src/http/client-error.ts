@@ -116,7 +116,7 @@ export function clientErrorResponse(refusal: Refusal, errorTypeBase: string, ins
 }
 
 /**
- * Answers what Node's HTTP parser refuses before the app sees it (a bare CR, LF or NUL in a header,
+ * Answers what Node's HTTP layer refuses before the app sees it (a bare CR, LF or NUL in a header,
  * raw non-ASCII bytes in the path, a header block over the limit, request smuggling framings, a
  * TLS handshake on the plain port, a request that took too long) as a problem, instead of Node's
  * empty 400/431. As Node does, it writes only if the socket is writable and no response to an
@@ -143,6 +143,10 @@ export function installClientErrorHandler(server: Server, errorTypeBase: string)
   // An HTTP/1.1 request without Host is refused by `hostRequiredMiddleware` (a problem with the
   // request's trace id) rather than by Node's empty 400.
   (server as Server & { requireHostHeader: boolean }).requireHostHeader = false;
+  // An `Expect` other than 100-continue: Node answers an empty 417 unless someone listens. RFC 9110
+  // §10.1.1 lets a server ignore an expectation it does not know (417 is a MAY), and the catalog
+  // has no 417: the request is served as if it had none (found by the fuzzer).
+  server.on('checkExpectation', (req, res) => server.emit('request', req, res));
 }
 
 /** RFC 9112 §3.2: an HTTP/1.1 request without a Host header is 400 (as Node itself would answer). */
