@@ -57,6 +57,14 @@ describe('requests refused by the HTTP parser (auth-runtime)', () => {
     expect(old.raw).toMatch(/^HTTP\/1\.1 200 /);
   });
 
+  it('answers a refused HEAD request with the head alone (found by the fuzzer: a body after it broke the client)', async () => {
+    const { raw, closed } = await rawHttp(port, `HEAD /v1/auth/jwks.json?q=\u00ff HTTP/1.1\r\n${H}\r\n`);
+    expect(raw).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(raw).toMatch(/\r\nContent-Type: application\/problem\+json\r\n/);
+    expect(raw.endsWith('\r\n\r\n')).toBe(true);
+    expect(closed).toBe(true);
+  });
+
   it('ignores an expectation it does not know instead of answering an empty 417 (found by the fuzzer)', async () => {
     const me = await rawHttp(port, `GET /v1/auth/me HTTP/1.1\r\n${H}Expect: evil-expectation\r\nConnection: close\r\n\r\n`);
     expect(me.response?.status).toBe(200);

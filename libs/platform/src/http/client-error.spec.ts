@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { clientErrorRefusal, installClientErrorHandler, refusedRequestPath, type HttpClientError } from './client-error';
+import { clientErrorRefusal, installClientErrorHandler, refusedRequestLine, type HttpClientError } from './client-error';
 
 const BASE = 'https://gatehouse.dev/problems';
 
@@ -46,11 +46,14 @@ describe('clientErrorRefusal', () => {
   });
 });
 
-describe('refusedRequestPath', () => {
+const refusedRequestPath = (err: HttpClientError) => refusedRequestLine(err).path;
+
+describe('refusedRequestLine', () => {
   it('reads the path of an origin-form request line, without the query, percent-encoding what a path cannot hold', () => {
     expect(refusedRequestPath(parserError('HPE_INVALID_HEADER_TOKEN', 'GET /v1/auth/me?x=1 HTTP/1.1\r\nX: \u0000\r\n\r\n', 30))).toBe('/v1/auth/me');
     expect(refusedRequestPath(parserError('HPE_INVALID_URL', 'GET /a/\u00e9\u0001"<>\\^`{|}%41 HTTP/1.1\r\n', 8))).toBe('/a/%E9%01%22%3C%3E%5C%5E%60%7B%7C%7D%41');
     expect(refusedRequestPath(parserError('HPE_INVALID_METHOD', 'G@T /x#frag HTTP/1.0\r\n', 1))).toBe('/x');
+    expect(refusedRequestLine(parserError('HPE_INVALID_URL', 'HEAD /a\u00ff HTTP/1.1\r\n', 7))).toEqual({ method: 'HEAD', path: '/a%FF' });
   });
 
   it('names nothing it cannot attribute for sure', () => {
@@ -93,6 +96,15 @@ describe('installClientErrorHandler', () => {
     });
     expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^traceresponse: 00-${parsed.traceId as string}-[0-9a-f]{16}-01$`)));
     expect(socket.destroy).toHaveBeenCalled();
+  });
+
+  it('answers a HEAD request with the head alone, its Content-Length the body it would have had', () => {
+    const { written } = answer('HPE_INVALID_URL', 'HEAD /v1/auth/jwks.json?a=\u00ff HTTP/1.1\r\n', {}, 30);
+    const [head, body] = written.split('\r\n\r\n') as [string, string];
+    expect(head).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(body).toBe('');
+    expect(Number(/Content-Length: (\d+)/.exec(head)?.[1])).toBeGreaterThan(100);
+    expect(refusedRequestLine(parserError('HPE_HEADER_OVERFLOW', `HEAD /${'a'.repeat(20_000)}`))).toEqual({ method: 'HEAD', path: null });
   });
 
   it('answers a request that did not arrive in time 408 and an oversized header block 431', () => {

@@ -61,36 +61,39 @@ const PATH_BYTE = /[A-Za-z0-9\-._~!$&'()*+,;=:@/%]/;
 const BODY_ERRORS = new Set(['HPE_INVALID_CHUNK_SIZE', 'HPE_CHUNK_EXTENSIONS_OVERFLOW']);
 
 /**
- * The path of the refused request, when it can be read: the packet begins with a whole request
- * line of origin form (`METHOD /path HTTP/x.y`) that is the refused request's own — the error lies
- * in that request's head (no head ended before it), or in its body (one head ended before, and the
- * error is one only a body raises) — and the path is at most 2 KiB. In a pipelined packet the
- * first line may be another request's, so nothing is named. Without the query string, as every
- * problem's `instance`; bytes outside a URL's path characters are percent-encoded, so nothing
- * hostile is echoed raw. Null otherwise.
+ * The method and path of the refused request, each when it can be read: the packet begins with the
+ * refused request's own head — the error lies in that head (no head ended before it), or in its
+ * body (one head ended before, and the error is one only a body raises); in a pipelined packet the
+ * first line may be another request's, so nothing is read. The path needs a whole request line of
+ * origin form (`METHOD /path HTTP/x.y`) and at most 2 KiB; it is given without the query string, as
+ * every problem's `instance`, with bytes outside a URL path's characters percent-encoded, so
+ * nothing hostile is echoed raw. The method (to answer a HEAD without a body) is the first word.
  */
-export function refusedRequestPath(err: HttpClientError): string | null {
+export function refusedRequestLine(err: HttpClientError): { method: string | null; path: string | null } {
+  const none = { method: null, path: null };
   const packet = err.rawPacket;
-  if (!Buffer.isBuffer(packet)) return null;
-  const lineEnd = packet.indexOf('\r\n');
-  if (lineEnd < 0) return null;
+  if (!Buffer.isBuffer(packet)) return none;
   const errorAt = typeof err.bytesParsed === 'number' ? Math.min(err.bytesParsed, packet.length) : packet.length;
-  const before = packet.subarray(lineEnd, Math.max(lineEnd, errorAt));
+  const before = packet.subarray(0, Math.max(0, errorAt));
   const headEnd = before.indexOf('\r\n\r\n');
   const ownRequest = headEnd < 0 || (BODY_ERRORS.has(err.code ?? '') && before.indexOf('\r\n\r\n', headEnd + 4) < 0);
-  if (!ownRequest) return null;
-  const match = REQUEST_LINE.exec(packet.toString('latin1', 0, lineEnd));
-  const target = match?.[2];
-  if (!target) return null;
-  const path = target.split(/[?#]/, 1)[0] ?? '';
-  if (path.length > MAX_INSTANCE_BYTES) return null;
+  if (!ownRequest) return none;
+  const method = /^([A-Z]{1,20}) /.exec(packet.toString('latin1', 0, 21))?.[1] ?? null;
+  const lineEnd = packet.indexOf('\r\n');
+  const target = lineEnd < 0 ? undefined : REQUEST_LINE.exec(packet.toString('latin1', 0, lineEnd))?.[2];
+  const path = target?.split(/[?#]/, 1)[0];
+  if (path === undefined || path.length > MAX_INSTANCE_BYTES) return { method, path: null };
   let out = '';
   for (const ch of path) out += PATH_BYTE.test(ch) ? ch : `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
-  return out;
+  return { method, path: out };
 }
 
-/** A whole HTTP/1.1 answer: the problem body (as the ProblemDetailsFilter renders it) and `Connection: close`. */
-export function clientErrorResponse(refusal: Refusal, errorTypeBase: string, instance: string | null): Buffer {
+/**
+ * A whole HTTP/1.1 answer: the problem body (as the ProblemDetailsFilter renders it; none for a
+ * HEAD request, whose answer has only the head) and `Connection: close`.
+ */
+export function clientErrorResponse(refusal: Refusal, errorTypeBase: string, request: { method: string | null; path: string | null }): Buffer {
+  const instance = request.path;
   const traceId = traceIdFrom(undefined);
   const body: Record<string, unknown> = {
     type: `${errorTypeBase}/${refusal.slug}`,
@@ -112,7 +115,7 @@ export function clientErrorResponse(refusal: Refusal, errorTypeBase: string, ins
     `Date: ${new Date().toUTCString()}`,
     'Connection: close',
   ];
-  return Buffer.from(`${head.join('\r\n')}\r\n\r\n${json}`, 'latin1');
+  return Buffer.from(`${head.join('\r\n')}\r\n\r\n${request.method === 'HEAD' ? '' : json}`, 'latin1');
 }
 
 /**
@@ -135,7 +138,7 @@ export function installClientErrorHandler(server: Server, errorTypeBase: string)
     // the peer never reads it.
     const timer = setTimeout(() => socket.destroy(), 1000);
     timer.unref();
-    socket.end(clientErrorResponse(refusal, errorTypeBase, refusedRequestPath(err)), () => {
+    socket.end(clientErrorResponse(refusal, errorTypeBase, refusedRequestLine(err)), () => {
       clearTimeout(timer);
       socket.destroy();
     });
