@@ -1,5 +1,6 @@
 import type { ProblemSlug } from '@gatehouse/problem-details';
-import { expectRawProblem, listenOnLoopback, rawHttp, seedTenant, startTestApp, type TestApp } from '@gatehouse/testing';
+import { Session } from '@gatehouse/entities';
+import { expectRawProblem, listenOnLoopback, parseRawResponses, rawHttp, seedTenant, signUpUser, startTestApp, type TestApp } from '@gatehouse/testing';
 import { buildAuthRuntime } from '../src/app-factory';
 
 /**
@@ -43,9 +44,12 @@ describe('requests refused by the HTTP parser (auth-runtime)', () => {
     expect(closed).toBe(true);
   });
 
-  it('names no instance for a refusal in a pipelined packet, whose first line may be another request', async () => {
-    const { response } = await rawHttp(port, `GET /health/live HTTP/1.1\r\n${H}\r\nGET /v1/auth/me HTTP/1.1\r\n${H}X-A: a\u0000\r\n\r\n`);
-    expectRawProblem(response, 400, 'validation-error');
+  it('answers a pipelined packet in order, naming no instance for the refused request, whose first line is another request\'s', async () => {
+    const { raw } = await rawHttp(port, `GET /health/live HTTP/1.1\r\n${H}\r\nGET /v1/auth/me HTTP/1.1\r\n${H}X-A: a\u0000\r\n\r\n`);
+    const [first, second, ...more] = parseRawResponses(raw);
+    expect(first?.status).toBe(200);
+    expectRawProblem(second ?? null, 400, 'validation-error');
+    expect(more).toEqual([]);
   });
 
   it('answers an HTTP/1.1 request without Host 400 as a problem (Node answered it with an empty 400)', async () => {
@@ -71,6 +75,31 @@ describe('requests refused by the HTTP parser (auth-runtime)', () => {
     expect(JSON.parse(me.response!.body)).toEqual({ user: null });
     const signIn = await rawHttp(port, `POST /v1/auth/sign-in HTTP/1.1\r\n${H}Expect: 200-ok\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`);
     expectRawProblem(signIn.response, 401, 'unauthenticated', '/v1/auth/sign-in', false);
+  });
+
+  it('answers a whole request first and the garbage after it second, never the garbage in its place (found by the fuzzer)', async () => {
+    const tenant = await seedTenant(t.app, 'Pipelines');
+    const user = await signUpUser(t, tenant.projectKey, 'pipeline@example.com');
+    // A bodiless DELETE followed by bytes no request starts with: the DELETE is served, and only
+    // then is the garbage refused. Answering the garbage first told the client its DELETE had
+    // failed while the session was revoked all the same.
+    const { raw, closed } = await rawHttp(
+      port,
+      `DELETE /v1/auth/sessions/${user.sessionId} HTTP/1.1\r\n${H}X-Service-Project-Key: ${tenant.projectKey}\r\nAuthorization: Bearer ${user.accessToken}\r\n\r\n{"a":1}`,
+    );
+    const [first, second, ...more] = parseRawResponses(raw);
+    expect(first?.status).toBe(204);
+    expectRawProblem(second ?? null, 400, 'validation-error');
+    expect(more).toEqual([]);
+    expect(closed).toBe(true);
+    expect((await t.dataSource.getRepository(Session).findOneByOrFail({ id: user.sessionId })).revokedAt).not.toBeNull();
+  });
+
+  it('refuses a broken body of the request being served as that request\'s answer', async () => {
+    const { raw } = await rawHttp(port, `POST /v1/auth/sign-in HTTP/1.1\r\n${H}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\nzz\r\n`);
+    const answers = parseRawResponses(raw);
+    expect(answers).toHaveLength(1);
+    expectRawProblem(answers[0] ?? null, 400, 'validation-error', '/v1/auth/sign-in');
   });
 
   it('keeps serving well-formed requests on new connections', async () => {

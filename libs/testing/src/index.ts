@@ -11,4 +11,5 @@ export { linkIn, SmtpSink } from './smtp-sink';
 export { HttpReceiver, type ReceivedRequest } from './http-receiver';
 export { eventually } from './eventually';
 export { expectEveryRouteToRefuseBadBodies } from './refused-bodies';
-export { expectRawProblem, listenOnLoopback, rawHttp, type RawResponse } from './raw-http';
+export { expectRawProblem, listenOnLoopback, parseRawResponses, rawHttp, type RawResponse } from './raw-http';
+export { fuzzApi, fuzzSettings, type FuzzMode, type FuzzOptions, type FuzzReport } from './fuzz/fuzz-api';

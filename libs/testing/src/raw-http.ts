@@ -48,17 +48,28 @@ export function rawHttp(port: number, request: string | Buffer, timeoutMs = 3000
 }
 
 function parseResponse(raw: string): RawResponse | null {
-  const end = raw.indexOf('\r\n\r\n');
-  if (end < 0) return null;
-  const [statusLine, ...lines] = raw.slice(0, end).split('\r\n');
-  const status = Number(/^HTTP\/1\.1 (\d{3}) /.exec(statusLine ?? '')?.[1]);
-  const headers: Record<string, string> = {};
-  for (const line of lines) {
-    const colon = line.indexOf(':');
-    headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  return parseRawResponses(raw)[0] ?? null;
+}
+
+/** Every response in what a server sent on one connection, in order (bodies by Content-Length). */
+export function parseRawResponses(raw: string): RawResponse[] {
+  const out: RawResponse[] = [];
+  let rest = raw;
+  for (;;) {
+    const end = rest.indexOf('\r\n\r\n');
+    if (end < 0) return out;
+    const [statusLine, ...lines] = rest.slice(0, end).split('\r\n');
+    const status = Number(/^HTTP\/1\.1 (\d{3}) /.exec(statusLine ?? '')?.[1]);
+    const headers: Record<string, string> = {};
+    for (const line of lines) {
+      const colon = line.indexOf(':');
+      headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+    }
+    const length = Number(headers['content-length'] ?? 0);
+    const next = end + 4 + length;
+    out.push({ status, headers, body: rest.slice(end + 4, next), raw: rest.slice(0, next) });
+    rest = rest.slice(next);
   }
-  const length = Number(headers['content-length'] ?? 0);
-  return { status, headers, body: raw.slice(end + 4, end + 4 + length), raw };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { createServer } from 'node:http';
-import type { Duplex } from 'node:stream';
+import { PassThrough, type Duplex, type Writable } from 'node:stream';
 import { clientErrorRefusal, installClientErrorHandler, refusedRequestLine, type HttpClientError } from './client-error';
 
 const BASE = 'https://gatehouse.dev/problems';
@@ -9,7 +9,7 @@ function parserError(code: string, raw: string, bytesParsed = raw.length): HttpC
 }
 
 /** A socket as `clientError` gets it, recording what the handler does with it. */
-function fakeSocket(opts: { writable?: boolean; inFlight?: { headersSent: boolean } } = {}) {
+function fakeSocket(opts: { writable?: boolean; inFlight?: Writable } = {}) {
   const written: Buffer[] = [];
   const socket = {
     writable: opts.writable ?? true,
@@ -112,19 +112,49 @@ describe('installClientErrorHandler', () => {
     expect(answer('HPE_HEADER_OVERFLOW', 'GET /a HTTP/1.1\r\nX: aaaa').written).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n[\s\S]*"status":431[\s\S]*"instance":"\/a"/);
   });
 
-  it('only destroys a socket that cannot take an answer: reset, not writable, or in the middle of another response', () => {
+  it('only destroys a socket that cannot take an answer: reset or not writable', () => {
     for (const [code, opts] of [
       ['ECONNRESET', {}],
+      ['EPIPE', {}],
       ['HPE_INVALID_METHOD', { writable: false }],
-      ['HPE_INVALID_METHOD', { inFlight: { headersSent: true } }],
     ] as const) {
       const { socket, written } = answer(code, 'G@T / HTTP/1.1\r\n\r\n', opts);
       expect(written).toBe('');
       expect(socket.end).not.toHaveBeenCalled();
       expect(socket.destroy).toHaveBeenCalled();
     }
-    // A response that has not started yet (its request still being handled) does not stop the answer, as in Node.
-    expect(answer('HPE_INVALID_METHOD', 'G@T / HTTP/1.1\r\n\r\n', { inFlight: { headersSent: false } }).written).toMatch(/^HTTP\/1\.1 400 /);
+  });
+
+  /** A response in flight on the socket, answering a request whose body is `complete` or not. */
+  function inFlight(complete: boolean, headersSent: boolean) {
+    return Object.assign(new PassThrough(), { req: { complete }, headersSent });
+  }
+  const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('answers refused bytes after a whole request only once that request is answered, in turn', async () => {
+    const served = inFlight(true, false);
+    const { socket, written } = answer('HPE_INVALID_METHOD', '{"a":1}', { inFlight: served });
+    expect(written).toBe('');
+    expect(socket.destroy).not.toHaveBeenCalled();
+    served.end();
+    served.resume();
+    await settle();
+    await settle();
+    const late = (socket.end.mock.calls[0]?.[0] as Buffer | undefined)?.toString('latin1') ?? '';
+    expect(late).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(socket.destroy).toHaveBeenCalled();
+  });
+
+  it('answers a broken body as its own request\'s answer, unless that answer has started', async () => {
+    expect(answer('HPE_INVALID_CHUNK_SIZE', 'POST / HTTP/1.1\r\n\r\nzz', { inFlight: inFlight(false, false) }).written).toMatch(/^HTTP\/1\.1 400 /);
+    const started = inFlight(false, true);
+    const { socket, written } = answer('HPE_INVALID_CHUNK_SIZE', 'POST / HTTP/1.1\r\n\r\nzz', { inFlight: started });
+    expect(written).toBe('');
+    started.end();
+    started.resume();
+    await settle();
+    expect(socket.end).not.toHaveBeenCalled();
+    expect(socket.destroy).toHaveBeenCalled();
   });
 
   it('lets HTTP/1.1 requests without Host reach the app, which refuses them as a problem', () => {

@@ -1,5 +1,5 @@
-import { STATUS_CODES, type Server } from 'node:http';
-import type { Duplex } from 'node:stream';
+import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { finished, type Duplex } from 'node:stream';
 import type { NextFunction, Request, Response } from 'express';
 import { newSpanId, traceIdFrom, traceResponse } from '@gatehouse/crypto';
 import { PlatformError } from '../platform.error';
@@ -118,30 +118,59 @@ export function clientErrorResponse(refusal: Refusal, errorTypeBase: string, req
   return Buffer.from(`${head.join('\r\n')}\r\n\r\n${request.method === 'HEAD' ? '' : json}`, 'latin1');
 }
 
+/** The response a socket is busy with (Node's own bookkeeping), with the request it answers. */
+type InFlight = ServerResponse & { req?: IncomingMessage };
+const inFlightOf = (socket: Duplex): InFlight | null => (socket as Duplex & { _httpMessage?: InFlight | null })._httpMessage ?? null;
+
+/** Writes the answer and closes: destroyed once flushed, or after a second if the peer never reads. */
+function answerAndClose(socket: Duplex, answer: Buffer): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const timer = setTimeout(() => socket.destroy(), 1000);
+  timer.unref();
+  socket.end(answer, () => {
+    clearTimeout(timer);
+    socket.destroy();
+  });
+}
+
+/**
+ * Answers the refused bytes in their turn. When they broke the body of the request being served
+ * (its body is incomplete), that request is the refused one: answered now if its response has not
+ * started, else closed once it is sent. When the request being served is whole, the refused bytes
+ * are a later request (pipelined, or unframed bytes after a bodiless request): the responses owed
+ * before it are sent first, and only then the refusal — answering it in their place would tell the
+ * client its earlier request failed while it was carried out (found by the fuzzer).
+ */
+function answerInTurn(socket: Duplex, answer: Buffer): void {
+  const inFlight = inFlightOf(socket);
+  if (!inFlight || inFlight.writableFinished) return answerAndClose(socket, answer);
+  if (inFlight.req && !inFlight.req.complete) {
+    if (!inFlight.headersSent) return answerAndClose(socket, answer);
+    finished(inFlight, () => socket.destroy());
+    return;
+  }
+  // Node hands the socket to the next queued response once this one finishes.
+  finished(inFlight, (err) => (err ? socket.destroy() : setImmediate(() => answerInTurn(socket, answer))));
+}
+
 /**
  * Answers what Node's HTTP layer refuses before the app sees it (a bare CR, LF or NUL in a header,
  * raw non-ASCII bytes in the path, a header block over the limit, request smuggling framings, a
  * TLS handshake on the plain port, a request that took too long) as a problem, instead of Node's
- * empty 400/431. As Node does, it writes only if the socket is writable and no response to an
- * earlier request on it has started (that would corrupt the stream), then closes the connection;
- * socket errors (reset, broken pipe) just destroy it.
+ * empty 400/431, in its turn after the responses the connection still owes (`answerInTurn`), then
+ * closes the connection. Socket errors (reset, broken pipe) just destroy it.
  */
 export function installClientErrorHandler(server: Server, errorTypeBase: string): void {
   server.on('clientError', (err: HttpClientError, socket: Duplex) => {
     const refusal = clientErrorRefusal(err.code);
-    const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
-    if (!refusal || !socket.writable || inFlight?.headersSent) {
+    if (!refusal || !socket.writable) {
       socket.destroy();
       return;
     }
-    // The answer is small: it leaves at once. Destroy after it is flushed, or after a second if
-    // the peer never reads it.
-    const timer = setTimeout(() => socket.destroy(), 1000);
-    timer.unref();
-    socket.end(clientErrorResponse(refusal, errorTypeBase, refusedRequestLine(err)), () => {
-      clearTimeout(timer);
-      socket.destroy();
-    });
+    answerInTurn(socket, clientErrorResponse(refusal, errorTypeBase, refusedRequestLine(err)));
   });
   // An HTTP/1.1 request without Host is refused by `hostRequiredMiddleware` (a problem with the
   // request's trace id) rather than by Node's empty 400.
