@@ -95,6 +95,14 @@ describe('requests refused by the HTTP parser (auth-runtime)', () => {
     expect((await t.dataSource.getRepository(Session).findOneByOrFail({ id: user.sessionId })).revokedAt).not.toBeNull();
   });
 
+  it('sends nothing after the answer to a request that said Connection: close, whatever bytes follow it (found by the fuzzer)', async () => {
+    const { raw, closed } = await rawHttp(port, `POST /health/live HTTP/1.1\r\n${H}Connection: close\r\n\r\n{"a":1}`);
+    const answers = parseRawResponses(raw);
+    expect(answers.map((a) => a.status)).toEqual([405]);
+    expect(answers[0]?.headers.connection).toBe('close');
+    expect(closed).toBe(true);
+  });
+
   it('refuses a broken body of the request being served as that request\'s answer', async () => {
     const { raw } = await rawHttp(port, `POST /v1/auth/sign-in HTTP/1.1\r\n${H}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\nzz\r\n`);
     const answers = parseRawResponses(raw);

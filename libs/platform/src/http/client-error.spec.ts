@@ -15,9 +15,10 @@ function fakeSocket(opts: { writable?: boolean; inFlight?: Writable } = {}) {
     writable: opts.writable ?? true,
     _httpMessage: opts.inFlight ?? null,
     destroyed: false,
-    end: jest.fn((data: Buffer, cb: () => void) => {
+    end: jest.fn((data: Buffer | (() => void), cb?: () => void) => {
+      if (typeof data === 'function') return data();
       written.push(data);
-      cb();
+      cb?.();
     }),
     destroy: jest.fn(() => {
       socket.destroyed = true;
@@ -31,7 +32,14 @@ function answer(code: string, raw: string, socketOpts?: Parameters<typeof fakeSo
   installClientErrorHandler(server, BASE);
   const { socket, written } = fakeSocket(socketOpts);
   server.emit('clientError', parserError(code, raw, bytesParsed), socket);
-  return { socket, written: Buffer.concat(written).toString('latin1') };
+  const socketWritten = () => Buffer.concat(written).toString('latin1');
+  return {
+    socket,
+    socketWritten,
+    get written() {
+      return socketWritten();
+    },
+  };
 }
 
 describe('clientErrorRefusal', () => {
@@ -126,23 +134,36 @@ describe('installClientErrorHandler', () => {
   });
 
   /** A response in flight on the socket, answering a request whose body is `complete` or not. */
-  function inFlight(complete: boolean, headersSent: boolean) {
-    return Object.assign(new PassThrough(), { req: { complete }, headersSent });
+  function inFlight(complete: boolean, headersSent: boolean, shouldKeepAlive = true) {
+    return Object.assign(new PassThrough(), { req: { complete }, headersSent, shouldKeepAlive });
   }
   const settle = () => new Promise((resolve) => setImmediate(resolve));
 
   it('answers refused bytes after a whole request only once that request is answered, in turn', async () => {
     const served = inFlight(true, false);
-    const { socket, written } = answer('HPE_INVALID_METHOD', '{"a":1}', { inFlight: served });
-    expect(written).toBe('');
+    const { socket, written: early, socketWritten } = answer('HPE_INVALID_METHOD', '{"a":1}', { inFlight: served });
+    expect(early).toBe('');
     expect(socket.destroy).not.toHaveBeenCalled();
     served.end();
     served.resume();
     await settle();
     await settle();
-    const late = (socket.end.mock.calls[0]?.[0] as Buffer | undefined)?.toString('latin1') ?? '';
+    const late = socketWritten();
     expect(late).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
     expect(socket.destroy).toHaveBeenCalled();
+  });
+
+  it('writes nothing after the last response of a connection (its request said Connection: close)', async () => {
+    for (const [code, keepAlive] of [['HPE_CLOSED_CONNECTION', true], ['HPE_INVALID_METHOD', false]] as const) {
+      const served = inFlight(true, false, keepAlive);
+      const { socket, written } = answer(code, '{"a":1}', { inFlight: served });
+      served.end();
+      served.resume();
+      await settle();
+      await settle();
+      expect(written).toBe('');
+      expect(socket.destroy).toHaveBeenCalled();
+    }
   });
 
   it('answers a broken body as its own request\'s answer, unless that answer has started', async () => {

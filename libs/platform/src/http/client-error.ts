@@ -122,10 +122,14 @@ export function clientErrorResponse(refusal: Refusal, errorTypeBase: string, req
 type InFlight = ServerResponse & { req?: IncomingMessage };
 const inFlightOf = (socket: Duplex): InFlight | null => (socket as Duplex & { _httpMessage?: InFlight | null })._httpMessage ?? null;
 
-/** Writes the answer and closes: destroyed once flushed, or after a second if the peer never reads. */
-function answerAndClose(socket: Duplex, answer: Buffer): void {
-  if (!socket.writable) {
-    socket.destroy();
+/**
+ * Writes the answer (none: just closes) and closes: destroyed once flushed, or after a second if
+ * the peer never reads.
+ */
+function answerAndClose(socket: Duplex, answer: Buffer | null): void {
+  if (!socket.writable || answer === null) {
+    if (socket.writable) socket.end(() => socket.destroy());
+    else socket.destroy();
     return;
   }
   const timer = setTimeout(() => socket.destroy(), 1000);
@@ -144,7 +148,7 @@ function answerAndClose(socket: Duplex, answer: Buffer): void {
  * before it are sent first, and only then the refusal — answering it in their place would tell the
  * client its earlier request failed while it was carried out (found by the fuzzer).
  */
-function answerInTurn(socket: Duplex, answer: Buffer): void {
+function answerInTurn(socket: Duplex, answer: Buffer | null): void {
   const inFlight = inFlightOf(socket);
   if (!inFlight || inFlight.writableFinished) return answerAndClose(socket, answer);
   if (inFlight.req && !inFlight.req.complete) {
@@ -152,8 +156,9 @@ function answerInTurn(socket: Duplex, answer: Buffer): void {
     finished(inFlight, () => socket.destroy());
     return;
   }
-  // Node hands the socket to the next queued response once this one finishes.
-  finished(inFlight, (err) => (err ? socket.destroy() : setImmediate(() => answerInTurn(socket, answer))));
+  // Node hands the socket to the next queued response once this one finishes. A response that
+  // closes the connection (its request said `Connection: close`) is the last one: nothing follows.
+  finished(inFlight, (err) => (err ? socket.destroy() : setImmediate(() => answerInTurn(socket, inFlight.shouldKeepAlive ? answer : null))));
 }
 
 /**
@@ -170,7 +175,8 @@ export function installClientErrorHandler(server: Server, errorTypeBase: string)
       socket.destroy();
       return;
     }
-    answerInTurn(socket, clientErrorResponse(refusal, errorTypeBase, refusedRequestLine(err)));
+    // Bytes after a request that said `Connection: close` are no request at all: close in turn.
+    answerInTurn(socket, err.code === 'HPE_CLOSED_CONNECTION' ? null : clientErrorResponse(refusal, errorTypeBase, refusedRequestLine(err)));
   });
   // An HTTP/1.1 request without Host is refused by `hostRequiredMiddleware` (a problem with the
   // request's trace id) rather than by Node's empty 400.
