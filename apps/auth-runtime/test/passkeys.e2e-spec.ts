@@ -223,33 +223,69 @@ describe('passkeys (WebAuthn) on the API', () => {
     expect((await t.dataSource.getRepository(Passkey).findOneByOrFail({ id: ada.passkeyId })).counter).toBe('9');
   });
 
-  it('refuses malformed credentials with problem bodies, never a 500', async () => {
+  it('answers an assertion with members missing or of the wrong JSON type 400 on their dotted paths, consuming and recording nothing', async () => {
     const { auth } = await userWithPasskey('ada@example.com');
     const good = auth.assert(await requestOptions({}));
-    const bad: unknown[] = [
-      {},
-      { id: good.id },
-      { ...good, type: 'password' },
-      { ...good, id: 42 },
-      { ...good, rawId: 'not base64url!' },
-      { ...good, response: null },
-      { ...good, response: [] },
-      { ...good, response: { ...good.response, clientDataJSON: Buffer.from('not json').toString('base64url') } },
-      { ...good, response: { ...good.response, clientDataJSON: Buffer.from('[1,2]').toString('base64url') } },
-      { ...good, response: { ...good.response, clientDataJSON: Buffer.from('{"challenge":{"$gt":""}}').toString('base64url') } },
-      { ...good, response: { ...good.response, authenticatorData: 'AA' } },
-      { ...good, response: { ...good.response, signature: '' } },
-      { ...good, response: { ...good.response, userHandle: 12 } },
-      { ...good, response: { ...good.response, clientDataJSON: 'x'.repeat(20_000) } },
+    const r = good.response;
+    const malformed: [unknown, Record<string, string[]>][] = [
+      [{}, { 'credential.id': ['is required (a string)'], 'credential.rawId': ['is required (a string)'], 'credential.type': ['is required (a string)'], 'credential.response': ['is required (an object)'] }],
+      [{ id: good.id }, { 'credential.rawId': ['is required (a string)'], 'credential.type': ['is required (a string)'], 'credential.response': ['is required (an object)'] }],
+      [{ ...good, id: 42 }, { 'credential.id': ['must be a string'] }],
+      [{ ...good, rawId: null }, { 'credential.rawId': ['must be a string'] }],
+      [{ ...good, type: ['public-key'] }, { 'credential.type': ['must be a string'] }],
+      [{ ...good, response: null }, { 'credential.response': ['must be an object'] }],
+      [{ ...good, response: [] }, { 'credential.response': ['must be an object'] }],
+      [{ ...good, response: r.clientDataJSON }, { 'credential.response': ['must be an object'] }],
+      [{ ...good, response: { ...r, clientDataJSON: { challenge: 'x' } } }, { 'credential.response.clientDataJSON': ['must be a string'] }],
+      [{ ...good, response: { ...r, authenticatorData: 1 } }, { 'credential.response.authenticatorData': ['must be a string'] }],
+      [{ ...good, response: { ...r, signature: [r.signature] } }, { 'credential.response.signature': ['must be a string'] }],
+      [{ ...good, response: { clientDataJSON: r.clientDataJSON, authenticatorData: r.authenticatorData } }, { 'credential.response.signature': ['is required (a string)'] }],
+      [{ ...good, response: { ...r, userHandle: 12 } }, { 'credential.response.userHandle': ['must be a string or null'] }],
+      [{ ...good, clientExtensionResults: [] }, { 'credential.clientExtensionResults': ['must be an object'] }],
+      [{ ...good, authenticatorAttachment: true }, { 'credential.authenticatorAttachment': ['must be a string or null'] }],
     ];
-    for (const credential of bad) expectProblem(await complete(credential), 401, 'invalid-credentials', '/v1/auth/passkey/authenticate/complete');
+    for (const [credential, errors] of malformed) {
+      const body = expectProblem(await complete(credential), 400, 'validation-error', '/v1/auth/passkey/authenticate/complete');
+      expect({ credential, errors: body.errors }).toEqual({ credential, errors });
+    }
     for (const credential of ['string', [good], null, 42]) {
       const body = expectProblem(await complete(credential), 400, 'validation-error');
       expect(body.errors).toEqual({ credential: expect.any(Array) });
     }
     expectProblem(await post('/v1/auth/passkey/authenticate/complete', {}), 400, 'validation-error');
-    // The good assertion was not spent by the failures around it (each failure consumed only its own challenge).
-    expect((await complete(good)).status).toBe(401);
+    // A malformed body is not a sign-in attempt: no event, and the challenge is still unspent.
+    expect(await failureReasons()).toEqual([]);
+    const signedIn = await complete({ ...good, clientExtensionResults: {}, authenticatorAttachment: null, response: { ...r, userHandle: r.userHandle ?? null } });
+    expect(signedIn.status).toBe(200);
+  });
+
+  it('refuses well-typed assertions that are not valid responses with 401, never a 500', async () => {
+    const { auth } = await userWithPasskey('ada@example.com');
+    const fresh = async () => auth.assert(await requestOptions({}));
+    const refused: ((g: AssertionJSON) => unknown)[] = [
+      (g) => ({ ...g, type: 'password' }),
+      (g) => ({ ...g, rawId: 'not base64url!' }),
+      (g) => ({ ...g, id: '' }),
+      (g) => ({ ...g, response: { ...g.response, clientDataJSON: Buffer.from('not json').toString('base64url') } }),
+      (g) => ({ ...g, response: { ...g.response, clientDataJSON: Buffer.from('[1,2]').toString('base64url') } }),
+      (g) => ({ ...g, response: { ...g.response, clientDataJSON: Buffer.from('{"challenge":{"$gt":""}}').toString('base64url') } }),
+      (g) => ({ ...g, response: { ...g.response, authenticatorData: 'AA' } }),
+      (g) => ({ ...g, response: { ...g.response, signature: '' } }),
+      (g) => ({ ...g, response: { ...g.response, userHandle: '!!' } }),
+      (g) => ({ ...g, response: { ...g.response, clientDataJSON: 'x'.repeat(20_000) } }),
+    ];
+    for (const mutate of refused) expectProblem(await complete(mutate(await fresh())), 401, 'invalid-credentials', '/v1/auth/passkey/authenticate/complete');
+    expect(await failureReasons()).toHaveLength(refused.length);
+    expect(await t.dataSource.getRepository(Session).countBy({ authMethod: 'passkey' })).toBe(0);
+  });
+
+  it('answers a null email at authenticate/begin 400 on email, like any other value that is not an email', async () => {
+    for (const email of [null, 42, ['ada@example.com'], { $ne: '' }, '']) {
+      const res = await post('/v1/auth/passkey/authenticate/begin', { email });
+      const body = expectProblem(res, 400, 'validation-error', '/v1/auth/passkey/authenticate/begin');
+      expect({ email, errors: Object.keys(body.errors as object) }).toEqual({ email, errors: ['email'] });
+    }
+    expect((await post('/v1/auth/passkey/authenticate/begin', {})).status).toBe(200);
   });
 
   it('refuses malformed CBOR, certificate attestations, wrong origins, replays and duplicate credentials at registration (400)', async () => {

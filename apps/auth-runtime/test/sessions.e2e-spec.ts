@@ -3,7 +3,7 @@ import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { hmacSha256, randomToken, sha256Hex } from '@gatehouse/crypto';
-import { ApiKey, AuditEvent, OutboxEvent, Session } from '@gatehouse/entities';
+import { ApiKey, AuditEvent, OutboxEvent, Session, User } from '@gatehouse/entities';
 import { ProjectsCache } from '@gatehouse/identity';
 import {
   APP_ORIGIN,
@@ -162,6 +162,64 @@ describe('sign-up, sign-in, me, refresh, sessions, sign-out', () => {
     const b = expectProblem(unknown, 401, 'unauthenticated');
     expect({ ...a, traceId: null }).toEqual({ ...b, traceId: null });
     expectProblem(await t.http().get('/v1/auth/sessions'), 401, 'unauthenticated');
+  });
+
+  it('answers refresh with a missing, unknown, revoked or malformed key with the one 401 body of every route, cookie or not, before the body', async () => {
+    const u = await signUpUser(t, key(), 'refresh-keys@example.com');
+    const revoked = randomToken(32, 'sk_');
+    await t.dataSource.getRepository(ApiKey).save({
+      tenantId: tenant.tenantId,
+      projectId: tenant.project.id,
+      name: 'revoked',
+      keyPrefix: revoked.slice(0, 11),
+      secretHash: sha256Hex(revoked),
+      revokedAt: new Date(),
+    });
+    const strip = (body: Record<string, unknown>) => ({ ...body, traceId: null, instance: null });
+    const reference = strip(expectProblem(await t.http().get('/v1/auth/sessions').set('X-Service-Project-Key', 'pk_unknownunknownunknownunknown'), 401, 'unauthenticated'));
+    const keys: (string | null)[] = [null, 'pk_unknownunknownunknownunknown', revoked, 'not-a-key', 'pk_short', `pk_${'x'.repeat(200)}`];
+    const cookies = [null, `service_refresh_token=${u.refreshToken}`, 'service_refresh_token=garbage'];
+    for (const projectKey of keys) {
+      for (const cookie of cookies) {
+        for (const body of [null, '{"broken": ']) {
+          let req = t.http().post('/v1/auth/refresh');
+          if (projectKey !== null) req = req.set('X-Service-Project-Key', projectKey);
+          if (cookie !== null) req = req.set('Cookie', cookie);
+          const res = body === null ? await req : await req.set('Content-Type', 'application/json').send(body);
+          const label = { projectKey, cookie, body };
+          expect({ ...label, status: res.status }).toEqual({ ...label, status: 401 });
+          expect({ ...label, body: strip(expectProblem(res, 401, 'unauthenticated', '/v1/auth/refresh')) }).toEqual({ ...label, body: reference });
+        }
+      }
+    }
+    // Nothing rotated: the refresh token still works with the right key.
+    const ok = await t.http().post('/v1/auth/refresh').set('X-Service-Project-Key', key()).set('Cookie', `service_refresh_token=${u.refreshToken}`);
+    expect(ok.status).toBe(200);
+    // A valid key without a cookie names what is missing; a refused body with a valid key is the body's problem.
+    const noCookie = expectProblem(await t.http().post('/v1/auth/refresh').set('X-Service-Project-Key', key()), 401, 'unauthenticated');
+    expect(noCookie.detail).toBe('The refresh token cookie is missing.');
+    expectProblem(await t.http().post('/v1/auth/refresh').set('X-Service-Project-Key', key()).set('Content-Type', 'application/json').send('{"broken": '), 400, 'invalid-json');
+  });
+
+  it('answers null in an optional field that takes no null 400 on that field, creating and sending nothing', async () => {
+    const u = await signUpUser(t, key(), 'nulls@example.com');
+    const users = await t.dataSource.getRepository(User).count();
+    const events = await t.dataSource.getRepository(OutboxEvent).count();
+    const cases: [string, Record<string, unknown>, string, string?][] = [
+      ['/v1/auth/sign-up', { email: 'n1@example.com', password: 'a sturdy passphrase 42', username: null }, 'username'],
+      ['/v1/auth/sign-up', { email: 'n2@example.com', password: 'a sturdy passphrase 42', metadata: null }, 'metadata'],
+      ['/v1/auth/magic-link/send', { email: 'nulls@example.com', redirect_url: null }, 'redirect_url'],
+      ['/v1/auth/passkey/register/complete', { credential: {}, name: null }, 'name', u.accessToken],
+    ];
+    for (const [path, body, field, token] of cases) {
+      let req = t.http().post(path).set('X-Service-Project-Key', key()).set('X-Forwarded-For', nextIp());
+      if (token) req = req.set('Authorization', `Bearer ${token}`);
+      const problem = expectProblem(await req.send(body), 400, 'validation-error', path);
+      expect({ path, errors: Object.keys(problem.errors as object) }).toEqual({ path, errors: [field] });
+    }
+    expect(await t.dataSource.getRepository(User).count()).toBe(users);
+    expect(await t.dataSource.getRepository(OutboxEvent).count()).toBe(events);
+    expect(await t.dataSource.query(`SELECT count(*)::int AS n FROM one_time_tokens`)).toEqual([{ n: 0 }]);
   });
 
   it('refuses a cookie-authenticated unsafe request from a foreign origin, allows the project origin and bearer', async () => {

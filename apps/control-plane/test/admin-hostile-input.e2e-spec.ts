@@ -1,4 +1,4 @@
-import { createUser, mintAccessToken, seedTenant, startTestApp, type SeededTenant, type TestApp } from '@gatehouse/testing';
+import { createUser, expectRawProblem, listenOnLoopback, mintAccessToken, rawHttp, seedTenant, startTestApp, type SeededTenant, type TestApp } from '@gatehouse/testing';
 import { buildControlPlane } from '../src/app-factory';
 
 /**
@@ -134,5 +134,15 @@ describe('hostile input on the admin API', () => {
     expect(await t.dataSource.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = $1`, [hook.body.id])).toEqual([{ n: 0 }]);
     expect((await t.http().post(rotate).set('Authorization', `Bearer ${token}`)).status).toBe(201);
     expect((await t.http().post(test).set('Authorization', `Bearer ${token}`).send({})).status).toBe(202);
+  });
+
+  it('answers what the HTTP parser refuses (NUL in a header, oversized header block, no Host) as problems', async () => {
+    const port = await listenOnLoopback(t);
+    const nul = await rawHttp(port, `GET /v1/admin/users HTTP/1.1\r\nHost: admin.test\r\nAuthorization: Bearer \u0000\r\n\r\n`);
+    expectRawProblem(nul.response, 400, 'validation-error', '/v1/admin/users');
+    const big = await rawHttp(port, `GET /v1/admin/users HTTP/1.1\r\nHost: admin.test\r\nCookie: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expectRawProblem(big.response, 431, 'payload-too-large', '/v1/admin/users');
+    const noHost = await rawHttp(port, `GET /v1/admin/users HTTP/1.1\r\nConnection: close\r\n\r\n`);
+    expectRawProblem(noHost.response, 400, 'validation-error', '/v1/admin/users', false);
   });
 });

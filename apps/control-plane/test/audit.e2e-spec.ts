@@ -113,6 +113,50 @@ describe('admin audit log query', () => {
     expect((await query('?action=theirs.event')).body.pagination.total).toBe(0);
   });
 
+  it('takes instants from 1970 to the end of 9999 only: 400 on the field just past each bound, 200 just inside', async () => {
+    await at('9999-12-30T12:00:00.000Z', 'e.late');
+    await at('1970-01-01T00:00:00.000Z', 'e.epoch');
+    const RANGE = 'must fall in the years 1970 to 9999 (UTC)';
+    const END = 'must end before the year 10000 (UTC); an end date includes its whole day, so the last one is 9999-12-30';
+    const FORMAT = 'must be a date (YYYY-MM-DD) or an ISO 8601 date-time';
+    const refused: [string, Record<string, string[]>][] = [
+      ['end_date=9999-12-31', { end_date: [END] }],
+      ['end_date=9999-12-31T23:59:59.999Z', { end_date: [END] }],
+      ['end_date=9999-12-31T23:59:59.999999Z', { end_date: [END] }],
+      ['end_date=9999-12-31T23:59:59Z', { end_date: [END] }],
+      ['end_date=9999-12-31T23:59Z', { end_date: [END] }],
+      [`end_date=${encodeURIComponent('9999-12-31T20:00:00-05:00')}`, { end_date: [RANGE] }],
+      [`start_date=${encodeURIComponent('9999-12-31T19:00:00-05:00')}`, { start_date: [RANGE] }],
+      [`start_date=${encodeURIComponent('1970-01-01T00:00:00+00:01')}`, { start_date: [RANGE] }],
+      [`end_date=${encodeURIComponent('1970-01-01T00:00:00+00:01')}`, { end_date: [RANGE] }],
+      ['start_date=1969-12-31', { start_date: [FORMAT] }],
+      ['start_date=0000-01-01', { start_date: [FORMAT] }],
+      ['end_date=275760-09-13', { end_date: [FORMAT] }],
+      ['end_date=%2B275760-09-13T00:00:00Z', { end_date: [FORMAT] }],
+      ['start_date=9999-12-31&end_date=9999-12-31', { end_date: [END] }],
+    ];
+    for (const [qs, errors] of refused) {
+      const problem = expectProblem(await query(`?${qs}`), 400, 'validation-error', '/v1/admin/audit');
+      expect({ qs, errors: problem.errors }).toEqual({ qs, errors });
+    }
+    const accepted: [string, string[]][] = [
+      ['end_date=9999-12-30', ['e.late', 'e.epoch']],
+      ['end_date=9999-12-31T23:59:59.998Z', ['e.late', 'e.epoch']],
+      ['end_date=9999-12-31T23:59:59.999998Z', ['e.late', 'e.epoch']],
+      ['end_date=9999-12-31T23:59:58Z', ['e.late', 'e.epoch']],
+      ['end_date=9999-12-31T23:58Z', ['e.late', 'e.epoch']],
+      ['start_date=9999-12-31T23:59:59.999Z', []],
+      [`start_date=${encodeURIComponent('9999-12-31T18:59:59.999-05:00')}`, []],
+      ['start_date=9999-12-30&end_date=9999-12-30', ['e.late']],
+      ['start_date=1970-01-01&end_date=1970-01-01', ['e.epoch']],
+      ['start_date=1970-01-01T00:00:00Z&end_date=1970-01-01T00:00:00Z', ['e.epoch']],
+    ];
+    for (const [qs, expected] of accepted) {
+      const res = await query(`?${qs}`);
+      expect({ qs, status: res.status, actions: res.status === 200 ? actions(res.body) : res.body }).toEqual({ qs, status: 200, actions: expected });
+    }
+  });
+
   it('refuses malformed dates, an end before the start and out-of-range paging', async () => {
     for (const qs of [
       'start_date=2025-02-30',

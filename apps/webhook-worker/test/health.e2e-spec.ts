@@ -1,4 +1,4 @@
-import { startTestApp, type TestApp } from '@gatehouse/testing';
+import { expectRawProblem, listenOnLoopback, rawHttp, startTestApp, type TestApp } from '@gatehouse/testing';
 import { buildWebhookWorker } from '../src/app-factory';
 
 describe('webhook-worker health', () => {
@@ -24,5 +24,13 @@ describe('webhook-worker health', () => {
       expect(res.status).toBe(404);
       expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
     }
+  });
+
+  it('answers what the HTTP parser refuses as problems on its health server too', async () => {
+    const port = await listenOnLoopback(t);
+    const bad = await rawHttp(port, 'GET /health/\u00ff HTTP/1.1\r\nHost: worker.test\r\n\r\n');
+    expectRawProblem(bad.response, 400, 'validation-error', '/health/%FF');
+    const big = await rawHttp(port, `GET /health/live HTTP/1.1\r\nHost: worker.test\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expectRawProblem(big.response, 431, 'payload-too-large', '/health/live');
   });
 });

@@ -9,7 +9,7 @@ export { HealthModule } from './health/health.module';
 export { assertBodyAccepted } from './http/body-error.guard';
 export { createHttpApp, listen, stopOnSignals, type HttpAppOptions, type RunningApp } from './http/create-http-app';
 export { requestCookie } from './http/cookies';
-export { bodyMiddleware, jsonOnlyMiddleware, requestContextMiddleware, setRequestTenant } from './http/request-context';
+export { bodyMiddleware, jsonOnlyMiddleware, refusedBody, requestContextMiddleware, setRequestTenant } from './http/request-context';
 export { createLogger, logLevelsFor } from './logging/logger';
 export { DependencyUnavailableError, PlatformError } from './platform.error';
 export { describeStartupError, runMain } from './run-main';

@@ -12,3 +12,5 @@ export { HttpReceiver, type ReceivedRequest } from './http-receiver';
 export { MessageParties } from './message-parties';
 export { eventually } from './eventually';
 export { expectEveryRouteToRefuseBadBodies } from './refused-bodies';
+export { expectRawProblem, listenOnLoopback, parseRawResponses, rawHttp, type RawResponse } from './raw-http';
+export { fuzzApi, fuzzSettings, type FuzzMode, type FuzzOptions, type FuzzReport } from './fuzz/fuzz-api';

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsString, MaxLength, ValidateIf } from 'class-validator';
 import { IsEmailAddress } from '@gatehouse/identity';
 
 export class SendMagicLinkDto {
@@ -8,7 +8,7 @@ export class SendMagicLinkDto {
   email!: string;
 
   @ApiPropertyOptional({ description: "Where to land after sign-in; must be one of the project's redirect URLs" })
-  @IsOptional()
+  @ValidateIf((_, v) => v !== undefined)
   @IsString()
   @MaxLength(2048)
   redirect_url?: string;

@@ -24,6 +24,7 @@ import { PASSKEY_CHALLENGE_TTL_MS, PasskeyChallenges } from './passkey-challenge
 import { toPasskeyResponse, type PasskeyResponse } from './passkey.response';
 import { PasskeysRepository } from './passkeys.repository';
 import {
+  assertAuthenticationResponseJson,
   attestationFormatAccepted,
   challengeOf,
   cleanTransports,
@@ -205,12 +206,15 @@ export class PasskeysService {
   }
 
   /**
-   * Verifies an assertion and returns its user. Refused (401 `invalid-credentials`): a malformed
-   * response, an unknown/used/expired challenge, a credential unknown or of another project, a user
+   * Verifies an assertion and returns its user. Malformed (400 `validation-error` on dotted paths,
+   * nothing consumed or recorded): a member missing or of the wrong JSON type. Refused (401
+   * `invalid-credentials`): values of the right type that are not a valid response (not base64url,
+   * `type` not `public-key`), an unknown/used/expired challenge, a credential unknown or of another project, a user
    * handle that is not the owner's, a wrong origin or RP ID, no user verification, a bad signature
    * and a counter that did not move forward. Password lockout is not consulted (CONTRACT §3).
    */
-  async authenticate(project: ResolvedProject, credential: Record<string, unknown>, meta: RequestMeta): Promise<User> {
+  async authenticate(project: ResolvedProject, credential: unknown, meta: RequestMeta): Promise<User> {
+    assertAuthenticationResponseJson(credential);
     const rp = this.rp(project);
     const response = parseAuthenticationResponse(credential);
     const challenge = response ? challengeOf(response.response.clientDataJSON) : null;

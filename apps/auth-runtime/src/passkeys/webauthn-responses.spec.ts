@@ -1,5 +1,8 @@
+import { ProblemError } from '@gatehouse/problem-details';
 import {
+  assertAuthenticationResponseJson,
   attestationFormatAccepted,
+  authenticationResponseTypeErrors,
   challengeOf,
   cleanTransports,
   parseAuthenticationResponse,
@@ -48,6 +51,62 @@ describe('webauthn responses', () => {
     expect(parseRegistrationResponse({ id: 'aa', rawId: 'aa', type: 'public-key', response: { clientDataJSON: 'YQ', attestationObject: 'Yg', transports: ['usb', 'telepathy', 'usb', 7] } })?.response.transports).toEqual(['usb']);
     expect(parseRegistrationResponse({ id: 'aa', rawId: 'aa', type: 'public-key', response: { clientDataJSON: 'YQ' } })).toBeNull();
     expect(cleanTransports('internal')).toEqual([]);
+  });
+
+  describe('AuthenticationResponseJSON types', () => {
+    const good = { id: 'aa', rawId: 'aa', type: 'public-key', response: { clientDataJSON: 'YQ', authenticatorData: 'Yg', signature: 'Yw' } };
+
+    it('accepts well-typed responses, whatever their values; optional members may be absent or null where WebAuthn allows', () => {
+      const typed: unknown[] = [
+        good,
+        { ...good, id: '', rawId: 'not base64url!', type: 'password' },
+        { ...good, response: { ...good.response, userHandle: 'ZA' } },
+        { ...good, response: { ...good.response, userHandle: null, extra: 5 } },
+        { ...good, response: { ...good.response, userHandle: undefined } },
+        { ...good, clientExtensionResults: {}, authenticatorAttachment: 'platform', unknown: [1] },
+        { ...good, authenticatorAttachment: null },
+      ];
+      for (const value of typed) expect(authenticationResponseTypeErrors(value)).toEqual({});
+      expect(() => assertAuthenticationResponseJson(good)).not.toThrow();
+    });
+
+    it('names every missing or mistyped member by its dotted path', () => {
+      expect(authenticationResponseTypeErrors({})).toEqual({
+        'credential.id': ['is required (a string)'],
+        'credential.rawId': ['is required (a string)'],
+        'credential.type': ['is required (a string)'],
+        'credential.response': ['is required (an object)'],
+      });
+      expect(authenticationResponseTypeErrors({ ...good, id: 42, rawId: ['aa'], type: { a: 1 }, clientExtensionResults: [], authenticatorAttachment: 1 })).toEqual({
+        'credential.id': ['must be a string'],
+        'credential.rawId': ['must be a string'],
+        'credential.type': ['must be a string'],
+        'credential.clientExtensionResults': ['must be an object'],
+        'credential.authenticatorAttachment': ['must be a string or null'],
+      });
+      for (const response of [null, [], 'YQ', 7, true]) {
+        expect(authenticationResponseTypeErrors({ ...good, response })).toEqual({ 'credential.response': ['must be an object'] });
+      }
+      expect(authenticationResponseTypeErrors({ ...good, response: { clientDataJSON: 1, authenticatorData: null, userHandle: 12 } }, 'assertion')).toEqual({
+        'assertion.response.clientDataJSON': ['must be a string'],
+        'assertion.response.authenticatorData': ['must be a string'],
+        'assertion.response.signature': ['is required (a string)'],
+        'assertion.response.userHandle': ['must be a string or null'],
+      });
+      for (const value of [null, [], 'x', 3]) expect(authenticationResponseTypeErrors(value)).toEqual({ credential: ['must be an object'] });
+    });
+
+    it('throws a validation problem with those paths', () => {
+      let thrown: unknown;
+      try {
+        assertAuthenticationResponseJson({ ...good, response: { ...good.response, signature: 5 } });
+      } catch (err) {
+        thrown = err;
+      }
+      expect(thrown).toBeInstanceOf(ProblemError);
+      expect((thrown as ProblemError).slug).toBe('validation-error');
+      expect((thrown as ProblemError).options.errors).toEqual({ 'credential.response.signature': ['must be a string'] });
+    });
   });
 
   it('accepts none and self-attested packed attestations only', () => {

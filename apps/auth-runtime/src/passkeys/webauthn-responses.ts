@@ -1,6 +1,7 @@
 import type { AuthenticationResponseJSON, AuthenticatorTransportFuture, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { decodeAttestationObject, isoBase64URL } from '@simplewebauthn/server/helpers';
 import type { ResolvedProject } from '@gatehouse/identity';
+import { ProblemError, type FieldErrors } from '@gatehouse/problem-details';
 
 const B64URL = /^[A-Za-z0-9_-]+={0,2}$/;
 const CHALLENGE = /^[A-Za-z0-9_-]{22,128}$/;
@@ -77,6 +78,52 @@ export function parseRegistrationResponse(value: Json): RegistrationResponseJSON
     response: { clientDataJSON, attestationObject, transports: cleanTransports(response.transports) },
     clientExtensionResults: {},
   };
+}
+
+/**
+ * The JSON types of an AuthenticationResponseJSON (WebAuthn L3 §5.1, as `PublicKeyCredential.toJSON()`
+ * and @simplewebauthn/browser produce it), keyed by dotted path under `path`
+ * (`credential.response.signature`); empty when every member we read has its type:
+ * - `id`, `rawId`, `type`, `response.clientDataJSON`, `response.authenticatorData` and
+ *   `response.signature`: required strings; `response`: a required object;
+ * - `response.userHandle` and `authenticatorAttachment`: a string, null or absent;
+ * - `clientExtensionResults`: an object or absent.
+ * Other members are ignored (the JSON form grows with WebAuthn). A wrong type or a missing member
+ * is a malformed request (400 `validation-error`); a value of the right type that does not verify
+ * (not base64url, `type` other than `public-key`, an unknown challenge, a bad signature) is a
+ * refused assertion (401 `invalid-credentials`, CONTRACT §10), judged by the service.
+ */
+export function authenticationResponseTypeErrors(value: unknown, path = 'credential'): FieldErrors {
+  const errors: FieldErrors = {};
+  if (!isObject(value)) return { [path]: ['must be an object'] };
+  const requiredString = (obj: Json, key: string, at: string) => {
+    if (obj[key] === undefined) errors[at] = ['is required (a string)'];
+    else if (typeof obj[key] !== 'string') errors[at] = ['must be a string'];
+  };
+  const nullableString = (obj: Json, key: string, at: string) => {
+    if (obj[key] !== undefined && obj[key] !== null && typeof obj[key] !== 'string') errors[at] = ['must be a string or null'];
+  };
+  for (const key of ['id', 'rawId', 'type']) requiredString(value, key, `${path}.${key}`);
+  const response = value.response;
+  if (response === undefined) errors[`${path}.response`] = ['is required (an object)'];
+  else if (!isObject(response)) errors[`${path}.response`] = ['must be an object'];
+  else {
+    for (const key of ['clientDataJSON', 'authenticatorData', 'signature']) requiredString(response, key, `${path}.response.${key}`);
+    nullableString(response, 'userHandle', `${path}.response.userHandle`);
+  }
+  if (value.clientExtensionResults !== undefined && !isObject(value.clientExtensionResults)) errors[`${path}.clientExtensionResults`] = ['must be an object'];
+  nullableString(value, 'authenticatorAttachment', `${path}.authenticatorAttachment`);
+  return errors;
+}
+
+/**
+ * Throws 400 `validation-error` with dotted paths when `value` is not a well-typed
+ * AuthenticationResponseJSON (`authenticationResponseTypeErrors`). For every route that takes a
+ * passkey assertion, before anything is consumed or counted.
+ */
+export function assertAuthenticationResponseJson(value: unknown, path = 'credential'): asserts value is Json {
+  const errors = authenticationResponseTypeErrors(value, path);
+  if (Object.keys(errors).length > 0) throw ProblemError.validation(errors, 'The passkey assertion is malformed.');
 }
 
 /** An AuthenticationResponseJSON rebuilt from the fields we use, or null when its shape is wrong. */

@@ -2,12 +2,13 @@ import { Controller, Delete, Get, HttpCode, Inject, Param, Post, Req, Res, UseGu
 import { ApiCookieAuth, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
-import { ApiKeyUsage, originToCheck, projectKeyLookup, REFRESH_COOKIE, requestMeta } from '@gatehouse/identity';
+import { ApiKeyUsage, originToCheck, projectKeyLookup, ProjectsCache, REFRESH_COOKIE, requestMeta } from '@gatehouse/identity';
 import { Clock, requestCookie, setRequestTenant } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import { CurrentAuth, SessionAuthGuard, type SessionRequest } from '../auth/session-auth.guard';
 import { clearSessionCookies, setSessionCookies } from '../auth/session-cookies';
 import { presentedProjectKey, ProjectKeyGuard, projectKeyRequired, type ProjectRequest } from '../projects/project-key.guard';
+import { RefreshKeyGuard } from './refresh-key.guard';
 import { SessionsService } from './sessions.service';
 
 type Auth = NonNullable<SessionRequest['auth']>;
@@ -19,6 +20,7 @@ export class SessionsController {
   constructor(
     private readonly sessions: SessionsService,
     private readonly apiKeyUsage: ApiKeyUsage,
+    private readonly projects: ProjectsCache,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -34,6 +36,7 @@ export class SessionsController {
 
   @Post('refresh')
   @HttpCode(200)
+  @UseGuards(RefreshKeyGuard)
   @ApiCookieAuth()
   @ApiOperation({ summary: 'Rotate the refresh token cookie and issue a new access token' })
   async refresh(@Req() req: ProjectRequest, @Res({ passthrough: true }) res: Response) {
@@ -41,9 +44,12 @@ export class SessionsController {
     // so a refresh costs one PostgreSQL round trip and no Redis one.
     const key = presentedProjectKey(req, false);
     const lookup = key ? projectKeyLookup(key) : null;
-    if (!lookup) throw projectKeyRequired();
+    if (!key || !lookup) throw projectKeyRequired();
     const cookie = requestCookie(req, REFRESH_COOKIE);
     if (cookie === null) {
+      // Without a cookie there is no statement to resolve the key in: resolve it here, so an
+      // unknown or revoked key gets the one 401 body whether or not a cookie was sent.
+      if (!(await this.projects.byKey(key))) throw projectKeyRequired();
       throw new ProblemError('unauthenticated', { detail: 'The refresh token cookie is missing.' });
     }
     const issued = await this.sessions.refresh(lookup, originToCheck(req, 'cookie'), cookie, requestMeta(req));

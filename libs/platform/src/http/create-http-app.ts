@@ -7,6 +7,7 @@ import type { AppConfig } from '@gatehouse/config';
 import { createLogger, logLevelsFor } from '../logging/logger';
 import { startMetricsServer } from '../metrics/metrics';
 import { BodyErrorGuard } from './body-error.guard';
+import { hostRequiredMiddleware, installClientErrorHandler } from './client-error';
 import { bodyMiddleware, requestContextMiddleware } from './request-context';
 
 export interface HttpAppOptions {
@@ -47,11 +48,15 @@ export async function createHttpApp(module: Type<unknown>, config: AppConfig, op
     logger: opts.logger === false ? false : logger,
     abortOnError: false,
   });
+  // Requests Node's parser refuses are answered as problems too (the server exists from here on,
+  // listening or not: supertest and `listen` both use it).
+  installClientErrorHandler(app.getHttpServer(), config.http.errorTypeBase);
   app.disable('x-powered-by');
   app.set('trust proxy', config.http.trustProxy === false ? false : config.http.trustProxy);
   app.set('etag', false);
   const logRequests = opts.logger !== false && logLevelsFor(config.http.logLevel).includes('log');
   app.use(requestContextMiddleware(opts.name, logRequests ? { logger, json: config.http.logJson } : null));
+  app.use(hostRequiredMiddleware());
   opts.beforeBody?.(app);
   app.use(bodyMiddleware(config.http.bodyLimitBytes, opts.formPaths));
   app.useGlobalGuards(new BodyErrorGuard());

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsObject, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsObject, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
 import { IsEmailAddress } from '@gatehouse/identity';
 
 export class SignUpDto {
@@ -13,13 +13,13 @@ export class SignUpDto {
   password!: string;
 
   @ApiPropertyOptional({ description: '3–32 of a-z 0-9 _ . - (folded to lower case)' })
-  @IsOptional()
+  @ValidateIf((_, v) => v !== undefined)
   @IsString()
   @Matches(/^[A-Za-z0-9_.-]{3,32}$/, { message: 'must be 3–32 characters of a-z, 0-9, _, . and -' })
   username?: string;
 
   @ApiPropertyOptional({ description: 'Free key/value content, at most 8 KiB as JSON' })
-  @IsOptional()
+  @ValidateIf((_, v) => v !== undefined)
   @IsObject()
   metadata?: Record<string, unknown>;
 }

@@ -1,10 +1,11 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional } from 'class-validator';
+import { ValidateIf } from 'class-validator';
 import { IsEmailAddress } from '@gatehouse/identity';
 
+/** Optional fields take no `null` (`ValidateIf`, not `IsOptional`): a null email is a 400 on `email`. */
 export class BeginPasskeyAuthenticationDto {
   @ApiPropertyOptional({ description: 'Omit for discoverable credentials (the authenticator picks the account)', example: 'ada@example.com' })
-  @IsOptional()
+  @ValidateIf((_, v) => v !== undefined)
   @IsEmailAddress()
   email?: string;
 }

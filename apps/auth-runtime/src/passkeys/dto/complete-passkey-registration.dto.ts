@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsNotEmpty, IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsNotEmpty, IsObject, IsString, MaxLength, ValidateIf } from 'class-validator';
 
 export class CompletePasskeyRegistrationDto {
   @ApiProperty({ description: 'The WebAuthn attestation response as JSON (RegistrationResponseJSON, e.g. from @simplewebauthn/browser startRegistration)' })
@@ -7,7 +7,7 @@ export class CompletePasskeyRegistrationDto {
   credential!: Record<string, unknown>;
 
   @ApiPropertyOptional({ description: 'A label for the passkey (default "Passkey")', example: 'MacBook Touch ID' })
-  @IsOptional()
+  @ValidateIf((_, v) => v !== undefined)
   @IsString()
   @IsNotEmpty()
   @MaxLength(64)
