@@ -153,6 +153,21 @@ describe('installClientErrorHandler', () => {
     expect(socket.destroy).toHaveBeenCalled();
   });
 
+  it('answers the first failure of a connection once, however many chunks fail after it', async () => {
+    const server = createServer();
+    installClientErrorHandler(server, BASE);
+    const served = inFlight(true, false);
+    const { socket, written } = fakeSocket({ inFlight: served });
+    for (let i = 0; i < 20; i++) server.emit('clientError', parserError('HPE_INVALID_METHOD', '{"a":1}'), socket);
+    expect(served.listenerCount('finish')).toBeLessThanOrEqual(2);
+    served.end();
+    served.resume();
+    await settle();
+    await settle();
+    expect(socket.end).toHaveBeenCalledTimes(1);
+    expect(Buffer.concat(written).toString('latin1').match(/HTTP\/1\.1 400/g)).toHaveLength(1);
+  });
+
   it('writes nothing after the last response of a connection (its request said Connection: close)', async () => {
     for (const [code, keepAlive] of [['HPE_CLOSED_CONNECTION', true], ['HPE_INVALID_METHOD', false]] as const) {
       const served = inFlight(true, false, keepAlive);

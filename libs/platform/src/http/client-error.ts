@@ -169,7 +169,12 @@ function answerInTurn(socket: Duplex, answer: Buffer | null): void {
  * closes the connection. Socket errors (reset, broken pipe) just destroy it.
  */
 export function installClientErrorHandler(server: Server, errorTypeBase: string): void {
+  // Once the parser has failed it fails again on every further chunk of the connection: the first
+  // failure is the one answered.
+  const refused = new WeakSet<Duplex>();
   server.on('clientError', (err: HttpClientError, socket: Duplex) => {
+    if (refused.has(socket)) return;
+    refused.add(socket);
     const refusal = clientErrorRefusal(err.code);
     if (!refusal || !socket.writable) {
       socket.destroy();
