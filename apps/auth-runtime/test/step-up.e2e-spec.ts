@@ -194,6 +194,9 @@ describe('step-up re-authentication and the account settings users expect', () =
       expect([body, Object.keys(problem.errors as object).sort()]).toEqual([body, [...fields].sort()]);
     }
     expectProblem(await post('/v1/auth/reauthenticate', { factor: 'totp', code: '123456' }, u.accessToken), 400, 'validation-error');
+    // A passkey assertion of the wrong shape is refused like at passkey sign-in.
+    const malformed = expectProblem(await post('/v1/auth/reauthenticate', { credential: { id: 5, rawId: 'x', type: 'public-key' } }, u.accessToken), 400, 'validation-error');
+    expect(Object.keys(malformed.errors as object)).toEqual(expect.arrayContaining(['credential.id', 'credential.response']));
     expectProblem(await post('/v1/auth/reauthenticate', { password: u.password }), 401, 'unauthenticated');
     expect(await t.dataSource.getRepository(AuditEvent).countBy({ action: 'session.reauthenticated' })).toBe(0);
   });
