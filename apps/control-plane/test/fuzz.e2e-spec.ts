@@ -49,7 +49,7 @@ describe('fuzzing the control plane from its OpenAPI document', () => {
   it(
     'answers every operation within the contract, changing nothing it refuses and nothing of another tenant (seeded: FUZZ_SEED replays)',
     async () => {
-      process.stdout.write(`fuzz control-plane: seed ${seed} (replay with FUZZ_SEED=${seed}), budget ${budgetMs / 1000} s\n`);
+      console.log(`fuzz control-plane: seed ${seed} (replay with FUZZ_SEED=${seed}), budget ${budgetMs / 1000} s`);
       await t.reset();
       const tenant = await seedTenant(t.app);
       const other = await seedTenant(t.app, 'Other');
@@ -87,8 +87,8 @@ describe('fuzzing the control plane from its OpenAPI document', () => {
         budgetMs,
         trace,
       });
-      process.stdout.write(
-        `fuzz control-plane: seed ${seed}: ${report.cases} requests in ${report.rounds} rounds, ${report.stateChecks} state checks, ${(report.ms / 1000).toFixed(1)} s; statuses ${JSON.stringify(report.statuses)}\n`,
+      console.log(
+        `fuzz control-plane: seed ${seed}: ${report.cases} requests in ${report.rounds} rounds, ${report.stateChecks} state checks, ${(report.ms / 1000).toFixed(1)} s; statuses ${JSON.stringify(report.statuses)}`,
       );
       expect(report.covered).toEqual(report.operations.flatMap((op) => [`${op} invalid`, `${op} valid`]).sort());
     },

@@ -25,11 +25,12 @@ export function isDependencyFailure(err: unknown, depth = 0): boolean {
 
 /**
  * PostgreSQL refusing a value (invalid text representation such as a malformed uuid, a character
- * not in the encoding such as NUL, a string too long, a number out of range). Inputs are validated
- * before they reach SQL; this is the safety net that keeps a missed case a 400, never a 500.
+ * not in the encoding such as NUL, a string too long, a number out of range, a date or time zone
+ * it cannot read). Inputs are validated before they reach SQL; this is the safety net that keeps a
+ * missed case a 400, never a 500.
  */
 export function isRejectedInput(err: unknown): boolean {
   const e = err as { driverError?: { code?: unknown }; code?: unknown } | null;
   const code = e?.driverError?.code ?? e?.code;
-  return typeof code === 'string' && ['22P02', '22021', '22001', '22003', '22007', '22008'].includes(code);
+  return typeof code === 'string' && ['22P02', '22021', '22001', '22003', '22007', '22008', '22009'].includes(code);
 }

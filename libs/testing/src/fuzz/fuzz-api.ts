@@ -166,6 +166,7 @@ function caseFor(op: FuzzOperation, words: readonly string[], origins: readonly 
     fc.tuple(fc.constant('If-None-Match'), fc.constantFrom('*', '"x"')),
     fc.tuple(fc.constant('Host'), fc.oneof(fc.constantFrom('evil.example', 'localhost:1', 'a'.repeat(300)), hostileText)),
     fc.tuple(fc.constantFrom('X-Service-Project-Key', 'Authorization'), fc.array(hostileText, { minLength: 2, maxLength: 2 })),
+    fc.tuple(fc.constantFrom('X-Service-Project-Key', 'Authorization'), fc.oneof(hostileText, hostileText.map((v) => `Bearer ${v}`), fc.constant(`Bearer ${'a.'.repeat(3000)}`))),
     fc.tuple(fc.stringMatching(TOKEN_HEADER_NAME), hostileText),
   );
   const wild = fc.record({
@@ -360,9 +361,9 @@ export async function fuzzApi(opts: FuzzOptions): Promise<FuzzReport> {
     for (const [k, v] of c.declaredHeaders) headers[k] = headerValue(v);
     for (const [k, v] of c.headers) {
       const isCredential = credentialHeaders.has(k.toLowerCase());
-      // A case may add a cookie to a bearer request, or duplicate a credential header (which then
-      // no longer counts as valid).
-      if (isCredential && k !== 'Cookie' && !Array.isArray(v)) continue;
+      // A case may add a cookie to a bearer request or duplicate a credential header; it replaces
+      // a credential only when the mode's credentials are not valid anyway.
+      if (isCredential && k !== 'Cookie' && !Array.isArray(v) && mode.valid) continue;
       headers[k] = Array.isArray(v) ? v.map(headerValue) : headerValue(v);
     }
     // A duplicated credential header may spoil valid credentials (a joined project key) or not (Node

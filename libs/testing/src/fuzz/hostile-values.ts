@@ -214,10 +214,10 @@ function plausibleValue(name: string, schema: JsonSchema, depth: number, words: 
   const type = schema.type ?? (schema.properties ? 'object' : undefined);
   const given = [schema.example, ...(schema.enum ?? []), schema.default].filter((v) => v !== undefined && (type === undefined || type === 'object' || typeof v === type || Array.isArray(v)));
   if (/(^|_)id$/.test(name)) return fc.oneof(fc.nat().map((n) => idPlaceholder('own', n, name)), fc.nat().map((n) => idPlaceholder('foreign', n, name)));
+  if (type === 'string' && /email/.test(name)) return fc.oneof(fc.stringMatching(/^[a-z]{3,10}$/).map((s) => `${s}@example.com`), ...given.map((g) => fc.constant(g)));
   if (given.length && type !== 'object') return fc.constantFrom(...given);
   switch (type) {
     case 'string':
-      if (/email/.test(name)) return fc.stringMatching(/^[a-z]{3,10}$/).map((s) => `${s}@example.com`);
       if (/password/.test(name)) return fc.constantFrom('a sturdy passphrase 42', 'correct horse battery staple 7');
       if (/url|uri|origin/.test(name)) return fc.constantFrom('https://app.example.com/callback', 'https://app.example.com', 'http://localhost:3000/cb');
       return fc.stringMatching(/^[a-z][a-z0-9-]{2,20}$/);
