@@ -18,10 +18,9 @@ import {
 import { buildAuthRuntime } from '../src/app-factory';
 import { BackgroundTasks } from '../src/common/background-tasks';
 import { CookieJar, loginAtProvider, startOidcIdp, type OidcIdp } from './support/oauth/test-providers';
-import { SoftAuthenticator } from './support/soft-authenticator';
+import { BrowserPasskeys } from './support/browser-passkeys';
 
 const GOOGLE = { clientId: 'google-client.apps.example', secret: 'google-client-secret' };
-const RP_ID = 'app.example.com';
 const VICTIM = 'victim@example.com';
 const OWNER_PASSWORD = 'the owner chose this one 9';
 
@@ -37,21 +36,23 @@ interface Squat {
   refreshToken: string;
   password: string | null;
   googleSubject: string | null;
-  passkey: SoftAuthenticator;
   totpSecret: string;
   backupCodes: string[];
 }
 
 /**
  * Pre-account takeover (docs/security.md): someone creates an account at another person's address
- * before its owner does and sets up every credential there is. Once the owner proves the address
- * (a password reset, a magic link, a social sign-in that asserts the email verified), none of it
- * may still work.
+ * before its owner does and sets up every credential there is: a passkey made in Chromium (virtual
+ * authenticator), TOTP (codes from oathtool), SMS (the code a real gateway received), backup
+ * codes, and an unverified Google identity (a real oidc-provider). Once the owner proves the
+ * address (a password reset, a magic link, a social sign-in that asserts the email verified), none
+ * of it may still work.
  */
 describe('claiming an unverified account ends everything its creator set up', () => {
   const parties = new MessageParties();
   const smtp = parties.smtp;
   let idp: OidcIdp;
+  let browser: BrowserPasskeys;
   let t: TestApp;
   let tenant: SeededTenant;
   const key = () => tenant.projectKey;
@@ -75,7 +76,8 @@ describe('claiming an unverified account ends everything its creator set up', ()
       },
     ]);
     t = await startTestApp(buildAuthRuntime, { TRUST_PROXY: 'loopback' });
-  });
+    browser = await BrowserPasskeys.start();
+  }, 60_000);
   beforeEach(async () => {
     await t.reset();
     parties.clear();
@@ -92,10 +94,15 @@ describe('claiming an unverified account ends everything its creator set up', ()
         userinfo_url: `${google}/v1/userinfo`,
       },
     };
-    await t.dataSource.query(`UPDATE projects SET settings = settings || jsonb_build_object('oauth_providers', $1::jsonb) WHERE id = $2`, [JSON.stringify(providers), tenant.project.id]);
+    await t.dataSource.query(
+      `UPDATE projects SET allowed_origins = $3::jsonb, settings = settings || jsonb_build_object('oauth_providers', $1::jsonb, 'rp_id', 'localhost') WHERE id = $2`,
+      [JSON.stringify(providers), tenant.project.id, JSON.stringify([APP_ORIGIN, browser.origin])],
+    );
     await t.app.get(ProjectsCache).invalidateProject({ id: tenant.project.id, publishableKey: tenant.projectKey });
+    await browser.newAuthenticator(); // the squatter's own device
   });
   afterAll(async () => {
+    await browser?.stop();
     await t.close();
     idp.stop();
     await parties.stop();
@@ -132,16 +139,15 @@ describe('claiming an unverified account ends everything its creator set up', ()
       refreshToken = cookies.service_refresh_token.value;
       userId = ((await me(accessToken)).user as { id: string }).id;
     }
-    const passkey = new SoftAuthenticator(APP_ORIGIN, RP_ID);
     const begin = await post('/v1/auth/passkey/register/begin', {}, accessToken);
-    expect((await post('/v1/auth/passkey/register/complete', { credential: passkey.attest(begin.body) }, accessToken)).status).toBe(201);
+    expect((await post('/v1/auth/passkey/register/complete', { credential: await browser.register(begin.body) }, accessToken)).status).toBe(201);
     const totp = await post('/v1/auth/mfa/totp/setup', {}, accessToken);
     expect((await post('/v1/auth/mfa/totp/verify', { code: oathtool(totp.body.secret, t) }, accessToken)).status).toBe(200);
     t.clock.advance(30_000);
     expect((await post('/v1/auth/mfa/sms/setup', { phone_number: '+14155550142' }, accessToken)).status).toBe(202);
     expect((await post('/v1/auth/mfa/sms/verify', { code: await parties.nextSmsCode() }, accessToken)).status).toBe(200);
     expect(await count(`SELECT count(*)::int AS n FROM mfa_factors WHERE user_id = $1 AND status = 'enabled'`, [userId])).toBe(2);
-    return { userId, accessToken, refreshToken, password, googleSubject, passkey, totpSecret: totp.body.secret, backupCodes: totp.body.backup_codes };
+    return { userId, accessToken, refreshToken, password, googleSubject, totpSecret: totp.body.secret, backupCodes: totp.body.backup_codes };
   }
 
   /** Every way the squatter had in is closed, and the one claim event says what went. */
@@ -149,8 +155,9 @@ describe('claiming an unverified account ends everything its creator set up', ()
     expect(await me(s.accessToken)).toEqual({ user: null });
     const refresh = await t.http().post('/v1/auth/refresh').set('X-Service-Project-Key', key()).set('Cookie', `service_refresh_token=${s.refreshToken}`);
     expectProblem(refresh, 401, 'unauthenticated');
+    // The browser still holds the squatter's passkey and offers it; the server no longer knows it.
     const options = await post('/v1/auth/passkey/authenticate/begin', {});
-    expectProblem(await post('/v1/auth/passkey/authenticate/complete', { credential: s.passkey.assert(options.body) }), 401, 'invalid-credentials');
+    expectProblem(await post('/v1/auth/passkey/authenticate/complete', { credential: await browser.authenticate(options.body) }), 401, 'invalid-credentials');
     if (s.password) expectProblem(await post('/v1/auth/sign-in', { identifier: VICTIM, password: s.password }), 401, 'invalid-credentials');
     if (s.googleSubject) {
       const again = await googleSignIn(s.googleSubject, { email: VICTIM, email_verified: false });
@@ -270,6 +277,6 @@ describe('claiming an unverified account ends everything its creator set up', ()
     expect(await count('SELECT count(*)::int AS n FROM oauth_identities WHERE user_id = $1', [s.userId])).toBe(1);
     expect(await t.dataSource.getRepository(OutboxEvent).countBy({ type: 'user.updated' })).toBe(0);
     const options = await post('/v1/auth/passkey/authenticate/begin', {});
-    expect((await post('/v1/auth/passkey/authenticate/complete', { credential: s.passkey.assert(options.body) })).status).toBe(200);
+    expect((await post('/v1/auth/passkey/authenticate/complete', { credential: await browser.authenticate(options.body) })).status).toBe(200);
   });
 });

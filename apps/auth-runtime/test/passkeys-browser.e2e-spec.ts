@@ -1,16 +1,10 @@
-import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { Passkey, Session } from '@gatehouse/entities';
 import { ProjectsCache } from '@gatehouse/identity';
 import { linkIn, seedTenant, SmtpSink, spawnApp, startTestApp, type AppProcess, type SeededTenant, type TestApp } from '@gatehouse/testing';
 import { buildAuthRuntime } from '../src/app-factory';
 import { BackgroundTasks } from '../src/common/background-tasks';
-
-const UMD_BUNDLE = join(__dirname, '../../../node_modules/@simplewebauthn/browser/dist/bundle/index.umd.min.js');
-const CHROMIUM_ARGS = ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+import { BrowserPasskeys } from './support/browser-passkeys';
 
 interface CallResult {
   status: number;
@@ -18,19 +12,13 @@ interface CallResult {
   body: ReturnType<typeof JSON.parse>;
 }
 
-/** What the test page exposes on `window`. */
+/** What the test page adds on `window`: `call`, a fetch of the API with the page's cookies. */
 interface PageApi {
   call(method: string, path: string, body?: unknown): Promise<CallResult>;
-  SimpleWebAuthnBrowser: {
-    startRegistration(opts: { optionsJSON: unknown }): Promise<Record<string, unknown>>;
-    startAuthentication(opts: { optionsJSON: unknown }): Promise<Record<string, unknown>>;
-  };
 }
 
-function pageHtml(apiUrl: string, projectKey: string): string {
-  return `<!doctype html>
-<html><head><meta charset="utf-8"><title>Gatehouse passkeys</title><script src="/webauthn.js"></script></head>
-<body><script>
+function pageScript(apiUrl: string, projectKey: string): string {
+  return `
   const API = ${JSON.stringify(apiUrl)};
   const KEY = ${JSON.stringify(projectKey)};
   window.call = async (method, path, body) => {
@@ -42,30 +30,24 @@ function pageHtml(apiUrl: string, projectKey: string): string {
     });
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : null };
-  };
-</script></body></html>`;
+  };`;
 }
 
 /**
- * The real thing: headless Chromium with a CDP virtual authenticator (CTAP2, internal, resident
- * keys, user verification) runs @simplewebauthn/browser on a page served from
- * http://localhost:<port>, which calls the auth runtime on another localhost port with fetch,
- * cookies and CORS.
+ * The real thing: headless Chromium with a CDP virtual authenticator runs @simplewebauthn/browser
+ * on a page served from http://localhost:<port> (BrowserPasskeys), which calls the auth runtime on
+ * another localhost port with fetch, cookies and CORS.
  */
 describe('passkeys in a real browser', () => {
   let t: TestApp;
   let tenant: SeededTenant;
-  let browser: Browser;
-  let context: BrowserContext;
-  let page: Page;
-  let pageServer: Server;
-  let pageOrigin: string;
+  let browser: BrowserPasskeys;
   let apiUrl: string;
   const smtp = new SmtpSink();
   let worker: AppProcess;
 
   const call = (method: string, path: string, body?: unknown) =>
-    page.evaluate(([m, p, b]) => (globalThis as unknown as PageApi).call(m, p, b), [method, path, body] as const);
+    browser.page.evaluate(([m, p, b]) => (globalThis as unknown as PageApi).call(m, p, b), [method, path, body] as const);
 
   beforeAll(async () => {
     await smtp.start();
@@ -73,44 +55,20 @@ describe('passkeys in a real browser', () => {
     t = await startTestApp(buildAuthRuntime, { TRUST_PROXY: 'loopback' });
     await t.app.listen(0, '127.0.0.1');
     apiUrl = `http://localhost:${(t.app.getHttpServer().address() as AddressInfo).port}`;
-
-    let html = '';
-    const bundle = readFileSync(UMD_BUNDLE);
-    pageServer = createServer((req, res) => {
-      if (req.url === '/webauthn.js') {
-        res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(bundle);
-      } else if (req.url === '/') {
-        res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(html);
-      } else {
-        res.writeHead(404).end();
-      }
-    });
-    await new Promise<void>((resolve) => pageServer.listen(0, '127.0.0.1', resolve));
-    pageOrigin = `http://localhost:${(pageServer.address() as AddressInfo).port}`;
+    browser = await BrowserPasskeys.start();
 
     await t.reset();
     tenant = await seedTenant(t.app);
     await t.dataSource.query(
       `UPDATE projects SET allowed_origins = $2::jsonb, settings = settings || $3::jsonb WHERE id = $1`,
-      [tenant.project.id, JSON.stringify([pageOrigin]), JSON.stringify({ rp_id: 'localhost', rp_name: 'Gatehouse Browser Test' })],
+      [tenant.project.id, JSON.stringify([browser.origin]), JSON.stringify({ rp_id: 'localhost', rp_name: 'Gatehouse Browser Test' })],
     );
     await t.app.get(ProjectsCache).invalidateProject({ id: tenant.project.id, publishableKey: tenant.projectKey });
-    html = pageHtml(apiUrl, tenant.projectKey);
-
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
-    context = await browser.newContext();
-    page = await context.newPage();
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('WebAuthn.enable');
-    await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
-    });
-    await page.goto(`${pageOrigin}/`);
+    await browser.loadScript(pageScript(apiUrl, tenant.projectKey));
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await new Promise<void>((resolve) => (pageServer ? pageServer.close(() => resolve()) : resolve()));
+    await browser?.stop();
     await t?.close();
     await worker?.stop();
     await smtp.stop();
@@ -127,7 +85,7 @@ describe('passkeys in a real browser', () => {
     const regOptions = await call('POST', '/v1/auth/passkey/register/begin', {});
     expect(regOptions.status).toBe(200);
     expect(regOptions.body.rp).toEqual({ id: 'localhost', name: 'Gatehouse Browser Test' });
-    const attestation = await page.evaluate((options) => (globalThis as unknown as PageApi).SimpleWebAuthnBrowser.startRegistration({ optionsJSON: options }), regOptions.body);
+    const attestation = await browser.register(regOptions.body);
     const registered = await call('POST', '/v1/auth/passkey/register/complete', { credential: attestation, name: 'Virtual authenticator' });
     expect(registered.status).toBe(201);
     expect(registered.body).toEqual({ id: expect.any(String), name: 'Virtual authenticator', created_at: expect.any(String), last_used_at: null, device_type: 'singleDevice', backed_up: false });
@@ -143,7 +101,7 @@ describe('passkeys in a real browser', () => {
     const byEmail = await call('POST', '/v1/auth/passkey/authenticate/begin', { email });
     expect(byEmail.status).toBe(200);
     expect(byEmail.body.allowCredentials).toEqual([{ id: row.credentialId, type: 'public-key', transports: row.transports }]);
-    const assertion = await page.evaluate((options) => (globalThis as unknown as PageApi).SimpleWebAuthnBrowser.startAuthentication({ optionsJSON: options }), byEmail.body);
+    const assertion = await browser.authenticate(byEmail.body);
     const signedIn = await call('POST', '/v1/auth/passkey/authenticate/complete', { credential: assertion });
     expect(signedIn.status).toBe(200);
     expect(signedIn.body).toEqual({ user: { id: userId, email }, session: { id: expect.any(String), access_token: expect.any(String) } });
@@ -159,7 +117,7 @@ describe('passkeys in a real browser', () => {
     // Discoverable credential: no email, empty allowCredentials, the authenticator names the user.
     const discoverable = await call('POST', '/v1/auth/passkey/authenticate/begin', {});
     expect(discoverable.body.allowCredentials).toEqual([]);
-    const resident = await page.evaluate((options) => (globalThis as unknown as PageApi).SimpleWebAuthnBrowser.startAuthentication({ optionsJSON: options }), discoverable.body);
+    const resident = await browser.authenticate(discoverable.body);
     expect(resident.response).toEqual(expect.objectContaining({ userHandle: Buffer.from(userId).toString('base64url') }));
     const signedIn2 = await call('POST', '/v1/auth/passkey/authenticate/complete', { credential: resident });
     expect(signedIn2.status).toBe(200);
@@ -180,7 +138,7 @@ describe('passkeys in a real browser', () => {
     expect(reset.status).toBe(200);
     expect((await call('GET', '/v1/auth/me')).body).toEqual({ user: null });
     const afterClaim = await call('POST', '/v1/auth/passkey/authenticate/begin', {});
-    const stale = await page.evaluate((options) => (globalThis as unknown as PageApi).SimpleWebAuthnBrowser.startAuthentication({ optionsJSON: options }), afterClaim.body);
+    const stale = await browser.authenticate(afterClaim.body);
     expect(stale.id).toBe(row.credentialId);
     const refused = await call('POST', '/v1/auth/passkey/authenticate/complete', { credential: stale });
     expect(refused.status).toBe(401);
