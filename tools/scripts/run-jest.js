@@ -1,7 +1,7 @@
 // Runs one Jest suite of `npm test` and writes its machine-readable result to tmp/jest/<suite>.json
 // for .ci/run's summary line.
 //   node tools/scripts/run-jest.js unit   unit tests (*.spec.ts), no database
-//   node tools/scripts/run-jest.js e2e    e2e suites of every app in one process, in band (one test database)
+//   node tools/scripts/run-jest.js e2e    e2e suites of every app, one file at a time (one test database)
 const { spawnSync } = require('node:child_process');
 const path = require('node:path');
 const fs = require('node:fs');
@@ -13,8 +13,12 @@ const selection =
   suite === 'unit'
     ? ['-c', 'jest.unit.config.cjs']
     : suite === 'e2e'
-      ? // --forceExit: a client a test cut mid-command (Redis outage tests) may keep a timer alive past the run.
-        ['--runInBand', '--forceExit', '--projects', ...apps.map((a) => path.join('apps', a, 'test', 'jest.e2e.config.cjs')), path.join('tools', 'test', 'jest.e2e.config.cjs')]
+      ? // One worker runs the files one at a time (they share the test database); it is replaced once it
+        // holds more than 1.5 GB after a file: every file loads its own copy of the modules and boots
+        // real apps, and the heap kept about 200 MB a file of it, which in one process ran out of
+        // memory (4 GB) near the end of the run.
+        // --forceExit: a client a test cut mid-command (Redis outage tests) may keep a timer alive past the run.
+        ['--maxWorkers=1', '--workerIdleMemoryLimit=1536MB', '--forceExit', '--projects', ...apps.map((a) => path.join('apps', a, 'test', 'jest.e2e.config.cjs')), path.join('tools', 'test', 'jest.e2e.config.cjs')]
       : null;
 if (!selection) {
   console.error('usage: run-jest.js unit|e2e [jest args]');

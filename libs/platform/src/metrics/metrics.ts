@@ -3,7 +3,18 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 
 /** One registry per process: request counts and latency per route, queue depth, delivery outcomes. */
 export const metricsRegistry = new Registry();
-collectDefaultMetrics({ register: metricsRegistry, prefix: 'gatehouse_' });
+
+let processMetrics = false;
+/**
+ * The process metrics (CPU, memory, event-loop lag, GC), from when a metrics listener starts: they
+ * install process-wide observers that are never removed, so merely loading this module (as every
+ * e2e test file does, each with its own copy of the modules) installs nothing.
+ */
+function collectProcessMetrics(): void {
+  if (processMetrics) return;
+  processMetrics = true;
+  collectDefaultMetrics({ register: metricsRegistry, prefix: 'gatehouse_' });
+}
 
 export const httpRequests = new Counter({
   name: 'gatehouse_http_requests_total',
@@ -70,6 +81,7 @@ export function recordHttpRequest(app: string, method: string, route: string, st
 
 /** Serves `GET /metrics` on its own listener (METRICS_HOST, loopback by default), apart from the API. */
 export async function startMetricsServer(host: string, port: number): Promise<http.Server> {
+  collectProcessMetrics();
   const server = http.createServer((req, res) => {
     if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics') {
       res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found\n');
