@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import type { Response } from 'supertest';
 import { OutboxEvent } from '@gatehouse/entities';
 import { ProjectsCache, sealOAuthSecret } from '@gatehouse/identity';
@@ -19,15 +18,11 @@ import { buildAuthRuntime } from '../src/app-factory';
 import { BackgroundTasks } from '../src/common/background-tasks';
 import { CookieJar, loginAtProvider, startOidcIdp, type OidcIdp } from './support/oauth/test-providers';
 import { BrowserPasskeys } from './support/browser-passkeys';
+import { oathtool } from './support/totp';
 
 const GOOGLE = { clientId: 'google-client.apps.example', secret: 'google-client-secret' };
 const VICTIM = 'victim@example.com';
 const OWNER_PASSWORD = 'the owner chose this one 9';
-
-/** A TOTP code computed by oathtool (RFC 6238) at the test clock's time. */
-function oathtool(secret: string, t: TestApp): string {
-  return execFileSync('oathtool', ['--totp', '-b', secret, '-N', `@${Math.floor(t.clock.nowMs() / 1000)}`]).toString().trim();
-}
 
 /** What a squatter set up on an account at someone else's address, and how they would get back in. */
 interface Squat {

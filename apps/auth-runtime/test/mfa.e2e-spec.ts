@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { DataSource } from 'typeorm';
 import { AuditEvent, MfaFactor, OutboxEvent } from '@gatehouse/entities';
 import {
@@ -18,12 +17,7 @@ import {
 } from '@gatehouse/testing';
 import { buildAuthRuntime } from '../src/app-factory';
 import { BackgroundTasks } from '../src/common/background-tasks';
-
-/** A TOTP code computed by oathtool (RFC 6238), independently of our code, at the test clock's time. */
-function oathtool(secret: string, t: TestApp, offsetSteps = 0): string {
-  const seconds = Math.floor(t.clock.nowMs() / 1000) + offsetSteps * 30;
-  return execFileSync('oathtool', ['--totp', '-b', secret, '-N', `@${seconds}`]).toString().trim();
-}
+import { oathtool } from './support/totp';
 
 describe('MFA: TOTP, backup codes and SMS, with the sign-in challenge', () => {
   const parties = new MessageParties();

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import type { Response } from 'supertest';
 import { AuditEvent, OutboxEvent } from '@gatehouse/entities';
 import { ProjectsCache } from '@gatehouse/identity';
@@ -19,6 +18,7 @@ import {
 import { buildAuthRuntime } from '../src/app-factory';
 import { BackgroundTasks } from '../src/common/background-tasks';
 import { SoftAuthenticator } from './support/soft-authenticator';
+import { oathtool } from './support/totp';
 
 const RP_ID = 'app.example.com';
 const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as { sid: string; auth_time: number; iat: number };
@@ -40,7 +40,7 @@ describe('step-up re-authentication and the account settings users expect', () =
     return (token ? req.set('Authorization', `Bearer ${token}`) : req).send(body);
   };
   const del = (path: string, token: string) => t.http().delete(path).set('X-Service-Project-Key', key()).set('Authorization', `Bearer ${token}`);
-  const totpCode = (secret: string) => execFileSync('oathtool', ['--totp', '-b', secret, '-N', `@${Math.floor(t.clock.nowMs() / 1000)}`]).toString().trim();
+  const totpCode = (secret: string) => oathtool(secret, t);
   const count = async (sql: string, params: unknown[]) => (await t.dataSource.query<{ n: number }[]>(sql, params))[0].n;
   const expectStale = (res: Response, path: string) => {
     const body = expectProblem(res, 403, 'reauthentication-required', path);
