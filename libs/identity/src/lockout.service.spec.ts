@@ -205,6 +205,13 @@ describe('SecondFactorLockout on the in-process store', () => {
     expect(outcomes.filter((o) => o === 'account-locked')).toHaveLength(20);
   });
 
+  it('remembers a streak for 30 days, not one: nine guesses a day never add up to a fresh start', async () => {
+    for (let i = 0; i < 5; i++) expect(await guess(false)).toBeNull();
+    offset += 25 * 3600_000;
+    for (let i = 0; i < 4; i++) expect(await guess(false)).toBeNull();
+    expect(await guess(false)).toEqual(new Date(clock.nowMs() + LOCK_DURATIONS_MS[0]));
+  });
+
   it('is counted apart from the password lockout of the same project', async () => {
     const passwords = new LockoutService(store, clock);
     for (let i = 0; i < 9; i++) await guess(false);

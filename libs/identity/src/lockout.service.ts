@@ -11,7 +11,15 @@ export const LOCK_AFTER_FAILURES = 5;
 export const MFA_LOCK_AFTER_FAILURES = 10;
 /** First lock 15 min, then 30 min, 1 h, and 2 h for every further lock (CONTRACT §3). */
 export const LOCK_DURATIONS_MS = [15 * 60_000, 30 * 60_000, 60 * 60_000, 120 * 60_000];
-const FAILURE_WINDOW_MS = 24 * 3600_000;
+/** A password streak is forgotten a day after its first failure (CONTRACT §3). */
+const PASSWORD_FAILURE_WINDOW_MS = 24 * 3600_000;
+/**
+ * A second-factor streak is remembered for 30 days: with a one-day window, nine guesses a day
+ * would never lock, and a million six-digit codes fall in about 300 years at that pace, but
+ * thousands of accounts guessed in parallel would yield some; 30 days keeps the total per account
+ * to ten guesses per lock cycle.
+ */
+const MFA_FAILURE_WINDOW_MS = 30 * 24 * 3600_000;
 const LEVEL_MEMORY_MS = 30 * 24 * 3600_000;
 
 export function normalizeIdentifier(identifier: string): string {
@@ -154,6 +162,8 @@ export interface PasswordAttempt {
 interface LockoutPolicy {
   prefix: string;
   failuresToLock: number;
+  /** A streak is forgotten this long after its first failure. */
+  failureWindowMs: number;
   lockedDetail: string;
 }
 
@@ -183,7 +193,7 @@ abstract class AttemptLockout {
   }
 
   private run(script: CacheScript, keys: string[], attemptId: string): Promise<number[]> {
-    const args = [this.clock.nowMs(), this.policy.failuresToLock, FAILURE_WINDOW_MS, LEVEL_MEMORY_MS, SLOT_TTL_MS, attemptId, ...LOCK_DURATIONS_MS];
+    const args = [this.clock.nowMs(), this.policy.failuresToLock, this.policy.failureWindowMs, LEVEL_MEMORY_MS, SLOT_TTL_MS, attemptId, ...LOCK_DURATIONS_MS];
     return this.cache.runScript(script, keys, args);
   }
 
@@ -251,6 +261,7 @@ export class LockoutService extends AttemptLockout {
   protected readonly policy: LockoutPolicy = {
     prefix: 'lockout',
     failuresToLock: LOCK_AFTER_FAILURES,
+    failureWindowMs: PASSWORD_FAILURE_WINDOW_MS,
     lockedDetail: 'Too many failed sign-in attempts; the account is temporarily locked.',
   };
 }
@@ -266,6 +277,7 @@ export class SecondFactorLockout extends AttemptLockout {
   protected readonly policy: LockoutPolicy = {
     prefix: 'mfa-lockout',
     failuresToLock: MFA_LOCK_AFTER_FAILURES,
+    failureWindowMs: MFA_FAILURE_WINDOW_MS,
     lockedDetail: 'Too many wrong codes; the account\'s second factor is temporarily locked.',
   };
 }
