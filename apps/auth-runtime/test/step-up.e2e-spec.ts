@@ -1,5 +1,5 @@
 import type { Response } from 'supertest';
-import { AuditEvent, OutboxEvent } from '@gatehouse/entities';
+import { AuditEvent, OutboxEvent, User } from '@gatehouse/entities';
 import { ProjectsCache } from '@gatehouse/identity';
 import {
   APP_ORIGIN,
@@ -17,6 +17,7 @@ import {
 } from '@gatehouse/testing';
 import { buildAuthRuntime } from '../src/app-factory';
 import { BackgroundTasks } from '../src/common/background-tasks';
+import { OneTimeTokensRepository } from '../src/one-time-tokens/one-time-tokens.repository';
 import { SoftAuthenticator } from './support/soft-authenticator';
 import { oathtool } from './support/totp';
 
@@ -271,6 +272,49 @@ describe('step-up re-authentication and the account settings users expect', () =
     // Three requests an hour: the fourth is refused and mails nothing.
     expect((await post('/v1/auth/email/change', { email: 'third@example.com' }, u.accessToken)).status).toBe(202);
     expectProblem(await post('/v1/auth/email/change', { email: 'fourth@example.com' }, u.accessToken), 429, 'rate-limited');
+  });
+
+  it('an email change ends every link mailed to the old address, even one issued while the change was being confirmed', async () => {
+    const u = await signUpUser(t, key(), 'before@example.com');
+    // The old mailbox holds a reset link and a magic link (someone else may read it now).
+    expect((await post('/v1/auth/password/forgot', { email: 'before@example.com' })).status).toBe(202);
+    expect((await post('/v1/auth/magic-link/send', { email: 'before@example.com' })).status).toBe(202);
+    await t.app.get(BackgroundTasks).drain();
+    const tokenOf = async (subject: RegExp) => linkIn(await smtp.waitFor('before@example.com', 15_000, subject)).searchParams.get('token')!;
+    const reset = await tokenOf(/^Reset your/);
+    const magic = await tokenOf(/^Your sign-in link/);
+
+    expect((await post('/v1/auth/email/change', { email: 'after@example.com' }, u.accessToken)).status).toBe(202);
+    await t.app.get(BackgroundTasks).drain();
+    const change = linkIn(await smtp.waitFor('after@example.com')).searchParams.get('token');
+    expect((await post('/v1/auth/email/change/confirm', { token: change })).status).toBe(200);
+
+    const magicRefused = async (token: string) => {
+      const res = await t.http().get(`/v1/auth/magic-link/verify?token=${token}&project_key=${key()}`);
+      expect(res.status).toBe(302);
+      expect(res.headers.location).toMatch(/[?&]error=invalid_token$/);
+      expect(res.headers['set-cookie']).toBeUndefined();
+    };
+    expectProblem(await post('/v1/auth/password/reset/validate', { token: reset }), 400, 'invalid-token');
+    expectProblem(await post('/v1/auth/password/reset', { token: reset, password: 'taken over by the old box 1' }), 400, 'invalid-token');
+    await magicRefused(magic);
+
+    // A forgot-password or magic-link request that read the account just before the change commits
+    // mails its link to the old address after it: the link names that address and is refused too.
+    const user = await t.dataSource.getRepository(User).findOneByOrFail({ id: u.id });
+    const tokens = t.app.get(OneTimeTokensRepository);
+    const late = (purpose: 'password-reset' | 'magic-link') => tokens.issue(t.dataSource.manager, user, purpose, new Date(t.clock.nowMs() + 600_000), { email: 'before@example.com' });
+    const lateReset = await late('password-reset');
+    expectProblem(await post('/v1/auth/password/reset/validate', { token: lateReset }), 400, 'invalid-token');
+    expectProblem(await post('/v1/auth/password/reset', { token: lateReset, password: 'taken over by the old box 1' }), 400, 'invalid-token');
+    await magicRefused(await late('magic-link'));
+    expect((await post('/v1/auth/sign-in', { identifier: 'after@example.com', password: u.password })).status).toBe(200);
+
+    // Links mailed to the new address work.
+    expect((await post('/v1/auth/password/forgot', { email: 'after@example.com' })).status).toBe(202);
+    await t.app.get(BackgroundTasks).drain();
+    const fresh = linkIn(await smtp.waitFor('after@example.com', 15_000, /^Reset your/)).searchParams.get('token');
+    expect((await post('/v1/auth/password/reset/validate', { token: fresh })).status).toBe(200);
   });
 
   it('regenerates backup codes: ten new ones, the old ones dead; 409 without a second factor', async () => {

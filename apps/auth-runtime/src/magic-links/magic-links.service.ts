@@ -12,7 +12,7 @@ import { SignInCompletionService, type SignInOutcome } from '../auth/sign-in-com
 import { BackgroundTasks } from '../common/background-tasks';
 import { defaultApplicationRedirect, magicLink } from '../common/mail-links';
 import { matchRedirectUrl } from '../common/redirect-urls';
-import { OneTimeTokensRepository } from '../one-time-tokens/one-time-tokens.repository';
+import { mailedToCurrentAddress, OneTimeTokensRepository } from '../one-time-tokens/one-time-tokens.repository';
 import { isTokenShape } from '../one-time-tokens/token.dto';
 import { UsersRepository } from '../users/users.repository';
 
@@ -51,7 +51,10 @@ export class MagicLinksService {
     this.background.run('magic-link-send', async () => {
       const user = await this.users.findByEmail(project.id, email);
       if (!user || user.status !== 'active') return;
-      const token = await this.tokens.issue(this.dataSource.manager, user, 'magic-link', new Date(this.clock.nowMs() + MAGIC_LINK_TTL_MS), target ? { redirect_url: target } : {});
+      const token = await this.tokens.issue(this.dataSource.manager, user, 'magic-link', new Date(this.clock.nowMs() + MAGIC_LINK_TTL_MS), {
+        email: user.email,
+        ...(target ? { redirect_url: target } : {}),
+      });
       await this.mail.send({
         template: 'magic-link',
         to: user.email,
@@ -71,6 +74,7 @@ export class MagicLinksService {
       const t = await this.tokens.consume(manager, hash, 'magic-link', project.id, this.clock.now());
       if (!t?.userId) return null;
       user = await this.users.findById(project.id, t.userId, manager);
+      if (user && !mailedToCurrentAddress(t, user)) user = null;
       // The link proves the address: an account nobody had verified loses what was set up on it.
       if (user?.status === 'active') await this.claims.claimIfUnverified(manager, project, user, { method: 'magic_link' }, meta);
       return t;

@@ -33,6 +33,17 @@ function toToken(r: RawToken): OneTimeToken {
   });
 }
 
+/**
+ * Whether a token that was mailed went to the user's current address. Reset and magic links carry
+ * the address they were sent to: once the account's email changes, links in the old mailbox are
+ * dead even if one was issued while the change was being confirmed. (A token without an address,
+ * issued before links carried one, expires within the hour.)
+ */
+export function mailedToCurrentAddress(token: Pick<OneTimeToken, 'payload'>, user: { email: string }): boolean {
+  const to = token.payload?.email;
+  return typeof to !== 'string' || to.toLowerCase() === user.email.toLowerCase();
+}
+
 export type TokenPurpose = 'verify-email' | 'email-change' | 'password-reset' | 'magic-link' | 'mfa';
 
 /**

@@ -8,7 +8,7 @@ import { MailQueue } from '@gatehouse/queue';
 import { AccountClaimsService } from '../accounts/account-claims.service';
 import { BackgroundTasks } from '../common/background-tasks';
 import { applicationLink } from '../common/mail-links';
-import { OneTimeTokensRepository } from '../one-time-tokens/one-time-tokens.repository';
+import { mailedToCurrentAddress, OneTimeTokensRepository } from '../one-time-tokens/one-time-tokens.repository';
 import { isTokenShape } from '../one-time-tokens/token.dto';
 import { PasswordPolicy } from '../passwords/password-policy';
 import { SessionsService } from '../sessions/sessions.service';
@@ -44,7 +44,7 @@ export class PasswordResetService {
     this.background.run('password-forgot', async () => {
       const user = await this.users.findByEmail(project.id, email);
       if (!user || user.status !== 'active') return;
-      const token = await this.tokens.issue(this.dataSource.manager, user, 'password-reset', new Date(this.clock.nowMs() + RESET_TTL_MS));
+      const token = await this.tokens.issue(this.dataSource.manager, user, 'password-reset', new Date(this.clock.nowMs() + RESET_TTL_MS), { email: user.email });
       await this.mail.send({
         template: 'password-reset',
         to: user.email,
@@ -57,7 +57,8 @@ export class PasswordResetService {
 
   async validate(project: ResolvedProject, token: string) {
     const found = isTokenShape(token) ? await this.tokens.findUsable(sha256Hex(token), 'password-reset', project.id, this.clock.now()) : null;
-    if (!found) throw new ProblemError('invalid-token', { detail: 'The reset link is invalid, used or expired.' });
+    const owner = found?.userId ? await this.users.findById(project.id, found.userId) : null;
+    if (!found || !owner || !mailedToCurrentAddress(found, owner)) throw new ProblemError('invalid-token', { detail: 'The reset link is invalid, used or expired.' });
     return { valid: true, expires_at: found.expiresAt.toISOString() };
   }
 
@@ -66,7 +67,7 @@ export class PasswordResetService {
     const hash = isTokenShape(token) ? sha256Hex(token) : null;
     const pending = hash ? await this.tokens.findUsable(hash, 'password-reset', project.id, this.clock.now()) : null;
     const owner = pending?.userId ? await this.users.findById(project.id, pending.userId) : null;
-    if (!hash || !pending || !owner) throw invalid;
+    if (!hash || !pending || !owner || !mailedToCurrentAddress(pending, owner)) throw invalid;
     const problems = this.policy.problems(password, { email: owner.email, username: owner.username });
     if (problems.length) throw ProblemError.validation({ password: problems });
     const { hash: passwordHash, scheme } = await this.hasher.hash(password);
@@ -74,9 +75,13 @@ export class PasswordResetService {
     await this.dataSource.transaction(async (manager) => {
       const used = await this.tokens.consume(manager, hash, 'password-reset', project.id, this.clock.now());
       if (!used || used.userId !== owner.id) throw invalid;
+      // The address, read again under the row lock: an email change confirmed meanwhile ends the link.
+      const current = await this.users.lockById(manager, project.id, owner.id);
+      if (!current || !mailedToCurrentAddress(used, current)) throw invalid;
       // The reset proves the address: an account nobody had verified loses what was set up on it.
       await this.claims.claimIfUnverified(manager, project, owner, { method: 'password_reset' }, meta);
       await this.users.setPassword(manager, owner.id, passwordHash, scheme);
+      await this.users.bumpSecurityStamp(manager, owner.id);
       await this.tokens.consumeAllOfUser(manager, owner.id, 'password-reset', this.clock.now());
       const revoked = await this.sessions.revokeAllOfUser(manager, owner.id, 'password_reset');
       await this.events.sessionsRevoked(manager, { tenantId: owner.tenantId, projectId: project.id, actorType: 'user', actorId: owner.id, meta }, owner.id, revoked, 'password_reset');
