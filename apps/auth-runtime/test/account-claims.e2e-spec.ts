@@ -1,5 +1,7 @@
 import type { Response } from 'supertest';
-import { OutboxEvent } from '@gatehouse/entities';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Response as ExpressResponse } from 'express';
+import { OutboxEvent, User } from '@gatehouse/entities';
 import { ProjectsCache, sealOAuthSecret } from '@gatehouse/identity';
 import {
   APP_ORIGIN,
@@ -14,8 +16,11 @@ import {
   type SeededTenant,
   type TestApp,
 } from '@gatehouse/testing';
+import { AccountClaimsService } from '../src/accounts/account-claims.service';
 import { buildAuthRuntime } from '../src/app-factory';
 import { BackgroundTasks } from '../src/common/background-tasks';
+import { EmailVerificationService } from '../src/email-verification/email-verification.service';
+import { PasswordChangeService } from '../src/passwords/password-change.service';
 import { CookieJar, loginAtProvider, startOidcIdp, type OidcIdp } from './support/oauth/test-providers';
 import { BrowserPasskeys } from './support/browser-passkeys';
 import { oathtool } from './support/totp';
@@ -235,6 +240,41 @@ describe('claiming an unverified account ends everything its creator set up', ()
     await expectSquatterLockedOut(s, { method: 'oauth', provider: 'google' }, { identities: 1 });
     const [identity] = await t.dataSource.query<{ subject: string }[]>('SELECT subject FROM oauth_identities WHERE user_id = $1', [s.userId]);
     expect(identity.subject).toBe('owner-google-sub');
+  });
+
+  it("a claim in progress ends what the squatter's requests in flight would have written after it", async () => {
+    const squatter = await post('/v1/auth/sign-up', { email: VICTIM, password: 'the squatter knows this 1' });
+    expect(squatter.status).toBe(201);
+    const caller = { sub: squatter.body.user.id as string, sid: squatter.body.session.id as string };
+    const project = (await t.app.get(ProjectsCache).byId(tenant.project.id))!;
+    const meta = { ip: null, userAgent: null };
+    // The owner's reset is claiming the account: its statements have run, its transaction is open.
+    const claim = t.dataSource.createQueryRunner();
+    await claim.connect();
+    await claim.startTransaction();
+    try {
+      const user = await t.dataSource.getRepository(User).findOneByOrFail({ id: caller.sub });
+      expect(await t.app.get(AccountClaimsService).claimIfUnverified(claim.manager, project, user, { method: 'password_reset' }, meta)).not.toBeNull();
+      // Meanwhile requests the squatter started earlier reach their writes: a sign-in whose password
+      // still checks out (the claim is not committed), and changes past their session check.
+      // (`then` sends the request now: supertest sends nothing until it is awaited.)
+      const signIn = post('/v1/auth/sign-in', { identifier: VICTIM, password: 'the squatter knows this 1' }).then((r) => r);
+      const change = t.app.get(PasswordChangeService).change(project, caller, 'the squatter knows this 1', 'the squatter keeps this 2', meta).then(() => 'changed', (e: { slug?: string }) => e.slug);
+      const noRes = { setHeader: () => undefined } as unknown as ExpressResponse;
+      const emailChange = t.app.get(EmailVerificationService).requestChange(project, caller, 'squatter@evil.example', noRes).then(() => 'requested', (e: { slug?: string }) => e.slug);
+      await sleep(700); // long enough for all three to reach the claim's lock
+      await claim.commitTransaction();
+      expectProblem(await signIn, 401, 'invalid-credentials');
+      expect(await change).toBe('unauthenticated');
+      expect(await emailChange).toBe('unauthenticated');
+    } finally {
+      if (claim.isTransactionActive) await claim.rollbackTransaction();
+      await claim.release();
+    }
+    expect(await count('SELECT count(*)::int AS n FROM sessions WHERE user_id = $1 AND revoked_at IS NULL', [caller.sub])).toBe(0);
+    expect(await count('SELECT count(*)::int AS n FROM password_credentials WHERE user_id = $1', [caller.sub])).toBe(0);
+    expect(await count(`SELECT count(*)::int AS n FROM one_time_tokens WHERE user_id = $1 AND consumed_at IS NULL`, [caller.sub])).toBe(0);
+    expectProblem(await post('/v1/auth/sign-in', { identifier: VICTIM, password: 'the squatter keeps this 2' }), 401, 'invalid-credentials');
   });
 
   it('the identity that created an unverified account verifies it when its provider vouches for the address, and keeps everything', async () => {

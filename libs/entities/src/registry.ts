@@ -11,6 +11,7 @@ import { RetentionIndexes1795306300000 } from './migrations/1795306300000-Retent
 import { RefreshChainLink1795306400000 } from './migrations/1795306400000-RefreshChainLink';
 import { SessionAuthTime1795306700000 } from './migrations/1795306700000-SessionAuthTime';
 import { SigningKeyRevocation1795306800000 } from './migrations/1795306800000-SigningKeyRevocation';
+import { UserSecurityStamp1795306900000 } from './migrations/1795306900000-UserSecurityStamp';
 import { SessionCountIndex1795306500000 } from './migrations/1795306500000-SessionCountIndex';
 import { RefreshChains1795306600000 } from './migrations/1795306600000-RefreshChains';
 import { OAuthIdentity } from './oauth-identity.entity';
@@ -56,4 +57,4 @@ export const ENTITIES = [
 ];
 
 /** Every migration class, oldest first. Migrations are the source of truth for the schema. */
-export const MIGRATIONS = [CreateSchema1795305600000, WebhookDeliveryScheduling1795306000000, WebhookDeliveryLeases1795306100000, WebhookDeliveryHotPath1795306200000, RetentionIndexes1795306300000, RefreshChainLink1795306400000, SessionCountIndex1795306500000, RefreshChains1795306600000, SessionAuthTime1795306700000, SigningKeyRevocation1795306800000];
+export const MIGRATIONS = [CreateSchema1795305600000, WebhookDeliveryScheduling1795306000000, WebhookDeliveryLeases1795306100000, WebhookDeliveryHotPath1795306200000, RetentionIndexes1795306300000, RefreshChainLink1795306400000, SessionCountIndex1795306500000, RefreshChains1795306600000, SessionAuthTime1795306700000, SigningKeyRevocation1795306800000, UserSecurityStamp1795306900000];

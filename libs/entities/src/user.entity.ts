@@ -41,4 +41,12 @@ export class User {
 
   @Column({ type: 'timestamptz', nullable: true })
   lastSignInAt: Date | null;
+
+  /**
+   * Bumped by every change that ends the account's credentials (a claim, a password reset or
+   * change, disabling). A sign-in remembers the value it read with the credential it checked; its
+   * session is written only while the value is unchanged (SessionsRepository).
+   */
+  @Column('integer', { default: 0 })
+  securityStamp: number;
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { User } from '@gatehouse/entities';
-import { EventRecorder, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
+import { EventRecorder, LockoutService, SecondFactorLockout, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { MfaFactorsRepository } from '../mfa/mfa-factors.repository';
 import { OAuthIdentitiesRepository } from '../oauth/oauth-identities.repository';
@@ -46,6 +46,8 @@ export class AccountClaimsService {
     private readonly tokens: OneTimeTokensRepository,
     private readonly sessions: SessionsService,
     private readonly events: EventRecorder,
+    private readonly lockout: LockoutService,
+    private readonly mfaLockout: SecondFactorLockout,
     private readonly clock: Clock,
   ) {}
 
@@ -58,14 +60,22 @@ export class AccountClaimsService {
     const locked = await this.users.lockById(manager, project.id, user.id);
     if (!locked || locked.emailVerified) return null;
     const now = this.clock.now();
+    // Sessions end first; then the credentials. Requests of the creator in flight meet the row lock
+    // held until commit: a sign-in that checked the old password gets no session (the stamp moved),
+    // a change made through a session finds the session revoked (SessionsService).
+    const revoked = await this.sessions.revokeAllOfUser(manager, user.id, ACCOUNT_CLAIMED);
     const password = await this.users.removePassword(manager, user.id);
     const passkeys = await this.passkeys.deleteAllOfUser(manager, user.id);
     const identities = await this.identities.deleteAllOfUser(manager, user.id, proof.method === 'oauth' ? proof.identityId : null);
     const mfa = await this.factors.removeAll(manager, user.id);
     await this.tokens.consumeAllOfUser(manager, user.id, 'any', now);
-    const revoked = await this.sessions.revokeAllOfUser(manager, user.id, ACCOUNT_CLAIMED);
+    await this.users.bumpSecurityStamp(manager, user.id);
     await this.users.setEmailVerified(manager, user.id);
     user.emailVerified = true;
+    user.securityStamp = locked.securityStamp + 1;
+    // The creator's guesses must not lock the owner out of what they now own.
+    await this.lockout.reset(project.id, user.email, user.username);
+    await this.mfaLockout.reset(project.id, user.id);
 
     const removed: ClaimRemovals = { password, passkeys, identities, mfa_factors: mfa.factors, backup_codes: mfa.backupCodes, sessions: revoked.length };
     const by = { tenantId: project.tenantId, projectId: project.id, actorType: 'user' as const, actorId: user.id, meta };

@@ -38,7 +38,7 @@ export class SignInCompletionService {
     if (method !== 'passkey' && method !== 'mfa') {
       const available = await this.factors.availableFactors(user.id);
       if (available.some((f) => f === 'totp' || f === 'sms')) {
-        const mfaToken = await this.tokens.issue(this.dataSource.manager, user, 'mfa', new Date(this.clock.nowMs() + MFA_TOKEN_TTL_MS), { method });
+        const mfaToken = await this.tokens.issue(this.dataSource.manager, user, 'mfa', new Date(this.clock.nowMs() + MFA_TOKEN_TTL_MS), { method, stamp: user.securityStamp ?? 0 });
         return { kind: 'mfa', user, challenge: { mfa_required: true, mfa_token: mfaToken, available_factors: available } };
       }
     }

@@ -22,7 +22,7 @@ export class EmailChangeController {
   @RequiresRecentAuthentication()
   @ApiOperation({ summary: 'Change the email: mails a confirmation link to the new address (202 {}); needs a recent authentication' })
   async change(@CurrentProject() project: ResolvedProject, @CurrentAuth() auth: NonNullable<SessionRequest['auth']>, @Body() dto: ChangeEmailDto, @Res({ passthrough: true }) res: Response): Promise<Record<string, never>> {
-    await this.verification.requestChange(project, auth.sub, dto.email, res);
+    await this.verification.requestChange(project, auth, dto.email, res);
     return {};
   }
 

@@ -9,6 +9,7 @@ import { MailQueue } from '@gatehouse/queue';
 import { applicationLink } from '../common/mail-links';
 import { OneTimeTokensRepository } from '../one-time-tokens/one-time-tokens.repository';
 import { isTokenShape } from '../one-time-tokens/token.dto';
+import { SessionsService } from '../sessions/sessions.service';
 import { UsersRepository } from '../users/users.repository';
 
 export const VERIFICATION_TTL_MS = 24 * 3600_000;
@@ -24,6 +25,7 @@ export class EmailVerificationService {
     private readonly dataSource: DataSource,
     private readonly users: UsersRepository,
     private readonly tokens: OneTimeTokensRepository,
+    private readonly sessions: SessionsService,
     private readonly events: EventRecorder,
     private readonly rateLimits: RateLimitsService,
     private readonly mail: MailQueue,
@@ -51,14 +53,16 @@ export class EmailVerificationService {
    * the link is confirmed. Answers the same whether or not the new address is taken (the
    * confirmation says so, to the address's owner only). Three a hour per user.
    */
-  async requestChange(project: ResolvedProject, userId: string, newEmail: string, res: Response): Promise<void> {
-    const user = await this.users.findById(project.id, userId);
+  async requestChange(project: ResolvedProject, caller: { sub: string; sid: string }, newEmail: string, res: Response): Promise<void> {
+    const user = await this.users.findById(project.id, caller.sub);
     if (!user || user.status !== 'active') throw new ProblemError('unauthenticated', { detail: 'A valid session is required.' });
     if (newEmail.toLowerCase() === user.email.toLowerCase()) throw ProblemError.validation({ email: ['is already the email address of this account'] });
     await this.rateLimits.enforce(res, RATE_LIMITS.emailChange, [project.id, user.id]);
-    const token = await this.tokens.issue(this.dataSource.manager, user, 'email-change', new Date(this.clock.nowMs() + VERIFICATION_TTL_MS), {
-      email: newEmail,
-      previous: user.email,
+    // Issued while the user's row is held and the session is live: a claim of the account in
+    // progress cannot be outlived by a change its creator was requesting.
+    const token = await this.dataSource.transaction(async (manager) => {
+      await this.sessions.lockForCredentialChange(manager, caller);
+      return this.tokens.issue(manager, user, 'email-change', new Date(this.clock.nowMs() + VERIFICATION_TTL_MS), { email: newEmail, previous: user.email });
     });
     await this.mail.send({
       template: 'email-change',
@@ -91,7 +95,8 @@ export class EmailVerificationService {
         if (taken && taken.id !== user.id) throw this.emailTaken();
         await this.users.changeEmail(manager, user.id, email);
         user.email = email;
-        await this.tokens.consumeAllOfUser(manager, user.id, 'email-change', this.clock.now());
+        // Every link mailed to the old address (reset, magic link, verification) ends with it.
+        await this.tokens.consumeAllOfUser(manager, user.id, 'any', this.clock.now());
         await this.events.record(manager, { ...by, action: 'user.updated', resourceType: 'user', resourceId: user.id, data: { user: { id: user.id, email }, reason: 'email_changed', changes: { email: { from: previous, to: email }, email_verified: true } } });
       } else {
         await this.users.setEmailVerified(manager, user.id);

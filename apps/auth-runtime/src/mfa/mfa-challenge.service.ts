@@ -66,6 +66,9 @@ export class MfaChallengeService {
     if (!hash || !token?.userId || token.attempts >= MAX_WRONG_CODES) throw this.invalidToken();
     const user = await this.users.findById(project.id, token.userId);
     if (!user || user.status !== 'active') throw this.invalidToken();
+    // The session is due to the password checked at sign-in: it is started only if nothing ended
+    // that credential since (the stamp read then, carried by the token).
+    if (typeof token.payload.stamp === 'number') user.securityStamp = token.payload.stamp;
     return { hash, user };
   }
 

@@ -7,6 +7,7 @@ import { EventRecorder, RateLimitsService, type RequestMeta, type ResolvedProjec
 import { CacheStore, Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import { SmsQueue } from '@gatehouse/queue';
+import { SessionsService } from '../sessions/sessions.service';
 import { UsersRepository } from '../users/users.repository';
 import { codeHash, matchTotpStep, newBackupCodes, newTotpSecret, normalizeBackupCode, totpUri } from './mfa-codes';
 import { MfaFactorsRepository } from './mfa-factors.repository';
@@ -23,13 +24,21 @@ interface PendingSms {
 
 const totpAad = (userId: string) => `totp:${userId}`;
 
-/** Enrolling and removing factors for a signed-in user (TOTP with backup codes, SMS). */
+/** The signed-in user and their session (access-token claims). */
+type Caller = { sub: string; sid: string };
+
+/**
+ * Enrolling and removing factors for a signed-in user (TOTP with backup codes, SMS). What adds a
+ * factor or codes is written while the user's row is held and the caller's session is live, so a
+ * claim of the account in progress cannot be outlived by a factor its creator was adding.
+ */
 @Injectable()
 export class MfaEnrollmentService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly factors: MfaFactorsRepository,
     private readonly users: UsersRepository,
+    private readonly sessions: SessionsService,
     private readonly events: EventRecorder,
     private readonly cache: CacheStore,
     private readonly sms: SmsQueue,
@@ -44,13 +53,14 @@ export class MfaEnrollmentService {
     return user;
   }
 
-  async setupTotp(project: ResolvedProject, userId: string) {
-    const user = await this.user(project, userId);
+  async setupTotp(project: ResolvedProject, caller: Caller) {
+    const user = await this.user(project, caller.sub);
     const existing = await this.factors.find(user.id, 'totp');
     if (existing?.status === 'enabled') throw new ProblemError('conflict', { detail: 'TOTP is already enabled; remove it first to enrol again.' });
     const secret = newTotpSecret();
     const codes = newBackupCodes();
     await this.dataSource.transaction(async (manager) => {
+      await this.sessions.lockForCredentialChange(manager, caller);
       await this.factors.upsertPending(manager, {
         tenantId: user.tenantId,
         projectId: project.id,
@@ -68,8 +78,8 @@ export class MfaEnrollmentService {
     return { secret, qr_code_url: totpUri(project.name, user.email, secret), backup_codes: codes };
   }
 
-  async verifyTotp(project: ResolvedProject, userId: string, code: string, meta: RequestMeta) {
-    const user = await this.user(project, userId);
+  async verifyTotp(project: ResolvedProject, caller: Caller, code: string, meta: RequestMeta) {
+    const user = await this.user(project, caller.sub);
     const factor = await this.factors.find(user.id, 'totp');
     if (!factor || factor.status !== 'pending' || !factor.secretEncrypted) {
       throw new ProblemError('conflict', { detail: 'There is no pending TOTP setup; call /v1/auth/mfa/totp/setup first.' });
@@ -78,6 +88,7 @@ export class MfaEnrollmentService {
     const step = matchTotpStep(secret, code, Math.floor(this.clock.nowMs() / 1000));
     if (step === null) throw new ProblemError('invalid-code', { detail: 'The code is wrong or expired.' });
     await this.dataSource.transaction(async (manager) => {
+      await this.sessions.lockForCredentialChange(manager, caller);
       const enabled = await this.factors.enable(manager, user.id, 'totp', this.clock.now(), String(step));
       if (!enabled) throw new ProblemError('conflict', { detail: 'There is no pending TOTP setup.' });
       await this.recordChange(manager, user, 'mfa.enabled', 'totp', meta);
@@ -97,8 +108,8 @@ export class MfaEnrollmentService {
     await this.sms.send({ to: phone, body: `Your ${project.name} verification code is ${code}. It expires in 10 minutes.` });
   }
 
-  async verifySms(project: ResolvedProject, userId: string, code: string, meta: RequestMeta) {
-    const user = await this.user(project, userId);
+  async verifySms(project: ResolvedProject, caller: Caller, code: string, meta: RequestMeta) {
+    const user = await this.user(project, caller.sub);
     const key = `mfa:sms-setup:${user.id}`;
     const raw = await this.cache.get(key);
     if (!raw) throw new ProblemError('invalid-code', { detail: 'The code is wrong or expired.' });
@@ -111,6 +122,7 @@ export class MfaEnrollmentService {
     }
     if ((await this.cache.getDel(key)) === null) throw new ProblemError('invalid-code', { detail: 'The code is wrong or expired.' });
     await this.dataSource.transaction(async (manager) => {
+      await this.sessions.lockForCredentialChange(manager, caller);
       await this.factors.upsertPending(manager, { tenantId: user.tenantId, projectId: project.id, userId: user.id, type: 'sms', secretEncrypted: null, phoneNumber: pending.phone });
       await this.factors.enable(manager, user.id, 'sms', this.clock.now(), null);
       await this.recordChange(manager, user, 'mfa.enabled', 'sms', meta);
@@ -119,10 +131,11 @@ export class MfaEnrollmentService {
   }
 
   /** Ten new backup codes for a user with an enabled factor (409 otherwise); the old ones stop working. */
-  async regenerateBackupCodes(project: ResolvedProject, userId: string, meta: RequestMeta): Promise<{ backup_codes: string[] }> {
-    const user = await this.user(project, userId);
+  async regenerateBackupCodes(project: ResolvedProject, caller: Caller, meta: RequestMeta): Promise<{ backup_codes: string[] }> {
+    const user = await this.user(project, caller.sub);
     const codes = newBackupCodes();
     await this.dataSource.transaction(async (manager) => {
+      await this.sessions.lockForCredentialChange(manager, caller);
       if ((await this.factors.listEnabled(user.id, manager)).length === 0) {
         throw new ProblemError('conflict', { detail: 'Backup codes need an enabled second factor (TOTP or SMS).' });
       }

@@ -33,7 +33,7 @@ export class MfaController {
   @RequiresRecentAuthentication()
   @ApiOperation({ summary: 'Start TOTP enrolment: secret, otpauth URI and 10 backup codes (shown once); needs a recent authentication' })
   setupTotp(@CurrentProject() project: ResolvedProject, @CurrentAuth() auth: Auth) {
-    return this.enrollment.setupTotp(project, auth.sub);
+    return this.enrollment.setupTotp(project, auth);
   }
 
   @Post('totp/verify')
@@ -41,7 +41,7 @@ export class MfaController {
   @UseGuards(SessionAuthGuard)
   @ApiOperation({ summary: 'Confirm TOTP enrolment with the first code' })
   verifyTotp(@CurrentProject() project: ResolvedProject, @CurrentAuth() auth: Auth, @Body() dto: CodeDto, @Req() req: Request) {
-    return this.enrollment.verifyTotp(project, auth.sub, dto.code, requestMeta(req));
+    return this.enrollment.verifyTotp(project, auth, dto.code, requestMeta(req));
   }
 
   @Post('sms/setup')
@@ -59,7 +59,7 @@ export class MfaController {
   @UseGuards(SessionAuthGuard)
   @ApiOperation({ summary: 'Confirm SMS enrolment with the texted code' })
   verifySms(@CurrentProject() project: ResolvedProject, @CurrentAuth() auth: Auth, @Body() dto: CodeDto, @Req() req: Request) {
-    return this.enrollment.verifySms(project, auth.sub, dto.code, requestMeta(req));
+    return this.enrollment.verifySms(project, auth, dto.code, requestMeta(req));
   }
 
   @Post('sms/send')
@@ -85,7 +85,7 @@ export class MfaController {
   @RequiresRecentAuthentication()
   @ApiOperation({ summary: 'Ten new backup codes (shown once); the old ones stop working; needs a recent authentication' })
   regenerateBackupCodes(@CurrentProject() project: ResolvedProject, @CurrentAuth() auth: Auth, @Req() req: Request) {
-    return this.enrollment.regenerateBackupCodes(project, auth.sub, requestMeta(req));
+    return this.enrollment.regenerateBackupCodes(project, auth, requestMeta(req));
   }
 
   @Delete(':factor')

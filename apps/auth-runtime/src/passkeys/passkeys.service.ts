@@ -17,6 +17,7 @@ import { EventRecorder, normalizeIdentifier, type RequestMeta, type ResolvedProj
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import { UserEvents } from '../auth/user-events';
+import { SessionsService } from '../sessions/sessions.service';
 import { UsersRepository } from '../users/users.repository';
 import type { BeginPasskeyAuthenticationDto } from './dto/begin-passkey-authentication.dto';
 import type { CompletePasskeyRegistrationDto } from './dto/complete-passkey-registration.dto';
@@ -39,6 +40,7 @@ import {
 /** The caller of a session-authenticated endpoint (access-token claims). */
 export interface PasskeyOwner {
   sub: string;
+  sid: string;
   aud: string;
   tid: string;
 }
@@ -65,6 +67,7 @@ export class PasskeysService {
     private readonly challenges: PasskeyChallenges,
     private readonly events: EventRecorder,
     private readonly userEvents: UserEvents,
+    private readonly sessions: SessionsService,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
@@ -146,6 +149,8 @@ export class PasskeysService {
     if (!user || user.status !== 'active') throw new ProblemError('unauthenticated', { detail: 'A valid session is required.' });
     try {
       const passkey = await this.dataSource.transaction(async (manager) => {
+        // Written while the user's row is held and the session is live: a claim in progress wins.
+        await this.sessions.lockForCredentialChange(manager, owner);
         const created = await this.passkeys.insert(manager, {
           tenantId: project.tenantId,
           projectId: project.id,
@@ -226,6 +231,10 @@ export class PasskeysService {
     if (!passkey || passkey.projectId !== project.id) return this.refuse(project, meta, null, 'unknown_credential');
     const handle = response.response.userHandle;
     if (handle !== undefined && !userHandleMatches(handle, passkey.userId)) return this.refuse(project, meta, passkey.userId, 'user_handle_mismatch');
+    // Read before the passkey is proven and used: its security stamp then predates the proof, so a
+    // claim that deletes the passkey meanwhile leaves this sign-in without a session.
+    const user = await this.users.findById(project.id, passkey.userId);
+    if (!user) return this.refuse(project, meta, null, 'unknown_credential');
 
     let info;
     try {
@@ -245,8 +254,6 @@ export class PasskeysService {
     if (!(await this.passkeys.recordUse(passkey.id, info.newCounter, info.credentialBackedUp, this.clock.now()))) {
       return this.refuse(project, meta, passkey.userId, 'counter_regression');
     }
-    const user = await this.users.findById(project.id, passkey.userId);
-    if (!user) return this.refuse(project, meta, null, 'unknown_credential');
     if (user.status !== 'active') throw new ProblemError('account-disabled', { detail: 'This account has been disabled.' });
     return user;
   }

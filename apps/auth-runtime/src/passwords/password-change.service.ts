@@ -36,7 +36,9 @@ export class PasswordChangeService {
     await this.accounts.verifyOwnPassword(project, user, current, meta);
     const { hash, scheme } = await this.hasher.hash(next);
     await this.dataSource.transaction(async (manager) => {
+      await this.sessions.lockForCredentialChange(manager, caller);
       await this.users.setPassword(manager, user.id, hash, scheme);
+      await this.users.bumpSecurityStamp(manager, user.id);
       await this.tokens.consumeAllOfUser(manager, user.id, 'password-reset', this.clock.now());
       const revoked = await this.sessions.revokeOthersOfUser(manager, user.id, caller.sid, 'password_changed');
       const by = { tenantId: user.tenantId, projectId: project.id, actorType: 'user' as const, actorId: user.id, meta };

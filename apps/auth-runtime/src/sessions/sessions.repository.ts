@@ -4,6 +4,7 @@ import { queryPrepared, queryRows, Session, type PreparedStatement } from '@gate
 
 export type NewSession = Pick<Session, 'id' | 'tenantId' | 'projectId' | 'userId' | 'authMethod' | 'ipAddress' | 'userAgent' | 'expiresAt'> & {
   now: Date;
+  securityStamp: number;
   refreshTokenHash: string;
   refreshExpiresAt: Date;
 };
@@ -20,14 +21,19 @@ export interface SessionRow {
 /**
  * $1–$6 tenant, project, user, method, ip, user agent; $7 now (also the session's `auth_time`); $8
  * expiry; $9 refresh token hash; $10 its expiry; $11 the session's id (chosen by the caller: the
- * refresh token names it). Also answers the project's active signing key, which signs the first
- * access token (read here so that a rotation applies at once, at no extra round trip).
+ * refresh token names it); $12 the user's security stamp as the sign-in read it with the credential
+ * it checked. The session is written only while the stamp is unchanged: the user's row is locked
+ * first, so a claim, reset or disabling in progress is waited for, and a sign-in whose credential
+ * it ended meanwhile writes nothing. Also answers the project's active signing key, which signs
+ * the first access token (read here so that a rotation applies at once, at no extra round trip).
  */
 const CREATE_STATEMENT: PreparedStatement = {
   name: 'auth_session_create',
-  text: `WITH s AS (
+  text: `WITH u AS (
+           SELECT id FROM users WHERE id = $3 AND security_stamp = $12 FOR NO KEY UPDATE
+         ), s AS (
            INSERT INTO sessions (id, tenant_id, project_id, user_id, auth_method, ip_address, user_agent, last_active_at, auth_time, expires_at)
-           VALUES ($11, $1, $2, $3, $4, $5, $6, $7, $7, $8)
+           SELECT $11, $1, $2, u.id, $4, $5, $6, $7, $7, $8 FROM u
            RETURNING id, expires_at
          ), c AS (
            INSERT INTO refresh_chains (session_id, generation, token_hash, expires_at) SELECT id, 0, $9, $10 FROM s
@@ -43,12 +49,29 @@ const CREATE_STATEMENT: PreparedStatement = {
 export class SessionsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Inserts a session and its refresh chain in one statement (they are written together, always). */
-  async create(manager: EntityManager, s: NewSession): Promise<{ id: string; expiresAt: Date; activeKid: string | null }> {
+  /**
+   * Inserts a session and its refresh chain in one statement (they are written together, always);
+   * null when the user's security stamp is no longer `s.securityStamp` (nothing is written).
+   */
+  async create(manager: EntityManager, s: NewSession): Promise<{ id: string; expiresAt: Date; activeKid: string | null } | null> {
     const rows = await queryPrepared<{ id: string; expires_at: Date; active_kid: string | null }>(manager, CREATE_STATEMENT, [
-      s.tenantId, s.projectId, s.userId, s.authMethod, s.ipAddress, s.userAgent, s.now, s.expiresAt, s.refreshTokenHash, s.refreshExpiresAt, s.id,
+      s.tenantId, s.projectId, s.userId, s.authMethod, s.ipAddress, s.userAgent, s.now, s.expiresAt, s.refreshTokenHash, s.refreshExpiresAt, s.id, s.securityStamp,
     ]);
-    return { id: rows[0].id, expiresAt: new Date(rows[0].expires_at), activeKid: rows[0].active_kid };
+    return rows[0] ? { id: rows[0].id, expiresAt: new Date(rows[0].expires_at), activeKid: rows[0].active_kid } : null;
+  }
+
+  /**
+   * Whether the session is the user's and live. Called after the user's row is locked
+   * (UsersRepository.lockForCredentialChange), in a statement of its own, so that it sees what a
+   * claim that held the lock committed.
+   */
+  async isLive(manager: EntityManager, userId: string, sessionId: string, now: Date): Promise<boolean> {
+    const rows = await queryRows<{ live: boolean }>(
+      manager,
+      `SELECT true AS live FROM sessions WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL AND expires_at > $3`,
+      [sessionId, userId, now],
+    );
+    return rows.length > 0;
   }
 
   /**

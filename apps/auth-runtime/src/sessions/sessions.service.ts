@@ -11,6 +11,7 @@ import type { CookieTokens } from '../auth/session-cookies';
 import { projectKeyRequired } from '../projects/project-key.guard';
 import { RefreshChainsRepository, type ChainStateRow } from './refresh-chains.repository';
 import { RefreshTokenCodec } from './refresh-token';
+import { UsersRepository } from '../users/users.repository';
 import { SessionsRepository, type SessionRow } from './sessions.repository';
 
 export const REFRESH_IDLE_MS = 7 * 24 * 3600 * 1000;
@@ -42,6 +43,7 @@ export class SessionsService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly sessions: SessionsRepository,
+    private readonly users: UsersRepository,
     private readonly chains: RefreshChainsRepository,
     private readonly tokens: AccessTokensService,
     private readonly events: EventRecorder,
@@ -70,7 +72,10 @@ export class SessionsService {
       now,
       refreshTokenHash: sha256Hex(refreshToken),
       refreshExpiresAt,
+      securityStamp: user.securityStamp ?? 0,
     });
+    // A claim, reset or disabling ended the credential this sign-in proved after it was checked.
+    if (!session) throw new ProblemError('invalid-credentials', { detail: 'The credentials are no longer valid.' });
     await this.events.record(manager, {
       tenantId: user.tenantId,
       projectId: user.projectId,
@@ -214,6 +219,19 @@ export class SessionsService {
         })
       : false;
     if (!ok) throw new ProblemError('not-found', { detail: 'No such session.' });
+  }
+
+  /**
+   * Before a signed-in user adds a credential or a proof (a password, passkey, second factor, backup
+   * codes, an email change): waits for a claim, reset or disabling in progress on the account, then
+   * confirms the caller's session outlived it; 401 otherwise. In the caller's transaction, which
+   * then writes while the user's row is held.
+   */
+  async lockForCredentialChange(manager: EntityManager, caller: { sub: string; sid: string }): Promise<void> {
+    const active = await this.users.lockForCredentialChange(manager, caller.sub);
+    if (!active || !(await this.sessions.isLive(manager, caller.sub, caller.sid, this.clock.now()))) {
+      throw new ProblemError('unauthenticated', { detail: 'A valid session is required.' });
+    }
   }
 
   /** Revokes every session of a user (password reset, disabling); in the caller's transaction. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { PasswordCredential, queryPrepared, User, type PreparedStatement } from '@gatehouse/entities';
+import { PasswordCredential, queryPrepared, queryRows, User, type PreparedStatement } from '@gatehouse/entities';
 
 export interface MeRow {
   id: string;
@@ -81,6 +81,22 @@ export class UsersRepository {
   /** The user's row, locked until the caller's transaction ends (claims and email changes). */
   lockById(manager: EntityManager, projectId: string, id: string): Promise<User | null> {
     return manager.getRepository(User).createQueryBuilder('u').setLock('pessimistic_write').where('u.id = :id AND u.project_id = :projectId', { id, projectId }).getOne();
+  }
+
+  /**
+   * Locks the user's row against a claim, reset or disabling in progress (which hold it) until the
+   * caller's transaction ends, before a signed-in user adds a credential or proof; false when the
+   * user is gone or disabled. The caller checks its session in a later statement, which sees what
+   * the change it waited for committed.
+   */
+  async lockForCredentialChange(manager: EntityManager, id: string): Promise<boolean> {
+    const rows = await queryRows<{ status: string }>(manager, `SELECT status FROM users WHERE id = $1 FOR NO KEY UPDATE`, [id]);
+    return rows[0]?.status === 'active';
+  }
+
+  /** Ends every sign-in in flight that read the user before this change (see `User.securityStamp`). */
+  async bumpSecurityStamp(manager: EntityManager, userId: string): Promise<void> {
+    await manager.query(`UPDATE users SET security_stamp = security_stamp + 1 WHERE id = $1`, [userId]);
   }
 
   findById(projectId: string, id: string, manager?: EntityManager): Promise<User | null> {

@@ -104,6 +104,8 @@ export class UsersRepository {
     if (fields.status !== undefined) {
       params.push(fields.status);
       sets.push(`status = $${params.length}`);
+      // Disabling ends every sign-in in flight (the auth runtime's session insert checks the stamp).
+      if (fields.status === 'disabled') sets.push('security_stamp = security_stamp + 1');
     }
     if (fields.metadata !== undefined) {
       params.push(JSON.stringify(fields.metadata));
