@@ -6,7 +6,6 @@ export { Clock } from './clock';
 export { PlatformConfigModule } from './config.module';
 export { HealthController } from './health/health.controller';
 export { HealthModule } from './health/health.module';
-export { assertBodyAccepted } from './http/body-error.guard';
 export { createHttpApp, listen, stopOnSignals, type HttpAppOptions, type RunningApp } from './http/create-http-app';
 export { requestCookie } from './http/cookies';
 export { bodyMiddleware, jsonOnlyMiddleware, refusedBody, requestContextMiddleware, setRequestTenant } from './http/request-context';

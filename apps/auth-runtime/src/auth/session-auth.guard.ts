@@ -2,7 +2,7 @@ import { createParamDecorator, Injectable, SetMetadata, type CanActivate, type E
 import { Reflector } from '@nestjs/core';
 import type { AccessTokenClaims } from '@gatehouse/crypto';
 import { AccessTokensService, assertSameOriginForCookie, presentedAccessToken, reauthenticationMaxAgeSeconds, type PresentedToken, type ResolvedProject } from '@gatehouse/identity';
-import { assertBodyAccepted, Clock } from '@gatehouse/platform';
+import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import type { ProjectRequest } from '../projects/project-key.guard';
 
@@ -48,7 +48,6 @@ export class SessionAuthGuard implements CanActivate {
       });
     }
     req.auth = { ...claims, via: presented.via };
-    assertBodyAccepted(context, this);
     return true;
   }
 

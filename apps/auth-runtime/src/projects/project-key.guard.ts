@@ -1,7 +1,7 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
 import { ProjectsCache, type ResolvedProject } from '@gatehouse/identity';
-import { assertBodyAccepted, setRequestTenant } from '@gatehouse/platform';
+import { setRequestTenant } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 
 export interface ProjectRequest extends Request {
@@ -37,7 +37,6 @@ export class ProjectKeyGuard implements CanActivate {
     if (!project) throw projectKeyRequired();
     req.project = project;
     setRequestTenant(req, project.tenantId);
-    assertBodyAccepted(context, this);
     return true;
   }
 }

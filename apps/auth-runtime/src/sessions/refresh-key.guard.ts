@@ -1,7 +1,7 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ProjectsCache } from '@gatehouse/identity';
-import { assertBodyAccepted, refusedBody } from '@gatehouse/platform';
+import { refusedBody } from '@gatehouse/platform';
 import { presentedProjectKey, projectKeyRequired } from '../projects/project-key.guard';
 
 /**
@@ -22,7 +22,6 @@ export class RefreshKeyGuard implements CanActivate {
   private async keyThenBody(context: ExecutionContext): Promise<boolean> {
     const key = presentedProjectKey(context.switchToHttp().getRequest<Request>(), false);
     if (!key || !(await this.projects.byKey(key))) throw projectKeyRequired();
-    assertBodyAccepted(context, this);
     return true;
   }
 }

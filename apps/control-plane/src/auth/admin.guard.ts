@@ -1,7 +1,7 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
 import { AccessTokensService, assertSameOriginForCookie, presentedAccessToken, ProjectsCache } from '@gatehouse/identity';
-import { assertBodyAccepted, setRequestTenant } from '@gatehouse/platform';
+import { setRequestTenant } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 
 export interface AdminContext {
@@ -39,7 +39,6 @@ export class AdminGuard implements CanActivate {
     assertSameOriginForCookie(req, presented.via, project.allowedOrigins);
     req.admin = { tenantId: claims.tid, userId: claims.sub, sessionId: claims.sid, consoleProjectId: project.id };
     setRequestTenant(req, claims.tid);
-    assertBodyAccepted(context, this);
     return true;
   }
 }

@@ -1,40 +1,44 @@
-import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import type { CanActivate, ExecutionContext, INestApplication } from '@nestjs/common';
 import { GUARDS_METADATA } from '@nestjs/common/constants';
+import { ModulesContainer } from '@nestjs/core';
 import type { Response } from 'express';
 import { refusedBody } from './request-context';
 
-/** The route's own guards in the order Nest runs them: the controller's, then the handler's. */
-function routeGuards(context: ExecutionContext): unknown[] {
-  return [context.getClass(), context.getHandler()].flatMap((target) => (Reflect.getMetadata(GUARDS_METADATA, target) as unknown[] | undefined) ?? []);
-}
-
 /**
- * Raises the problem `bodyMiddleware` kept for a refused body (invalid JSON, 413, 415…) once the
- * route's authentication has been judged. Every authenticating guard calls it as its last step;
- * only the route's last guard acts, so the project key, then the session or admin token, are
- * judged before the body (CONTRACT §10).
+ * Raises the problem `bodyMiddleware` kept for a refused body (invalid JSON, 413, 415…). It runs as
+ * the last guard of every route, so the route's own guards (the project key, then the session or
+ * admin token) are judged before the body (CONTRACT §10), and a route without guards judges the
+ * body first. A guard, not an interceptor: Nest runs no RxJS pipeline for a route without
+ * interceptors, which `/me` and refresh feel (a global interceptor cost a quarter of `/me`'s
+ * server time).
  */
-export function assertBodyAccepted(context: ExecutionContext, guard: CanActivate): void {
-  const last = routeGuards(context).at(-1);
-  if (last === guard || last === guard.constructor) raiseRefusedBody(context);
-}
-
-function raiseRefusedBody(context: ExecutionContext): void {
-  const refused = refusedBody(context.switchToHttp().getResponse<Response>());
-  if (refused) throw refused;
-}
-
-/**
- * The body check of routes without guards of their own (`/me`, refresh, sign-out, OAuth
- * callbacks, health); a guarded route's last guard calls `assertBodyAccepted`. An e2e suite sends
- * a refused body to every route of each app.
- * A guard, not an interceptor: Nest runs no RxJS pipeline for a route without interceptors, which
- * `/me` and refresh feel (a global interceptor cost a quarter of `/me`'s server time).
- */
-@Injectable()
-export class BodyErrorGuard implements CanActivate {
+class BodyAcceptedGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
-    if (routeGuards(context).length === 0) raiseRefusedBody(context);
+    const refused = refusedBody(context.switchToHttp().getResponse<Response>());
+    if (refused) throw refused;
     return true;
+  }
+}
+
+/** One instance: Nest uses a guard instance as it is (a class would need registering as a provider). */
+const BODY_ACCEPTED = new BodyAcceptedGuard();
+
+/**
+ * Appends the body check to the guards of every route of every controller of the app, before the
+ * routes are registered (`app.init()`), so that no guard or route has to remember it. Idempotent:
+ * tests build the same controllers into many apps of one process.
+ */
+export function judgeBodiesAfterRouteGuards(app: INestApplication): void {
+  for (const module of app.get(ModulesContainer).values()) {
+    for (const wrapper of module.controllers.values()) {
+      const prototype = (wrapper.metatype as { prototype?: Record<string, unknown> } | null)?.prototype;
+      if (!prototype) continue;
+      for (const name of Object.getOwnPropertyNames(prototype)) {
+        const handler = prototype[name];
+        if (name === 'constructor' || typeof handler !== 'function') continue;
+        const own = (Reflect.getMetadata(GUARDS_METADATA, handler) as unknown[] | undefined) ?? [];
+        if (own.at(-1) !== BODY_ACCEPTED) Reflect.defineMetadata(GUARDS_METADATA, [...own, BODY_ACCEPTED], handler);
+      }
+    }
   }
 }

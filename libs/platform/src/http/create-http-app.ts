@@ -6,7 +6,7 @@ import type { Server } from 'node:http';
 import type { AppConfig } from '@gatehouse/config';
 import { createLogger, logLevelsFor } from '../logging/logger';
 import { startMetricsServer } from '../metrics/metrics';
-import { BodyErrorGuard } from './body-error.guard';
+import { judgeBodiesAfterRouteGuards } from './body-error.guard';
 import { hostRequiredMiddleware, installClientErrorHandler } from './client-error';
 import { bodyMiddleware, requestContextMiddleware } from './request-context';
 
@@ -59,7 +59,6 @@ export async function createHttpApp(module: Type<unknown>, config: AppConfig, op
   app.use(hostRequiredMiddleware());
   opts.beforeBody?.(app);
   app.use(bodyMiddleware(config.http.bodyLimitBytes, opts.formPaths));
-  app.useGlobalGuards(new BodyErrorGuard());
   opts.configure?.(app);
 
   if (opts.docs !== false) {
@@ -76,6 +75,7 @@ export async function createHttpApp(module: Type<unknown>, config: AppConfig, op
     );
     SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/openapi.json' });
   }
+  judgeBodiesAfterRouteGuards(app);
   await app.init();
   opts.onRoutes?.(listRoutes(app));
   return app;

@@ -85,7 +85,7 @@ const BODY_ERRORS: Record<string, [string, string]> = {
  * (or a form on `formPaths`), is parsed within `limitBytes`, and parser failures get their slug.
  *
  * A refused body is not answered here: the problem is kept for the route, and raised once the
- * route's authentication has been judged (`assertBodyAccepted`, `BodyErrorGuard`), so a request
+ * route's own guards have judged its authentication (`judgeBodiesAfterRouteGuards`), so a request
  * is judged in the order clients see documented (CONTRACT §10: project key → body → rate limit):
  * a missing or unknown project key is 401 whatever the body; an unknown route 404, a wrong method
  * 405. body-parser has read the whole request by then, refused or not.
@@ -107,7 +107,7 @@ export function bodyMiddleware(limitBytes: number, formPaths: string[] = []) {
   };
 }
 
-/** Keeps a refused body's problem for `assertBodyAccepted`; anything else goes on as an error. */
+/** Keeps a refused body's problem for the route's last guard; anything else goes on as an error. */
 function deferBodyError(err: unknown, res: Response, next: NextFunction): void {
   const problem = err instanceof PlatformError ? err : bodyProblem(err);
   if (!problem) return next(err);
