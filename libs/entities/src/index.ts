@@ -27,3 +27,4 @@ export { buildDataSourceOptions, ensureDatabase, runMigrations } from './data-so
 export type { PostgresConnectionOptions } from './data-source';
 export { DatabaseModule } from './database.module';
 export { queryPrepared, queryRows, type PreparedStatement, type SqlRunner } from './raw-query';
+export { foreignKeyViolation, isId, uniqueViolation } from './db-errors';

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, QueryFailedError } from 'typeorm';
+import { DataSource } from 'typeorm';
+import { uniqueViolation } from '@gatehouse/entities';
 import type { PasswordCredential, User } from '@gatehouse/entities';
 import { LockoutService, normalizeIdentifier, PasswordHasher, type ProjectKeyMatch, type RequestMeta, type ResolvedProject, type VerifiedAccessToken } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
@@ -60,7 +61,7 @@ export class AccountsService {
         return { user, session };
       });
     } catch (err) {
-      const constraint = err instanceof QueryFailedError ? (err.driverError as { constraint?: string }).constraint : undefined;
+      const constraint = uniqueViolation(err);
       if (constraint === 'users_project_email_uq') throw new ProblemError('conflict', { detail: 'An account with this email already exists.', errors: { email: ['is already registered'] } });
       if (constraint === 'users_project_username_uq') throw new ProblemError('conflict', { detail: 'This username is taken.', errors: { username: ['is already taken'] } });
       throw err;

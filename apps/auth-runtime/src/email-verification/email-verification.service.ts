@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Response } from 'express';
-import { DataSource, QueryFailedError } from 'typeorm';
+import { DataSource } from 'typeorm';
+import { uniqueViolation } from '@gatehouse/entities';
 import { sha256Hex } from '@gatehouse/crypto';
 import { EventRecorder, RATE_LIMITS, RateLimitsService, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
@@ -105,7 +106,7 @@ export class EmailVerificationService {
       await this.events.record(manager, { ...by, action: 'email.verified', resourceType: 'user', resourceId: user.id, data: { user: { id: user.id, email: user.email } } });
       return { user, previous: change ? previous : null };
     }).catch((err: unknown) => {
-      const constraint = err instanceof QueryFailedError ? (err.driverError as { constraint?: string }).constraint : undefined;
+      const constraint = uniqueViolation(err);
       throw constraint === 'users_project_email_uq' ? this.emailTaken() : err;
     });
     if (outcome.previous !== null) {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, QueryFailedError } from 'typeorm';
+import { DataSource } from 'typeorm';
+import { foreignKeyViolation } from '@gatehouse/entities';
 import { sha256Hex } from '@gatehouse/crypto';
 import { EventRecorder, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
@@ -65,7 +66,7 @@ export class InvitationsService {
       return { organization, role: membership.role };
     }).catch((err: unknown) => {
       // The user (or the organization) was deleted while accepting: nothing was written.
-      if (err instanceof QueryFailedError && (err.driverError as { code?: string }).code === '23503') throw invalid();
+      if (foreignKeyViolation(err)) throw invalid();
       throw err;
     });
   }

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { uniqueViolation } from '@gatehouse/entities';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { decryptSecretString, encryptSecret, randomToken, sha256Hex } from '@gatehouse/crypto';
 import type { OAuthTransaction, User } from '@gatehouse/entities';
@@ -73,10 +74,6 @@ export interface CallbackResult {
 }
 
 const verifierAad = (stateHash: string) => `oauth-tx:${stateHash}`;
-
-function isUniqueViolation(err: unknown): boolean {
-  return err instanceof QueryFailedError && (err.driverError as { code?: string }).code === '23505';
-}
 
 /**
  * Social sign-in (spec "OAuth endpoints", CONTRACT §5/§10): authorize stores state + PKCE verifier
@@ -346,7 +343,7 @@ export class OAuthService {
       return await this.dataSource.transaction((m) => this.resolveUserIn(m, project, identity, meta));
     } catch (err) {
       // A concurrent callback created the same user or identity first: the second pass finds it.
-      if (!isUniqueViolation(err)) throw err;
+      if (uniqueViolation(err) === null) throw err;
       return this.dataSource.transaction((m) => this.resolveUserIn(m, project, identity, meta));
     }
   }

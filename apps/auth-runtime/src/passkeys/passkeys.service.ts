@@ -9,7 +9,8 @@ import {
   type PublicKeyCredentialRequestOptionsJSON,
 } from '@simplewebauthn/server';
 import { randomBytes } from 'node:crypto';
-import { DataSource, QueryFailedError } from 'typeorm';
+import { DataSource } from 'typeorm';
+import { isId, uniqueViolation } from '@gatehouse/entities';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { hmacSha256 } from '@gatehouse/crypto';
 import type { User } from '@gatehouse/entities';
@@ -178,8 +179,7 @@ export class PasskeysService {
       });
       return toPasskeyResponse(passkey);
     } catch (err) {
-      const constraint = err instanceof QueryFailedError ? (err.driverError as { constraint?: string }).constraint : undefined;
-      if (constraint === 'passkeys_credential_id_key') throw duplicate();
+      if (uniqueViolation(err) === 'passkeys_credential_id_key') throw duplicate();
       throw err;
     }
   }
@@ -269,7 +269,7 @@ export class PasskeysService {
 
   /** Removes one of the caller's passkeys; another user's or an unknown id is 404. */
   async remove(owner: PasskeyOwner, id: string, meta: RequestMeta): Promise<void> {
-    const removed = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)
+    const removed = isId(id)
       ? await this.dataSource.transaction(async (manager) => {
           const passkey = await this.passkeys.deleteOwn(manager, owner.sub, id);
           if (!passkey) return false;

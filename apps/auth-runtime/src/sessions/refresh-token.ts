@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { isId } from '@gatehouse/entities';
 
 /**
  * Refresh tokens (CONTRACT §2): opaque to clients, 256 random bits, stored as a SHA-256 hash.
@@ -23,7 +24,6 @@ const TOKEN_BYTES = BODY_BYTES + TAG_BYTES;
 /** The chain's `generation` column is a PostgreSQL `integer`. */
 const MAX_GENERATION = 0x7fff_ffff;
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{91}$/;
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export interface RefreshTokenClaims {
   sessionId: string;
@@ -36,7 +36,7 @@ export class RefreshTokenCodec {
 
   /** A new token of `sessionId` at `generation` (0 for a session's first token, at most 2^31 − 1). */
   issue(sessionId: string, generation: number): string {
-    if (!UUID_PATTERN.test(sessionId)) throw new TypeError('session id must be a lower-case UUID');
+    if (!isId(sessionId) || sessionId !== sessionId.toLowerCase()) throw new TypeError('session id must be a lower-case UUID');
     if (!Number.isInteger(generation) || generation < 0 || generation > MAX_GENERATION) throw new RangeError('generation out of range');
     const token = Buffer.allocUnsafe(TOKEN_BYTES);
     token.write(sessionId.replaceAll('-', ''), 0, ID_BYTES, 'hex');

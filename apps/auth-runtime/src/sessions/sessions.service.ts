@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { isId } from '@gatehouse/entities';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { decryptSecretString, encryptSecret, hmacSha256, safeEqual, sha256Hex } from '@gatehouse/crypto';
 import type { User } from '@gatehouse/entities';
@@ -199,7 +200,7 @@ export class SessionsService {
 
   /** Revokes one of the user's own sessions; 404 when it is not theirs (CONTRACT §2). */
   async revokeOwn(auth: { tid: string; aud: string; sub: string }, sessionId: string, meta: RequestMeta, reason: string): Promise<void> {
-    const ok = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(sessionId)
+    const ok = isId(sessionId)
       ? await this.dataSource.transaction(async (manager) => {
           const session = await this.sessions.revokeOwn(manager, auth.sub, sessionId, reason, this.clock.now());
           if (!session) return false;

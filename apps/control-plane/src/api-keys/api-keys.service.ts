@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { isId } from '@gatehouse/entities';
 import { randomToken, sha256Hex } from '@gatehouse/crypto';
 import { EventRecorder, ProjectsCache, type RequestMeta } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import type { AdminContext } from '../auth/admin.guard';
 import { adminEvent } from '../common/admin-events';
-import { isId } from '../common/ids';
 import { paginated, type Page } from '../common/pagination';
 import { ProjectsRepository } from '../projects/projects.repository';
 import { toApiKeyResponse } from './api-key.response';

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { isId } from '@gatehouse/entities';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { randomToken, sha256Hex } from '@gatehouse/crypto';
 import { EventRecorder, type RequestMeta } from '@gatehouse/identity';
@@ -8,7 +9,6 @@ import { ProblemError } from '@gatehouse/problem-details';
 import { MailQueue, type MailMessage } from '@gatehouse/queue';
 import type { AdminContext } from '../auth/admin.guard';
 import { adminEvent } from '../common/admin-events';
-import { isId } from '../common/ids';
 import { paginated, type Page } from '../common/pagination';
 import { OrganizationMembersRepository } from '../organization-members/organization-members.repository';
 import { OrganizationsRepository } from '../organizations/organizations.repository';

@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { foreignKeyViolation, isId } from '@gatehouse/entities';
 import type { Organization } from '@gatehouse/entities';
 import { EventRecorder, type RequestMeta } from '@gatehouse/identity';
 import { ProblemError } from '@gatehouse/problem-details';
 import type { AdminContext } from '../auth/admin.guard';
 import { adminEvent } from '../common/admin-events';
-import { foreignKeyViolation } from '../common/db-errors';
-import { isId } from '../common/ids';
 import { paginated, type Page } from '../common/pagination';
 import { OrganizationsRepository } from '../organizations/organizations.repository';
 import type { AddMemberDto } from './dto/add-member.dto';

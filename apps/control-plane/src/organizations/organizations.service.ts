@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { isId, uniqueViolation } from '@gatehouse/entities';
 import type { Organization } from '@gatehouse/entities';
 import { EventRecorder, type RequestMeta } from '@gatehouse/identity';
 import { ProblemError } from '@gatehouse/problem-details';
 import type { AdminContext } from '../auth/admin.guard';
 import { adminEvent } from '../common/admin-events';
-import { uniqueViolation } from '../common/db-errors';
-import { isId } from '../common/ids';
 import { paginated, type Page } from '../common/pagination';
 import { ProjectsRepository } from '../projects/projects.repository';
 import type { CreateOrganizationDto } from './dto/create-organization.dto';

@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { isId } from '@gatehouse/entities';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import type { Project } from '@gatehouse/entities';
 import { EventRecorder, ProvisioningService, sealOAuthSecret, type RequestMeta } from '@gatehouse/identity';
 import { ProblemError } from '@gatehouse/problem-details';
 import type { AdminContext } from '../auth/admin.guard';
 import { adminEvent } from '../common/admin-events';
-import { isId } from '../common/ids';
 import { paginated, type Page } from '../common/pagination';
 import type { CreateProjectDto } from './dto/create-project.dto';
 import type { ProjectSettingsDto } from './dto/project-settings.dto';

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { isId } from '@gatehouse/entities';
 import { AccessTokensService, EventRecorder, LockoutService, SecondFactorLockout, type RequestMeta } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import type { AdminContext } from '../auth/admin.guard';
 import { adminEvent } from '../common/admin-events';
-import { isId } from '../common/ids';
 import { paginated, type Page } from '../common/pagination';
 import { OrganizationMembersRepository } from '../organization-members/organization-members.repository';
 import type { UpdateUserDto } from './dto/update-user.dto';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { isId, uniqueViolation } from '@gatehouse/entities';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import type { Webhook, WebhookDelivery } from '@gatehouse/entities';
 import {
@@ -15,7 +16,6 @@ import {
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import type { AdminContext } from '../auth/admin.guard';
-import { isId } from '../common/ids';
 import { paginated, type Page } from '../common/pagination';
 import type { CreateWebhookDto } from './dto/create-webhook.dto';
 import type { UpdateWebhookDto } from './dto/update-webhook.dto';
@@ -192,7 +192,7 @@ export class WebhooksService {
       delivery = await attempt();
     } catch (err) {
       // The worker scheduled the next attempt at the same moment: take that one instead.
-      if (!(err instanceof QueryFailedError && (err.driverError as { code?: string }).code === '23505')) throw err;
+      if (uniqueViolation(err) === null) throw err;
       delivery = await attempt();
     }
     try {

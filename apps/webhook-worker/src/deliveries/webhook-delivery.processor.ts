@@ -1,4 +1,5 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { isId } from '@gatehouse/entities';
 import { WEBHOOK_BATCH_JOB_PREFIX, type WebhookDeliveryJob } from '@gatehouse/identity';
 import { JobBroker, QUEUES, type JobRecord } from '@gatehouse/queue';
 import { WebhookDeliveriesService, type AttemptOutcome } from './webhook-deliveries.service';
@@ -6,7 +7,6 @@ import { WebhookDeliveriesService, type AttemptOutcome } from './webhook-deliver
 /** Jobs in progress at once; a relay job carries up to WEBHOOK_JOB_BATCH attempts sent in parallel. */
 export const WORKER_CONCURRENCY = 32;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Consumer of `webhook-deliveries` (through the JobBroker: BullMQ, or in-process when standalone):
@@ -35,7 +35,7 @@ export class WebhookDeliveryProcessor implements OnModuleInit {
 
   async process(job: JobRecord<WebhookDeliveryJob>): Promise<AttemptOutcome[]> {
     const raw: unknown = job.data?.deliveryIds;
-    const ids = Array.isArray(raw) ? raw.filter((id): id is string => typeof id === 'string' && UUID.test(id)).slice(0, 500) : [];
+    const ids = Array.isArray(raw) ? raw.filter((id): id is string => typeof id === 'string' && isId(id)).slice(0, 500) : [];
     return this.deliveries.attemptAll(ids, { claim: !job.id.startsWith(WEBHOOK_BATCH_JOB_PREFIX) });
   }
 }
