@@ -4,21 +4,44 @@ import { CoreModule } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { QueueModule } from '@gatehouse/queue';
 import { AccountsModule } from './accounts/accounts.module';
-import { PasskeysModule } from './passkeys/passkeys.module';
-import { EmailFlowsModule } from './email-flows.module';
-import { MfaModule } from './mfa/mfa.module';
+import { EmailVerificationModule } from './email-verification/email-verification.module';
 import { InvitationsModule } from './invitations/invitations.module';
+import { JwksModule } from './jwks/jwks.module';
+import { MagicLinksModule } from './magic-links/magic-links.module';
+import { MfaModule } from './mfa/mfa.module';
 import { OAuthModule } from './oauth/oauth.module';
+import { PasskeysModule } from './passkeys/passkeys.module';
+import { PasswordResetModule } from './password-reset/password-reset.module';
 import { PasswordsModule } from './passwords/passwords.module';
 import { ReauthenticationModule } from './reauthentication/reauthentication.module';
+import { SessionsModule } from './sessions/sessions.module';
 
-/** The auth runtime: `/v1/auth/*` for client applications, plus `/health*`. */
+/**
+ * The auth runtime: `/v1/auth/*` for client applications, plus `/health*`. One module per feature
+ * folder, each owning its controllers; the modules below them (users, one-time tokens,
+ * credentials, sign-in, claims, common) come in through the features that use them.
+ */
 @Module({})
 export class AppModule {
   static forRoot(config: AppConfig, clock?: Clock): DynamicModule {
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(config, clock), QueueModule.forRoot(), AccountsModule, EmailFlowsModule, MfaModule, InvitationsModule, PasskeysModule, OAuthModule, ReauthenticationModule, PasswordsModule],
+      imports: [
+        CoreModule.forRoot(config, clock),
+        QueueModule.forRoot(),
+        AccountsModule,
+        EmailVerificationModule,
+        InvitationsModule,
+        JwksModule,
+        MagicLinksModule,
+        MfaModule,
+        OAuthModule,
+        PasskeysModule,
+        PasswordResetModule,
+        PasswordsModule,
+        ReauthenticationModule,
+        SessionsModule,
+      ],
     };
   }
 }

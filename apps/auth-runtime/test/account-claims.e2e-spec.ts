@@ -16,7 +16,7 @@ import {
   type SeededTenant,
   type TestApp,
 } from '@gatehouse/testing';
-import { AccountClaimsService } from '../src/accounts/account-claims.service';
+import { AccountClaimsService } from '../src/claims/account-claims.service';
 import { buildAuthRuntime } from '../src/app-factory';
 import { BackgroundTasks } from '../src/common/background-tasks';
 import { EmailVerificationService } from '../src/email-verification/email-verification.service';

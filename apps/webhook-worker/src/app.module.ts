@@ -6,6 +6,7 @@ import { QueueModule } from '@gatehouse/queue';
 import { DeliveriesModule } from './deliveries/deliveries.module';
 import { MailProcessor } from './mail/mail.processor';
 import { QueueMetrics } from './queue-metrics';
+import { RetentionModule } from './retention/retention.module';
 import { SmsProcessor } from './sms/sms.processor';
 
 /** The worker: queue consumers (webhook deliveries, mail, SMS) and the outbox relay; HTTP only for `/health*` (metrics apart). */
@@ -14,7 +15,7 @@ export class AppModule {
   static forRoot(config: AppConfig, clock?: Clock): DynamicModule {
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(config, clock), QueueModule.forRoot(), DeliveriesModule],
+      imports: [CoreModule.forRoot(config, clock), QueueModule.forRoot(), DeliveriesModule, RetentionModule],
       providers: [MailProcessor, QueueMetrics, SmsProcessor],
     };
   }

@@ -15,9 +15,9 @@ import {
   type ResolvedProject,
 } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
-import { signedInBody } from '../auth/signed-in.response';
+import { signedInBody } from '../sign-in/signed-in.response';
 import { setSessionCookies } from '../auth/session-cookies';
-import { SignInCompletionService } from '../auth/sign-in-completion.service';
+import { SignInCompletionService } from '../sign-in/sign-in-completion.service';
 import { CurrentProject } from '../projects/current-project.decorator';
 import { presentedProjectKey, ProjectKeyGuard } from '../projects/project-key.guard';
 import { AccountsService } from './accounts.service';

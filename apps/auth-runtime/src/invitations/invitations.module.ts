@@ -1,13 +1,13 @@
 import { Module } from '@nestjs/common';
-import { AccountsModule } from '../accounts/accounts.module';
 import { OrganizationMembersRepository } from '../organizations/organization-members.repository';
+import { UsersModule } from '../users/users.module';
 import { InvitationsController } from './invitations.controller';
 import { InvitationsRepository } from './invitations.repository';
 import { InvitationsService } from './invitations.service';
 
-/** `POST /v1/auth/invitations/accept`; guards and users come from AccountsModule. */
+/** `POST /v1/auth/invitations/accept`. */
 @Module({
-  imports: [AccountsModule],
+  imports: [UsersModule],
   controllers: [InvitationsController],
   providers: [InvitationsRepository, InvitationsService, OrganizationMembersRepository],
 })

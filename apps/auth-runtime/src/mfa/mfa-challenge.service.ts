@@ -8,15 +8,15 @@ import { RateLimitsService, SecondFactorLockout, type RequestMeta, type Resolved
 import { CacheStore, Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import { SmsQueue } from '@gatehouse/queue';
-import { SignInCompletionService } from '../auth/sign-in-completion.service';
-import { UserEvents } from '../auth/user-events';
+import { SignInCompletionService } from '../sign-in/sign-in-completion.service';
+import { UserEvents } from '../sign-in/user-events';
 import { OneTimeTokensRepository } from '../one-time-tokens/one-time-tokens.repository';
 import { isTokenShape } from '../one-time-tokens/token.dto';
 import type { IssuedSession } from '../sessions/sessions.service';
 import { UsersRepository } from '../users/users.repository';
 import { codeHash, matchTotpStep, normalizeBackupCode } from './mfa-codes';
 import { SMS_CODE_TTL_MS } from './mfa-enrollment.service';
-import { MfaFactorsRepository } from './mfa-factors.repository';
+import { MfaFactorsRepository } from '../credentials/mfa-factors.repository';
 import type { MfaFactorName } from './mfa.dto';
 import { assertSmsCountry, enforceSmsLimits } from './sms-policy';
 

@@ -10,7 +10,7 @@ import { SmsQueue } from '@gatehouse/queue';
 import { SessionsService } from '../sessions/sessions.service';
 import { UsersRepository } from '../users/users.repository';
 import { codeHash, matchTotpStep, newBackupCodes, newTotpSecret, normalizeBackupCode, totpUri } from './mfa-codes';
-import { MfaFactorsRepository } from './mfa-factors.repository';
+import { MfaFactorsRepository } from '../credentials/mfa-factors.repository';
 import { assertSmsCountry, enforceSmsLimits } from './sms-policy';
 
 export const SMS_CODE_TTL_MS = 10 * 60_000;

@@ -6,7 +6,7 @@ import { requestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { CurrentAuth, RequiresRecentAuthentication, SessionAuthGuard, type SessionRequest } from '../auth/session-auth.guard';
 import { setSessionCookies } from '../auth/session-cookies';
-import { signedInBody } from '../auth/signed-in.response';
+import { signedInBody } from '../sign-in/signed-in.response';
 import { CurrentProject } from '../projects/current-project.decorator';
 import { ProjectKeyGuard } from '../projects/project-key.guard';
 import { MfaChallengeService } from './mfa-challenge.service';

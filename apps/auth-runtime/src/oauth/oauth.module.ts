@@ -1,5 +1,9 @@
 import { Module } from '@nestjs/common';
-import { AccountsModule } from '../accounts/accounts.module';
+import { ClaimsModule } from '../claims/claims.module';
+import { CredentialsModule } from '../credentials/credentials.module';
+import { SessionsModule } from '../sessions/sessions.module';
+import { SignInModule } from '../sign-in/sign-in.module';
+import { UsersModule } from '../users/users.module';
 import { IdTokenVerifier } from './id-token.verifier';
 import { OAuthTransactionsRepository } from './oauth-transactions.repository';
 import { OAuthController } from './oauth.controller';
@@ -8,7 +12,7 @@ import { ProviderKeysService } from './provider-keys.service';
 
 /** Social sign-in with Google, GitHub, Microsoft and Apple (docs/oauth.md). */
 @Module({
-  imports: [AccountsModule],
+  imports: [ClaimsModule, CredentialsModule, SessionsModule, SignInModule, UsersModule],
   controllers: [OAuthController],
   providers: [OAuthService, OAuthTransactionsRepository, ProviderKeysService, IdTokenVerifier],
 })

@@ -1,12 +1,15 @@
 import { Module } from '@nestjs/common';
-import { AccountsModule } from '../accounts/accounts.module';
+import { CredentialsModule } from '../credentials/credentials.module';
+import { SessionsModule } from '../sessions/sessions.module';
+import { SignInModule } from '../sign-in/sign-in.module';
+import { UsersModule } from '../users/users.module';
 import { PasskeyChallenges } from './passkey-challenges.service';
 import { PasskeysController } from './passkeys.controller';
 import { PasskeysService } from './passkeys.service';
 
 /** Passkeys (WebAuthn): registration, sign-in with or without an email, list and removal. */
 @Module({
-  imports: [AccountsModule],
+  imports: [CredentialsModule, SessionsModule, SignInModule, UsersModule],
   controllers: [PasskeysController],
   providers: [PasskeysService, PasskeyChallenges],
   exports: [PasskeysService],

@@ -17,14 +17,14 @@ import type { User } from '@gatehouse/entities';
 import { EventRecorder, normalizeIdentifier, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
-import { UserEvents } from '../auth/user-events';
+import { UserEvents } from '../sign-in/user-events';
 import { SessionsService } from '../sessions/sessions.service';
 import { UsersRepository } from '../users/users.repository';
 import type { BeginPasskeyAuthenticationDto } from './dto/begin-passkey-authentication.dto';
 import type { CompletePasskeyRegistrationDto } from './dto/complete-passkey-registration.dto';
 import { PASSKEY_CHALLENGE_TTL_MS, PasskeyChallenges } from './passkey-challenges.service';
 import { toPasskeyResponse, type PasskeyResponse } from './passkey.response';
-import { PasskeysRepository } from './passkeys.repository';
+import { PasskeysRepository } from '../credentials/passkeys.repository';
 import {
   assertAuthenticationResponseJson,
   attestationFormatAccepted,

@@ -5,12 +5,12 @@ import { EventRecorder, LockoutService, PasswordHasher, SecondFactorLockout, typ
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import { MailQueue } from '@gatehouse/queue';
-import { AccountClaimsService } from '../accounts/account-claims.service';
+import { AccountClaimsService } from '../claims/account-claims.service';
 import { BackgroundTasks } from '../common/background-tasks';
 import { applicationLink } from '../common/mail-links';
 import { mailedToCurrentAddress, OneTimeTokensRepository } from '../one-time-tokens/one-time-tokens.repository';
 import { isTokenShape } from '../one-time-tokens/token.dto';
-import { PasswordPolicy } from '../passwords/password-policy';
+import { PasswordPolicy } from '../accounts/password-policy';
 import { SessionsService } from '../sessions/sessions.service';
 import { UsersRepository } from '../users/users.repository';
 

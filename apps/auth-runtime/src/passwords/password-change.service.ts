@@ -7,7 +7,7 @@ import { AccountsService } from '../accounts/accounts.service';
 import { OneTimeTokensRepository } from '../one-time-tokens/one-time-tokens.repository';
 import { SessionsService } from '../sessions/sessions.service';
 import { UsersRepository } from '../users/users.repository';
-import { PasswordPolicy } from './password-policy';
+import { PasswordPolicy } from '../accounts/password-policy';
 
 /**
  * `POST /v1/auth/password/change` (a sensitive action: the route needs a recent authentication):

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AdminGuard } from '../auth/admin.guard';
-import { ProjectsDataModule } from '../projects/projects-data.module';
+import { ProjectsDataModule } from '../projects-data/projects-data.module';
 import { ApiKeysController } from './api-keys.controller';
 import { ApiKeysRepository } from './api-keys.repository';
 import { ApiKeysService } from './api-keys.service';

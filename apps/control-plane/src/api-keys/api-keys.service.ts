@@ -8,7 +8,7 @@ import { ProblemError } from '@gatehouse/problem-details';
 import type { AdminContext } from '../auth/admin.guard';
 import { adminEvent } from '../common/admin-events';
 import { paginated, type Page } from '../common/pagination';
-import { ProjectsRepository } from '../projects/projects.repository';
+import { ProjectsRepository } from '../projects-data/projects.repository';
 import { toApiKeyResponse } from './api-key.response';
 import { ApiKeysRepository } from './api-keys.repository';
 import type { CreateApiKeyDto } from './dto/create-api-key.dto';

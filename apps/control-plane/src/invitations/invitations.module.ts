@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { AdminGuard } from '../auth/admin.guard';
 import { OrganizationMembersModule } from '../organization-members/organization-members.module';
 import { OrganizationsModule } from '../organizations/organizations.module';
-import { ProjectsDataModule } from '../projects/projects-data.module';
+import { ProjectsDataModule } from '../projects-data/projects-data.module';
 import { InvitationsController } from './invitations.controller';
 import { InvitationsRepository } from './invitations.repository';
 import { InvitationsService } from './invitations.service';

@@ -12,7 +12,7 @@ import { adminEvent } from '../common/admin-events';
 import { paginated, type Page } from '../common/pagination';
 import { OrganizationMembersRepository } from '../organization-members/organization-members.repository';
 import { OrganizationsRepository } from '../organizations/organizations.repository';
-import { ProjectsRepository } from '../projects/projects.repository';
+import { ProjectsRepository } from '../projects-data/projects.repository';
 import type { CreateInvitationDto } from './dto/create-invitation.dto';
 import { toInvitationResponse } from './invitation.response';
 import { InvitationsRepository } from './invitations.repository';

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AdminGuard } from '../auth/admin.guard';
-import { ProjectsDataModule } from '../projects/projects-data.module';
+import { ProjectsDataModule } from '../projects-data/projects-data.module';
 import { OrganizationsController } from './organizations.controller';
 import { OrganizationsRepository } from './organizations.repository';
 import { OrganizationsService } from './organizations.service';

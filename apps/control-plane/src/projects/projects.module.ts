@@ -3,7 +3,7 @@ import { ApiKeysModule } from '../api-keys/api-keys.module';
 import { AdminGuard } from '../auth/admin.guard';
 import { ProjectCacheInvalidator } from './project-cache-invalidator';
 import { ProjectsController } from './projects.controller';
-import { ProjectsDataModule } from './projects-data.module';
+import { ProjectsDataModule } from '../projects-data/projects-data.module';
 import { ProjectsService } from './projects.service';
 
 @Module({

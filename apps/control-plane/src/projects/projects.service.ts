@@ -14,7 +14,7 @@ import type { UpdateProjectDto } from './dto/update-project.dto';
 import { ProjectCacheInvalidator } from './project-cache-invalidator';
 import { mergeSettings, unique, type Sealer } from './project-settings';
 import { toProjectResponse } from './project.response';
-import { ProjectsRepository } from './projects.repository';
+import { ProjectsRepository } from '../projects-data/projects.repository';
 import { providerAddressErrors } from './url-rules';
 
 const notFound = () => new ProblemError('not-found', { detail: 'No such project.' });

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AdminGuard } from '../auth/admin.guard';
-import { ProjectsDataModule } from '../projects/projects-data.module';
+import { ProjectsDataModule } from '../projects-data/projects-data.module';
 import { SigningKeysController } from './signing-keys.controller';
 import { SigningKeysRepository } from './signing-keys.repository';
 import { AdminSigningKeysService } from './signing-keys.service';

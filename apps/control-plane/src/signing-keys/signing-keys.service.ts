@@ -7,7 +7,7 @@ import { ProblemError } from '@gatehouse/problem-details';
 import type { AdminContext } from '../auth/admin.guard';
 import { adminEvent } from '../common/admin-events';
 import { paginated, type Page } from '../common/pagination';
-import { ProjectsRepository } from '../projects/projects.repository';
+import { ProjectsRepository } from '../projects-data/projects.repository';
 import { toSigningKeyResponse } from './signing-key.response';
 import { SigningKeysRepository } from './signing-keys.repository';
 

@@ -8,12 +8,9 @@ import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookDeliveriesService } from './webhook-deliveries.service';
 import { WebhookDeliveryProcessor } from './webhook-delivery.processor';
 import { WebhookSender } from './webhook-sender';
-import { ExpiredSessionsRepository } from '../retention/expired-sessions.repository';
-import { ExpiredTokensRepository } from '../retention/expired-tokens.repository';
-import { RetentionService } from '../retention/retention.service';
 import { WebhooksRepository } from './webhooks.repository';
 
-/** Webhook deliveries: outbox relay, sweeper, the `webhook-deliveries` consumer (docs/webhooks.md), and retention. */
+/** Webhook deliveries: outbox relay, sweeper, the `webhook-deliveries` consumer (docs/webhooks.md). */
 @Module({
   providers: [
     OutboxEventsRepository,
@@ -26,9 +23,7 @@ import { WebhooksRepository } from './webhooks.repository';
     WebhookDeliveryProcessor,
     OutboxRelay,
     DeliverySweeper,
-    ExpiredSessionsRepository,
-    ExpiredTokensRepository,
-    RetentionService,
   ],
+  exports: [OutboxEventsRepository],
 })
 export class DeliveriesModule {}

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplica
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { WebhookDeliveryQueue } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
-import { PollingLoop } from './polling-loop';
+import { PollingLoop } from '../common/polling-loop';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 
 /** Wait between sweeps. */

@@ -2,7 +2,7 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShut
 import { WebhookDeliveryQueue } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { OutboxEventsRepository } from './outbox-events.repository';
-import { PollingLoop } from './polling-loop';
+import { PollingLoop } from '../common/polling-loop';
 
 /** Events moved per transaction. */
 export const RELAY_BATCH = 500;

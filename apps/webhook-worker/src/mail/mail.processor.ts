@@ -3,7 +3,7 @@ import { createTransport, type Transporter } from 'nodemailer';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { JobBroker, openMessage, QUEUES, type JobRecord, type MailMessage, type SealedJob } from '@gatehouse/queue';
 import { redactMailText } from '../messages/log-redaction';
-import { renderMail } from './mail-templates';
+import { renderMail } from '../messages/mail-templates';
 
 /**
  * Sends mail over SMTP (`SMTP_URL`) with nodemailer. A failed send throws so BullMQ retries it

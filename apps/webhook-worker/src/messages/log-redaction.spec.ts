@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { renderMail } from '../mail/mail-templates';
+import { renderMail } from './mail-templates';
 import { redactMailText, redactSmsBody } from './log-redaction';
 
 const token = () => randomBytes(32).toString('base64url');

@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { Clock } from '@gatehouse/platform';
 import { OutboxEventsRepository } from '../deliveries/outbox-events.repository';
-import { PollingLoop } from '../deliveries/polling-loop';
+import { PollingLoop } from '../common/polling-loop';
 import { ExpiredSessionsRepository } from './expired-sessions.repository';
 import { ExpiredTokensRepository } from './expired-tokens.repository';
 

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import type { User } from '@gatehouse/entities';
 import type { RequestMeta, ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
-import { MfaFactorsRepository } from '../mfa/mfa-factors.repository';
+import { MfaFactorsRepository } from '../credentials/mfa-factors.repository';
 import { OneTimeTokensRepository } from '../one-time-tokens/one-time-tokens.repository';
 import { SessionsService, type AuthMethod, type IssuedSession } from '../sessions/sessions.service';
 import { UsersRepository } from '../users/users.repository';

@@ -3,10 +3,10 @@ import type { EntityManager } from 'typeorm';
 import type { User } from '@gatehouse/entities';
 import { EventRecorder, LockoutService, SecondFactorLockout, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
-import { MfaFactorsRepository } from '../mfa/mfa-factors.repository';
-import { OAuthIdentitiesRepository } from '../oauth/oauth-identities.repository';
+import { MfaFactorsRepository } from '../credentials/mfa-factors.repository';
+import { OAuthIdentitiesRepository } from '../credentials/oauth-identities.repository';
 import { OneTimeTokensRepository } from '../one-time-tokens/one-time-tokens.repository';
-import { PasskeysRepository } from '../passkeys/passkeys.repository';
+import { PasskeysRepository } from '../credentials/passkeys.repository';
 import { SessionsService } from '../sessions/sessions.service';
 import { UsersRepository } from '../users/users.repository';
 
