@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { WEBHOOK_EVENT_TYPES } from '@gatehouse/identity';
+import { WEBHOOK_EVENT_TYPES } from '@gatehouse/webhooks';
 
 const root = join(__dirname, '..', '..');
 

@@ -1,6 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { AppConfig } from '@gatehouse/config';
-import { CoreModule } from '@gatehouse/identity';
+import { CoreModule, IdentityModule } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { QueueModule } from '@gatehouse/queue';
 import { AccountsModule } from './accounts/accounts.module';
@@ -28,6 +28,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         CoreModule.forRoot(config, clock),
+        IdentityModule,
         QueueModule.forRoot(),
         AccountsModule,
         EmailVerificationModule,

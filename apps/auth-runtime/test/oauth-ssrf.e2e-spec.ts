@@ -11,7 +11,7 @@ const UNREACHABLE = 'The identity provider cannot be reached; try again shortly.
 
 /**
  * SSRF (issue 20): every call the runtime makes to a provider URL (discovery, keys, token,
- * userinfo, emails) goes through the guarded resolver of `@gatehouse/identity` (outbound).
+ * userinfo, emails) goes through the guarded resolver of `@gatehouse/outbound`.
  * `trap` is a real listener on every loopback address (`::`, dual stack: it also takes 127.0.0.1,
  * ::1, 0.0.0.0 and this machine's name): "never connects" is proven by the trap receiving nothing.
  * Two runtimes share the database: `strict` (OAUTH_ALLOW_PRIVATE_URLS=false) and `loose`

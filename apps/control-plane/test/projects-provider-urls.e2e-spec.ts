@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { AuditEvent, Project } from '@gatehouse/entities';
-import { PRIVATE_ADDRESS_MESSAGE } from '@gatehouse/identity';
+import { PRIVATE_ADDRESS_MESSAGE } from '@gatehouse/outbound';
 import { expectProblem, mintAccessToken, seedTenant, startTestApp, type SeededTenant, type TestApp } from '@gatehouse/testing';
 import { buildControlPlane } from '../src/app-factory';
 

@@ -1,6 +1,7 @@
 import Redis from 'ioredis';
 import { AuditEvent, OutboxEvent, Webhook, WebhookDelivery } from '@gatehouse/entities';
-import { openWebhookSecret, PRIVATE_ADDRESS_MESSAGE } from '@gatehouse/identity';
+import { PRIVATE_ADDRESS_MESSAGE } from '@gatehouse/outbound';
+import { openWebhookSecret } from '@gatehouse/webhooks';
 import {
   createUser,
   expectProblem,

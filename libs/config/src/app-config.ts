@@ -3,7 +3,7 @@ export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'log' | 'debug' | '
 /**
  * Which non-public addresses outbound calls to admin-supplied URLs may reach (`*_ALLOW_PRIVATE_URLS`:
  * `false` → none, `loopback` → loopback, `true` → any). Link-local and cloud metadata endpoints are
- * refused in every mode (libs/identity/src/outbound).
+ * refused in every mode (libs/outbound).
  */
 export type PrivateUrlMode = 'none' | 'loopback' | 'any';
 

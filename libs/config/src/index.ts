@@ -1,3 +1,4 @@
+/** The one validated configuration: environment variables checked once at start-up into a typed AppConfig. */
 export type { AppConfig, LogLevel, PrivateUrlMode } from './app-config';
 export { EnvSchema, ENV_KEYS } from './env.schema';
 export {

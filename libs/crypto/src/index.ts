@@ -1,3 +1,4 @@
+/** Cryptographic building blocks with no Nest or database: sealing secrets, hashes and MACs, token codecs, key pairs. */
 export { decryptSecret, decryptSecretString, encryptSecret } from './aes-gcm';
 export {
   bcryptCostOf,

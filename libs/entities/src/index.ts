@@ -1,3 +1,4 @@
+/** The database: TypeORM entities, migrations, the data source, prepared-statement helpers and what PostgreSQL errors mean. */
 export * from './api-key.entity';
 export * from './audit-event.entity';
 export * from './invitation.entity';

@@ -6,20 +6,21 @@ import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { DatabaseModule } from '@gatehouse/entities';
 import { CacheModule, Clock, createHttpApp, HealthModule, PlatformConfigModule, type HttpAppOptions } from '@gatehouse/platform';
 import { ProblemDetailsFilter, ProblemValidationPipe, ROUTE_TABLE, RouteTable } from '@gatehouse/problem-details';
-import { IdentityModule } from './identity.module';
 import { globalRateLimitMiddleware } from './rate-limits/global-rate-limit.middleware';
 import { RateLimitsModule } from './rate-limits/rate-limits.module';
 
 /**
- * What every Gatehouse app stands on: config and clock, Postgres, the shared cache, identity
- * services, health endpoints, the one problem-details filter and the one validation pipe.
+ * What every Gatehouse app stands on: config and clock, Postgres, the shared cache, the global rate
+ * limit's store, health endpoints, the one problem-details filter and the one validation pipe.
+ * Identity services are not in it: the HTTP apps import `IdentityModule`, the worker only
+ * `EventsModule`.
  */
 @Module({})
 export class CoreModule {
   static forRoot(config: AppConfig, clock: Clock = new Clock()): DynamicModule {
     return {
       module: CoreModule,
-      imports: [PlatformConfigModule.forRoot(config, clock), DatabaseModule.forRoot(), CacheModule, IdentityModule, RateLimitsModule, HealthModule],
+      imports: [PlatformConfigModule.forRoot(config, clock), DatabaseModule.forRoot(), CacheModule, RateLimitsModule, HealthModule],
       providers: [
         { provide: ROUTE_TABLE, useValue: new RouteTable() },
         { provide: APP_FILTER, useClass: ProblemDetailsFilter },

@@ -8,9 +8,14 @@ import { ProvisioningService } from './provisioning.service';
 import { ProjectsCache } from './projects-cache.service';
 import { SigningKeysService } from './signing-keys.service';
 
-const PROVIDERS = [AccessTokensService, ApiKeyUsage, EventRecorder, LockoutService, PasswordHasher, ProjectsCache, ProvisioningService, SecondFactorLockout, SigningKeysService];
+const PROVIDERS = [AccessTokensService, ApiKeyUsage, LockoutService, PasswordHasher, ProjectsCache, ProvisioningService, SecondFactorLockout, SigningKeysService];
 
-/** Identity services both HTTP apps and the CLI share. */
+/** The audit and outbox recorder: every app that changes data records its events through it (the worker too). */
 @Global()
-@Module({ providers: PROVIDERS, exports: PROVIDERS })
+@Module({ providers: [EventRecorder], exports: [EventRecorder] })
+export class EventsModule {}
+
+/** Identity services both HTTP apps and the CLI share (tokens, keys, passwords, lockouts, provisioning), with the recorder. */
+@Global()
+@Module({ imports: [EventsModule], providers: PROVIDERS, exports: [...PROVIDERS, EventsModule] })
 export class IdentityModule {}

@@ -1,6 +1,7 @@
+/** Identity services the HTTP apps share: access tokens, signing keys, project keys, passwords, lockouts, provisioning, events, and the core module. */
 export { AccessTokensService, DEFAULT_ACCESS_TOKEN_TTL_SECONDS, type IssueTokenInput, type VerifiedAccessToken } from './access-tokens.service';
 export { EventRecorder, type RecordedEvent, type RequestMeta } from './event-recorder';
-export { IdentityModule } from './identity.module';
+export { EventsModule, IdentityModule } from './identity.module';
 export { PasswordHasher } from './password-hasher';
 export { newPublishableKey, ProvisioningService, type NewProject, type TenantSummary } from './provisioning.service';
 export { MAX_ACCESS_TOKEN_TTL_SECONDS, SigningKeysService } from './signing-keys.service';
@@ -21,14 +22,6 @@ export { RATE_LIMITS, RateLimitsService, type RateLimitRule } from './rate-limit
 export { rateLimitClient } from './rate-limits/client-address';
 export { LOCK_AFTER_FAILURES, LOCK_DURATIONS_MS, LockoutService, MFA_LOCK_AFTER_FAILURES, normalizeIdentifier, SecondFactorLockout, type PasswordAttempt } from './lockout.service';
 export { OAUTH_PROVIDERS, openOAuthSecret, sealOAuthSecret, type OAuthProvider } from './oauth-secrets';
-export { WEBHOOK_ALL_EVENTS, WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT } from './webhooks/webhook-events';
-export { newWebhookSecret, openWebhookSecret, sealWebhookSecret, signWebhook, WEBHOOK_SECRET_PREFIX, webhookSigningKey } from './webhooks/webhook-signing';
-export { webhookBody, type WebhookEventSource } from './webhooks/webhook-payload';
-export { checkWebhookUrl, parseWebhookUrl, WEBHOOK_URL_MAX_LENGTH, type WebhookUrlCheck } from './webhooks/webhook-url';
-export { PRIVATE_ADDRESS_MESSAGE, refusedAddress, refusedHostname, refusedUrlHost, urlHost } from './outbound/address-policy';
-export { assertSendableHost, guardedLookup, outboundTarget, PrivateAddressError, type OutboundTarget } from './outbound/guarded-connection';
-export { OutboundHttpError, outboundRequest, type OutboundLimits, type OutboundRequestInit, type OutboundResponse } from './outbound/outbound-request';
-export { WEBHOOK_BATCH_JOB_PREFIX, WEBHOOK_JOB_BATCH, WEBHOOK_JOB_OPTIONS, WebhookDeliveryQueue, type WebhookDeliveryJob } from './webhooks/webhook-delivery-queue';
 export { AllowedOrigins, CORS_ORIGIN_SET_KEYS } from './cors/allowed-origins';
 export {
   CORS_ALLOW_HEADERS,

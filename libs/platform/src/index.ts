@@ -1,3 +1,4 @@
+/** The plumbing every app runs on: HTTP bootstrap and body handling, the cache, the clock, logging, metrics and health. */
 export { CacheStore, type CacheScript, type LocalKeys } from './cache/cache-store';
 export { CacheModule } from './cache/cache.module';
 export { MemoryCacheStore, sharedMemoryCacheStore } from './cache/memory-cache.store';

@@ -1,3 +1,4 @@
+/** Errors as RFC 9457 problem details: the catalog of slugs, the one filter and the validation pipe. */
 export { ProblemDetailsFilter } from './problem-details.filter';
 export { ProblemError, type FieldErrors, type ProblemOptions } from './problem.error';
 export { PROBLEM_TYPES, slugForStatus, type ProblemSlug } from './problem-types';

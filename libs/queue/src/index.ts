@@ -1,3 +1,4 @@
+/** Jobs: the JobBroker interface with its BullMQ and in-process implementations, and the mail and SMS queues. */
 export { BullMqJobBroker } from './bullmq-job-broker';
 export {
   backoffDelay,

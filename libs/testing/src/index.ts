@@ -1,3 +1,4 @@
+/** Test support only: test apps and config, seeds, real external parties (SMTP, HTTP receivers), fuzzing. */
 export { expectProblem } from './problem';
 export { resetState } from './reset';
 export { APP_ORIGIN, APP_REDIRECT, createUser, mintAccessToken, seedTenant, type SeededTenant } from './seed';

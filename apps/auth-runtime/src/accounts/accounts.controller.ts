@@ -2,18 +2,7 @@ import { Body, Controller, Get, HttpCode, Inject, Post, Req, Res, UseGuards } fr
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
-import {
-  AccessTokensService,
-  ApiKeyUsage,
-  normalizeIdentifier,
-  presentedAccessToken,
-  projectKeyLookup,
-  RATE_LIMITS,
-  rateLimitClient,
-  RateLimitsService,
-  requestMeta,
-  type ResolvedProject,
-} from '@gatehouse/identity';
+import { AccessTokensService, ApiKeyUsage, normalizeIdentifier, presentedAccessToken, projectKeyLookup, RATE_LIMITS, rateLimitClient, RateLimitsService, requestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { signedInBody } from '../sign-in/signed-in.response';
 import { setSessionCookies } from '../auth/session-cookies';

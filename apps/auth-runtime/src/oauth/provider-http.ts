@@ -1,5 +1,5 @@
 import type { AppConfig } from '@gatehouse/config';
-import { outboundRequest, type OutboundResponse } from '@gatehouse/identity';
+import { outboundRequest, type OutboundResponse } from '@gatehouse/outbound';
 
 /** Largest response we read from an identity provider; anything bigger is a provider error. */
 export const MAX_PROVIDER_RESPONSE_BYTES = 1024 * 1024;

@@ -1,4 +1,4 @@
-import { PRIVATE_ADDRESS_MESSAGE } from '@gatehouse/identity';
+import { PRIVATE_ADDRESS_MESSAGE } from '@gatehouse/outbound';
 import { originProblem, providerAddressErrors, providerUrlProblem, redirectUrlProblem } from './url-rules';
 
 describe('originProblem', () => {

@@ -1,6 +1,6 @@
 import { registerDecorator, type ValidationArguments, type ValidationOptions } from 'class-validator';
 import type { PrivateUrlMode } from '@gatehouse/config';
-import { PRIVATE_ADDRESS_MESSAGE, refusedUrlHost } from '@gatehouse/identity';
+import { PRIVATE_ADDRESS_MESSAGE, refusedUrlHost } from '@gatehouse/outbound';
 import type { FieldErrors } from '@gatehouse/problem-details';
 
 const MAX_URL_LENGTH = 2048;

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { WebhookDeliveryQueue } from '@gatehouse/identity';
+import { WebhookDeliveryQueue } from '@gatehouse/webhooks';
 import { AdminGuard } from '../auth/admin.guard';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhooksController } from './webhooks.controller';

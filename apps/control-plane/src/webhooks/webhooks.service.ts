@@ -4,15 +4,8 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { isId, uniqueViolation } from '@gatehouse/entities';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import type { Webhook, WebhookDelivery } from '@gatehouse/entities';
-import {
-  checkWebhookUrl,
-  EventRecorder,
-  newWebhookSecret,
-  sealWebhookSecret,
-  WEBHOOK_TEST_EVENT,
-  WebhookDeliveryQueue,
-  type RequestMeta,
-} from '@gatehouse/identity';
+import { EventRecorder, type RequestMeta } from '@gatehouse/identity';
+import { checkWebhookUrl, newWebhookSecret, sealWebhookSecret, WEBHOOK_TEST_EVENT, WebhookDeliveryQueue } from '@gatehouse/webhooks';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import type { AdminContext } from '../auth/admin.guard';

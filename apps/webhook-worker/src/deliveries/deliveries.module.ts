@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { WebhookDeliveryQueue } from '@gatehouse/identity';
+import { WebhookDeliveryQueue } from '@gatehouse/webhooks';
 import { DeliveryRecorder } from './delivery-recorder';
 import { DeliverySweeper } from './delivery-sweeper.service';
 import { OutboxEventsRepository } from './outbox-events.repository';

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { WebhookDeliveryQueue } from '@gatehouse/identity';
+import { WebhookDeliveryQueue } from '@gatehouse/webhooks';
 import { Clock } from '@gatehouse/platform';
 import { WebhookDeliveriesRepository, type AttemptResult, type RecordedAttempt } from './webhook-deliveries.repository';
 

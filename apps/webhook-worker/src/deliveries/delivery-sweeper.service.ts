@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
-import { WebhookDeliveryQueue } from '@gatehouse/identity';
+import { WebhookDeliveryQueue } from '@gatehouse/webhooks';
 import { Clock } from '@gatehouse/platform';
 import { PollingLoop } from '../common/polling-loop';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';

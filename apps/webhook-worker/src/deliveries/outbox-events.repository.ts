@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { queryRows } from '@gatehouse/entities';
-import { WEBHOOK_ALL_EVENTS, WEBHOOK_TEST_EVENT } from '@gatehouse/identity';
+import { WEBHOOK_ALL_EVENTS, WEBHOOK_TEST_EVENT } from '@gatehouse/webhooks';
 
 /** The only code of the worker that reads, marks and purges `outbox_events`. */
 @Injectable()

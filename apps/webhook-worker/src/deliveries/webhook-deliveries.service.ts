@@ -1,7 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
-import { EventRecorder, openWebhookSecret, signWebhook, webhookBody, webhookSigningKey } from '@gatehouse/identity';
+import { EventRecorder } from '@gatehouse/identity';
+import { openWebhookSecret, signWebhook, webhookBody, webhookSigningKey } from '@gatehouse/webhooks';
 import { Clock, webhookDeliveries } from '@gatehouse/platform';
 import { DeliveryRecorder } from './delivery-recorder';
 import { retryDelayMs } from './retry-schedule';

@@ -1,6 +1,6 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { isId } from '@gatehouse/entities';
-import { WEBHOOK_BATCH_JOB_PREFIX, type WebhookDeliveryJob } from '@gatehouse/identity';
+import { WEBHOOK_BATCH_JOB_PREFIX, type WebhookDeliveryJob } from '@gatehouse/webhooks';
 import { JobBroker, QUEUES, type JobRecord } from '@gatehouse/queue';
 import { WebhookDeliveriesService, type AttemptOutcome } from './webhook-deliveries.service';
 

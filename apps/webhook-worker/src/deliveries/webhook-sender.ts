@@ -2,7 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
-import { outboundTarget, PrivateAddressError } from '@gatehouse/identity';
+import { outboundTarget, PrivateAddressError } from '@gatehouse/outbound';
 
 export interface SendResult {
   /** The HTTP status, or null when no response came (timeout, refused address, network error). */

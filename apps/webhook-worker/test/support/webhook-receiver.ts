@@ -5,7 +5,7 @@ import { Webhook as StandardWebhook } from 'standardwebhooks';
 import type { DataSource } from 'typeorm';
 import type { AppConfig } from '@gatehouse/config';
 import { Webhook } from '@gatehouse/entities';
-import { newWebhookSecret, sealWebhookSecret } from '@gatehouse/identity';
+import { newWebhookSecret, sealWebhookSecret } from '@gatehouse/webhooks';
 
 export interface ReceivedRequest {
   path: string;

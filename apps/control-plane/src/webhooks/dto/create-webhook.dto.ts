@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsBoolean, IsIn, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
-import { WEBHOOK_ALL_EVENTS, WEBHOOK_EVENT_TYPES } from '@gatehouse/identity';
+import { WEBHOOK_ALL_EVENTS, WEBHOOK_EVENT_TYPES } from '@gatehouse/webhooks';
 
 export const EVENT_CHOICES: readonly string[] = [...WEBHOOK_EVENT_TYPES, WEBHOOK_ALL_EVENTS];
 export const EVENTS_MESSAGE = 'must list known event types or "*"';

@@ -1,7 +1,7 @@
 import { lookup as dnsLookup } from 'node:dns';
 import { isIP } from 'node:net';
 import type { PrivateUrlMode } from '@gatehouse/config';
-import { PRIVATE_ADDRESS_MESSAGE, refusedAddress, refusedUrlHost, urlHost } from '../outbound/address-policy';
+import { PRIVATE_ADDRESS_MESSAGE, refusedAddress, refusedUrlHost, urlHost } from '@gatehouse/outbound';
 
 export const WEBHOOK_URL_MAX_LENGTH = 2048;
 const RESOLVE_TIMEOUT_MS = 3000;
@@ -40,7 +40,7 @@ function resolveAll(host: string): Promise<string[]> {
 
 /**
  * The check at creation and update (SSRF): the URL must parse, and its host may be neither a
- * refused name nor an address, literal or resolved, that `mode` refuses (libs/identity/src/outbound:
+ * refused name nor an address, literal or resolved, that `mode` refuses (libs/outbound:
  * link-local and metadata endpoints always, other non-public addresses unless allowed). A name that
  * does not resolve now is accepted; the worker checks the address it actually connects to at every
  * attempt.

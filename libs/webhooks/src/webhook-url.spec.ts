@@ -1,4 +1,4 @@
-import { PRIVATE_ADDRESS_MESSAGE } from '../outbound/address-policy';
+import { PRIVATE_ADDRESS_MESSAGE } from '@gatehouse/outbound';
 import { checkWebhookUrl, parseWebhookUrl } from './webhook-url';
 
 const publicDns = async () => ['93.184.215.14'];
