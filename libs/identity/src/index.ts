@@ -5,7 +5,7 @@ export { EventsModule, IdentityModule } from './identity.module';
 export { PasswordHasher } from './password-hasher';
 export { newPublishableKey, ProvisioningService, type NewProject, type TenantSummary } from './provisioning.service';
 export { MAX_ACCESS_TOKEN_TTL_SECONDS, SigningKeysService } from './signing-keys.service';
-export { ProjectsCache, projectKeyLookup, type ProjectKeyMatch, type ResolvedProject } from './projects-cache.service';
+export { ProjectsCache, projectKeyLookup, projectsNamedByKeySql, type ProjectKeyMatch, type ResolvedProject } from './projects-cache.service';
 export {
   assertSameOriginForCookie,
   originRefused,

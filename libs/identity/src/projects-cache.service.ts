@@ -66,6 +66,21 @@ export function projectKeyLookup(key: string): ProjectKeyMatch | null {
 const COLUMNS = 'p.id, p.tenant_id, p.name, p.is_console, p.allowed_origins, p.redirect_urls, p.settings, p.publishable_key';
 
 /**
+ * The one SQL rule for "which project does this key name": the project whose publishable key it is,
+ * or the project of a live (unrevoked) API key with this secret hash. A query of `columns` of
+ * `projects p`, plus `api_key_id` (null for a publishable key); `publishable` and `secretHash` are
+ * the placeholders (`$n`) of the statement that embeds it, one of them null when executed. Used by
+ * the key resolution below and inside the hot statements that check the key themselves (refresh,
+ * `/me`), so they agree with it by construction.
+ */
+export function projectsNamedByKeySql(columns: string, publishable: string, secretHash: string): string {
+  return `SELECT ${columns}, NULL::uuid AS api_key_id FROM projects p WHERE p.publishable_key = ${publishable}
+          UNION ALL
+          SELECT ${columns}, k.id AS api_key_id FROM api_keys k JOIN projects p ON p.id = k.project_id
+           WHERE k.secret_hash = ${secretHash} AND k.revoked_at IS NULL`;
+}
+
+/**
  * Resolves `X-Service-Project-Key` (publishable `pk_…` or live API key `sk_…`) and project ids,
  * through a 60 s cache shared by every instance. Writers call `invalidate*` in the same request
  * as their change, so a revoked key or a changed origin list applies on the very next call.
@@ -90,13 +105,7 @@ export class ProjectsCache {
   private async resolveKey(key: string, lookup: ProjectKeyMatch): Promise<ResolvedProject | null> {
     const cached = await this.cache.get(byKey(key));
     if (cached) return JSON.parse(cached) as ResolvedProject;
-    const rows: ProjectRow[] = lookup.publishableKey
-      ? await this.dataSource.query(`SELECT ${COLUMNS} FROM projects p WHERE p.publishable_key = $1`, [lookup.publishableKey])
-      : await this.dataSource.query(
-          `SELECT ${COLUMNS}, k.id AS api_key_id FROM api_keys k JOIN projects p ON p.id = k.project_id
-            WHERE k.secret_hash = $1 AND k.revoked_at IS NULL`,
-          [lookup.secretHash],
-        );
+    const rows: ProjectRow[] = await this.dataSource.query(projectsNamedByKeySql(COLUMNS, '$1', '$2'), [lookup.publishableKey, lookup.secretHash]);
     const row = rows[0];
     if (!row) return null;
     const resolved = toResolved(row);

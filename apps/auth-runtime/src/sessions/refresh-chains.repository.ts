@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { queryPrepared, type PreparedStatement } from '@gatehouse/entities';
-import type { ProjectKeyMatch } from '@gatehouse/identity';
+import { projectsNamedByKeySql, type ProjectKeyMatch } from '@gatehouse/identity';
 
 /** The state of a chain whose presented token could not be rotated. */
 export interface ChainStateRow {
@@ -48,12 +48,8 @@ export type Rotation =
   /** The token was not rotated: its chain's state (null when the session is not one of this project's). */
   | { kind: 'not-rotated'; state: ChainStateRow | null; accessTokenTtl: unknown; activeKid: string | null };
 
-/** The project a presented key names (by publishable key or by a live API key's hash). */
-const PROJECT_BY_KEY = (publishable: string, secretHash: string) => `
-         SELECT p.id, p.allowed_origins, p.settings FROM projects p WHERE p.publishable_key = ${publishable}
-         UNION ALL
-         SELECT p.id, p.allowed_origins, p.settings FROM api_keys k JOIN projects p ON p.id = k.project_id
-          WHERE k.secret_hash = ${secretHash} AND k.revoked_at IS NULL`;
+/** The project a presented key names (the rule of `projectsNamedByKeySql`). */
+const PROJECT_BY_KEY = (publishable: string, secretHash: string) => projectsNamedByKeySql('p.id, p.allowed_origins, p.settings', publishable, secretHash);
 
 /**
  * $1 session, $2 presented hash, $3 successor's generation, $4 successor hash, $5 sealed successor,

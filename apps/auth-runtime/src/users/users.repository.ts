@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { PasswordCredential, queryPrepared, queryRows, User, type PreparedStatement } from '@gatehouse/entities';
+import { projectsNamedByKeySql } from '@gatehouse/identity';
 
 export interface MeRow {
   id: string;
@@ -41,8 +42,7 @@ const ME_STATEMENT: PreparedStatement = {
           WHERE u.id = $1 AND u.project_id = $2 AND u.status = 'active'
             AND EXISTS (SELECT 1 FROM sessions s WHERE s.id = $3 AND s.user_id = u.id AND s.revoked_at IS NULL)
             AND NOT EXISTS (SELECT 1 FROM signing_keys k WHERE k.kid = $7 AND k.status = 'revoked')
-            AND (EXISTS (SELECT 1 FROM projects p WHERE p.id = u.project_id AND p.publishable_key = $5)
-                 OR EXISTS (SELECT 1 FROM api_keys k WHERE k.project_id = u.project_id AND k.secret_hash = $6 AND k.revoked_at IS NULL))`,
+            AND EXISTS (SELECT 1 FROM (${projectsNamedByKeySql('p.id', '$5', '$6')}) named WHERE named.id = u.project_id)`,
 };
 
 /** The only code of the auth runtime that queries `users` and `password_credentials`. */
