@@ -5,6 +5,7 @@ import { SessionsModule } from '../sessions/sessions.module';
 import { SignInModule } from '../sign-in/sign-in.module';
 import { UsersModule } from '../users/users.module';
 import { IdTokenVerifier } from './id-token.verifier';
+import { OAuthAccountsService } from './oauth-accounts.service';
 import { OAuthTransactionsRepository } from './oauth-transactions.repository';
 import { OAuthController } from './oauth.controller';
 import { OAuthService } from './oauth.service';
@@ -14,6 +15,6 @@ import { ProviderKeysService } from './provider-keys.service';
 @Module({
   imports: [ClaimsModule, CredentialsModule, SessionsModule, SignInModule, UsersModule],
   controllers: [OAuthController],
-  providers: [OAuthService, OAuthTransactionsRepository, ProviderKeysService, IdTokenVerifier],
+  providers: [OAuthService, OAuthAccountsService, OAuthTransactionsRepository, ProviderKeysService, IdTokenVerifier],
 })
 export class OAuthModule {}

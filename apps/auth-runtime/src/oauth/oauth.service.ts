@@ -1,22 +1,20 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
-import { uniqueViolation } from '@gatehouse/entities';
+import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { decryptSecretString, encryptSecret, randomToken, sha256Hex } from '@gatehouse/crypto';
-import type { OAuthTransaction, User } from '@gatehouse/entities';
-import { EventRecorder, ProjectsCache, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
+import type { OAuthTransaction } from '@gatehouse/entities';
+import { ProjectsCache, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { outboundTarget } from '@gatehouse/outbound';
 import { CacheStore, Clock } from '@gatehouse/platform';
 import { ProblemError, type FieldErrors } from '@gatehouse/problem-details';
-import { AccountClaimsService } from '../claims/account-claims.service';
 import { UserEvents } from '../sign-in/user-events';
 import { SignInCompletionService } from '../sign-in/sign-in-completion.service';
 import { matchRedirectUrl, withQuery } from '../common/redirect-urls';
 import type { IssuedSession } from '../sessions/sessions.service';
-import { UsersRepository } from '../users/users.repository';
 import { appleClientSecret } from './apple-client-secret';
 import { IdTokenVerifier } from './id-token.verifier';
-import { OAuthIdentitiesRepository } from '../credentials/oauth-identities.repository';
+import { OAuthAccountsService } from './oauth-accounts.service';
+import { OAuthFailure, type OAuthErrorCode } from './oauth-failure';
 import { OAuthTransactionsRepository } from './oauth-transactions.repository';
 import { isOAuthProvider, readProviderSettings, type ProviderSettings } from './provider-config';
 import { providerRequest, type CallbackGuard } from './provider-http';
@@ -39,16 +37,6 @@ const STATE_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 /** Provider `error` values meaning the user said no (Apple has its own). */
 const USER_DECLINED_ERRORS = new Set(['access_denied', 'user_cancelled_authorize']);
 
-/** `?error=` values of the callback redirect (docs/oauth.md). */
-export type OAuthErrorCode = 'access_denied' | 'invalid_state' | 'account_exists' | 'provider_error' | 'account_disabled' | 'server_error';
-
-class OAuthFailure extends Error {
-  constructor(readonly code: OAuthErrorCode, message: string) {
-    super(message);
-    this.name = 'OAuthFailure';
-  }
-}
-
 interface Endpoints {
   authorizationUrl: string;
   tokenUrl: string;
@@ -56,6 +44,8 @@ interface Endpoints {
   jwksUrl: string | null;
   emailsUrl: string | null;
 }
+
+export type { OAuthErrorCode } from './oauth-failure';
 
 export interface CallbackParams {
   state: string | null;
@@ -89,11 +79,8 @@ export class OAuthService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly transactions: OAuthTransactionsRepository,
-    private readonly identities: OAuthIdentitiesRepository,
-    private readonly users: UsersRepository,
+    private readonly accounts: OAuthAccountsService,
     private readonly completion: SignInCompletionService,
-    private readonly claims: AccountClaimsService,
-    private readonly events: EventRecorder,
     private readonly userEvents: UserEvents,
     private readonly projects: ProjectsCache,
     private readonly keys: ProviderKeysService,
@@ -211,7 +198,7 @@ export class OAuthService {
       }
       if (!params.code) throw new OAuthFailure('provider_error', 'the provider sent no code');
       const identity = await this.exchange(project, tx, params.code);
-      const user = await this.resolveUser(project, identity, meta);
+      const user = await this.accounts.resolveUser(project, identity, meta);
       userId = user.id;
       const outcome = await this.completion.complete(project, user, meta, 'oauth');
       if (outcome.kind === 'mfa') {
@@ -334,86 +321,6 @@ export class OAuthService {
       calls: this.config.oauth,
       verify,
     };
-  }
-
-  // ---------------------------------------------------------------- users
-
-  /** Find by (provider, subject), else link by a provider-verified email, else create. */
-  private async resolveUser(project: ResolvedProject, identity: ProviderIdentity, meta: RequestMeta): Promise<User> {
-    try {
-      return await this.dataSource.transaction((m) => this.resolveUserIn(m, project, identity, meta));
-    } catch (err) {
-      // A concurrent callback created the same user or identity first: the second pass finds it.
-      if (uniqueViolation(err) === null) throw err;
-      return this.dataSource.transaction((m) => this.resolveUserIn(m, project, identity, meta));
-    }
-  }
-
-  private async resolveUserIn(m: EntityManager, project: ResolvedProject, id: ProviderIdentity, meta: RequestMeta): Promise<User> {
-    const now = this.clock.now();
-    const known = await this.identities.find(m, project.id, id.provider, id.subject);
-    if (known) {
-      const user = await this.users.findById(project.id, known.userId, m);
-      if (!user) throw new Error('OAuth identity without its user');
-      if (user.status !== 'active') throw new OAuthFailure('account_disabled', 'the user is disabled');
-      await this.identities.touch(m, known.id, id.email, now);
-      if (!user.emailVerified && id.emailVerified && id.email?.toLowerCase() === user.email.toLowerCase()) {
-        await this.claims.verifyForCreator(m, project, user, id.provider, meta);
-      }
-      return user;
-    }
-    if (!id.email) throw new OAuthFailure('provider_error', 'the provider gave no email address');
-
-    const existing = await this.users.findByEmail(project.id, id.email, m);
-    if (existing) {
-      if (!id.emailVerified) throw new OAuthFailure('account_exists', 'an account has this email and the provider does not assert it is verified');
-      if (existing.status !== 'active') throw new OAuthFailure('account_disabled', 'the user is disabled');
-      const linked = await this.link(m, project, existing, id, meta, now, false);
-      // The provider proved the address: an account nobody had verified loses what was set up on it.
-      await this.claims.claimIfUnverified(m, project, existing, { method: 'oauth', provider: id.provider, identityId: linked }, meta);
-      return existing;
-    }
-
-    const user = await this.users.create(m, {
-      tenantId: project.tenantId,
-      projectId: project.id,
-      email: id.email,
-      username: null,
-      metadata: {},
-      emailVerified: id.emailVerified,
-    });
-    await this.userEvents.created(m, project, user, meta, { method: 'oauth', provider: id.provider });
-    await this.link(m, project, user, id, meta, now, true);
-    return user;
-  }
-
-  /** Links the identity to the user; returns the identity's id. */
-  private async link(m: EntityManager, project: ResolvedProject, user: User, id: ProviderIdentity, meta: RequestMeta, now: Date, newUser: boolean): Promise<string> {
-    const identity = await this.identities.create(m, {
-      tenantId: project.tenantId,
-      projectId: project.id,
-      userId: user.id,
-      provider: id.provider,
-      subject: id.subject,
-      email: id.email,
-      lastUsedAt: now,
-    });
-    await this.events.record(m, {
-      tenantId: project.tenantId,
-      projectId: project.id,
-      actorType: 'user',
-      actorId: user.id,
-      action: 'oauth.linked',
-      resourceType: 'user',
-      resourceId: user.id,
-      meta,
-      data: {
-        user: { id: user.id, email: user.email },
-        identity: { id: identity.id, provider: id.provider, subject: id.subject, email: id.email, email_verified: id.emailVerified },
-        new_user: newUser,
-      },
-    });
-    return identity.id;
   }
 }
 
