@@ -8,6 +8,8 @@ export { MAX_ACCESS_TOKEN_TTL_SECONDS, SigningKeysService } from './signing-keys
 export { ProjectsCache, projectKeyLookup, projectsNamedByKeySql, type ProjectKeyMatch, type ResolvedProject } from './projects-cache.service';
 export {
   assertSameOriginForCookie,
+  originAllowed,
+  originAllowedSql,
   originRefused,
   originToCheck,
   presentedAccessToken,

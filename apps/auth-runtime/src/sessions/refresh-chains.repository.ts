@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { queryPrepared, type PreparedStatement } from '@gatehouse/entities';
-import { projectsNamedByKeySql, type ProjectKeyMatch } from '@gatehouse/identity';
+import { originAllowedSql, projectsNamedByKeySql, type ProjectKeyMatch } from '@gatehouse/identity';
 
 /** The state of a chain whose presented token could not be rotated. */
 export interface ChainStateRow {
@@ -71,7 +71,7 @@ const ROTATE_STATEMENT: PreparedStatement = {
           WHERE c.session_id = $1 AND c.token_hash = $2 AND c.generation = $3::int - 1 AND c.expires_at > $7
             AND s.id = c.session_id AND s.project_id = proj.id AND s.revoked_at IS NULL AND s.expires_at > $7
             AND u.id = s.user_id AND u.status = 'active'
-            AND ($10::text IS NULL OR proj.allowed_origins ? $10::text)
+            AND ${originAllowedSql('$10', 'proj.allowed_origins')}
          RETURNING c.session_id, s.user_id, s.project_id, s.tenant_id, u.is_admin, s.expires_at AS session_expires_at,
                    c.expires_at AS new_expires_at, proj.settings -> 'access_token_ttl_seconds' AS access_token_ttl,
                    COALESCE(s.auth_time, s.created_at) AS auth_time,
@@ -88,7 +88,7 @@ const ROTATE_STATEMENT: PreparedStatement = {
 const STATE_STATEMENT: PreparedStatement = {
   name: 'auth_refresh_state',
   text: `WITH proj AS (${PROJECT_BY_KEY('$2', '$3')})
-         SELECT ($4::text IS NULL OR proj.allowed_origins ? $4::text) AS origin_allowed,
+         SELECT ${originAllowedSql('$4', 'proj.allowed_origins')} AS origin_allowed,
                 proj.settings -> 'access_token_ttl_seconds' AS access_token_ttl,
                 (SELECT k.kid FROM signing_keys k WHERE k.project_id = proj.id AND k.status = 'active') AS active_kid, t.*
            FROM proj LEFT JOIN LATERAL (
