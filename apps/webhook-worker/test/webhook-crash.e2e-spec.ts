@@ -1,8 +1,8 @@
-import { Module, type INestApplication, type INestApplicationContext } from '@nestjs/common';
+import type { INestApplication, INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import { WebhookDelivery } from '@gatehouse/entities';
-import { CoreModule, EventRecorder, IdentityModule } from '@gatehouse/identity';
+import { CoreModule, EventRecorder } from '@gatehouse/identity';
 import { resetState, seedTenant, spawnApp, TestClock, testConfig, type AppProcess, type SeededTenant } from '@gatehouse/testing';
 import { insertWebhook, verified, waitFor, WebhookReceiver } from './support/webhook-receiver';
 
@@ -13,10 +13,6 @@ const EVENTS = 30;
  * setup) and is killed with SIGKILL in the middle of a batch. A new worker delivers every event,
  * with the same webhook-id, because the pending attempts live in PostgreSQL.
  */
-/** Database access, the real EventRecorder and provisioning (for the seed), without any consumer of the queue. */
-@Module({})
-class CrashTestContext {}
-
 describe('webhook deliveries survive a worker killed mid-batch', () => {
   let ctx: INestApplicationContext;
   let dataSource: DataSource;
@@ -27,7 +23,7 @@ describe('webhook deliveries survive a worker killed mid-batch', () => {
   beforeAll(async () => {
     await receiver.start();
     // Database access and the real EventRecorder, without any consumer of the queue in this process.
-    ctx = await NestFactory.createApplicationContext({ module: CrashTestContext, imports: [CoreModule.forRoot(testConfig(), new TestClock()), IdentityModule] }, { logger: false });
+    ctx = await NestFactory.createApplicationContext(CoreModule.forRoot(testConfig(), new TestClock()), { logger: false });
     dataSource = ctx.get(DataSource);
     await resetState(dataSource);
     tenant = await seedTenant(ctx as INestApplication);

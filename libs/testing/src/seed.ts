@@ -1,7 +1,8 @@
 import type { INestApplication } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import { Session, User, type Project } from '@gatehouse/entities';
-import { AccessTokensService, ProvisioningService } from '@gatehouse/identity';
+import { AccessTokensService, EventRecorder, PasswordHasher, ProvisioningService, SigningKeysService } from '@gatehouse/identity';
 
 export const APP_ORIGIN = 'https://app.example.com';
 export const APP_REDIRECT = 'https://app.example.com/callback';
@@ -20,10 +21,24 @@ export interface SeededTenant {
 
 let counter = 0;
 
+/**
+ * The app's provisioning service; an app without identity services (the worker loads only the
+ * event recorder) gets one built from its own database, clock and config, as IdentityModule would.
+ */
+async function provisioningOf(app: INestApplication): Promise<ProvisioningService> {
+  try {
+    return app.get(ProvisioningService);
+  } catch {
+    const refs = app.get(ModuleRef);
+    const [keys, hasher] = await Promise.all([refs.create(SigningKeysService), refs.create(PasswordHasher)]);
+    return new ProvisioningService(app.get(DataSource), keys, hasher, app.get(EventRecorder));
+  }
+}
+
 /** A tenant with its console admin and one application project, created through the real services. */
 export async function seedTenant(app: INestApplication, name = 'Acme'): Promise<SeededTenant> {
   counter += 1;
-  const provisioning = app.get(ProvisioningService);
+  const provisioning = await provisioningOf(app);
   const dataSource = app.get(DataSource);
   const adminEmail = `admin${counter}-${Date.now()}@${name.toLowerCase()}.test`;
   const adminPassword = 'correct horse battery staple';
@@ -72,6 +87,6 @@ export async function mintAccessToken(app: INestApplication, userId: string): Pr
 
 /** A user with a password in the given project, created through the real provisioning service. */
 export async function createUser(app: INestApplication, project: Project, email: string, password = 'a-long-enough-password'): Promise<User> {
-  const dataSource = app.get(DataSource);
-  return dataSource.transaction((m) => app.get(ProvisioningService).createUserWithPassword(m, project, { email, password }));
+  const provisioning = await provisioningOf(app);
+  return app.get(DataSource).transaction((m) => provisioning.createUserWithPassword(m, project, { email, password }));
 }
