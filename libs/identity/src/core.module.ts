@@ -7,20 +7,21 @@ import { DatabaseModule } from '@gatehouse/entities';
 import { CacheModule, Clock, createHttpApp, HealthModule, PlatformConfigModule, type HttpAppOptions } from '@gatehouse/platform';
 import { ProblemDetailsFilter, ProblemValidationPipe, ROUTE_TABLE, RouteTable } from '@gatehouse/problem-details';
 import { globalRateLimitMiddleware } from './rate-limits/global-rate-limit.middleware';
+import { EventsModule } from './identity.module';
 import { RateLimitsModule } from './rate-limits/rate-limits.module';
 
 /**
- * What every Gatehouse app stands on: config and clock, Postgres, the shared cache, the global rate
- * limit's store, health endpoints, the one problem-details filter and the one validation pipe.
- * Identity services are not in it: the HTTP apps import `IdentityModule`, the worker only
- * `EventsModule`.
+ * What every Gatehouse app stands on: config and clock, Postgres, the shared cache, the event
+ * recorder, the global rate limit's store, health endpoints, the one problem-details filter and
+ * the one validation pipe. Identity services are not in it: the HTTP apps import `IdentityModule`;
+ * the worker needs none of them.
  */
 @Module({})
 export class CoreModule {
   static forRoot(config: AppConfig, clock: Clock = new Clock()): DynamicModule {
     return {
       module: CoreModule,
-      imports: [PlatformConfigModule.forRoot(config, clock), DatabaseModule.forRoot(), CacheModule, RateLimitsModule, HealthModule],
+      imports: [PlatformConfigModule.forRoot(config, clock), DatabaseModule.forRoot(), CacheModule, EventsModule, RateLimitsModule, HealthModule],
       providers: [
         { provide: ROUTE_TABLE, useValue: new RouteTable() },
         { provide: APP_FILTER, useClass: ProblemDetailsFilter },
