@@ -376,7 +376,9 @@ export async function fuzzApi(opts: FuzzOptions): Promise<FuzzReport> {
     if (bodyBytes && bodyBytes.includes('~~')) {
       const text = bodyBytes.toString('latin1').replace(ID_PLACEHOLDER, (_m, kind: 'own' | 'foreign', n: string, hint: string) => {
         const id = pickId(kind, Number(n), hint);
-        if (kind === 'foreign' && id) foreign = true;
+        // An unframed body is no body to the server (HTTP/1.1 without Content-Length or chunking):
+        // a foreign id in it names nothing the request acts on.
+        if (kind === 'foreign' && id && c.framing !== 'unframed') foreign = true;
         return id ?? randomUUID();
       });
       bodyBytes = Buffer.from(text, 'latin1');
