@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import type { WebhookEventSource } from '@gatehouse/webhooks';
 
 /** A pending attempt this worker has just claimed, with everything needed to make it. */
 export interface ClaimedAttempt {
@@ -10,14 +11,7 @@ export interface ClaimedAttempt {
   webhookUrl: string;
   webhookEnabled: boolean;
   secretEncrypted: string;
-  event: {
-    id: string;
-    type: string;
-    tenantId: string;
-    projectId: string | null;
-    createdAt: Date;
-    payload: Record<string, unknown>;
-  };
+  event: WebhookEventSource;
 }
 
 export interface AttemptResult {
