@@ -1,7 +1,8 @@
 import type { INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import type { Server } from 'node:http';
 import type { AppConfig } from '@gatehouse/config';
 import { createLogger, logLevelsFor } from '../logging/logger';
@@ -35,6 +36,44 @@ function listRoutes(app: NestExpressApplication): { path: string; method: string
     for (const method of Object.keys(layer.route.methods)) routes.push({ path: layer.route.path, method });
   }
   return routes;
+}
+
+/** The one problem-details schema (RFC 9457, CONTRACT §4): every answer that is not a success. */
+const PROBLEM_SCHEMA: SchemaObject = {
+  type: 'object',
+  required: ['type', 'title', 'status', 'detail', 'traceId'],
+  properties: {
+    type: { type: 'string', format: 'uri', example: 'https://gatehouse.dev/problems/validation-error' },
+    title: { type: 'string', example: 'Validation Error' },
+    status: { type: 'integer', example: 400 },
+    detail: { type: 'string', example: 'The request is invalid.' },
+    instance: { type: 'string', example: '/v1/auth/sign-up' },
+    traceId: { type: 'string', pattern: '^[0-9a-f]{32}$' },
+    errors: {
+      type: 'object',
+      description: 'Field errors on dotted paths (`validation-error`, some `conflict`s)',
+      additionalProperties: { type: 'array', items: { type: 'string' } },
+      example: { email: ['must be an email address'] },
+    },
+  },
+  additionalProperties: true,
+  description: 'Extensions such as `locked_until` (account-locked) or `max_age_seconds` (reauthentication-required) may appear.',
+};
+
+/**
+ * Declares the problem answers of every operation once: the shared `Problem` schema, and a
+ * `default` response of `application/problem+json` (any status the operation does not list as a
+ * success is a problem document).
+ */
+function documentProblems(document: OpenAPIObject): void {
+  document.components = { ...document.components, schemas: { ...document.components?.schemas, Problem: PROBLEM_SCHEMA } };
+  const problem = { description: 'A problem (RFC 9457): every answer that is not a success', content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
+  for (const item of Object.values(document.paths)) {
+    for (const method of ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const) {
+      const operation = item[method];
+      if (operation) operation.responses = { ...operation.responses, default: operation.responses?.default ?? problem };
+    }
+  }
 }
 
 /**
@@ -73,6 +112,7 @@ export async function createHttpApp(module: Type<unknown>, config: AppConfig, op
         .addCookieAuth('service_session')
         .build(),
     );
+    documentProblems(document);
     SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/openapi.json' });
   }
   judgeBodiesAfterRouteGuards(app);
