@@ -1,7 +1,6 @@
-import type { StateStore } from 'passport-oauth2';
 import { Strategy as GitHubStrategy } from 'passport-github2';
 import { installBoundedTransport, ProviderHttpError } from '../provider-http';
-import type { StrategyInput } from './strategy-input';
+import { codeFlowOptions, type StrategyInput } from './strategy-input';
 
 /** What GitHub told us: `/user` and `/user/emails`, as parsed JSON, checked by the verify callback. */
 export interface GitHubProfileDocuments {
@@ -32,17 +31,10 @@ export class GitHubOAuthStrategy extends GitHubStrategy {
     if (!input.userinfoUrl || !input.emailsUrl) throw new Error('GitHub needs user and emails URLs');
     super(
       {
-        clientID: input.clientId,
-        clientSecret: input.clientSecret,
-        callbackURL: input.callbackUrl,
-        authorizationURL: input.authorizationUrl,
-        tokenURL: input.tokenUrl,
+        ...codeFlowOptions(input),
         userProfileURL: input.userinfoUrl,
         userEmailURL: input.emailsUrl,
-        scope: input.scopes,
         userAgent: 'Gatehouse',
-        pkce: true,
-        store: input.store as unknown as StateStore,
       },
       input.verify,
     );

@@ -1,7 +1,6 @@
-import type { StateStore } from 'passport-oauth2';
 import { Strategy as GoogleStrategy } from 'passport-google-oauth20';
 import { installBoundedTransport } from '../provider-http';
-import { nonceParam, type StrategyInput } from './strategy-input';
+import { codeFlowOptions, nonceParam, type StrategyInput } from './strategy-input';
 
 /**
  * Google through passport-google-oauth20 (profile from the OpenID Connect userinfo endpoint), with
@@ -13,16 +12,8 @@ export class GoogleOAuthStrategy extends GoogleStrategy {
   constructor(input: StrategyInput) {
     super(
       {
-        clientID: input.clientId,
-        clientSecret: input.clientSecret,
-        callbackURL: input.callbackUrl,
-        authorizationURL: input.authorizationUrl,
-        tokenURL: input.tokenUrl,
+        ...codeFlowOptions(input),
         ...(input.userinfoUrl ? { userProfileURL: input.userinfoUrl } : {}),
-        scope: input.scopes,
-        pkce: true,
-        state: true,
-        store: input.store as unknown as StateStore,
       },
       input.verify,
     );

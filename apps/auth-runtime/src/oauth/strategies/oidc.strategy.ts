@@ -1,6 +1,6 @@
-import { Strategy as OAuth2Strategy, type StateStore } from 'passport-oauth2';
+import { Strategy as OAuth2Strategy } from 'passport-oauth2';
 import { installBoundedTransport } from '../provider-http';
-import { nonceParam, type StrategyInput } from './strategy-input';
+import { codeFlowOptions, nonceParam, type StrategyInput } from './strategy-input';
 
 /**
  * Microsoft and Apple: passport-oauth2 as a plain OpenID Connect code flow. The user is read from
@@ -14,15 +14,7 @@ export class OidcOAuthStrategy extends OAuth2Strategy {
   constructor(input: StrategyInput) {
     super(
       {
-        clientID: input.clientId,
-        clientSecret: input.clientSecret,
-        callbackURL: input.callbackUrl,
-        authorizationURL: input.authorizationUrl,
-        tokenURL: input.tokenUrl,
-        scope: input.scopes,
-        pkce: true,
-        state: true,
-        store: input.store as unknown as StateStore,
+        ...codeFlowOptions(input),
         skipUserProfile: true,
       },
       input.verify,

@@ -1,4 +1,4 @@
-import type { VerifyCallback } from 'passport-oauth2';
+import type { StateStore, VerifyCallback } from 'passport-oauth2';
 import type { OAuthProvider } from '@gatehouse/identity';
 import type { CallbackGuard, ProviderCallPolicy } from '../provider-http';
 import type { TransactionStateStore } from './transaction-state.store';
@@ -34,4 +34,22 @@ export interface StrategyInput {
 export function nonceParam(options: unknown): Record<string, string> {
   const nonce = (options as { nonce?: unknown } | undefined)?.nonce;
   return typeof nonce === 'string' ? { nonce } : {};
+}
+
+/**
+ * The options of the authorization-code flow every strategy shares: the client, its endpoints and
+ * scopes, PKCE (S256) and our transaction store (which holds the state, so passport's own session
+ * state is never used).
+ */
+export function codeFlowOptions(input: StrategyInput) {
+  return {
+    clientID: input.clientId,
+    clientSecret: input.clientSecret,
+    callbackURL: input.callbackUrl,
+    authorizationURL: input.authorizationUrl,
+    tokenURL: input.tokenUrl,
+    scope: input.scopes,
+    pkce: true as const,
+    store: input.store as unknown as StateStore,
+  };
 }
