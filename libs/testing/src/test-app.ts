@@ -3,6 +3,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { loadConfig, type AppConfig } from '@gatehouse/config';
 import type { Clock } from '@gatehouse/platform';
+import { openApiDisagreements, recordAnswers, type RecordedAnswer } from './openapi-conformance';
 import { resetState } from './reset';
 import { TestClock } from './test-clock';
 import { TEST_ENV } from './test-env';
@@ -31,6 +32,8 @@ export async function startTestApp(factory: AppFactory, overrides: Record<string
   const app = await factory(config, { clock, logger: false });
   const server = app.getHttpServer();
   const dataSource = app.get(DataSource);
+  const answers: RecordedAnswer[] = [];
+  recordAnswers(server, answers);
   return {
     app,
     config,
@@ -41,6 +44,16 @@ export async function startTestApp(factory: AppFactory, overrides: Record<string
       clock.reset();
       await resetState(dataSource);
     },
-    close: () => app.close(),
+    // Every answer the suite received is held against the document the app serves: the documents
+    // cannot drift from the code (docs/architecture.md).
+    close: async () => {
+      let disagreements: string[];
+      try {
+        disagreements = await openApiDisagreements(server, answers);
+      } finally {
+        await app.close();
+      }
+      if (disagreements.length) throw new Error(`answers that disagree with the served OpenAPI document:\n  ${disagreements.join('\n  ')}`);
+    },
   };
 }

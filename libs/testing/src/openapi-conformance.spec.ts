@@ -1,0 +1,70 @@
+import { Controller, Get, Module, Post, Res, type INestApplication } from '@nestjs/common';
+import type { Response } from 'express';
+import request from 'supertest';
+import { loadConfig } from '@gatehouse/config';
+import { createHttpApp } from '@gatehouse/platform';
+import { openApiDisagreements, recordAnswers, type RecordedAnswer } from './openapi-conformance';
+
+const TRACE = 'a'.repeat(32);
+
+@Controller('things')
+class ThingsController {
+  @Post()
+  create() {
+    return { created: true };
+  }
+
+  @Post('quietly')
+  createQuietly(@Res({ passthrough: true }) res: Response) {
+    res.status(202);
+    return {};
+  }
+
+  @Get('good-problem')
+  goodProblem(@Res() res: Response) {
+    res.status(404).type('application/problem+json').send({ type: 'https://gatehouse.dev/problems/not-found', title: 'Not Found', status: 404, detail: 'No such thing.', traceId: TRACE });
+  }
+
+  @Get('bad-problem')
+  badProblem(@Res() res: Response) {
+    res.status(400).type('application/problem+json').send({ type: 'https://gatehouse.dev/problems/validation-error', status: '400' });
+  }
+}
+
+@Module({ controllers: [ThingsController] })
+class ThingsModule {}
+
+describe('holding recorded answers against the served OpenAPI document', () => {
+  let app: INestApplication;
+  const answers: RecordedAnswer[] = [];
+
+  beforeAll(async () => {
+    const config = loadConfig({ ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'), LOG_LEVEL: 'error' });
+    app = await createHttpApp(ThingsModule, config, { name: 'test', description: 'test', logger: false });
+    recordAnswers(app.getHttpServer(), answers);
+  });
+  afterAll(() => app.close());
+  beforeEach(() => void answers.splice(0));
+
+  it('finds nothing to say about declared successes and well-formed problems, and records bodies unchanged', async () => {
+    const created = await request(app.getHttpServer()).post('/things');
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({ created: true });
+    expect((await request(app.getHttpServer()).get('/things/good-problem')).status).toBe(404);
+    expect(answers.map((a) => [a.method, a.path, a.status, a.body.toString()])).toEqual([
+      ['post', '/things', 201, '{"created":true}'],
+      ['get', '/things/good-problem', 404, expect.stringContaining('"traceId"')],
+    ]);
+    expect(await openApiDisagreements(app.getHttpServer(), answers)).toEqual([]);
+  });
+
+  it('names a success the document does not declare and a problem that does not match the Problem schema', async () => {
+    expect((await request(app.getHttpServer()).post('/things/quietly')).status).toBe(202);
+    expect((await request(app.getHttpServer()).get('/things/bad-problem')).status).toBe(400);
+    const found = await openApiDisagreements(app.getHttpServer(), answers);
+    expect(found).toEqual([
+      expect.stringMatching(/^POST \/things\/quietly → 202: a success the document does not declare \(it declares 201, default\)$/),
+      expect.stringMatching(/^GET \/things\/bad-problem → 400: the problem does not match the Problem schema \(.*title.*\)$/),
+    ]);
+  });
+});

@@ -1,0 +1,96 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import Ajv, { type ValidateFunction } from 'ajv';
+import request from 'supertest';
+
+/** One answer an app gave during a suite: enough to hold it against the app's OpenAPI document. */
+export interface RecordedAnswer {
+  method: string;
+  path: string;
+  status: number;
+  contentType: string;
+  body: Buffer;
+}
+
+type Operation = { responses?: Record<string, unknown> };
+type OpenApiDocument = { paths: Record<string, Record<string, Operation>>; components?: { schemas?: Record<string, object> } };
+
+/**
+ * Records every answer of `server` (status, content type, body) in `into`, before the app's own
+ * request handler runs, without changing anything it sends.
+ */
+export function recordAnswers(server: Server, into: RecordedAnswer[]): void {
+  server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+    const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+    const keep = (chunk: unknown) => {
+      if (typeof chunk === 'string') chunks.push(Buffer.from(chunk));
+      else if (chunk instanceof Uint8Array) chunks.push(Buffer.from(chunk));
+    };
+    res.write = ((...args: unknown[]) => {
+      keep(args[0]);
+      return write(...args);
+    }) as typeof res.write;
+    res.end = ((...args: unknown[]) => {
+      if (typeof args[0] !== 'function') keep(args[0]);
+      return end(...args);
+    }) as typeof res.end;
+    res.once('finish', () => {
+      into.push({
+        method: (req.method ?? '').toLowerCase(),
+        path: (req.url ?? '').split('?')[0] ?? '',
+        status: res.statusCode,
+        contentType: String(res.getHeader('content-type') ?? ''),
+        body: Buffer.concat(chunks),
+      });
+    });
+  });
+}
+
+/** The documented operation a request reached, by method and path template; null when none. */
+function operationOf(doc: OpenApiDocument, method: string, path: string): { template: string; operation: Operation } | null {
+  for (const [template, item] of Object.entries(doc.paths)) {
+    const pattern = new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`);
+    const operation = item[method];
+    if (operation && pattern.test(path)) return { template, operation };
+  }
+  return null;
+}
+
+/**
+ * Holds every recorded answer against the document the app serves at `/docs/openapi.json`:
+ * every problem (`application/problem+json`) must match the document's `Problem` schema, and every
+ * success of a documented operation must be a status the operation declares. Returns what does
+ * not hold, one line each (empty when all does).
+ */
+export async function openApiDisagreements(server: Server, answers: RecordedAnswer[]): Promise<string[]> {
+  const served = await request(server).get('/docs/openapi.json');
+  if (served.status !== 200) return [];
+  const doc = served.body as OpenApiDocument;
+  const problemSchema = doc.components?.schemas?.Problem;
+  if (!problemSchema) return ['the document has no Problem schema'];
+  const ajv = new Ajv({ strict: false, validateFormats: false, allErrors: true });
+  const problem: ValidateFunction = ajv.compile(problemSchema);
+  const found = new Set<string>();
+  for (const a of answers) {
+    // HEAD answers carry the headers of GET's and no body.
+    if (a.path.startsWith('/docs') || a.method === 'head') continue;
+    if (/^application\/problem\+json/.test(a.contentType)) {
+      let body: unknown;
+      try {
+        body = JSON.parse(a.body.toString('utf8'));
+      } catch {
+        found.add(`${a.method.toUpperCase()} ${a.path} → ${a.status}: a problem whose body is not JSON`);
+        continue;
+      }
+      if (!problem(body)) found.add(`${a.method.toUpperCase()} ${a.path} → ${a.status}: the problem does not match the Problem schema (${ajv.errorsText(problem.errors)})`);
+      continue;
+    }
+    if (a.status < 200 || a.status >= 300) continue;
+    const reached = operationOf(doc, a.method, a.path);
+    if (reached && !(String(a.status) in (reached.operation.responses ?? {}))) {
+      found.add(`${a.method.toUpperCase()} ${reached.template} → ${a.status}: a success the document does not declare (it declares ${Object.keys(reached.operation.responses ?? {}).join(', ')})`);
+    }
+  }
+  return [...found];
+}
