@@ -1,4 +1,5 @@
 import { Controller, Get, Module, Post, Res, type INestApplication } from '@nestjs/common';
+import { ApiOkResponse, ApiProperty } from '@nestjs/swagger';
 import type { Response } from 'express';
 import request from 'supertest';
 import { loadConfig } from '@gatehouse/config';
@@ -7,8 +8,25 @@ import { openApiDisagreements, recordAnswers, type RecordedAnswer } from './open
 
 const TRACE = 'a'.repeat(32);
 
+class ThingResponse {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ type: String, nullable: true }) note!: string | null;
+}
+
 @Controller('things')
 class ThingsController {
+  @Get('right')
+  @ApiOkResponse({ type: ThingResponse })
+  right() {
+    return { id: '6f1c1d3e-0000-4000-8000-000000000000', note: null };
+  }
+
+  @Get('wrong')
+  @ApiOkResponse({ type: ThingResponse })
+  wrong() {
+    return { id: 42 };
+  }
+
   @Post()
   create() {
     return { created: true };
@@ -47,23 +65,27 @@ describe('holding recorded answers against the served OpenAPI document', () => {
   beforeEach(() => void answers.splice(0));
 
   it('finds nothing to say about declared successes and well-formed problems, and records bodies unchanged', async () => {
+    expect((await request(app.getHttpServer()).get('/things/right')).body).toEqual({ id: '6f1c1d3e-0000-4000-8000-000000000000', note: null });
     const created = await request(app.getHttpServer()).post('/things');
     expect(created.status).toBe(201);
     expect(created.body).toEqual({ created: true });
     expect((await request(app.getHttpServer()).get('/things/good-problem')).status).toBe(404);
     expect(answers.map((a) => [a.method, a.path, a.status, a.body.toString()])).toEqual([
+      ['get', '/things/right', 200, '{"id":"6f1c1d3e-0000-4000-8000-000000000000","note":null}'],
       ['post', '/things', 201, '{"created":true}'],
       ['get', '/things/good-problem', 404, expect.stringContaining('"traceId"')],
     ]);
     expect(await openApiDisagreements(app.getHttpServer(), answers)).toEqual([]);
   });
 
-  it('names a success the document does not declare and a problem that does not match the Problem schema', async () => {
+  it('names a success the document does not declare, a body off its declared schema and a problem that does not match the Problem schema', async () => {
     expect((await request(app.getHttpServer()).post('/things/quietly')).status).toBe(202);
+    expect((await request(app.getHttpServer()).get('/things/wrong')).status).toBe(200);
     expect((await request(app.getHttpServer()).get('/things/bad-problem')).status).toBe(400);
     const found = await openApiDisagreements(app.getHttpServer(), answers);
     expect(found).toEqual([
       expect.stringMatching(/^POST \/things\/quietly → 202: a success the document does not declare \(it declares 201, default\)$/),
+      expect.stringMatching(/^GET \/things\/wrong → 200: the body does not match the declared schema \(.*(id|note).*\)$/),
       expect.stringMatching(/^GET \/things\/bad-problem → 400: the problem does not match the Problem schema \(.*title.*\)$/),
     ]);
   });

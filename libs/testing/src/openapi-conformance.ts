@@ -11,7 +11,7 @@ export interface RecordedAnswer {
   body: Buffer;
 }
 
-type Operation = { responses?: Record<string, unknown> };
+type Operation = { responses?: Record<string, { content?: Record<string, { schema?: object }> }> };
 type OpenApiDocument = { paths: Record<string, Record<string, Operation>>; components?: { schemas?: Record<string, object> } };
 
 /**
@@ -47,6 +47,24 @@ export function recordAnswers(server: Server, into: RecordedAnswer[]): void {
   });
 }
 
+/**
+ * An OpenAPI 3.0 schema as JSON Schema for ajv: `nullable: true` becomes a type that also allows
+ * null, and references into the document's components point at the document added as `openapi`.
+ */
+function asJsonSchema(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(asJsonSchema);
+  if (!schema || typeof schema !== 'object') return schema;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(schema)) {
+    if (k === '$ref' && typeof v === 'string' && v.startsWith('#/')) out[k] = `openapi${v}`;
+    else if (k !== 'nullable') out[k] = asJsonSchema(v);
+  }
+  const { nullable, type } = schema as { nullable?: boolean; type?: unknown };
+  if (nullable === true && typeof type === 'string') out.type = [type, 'null'];
+  if (nullable === true && Array.isArray(out.enum)) out.enum = [...(out.enum as unknown[]), null];
+  return out;
+}
+
 /** The documented operation a request reached, by method and path template; null when none. */
 function operationOf(doc: OpenApiDocument, method: string, path: string): { template: string; operation: Operation } | null {
   for (const [template, item] of Object.entries(doc.paths)) {
@@ -59,9 +77,10 @@ function operationOf(doc: OpenApiDocument, method: string, path: string): { temp
 
 /**
  * Holds every recorded answer against the document the app serves at `/docs/openapi.json`:
- * every problem (`application/problem+json`) must match the document's `Problem` schema, and every
- * success of a documented operation must be a status the operation declares. Returns what does
- * not hold, one line each (empty when all does).
+ * every problem (`application/problem+json`) must match the document's `Problem` schema, every
+ * success of a documented operation must be a status the operation declares, and its JSON body
+ * must match the schema declared for that status, when one is. Returns what does not hold, one
+ * line each (empty when all does).
  */
 export async function openApiDisagreements(server: Server, answers: RecordedAnswer[]): Promise<string[]> {
   const served = await request(server).get('/docs/openapi.json');
@@ -70,7 +89,9 @@ export async function openApiDisagreements(server: Server, answers: RecordedAnsw
   const problemSchema = doc.components?.schemas?.Problem;
   if (!problemSchema) return ['the document has no Problem schema'];
   const ajv = new Ajv({ strict: false, validateFormats: false, allErrors: true });
-  const problem: ValidateFunction = ajv.compile(problemSchema);
+  ajv.addSchema({ $id: 'openapi', components: asJsonSchema(doc.components) as object });
+  const problem: ValidateFunction = ajv.compile(asJsonSchema(problemSchema) as object);
+  const successes = new Map<object, ValidateFunction>();
   const found = new Set<string>();
   for (const a of answers) {
     // HEAD answers carry the headers of GET's and no body.
@@ -88,8 +109,19 @@ export async function openApiDisagreements(server: Server, answers: RecordedAnsw
     }
     if (a.status < 200 || a.status >= 300) continue;
     const reached = operationOf(doc, a.method, a.path);
-    if (reached && !(String(a.status) in (reached.operation.responses ?? {}))) {
+    if (!reached) continue;
+    const declared = reached.operation.responses?.[String(a.status)];
+    if (!declared) {
       found.add(`${a.method.toUpperCase()} ${reached.template} → ${a.status}: a success the document does not declare (it declares ${Object.keys(reached.operation.responses ?? {}).join(', ')})`);
+      continue;
+    }
+    // A declared body schema is held against the body (JSON answers only).
+    const schema = declared.content?.['application/json']?.schema;
+    if (!schema || !/^application\/json/.test(a.contentType)) continue;
+    let validate = successes.get(schema);
+    if (!validate) successes.set(schema, (validate = ajv.compile(asJsonSchema(schema) as object)));
+    if (!validate(JSON.parse(a.body.toString('utf8')))) {
+      found.add(`${a.method.toUpperCase()} ${reached.template} → ${a.status}: the body does not match the declared schema (${ajv.errorsText(validate.errors)})`);
     }
   }
   return [...found];

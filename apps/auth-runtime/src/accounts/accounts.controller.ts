@@ -1,10 +1,10 @@
 import { Body, Controller, Get, HttpCode, Inject, Post, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiExtraModels, ApiHeader, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { AccessTokensService, ApiKeyUsage, normalizeIdentifier, presentedAccessToken, projectKeyLookup, RATE_LIMITS, rateLimitClient, RateLimitsService, requestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
-import { signedInBody } from '../sign-in/signed-in.response';
+import { MfaChallengeResponse, SignedInResponse, signedInBody, SignedUpResponse } from '../sign-in/signed-in.response';
 import { setSessionCookies } from '../auth/session-cookies';
 import { SignInCompletionService } from '../sign-in/sign-in-completion.service';
 import { CurrentProject } from '../projects/current-project.decorator';
@@ -30,6 +30,7 @@ export class AccountsController {
   @Post('sign-up')
   @UseGuards(ProjectKeyGuard)
   @ApiOperation({ summary: 'Create an account with email and password; signs in (201)' })
+  @ApiCreatedResponse({ type: SignedUpResponse })
   async signUp(@CurrentProject() project: ResolvedProject, @Body() dto: SignUpDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     await this.rateLimits.enforce(res, RATE_LIMITS.signUp, [project.id, rateLimitClient(req.ip)]);
     const { user, session } = await this.accounts.signUp(project, dto, requestMeta(req));
@@ -45,6 +46,8 @@ export class AccountsController {
   @HttpCode(200)
   @UseGuards(ProjectKeyGuard)
   @ApiOperation({ summary: 'Sign in with identifier and password; or an MFA challenge when the user has MFA' })
+  @ApiExtraModels(SignedInResponse, MfaChallengeResponse)
+  @ApiOkResponse({ schema: { oneOf: [{ $ref: getSchemaPath(SignedInResponse) }, { $ref: getSchemaPath(MfaChallengeResponse) }] } })
   async signIn(@CurrentProject() project: ResolvedProject, @Body() dto: SignInDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     await this.rateLimits.enforce(res, RATE_LIMITS.signIn, [project.id, rateLimitClient(req.ip), normalizeIdentifier(dto.identifier)]);
     const meta = requestMeta(req);

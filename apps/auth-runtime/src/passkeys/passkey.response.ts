@@ -1,13 +1,19 @@
+import { ApiProperty } from '@nestjs/swagger';
 import type { Passkey } from '@gatehouse/entities';
 
 /** A passkey as its owner sees it (CONTRACT §10); the public key and credential id stay inside. */
-export interface PasskeyResponse {
-  id: string;
-  name: string;
-  created_at: string;
-  last_used_at: string | null;
-  device_type: string;
-  backed_up: boolean;
+export class PasskeyResponse {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty({ format: 'date-time' }) created_at!: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) last_used_at!: string | null;
+  @ApiProperty({ enum: ['singleDevice', 'multiDevice'] }) device_type!: string;
+  @ApiProperty() backed_up!: boolean;
+}
+
+/** `GET /v1/auth/passkeys`. */
+export class PasskeyListResponse {
+  @ApiProperty({ type: [PasskeyResponse] }) passkeys!: PasskeyResponse[];
 }
 
 export function toPasskeyResponse(p: Passkey): PasskeyResponse {

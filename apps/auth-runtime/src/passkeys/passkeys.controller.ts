@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { requestMeta, type ResolvedProject } from '@gatehouse/identity';
@@ -14,6 +14,7 @@ import { BeginPasskeyAuthenticationDto } from './dto/begin-passkey-authenticatio
 import { CompletePasskeyAuthenticationDto } from './dto/complete-passkey-authentication.dto';
 import { CompletePasskeyRegistrationDto } from './dto/complete-passkey-registration.dto';
 import { PasskeysService } from './passkeys.service';
+import { PasskeyListResponse } from './passkey.response';
 
 type Auth = NonNullable<SessionRequest['auth']>;
 
@@ -74,6 +75,7 @@ export class PasskeysController {
   @Get('passkeys')
   @UseGuards(SessionAuthGuard)
   @ApiOperation({ summary: "List the caller's passkeys" })
+  @ApiOkResponse({ type: PasskeyListResponse })
   list(@CurrentAuth() auth: Auth) {
     return this.passkeys.list(auth);
   }

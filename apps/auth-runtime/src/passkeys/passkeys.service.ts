@@ -23,7 +23,7 @@ import { UsersRepository } from '../users/users.repository';
 import type { BeginPasskeyAuthenticationDto } from './dto/begin-passkey-authentication.dto';
 import type { CompletePasskeyRegistrationDto } from './dto/complete-passkey-registration.dto';
 import { PASSKEY_CHALLENGE_TTL_MS, PasskeyChallenges } from './passkey-challenges.service';
-import { toPasskeyResponse, type PasskeyResponse } from './passkey.response';
+import { toPasskeyResponse, type PasskeyListResponse, type PasskeyResponse } from './passkey.response';
 import { PasskeysRepository } from '../credentials/passkeys.repository';
 import {
   assertAuthenticationResponseJson,
@@ -263,7 +263,7 @@ export class PasskeysService {
     throw new ProblemError('invalid-credentials', { detail: 'The passkey could not be verified.' });
   }
 
-  async list(owner: PasskeyOwner): Promise<{ passkeys: PasskeyResponse[] }> {
+  async list(owner: PasskeyOwner): Promise<PasskeyListResponse> {
     return { passkeys: (await this.passkeys.listByUser(owner.sub)).map(toPasskeyResponse) };
   }
 

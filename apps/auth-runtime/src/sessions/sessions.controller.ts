@@ -1,5 +1,5 @@
 import { Controller, Delete, Get, HttpCode, Inject, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiCookieAuth, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiCookieAuth, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { ApiKeyUsage, originToCheck, projectKeyLookup, ProjectsCache, REFRESH_COOKIE, requestMeta } from '@gatehouse/identity';
@@ -9,6 +9,7 @@ import { CurrentAuth, SessionAuthGuard, type SessionRequest } from '../auth/sess
 import { clearSessionCookies, setSessionCookies } from '../auth/session-cookies';
 import { presentedProjectKey, ProjectKeyGuard, projectKeyRequired, type ProjectRequest } from '../projects/project-key.guard';
 import { RefreshKeyGuard } from './refresh-key.guard';
+import { SessionListResponse } from './session.response';
 import { SessionsService } from './sessions.service';
 
 type Auth = NonNullable<SessionRequest['auth']>;
@@ -62,6 +63,7 @@ export class SessionsController {
   @Get('sessions')
   @UseGuards(ProjectKeyGuard, SessionAuthGuard)
   @ApiOperation({ summary: "List the caller's active sessions" })
+  @ApiOkResponse({ type: SessionListResponse })
   list(@CurrentAuth() auth: Auth) {
     return this.sessions.listActive(auth.sub, auth.sid);
   }

@@ -13,7 +13,8 @@ import { projectKeyRequired } from '../projects/project-key.guard';
 import { RefreshChainsRepository, type ChainStateRow } from './refresh-chains.repository';
 import { RefreshTokenCodec } from './refresh-token';
 import { UsersRepository } from '../users/users.repository';
-import { SessionsRepository, type SessionRow } from './sessions.repository';
+import { toSessionResponse, type SessionListResponse } from './session.response';
+import { SessionsRepository } from './sessions.repository';
 
 export const REFRESH_IDLE_MS = 7 * 24 * 3600 * 1000;
 export const SESSION_ABSOLUTE_MS = 30 * 24 * 3600 * 1000;
@@ -284,20 +285,8 @@ export class SessionsService {
     );
   }
 
-  async listActive(userId: string, currentSessionId: string) {
+  async listActive(userId: string, currentSessionId: string): Promise<SessionListResponse> {
     const rows = await this.sessions.listActive(userId, this.clock.now());
     return { sessions: rows.map((s) => toSessionResponse(s, currentSessionId)) };
   }
-}
-
-function toSessionResponse(s: SessionRow, currentSessionId: string) {
-  return {
-    id: s.id,
-    created_at: s.created_at.toISOString(),
-    last_active_at: s.last_active_at.toISOString(),
-    expires_at: s.expires_at.toISOString(),
-    ip_address: s.ip_address,
-    user_agent: s.user_agent,
-    current: s.id === currentSessionId,
-  };
 }

@@ -1,0 +1,30 @@
+import { ApiProperty } from '@nestjs/swagger';
+import type { SessionRow } from './sessions.repository';
+
+/** One of the caller's sessions (`GET /v1/auth/sessions`). */
+export class SessionResponse {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ format: 'date-time' }) created_at!: string;
+  @ApiProperty({ format: 'date-time', description: 'The last refresh, else the start' }) last_active_at!: string;
+  @ApiProperty({ format: 'date-time' }) expires_at!: string;
+  @ApiProperty({ type: String, nullable: true }) ip_address!: string | null;
+  @ApiProperty({ type: String, nullable: true }) user_agent!: string | null;
+  @ApiProperty({ description: 'The session of the presented access token' }) current!: boolean;
+}
+
+/** `GET /v1/auth/sessions`. */
+export class SessionListResponse {
+  @ApiProperty({ type: [SessionResponse] }) sessions!: SessionResponse[];
+}
+
+export function toSessionResponse(s: SessionRow, currentSessionId: string): SessionResponse {
+  return {
+    id: s.id,
+    created_at: s.created_at.toISOString(),
+    last_active_at: s.last_active_at.toISOString(),
+    expires_at: s.expires_at.toISOString(),
+    ip_address: s.ip_address,
+    user_agent: s.user_agent,
+    current: s.id === currentSessionId,
+  };
+}
