@@ -8,6 +8,7 @@ import { CurrentProject } from '../projects/current-project.decorator';
 import { ProjectKeyGuard } from '../projects/project-key.guard';
 import { ChangeEmailDto } from './change-email.dto';
 import { EmailVerificationService } from './email-verification.service';
+import { ApiAcceptedEmpty } from '../common/empty-accepted.response';
 
 @ApiTags('email verification')
 @ApiHeader({ name: 'X-Service-Project-Key', required: true })
@@ -18,6 +19,7 @@ export class EmailChangeController {
 
   @Post()
   @HttpCode(202)
+  @ApiAcceptedEmpty()
   @UseGuards(SessionAuthGuard)
   @RequiresRecentAuthentication()
   @ApiOperation({ summary: 'Change the email: mails a confirmation link to the new address (202 {}); needs a recent authentication' })

@@ -7,6 +7,7 @@ import { CurrentProject } from '../projects/current-project.decorator';
 import { ProjectKeyGuard } from '../projects/project-key.guard';
 import { TokenDto } from '../one-time-tokens/token.dto';
 import { EmailVerificationService } from './email-verification.service';
+import { ApiAcceptedEmpty } from '../common/empty-accepted.response';
 
 @ApiTags('email verification')
 @ApiHeader({ name: 'X-Service-Project-Key', required: true })
@@ -20,6 +21,7 @@ export class EmailVerificationController {
 
   @Post('send')
   @HttpCode(202)
+  @ApiAcceptedEmpty()
   @UseGuards(SessionAuthGuard)
   @ApiOperation({ summary: 'Mail a verification link to the signed-in user (202 {}; 3 an hour per user)' })
   async send(

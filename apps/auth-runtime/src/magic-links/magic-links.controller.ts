@@ -11,6 +11,7 @@ import { CurrentProject } from '../projects/current-project.decorator';
 import { ProjectKeyGuard } from '../projects/project-key.guard';
 import { SendMagicLinkDto } from './magic-link.dto';
 import { MagicLinksService } from './magic-links.service';
+import { ApiAcceptedEmpty } from '../common/empty-accepted.response';
 
 @ApiTags('magic links')
 @UseGuards(ProjectKeyGuard)
@@ -25,6 +26,7 @@ export class MagicLinksController {
 
   @Post('send')
   @HttpCode(202)
+  @ApiAcceptedEmpty()
   @ApiHeader({ name: 'X-Service-Project-Key', required: true })
   @ApiOperation({ summary: 'Mail a sign-in link when the account exists; 202 {} for any email' })
   async send(@CurrentProject() project: ResolvedProject, @Body() dto: SendMagicLinkDto, @Res({ passthrough: true }) res: Response): Promise<Record<string, never>> {

@@ -1,17 +1,19 @@
 import { Body, Controller, Delete, HttpCode, Inject, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { requestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { CurrentAuth, RequiresRecentAuthentication, SessionAuthGuard, type SessionRequest } from '../auth/session-auth.guard';
 import { setSessionCookies } from '../auth/session-cookies';
-import { signedInBody } from '../sign-in/signed-in.response';
+import { SignedInResponse, signedInBody } from '../sign-in/signed-in.response';
 import { CurrentProject } from '../projects/current-project.decorator';
 import { ProjectKeyGuard } from '../projects/project-key.guard';
 import { MfaChallengeService } from './mfa-challenge.service';
 import { MfaEnrollmentService } from './mfa-enrollment.service';
 import { CodeDto, MfaTokenDto, MfaVerifyDto, SmsSetupDto } from './mfa.dto';
+import { ApiAcceptedEmpty } from '../common/empty-accepted.response';
+import { BackupCodesResponse, FactorEnabledResponse, TotpSetupResponse } from './mfa.response';
 
 type Auth = NonNullable<SessionRequest['auth']>;
 
@@ -29,6 +31,7 @@ export class MfaController {
 
   @Post('totp/setup')
   @HttpCode(200)
+  @ApiOkResponse({ type: TotpSetupResponse })
   @UseGuards(SessionAuthGuard)
   @RequiresRecentAuthentication()
   @ApiOperation({ summary: 'Start TOTP enrolment: secret, otpauth URI and 10 backup codes (shown once); needs a recent authentication' })
@@ -38,6 +41,7 @@ export class MfaController {
 
   @Post('totp/verify')
   @HttpCode(200)
+  @ApiOkResponse({ type: FactorEnabledResponse })
   @UseGuards(SessionAuthGuard)
   @ApiOperation({ summary: 'Confirm TOTP enrolment with the first code' })
   verifyTotp(@CurrentProject() project: ResolvedProject, @CurrentAuth() auth: Auth, @Body() dto: CodeDto, @Req() req: Request) {
@@ -46,6 +50,7 @@ export class MfaController {
 
   @Post('sms/setup')
   @HttpCode(202)
+  @ApiAcceptedEmpty()
   @UseGuards(SessionAuthGuard)
   @RequiresRecentAuthentication()
   @ApiOperation({ summary: 'Start SMS enrolment: texts a 6-digit code to the number (202 {}); needs a recent authentication' })
@@ -56,6 +61,7 @@ export class MfaController {
 
   @Post('sms/verify')
   @HttpCode(200)
+  @ApiOkResponse({ type: FactorEnabledResponse })
   @UseGuards(SessionAuthGuard)
   @ApiOperation({ summary: 'Confirm SMS enrolment with the texted code' })
   verifySms(@CurrentProject() project: ResolvedProject, @CurrentAuth() auth: Auth, @Body() dto: CodeDto, @Req() req: Request) {
@@ -64,6 +70,7 @@ export class MfaController {
 
   @Post('sms/send')
   @HttpCode(202)
+  @ApiAcceptedEmpty()
   @ApiOperation({ summary: 'During sign-in: text a code for the mfa_token (202 {})' })
   async sendSms(@CurrentProject() project: ResolvedProject, @Body() dto: MfaTokenDto, @Res({ passthrough: true }) res: Response): Promise<Record<string, never>> {
     await this.challenge.sendSms(project, dto.mfa_token, res);
@@ -72,6 +79,7 @@ export class MfaController {
 
   @Post('verify')
   @HttpCode(200)
+  @ApiOkResponse({ type: SignedInResponse })
   @ApiOperation({ summary: 'Complete a sign-in that answered mfa_required: {user, session} and cookies' })
   async verify(@CurrentProject() project: ResolvedProject, @Body() dto: MfaVerifyDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     const { user, session } = await this.challenge.verify(project, dto.mfa_token, dto.factor, dto.code, requestMeta(req));
@@ -81,6 +89,7 @@ export class MfaController {
 
   @Post('backup-codes/regenerate')
   @HttpCode(200)
+  @ApiOkResponse({ type: BackupCodesResponse })
   @UseGuards(SessionAuthGuard)
   @RequiresRecentAuthentication()
   @ApiOperation({ summary: 'Ten new backup codes (shown once); the old ones stop working; needs a recent authentication' })

@@ -1,12 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiExtraModels, ApiHeader, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { requestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { CurrentAuth, RequiresRecentAuthentication, SessionAuthGuard, type SessionRequest } from '../auth/session-auth.guard';
 import { setSessionCookies } from '../auth/session-cookies';
-import { signedInBody } from '../sign-in/signed-in.response';
+import { MfaChallengeResponse, SignedInResponse, signedInBody } from '../sign-in/signed-in.response';
 import { SignInCompletionService } from '../sign-in/sign-in-completion.service';
 import { CurrentProject } from '../projects/current-project.decorator';
 import { ProjectKeyGuard } from '../projects/project-key.guard';
@@ -14,7 +14,7 @@ import { BeginPasskeyAuthenticationDto } from './dto/begin-passkey-authenticatio
 import { CompletePasskeyAuthenticationDto } from './dto/complete-passkey-authentication.dto';
 import { CompletePasskeyRegistrationDto } from './dto/complete-passkey-registration.dto';
 import { PasskeysService } from './passkeys.service';
-import { PasskeyListResponse } from './passkey.response';
+import { PasskeyListResponse, PasskeyResponse } from './passkey.response';
 
 type Auth = NonNullable<SessionRequest['auth']>;
 
@@ -41,6 +41,7 @@ export class PasskeysController {
 
   @Post('passkey/register/complete')
   @HttpCode(201)
+  @ApiCreatedResponse({ type: PasskeyResponse })
   @UseGuards(SessionAuthGuard)
   @RequiresRecentAuthentication()
   @ApiOperation({ summary: 'Verify the attestation and store the passkey (201 with the passkey); refused → 400 validation-error' })
@@ -57,6 +58,8 @@ export class PasskeysController {
 
   @Post('passkey/authenticate/complete')
   @HttpCode(200)
+  @ApiExtraModels(SignedInResponse, MfaChallengeResponse)
+  @ApiOkResponse({ schema: { oneOf: [{ $ref: getSchemaPath(SignedInResponse) }, { $ref: getSchemaPath(MfaChallengeResponse) }] } })
   @ApiOperation({ summary: 'Verify the assertion and sign in (satisfies MFA; allowed while password sign-in is locked)' })
   async authenticateComplete(
     @CurrentProject() project: ResolvedProject,

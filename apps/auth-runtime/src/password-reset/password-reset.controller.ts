@@ -7,6 +7,7 @@ import { CurrentProject } from '../projects/current-project.decorator';
 import { ProjectKeyGuard } from '../projects/project-key.guard';
 import { ForgotPasswordDto, ResetPasswordDto } from './password-reset.dto';
 import { PasswordResetService } from './password-reset.service';
+import { ApiAcceptedEmpty } from '../common/empty-accepted.response';
 
 @ApiTags('password reset')
 @ApiHeader({ name: 'X-Service-Project-Key', required: true })
@@ -20,6 +21,7 @@ export class PasswordResetController {
 
   @Post('forgot')
   @HttpCode(202)
+  @ApiAcceptedEmpty()
   @ApiOperation({ summary: 'Mail a reset link when the account exists; 202 {} either way (3 an hour per email)' })
   async forgot(@CurrentProject() project: ResolvedProject, @Body() dto: ForgotPasswordDto, @Res({ passthrough: true }) res: Response): Promise<Record<string, never>> {
     await this.rateLimits.enforce(res, RATE_LIMITS.forgot, [project.id, normalizeIdentifier(dto.email)]);

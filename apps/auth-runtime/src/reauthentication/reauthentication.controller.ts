@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, Inject, Post, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { requestMeta, type ResolvedProject } from '@gatehouse/identity';
@@ -10,6 +10,8 @@ import { CurrentProject } from '../projects/current-project.decorator';
 import { ProjectKeyGuard } from '../projects/project-key.guard';
 import { ReauthenticateDto } from './reauthenticate.dto';
 import { ReauthenticationService } from './reauthentication.service';
+import { ApiAcceptedEmpty } from '../common/empty-accepted.response';
+import { AccessTokenResponse } from '../sessions/session.response';
 
 type Auth = NonNullable<SessionRequest['auth']>;
 
@@ -26,6 +28,7 @@ export class ReauthenticationController {
 
   @Post()
   @HttpCode(200)
+  @ApiOkResponse({ type: AccessTokenResponse })
   @ApiOperation({ summary: 'Prove a credential again ({password}, {factor, code} or a passkey {credential}): a fresh access token, same session, new auth_time' })
   async reauthenticate(@CurrentProject() project: ResolvedProject, @CurrentAuth() auth: Auth, @Body() dto: ReauthenticateDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     const issued = await this.reauthentication.reauthenticate(project, auth, dto, requestMeta(req));
@@ -35,6 +38,7 @@ export class ReauthenticationController {
 
   @Post('sms')
   @HttpCode(202)
+  @ApiAcceptedEmpty()
   @ApiOperation({ summary: 'Text a code to the enrolled phone for {factor: "sms", code} (202 {})' })
   async sendSms(@CurrentProject() project: ResolvedProject, @CurrentAuth() auth: Auth, @Res({ passthrough: true }) res: Response): Promise<Record<string, never>> {
     await this.reauthentication.sendSms(project, auth, res);

@@ -28,3 +28,9 @@ export function toSessionResponse(s: SessionRow, currentSessionId: string): Sess
     current: s.id === currentSessionId,
   };
 }
+
+/** A fresh access token of the same session (refresh, re-authentication). */
+export class AccessTokenResponse {
+  @ApiProperty({ description: 'An ES256 JWT (CONTRACT §2)' }) access_token!: string;
+  @ApiProperty({ description: 'Seconds until it expires' }) expires_in!: number;
+}

@@ -9,7 +9,7 @@ import { CurrentAuth, SessionAuthGuard, type SessionRequest } from '../auth/sess
 import { clearSessionCookies, setSessionCookies } from '../auth/session-cookies';
 import { presentedProjectKey, ProjectKeyGuard, projectKeyRequired, type ProjectRequest } from '../projects/project-key.guard';
 import { RefreshKeyGuard } from './refresh-key.guard';
-import { SessionListResponse } from './session.response';
+import { AccessTokenResponse, SessionListResponse } from './session.response';
 import { SessionsService } from './sessions.service';
 
 type Auth = NonNullable<SessionRequest['auth']>;
@@ -37,6 +37,7 @@ export class SessionsController {
 
   @Post('refresh')
   @HttpCode(200)
+  @ApiOkResponse({ type: AccessTokenResponse })
   @UseGuards(RefreshKeyGuard)
   @ApiCookieAuth()
   @ApiOperation({ summary: 'Rotate the refresh token cookie and issue a new access token' })
