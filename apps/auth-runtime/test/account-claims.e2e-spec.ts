@@ -7,10 +7,11 @@ import {
   APP_ORIGIN,
   APP_REDIRECT,
   cookiesOf,
+  countRows,
   expectProblem,
   linkIn,
   MessageParties,
-  nextIp,
+  postAs,
   seedTenant,
   startTestApp,
   type SeededTenant,
@@ -57,12 +58,9 @@ describe('claiming an unverified account ends everything its creator set up', ()
   let tenant: SeededTenant;
   const key = () => tenant.projectKey;
 
-  const post = (path: string, body: object, token?: string) => {
-    const req = t.http().post(path).set('X-Service-Project-Key', key()).set('X-Forwarded-For', nextIp());
-    return (token ? req.set('Authorization', `Bearer ${token}`) : req).send(body);
-  };
+  const post = (path: string, body: object, token?: string) => postAs(t, key(), path, body, token);
   const me = async (token: string) => (await t.http().get('/v1/auth/me').set('X-Service-Project-Key', key()).set('Authorization', `Bearer ${token}`)).body as { user: unknown };
-  const count = async (sql: string, params: unknown[]) => (await t.dataSource.query<{ n: number }[]>(sql, params))[0].n;
+  const count = (sql: string, params: unknown[]) => countRows(t, sql, params);
 
   beforeAll(async () => {
     await parties.start();

@@ -4,6 +4,7 @@ import {
   expectProblem,
   HttpReceiver,
   nextIp,
+  postAs,
   seedTenant,
   signUpUser,
   SmtpSink,
@@ -25,10 +26,7 @@ describe('abuse of mail and SMS is bounded', () => {
   let t: TestApp;
   let tenant: SeededTenant;
   const key = () => tenant.projectKey;
-  const post = (path: string, body: object, token?: string) => {
-    const req = t.http().post(path).set('X-Service-Project-Key', key()).set('X-Forwarded-For', nextIp());
-    return (token ? req.set('Authorization', `Bearer ${token}`) : req).send(body);
-  };
+  const post = (path: string, body: object, token?: string) => postAs(t, key(), path, body, token);
   const rateLimitHeaders = (res: Response) => [res.headers['ratelimit-limit'], res.headers['ratelimit-remaining']];
   /** The whole problem body of a 429 `rate-limited` and its headers. */
   function expectRateLimited(res: Response, path: string, limit: string): void {

@@ -7,6 +7,7 @@ import {
   linkIn,
   MessageParties,
   nextIp,
+  postAs,
   seedTenant,
   signUpUser,
   spawnApp,
@@ -25,10 +26,7 @@ describe('MFA: TOTP, backup codes and SMS, with the sign-in challenge', () => {
   let t: TestApp;
   let tenant: SeededTenant;
   const key = () => tenant.projectKey;
-  const post = (path: string, body: object, token?: string) => {
-    const req = t.http().post(path).set('X-Service-Project-Key', key()).set('X-Forwarded-For', nextIp());
-    return (token ? req.set('Authorization', `Bearer ${token}`) : req).send(body);
-  };
+  const post = (path: string, body: object, token?: string) => postAs(t, key(), path, body, token);
   const signIn = (u: SignedUpUser) => post('/v1/auth/sign-in', { identifier: u.email, password: u.password });
 
   async function enrolTotp(u: SignedUpUser): Promise<{ secret: string; backupCodes: string[] }> {

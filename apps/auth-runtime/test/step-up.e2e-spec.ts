@@ -4,10 +4,11 @@ import { ProjectsCache } from '@gatehouse/identity';
 import {
   APP_ORIGIN,
   cookiesOf,
+  countRows,
   expectProblem,
   linkIn,
   MessageParties,
-  nextIp,
+  postAs,
   seedTenant,
   signUpUser,
   startTestApp,
@@ -36,13 +37,10 @@ describe('step-up re-authentication and the account settings users expect', () =
   let tenant: SeededTenant;
   const key = () => tenant.projectKey;
 
-  const post = (path: string, body: object, token?: string) => {
-    const req = t.http().post(path).set('X-Service-Project-Key', key()).set('X-Forwarded-For', nextIp());
-    return (token ? req.set('Authorization', `Bearer ${token}`) : req).send(body);
-  };
+  const post = (path: string, body: object, token?: string) => postAs(t, key(), path, body, token);
   const del = (path: string, token: string) => t.http().delete(path).set('X-Service-Project-Key', key()).set('Authorization', `Bearer ${token}`);
   const totpCode = (secret: string) => oathtool(secret, t);
-  const count = async (sql: string, params: unknown[]) => (await t.dataSource.query<{ n: number }[]>(sql, params))[0].n;
+  const count = (sql: string, params: unknown[]) => countRows(t, sql, params);
   const expectStale = (res: Response, path: string) => {
     const body = expectProblem(res, 403, 'reauthentication-required', path);
     expect(body.max_age_seconds).toBe(600);

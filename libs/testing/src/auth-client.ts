@@ -9,6 +9,20 @@ export function nextIp(): string {
   return `198.51.100.${(ipCounter % 250) + 1}`;
 }
 
+/**
+ * A POST to the auth runtime as a client application sends it: the project key, a client address
+ * of its own (so per-address limits stay apart) and, when given, the bearer token.
+ */
+export function postAs(t: TestApp, projectKey: string, path: string, body: object, token?: string) {
+  const req = t.http().post(path).set('X-Service-Project-Key', projectKey).set('X-Forwarded-For', nextIp());
+  return (token ? req.set('Authorization', `Bearer ${token}`) : req).send(body);
+}
+
+/** What a `SELECT count(*)::int AS n …` query answers. */
+export async function countRows(t: TestApp, sql: string, params: unknown[]): Promise<number> {
+  return (await t.dataSource.query<{ n: number }[]>(sql, params))[0].n;
+}
+
 /** Parses Set-Cookie headers into name -> { value, attributes }. */
 export function cookiesOf(res: Response): Record<string, { value: string; attributes: string[] }> {
   const raw = res.headers['set-cookie'] as unknown as string[] | undefined;

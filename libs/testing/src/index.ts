@@ -6,7 +6,7 @@ export { startTestApp, testConfig, type AppFactory, type TestApp } from './test-
 export { TestClock } from './test-clock';
 export { TEST_DATABASE_URL, TEST_ENCRYPTION_KEY, TEST_ENV, TEST_REDIS_URL } from './test-env';
 export { TcpProxy, withPort } from './tcp-proxy';
-export { cookiesOf, nextIp, signUpUser, type SignedUpUser } from './auth-client';
+export { cookiesOf, countRows, nextIp, postAs, signUpUser, type SignedUpUser } from './auth-client';
 export { spawnApp, type AppProcess } from './app-process';
 export { linkIn, SmtpSink } from './smtp-sink';
 export { HttpReceiver, type ReceivedRequest } from './http-receiver';
