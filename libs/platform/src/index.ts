@@ -7,7 +7,7 @@ export { Clock } from './clock';
 export { PlatformConfigModule } from './config.module';
 export { HealthController } from './health/health.controller';
 export { HealthModule } from './health/health.module';
-export { createHttpApp, listen, stopOnSignals, type HttpAppOptions, type RunningApp } from './http/create-http-app';
+export { createHttpApp, listen, servedOpenApiDocument, stopOnSignals, type HttpAppOptions, type RunningApp } from './http/create-http-app';
 export { requestCookie } from './http/cookies';
 export { bodyMiddleware, jsonOnlyMiddleware, refusedBody, requestContextMiddleware, setRequestTenant } from './http/request-context';
 export { createLogger, logLevelsFor } from './logging/logger';

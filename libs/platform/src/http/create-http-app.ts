@@ -76,6 +76,13 @@ function documentProblems(document: OpenAPIObject): void {
   }
 }
 
+const DOCUMENTS = new WeakMap<object, OpenAPIObject>();
+
+/** The OpenAPI document the app serves at `/docs/openapi.json` (the same object), if it serves one. */
+export function servedOpenApiDocument(app: object): OpenAPIObject | undefined {
+  return DOCUMENTS.get(app);
+}
+
 /**
  * Builds an HTTP app the same way for all three services: JSON-only bodies with a size limit,
  * trace ids, one log line per request, trusted proxies, OpenAPI at /docs. Not listening yet.
@@ -113,6 +120,7 @@ export async function createHttpApp(module: Type<unknown>, config: AppConfig, op
         .build(),
     );
     documentProblems(document);
+    DOCUMENTS.set(app, document);
     SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/openapi.json' });
   }
   judgeBodiesAfterRouteGuards(app);
