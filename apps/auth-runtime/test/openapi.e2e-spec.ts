@@ -1,4 +1,4 @@
-import { expectEveryRouteToRefuseBadBodies, mintAccessToken, seedTenant, signUpUser, startTestApp, type TestApp } from '@gatehouse/testing';
+import { expectEveryRouteToRefuseBadBodies, operationsWithoutSuccessSchema, mintAccessToken, seedTenant, signUpUser, startTestApp, type TestApp } from '@gatehouse/testing';
 import { buildAuthRuntime } from '../src/app-factory';
 
 describe('OpenAPI document and Swagger UI of the auth runtime', () => {
@@ -15,6 +15,11 @@ describe('OpenAPI document and Swagger UI of the auth runtime', () => {
       expect(Object.keys(doc.body.paths as object)).toContain(path);
     }
     expect((await t.http().get('/docs')).status).toBe(200);
+  });
+
+  it('says what every operation answers on success: a JSON schema for each 200/201/202, else 204 or a redirect', async () => {
+    const doc = await t.http().get('/docs/openapi.json');
+    expect(operationsWithoutSuccessSchema(doc.body as object)).toEqual([]);
   });
 
   it('judges a refused body on every documented route, right after the project key and session', async () => {

@@ -1,4 +1,4 @@
-import { expectEveryRouteToRefuseBadBodies, mintAccessToken, seedTenant, startTestApp, type TestApp } from '@gatehouse/testing';
+import { expectEveryRouteToRefuseBadBodies, operationsWithoutSuccessSchema, mintAccessToken, seedTenant, startTestApp, type TestApp } from '@gatehouse/testing';
 import { buildControlPlane } from '../src/app-factory';
 
 describe('OpenAPI document and Swagger UI of the control plane', () => {
@@ -18,6 +18,11 @@ describe('OpenAPI document and Swagger UI of the control plane', () => {
     const ui = await t.http().get('/docs');
     expect(ui.status).toBe(200);
     expect(ui.text).toContain('swagger');
+  });
+
+  it('says what every operation answers on success: a JSON schema for each 200/201/202, else 204 or a redirect', async () => {
+    const doc = await t.http().get('/docs/openapi.json');
+    expect(operationsWithoutSuccessSchema(doc.body as object)).toEqual([]);
   });
 
   it('judges a refused body on every documented route, right after the admin token', async () => {

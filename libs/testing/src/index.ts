@@ -14,4 +14,5 @@ export { MessageParties } from './message-parties';
 export { eventually } from './eventually';
 export { expectEveryRouteToRefuseBadBodies } from './refused-bodies';
 export { expectRawProblem, listenOnLoopback, parseRawResponses, rawHttp, type RawResponse } from './raw-http';
+export { openApiDisagreements, operationsWithoutSuccessSchema } from './openapi-conformance';
 export { fuzzApi, fuzzSettings, type FuzzMode, type FuzzOptions, type FuzzReport } from './fuzz/fuzz-api';

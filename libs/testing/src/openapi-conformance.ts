@@ -125,3 +125,23 @@ export function openApiDisagreements(served: object | undefined, answers: Record
   }
   return [...found];
 }
+
+/**
+ * The operations of a document that do not say what they answer on success: each must declare a
+ * 2xx or redirect status, and every 200/201/202 it declares must carry an `application/json` schema (204 and
+ * redirects have no body to describe). Returns `METHOD /path` for each that does not (empty when
+ * all do).
+ */
+export function operationsWithoutSuccessSchema(served: object): string[] {
+  const doc = served as OpenApiDocument;
+  const missing: string[] = [];
+  for (const [template, item] of Object.entries(doc.paths)) {
+    for (const [method, operation] of Object.entries(item)) {
+      if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
+      const successes = Object.entries(operation.responses ?? {}).filter(([status]) => /^[23]\d\d$/.test(status));
+      const described = successes.length > 0 && successes.every(([status, r]) => !['200', '201', '202'].includes(status) || !!r.content?.['application/json']?.schema);
+      if (!described) missing.push(`${method.toUpperCase()} ${template}`);
+    }
+  }
+  return missing;
+}
