@@ -1,8 +1,8 @@
-import type { DataSource } from 'typeorm';
 import type { AppConfig } from '@gatehouse/config';
 import { generateSigningKey, privateKeyFromPem, publicKeyFromJwk } from '@gatehouse/crypto';
 import { Clock, MemoryCacheStore } from '@gatehouse/platform';
 import { AccessTokensService } from './access-tokens.service';
+import type { SessionsRepository } from './sessions/sessions.repository';
 import type { SigningKeysService } from './signing-keys.service';
 
 class MovableClock extends Clock {
@@ -32,12 +32,13 @@ function setup() {
   const keys = {
     activeKey: async () => ({ kid: generated.kid, key: privateKeyFromPem(generated.privateKeyPem) }),
     verifyingKey: async (kid: string) => (kid === generated.kid && entry.status === 'active' ? entry : null),
+    revokedKidsSince: async () => [],
   } as unknown as SigningKeysService;
   const clock = new MovableClock(Date.UTC(2026, 10, 21, 12));
   const cache = new MemoryCacheStore(() => clock.nowMs());
-  const dataSource = { query: async () => [] } as unknown as DataSource;
+  const sessions = { revokedSince: async () => [] } as unknown as SessionsRepository;
   const config = { http: { publicAuthUrl: 'http://auth.test' } } as AppConfig;
-  const tokens = new AccessTokensService(keys, cache, dataSource, clock, config);
+  const tokens = new AccessTokensService(keys, cache, sessions, clock, config);
   const issue = (sessionId = 'session-1') =>
     tokens.issue({ tenantId: TENANT, projectId: PROJECT, userId: 'user-1', sessionId, isAdmin: false, ttlSeconds: 60 });
   return { tokens, entry, clock, issue };

@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { peekKid, signAccessToken, verifyAccessToken, type AccessTokenClaims } from '@gatehouse/crypto';
 import { CacheStore, Clock } from '@gatehouse/platform';
+import { SessionsRepository } from './sessions/sessions.repository';
 import { SigningKeysService, MAX_ACCESS_TOKEN_TTL_SECONDS } from './signing-keys.service';
 
 export const DEFAULT_ACCESS_TOKEN_TTL_SECONDS = 900;
@@ -55,7 +56,7 @@ export class AccessTokensService {
   constructor(
     private readonly keys: SigningKeysService,
     private readonly cache: CacheStore,
-    private readonly dataSource: DataSource,
+    private readonly sessions: SessionsRepository,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -132,10 +133,8 @@ export class AccessTokensService {
   reloadRevocations(): Promise<void> {
     this.reloading ??= (async () => {
       const since = new Date(this.clock.nowMs() - (MAX_ACCESS_TOKEN_TTL_SECONDS + 60) * 1000);
-      const rows: { id: string }[] = await this.dataSource.query(`SELECT id FROM sessions WHERE revoked_at IS NOT NULL AND revoked_at > $1`, [since]);
-      await this.markRevoked(rows.map((r) => r.id));
-      const keys: { kid: string }[] = await this.dataSource.query(`SELECT kid FROM signing_keys WHERE status = 'revoked' AND revoked_at > $1`, [since]);
-      await Promise.all(keys.map((k) => this.markKeyRevoked(k.kid)));
+      await this.markRevoked(await this.sessions.revokedSince(since));
+      await Promise.all((await this.keys.revokedKidsSince(since)).map((kid) => this.markKeyRevoked(kid)));
       await this.cache.set(LOADED_SENTINEL, '1');
     })().finally(() => {
       this.reloading = null;

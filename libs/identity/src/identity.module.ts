@@ -6,16 +6,29 @@ import { LockoutService, SecondFactorLockout } from './lockout.service';
 import { PasswordHasher } from './password-hasher';
 import { ProvisioningService } from './provisioning.service';
 import { ProjectsCache } from './projects-cache.service';
+import { RefreshChainsRepository } from './sessions/refresh-chains.repository';
+import { SessionsRepository } from './sessions/sessions.repository';
 import { SigningKeysService } from './signing-keys.service';
 
-const PROVIDERS = [AccessTokensService, ApiKeyUsage, LockoutService, PasswordHasher, ProjectsCache, ProvisioningService, SecondFactorLockout, SigningKeysService];
+const PROVIDERS = [
+  AccessTokensService,
+  ApiKeyUsage,
+  LockoutService,
+  PasswordHasher,
+  ProjectsCache,
+  ProvisioningService,
+  RefreshChainsRepository,
+  SecondFactorLockout,
+  SessionsRepository,
+  SigningKeysService,
+];
 
 /** The audit and outbox recorder: every app that changes data records its events through it (the worker too). */
 @Global()
 @Module({ providers: [EventRecorder], exports: [EventRecorder] })
 export class EventsModule {}
 
-/** Identity services both HTTP apps and the CLI share (tokens, keys, passwords, lockouts, provisioning), with the recorder. */
+/** Identity services both HTTP apps and the CLI share (tokens, sessions, keys, passwords, lockouts, provisioning), with the recorder. */
 @Global()
 @Module({ imports: [EventsModule], providers: PROVIDERS, exports: [...PROVIDERS, EventsModule] })
 export class IdentityModule {}

@@ -1,8 +1,10 @@
-/** Identity services the HTTP apps share: access tokens, signing keys, project keys, passwords, lockouts, provisioning, events, and the core module. */
+/** Identity services the HTTP apps share: access tokens, sessions and their refresh chains, signing keys, project keys, passwords, lockouts, provisioning, events, and the core module. */
 export { AccessTokensService, DEFAULT_ACCESS_TOKEN_TTL_SECONDS, type IssueTokenInput, type VerifiedAccessToken } from './access-tokens.service';
 export { EventRecorder, type RecordedEvent, type RequestMeta } from './event-recorder';
 export { EventsModule, IdentityModule } from './identity.module';
 export { PasswordHasher } from './password-hasher';
+export { liveSessionCountSql, SessionsRepository, unrevokedSessionOfUserSql, type NewSession, type SessionRow } from './sessions/sessions.repository';
+export { RefreshChainsRepository, type ChainStateRow, type RotatedRow, type Rotation } from './sessions/refresh-chains.repository';
 export { newPublishableKey, ProvisioningService, type NewProject, type TenantSummary } from './provisioning.service';
 export { MAX_ACCESS_TOKEN_TTL_SECONDS, SigningKeysService } from './signing-keys.service';
 export { ProjectsCache, projectKeyLookup, projectsNamedByKeySql, type ProjectKeyMatch, type ResolvedProject } from './projects-cache.service';

@@ -85,6 +85,12 @@ export class SigningKeysService {
     return { key, changed: true };
   }
 
+  /** The kids of keys revoked after `since` (the revocation list every instance keeps). */
+  async revokedKidsSince(since: Date): Promise<string[]> {
+    const rows: { kid: string }[] = await this.dataSource.query(`SELECT kid FROM signing_keys WHERE status = 'revoked' AND revoked_at > $1`, [since]);
+    return rows.map((r) => r.kid);
+  }
+
   /** Keys whose tokens may still verify: active and retiring ones not yet past `retire_after` (never revoked ones). */
   async listVerifying(projectId: string): Promise<SigningKey[]> {
     const keys = await this.dataSource.getRepository(SigningKey).find({ where: { projectId }, order: { createdAt: 'DESC' } });

@@ -1,8 +1,7 @@
 import { Module } from '@nestjs/common';
-import { OrganizationMembersRepository } from '../organizations/organization-members.repository';
 import { UsersModule } from '../users/users.module';
 import { InvitationsController } from './invitations.controller';
-import { InvitationsRepository } from './invitations.repository';
+import { InvitationsRepository, OrganizationMembersRepository } from '@gatehouse/organizations';
 import { InvitationsService } from './invitations.service';
 
 /** `POST /v1/auth/invitations/accept`. */

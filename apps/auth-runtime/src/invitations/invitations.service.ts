@@ -6,9 +6,8 @@ import { EventRecorder, type RequestMeta, type ResolvedProject } from '@gatehous
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import { isTokenShape } from '../one-time-tokens/token.dto';
-import { OrganizationMembersRepository } from '../organizations/organization-members.repository';
 import { UsersRepository } from '../users/users.repository';
-import { InvitationsRepository } from './invitations.repository';
+import { InvitationsRepository, OrganizationMembersRepository } from '@gatehouse/organizations';
 
 /**
  * Accepting an invitation (CONTRACT §5): the signed-in user's email must be the invited one

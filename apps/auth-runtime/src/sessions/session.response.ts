@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { SessionRow } from './sessions.repository';
+import type { SessionRow } from '@gatehouse/identity';
 
 /** One of the caller's sessions (`GET /v1/auth/sessions`). */
 export class SessionResponse {

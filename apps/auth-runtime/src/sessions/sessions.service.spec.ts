@@ -2,13 +2,11 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { AppConfig } from '@gatehouse/config';
 import { encryptSecret, hmacSha256, sha256Hex } from '@gatehouse/crypto';
-import type { AccessTokensService, EventRecorder, ProjectKeyMatch } from '@gatehouse/identity';
+import type { AccessTokensService, ChainStateRow, EventRecorder, ProjectKeyMatch, RefreshChainsRepository, Rotation, SessionsRepository } from '@gatehouse/identity';
 import type { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import type { UsersRepository } from '../users/users.repository';
-import type { ChainStateRow, RefreshChainsRepository, Rotation } from './refresh-chains.repository';
 import { RefreshTokenCodec } from './refresh-token';
-import type { SessionsRepository } from './sessions.repository';
 import { REFRESH_REUSE_GRACE_MS, SessionsService } from './sessions.service';
 
 /**

@@ -5,16 +5,25 @@ import { isId } from '@gatehouse/entities';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { decryptSecretString, encryptSecret, hmacSha256, safeEqual, sha256Hex } from '@gatehouse/crypto';
 import type { User } from '@gatehouse/entities';
-import { AccessTokensService, DEFAULT_ACCESS_TOKEN_TTL_SECONDS, EventRecorder, originRefused, type ProjectKeyMatch, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
+import {
+  AccessTokensService,
+  DEFAULT_ACCESS_TOKEN_TTL_SECONDS,
+  EventRecorder,
+  originRefused,
+  RefreshChainsRepository,
+  SessionsRepository,
+  type ChainStateRow,
+  type ProjectKeyMatch,
+  type RequestMeta,
+  type ResolvedProject,
+} from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import type { CookieTokens } from '../auth/session-cookies';
 import { projectKeyRequired } from '../projects/project-key.guard';
-import { RefreshChainsRepository, type ChainStateRow } from './refresh-chains.repository';
 import { RefreshTokenCodec } from './refresh-token';
 import { UsersRepository } from '../users/users.repository';
 import { toSessionResponse, type SessionListResponse } from './session.response';
-import { SessionsRepository } from './sessions.repository';
 
 export const REFRESH_IDLE_MS = 7 * 24 * 3600 * 1000;
 export const SESSION_ABSOLUTE_MS = 30 * 24 * 3600 * 1000;

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { PasswordCredential, queryPrepared, queryRows, User, type PreparedStatement } from '@gatehouse/entities';
-import { projectsNamedByKeySql } from '@gatehouse/identity';
+import { liveSessionCountSql, projectsNamedByKeySql, unrevokedSessionOfUserSql } from '@gatehouse/identity';
+import { organizationsOfUserJsonSql } from '@gatehouse/organizations';
 
 export interface MeRow {
   id: string;
@@ -34,13 +35,11 @@ export interface MeQuery {
 const ME_STATEMENT: PreparedStatement = {
   name: 'auth_me',
   text: `SELECT u.id, u.email, u.is_admin,
-                (SELECT count(*)::int FROM sessions s WHERE s.user_id = u.id AND s.revoked_at IS NULL AND s.expires_at > $4) AS active_sessions,
-                COALESCE((SELECT json_agg(json_build_object('id', o.id, 'name', o.name, 'role', m.role) ORDER BY o.name, o.id)
-                            FROM organization_members m JOIN organizations o ON o.id = m.organization_id
-                           WHERE m.user_id = u.id), '[]'::json) AS organizations
+                ${liveSessionCountSql('u.id', '$4')} AS active_sessions,
+                ${organizationsOfUserJsonSql('u.id')} AS organizations
            FROM users u
           WHERE u.id = $1 AND u.project_id = $2 AND u.status = 'active'
-            AND EXISTS (SELECT 1 FROM sessions s WHERE s.id = $3 AND s.user_id = u.id AND s.revoked_at IS NULL)
+            AND ${unrevokedSessionOfUserSql('$3', 'u.id')}
             AND NOT EXISTS (SELECT 1 FROM signing_keys k WHERE k.kid = $7 AND k.status = 'revoked')
             AND EXISTS (SELECT 1 FROM (${projectsNamedByKeySql('p.id', '$5', '$6')}) named WHERE named.id = u.project_id)`,
 };

@@ -4,7 +4,7 @@ import { OrganizationMembersModule } from '../organization-members/organization-
 import { OrganizationsModule } from '../organizations/organizations.module';
 import { ProjectsDataModule } from '../projects-data/projects-data.module';
 import { InvitationsController } from './invitations.controller';
-import { InvitationsRepository } from './invitations.repository';
+import { InvitationsRepository } from '@gatehouse/organizations';
 import { InvitationsService } from './invitations.service';
 
 @Module({

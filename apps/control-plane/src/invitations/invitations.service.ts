@@ -10,12 +10,11 @@ import { MailQueue, type MailMessage } from '@gatehouse/queue';
 import type { AdminContext } from '../auth/admin.guard';
 import { adminEvent } from '../common/admin-events';
 import { paginated, type Page } from '../common/pagination';
-import { OrganizationMembersRepository } from '../organization-members/organization-members.repository';
 import { OrganizationsRepository } from '../organizations/organizations.repository';
 import { ProjectsRepository } from '../projects-data/projects.repository';
 import type { CreateInvitationDto } from './dto/create-invitation.dto';
 import { toInvitationResponse } from './invitation.response';
-import { InvitationsRepository } from './invitations.repository';
+import { InvitationsRepository, OrganizationMembersRepository } from '@gatehouse/organizations';
 
 /** CONTRACT §5: invitation tokens live 7 days. */
 export const INVITATION_TTL_MS = 7 * 24 * 3600 * 1000;

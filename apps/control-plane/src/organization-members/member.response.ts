@@ -1,4 +1,4 @@
-import type { MemberRow } from './organization-members.repository';
+import type { MemberRow } from '@gatehouse/organizations';
 
 /** Organization member resource: the user's id and email with the role. */
 export function toMemberResponse(m: MemberRow) {

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { AdminGuard } from '../auth/admin.guard';
 import { OrganizationsModule } from '../organizations/organizations.module';
 import { OrganizationMembersController } from './organization-members.controller';
-import { OrganizationMembersRepository } from './organization-members.repository';
+import { OrganizationMembersRepository } from '@gatehouse/organizations';
 import { OrganizationMembersService } from './organization-members.service';
 
 @Module({

@@ -11,7 +11,7 @@ import { OrganizationsRepository } from '../organizations/organizations.reposito
 import type { AddMemberDto } from './dto/add-member.dto';
 import type { UpdateMemberDto } from './dto/update-member.dto';
 import { toMemberResponse } from './member.response';
-import { OrganizationMembersRepository, type MemberRow } from './organization-members.repository';
+import { OrganizationMembersRepository, type MemberRow } from '@gatehouse/organizations';
 
 const orgNotFound = () => new ProblemError('not-found', { detail: 'No such organization.' });
 const memberNotFound = () => new ProblemError('not-found', { detail: 'No such member of this organization.' });

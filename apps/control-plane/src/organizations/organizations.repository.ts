@@ -22,7 +22,7 @@ export class OrganizationsRepository {
     return this.repo().findOne({ where: { tenantId, id } });
   }
 
-  /** Reads and row-locks the organization: member and invitation changes of one organization are serialised. */
+  /** Reads and row-locks the organization: member and invitation changes of one organization are serialised (the lock order of OrganizationMembersRepository, @gatehouse/organizations). */
   lockInTenant(manager: EntityManager, tenantId: string, id: string): Promise<Organization | null> {
     return this.repo(manager).findOne({ where: { tenantId, id }, lock: { mode: 'pessimistic_write' } });
   }

@@ -1,5 +1,5 @@
-import type { UserOrganizationRow } from '../organization-members/organization-members.repository';
-import type { SessionRow } from './user-sessions.repository';
+import type { UserOrganizationRow } from '@gatehouse/organizations';
+import type { SessionRow } from '@gatehouse/identity';
 import type { UserRow } from './users.repository';
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());

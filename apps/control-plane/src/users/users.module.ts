@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AdminGuard } from '../auth/admin.guard';
 import { OrganizationMembersModule } from '../organization-members/organization-members.module';
-import { UserSessionsRepository } from './user-sessions.repository';
 import { UsersController } from './users.controller';
 import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
@@ -9,6 +8,6 @@ import { UsersService } from './users.service';
 @Module({
   imports: [OrganizationMembersModule],
   controllers: [UsersController],
-  providers: [AdminGuard, UsersRepository, UserSessionsRepository, UsersService],
+  providers: [AdminGuard, UsersRepository, UsersService],
 })
 export class UsersModule {}

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
-import type { AccessTokensService, EventRecorder, LockoutService, SecondFactorLockout } from '@gatehouse/identity';
+import type { AccessTokensService, EventRecorder, LockoutService, SecondFactorLockout, SessionsRepository } from '@gatehouse/identity';
 import type { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
-import type { OrganizationMembersRepository } from '../organization-members/organization-members.repository';
-import type { UserSessionsRepository } from './user-sessions.repository';
+import type { OrganizationMembersRepository } from '@gatehouse/organizations';
 import type { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
 
@@ -41,7 +40,7 @@ describe('UsersService.delete decides on what the locked rows say', () => {
       lockInTenant: async (_m: EntityManager, tenantId: string, id: string) => (tenantId === admin.tenantId && id === target.id ? target : null),
       delete: async (_m: EntityManager, id: string) => void deleted.push(id),
     } as unknown as UsersRepository;
-    const sessions = { unrevokedIds: async () => ['s1', 's2'] } as unknown as UserSessionsRepository;
+    const sessions = { unrevokedIds: async () => ['s1', 's2'] } as unknown as SessionsRepository;
     const tokens = { markRevoked: async (ids: string[]) => void marked.push(ids) } as unknown as AccessTokensService;
     const events = {
       record: async (_m: EntityManager, e: { action: string }) => void actions.push(e.action),

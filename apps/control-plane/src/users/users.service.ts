@@ -1,16 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { isId } from '@gatehouse/entities';
-import { AccessTokensService, EventRecorder, LockoutService, SecondFactorLockout, type RequestMeta } from '@gatehouse/identity';
+import { AccessTokensService, EventRecorder, LockoutService, SecondFactorLockout, SessionsRepository, type RequestMeta } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import type { AdminContext } from '../auth/admin.guard';
 import { adminEvent } from '../common/admin-events';
 import { paginated, type Page } from '../common/pagination';
-import { OrganizationMembersRepository } from '../organization-members/organization-members.repository';
+import { OrganizationMembersRepository } from '@gatehouse/organizations';
 import type { UpdateUserDto } from './dto/update-user.dto';
 import { toUserDetailResponse, toUserResponse } from './user.response';
-import { UserSessionsRepository } from './user-sessions.repository';
 import { UsersRepository, type UserFilter } from './users.repository';
 
 const notFound = () => new ProblemError('not-found', { detail: 'No such user.' });
@@ -28,7 +27,7 @@ export class UsersService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly users: UsersRepository,
-    private readonly sessions: UserSessionsRepository,
+    private readonly sessions: SessionsRepository,
     private readonly members: OrganizationMembersRepository,
     private readonly tokens: AccessTokensService,
     private readonly lockout: LockoutService,
@@ -46,7 +45,7 @@ export class UsersService {
   async get(tenantId: string, id: string) {
     const user = isId(id) ? await this.users.findInTenant(tenantId, id) : null;
     if (!user) throw notFound();
-    const [sessions, organizations] = await Promise.all([this.sessions.listActive(user.id, this.clock.now()), this.members.forUser(tenantId, user.id)]);
+    const [sessions, organizations] = await Promise.all([this.sessions.listActive(user.id, this.clock.now(), 100), this.members.forUser(tenantId, user.id)]);
     return toUserDetailResponse(user, sessions, organizations);
   }
 
@@ -63,7 +62,7 @@ export class UsersService {
       await this.users.update(manager, user.id, { status: dto.status, metadata: dto.metadata });
       let revoked: string[] = [];
       if (dto.status === 'disabled') {
-        revoked = await this.sessions.revokeAll(manager, user.id, 'user_disabled', this.clock.now());
+        revoked = await this.sessions.revokeAllOfUser(manager, user.id, 'user_disabled', this.clock.now());
         await this.tokens.markRevoked(revoked);
         await this.events.sessionsRevoked(manager, { tenantId: admin.tenantId, projectId: user.project_id, actorType: 'admin', actorId: admin.userId, meta }, user.id, revoked, 'user_disabled');
       }

@@ -2,7 +2,7 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy }
 import { Clock } from '@gatehouse/platform';
 import { OutboxEventsRepository } from '../deliveries/outbox-events.repository';
 import { PollingLoop } from '../common/polling-loop';
-import { ExpiredSessionsRepository } from './expired-sessions.repository';
+import { SessionsRepository } from '@gatehouse/identity';
 import { ExpiredTokensRepository } from './expired-tokens.repository';
 
 const DAY_MS = 24 * 3600_000;
@@ -25,7 +25,7 @@ export class RetentionService implements OnApplicationBootstrap, OnModuleDestroy
 
   constructor(
     private readonly outbox: OutboxEventsRepository,
-    private readonly sessions: ExpiredSessionsRepository,
+    private readonly sessions: SessionsRepository,
     private readonly tokens: ExpiredTokensRepository,
     private readonly clock: Clock,
   ) {}

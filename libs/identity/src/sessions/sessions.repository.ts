@@ -9,14 +9,26 @@ export type NewSession = Pick<Session, 'id' | 'tenantId' | 'projectId' | 'userId
   refreshExpiresAt: Date;
 };
 
+/** A live session as its owner (`/v1/auth/sessions`) and an admin (the user detail) see it. */
 export interface SessionRow {
   id: string;
+  auth_method: string;
   created_at: Date;
   last_active_at: Date;
   expires_at: Date;
   ip_address: string | null;
   user_agent: string | null;
 }
+
+/**
+ * SQL for statements of other tables that read `sessions` in the same round trip (`/me`): how
+ * many live sessions the user `userRef` has at `now`, and whether the session `sessionRef` is
+ * the user's and not revoked.
+ */
+export const liveSessionCountSql = (userRef: string, now: string) =>
+  `(SELECT count(*)::int FROM sessions s WHERE s.user_id = ${userRef} AND s.revoked_at IS NULL AND s.expires_at > ${now})`;
+export const unrevokedSessionOfUserSql = (sessionRef: string, userRef: string) =>
+  `EXISTS (SELECT 1 FROM sessions s WHERE s.id = ${sessionRef} AND s.user_id = ${userRef} AND s.revoked_at IS NULL)`;
 
 /**
  * $1–$6 tenant, project, user, method, ip, user agent; $7 now (also the session's `auth_time`); $8
@@ -42,8 +54,9 @@ const CREATE_STATEMENT: PreparedStatement = {
 };
 
 /**
- * The only code of the auth runtime that queries `sessions`; it also starts a session's refresh
- * chain with its first token (rotations belong to RefreshChainsRepository).
+ * The only code that queries `sessions` (both HTTP apps, the worker's housekeeping and the
+ * revocation list of AccessTokensService; `/me` reads it through the SQL above). It also starts a
+ * session's refresh chain with its first token (rotations belong to RefreshChainsRepository).
  */
 @Injectable()
 export class SessionsRepository {
@@ -98,15 +111,43 @@ export class SessionsRepository {
     return rows.map((r) => r.id);
   }
 
-  /** The user's live sessions, newest first; a session was last active at its last refresh, else at its start. */
-  listActive(userId: string, now: Date): Promise<SessionRow[]> {
+  /**
+   * The user's live sessions, newest first, at most `limit` (the owner sees all; the admin detail
+   * view, which is not a paginated list, the 100 newest). A session was last active at its last
+   * refresh (its chain's `rotated_at`), else at its start.
+   */
+  listActive(userId: string, now: Date, limit: number | null = null): Promise<SessionRow[]> {
     return this.dataSource.query(
-      `SELECT s.id, s.created_at, GREATEST(s.last_active_at, c.rotated_at) AS last_active_at, s.expires_at, s.ip_address, s.user_agent
+      `SELECT s.id, s.auth_method, s.created_at, GREATEST(s.last_active_at, c.rotated_at) AS last_active_at, s.expires_at, s.ip_address, s.user_agent
          FROM sessions s LEFT JOIN refresh_chains c ON c.session_id = s.id
         WHERE s.user_id = $1 AND s.revoked_at IS NULL AND s.expires_at > $2
-        ORDER BY s.created_at DESC`,
-      [userId, now],
+        ORDER BY s.created_at DESC, s.id LIMIT $3`,
+      [userId, now, limit],
     );
+  }
+
+  /** The ids of the user's sessions not yet revoked (whose tokens a deletion must refuse). */
+  async unrevokedIds(manager: EntityManager, userId: string): Promise<string[]> {
+    const rows = await queryRows<{ id: string }>(manager, `SELECT id FROM sessions WHERE user_id = $1 AND revoked_at IS NULL`, [userId]);
+    return rows.map((r) => r.id);
+  }
+
+  /** The ids of sessions revoked after `since` (the revocation list every instance keeps). */
+  async revokedSince(since: Date): Promise<string[]> {
+    const rows = await queryRows<{ id: string }>(this.dataSource, `SELECT id FROM sessions WHERE revoked_at IS NOT NULL AND revoked_at > $1`, [since]);
+    return rows.map((r) => r.id);
+  }
+
+  /** Deletes up to `limit` sessions that expired, or were revoked, before `before` (their chains by cascade); returns how many. */
+  async purge(before: Date, limit: number): Promise<number> {
+    const rows = await queryRows<{ id: string }>(
+      this.dataSource,
+      `DELETE FROM sessions WHERE id IN (
+         SELECT id FROM sessions WHERE expires_at < $1 OR revoked_at < $1 LIMIT $2)
+       RETURNING id`,
+      [before, limit],
+    );
+    return rows.length;
   }
 
   /** Revokes one session of the user; returns false when it is not theirs or already revoked. */

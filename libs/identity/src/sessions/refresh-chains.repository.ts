@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { queryPrepared, type PreparedStatement } from '@gatehouse/entities';
-import { originAllowedSql, projectsNamedByKeySql, type ProjectKeyMatch } from '@gatehouse/identity';
+import { projectsNamedByKeySql, type ProjectKeyMatch } from '../projects-cache.service';
+import { originAllowedSql } from '../request-auth';
 
 /** The state of a chain whose presented token could not be rotated. */
 export interface ChainStateRow {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { MemberRole } from '@gatehouse/entities';
-import type { Page } from '../common/pagination';
+import type { Page } from './page';
 
 export interface MemberRow {
   organization_id: string;
@@ -23,7 +23,25 @@ export interface UserOrganizationRow {
 
 const MEMBER_COLUMNS = `m.organization_id, m.user_id, u.email, u.username, m.role, m.created_at, m.updated_at`;
 
-/** The only code of the control plane that queries `organization_members` (joined to users for their email). */
+/**
+ * SQL for a statement of another table that shows a user's organizations in the same round trip
+ * (`/me`): a JSON array of `{id, name, role}` of the user `userRef`, by name.
+ */
+export const organizationsOfUserJsonSql = (userRef: string) =>
+  `COALESCE((SELECT json_agg(json_build_object('id', o.id, 'name', o.name, 'role', m.role) ORDER BY o.name, o.id)
+                            FROM organization_members m JOIN organizations o ON o.id = m.organization_id
+                           WHERE m.user_id = ${userRef}), '[]'::json)`;
+
+/**
+ * The only code that queries `organization_members` (joined to users for their email): the
+ * control plane's member and user routes, and invitations accepted in the auth runtime.
+ *
+ * The lock order, which both apps follow so that no two transactions wait for each other: every
+ * change to an organization's members or invitations first locks the organization's row (FOR
+ * UPDATE); a change that touches several organizations (deleting or disabling a user) locks them
+ * in id order (`lockOrganizationsOf`) before it touches any member. Only then are members or
+ * invitations read for a decision (the last-admin rule) or written.
+ */
 @Injectable()
 export class OrganizationMembersRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -36,6 +54,29 @@ export class OrganizationMembersRepository {
     );
     const [{ total }] = await this.dataSource.query<[{ total: number }]>(`SELECT count(*)::int AS total FROM organization_members WHERE organization_id = $1`, [organizationId]);
     return [rows, total];
+  }
+
+  /**
+   * Makes the user a member with `role` (an accepted invitation); an existing member keeps the
+   * higher of both roles (an invitation never demotes, so it cannot break the last-admin rule).
+   * Returns the resulting role.
+   */
+  async join(manager: EntityManager, m: { organizationId: string; userId: string; tenantId: string; role: MemberRole }): Promise<{ role: MemberRole; inserted: boolean; changed: boolean }> {
+    const before: { role: MemberRole }[] = await manager.query(`SELECT role FROM organization_members WHERE organization_id = $1 AND user_id = $2`, [
+      m.organizationId,
+      m.userId,
+    ]);
+    const rows: { role: MemberRole }[] = await manager.query(
+      `INSERT INTO organization_members (organization_id, user_id, tenant_id, role) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (organization_id, user_id) DO UPDATE
+         SET role = CASE WHEN organization_members.role = 'admin' OR EXCLUDED.role = 'admin' THEN 'admin' ELSE 'member' END,
+             updated_at = CASE WHEN organization_members.role = EXCLUDED.role OR organization_members.role = 'admin' THEN organization_members.updated_at ELSE now() END
+       RETURNING role`,
+      [m.organizationId, m.userId, m.tenantId, m.role],
+    );
+    const role = rows[0].role;
+    const previous = before[0]?.role;
+    return { role, inserted: previous === undefined, changed: previous !== undefined && previous !== role };
   }
 
   async find(manager: EntityManager, organizationId: string, userId: string): Promise<MemberRow | null> {
@@ -76,10 +117,7 @@ export class OrganizationMembersRepository {
     await manager.query(`DELETE FROM organization_members WHERE organization_id = $1 AND user_id = $2`, [organizationId, userId]);
   }
 
-  /**
-   * Locks the tenant's organizations that `userId` belongs to (FOR UPDATE, in id order, as member
-   * changes lock an organization before they touch its members); their ids.
-   */
+  /** Locks the tenant's organizations that `userId` belongs to, in id order (the lock order above); their ids. */
   async lockOrganizationsOf(manager: EntityManager, tenantId: string, userId: string): Promise<string[]> {
     const rows: { id: string }[] = await manager.query(
       `SELECT o.id FROM organizations o
