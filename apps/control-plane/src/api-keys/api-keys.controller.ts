@@ -1,10 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { requestMeta } from '@gatehouse/identity';
 import { AdminGuard, type AdminContext } from '../auth/admin.guard';
 import { CurrentAdmin } from '../auth/current-admin.decorator';
 import { parsePage } from '../common/pagination';
+import { ApiKeyCreatedResponse, ApiKeyListResponse } from './api-key.response';
 import { ApiKeysService } from './api-keys.service';
 import { CreateApiKeyDto } from './dto/create-api-key.dto';
 
@@ -18,13 +19,15 @@ export class ApiKeysController {
   @Post()
   @HttpCode(201)
   @ApiOperation({ summary: 'Create an API key (`sk_…`); the `secret` is returned this once only (201)' })
-  create(@CurrentAdmin() admin: AdminContext, @Param('id') projectId: string, @Body() dto: CreateApiKeyDto, @Req() req: Request) {
+  @ApiCreatedResponse({ type: ApiKeyCreatedResponse })
+  create(@CurrentAdmin() admin: AdminContext, @Param('id') projectId: string, @Body() dto: CreateApiKeyDto, @Req() req: Request): Promise<ApiKeyCreatedResponse> {
     return this.keys.create(admin, projectId, dto, requestMeta(req));
   }
 
   @Get()
   @ApiOperation({ summary: "List the project's live API keys (never their secrets)" })
-  list(@CurrentAdmin() admin: AdminContext, @Param('id') projectId: string, @Query() query: Record<string, unknown>) {
+  @ApiOkResponse({ type: ApiKeyListResponse })
+  list(@CurrentAdmin() admin: AdminContext, @Param('id') projectId: string, @Query() query: Record<string, unknown>): Promise<ApiKeyListResponse> {
     return this.keys.list(admin, projectId, parsePage(query));
   }
 

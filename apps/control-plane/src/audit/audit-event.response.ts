@@ -1,7 +1,31 @@
+import { ApiProperty } from '@nestjs/swagger';
+import type { RecordedEvent } from '@gatehouse/identity';
+import { PaginationResponse } from '../common/pagination.response';
 import type { AuditEventRow } from './audit-events.repository';
 
+const ACTOR_TYPES = ['user', 'admin', 'system', 'api_key'] satisfies RecordedEvent['actorType'][];
+
 /** Audit event (spec + CONTRACT §10); timestamps in UTC. */
-export function toAuditEventResponse(e: AuditEventRow) {
+export class AuditEventResponse {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ enum: ACTOR_TYPES }) actor_type!: string;
+  @ApiProperty({ type: String, nullable: true, description: 'The acting user or API key; null when the system acted' }) actor_id!: string | null;
+  @ApiProperty({ description: '`<resource>.<verb>`', example: 'user.created' }) action!: string;
+  @ApiProperty({ example: 'user' }) resource_type!: string;
+  @ApiProperty({ type: String, nullable: true }) resource_id!: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true }) project_id!: string | null;
+  @ApiProperty({ type: String, nullable: true }) ip_address!: string | null;
+  @ApiProperty({ type: String, nullable: true }) user_agent!: string | null;
+  @ApiProperty({ format: 'date-time' }) created_at!: string;
+}
+
+/** `GET /v1/admin/audit`, newest first. */
+export class AuditEventListResponse {
+  @ApiProperty({ type: [AuditEventResponse] }) events!: AuditEventResponse[];
+  @ApiProperty({ type: PaginationResponse }) pagination!: PaginationResponse;
+}
+
+export function toAuditEventResponse(e: AuditEventRow): AuditEventResponse {
   return {
     id: e.id,
     actor_type: e.actor_type,

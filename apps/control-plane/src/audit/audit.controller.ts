@@ -1,9 +1,10 @@
 import { Controller, Get, Query, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FieldErrors } from '@gatehouse/problem-details';
 import { AdminGuard, type AdminContext } from '../auth/admin.guard';
 import { CurrentAdmin } from '../auth/current-admin.decorator';
 import { QueryReader } from '../common/query-params';
+import { AuditEventListResponse } from './audit-event.response';
 import { parseRange } from './audit-query';
 import { AuditService } from './audit.service';
 
@@ -21,7 +22,8 @@ export class AuditController {
   @ApiQuery({ name: 'action', required: false, description: 'Exact action, e.g. user.created' })
   @ApiQuery({ name: 'page', required: false })
   @ApiQuery({ name: 'limit', required: false, description: '1–100, default 20' })
-  query(@CurrentAdmin() admin: AdminContext, @Query() query: Record<string, unknown>) {
+  @ApiOkResponse({ type: AuditEventListResponse })
+  query(@CurrentAdmin() admin: AdminContext, @Query() query: Record<string, unknown>): Promise<AuditEventListResponse> {
     const r = new QueryReader(query);
     const action = r.string('action', 100);
     const start = r.string('start_date', 64);

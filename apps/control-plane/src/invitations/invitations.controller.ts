@@ -1,11 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { requestMeta } from '@gatehouse/identity';
 import { AdminGuard, type AdminContext } from '../auth/admin.guard';
 import { CurrentAdmin } from '../auth/current-admin.decorator';
 import { parsePage } from '../common/pagination';
 import { CreateInvitationDto } from './dto/create-invitation.dto';
+import { InvitationListResponse, InvitationResponse } from './invitation.response';
 import { InvitationsService } from './invitations.service';
 
 @ApiTags('invitations')
@@ -18,13 +19,15 @@ export class InvitationsController {
   @Post()
   @HttpCode(201)
   @ApiOperation({ summary: 'Invite an email address; mails a 7-day single-use link (201)' })
-  create(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Body() dto: CreateInvitationDto, @Req() req: Request) {
+  @ApiCreatedResponse({ type: InvitationResponse })
+  create(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Body() dto: CreateInvitationDto, @Req() req: Request): Promise<InvitationResponse> {
     return this.invitations.create(admin, id, dto, requestMeta(req));
   }
 
   @Get()
   @ApiOperation({ summary: "List an organization's invitations (pending, accepted, revoked, expired), newest first" })
-  list(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Query() query: Record<string, unknown>) {
+  @ApiOkResponse({ type: InvitationListResponse })
+  list(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Query() query: Record<string, unknown>): Promise<InvitationListResponse> {
     return this.invitations.list(admin.tenantId, id, parsePage(query));
   }
 

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { requestMeta } from '@gatehouse/identity';
 import { AdminGuard, type AdminContext } from '../auth/admin.guard';
@@ -7,6 +7,7 @@ import { CurrentAdmin } from '../auth/current-admin.decorator';
 import { parsePage } from '../common/pagination';
 import { AddMemberDto } from './dto/add-member.dto';
 import { UpdateMemberDto } from './dto/update-member.dto';
+import { MemberListResponse, MemberResponse } from './member.response';
 import { OrganizationMembersService } from './organization-members.service';
 
 @ApiTags('organization-members')
@@ -18,20 +19,23 @@ export class OrganizationMembersController {
 
   @Get()
   @ApiOperation({ summary: 'List the members of an organization' })
-  list(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Query() query: Record<string, unknown>) {
+  @ApiOkResponse({ type: MemberListResponse })
+  list(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Query() query: Record<string, unknown>): Promise<MemberListResponse> {
     return this.members.list(admin.tenantId, id, parsePage(query));
   }
 
   @Post()
   @HttpCode(201)
   @ApiOperation({ summary: "Add a user of the organization's project (201); an existing member is 409" })
-  add(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Body() dto: AddMemberDto, @Req() req: Request) {
+  @ApiCreatedResponse({ type: MemberResponse })
+  add(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Body() dto: AddMemberDto, @Req() req: Request): Promise<MemberResponse> {
     return this.members.add(admin, id, dto, requestMeta(req));
   }
 
   @Patch(':userId')
   @ApiOperation({ summary: "Change a member's role; demoting the last admin is 409" })
-  update(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Param('userId') userId: string, @Body() dto: UpdateMemberDto, @Req() req: Request) {
+  @ApiOkResponse({ type: MemberResponse })
+  update(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Param('userId') userId: string, @Body() dto: UpdateMemberDto, @Req() req: Request): Promise<MemberResponse> {
     return this.members.updateRole(admin, id, userId, dto, requestMeta(req));
   }
 

@@ -1,6 +1,25 @@
+import { ApiProperty } from '@nestjs/swagger';
 import type { Organization } from '@gatehouse/entities';
+import { PaginationResponse } from '../common/pagination.response';
 
-export function toOrganizationResponse(o: Organization) {
+/** Organization resource; organizations belong to a project (CONTRACT §10). */
+export class OrganizationResponse {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ format: 'uuid' }) project_id!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty({ description: 'Unique in the project', example: 'acme' }) slug!: string;
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'Free-form JSON object' }) metadata!: Record<string, unknown>;
+  @ApiProperty({ format: 'date-time' }) created_at!: string;
+  @ApiProperty({ format: 'date-time' }) updated_at!: string;
+}
+
+/** `GET /v1/admin/organizations`, newest first. */
+export class OrganizationListResponse {
+  @ApiProperty({ type: [OrganizationResponse] }) organizations!: OrganizationResponse[];
+  @ApiProperty({ type: PaginationResponse }) pagination!: PaginationResponse;
+}
+
+export function toOrganizationResponse(o: Organization): OrganizationResponse {
   return {
     id: o.id,
     project_id: o.projectId,

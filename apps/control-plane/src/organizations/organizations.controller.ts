@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { requestMeta } from '@gatehouse/identity';
 import { AdminGuard, type AdminContext } from '../auth/admin.guard';
@@ -7,6 +7,7 @@ import { CurrentAdmin } from '../auth/current-admin.decorator';
 import { QueryReader } from '../common/query-params';
 import { CreateOrganizationDto } from './dto/create-organization.dto';
 import { UpdateOrganizationDto } from './dto/update-organization.dto';
+import { OrganizationListResponse, OrganizationResponse } from './organization.response';
 import { OrganizationsService } from './organizations.service';
 
 @ApiTags('organizations')
@@ -19,7 +20,8 @@ export class OrganizationsController {
   @Post()
   @HttpCode(201)
   @ApiOperation({ summary: 'Create an organization in a project (201)' })
-  create(@CurrentAdmin() admin: AdminContext, @Body() dto: CreateOrganizationDto, @Req() req: Request) {
+  @ApiCreatedResponse({ type: OrganizationResponse })
+  create(@CurrentAdmin() admin: AdminContext, @Body() dto: CreateOrganizationDto, @Req() req: Request): Promise<OrganizationResponse> {
     return this.organizations.create(admin, dto, requestMeta(req));
   }
 
@@ -29,7 +31,8 @@ export class OrganizationsController {
   @ApiQuery({ name: 'q', required: false })
   @ApiQuery({ name: 'page', required: false })
   @ApiQuery({ name: 'limit', required: false })
-  list(@CurrentAdmin() admin: AdminContext, @Query() query: Record<string, unknown>) {
+  @ApiOkResponse({ type: OrganizationListResponse })
+  list(@CurrentAdmin() admin: AdminContext, @Query() query: Record<string, unknown>): Promise<OrganizationListResponse> {
     const r = new QueryReader(query);
     const projectId = r.string('project_id', 64);
     const q = r.string('q', 200);
@@ -40,13 +43,15 @@ export class OrganizationsController {
 
   @Get(':id')
   @ApiOperation({ summary: 'Get an organization' })
-  get(@CurrentAdmin() admin: AdminContext, @Param('id') id: string) {
+  @ApiOkResponse({ type: OrganizationResponse })
+  get(@CurrentAdmin() admin: AdminContext, @Param('id') id: string): Promise<OrganizationResponse> {
     return this.organizations.get(admin.tenantId, id);
   }
 
   @Patch(':id')
   @ApiOperation({ summary: 'Update name, slug and/or metadata' })
-  update(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Body() dto: UpdateOrganizationDto, @Req() req: Request) {
+  @ApiOkResponse({ type: OrganizationResponse })
+  update(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Body() dto: UpdateOrganizationDto, @Req() req: Request): Promise<OrganizationResponse> {
     return this.organizations.update(admin, id, dto, requestMeta(req));
   }
 

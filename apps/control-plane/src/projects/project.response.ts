@@ -1,5 +1,7 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { Project } from '@gatehouse/entities';
 import { DEFAULT_ACCESS_TOKEN_TTL_SECONDS, DEFAULT_REAUTHENTICATION_MAX_AGE_SECONDS, projectSmsSettings } from '@gatehouse/identity';
+import { PaginationResponse } from '../common/pagination.response';
 
 /** What a project that never set a key shows; every key of CONTRACT §6's settings is always present. */
 const SETTINGS_DEFAULTS = {
@@ -11,8 +13,77 @@ const SETTINGS_DEFAULTS = {
   reauthentication_max_age_seconds: DEFAULT_REAUTHENTICATION_MAX_AGE_SECONDS,
 };
 
+/** `settings.oauth_providers.<provider>` as read back: the write-only secrets show as `*_set`. */
+class OAuthProviderResponse {
+  @ApiPropertyOptional() enabled?: boolean;
+  @ApiPropertyOptional() client_id?: string;
+  @ApiProperty({ description: 'Whether a client secret is stored (it is write-only)' }) client_secret_set!: boolean;
+  @ApiPropertyOptional({ type: [String] }) scopes?: string[];
+  @ApiPropertyOptional() issuer?: string;
+  @ApiPropertyOptional() authorization_url?: string;
+  @ApiPropertyOptional() token_url?: string;
+  @ApiPropertyOptional() userinfo_url?: string;
+}
+
+class GithubProviderResponse extends OAuthProviderResponse {
+  @ApiPropertyOptional() emails_url?: string;
+}
+
+class AppleProviderResponse extends OAuthProviderResponse {
+  @ApiPropertyOptional() team_id?: string;
+  @ApiPropertyOptional() key_id?: string;
+  @ApiPropertyOptional({ enum: [true], description: 'Present when a private key is stored (it is write-only)' }) private_key_set?: boolean;
+}
+
+/** `settings.oauth_providers`: the configured providers only. */
+class OAuthProvidersResponse {
+  @ApiPropertyOptional({ type: OAuthProviderResponse }) google?: OAuthProviderResponse;
+  @ApiPropertyOptional({ type: GithubProviderResponse }) github?: GithubProviderResponse;
+  @ApiPropertyOptional({ type: OAuthProviderResponse }) microsoft?: OAuthProviderResponse;
+  @ApiPropertyOptional({ type: AppleProviderResponse }) apple?: AppleProviderResponse;
+}
+
+/** `settings.sms` with each absent member at its default. */
+class ProjectSmsSettingsResponse {
+  @ApiProperty({ type: 'integer', description: 'SMS the project may send in an hour, all users together' }) max_per_hour!: number;
+  @ApiProperty({ type: [String], example: ['FR', 'BE'], description: 'ISO 3166-1 alpha-2 codes, or `["*"]` for any country' })
+  allowed_countries!: string[];
+}
+
+/** A project's `settings` (CONTRACT §6): unset keys show their defaults; the mail pages only when set. */
+class ProjectSettingsResponse {
+  @ApiProperty({ type: String, nullable: true }) default_redirect_url!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'WebAuthn relying party id' }) rp_id!: string | null;
+  @ApiProperty({ type: String, nullable: true }) rp_name!: string | null;
+  @ApiProperty() require_email_verification!: boolean;
+  @ApiProperty({ type: 'integer' }) access_token_ttl_seconds!: number;
+  @ApiProperty({ type: 'integer' }) reauthentication_max_age_seconds!: number;
+  @ApiPropertyOptional({ description: 'Page the verification mail links to' }) email_verification_url?: string;
+  @ApiPropertyOptional({ description: 'Page the reset mail links to' }) password_reset_url?: string;
+  @ApiPropertyOptional({ description: 'Page the invitation mail links to' }) invitation_url?: string;
+  @ApiProperty({ type: ProjectSmsSettingsResponse }) sms!: ProjectSmsSettingsResponse;
+  @ApiProperty({ type: OAuthProvidersResponse }) oauth_providers!: OAuthProvidersResponse;
+}
+
 /** Project resource (CONTRACT §6); OAuth client secrets are write-only and show as `client_secret_set`. */
-export function toProjectResponse(p: Project) {
+export class ProjectResponse {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty({ description: 'The `pk_…` key clients send as `X-Service-Project-Key`' }) publishable_key!: string;
+  @ApiProperty({ type: [String], example: ['https://app.example.com'] }) allowed_origins!: string[];
+  @ApiProperty({ type: [String], example: ['https://app.example.com/callback'] }) redirect_urls!: string[];
+  @ApiProperty({ type: ProjectSettingsResponse }) settings!: ProjectSettingsResponse;
+  @ApiProperty({ format: 'date-time' }) created_at!: string;
+  @ApiProperty({ format: 'date-time' }) updated_at!: string;
+}
+
+/** `GET /v1/admin/projects`, newest first. */
+export class ProjectListResponse {
+  @ApiProperty({ type: [ProjectResponse] }) projects!: ProjectResponse[];
+  @ApiProperty({ type: PaginationResponse }) pagination!: PaginationResponse;
+}
+
+export function toProjectResponse(p: Project): ProjectResponse {
   const providers = Object.fromEntries(
     Object.entries(p.settings.oauth_providers ?? {}).map(([name, cfg]) => {
       const { client_secret_encrypted, private_key_encrypted, ...rest } = cfg;
@@ -30,5 +101,3 @@ export function toProjectResponse(p: Project) {
     updated_at: p.updatedAt.toISOString(),
   };
 }
-
-export type ProjectResponse = ReturnType<typeof toProjectResponse>;

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, Req, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { requestMeta } from '@gatehouse/identity';
 import { AdminGuard, type AdminContext } from '../auth/admin.guard';
@@ -7,6 +7,7 @@ import { CurrentAdmin } from '../auth/current-admin.decorator';
 import { QueryReader } from '../common/query-params';
 import { CreateProjectDto } from './dto/create-project.dto';
 import { UpdateProjectDto } from './dto/update-project.dto';
+import { ProjectListResponse, ProjectResponse } from './project.response';
 import { ProjectsService } from './projects.service';
 
 @ApiTags('projects')
@@ -19,7 +20,8 @@ export class ProjectsController {
   @Post()
   @HttpCode(201)
   @ApiOperation({ summary: 'Create a project with its publishable key and first signing key (201)' })
-  create(@CurrentAdmin() admin: AdminContext, @Body() dto: CreateProjectDto, @Req() req: Request) {
+  @ApiCreatedResponse({ type: ProjectResponse })
+  create(@CurrentAdmin() admin: AdminContext, @Body() dto: CreateProjectDto, @Req() req: Request): Promise<ProjectResponse> {
     return this.projects.create(admin, dto, requestMeta(req));
   }
 
@@ -28,7 +30,8 @@ export class ProjectsController {
   @ApiQuery({ name: 'q', required: false })
   @ApiQuery({ name: 'page', required: false })
   @ApiQuery({ name: 'limit', required: false })
-  list(@CurrentAdmin() admin: AdminContext, @Query() query: Record<string, unknown>) {
+  @ApiOkResponse({ type: ProjectListResponse })
+  list(@CurrentAdmin() admin: AdminContext, @Query() query: Record<string, unknown>): Promise<ProjectListResponse> {
     const r = new QueryReader(query);
     const q = r.string('q', 200);
     const page = r.page();
@@ -38,13 +41,15 @@ export class ProjectsController {
 
   @Get(':id')
   @ApiOperation({ summary: 'Get a project' })
-  get(@CurrentAdmin() admin: AdminContext, @Param('id') id: string) {
+  @ApiOkResponse({ type: ProjectResponse })
+  get(@CurrentAdmin() admin: AdminContext, @Param('id') id: string): Promise<ProjectResponse> {
     return this.projects.get(admin.tenantId, id);
   }
 
   @Patch(':id')
   @ApiOperation({ summary: 'Update name, allowed origins, redirect URLs and settings (any subset; settings merge at their top level)' })
-  update(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Body() dto: UpdateProjectDto, @Req() req: Request) {
+  @ApiOkResponse({ type: ProjectResponse })
+  update(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Body() dto: UpdateProjectDto, @Req() req: Request): Promise<ProjectResponse> {
     return this.projects.update(admin, id, dto, requestMeta(req));
   }
 }

@@ -1,16 +1,44 @@
+import { ApiProperty } from '@nestjs/swagger';
 import type { SigningKey, SigningKeyStatus } from '@gatehouse/entities';
+import { PaginationResponse } from '../common/pagination.response';
+
+/** The public half of an ES256 key as a JWK (RFC 7517), as `jwks.json` serves it. */
+export class PublicJwkResponse {
+  @ApiProperty({ enum: ['EC'] }) kty!: string;
+  @ApiProperty({ enum: ['P-256'] }) crv!: string;
+  @ApiProperty({ description: 'base64url' }) x!: string;
+  @ApiProperty({ description: 'base64url' }) y!: string;
+  @ApiProperty({ description: 'The `kid` of the tokens it signs' }) kid!: string;
+  @ApiProperty({ enum: ['ES256'] }) alg!: string;
+  @ApiProperty({ enum: ['sig'] }) use!: string;
+}
 
 /**
  * Signing key resource (CONTRACT §6). A `retiring` key whose `retire_after` has passed no longer
  * verifies anything and is shown as `retired` (the row itself is updated at the next rotation).
  */
-export function toSigningKeyResponse(k: SigningKey, nowMs: number) {
+export class SigningKeyResponse {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ enum: ['ES256'] }) algorithm!: string;
+  @ApiProperty({ enum: ['active', 'retiring', 'retired', 'revoked'] satisfies SigningKeyStatus[] }) status!: SigningKeyStatus;
+  @ApiProperty({ type: PublicJwkResponse }) public_jwk!: PublicJwkResponse;
+  @ApiProperty({ format: 'date-time' }) created_at!: string;
+}
+
+/** `GET /v1/admin/projects/{id}/signing-keys`, newest first. */
+export class SigningKeyListResponse {
+  @ApiProperty({ type: [SigningKeyResponse] }) signing_keys!: SigningKeyResponse[];
+  @ApiProperty({ type: PaginationResponse }) pagination!: PaginationResponse;
+}
+
+export function toSigningKeyResponse(k: SigningKey, nowMs: number): SigningKeyResponse {
   const status: SigningKeyStatus = k.status === 'retiring' && (!k.retireAfter || k.retireAfter.getTime() <= nowMs) ? 'retired' : k.status;
   return {
     id: k.id,
     algorithm: k.algorithm,
     status,
-    public_jwk: k.publicJwk,
+    // The JWK stored with the key (jsonb) is the one `generateSigningKey` made.
+    public_jwk: k.publicJwk as unknown as PublicJwkResponse,
     created_at: k.createdAt.toISOString(),
   };
 }

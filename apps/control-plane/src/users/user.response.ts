@@ -1,11 +1,61 @@
+import { ApiProperty } from '@nestjs/swagger';
+import type { MemberRole, MfaFactorType, UserStatus } from '@gatehouse/entities';
 import type { UserOrganizationRow } from '@gatehouse/organizations';
 import type { SessionRow } from '@gatehouse/identity';
+import { PaginationResponse } from '../common/pagination.response';
 import type { UserRow } from './users.repository';
 
-const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+const iso = (d: Date | string) => new Date(d).toISOString();
 
 /** Admin user resource (CONTRACT §10); `mfa_factors` lists the enabled factor types. */
-export function toUserResponse(u: UserRow) {
+export class UserResponse {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ format: 'uuid' }) project_id!: string;
+  @ApiProperty() email!: string;
+  @ApiProperty() email_verified!: boolean;
+  @ApiProperty({ type: String, nullable: true, description: 'Lower case' }) username!: string | null;
+  @ApiProperty({ enum: ['active', 'disabled'] satisfies UserStatus[] }) status!: UserStatus;
+  @ApiProperty({ description: 'An administrator of the tenant (console)' }) is_admin!: boolean;
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'Free-form JSON object' }) metadata!: Record<string, unknown>;
+  @ApiProperty({ enum: ['sms', 'totp'] satisfies MfaFactorType[], isArray: true, description: 'Enabled factors, sorted' }) mfa_factors!: string[];
+  @ApiProperty({ format: 'date-time' }) created_at!: string;
+  @ApiProperty({ format: 'date-time' }) updated_at!: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) last_sign_in_at!: string | null;
+}
+
+/** One of the user's active sessions. */
+class UserSessionResponse {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ description: 'How the session began', example: 'password' }) auth_method!: string;
+  @ApiProperty({ type: String, nullable: true }) ip_address!: string | null;
+  @ApiProperty({ type: String, nullable: true }) user_agent!: string | null;
+  @ApiProperty({ format: 'date-time' }) created_at!: string;
+  @ApiProperty({ format: 'date-time' }) last_active_at!: string;
+  @ApiProperty({ format: 'date-time' }) expires_at!: string;
+}
+
+/** One of the user's organizations, with their role in it. */
+class UserOrganizationResponse {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty() slug!: string;
+  @ApiProperty({ enum: ['admin', 'member'] satisfies MemberRole[] }) role!: MemberRole;
+  @ApiProperty({ format: 'date-time' }) joined_at!: string;
+}
+
+/** `GET /v1/admin/users/{id}` and `PATCH`: the user plus flat `sessions` (active ones) and `organizations`. */
+export class UserDetailResponse extends UserResponse {
+  @ApiProperty({ type: [UserSessionResponse] }) sessions!: UserSessionResponse[];
+  @ApiProperty({ type: [UserOrganizationResponse] }) organizations!: UserOrganizationResponse[];
+}
+
+/** `GET /v1/admin/users`, newest first. */
+export class UserListResponse {
+  @ApiProperty({ type: [UserResponse] }) users!: UserResponse[];
+  @ApiProperty({ type: PaginationResponse }) pagination!: PaginationResponse;
+}
+
+export function toUserResponse(u: UserRow): UserResponse {
   return {
     id: u.id,
     project_id: u.project_id,
@@ -18,12 +68,11 @@ export function toUserResponse(u: UserRow) {
     mfa_factors: u.mfa_factors,
     created_at: iso(u.created_at),
     updated_at: iso(u.updated_at),
-    last_sign_in_at: iso(u.last_sign_in_at),
+    last_sign_in_at: u.last_sign_in_at === null ? null : iso(u.last_sign_in_at),
   };
 }
 
-/** `GET /v1/admin/users/{id}`: the user plus flat `sessions` (active ones) and `organizations`. */
-export function toUserDetailResponse(u: UserRow, sessions: SessionRow[], organizations: UserOrganizationRow[]) {
+export function toUserDetailResponse(u: UserRow, sessions: SessionRow[], organizations: UserOrganizationRow[]): UserDetailResponse {
   return {
     ...toUserResponse(u),
     sessions: sessions.map((s) => ({

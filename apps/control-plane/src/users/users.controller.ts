@@ -1,11 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Query, Req, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { requestMeta } from '@gatehouse/identity';
 import { AdminGuard, type AdminContext } from '../auth/admin.guard';
 import { CurrentAdmin } from '../auth/current-admin.decorator';
 import { QueryReader } from '../common/query-params';
 import { UpdateUserDto } from './dto/update-user.dto';
+import { UserDetailResponse, UserListResponse } from './user.response';
 import { UsersService } from './users.service';
 
 @ApiTags('users')
@@ -21,7 +22,8 @@ export class UsersController {
   @ApiQuery({ name: 'project_id', required: false })
   @ApiQuery({ name: 'page', required: false })
   @ApiQuery({ name: 'limit', required: false, description: '1–100, default 20' })
-  list(@CurrentAdmin() admin: AdminContext, @Query() query: Record<string, unknown>) {
+  @ApiOkResponse({ type: UserListResponse })
+  list(@CurrentAdmin() admin: AdminContext, @Query() query: Record<string, unknown>): Promise<UserListResponse> {
     const r = new QueryReader(query);
     const q = r.string('q', 254);
     const projectId = r.string('project_id', 64);
@@ -32,13 +34,15 @@ export class UsersController {
 
   @Get(':id')
   @ApiOperation({ summary: 'Get a user with their active sessions and organizations' })
-  get(@CurrentAdmin() admin: AdminContext, @Param('id') id: string) {
+  @ApiOkResponse({ type: UserDetailResponse })
+  get(@CurrentAdmin() admin: AdminContext, @Param('id') id: string): Promise<UserDetailResponse> {
     return this.users.get(admin.tenantId, id);
   }
 
   @Patch(':id')
   @ApiOperation({ summary: 'Update `status` (disabled revokes every session; active also unlocks) and/or `metadata`' })
-  update(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Body() dto: UpdateUserDto, @Req() req: Request) {
+  @ApiOkResponse({ type: UserDetailResponse, description: 'The user as `GET` shows it' })
+  update(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Body() dto: UpdateUserDto, @Req() req: Request): Promise<UserDetailResponse> {
     return this.users.update(admin, id, dto, requestMeta(req));
   }
 

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { requestMeta } from '@gatehouse/identity';
 import { AdminGuard, type AdminContext } from '../auth/admin.guard';
@@ -8,6 +8,8 @@ import { NoFieldsDto } from '../common/no-fields.dto';
 import { parsePage } from '../common/pagination';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
 import { UpdateWebhookDto } from './dto/update-webhook.dto';
+import { WebhookDeliveryListResponse, WebhookDeliveryResponse } from './webhook-delivery.response';
+import { WebhookCreatedResponse, WebhookListResponse, WebhookResponse, WebhookTestQueuedResponse } from './webhook.response';
 import { WebhooksService } from './webhooks.service';
 
 @ApiTags('webhooks')
@@ -20,25 +22,29 @@ export class WebhooksController {
   @Post()
   @HttpCode(201)
   @ApiOperation({ summary: 'Create a webhook; its `whsec_…` signing `secret` is returned this once only (201)' })
-  create(@CurrentAdmin() admin: AdminContext, @Body() dto: CreateWebhookDto, @Req() req: Request) {
+  @ApiCreatedResponse({ type: WebhookCreatedResponse })
+  create(@CurrentAdmin() admin: AdminContext, @Body() dto: CreateWebhookDto, @Req() req: Request): Promise<WebhookCreatedResponse> {
     return this.webhooks.create(admin, dto, requestMeta(req));
   }
 
   @Get()
   @ApiOperation({ summary: "List the tenant's webhooks (paginated, newest first)" })
-  list(@CurrentAdmin() admin: AdminContext, @Query() query: Record<string, unknown>) {
+  @ApiOkResponse({ type: WebhookListResponse })
+  list(@CurrentAdmin() admin: AdminContext, @Query() query: Record<string, unknown>): Promise<WebhookListResponse> {
     return this.webhooks.list(admin, parsePage(query));
   }
 
   @Get(':id')
   @ApiOperation({ summary: 'Get a webhook' })
-  get(@CurrentAdmin() admin: AdminContext, @Param('id') id: string) {
+  @ApiOkResponse({ type: WebhookResponse })
+  get(@CurrentAdmin() admin: AdminContext, @Param('id') id: string): Promise<WebhookResponse> {
     return this.webhooks.get(admin, id);
   }
 
   @Patch(':id')
   @ApiOperation({ summary: 'Update a webhook (any subset); `enabled: true` re-enables it and clears `disabled_reason`' })
-  update(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Body() dto: UpdateWebhookDto, @Req() req: Request) {
+  @ApiOkResponse({ type: WebhookResponse })
+  update(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Body() dto: UpdateWebhookDto, @Req() req: Request): Promise<WebhookResponse> {
     return this.webhooks.update(admin, id, dto, requestMeta(req));
   }
 
@@ -52,20 +58,23 @@ export class WebhooksController {
   @Post(':id/test')
   @HttpCode(202)
   @ApiOperation({ summary: 'Queue a `webhook.test` event for this webhook only (202)' })
-  test(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Body() _body: NoFieldsDto, @Req() req: Request) {
+  @ApiAcceptedResponse({ type: WebhookTestQueuedResponse })
+  test(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Body() _body: NoFieldsDto, @Req() req: Request): Promise<WebhookTestQueuedResponse> {
     return this.webhooks.test(admin, id, requestMeta(req));
   }
 
   @Get(':id/deliveries')
   @ApiOperation({ summary: 'List delivery attempts of a webhook (paginated, newest first)' })
-  deliveries(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Query() query: Record<string, unknown>) {
+  @ApiOkResponse({ type: WebhookDeliveryListResponse })
+  deliveries(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Query() query: Record<string, unknown>): Promise<WebhookDeliveryListResponse> {
     return this.webhooks.listDeliveries(admin, id, parsePage(query));
   }
 
   @Post(':id/deliveries/:deliveryId/redeliver')
   @HttpCode(202)
   @ApiOperation({ summary: "Queue a new attempt of a delivery's event with the same `webhook-id` (202)" })
-  redeliver(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Param('deliveryId') deliveryId: string, @Body() _body: NoFieldsDto) {
+  @ApiAcceptedResponse({ type: WebhookDeliveryResponse, description: 'The attempt queued' })
+  redeliver(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Param('deliveryId') deliveryId: string, @Body() _body: NoFieldsDto): Promise<WebhookDeliveryResponse> {
     return this.webhooks.redeliver(admin, id, deliveryId);
   }
 }
