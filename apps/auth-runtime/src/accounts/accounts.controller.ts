@@ -10,6 +10,7 @@ import { SignInCompletionService } from '../sign-in/sign-in-completion.service';
 import { CurrentProject } from '../projects/current-project.decorator';
 import { presentedProjectKey, ProjectKeyGuard } from '../projects/project-key.guard';
 import { AccountsService } from './accounts.service';
+import { MeResponse, NoCurrentUserResponse } from './me.response';
 import { SignInDto } from './dto/sign-in.dto';
 import { SignUpDto } from './dto/sign-up.dto';
 
@@ -60,7 +61,9 @@ export class AccountsController {
 
   @Get('me')
   @ApiOperation({ summary: 'The current user; always 200, `{user: null}` without a valid session' })
-  async me(@Req() req: Request) {
+  @ApiExtraModels(MeResponse, NoCurrentUserResponse)
+  @ApiOkResponse({ schema: { oneOf: [{ $ref: getSchemaPath(MeResponse) }, { $ref: getSchemaPath(NoCurrentUserResponse) }] } })
+  async me(@Req() req: Request): Promise<MeResponse | NoCurrentUserResponse> {
     const key = presentedProjectKey(req, false);
     const lookup = key ? projectKeyLookup(key) : null;
     const presented = presentedAccessToken(req);

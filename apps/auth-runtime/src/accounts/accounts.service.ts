@@ -11,6 +11,7 @@ import { SessionsService, type IssuedSession } from '../sessions/sessions.servic
 import { UsersRepository } from '../users/users.repository';
 import type { SignInDto } from './dto/sign-in.dto';
 import type { SignUpDto } from './dto/sign-up.dto';
+import type { MeResponse, NoCurrentUserResponse } from './me.response';
 
 const METADATA_MAX_BYTES = 8 * 1024;
 
@@ -137,7 +138,7 @@ export class AccountsService {
   }
 
   /** `/me` for a token whose signature and claims were checked; revocation and the key are checked here. */
-  async me({ claims, kid }: VerifiedAccessToken, key: ProjectKeyMatch) {
+  async me({ claims, kid }: VerifiedAccessToken, key: ProjectKeyMatch): Promise<MeResponse | NoCurrentUserResponse> {
     const row = await this.users.me({ userId: claims.sub, projectId: claims.aud, sessionId: claims.sid, kid, ...key, now: this.clock.now() });
     if (!row) return { user: null };
     return {

@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { requestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { CurrentAuth, RequiresRecentAuthentication, SessionAuthGuard, type SessionRequest } from '../auth/session-auth.guard';
@@ -9,6 +9,7 @@ import { ProjectKeyGuard } from '../projects/project-key.guard';
 import { ChangeEmailDto } from './change-email.dto';
 import { EmailVerificationService } from './email-verification.service';
 import { ApiAcceptedEmpty } from '../common/empty-accepted.response';
+import { EmailConfirmedResponse } from './email-confirmed.response';
 
 @ApiTags('email verification')
 @ApiHeader({ name: 'X-Service-Project-Key', required: true })
@@ -31,7 +32,8 @@ export class EmailChangeController {
   @Post('confirm')
   @HttpCode(200)
   @ApiOperation({ summary: 'Confirm the new email with the token from the mail (same as verify-email/confirm); 409 when it was taken meanwhile' })
-  confirm(@CurrentProject() project: ResolvedProject, @Body() dto: TokenDto, @Req() req: Request) {
+  @ApiOkResponse({ type: EmailConfirmedResponse })
+  confirm(@CurrentProject() project: ResolvedProject, @Body() dto: TokenDto, @Req() req: Request): Promise<EmailConfirmedResponse> {
     return this.verification.confirm(project, dto.token, requestMeta(req));
   }
 }

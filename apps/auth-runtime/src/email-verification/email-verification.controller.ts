@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { RATE_LIMITS, RateLimitsService, requestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { CurrentAuth, SessionAuthGuard, type SessionRequest } from '../auth/session-auth.guard';
@@ -8,6 +8,7 @@ import { ProjectKeyGuard } from '../projects/project-key.guard';
 import { TokenDto } from '../one-time-tokens/token.dto';
 import { EmailVerificationService } from './email-verification.service';
 import { ApiAcceptedEmpty } from '../common/empty-accepted.response';
+import { EmailConfirmedResponse } from './email-confirmed.response';
 
 @ApiTags('email verification')
 @ApiHeader({ name: 'X-Service-Project-Key', required: true })
@@ -38,7 +39,8 @@ export class EmailVerificationController {
   @Post('confirm')
   @HttpCode(200)
   @ApiOperation({ summary: 'Confirm an email with the token from the mail (a verification or an email change)' })
-  confirm(@CurrentProject() project: ResolvedProject, @Body() dto: TokenDto, @Req() req: Request) {
+  @ApiOkResponse({ type: EmailConfirmedResponse })
+  confirm(@CurrentProject() project: ResolvedProject, @Body() dto: TokenDto, @Req() req: Request): Promise<EmailConfirmedResponse> {
     return this.verification.confirm(project, dto.token, requestMeta(req));
   }
 }

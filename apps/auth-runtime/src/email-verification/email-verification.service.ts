@@ -12,6 +12,7 @@ import { OneTimeTokensRepository } from '../one-time-tokens/one-time-tokens.repo
 import { isTokenShape } from '../one-time-tokens/token.dto';
 import { SessionsService } from '../sessions/sessions.service';
 import { UsersRepository } from '../users/users.repository';
+import type { EmailConfirmedResponse } from './email-confirmed.response';
 
 export const VERIFICATION_TTL_MS = 24 * 3600_000;
 
@@ -79,7 +80,7 @@ export class EmailVerificationService {
    * (the account's email becomes the new, verified address; 409 when another account took it
    * meanwhile, and the token stays usable; the old address is told).
    */
-  async confirm(project: ResolvedProject, token: string, meta: RequestMeta) {
+  async confirm(project: ResolvedProject, token: string, meta: RequestMeta): Promise<EmailConfirmedResponse> {
     const invalid = new ProblemError('invalid-token', { detail: 'The verification link is invalid, used or expired.' });
     if (!isTokenShape(token)) throw invalid;
     const outcome = await this.dataSource.transaction(async (manager) => {

@@ -8,6 +8,7 @@ import { ProblemError } from '@gatehouse/problem-details';
 import { isTokenShape } from '../one-time-tokens/token.dto';
 import { UsersRepository } from '../users/users.repository';
 import { InvitationsRepository, OrganizationMembersRepository } from '@gatehouse/organizations';
+import type { InvitationAcceptedResponse } from './invitation-accepted.response';
 
 /**
  * Accepting an invitation (CONTRACT §5): the signed-in user's email must be the invited one
@@ -25,7 +26,7 @@ export class InvitationsService {
     private readonly clock: Clock,
   ) {}
 
-  async accept(project: ResolvedProject, userId: string, token: string, meta: RequestMeta) {
+  async accept(project: ResolvedProject, userId: string, token: string, meta: RequestMeta): Promise<InvitationAcceptedResponse> {
     const invalid = () => new ProblemError('invalid-token', { detail: 'The invitation is invalid, used, revoked or expired.' });
     if (!isTokenShape(token)) throw invalid();
     const user = await this.users.findById(project.id, userId);

@@ -1,8 +1,9 @@
 import { Controller, Get, Header, UseGuards } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { SigningKeysService, type ResolvedProject } from '@gatehouse/identity';
 import { CurrentProject } from '../projects/current-project.decorator';
 import { ProjectKeyGuard } from '../projects/project-key.guard';
+import { JwksResponse, type PublicJwkResponse } from './jwks.response';
 
 @ApiTags('keys')
 @UseGuards(ProjectKeyGuard)
@@ -13,8 +14,10 @@ export class JwksController {
   @Get('jwks.json')
   @Header('Cache-Control', 'public, max-age=60')
   @ApiOperation({ summary: "The project's public signing keys (JWKS): the active key and retiring keys still verifying" })
-  async jwks(@CurrentProject() project: ResolvedProject) {
+  @ApiOkResponse({ type: JwksResponse })
+  async jwks(@CurrentProject() project: ResolvedProject): Promise<JwksResponse> {
     const keys = await this.keys.listVerifying(project.id);
-    return { keys: keys.map((k) => k.publicJwk) };
+    // Stored as generated (generateSigningKey): exactly the public members.
+    return { keys: keys.map((k) => k.publicJwk as unknown as PublicJwkResponse) };
   }
 }

@@ -12,6 +12,7 @@ import { ProjectKeyGuard } from '../projects/project-key.guard';
 import { SendMagicLinkDto } from './magic-link.dto';
 import { MagicLinksService } from './magic-links.service';
 import { ApiAcceptedEmpty } from '../common/empty-accepted.response';
+import { ApiFoundRedirect } from '../common/redirect.response';
 
 @ApiTags('magic links')
 @UseGuards(ProjectKeyGuard)
@@ -40,6 +41,10 @@ export class MagicLinksController {
   @ApiQuery({ name: 'token', required: true })
   @ApiQuery({ name: 'project_key', required: true })
   @ApiOperation({ summary: 'Follow the link: 302 to the redirect URL with session cookies, or with ?error=invalid_token' })
+  @ApiFoundRedirect(
+    'Always a redirect (400 invalid-token only when the token names no target): session cookies set; or, for a user with MFA, no session and `?mfa_required=true&mfa_token=…`; or `?error=invalid_token` for a bad, used or expired link',
+    "The redirect URL chosen at send time, else the project's `default_redirect_url`, with the query parameters above",
+  )
   async verify(@CurrentProject() project: ResolvedProject, @Query('token') token: unknown, @Req() req: Request, @Res() res: Response): Promise<void> {
     const result = await this.magicLinks.verify(project, typeof token === 'string' ? token : '', requestMeta(req));
     if (!result.redirectUrl) throw new ProblemError('invalid-token', { detail: 'The sign-in link is invalid, used or expired.' });

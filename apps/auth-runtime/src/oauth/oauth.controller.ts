@@ -7,6 +7,7 @@ import { Clock } from '@gatehouse/platform';
 import { setSessionCookies } from '../auth/session-cookies';
 import { CurrentProject } from '../projects/current-project.decorator';
 import { ProjectKeyGuard } from '../projects/project-key.guard';
+import { ApiFoundRedirect } from '../common/redirect.response';
 import { presentedBinding, sendRedirect, setBindingCookie } from './oauth-cookies';
 import { OAUTH_TRANSACTION_TTL_MS, OAuthService, type CallbackParams } from './oauth.service';
 
@@ -19,6 +20,10 @@ function param(source: unknown, name: string): string | null {
 function callbackParams(source: unknown): CallbackParams {
   return { state: param(source, 'state'), code: param(source, 'code'), error: param(source, 'error') };
 }
+
+const CALLBACK_REDIRECT =
+  'Always a redirect once the state is known (a state never issued is 400 invalid-token): session cookies set; or, for a user with MFA, no session and `?mfa_required=true&mfa_token=…`; or `?error=` access_denied, invalid_state, account_exists or provider_error';
+const CALLBACK_LOCATION = 'The redirect URL given at authorize, with the query parameters above';
 
 @ApiTags('oauth')
 @Controller('v1/auth/oauth')
@@ -34,6 +39,7 @@ export class OAuthController {
   @ApiOperation({ summary: 'Start social sign-in: stores state and PKCE verifier, binds them to the browser, 302 to the provider' })
   @ApiQuery({ name: 'redirect_url', required: true, description: "One of the project's registered redirect URLs" })
   @ApiQuery({ name: 'project_key', required: false, description: 'The publishable key (browser navigations cannot send the header)' })
+  @ApiFoundRedirect('To the provider, with the browser-binding cookie set', "The provider's authorization URL with `state`, PKCE `code_challenge` and the project's client id")
   async authorize(
     @CurrentProject() project: ResolvedProject,
     @Param('provider') provider: string,
@@ -48,12 +54,14 @@ export class OAuthController {
 
   @Get('callback')
   @ApiOperation({ summary: 'Provider redirect: 302 to the stored redirect URL with session cookies, `?error=…`, or `?mfa_required=true&mfa_token=…`' })
+  @ApiFoundRedirect(CALLBACK_REDIRECT, CALLBACK_LOCATION)
   async callbackGet(@Req() req: Request, @Res() res: Response): Promise<void> {
     await this.finish(req, res, callbackParams(req.query));
   }
 
   @Post('callback')
   @ApiOperation({ summary: "Provider form_post (Apple): same as the GET callback, parameters in the form body" })
+  @ApiFoundRedirect(CALLBACK_REDIRECT, CALLBACK_LOCATION)
   async callbackPost(@Req() req: Request, @Res() res: Response): Promise<void> {
     await this.finish(req, res, callbackParams(req.body));
   }

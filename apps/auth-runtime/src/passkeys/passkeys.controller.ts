@@ -15,6 +15,7 @@ import { CompletePasskeyAuthenticationDto } from './dto/complete-passkey-authent
 import { CompletePasskeyRegistrationDto } from './dto/complete-passkey-registration.dto';
 import { PasskeysService } from './passkeys.service';
 import { PasskeyListResponse, PasskeyResponse } from './passkey.response';
+import { PasskeyCreationOptionsResponse, PasskeyRequestOptionsResponse } from './passkey-options.response';
 
 type Auth = NonNullable<SessionRequest['auth']>;
 
@@ -35,7 +36,8 @@ export class PasskeysController {
   @UseGuards(SessionAuthGuard)
   @RequiresRecentAuthentication()
   @ApiOperation({ summary: 'PublicKeyCredentialCreationOptions for the signed-in user (challenge valid 5 min); needs a recent authentication' })
-  registerBegin(@CurrentProject() project: ResolvedProject, @CurrentAuth() auth: Auth) {
+  @ApiOkResponse({ type: PasskeyCreationOptionsResponse })
+  registerBegin(@CurrentProject() project: ResolvedProject, @CurrentAuth() auth: Auth): Promise<PasskeyCreationOptionsResponse> {
     return this.passkeys.beginRegistration(project, auth);
   }
 
@@ -52,7 +54,8 @@ export class PasskeysController {
   @Post('passkey/authenticate/begin')
   @HttpCode(200)
   @ApiOperation({ summary: 'PublicKeyCredentialRequestOptions; omit email for discoverable credentials' })
-  authenticateBegin(@CurrentProject() project: ResolvedProject, @Body() dto: BeginPasskeyAuthenticationDto) {
+  @ApiOkResponse({ type: PasskeyRequestOptionsResponse })
+  authenticateBegin(@CurrentProject() project: ResolvedProject, @Body() dto: BeginPasskeyAuthenticationDto): Promise<PasskeyRequestOptionsResponse> {
     return this.passkeys.beginAuthentication(project, dto);
   }
 

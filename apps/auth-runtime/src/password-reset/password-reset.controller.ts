@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { normalizeIdentifier, RATE_LIMITS, RateLimitsService, requestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { TokenDto } from '../one-time-tokens/token.dto';
@@ -7,7 +7,8 @@ import { CurrentProject } from '../projects/current-project.decorator';
 import { ProjectKeyGuard } from '../projects/project-key.guard';
 import { ForgotPasswordDto, ResetPasswordDto } from './password-reset.dto';
 import { PasswordResetService } from './password-reset.service';
-import { ApiAcceptedEmpty } from '../common/empty-accepted.response';
+import { ApiAcceptedEmpty, ApiOkEmpty } from '../common/empty-accepted.response';
+import { ResetTokenValidResponse } from './reset-token.response';
 
 @ApiTags('password reset')
 @ApiHeader({ name: 'X-Service-Project-Key', required: true })
@@ -31,13 +32,15 @@ export class PasswordResetController {
 
   @Post('reset/validate')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Check a reset token without using it' })
-  validate(@CurrentProject() project: ResolvedProject, @Body() dto: TokenDto) {
+  @ApiOperation({ summary: 'Check a reset token without using it (400 invalid-token when it cannot be used)' })
+  @ApiOkResponse({ type: ResetTokenValidResponse })
+  validate(@CurrentProject() project: ResolvedProject, @Body() dto: TokenDto): Promise<ResetTokenValidResponse> {
     return this.resets.validate(project, dto.token);
   }
 
   @Post('reset')
   @HttpCode(200)
+  @ApiOkEmpty()
   @ApiOperation({ summary: 'Set a new password with a reset token; revokes every session; does not sign in' })
   async reset(@CurrentProject() project: ResolvedProject, @Body() dto: ResetPasswordDto, @Req() req: Request): Promise<Record<string, never>> {
     await this.resets.reset(project, dto.token, dto.password, requestMeta(req));

@@ -13,6 +13,7 @@ import { isTokenShape } from '../one-time-tokens/token.dto';
 import { PasswordPolicy } from '../accounts/password-policy';
 import { SessionsService } from '../sessions/sessions.service';
 import { UsersRepository } from '../users/users.repository';
+import type { ResetTokenValidResponse } from './reset-token.response';
 
 export const RESET_TTL_MS = 3600_000;
 
@@ -55,7 +56,7 @@ export class PasswordResetService {
     });
   }
 
-  async validate(project: ResolvedProject, token: string) {
+  async validate(project: ResolvedProject, token: string): Promise<ResetTokenValidResponse> {
     const found = isTokenShape(token) ? await this.tokens.findUsable(sha256Hex(token), 'password-reset', project.id, this.clock.now()) : null;
     const owner = found?.userId ? await this.users.findById(project.id, found.userId) : null;
     if (!found || !owner || !mailedToCurrentAddress(found, owner)) throw new ProblemError('invalid-token', { detail: 'The reset link is invalid, used or expired.' });

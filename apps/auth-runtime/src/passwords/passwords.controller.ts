@@ -5,6 +5,7 @@ import { requestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { CurrentAuth, RequiresRecentAuthentication, SessionAuthGuard, type SessionRequest } from '../auth/session-auth.guard';
 import { CurrentProject } from '../projects/current-project.decorator';
 import { ProjectKeyGuard } from '../projects/project-key.guard';
+import { ApiOkEmpty } from '../common/empty-accepted.response';
 import { ChangePasswordDto } from './change-password.dto';
 import { PasswordChangeService } from './password-change.service';
 
@@ -16,6 +17,7 @@ export class PasswordsController {
 
   @Post('change')
   @HttpCode(200)
+  @ApiOkEmpty()
   @UseGuards(ProjectKeyGuard, SessionAuthGuard)
   @RequiresRecentAuthentication()
   @ApiOperation({ summary: 'Change the password ({current_password, new_password}; 200 {}); ends every other session; needs a recent authentication' })

@@ -1,0 +1,13 @@
+import { ApiProperty } from '@nestjs/swagger';
+import type { MemberRole } from '@gatehouse/entities';
+
+class InvitingOrganization {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() name!: string;
+}
+
+/** `POST /v1/auth/invitations/accept`: the membership the invitation gave. */
+export class InvitationAcceptedResponse {
+  @ApiProperty({ type: InvitingOrganization }) organization!: InvitingOrganization;
+  @ApiProperty({ enum: ['admin', 'member'], description: 'The resulting role: an existing admin stays admin' }) role!: MemberRole;
+}
