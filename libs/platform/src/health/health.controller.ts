@@ -1,10 +1,11 @@
-import { Controller, Get, HttpStatus, Inject, Res, ServiceUnavailableException } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { applyDecorators, Controller, Get, HttpStatus, Inject, Res, ServiceUnavailableException } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { HealthCheckService, HealthIndicatorService, type HealthCheckResult } from '@nestjs/terminus';
 import type { Response } from 'express';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { CacheStore } from '../cache/cache-store';
+import { HealthDownResponse, HealthLiveResponse, HealthUpResponse } from './health.response';
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   return new Promise<T>((resolve, reject) => {
@@ -12,6 +13,13 @@ function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
     p.then((v) => { clearTimeout(t); resolve(v); }, (e: unknown) => { clearTimeout(t); reject(e instanceof Error ? e : new Error(String(e))); });
   });
 }
+
+/** The two answers of a checking endpoint: both Terminus bodies, the 503 as JSON, not a problem. */
+const ApiHealthChecks = () =>
+  applyDecorators(
+    ApiOkResponse({ type: HealthUpResponse, description: 'Database and cache up' }),
+    ApiServiceUnavailableResponse({ type: HealthDownResponse, description: 'A dependency down (named in `error`) or shutting down; `application/json`, not a problem' }),
+  );
 
 /** `/health/live`, `/health/ready` and `/health` (CONTRACT §8): Terminus bodies, no versions or hosts. */
 @ApiTags('health')
@@ -27,18 +35,21 @@ export class HealthController {
 
   @Get('live')
   @ApiOperation({ summary: 'Liveness: 200 while the process runs' })
-  live(): { status: 'ok' } {
+  @ApiOkResponse({ type: HealthLiveResponse })
+  live(): HealthLiveResponse {
     return { status: 'ok' };
   }
 
   @Get('ready')
   @ApiOperation({ summary: 'Readiness: database and cache reachable (503 otherwise)' })
+  @ApiHealthChecks()
   ready(@Res() res: Response): Promise<void> {
     return this.run(res);
   }
 
   @Get()
   @ApiOperation({ summary: 'Full health: database and cache checks (503 when one is down)' })
+  @ApiHealthChecks()
   full(@Res() res: Response): Promise<void> {
     return this.run(res);
   }
