@@ -25,6 +25,7 @@ export default tseslint.config(
             { sourceTag: 'type:data', onlyDependOnLibsWithTags: ['type:data', 'type:util'] },
             { sourceTag: 'type:util', onlyDependOnLibsWithTags: [] },
             { sourceTag: 'type:test', onlyDependOnLibsWithTags: ['type:domain', 'type:data', 'type:infra', 'type:util'] },
+            { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:domain', 'type:data', 'type:infra', 'type:util', 'type:test'] },
           ],
         },
       ],

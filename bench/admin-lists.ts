@@ -4,11 +4,8 @@ import { parseArgs } from 'node:util';
 import { DataSource } from 'typeorm';
 import { loadConfig } from '@gatehouse/config';
 import { runMigrations } from '@gatehouse/entities';
-import { AccessTokensService, ProvisioningService } from '@gatehouse/identity';
-import { createCliContext } from '../tools/scripts/cli-context';
-import { AuditEventsRepository } from '../apps/control-plane/src/audit/audit-events.repository';
-import { parseRange } from '../apps/control-plane/src/audit/audit-query';
-import { UsersRepository, type UserFilter } from '../apps/control-plane/src/users/users.repository';
+import { AccessTokensService, createIdentityContext, ProvisioningService } from '@gatehouse/identity';
+import { PgStatementCounter, type ExecutedStatement } from './pg-counter';
 import { freePort, startNode, stop, waitReady, type Child } from './processes';
 
 /**
@@ -63,7 +60,7 @@ async function seed(
     ENCRYPTION_KEY: encryptionKey,
     LOG_LEVEL: 'error',
   });
-  const ctx = await createCliContext(config);
+  const ctx = await createIdentityContext(config);
   try {
     const ds = ctx.get(DataSource);
     const provisioning = ctx.get(ProvisioningService);
@@ -126,54 +123,42 @@ async function seed(
   }
 }
 
-interface Statement {
-  sql: string;
-  params: unknown[];
-}
-
 interface Scenario {
   name: string;
   /** Path and query of the request. */
   path: string;
-  /** The exact statements the repository runs for it, to EXPLAIN. */
-  statements: () => { list: Statement; count: Statement };
 }
 
-function scenarios(ds: DataSource, tenantId: string, projectId: string): Scenario[] {
-  const users = new UsersRepository(ds);
-  const audit = new AuditEventsRepository(ds);
-  const userList = (name: string, query: string, filter: UserFilter, page = 1): Scenario => ({
-    name,
-    path: `/v1/admin/users?limit=20&page=${page}${query}`,
-    statements: () => {
-      const p = { page, limit: 20, offset: (page - 1) * 20 };
-      return { list: users.listSql(tenantId, filter, p), count: users.countSql(tenantId, filter) };
-    },
-  });
+/**
+ * The list and count statements of one request, as the control plane sent them to PostgreSQL
+ * (read off the wire by the counter in front of the capturing instance), to EXPLAIN.
+ */
+function listAndCount(executed: ExecutedStatement[], table: 'users' | 'audit_events'): { list: ExecutedStatement; count: ExecutedStatement } {
+  const reads = executed.filter((e) => new RegExp(`FROM "?${table}"?\\b`, 'i').test(e.sql) && /^\s*(SELECT|WITH)\b/i.test(e.sql));
+  const count = reads.find((e) => /count\(/i.test(e.sql));
+  const list = reads.find((e) => e !== count);
+  if (!list || !count) throw new Error(`no list and count statement of ${table} among ${executed.length} statements`);
+  return { list, count };
+}
+
+function scenarios(projectId: string): Scenario[] {
+  const userList = (name: string, query: string, page = 1): Scenario => ({ name, path: `/v1/admin/users?limit=20&page=${page}${query}` });
   const day = new Date(Date.now() - 50 * 86_400_000).toISOString().slice(0, 10);
   const auditList = (name: string, action: string | undefined, range: boolean): Scenario => ({
     name,
     path: `/v1/admin/audit?limit=20${action ? `&action=${action}` : ''}${range ? `&start_date=${day}&end_date=${day}` : ''}`,
-    statements: () => {
-      const q = audit.sql(
-        tenantId,
-        { action, ...(range ? parseRange(day, day, {}) : {}) },
-        { page: 1, limit: 20, offset: 0 },
-      );
-      return { list: { sql: q.list, params: q.params }, count: { sql: q.count, params: q.params } };
-    },
   });
   return [
-    userList('users: list, page 1', '', {}),
-    userList('users: by project, page 1', `&project_id=${projectId}`, { projectId }),
-    userList('users: list, page 250 (offset 4,980)', '', {}, 250),
-    userList('users: list, page 4000 (offset 79,980)', '', {}, 4000),
-    userList('users: q="user04217" (10 hits)', '&q=user04217', { q: 'user04217' }),
-    userList('users: q="user0421" (100 hits)', '&q=user0421', { q: 'user0421' }),
-    userList('users: q="user04" (10,000 hits)', '&q=user04', { q: 'user04' }),
-    userList('users: q="name4242" (username)', '&q=name4242', { q: 'name4242' }),
-    userList('users: q="corp.example" (1/3 hit)', '&q=corp.example', { q: 'corp.example' }),
-    userList('users: q="er" (every row)', '&q=er', { q: 'er' }),
+    userList('users: list, page 1', ''),
+    userList('users: by project, page 1', `&project_id=${projectId}`),
+    userList('users: list, page 250 (offset 4,980)', '', 250),
+    userList('users: list, page 4000 (offset 79,980)', '', 4000),
+    userList('users: q="user04217" (10 hits)', '&q=user04217'),
+    userList('users: q="user0421" (100 hits)', '&q=user0421'),
+    userList('users: q="user04" (10,000 hits)', '&q=user04'),
+    userList('users: q="name4242" (username)', '&q=name4242'),
+    userList('users: q="corp.example" (1/3 hit)', '&q=corp.example'),
+    userList('users: q="er" (every row)', '&q=er'),
     auditList('audit: page 1', undefined, false),
     auditList('audit: action=user.updated', 'user.updated', false),
     auditList(`audit: one day (${day})`, undefined, true),
@@ -223,8 +208,15 @@ interface Result {
   countPlan: PlanSummary;
 }
 
-async function run(base: string, token: string, s: Scenario, ds: DataSource): Promise<Result> {
-  const url = `${base}${s.path}`;
+/** Where the scenarios run: the timed instance, and the capturing one behind the statement counter. */
+interface Targets {
+  timed: string;
+  captured: string;
+  counter: PgStatementCounter;
+}
+
+async function run(targets: Targets, token: string, s: Scenario, ds: DataSource): Promise<Result> {
+  const url = `${targets.timed}${s.path}`;
   const headers = { Authorization: `Bearer ${token}` };
   let total = -1;
   const once = async (): Promise<number> => {
@@ -242,7 +234,10 @@ async function run(base: string, token: string, s: Scenario, ds: DataSource): Pr
   const until = Date.now() + SECONDS * 1000;
   while (times.length < REQUESTS && Date.now() < until) times.push(await once());
   times.sort((a, b) => a - b);
-  const { list, count } = s.statements();
+  targets.counter.takeExecuted();
+  const captured = await fetch(`${targets.captured}${s.path}`, { headers });
+  if (captured.status !== 200) throw new Error(`${s.name}: HTTP ${captured.status} from the capturing instance`);
+  const { list, count } = listAndCount(targets.counter.takeExecuted(), s.path.startsWith('/v1/admin/audit') ? 'audit_events' : 'users');
   return {
     name: s.name,
     total,
@@ -264,31 +259,43 @@ async function main(): Promise<void> {
   await runMigrations(DATABASE_URL);
   const ds = new DataSource({ type: 'postgres', url: DATABASE_URL });
   await ds.initialize();
-  let server: Child | null = null;
+  const servers: Child[] = [];
+  const db = new URL(DATABASE_URL);
+  const counter = new PgStatementCounter(db.hostname || '127.0.0.1', Number(db.port || 5432));
   try {
     const seeded = await seed(encryptionKey, ds);
     say(`[bench:admin] seeded in ${seeded.seedSeconds.toFixed(1)} s`);
-    const port = await freePort();
-    server = startNode('control-plane', 'dist/apps/control-plane/src/main.js', {
-      // eslint-disable-next-line no-restricted-properties -- the child needs PATH and friends
-      PATH: process.env.PATH ?? '',
-      NODE_ENV: 'production',
-      HOST: '127.0.0.1',
-      CONTROL_PLANE_PORT: String(port),
-      CONTROL_PLANE_METRICS_PORT: '0',
-      DATABASE_URL,
-      REDIS_URL,
-      ENCRYPTION_KEY: encryptionKey,
-      RATE_LIMITS_ENABLED: 'false',
-      LOG_LEVEL: 'error',
-      // Production without a mail server or SMS gateway must say so (nothing is mailed here).
-      MAIL_TRANSPORT: 'log',
-      SMS_TRANSPORT: 'log',
-    });
-    await waitReady(`http://127.0.0.1:${port}/health/ready`, server);
+    const counterPort = await counter.start();
+    const behindCounter = new URL(DATABASE_URL);
+    behindCounter.hostname = '127.0.0.1';
+    behindCounter.port = String(counterPort);
+    // One instance is timed; a second, behind the statement counter, shows what each request runs.
+    const start = async (databaseUrl: string): Promise<string> => {
+      const port = await freePort();
+      const server = startNode('control-plane', 'dist/apps/control-plane/src/main.js', {
+        // eslint-disable-next-line no-restricted-properties -- the child needs PATH and friends
+        PATH: process.env.PATH ?? '',
+        NODE_ENV: 'production',
+        HOST: '127.0.0.1',
+        CONTROL_PLANE_PORT: String(port),
+        CONTROL_PLANE_METRICS_PORT: '0',
+        DATABASE_URL: databaseUrl,
+        REDIS_URL,
+        ENCRYPTION_KEY: encryptionKey,
+        RATE_LIMITS_ENABLED: 'false',
+        LOG_LEVEL: 'error',
+        // Production without a mail server or SMS gateway must say so (nothing is mailed here).
+        MAIL_TRANSPORT: 'log',
+        SMS_TRANSPORT: 'log',
+      });
+      servers.push(server);
+      await waitReady(`http://127.0.0.1:${port}/health/ready`, server);
+      return `http://127.0.0.1:${port}`;
+    };
+    const targets: Targets = { timed: await start(DATABASE_URL), captured: await start(behindCounter.toString()), counter };
     const results: Result[] = [];
-    for (const s of scenarios(ds, seeded.tenantId, seeded.projectId)) {
-      const r = await run(`http://127.0.0.1:${port}`, seeded.adminToken, s, ds);
+    for (const s of scenarios(seeded.projectId)) {
+      const r = await run(targets, seeded.adminToken, s, ds);
       results.push(r);
       say(
         `  ${r.name.padEnd(40)} total ${String(r.total).padStart(6)}  n=${String(r.requests).padStart(4)}  p50 ${r.p50.toFixed(1).padStart(6)} ms  p95 ${r.p95.toFixed(1).padStart(6)} ms  p99 ${r.p99.toFixed(1).padStart(6)} ms  max ${r.max.toFixed(1).padStart(6)} ms`,
@@ -302,7 +309,8 @@ async function main(): Promise<void> {
         `${JSON.stringify({ users: USERS, seedSeconds: seeded.seedSeconds, results }, null, 2)}\n`,
       );
   } finally {
-    await stop(server);
+    for (const server of servers) await stop(server);
+    await counter.stop();
     await ds.destroy();
   }
 }

@@ -8,11 +8,19 @@ const GSSENC_REQUEST = 80877104;
  * round trips: one per simple `Query` and one per `Sync` closing an extended-protocol exchange
  * (Parse/Bind/Execute/Sync is how `pg` sends parameterised queries). It also keeps the SQL text
  * (of a named prepared statement, at every Bind: parsed once per connection, used many times),
- * so a request's statements can be listed. Only for the hot-path check, never under load.
+ * so a request's statements can be listed, and with their parameters, so they can be explained. Only for the hot-path check, never under load.
  */
 export class PgStatementCounter extends SnoopingProxy {
   private roundTrips = 0;
   private statements: string[] = [];
+  private executed: ExecutedStatement[] = [];
+
+  /** The statements executed since the last call, in full with their parameters (for EXPLAIN); starts a new list. */
+  takeExecuted(): ExecutedStatement[] {
+    const out = this.executed;
+    this.executed = [];
+    return out;
+  }
 
   /** Starts a new count; returns what was counted since the last reset. */
   reset(): { roundTrips: number; statements: string[] } {
@@ -27,6 +35,8 @@ export class PgStatementCounter extends SnoopingProxy {
     let startup = true;
     /** Named statements of this connection (a PostgreSQL session), by name. */
     const prepared = new Map<string, string>();
+    /** Full SQL of this connection's statements by name ('' for the unnamed one). */
+    const fullText = new Map<string, string>();
     return (chunk: Buffer) => {
       buffered = buffered.length ? Buffer.concat([buffered, chunk]) : chunk;
       for (;;) {
@@ -47,10 +57,12 @@ export class PgStatementCounter extends SnoopingProxy {
         if (type === 'Q') {
           this.roundTrips++;
           this.statements.push(sqlText(payload.subarray(0, payload.indexOf(0))));
+          this.executed.push({ sql: payload.subarray(0, payload.indexOf(0)).toString('utf8'), params: [] });
         } else if (type === 'P') {
           const nameEnd = payload.indexOf(0);
           const name = payload.subarray(0, nameEnd).toString('utf8');
           const text = sqlText(payload.subarray(nameEnd + 1, payload.indexOf(0, nameEnd + 1)));
+          fullText.set(name, payload.subarray(nameEnd + 1, payload.indexOf(0, nameEnd + 1)).toString('utf8'));
           // A named (prepared) statement is listed when it is bound, which every use does.
           if (name) prepared.set(name, text);
           else this.statements.push(text);
@@ -58,6 +70,7 @@ export class PgStatementCounter extends SnoopingProxy {
           const portalEnd = payload.indexOf(0);
           const name = payload.subarray(portalEnd + 1, payload.indexOf(0, portalEnd + 1)).toString('utf8');
           if (name) this.statements.push(`[prepared ${name}] ${prepared.get(name) ?? ''}`);
+          this.executed.push({ sql: fullText.get(name) ?? '', params: bindParameters(payload.subarray(payload.indexOf(0, portalEnd + 1) + 1)) });
         } else if (type === 'S') {
           this.roundTrips++;
         }
@@ -65,6 +78,32 @@ export class PgStatementCounter extends SnoopingProxy {
       }
     };
   }
+}
+
+/** A statement as the server ran it: its SQL and its parameters in text form (null for NULL). */
+export interface ExecutedStatement {
+  sql: string;
+  params: (string | null)[];
+}
+
+/** The parameters of a Bind message, after its portal and statement names (text format, as `pg` sends them). */
+function bindParameters(rest: Buffer): (string | null)[] {
+  let at = 0;
+  const formats = rest.readInt16BE(at);
+  at += 2 + 2 * formats;
+  const count = rest.readInt16BE(at);
+  at += 2;
+  const params: (string | null)[] = [];
+  for (let i = 0; i < count; i++) {
+    const length = rest.readInt32BE(at);
+    at += 4;
+    if (length < 0) params.push(null);
+    else {
+      params.push(rest.subarray(at, at + length).toString('utf8'));
+      at += length;
+    }
+  }
+  return params;
 }
 
 function sqlText(raw: Buffer): string {

@@ -2,8 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { loadConfig } from '@gatehouse/config';
 import { runMigrations } from '@gatehouse/entities';
-import { ProvisioningService } from '@gatehouse/identity';
-import { createCliContext } from '../tools/scripts/cli-context';
+import { createIdentityContext, ProvisioningService } from '@gatehouse/identity';
 
 export interface BenchEnv {
   databaseUrl: string;
@@ -42,7 +41,7 @@ export async function seed(env: BenchEnv, runId: string): Promise<Seeded> {
     BCRYPT_COST: String(env.bcryptCost),
     LOG_LEVEL: 'error',
   });
-  const ctx = await createCliContext(config);
+  const ctx = await createIdentityContext(config);
   try {
     const provisioning = ctx.get(ProvisioningService);
     const dataSource = ctx.get(DataSource);

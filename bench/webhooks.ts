@@ -11,9 +11,8 @@ import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
 import { loadConfig, type AppConfig } from '@gatehouse/config';
 import { runMigrations, Webhook } from '@gatehouse/entities';
-import { EventRecorder, ProvisioningService } from '@gatehouse/identity';
+import { createIdentityContext, EventRecorder, ProvisioningService } from '@gatehouse/identity';
 import { newWebhookSecret, sealWebhookSecret } from '@gatehouse/webhooks';
-import { createCliContext } from '../tools/scripts/cli-context';
 import { PgBackendsCpu } from './pg-cpu';
 import { cpuSeconds, freePort, machineBusySeconds, startNode, stop, waitReady, type Child } from './processes';
 
@@ -161,7 +160,7 @@ async function main(): Promise<void> {
   const redisPid = redisPidMatch ? Number(redisPidMatch[1]) : null;
   redis.disconnect();
   const pgCpu = await PgBackendsCpu.connect(DATABASE_URL);
-  const ctx = await createCliContext(config);
+  const ctx = await createIdentityContext(config);
   const dataSource = ctx.get(DataSource);
   await dataSource.query(`TRUNCATE tenants CASCADE`);
   const tenant = await ctx.get(ProvisioningService).createTenant({ name: 'bench', adminEmail: 'admin@bench.example.com', adminPassword: randomBytes(18).toString('base64url') });

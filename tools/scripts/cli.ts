@@ -2,9 +2,8 @@ import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { loadConfigOrExit } from '@gatehouse/config';
 import { runMigrations } from '@gatehouse/entities';
-import { ProvisioningService } from '@gatehouse/identity';
+import { createIdentityContext, ProvisioningService } from '@gatehouse/identity';
 import { runMain } from '@gatehouse/platform';
-import { createCliContext } from './cli-context';
 import { withLocalSecrets } from './local-env';
 
 const USAGE = `Usage:
@@ -39,7 +38,7 @@ runMain('cli', async () => {
   // eslint-disable-next-line no-restricted-properties -- CLI entry point
   const config = loadConfigOrExit({ ...withLocalSecrets(process.env), MAIL_TRANSPORT: 'log', SMS_TRANSPORT: 'log' });
   await runMigrations(config.database.url);
-  const ctx = await createCliContext(config);
+  const ctx = await createIdentityContext(config);
   try {
     const provisioning = ctx.get(ProvisioningService);
     const summary =

@@ -6,9 +6,7 @@ import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, loadConfigOrExit, type AppConfig } from '@gatehouse/config';
 import { runMigrations } from '@gatehouse/entities';
 import { listen, stopOnSignals, type RunningApp } from '@gatehouse/platform';
-import { buildAuthRuntime } from '../../apps/auth-runtime/src/app-factory';
-import { buildControlPlane } from '../../apps/control-plane/src/app-factory';
-import { buildWebhookWorker } from '../../apps/webhook-worker/src/app-factory';
+import { appFactory } from './app-entries';
 
 // The `exports` subpath is invisible to TypeScript's `node` module resolution; Node resolves it fine.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -72,9 +70,9 @@ export async function startStandalone(env: NodeJS.ProcessEnv, bootstrap: (config
   const ports = config.http.ports;
   const metrics = config.metrics.ports;
   const apps = [
-    await listen(await buildAuthRuntime(config), config, ports.authRuntime, metrics.authRuntime),
-    await listen(await buildControlPlane(config), config, ports.controlPlane, metrics.controlPlane),
-    await listen(await buildWebhookWorker(config), config, ports.webhookWorker, metrics.webhookWorker),
+    await listen(await appFactory('auth-runtime')(config), config, ports.authRuntime, metrics.authRuntime),
+    await listen(await appFactory('control-plane')(config), config, ports.controlPlane, metrics.controlPlane),
+    await listen(await appFactory('webhook-worker')(config), config, ports.webhookWorker, metrics.webhookWorker),
   ];
   const stopDatabase = async () => {
     await socket.stop();

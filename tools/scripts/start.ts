@@ -5,9 +5,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadConfigOrExit, type AppConfig } from '@gatehouse/config';
 import { runMigrations } from '@gatehouse/entities';
-import { ProvisioningService } from '@gatehouse/identity';
+import { createIdentityContext, ProvisioningService } from '@gatehouse/identity';
 import { describeStartupError } from '@gatehouse/platform';
-import { createCliContext } from './cli-context';
 import { withLocalSecrets } from './local-env';
 import { shouldRunStandalone, startStandalone } from './standalone';
 
@@ -20,7 +19,7 @@ function say(line: string): void {
 
 /** Creates the default tenant on first start; the generated admin password is kept in .gatehouse/admin.json. */
 async function bootstrapDefaultTenant(config: AppConfig): Promise<{ projectKey: string; email: string; passwordHint: string } | null> {
-  const ctx = await createCliContext(config);
+  const ctx = await createIdentityContext(config);
   try {
     const provisioning = ctx.get(ProvisioningService);
     const adminFile = join(config.standalone.dataDir, 'admin.json');
