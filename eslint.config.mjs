@@ -21,7 +21,7 @@ export default tseslint.config(
           depConstraints: [
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:domain', 'type:data', 'type:infra', 'type:util', 'type:test'] },
             { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:data', 'type:infra', 'type:util'] },
-            { sourceTag: 'type:infra', onlyDependOnLibsWithTags: ['type:util'] },
+            { sourceTag: 'type:infra', onlyDependOnLibsWithTags: ['type:infra', 'type:util'] },
             { sourceTag: 'type:data', onlyDependOnLibsWithTags: ['type:data', 'type:util'] },
             { sourceTag: 'type:util', onlyDependOnLibsWithTags: [] },
             { sourceTag: 'type:test', onlyDependOnLibsWithTags: ['type:domain', 'type:data', 'type:infra', 'type:util'] },

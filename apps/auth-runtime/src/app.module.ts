@@ -1,6 +1,8 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { AppConfig } from '@gatehouse/config';
-import { CoreModule, IdentityModule } from '@gatehouse/identity';
+import { DatabaseModule } from '@gatehouse/entities';
+import { IdentityModule } from '@gatehouse/identity';
+import { CoreModule } from '@gatehouse/http';
 import { Clock } from '@gatehouse/platform';
 import { QueueModule } from '@gatehouse/queue';
 import { AccountsModule } from './accounts/accounts.module';
@@ -28,6 +30,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         CoreModule.forRoot(config, clock),
+        DatabaseModule.forRoot(),
         IdentityModule,
         QueueModule.forRoot(),
         AccountsModule,

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { loadConfigOrExit } from '@gatehouse/config';
-import { listen, runMain, stopOnSignals } from '@gatehouse/platform';
+import { runMain } from '@gatehouse/platform';
+import { listen, stopOnSignals } from '@gatehouse/http';
 import { buildAuthRuntime } from './app-factory';
 
 runMain('auth-runtime', async () => {

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Module, Post } from '@nestjs/common';
 import { IsEmail, IsInt, IsOptional, IsString } from 'class-validator';
-import { buildHttpApp } from '@gatehouse/identity';
+import { buildHttpApp } from '@gatehouse/http';
 import { ProblemError } from '@gatehouse/problem-details';
 import { expectProblem, startTestApp, type TestApp } from '@gatehouse/testing';
 import { AppModule } from '../src/app.module';

@@ -1,6 +1,6 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { AppConfig } from '@gatehouse/config';
-import { buildHttpApp, corsMiddleware } from '@gatehouse/identity';
+import { buildHttpApp, corsMiddleware } from '@gatehouse/http';
 import type { Clock } from '@gatehouse/platform';
 import { ROUTE_TABLE, type RouteTable } from '@gatehouse/problem-details';
 import { AppModule } from './app.module';

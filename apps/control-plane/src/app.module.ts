@@ -1,6 +1,8 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { AppConfig } from '@gatehouse/config';
-import { CoreModule, IdentityModule } from '@gatehouse/identity';
+import { DatabaseModule } from '@gatehouse/entities';
+import { IdentityModule } from '@gatehouse/identity';
+import { CoreModule } from '@gatehouse/http';
 import { Clock } from '@gatehouse/platform';
 import { QueueModule } from '@gatehouse/queue';
 import { ApiKeysModule } from './api-keys/api-keys.module';
@@ -19,7 +21,7 @@ export class AppModule {
   static forRoot(config: AppConfig, clock?: Clock): DynamicModule {
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(config, clock), IdentityModule, QueueModule.forRoot(), ProjectsModule, WebhooksModule,
+      imports: [CoreModule.forRoot(config, clock), DatabaseModule.forRoot(), IdentityModule, QueueModule.forRoot(), ProjectsModule, WebhooksModule,
         ApiKeysModule, SigningKeysModule, UsersModule, OrganizationsModule, OrganizationMembersModule, InvitationsModule, AuditModule],
     };
   }

@@ -1,6 +1,6 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { AppConfig } from '@gatehouse/config';
-import { buildHttpApp } from '@gatehouse/identity';
+import { buildHttpApp } from '@gatehouse/http';
 import type { Clock } from '@gatehouse/platform';
 import { AppModule } from './app.module';
 

@@ -1,6 +1,8 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { AppConfig } from '@gatehouse/config';
-import { CoreModule } from '@gatehouse/identity';
+import { DatabaseModule } from '@gatehouse/entities';
+import { EventsModule } from '@gatehouse/identity';
+import { CoreModule } from '@gatehouse/http';
 import { Clock } from '@gatehouse/platform';
 import { QueueModule } from '@gatehouse/queue';
 import { DeliveriesModule } from './deliveries/deliveries.module';
@@ -15,7 +17,7 @@ export class AppModule {
   static forRoot(config: AppConfig, clock?: Clock): DynamicModule {
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(config, clock), QueueModule.forRoot(), DeliveriesModule, RetentionModule],
+      imports: [CoreModule.forRoot(config, clock), DatabaseModule.forRoot(), EventsModule, QueueModule.forRoot(), DeliveriesModule, RetentionModule],
       providers: [MailProcessor, QueueMetrics, SmsProcessor],
     };
   }

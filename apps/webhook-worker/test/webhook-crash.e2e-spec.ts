@@ -1,8 +1,9 @@
-import type { INestApplication, INestApplicationContext } from '@nestjs/common';
+import { Module, type INestApplication, type INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { DataSource } from 'typeorm';
-import { WebhookDelivery } from '@gatehouse/entities';
-import { CoreModule, EventRecorder } from '@gatehouse/identity';
+import { DatabaseModule, WebhookDelivery } from '@gatehouse/entities';
+import { EventRecorder, EventsModule } from '@gatehouse/identity';
+import { CoreModule } from '@gatehouse/http';
 import { resetState, seedTenant, spawnApp, TestClock, testConfig, type AppProcess, type SeededTenant } from '@gatehouse/testing';
 import { insertWebhook, verified, waitFor, WebhookReceiver } from './support/webhook-receiver';
 
@@ -23,7 +24,9 @@ describe('webhook deliveries survive a worker killed mid-batch', () => {
   beforeAll(async () => {
     await receiver.start();
     // Database access and the real EventRecorder, without any consumer of the queue in this process.
-    ctx = await NestFactory.createApplicationContext(CoreModule.forRoot(testConfig(), new TestClock()), { logger: false });
+    @Module({ imports: [CoreModule.forRoot(testConfig(), new TestClock()), DatabaseModule.forRoot(), EventsModule] })
+    class RecorderModule {}
+    ctx = await NestFactory.createApplicationContext(RecorderModule, { logger: false });
     dataSource = ctx.get(DataSource);
     await resetState(dataSource);
     tenant = await seedTenant(ctx as INestApplication);

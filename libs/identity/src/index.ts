@@ -1,4 +1,4 @@
-/** Identity services the HTTP apps share: access tokens, sessions and their refresh chains, signing keys, project keys, passwords, lockouts, provisioning, events, and the core module. */
+/** Identity services the HTTP apps share: access tokens, sessions and their refresh chains, signing keys, project keys, passwords, lockouts, provisioning, events. */
 export { AccessTokensService, DEFAULT_ACCESS_TOKEN_TTL_SECONDS, type IssueTokenInput, type VerifiedAccessToken } from './access-tokens.service';
 export { EventRecorder, type RecordedEvent, type RequestMeta } from './event-recorder';
 export { EventsModule, IdentityModule } from './identity.module';
@@ -21,22 +21,9 @@ export {
   SESSION_COOKIE,
   type PresentedToken,
 } from './request-auth';
-export { buildHttpApp, CoreModule } from './core.module';
-export { RateLimitsModule } from './rate-limits/rate-limits.module';
-export { RATE_LIMITS, RateLimitsService, type RateLimitRule } from './rate-limits/rate-limits.service';
-export { rateLimitClient } from './rate-limits/client-address';
 export { LOCK_AFTER_FAILURES, LOCK_DURATIONS_MS, LockoutService, MFA_LOCK_AFTER_FAILURES, normalizeIdentifier, SecondFactorLockout, type PasswordAttempt } from './lockout.service';
 export { OAUTH_PROVIDERS, openOAuthSecret, sealOAuthSecret, type OAuthProvider } from './oauth-secrets';
 export { AllowedOrigins, CORS_ORIGIN_SET_KEYS } from './cors/allowed-origins';
-export {
-  CORS_ALLOW_HEADERS,
-  CORS_ALLOW_METHODS,
-  CORS_EXPOSE_HEADERS,
-  CORS_MAX_AGE_SECONDS,
-  corsMiddleware,
-  type AllowedMethodsLookup,
-  type CorsPolicy,
-} from './cors/cors.middleware';
 export { IsEmailAddress } from './email-address.decorator';
 export { DEFAULT_REAUTHENTICATION_MAX_AGE_SECONDS, reauthenticationMaxAgeSeconds } from './reauthentication';
 export { ApiKeyUsage } from './api-key-usage.service';

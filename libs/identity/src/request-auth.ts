@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { requestCookie } from '@gatehouse/platform';
+import { requestCookie } from '@gatehouse/http';
 import { ProblemError } from '@gatehouse/problem-details';
 
 export const SESSION_COOKIE = 'service_session';

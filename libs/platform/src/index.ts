@@ -1,4 +1,4 @@
-/** The plumbing every app runs on: HTTP bootstrap and body handling, the cache, the clock, logging, metrics and health. */
+/** The plumbing every app runs on: config module, the cache, the clock, logging, metrics, health and startup errors. */
 export { CacheStore, type CacheScript, type LocalKeys } from './cache/cache-store';
 export { CacheModule } from './cache/cache.module';
 export { MemoryCacheStore, sharedMemoryCacheStore } from './cache/memory-cache.store';
@@ -7,9 +7,6 @@ export { Clock } from './clock';
 export { PlatformConfigModule } from './config.module';
 export { HealthController } from './health/health.controller';
 export { HealthModule } from './health/health.module';
-export { createHttpApp, listen, servedOpenApiDocument, stopOnSignals, type HttpAppOptions, type RunningApp } from './http/create-http-app';
-export { requestCookie } from './http/cookies';
-export { bodyMiddleware, jsonOnlyMiddleware, refusedBody, requestContextMiddleware, setRequestTenant } from './http/request-context';
 export { createLogger, logLevelsFor } from './logging/logger';
 export { DependencyUnavailableError, PlatformError } from './platform.error';
 export { describeStartupError, runMain } from './run-main';

@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiProperty } from '@nestjs/swagger';
 import type { Response } from 'express';
 import request from 'supertest';
 import { loadConfig } from '@gatehouse/config';
-import { createHttpApp, servedOpenApiDocument } from '@gatehouse/platform';
+import { createHttpApp, servedOpenApiDocument } from '@gatehouse/http';
 import { openApiDisagreements, recordAnswers, type RecordedAnswer } from './openapi-conformance';
 
 const TRACE = 'a'.repeat(32);

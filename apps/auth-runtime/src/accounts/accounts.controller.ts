@@ -2,7 +2,9 @@ import { Body, Controller, Get, HttpCode, Inject, Post, Req, Res, UseGuards } fr
 import { ApiCreatedResponse, ApiExtraModels, ApiHeader, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
-import { AccessTokensService, ApiKeyUsage, normalizeIdentifier, presentedAccessToken, projectKeyLookup, RATE_LIMITS, rateLimitClient, RateLimitsService, requestMeta, type ResolvedProject } from '@gatehouse/identity';
+import { AccessTokensService, ApiKeyUsage, normalizeIdentifier, presentedAccessToken, projectKeyLookup, requestMeta, type ResolvedProject } from '@gatehouse/identity';
+import { rateLimitClient, RateLimitsService } from '@gatehouse/http';
+import { RATE_LIMITS } from '../common/rate-limits';
 import { Clock } from '@gatehouse/platform';
 import { MfaChallengeResponse, SignedInResponse, signedInBody, SignedUpResponse } from '../sign-in/signed-in.response';
 import { setSessionCookies } from '../auth/session-cookies';

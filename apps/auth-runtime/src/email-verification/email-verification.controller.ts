@@ -1,7 +1,9 @@
 import { Body, Controller, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { RATE_LIMITS, RateLimitsService, requestMeta, type ResolvedProject } from '@gatehouse/identity';
+import { requestMeta, type ResolvedProject } from '@gatehouse/identity';
+import { RateLimitsService } from '@gatehouse/http';
+import { RATE_LIMITS } from '../common/rate-limits';
 import { CurrentAuth, SessionAuthGuard, type SessionRequest } from '../auth/session-auth.guard';
 import { CurrentProject } from '../projects/current-project.decorator';
 import { ProjectKeyGuard } from '../projects/project-key.guard';

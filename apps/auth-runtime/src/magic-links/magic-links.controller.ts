@@ -2,7 +2,9 @@ import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req, Res, UseGuar
 import { ApiHeader, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
-import { normalizeIdentifier, RATE_LIMITS, RateLimitsService, requestMeta, type ResolvedProject } from '@gatehouse/identity';
+import { normalizeIdentifier, requestMeta, type ResolvedProject } from '@gatehouse/identity';
+import { RateLimitsService } from '@gatehouse/http';
+import { RATE_LIMITS } from '../common/rate-limits';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import { setSessionCookies } from '../auth/session-cookies';

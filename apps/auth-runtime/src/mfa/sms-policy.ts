@@ -1,6 +1,7 @@
 import type { Response } from 'express';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
-import { projectSmsSettings, type RateLimitsService, type ResolvedProject } from '@gatehouse/identity';
+import { projectSmsSettings, type ResolvedProject } from '@gatehouse/identity';
+import type { RateLimitsService } from '@gatehouse/http';
 import { ProblemError } from '@gatehouse/problem-details';
 
 /** Against SMS pumping: sends per phone number and per user (docs/authentication.md, "SMS"). */

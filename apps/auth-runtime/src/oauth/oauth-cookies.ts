@@ -1,6 +1,6 @@
 import type { CookieOptions, Request, Response } from 'express';
 import type { AppConfig } from '@gatehouse/config';
-import { requestCookie } from '@gatehouse/platform';
+import { requestCookie } from '@gatehouse/http';
 
 /** Binds an OAuth transaction to the browser that started it. */
 export const OAUTH_BINDING_COOKIE = 'service_oauth_binding';

@@ -1,6 +1,7 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { AllowedOrigins, ProjectsCache, type CorsPolicy } from '@gatehouse/identity';
+import { AllowedOrigins, ProjectsCache } from '@gatehouse/identity';
+import type { CorsPolicy } from '@gatehouse/http';
 import { CacheStore } from '@gatehouse/platform';
 import { presentedProjectKey } from './project-key.guard';
 

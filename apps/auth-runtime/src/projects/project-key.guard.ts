@@ -1,7 +1,7 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
 import { ProjectsCache, type ResolvedProject } from '@gatehouse/identity';
-import { setRequestTenant } from '@gatehouse/platform';
+import { setRequestTenant } from '@gatehouse/http';
 import { ProblemError } from '@gatehouse/problem-details';
 
 export interface ProjectRequest extends Request {

@@ -1,7 +1,7 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ProjectsCache } from '@gatehouse/identity';
-import { refusedBody } from '@gatehouse/platform';
+import { refusedBody } from '@gatehouse/http';
 import { presentedProjectKey, projectKeyRequired } from '../projects/project-key.guard';
 
 /**

@@ -3,7 +3,8 @@ import { ApiCookieAuth, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '
 import type { Request, Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { ApiKeyUsage, originToCheck, projectKeyLookup, ProjectsCache, REFRESH_COOKIE, requestMeta } from '@gatehouse/identity';
-import { Clock, requestCookie, setRequestTenant } from '@gatehouse/platform';
+import { Clock } from '@gatehouse/platform';
+import { requestCookie, setRequestTenant } from '@gatehouse/http';
 import { ProblemError } from '@gatehouse/problem-details';
 import { CurrentAuth, SessionAuthGuard, type SessionRequest } from '../auth/session-auth.guard';
 import { clearSessionCookies, setSessionCookies } from '../auth/session-cookies';

@@ -5,18 +5,7 @@ import { isId } from '@gatehouse/entities';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { decryptSecretString, encryptSecret, hmacSha256, safeEqual, sha256Hex } from '@gatehouse/crypto';
 import type { User } from '@gatehouse/entities';
-import {
-  AccessTokensService,
-  DEFAULT_ACCESS_TOKEN_TTL_SECONDS,
-  EventRecorder,
-  originRefused,
-  RefreshChainsRepository,
-  SessionsRepository,
-  type ChainStateRow,
-  type ProjectKeyMatch,
-  type RequestMeta,
-  type ResolvedProject,
-} from '@gatehouse/identity';
+import { AccessTokensService, DEFAULT_ACCESS_TOKEN_TTL_SECONDS, EventRecorder, originRefused, RefreshChainsRepository, SessionsRepository, type ChainStateRow, type ProjectKeyMatch, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import type { CookieTokens } from '../auth/session-cookies';

@@ -1,7 +1,7 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
 import { AccessTokensService, assertSameOriginForCookie, presentedAccessToken, ProjectsCache } from '@gatehouse/identity';
-import { setRequestTenant } from '@gatehouse/platform';
+import { setRequestTenant } from '@gatehouse/http';
 import { ProblemError } from '@gatehouse/problem-details';
 
 export interface AdminContext {

@@ -1,6 +1,7 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { AccessTokensService, AllowedOrigins, presentedAccessToken, ProjectsCache, type CorsPolicy } from '@gatehouse/identity';
+import { AccessTokensService, AllowedOrigins, presentedAccessToken, ProjectsCache } from '@gatehouse/identity';
+import type { CorsPolicy } from '@gatehouse/http';
 import { CacheStore } from '@gatehouse/platform';
 
 /**

@@ -2,7 +2,7 @@ import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } 
 import { finished, type Duplex } from 'node:stream';
 import type { NextFunction, Request, Response } from 'express';
 import { newSpanId, traceIdFrom, traceResponse } from '@gatehouse/crypto';
-import { PlatformError } from '../platform.error';
+import { PlatformError } from '@gatehouse/platform';
 
 /** What Node's HTTP parser hands to `clientError` (llhttp's code, the chunk it was parsing). */
 export interface HttpClientError extends Error {

@@ -5,8 +5,7 @@ import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swag
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import type { Server } from 'node:http';
 import type { AppConfig } from '@gatehouse/config';
-import { createLogger, logLevelsFor } from '../logging/logger';
-import { startMetricsServer } from '../metrics/metrics';
+import { createLogger, logLevelsFor, startMetricsServer } from '@gatehouse/platform';
 import { judgeBodiesAfterRouteGuards } from './body-error.guard';
 import { hostRequiredMiddleware, installClientErrorHandler } from './client-error';
 import { bodyMiddleware, requestContextMiddleware } from './request-context';

@@ -12,25 +12,17 @@ export interface RateLimitRule {
   windowMs: number;
 }
 
-/**
- * The endpoint limits, with the route each belongs to: the spec's (Limits table), and magic-link
- * sends per (project, email) and verification mails per user against mail bombing (not in the
- * spec's table; docs/decisions.md).
- */
-export const RATE_LIMITS = {
-  signIn: { name: 'sign-in', limit: 5, windowMs: 60_000, route: 'POST /v1/auth/sign-in' },
-  signUp: { name: 'sign-up', limit: 3, windowMs: 60_000, route: 'POST /v1/auth/sign-up' },
-  forgot: { name: 'password-forgot', limit: 3, windowMs: 3_600_000, route: 'POST /v1/auth/password/forgot' },
-  magicLink: { name: 'magic-link', limit: 5, windowMs: 15 * 60_000, route: 'POST /v1/auth/magic-link/send' },
-  verifyEmail: { name: 'verify-email', limit: 3, windowMs: 3_600_000, route: 'POST /v1/auth/verify-email/send' },
-  emailChange: { name: 'email-change', limit: 3, windowMs: 3_600_000, route: 'POST /v1/auth/email/change' },
-} satisfies Record<string, RateLimitRule & { route: string }>;
+/** A limit of one route of an app (`route`: `METHOD /path`), which the global limit's headers make way for. */
+export interface EndpointRateLimit extends RateLimitRule {
+  route: string;
+}
 
-const ENDPOINT_RULES = new Map<string, RateLimitRule>(Object.values(RATE_LIMITS).map((r) => [r.route, r]));
+/** The limit of `method path` among an app's endpoint limits, when it has one. */
+export type EndpointRateLimitLookup = (method: string, path: string) => RateLimitRule | undefined;
 
-/** The endpoint limit of `method path`, when the route has one of the spec's. */
-export function endpointRateLimit(method: string, path: string): RateLimitRule | undefined {
-  return ENDPOINT_RULES.get(`${method} ${path}`);
+export function endpointRateLimitLookup(limits: readonly EndpointRateLimit[]): EndpointRateLimitLookup {
+  const byRoute = new Map<string, RateLimitRule>(limits.map((r) => [r.route, r]));
+  return (method, path) => byRoute.get(`${method} ${path}`);
 }
 
 /**

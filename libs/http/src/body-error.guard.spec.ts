@@ -2,7 +2,7 @@ import { Catch, Controller, Delete, Get, Injectable, Module, Post, UnauthorizedE
 import type { Request, Response } from 'express';
 import request from 'supertest';
 import { loadConfig } from '@gatehouse/config';
-import { PlatformError } from '../platform.error';
+import { PlatformError } from '@gatehouse/platform';
 import { createHttpApp } from './create-http-app';
 
 /** A guard written without any knowledge of request bodies, as a newcomer would write one. */

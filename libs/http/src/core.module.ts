@@ -3,25 +3,25 @@ import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { getStorageToken, type ThrottlerStorage } from '@nestjs/throttler';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
-import { DatabaseModule } from '@gatehouse/entities';
-import { CacheModule, Clock, createHttpApp, HealthModule, PlatformConfigModule, type HttpAppOptions } from '@gatehouse/platform';
+import { CacheModule, Clock, HealthModule, PlatformConfigModule } from '@gatehouse/platform';
 import { ProblemDetailsFilter, ProblemValidationPipe, ROUTE_TABLE, RouteTable } from '@gatehouse/problem-details';
+import { createHttpApp, type HttpAppOptions } from './create-http-app';
 import { globalRateLimitMiddleware } from './rate-limits/global-rate-limit.middleware';
-import { EventsModule } from './identity.module';
 import { RateLimitsModule } from './rate-limits/rate-limits.module';
+import { endpointRateLimitLookup, type EndpointRateLimit } from './rate-limits/rate-limits.service';
 
 /**
- * What every Gatehouse app stands on: config and clock, Postgres, the shared cache, the event
- * recorder, the global rate limit's store, health endpoints, the one problem-details filter and
- * the one validation pipe. Identity services are not in it: the HTTP apps import `IdentityModule`;
- * the worker needs none of them.
+ * What every Gatehouse app stands on: config and clock, the shared cache, the global rate limit's
+ * store, health endpoints, the one problem-details filter and the one validation pipe. Each app
+ * adds the database (`DatabaseModule.forRoot()`) and what it records events with (`EventsModule`,
+ * or `IdentityModule` for the HTTP apps, which includes it).
  */
 @Module({})
 export class CoreModule {
   static forRoot(config: AppConfig, clock: Clock = new Clock()): DynamicModule {
     return {
       module: CoreModule,
-      imports: [PlatformConfigModule.forRoot(config, clock), DatabaseModule.forRoot(), CacheModule, EventsModule, RateLimitsModule, HealthModule],
+      imports: [PlatformConfigModule.forRoot(config, clock), CacheModule, RateLimitsModule, HealthModule],
       providers: [
         { provide: ROUTE_TABLE, useValue: new RouteTable() },
         { provide: APP_FILTER, useClass: ProblemDetailsFilter },
@@ -32,19 +32,23 @@ export class CoreModule {
   }
 }
 
-/** Builds an app on CoreModule and fills its 405 route table once the routes are known. */
+/**
+ * Builds an app on CoreModule and fills its 405 route table once the routes are known;
+ * `endpointRateLimits` are the app's own route limits, whose headers the global limit makes way for.
+ */
 export async function buildHttpApp(
   module: Type<unknown> | DynamicModule,
   config: AppConfig,
-  opts: Omit<HttpAppOptions, 'onRoutes'>,
+  opts: Omit<HttpAppOptions, 'onRoutes'> & { endpointRateLimits?: readonly EndpointRateLimit[] },
 ): Promise<NestExpressApplication> {
   let table: RouteTable | undefined;
+  const endpointRateLimit = endpointRateLimitLookup(opts.endpointRateLimits ?? []);
   const app = await createHttpApp(module as Type<unknown>, config, {
     ...opts,
     onRoutes: (routes) => routes.forEach((r) => table?.add(r.path, r.method)),
     beforeBody: (app) => {
       opts.beforeBody?.(app);
-      app.use(globalRateLimitMiddleware(app.get<ThrottlerStorage>(getStorageToken()), app.get<AppConfig>(APP_CONFIG)));
+      app.use(globalRateLimitMiddleware(app.get<ThrottlerStorage>(getStorageToken()), app.get<AppConfig>(APP_CONFIG), endpointRateLimit));
     },
     configure: (a) => {
       table = a.get<RouteTable>(ROUTE_TABLE, { strict: false });

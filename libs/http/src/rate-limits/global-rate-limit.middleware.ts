@@ -4,7 +4,7 @@ import type { AppConfig } from '@gatehouse/config';
 import { ProblemError } from '@gatehouse/problem-details';
 import { rateLimitClient } from './client-address';
 import { setRateLimitHeaders } from './rate-limit-headers';
-import { endpointRateLimit } from './rate-limits.service';
+import type { EndpointRateLimitLookup } from './rate-limits.service';
 
 /** The spec's global limit: 1000 requests a minute per client IP, all routes together. */
 export const GLOBAL_RATE_LIMIT = { name: 'global', limit: 1000, windowMs: 60_000 } as const;
@@ -20,13 +20,13 @@ const isExempt = (path: string) => path.startsWith('/health') || path.startsWith
  * `/metrics` are not limited (probes). Over the limit → 429 `rate-limited`.
  *
  * Sets `RateLimit-*`: the global numbers, except on the routes that have a limit of their own
- * (sign-in, sign-up, forgot, magic-link and verify-email send; CONTRACT §10), whose headers always report that
- * limit. The endpoint counts a request only once its key and body have been accepted (CONTRACT
+ * (`endpointRateLimit`: in the auth runtime sign-in, sign-up, forgot, magic-link and verify-email
+ * send; CONTRACT §10), whose headers always report that limit. The endpoint counts a request only once its key and body have been accepted (CONTRACT
  * §10 order), when RateLimitsService replaces the headers with the count; a request refused before
  * that (project key, body) reports the endpoint's limit with nothing counted against it. A request
  * this global limit refuses reports the global numbers (0 remaining, reset = Retry-After).
  */
-export function globalRateLimitMiddleware(storage: ThrottlerStorage, config: AppConfig) {
+export function globalRateLimitMiddleware(storage: ThrottlerStorage, config: AppConfig, endpointRateLimit: EndpointRateLimitLookup = () => undefined) {
   const { name, limit, windowMs } = GLOBAL_RATE_LIMIT;
   return (req: Request, res: Response, next: NextFunction): void => {
     if (!config.http.rateLimitsEnabled || isExempt(req.path)) return next();

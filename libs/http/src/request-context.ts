@@ -1,8 +1,7 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { LoggerService } from '@nestjs/common';
 import { newSpanId, traceIdFrom, traceResponse } from '@gatehouse/crypto';
-import { recordHttpRequest } from '../metrics/metrics';
-import { PlatformError } from '../platform.error';
+import { PlatformError, recordHttpRequest } from '@gatehouse/platform';
 
 /**
  * What Gatehouse keeps about a request, in Express's per-request `res.locals`. Not on the request
