@@ -5,7 +5,7 @@ import { PGlite, type Extension } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, loadConfigOrExit, type AppConfig } from '@gatehouse/config';
 import { runMigrations } from '@gatehouse/entities';
-import { listen, stopOnSignals, type RunningApp } from '@gatehouse/platform';
+import { listen, stopOnSignals, type RunningApp } from '@gatehouse/http';
 import { appFactory } from './app-entries';
 
 // The `exports` subpath is invisible to TypeScript's `node` module resolution; Node resolves it fine.
