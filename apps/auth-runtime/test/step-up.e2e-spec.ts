@@ -1,6 +1,6 @@
 import type { Response } from 'supertest';
 import { AuditEvent, OutboxEvent, User } from '@gatehouse/entities';
-import { ProjectsCache } from '@gatehouse/identity';
+import { OneTimeTokensRepository, ProjectsCache } from '@gatehouse/identity';
 import {
   APP_ORIGIN,
   cookiesOf,
@@ -18,7 +18,6 @@ import {
 } from '@gatehouse/testing';
 import { buildAuthRuntime } from '../src/app-factory';
 import { BackgroundTasks } from '../src/common/background-tasks';
-import { OneTimeTokensRepository } from '../src/one-time-tokens/one-time-tokens.repository';
 import { SoftAuthenticator } from './support/soft-authenticator';
 import { oathtool } from './support/totp';
 

@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { User } from '@gatehouse/entities';
-import { EventRecorder, LockoutService, SecondFactorLockout, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
+import { EventRecorder, LockoutService, OneTimeTokensRepository, SecondFactorLockout, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { MfaFactorsRepository } from '../credentials/mfa-factors.repository';
 import { OAuthIdentitiesRepository } from '../credentials/oauth-identities.repository';
-import { OneTimeTokensRepository } from '../one-time-tokens/one-time-tokens.repository';
 import { PasskeysRepository } from '../credentials/passkeys.repository';
 import { SessionsService } from '../sessions/sessions.service';
 import { UsersRepository } from '../users/users.repository';

@@ -12,7 +12,7 @@ import { SignInCompletionService, type SignInOutcome } from '../sign-in/sign-in-
 import { BackgroundTasks } from '../common/background-tasks';
 import { defaultApplicationRedirect, magicLink } from '../common/mail-links';
 import { matchRedirectUrl } from '../common/redirect-urls';
-import { mailedToCurrentAddress, OneTimeTokensRepository } from '../one-time-tokens/one-time-tokens.repository';
+import { mailedToCurrentAddress, OneTimeTokensRepository } from '@gatehouse/identity';
 import { isTokenShape } from '../one-time-tokens/token.dto';
 import { UsersRepository } from '../users/users.repository';
 

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { OneTimeTokensRepository } from './one-time-tokens.repository';
+import { OneTimeTokensRepository } from '@gatehouse/identity';
 
 /** `one_time_tokens`: mailed links, MFA tokens and their single use. */
 @Module({ providers: [OneTimeTokensRepository], exports: [OneTimeTokensRepository] })

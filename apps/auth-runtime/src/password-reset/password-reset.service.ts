@@ -1,14 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { sha256Hex } from '@gatehouse/crypto';
-import { EventRecorder, LockoutService, PasswordHasher, SecondFactorLockout, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
+import { EventRecorder, LockoutService, mailedToCurrentAddress, OneTimeTokensRepository, PasswordHasher, SecondFactorLockout, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import { MailQueue } from '@gatehouse/queue';
 import { AccountClaimsService } from '../claims/account-claims.service';
 import { BackgroundTasks } from '../common/background-tasks';
 import { applicationLink } from '../common/mail-links';
-import { mailedToCurrentAddress, OneTimeTokensRepository } from '../one-time-tokens/one-time-tokens.repository';
 import { isTokenShape } from '../one-time-tokens/token.dto';
 import { PasswordPolicy } from '../accounts/password-policy';
 import { SessionsService } from '../sessions/sessions.service';

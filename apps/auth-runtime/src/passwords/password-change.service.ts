@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { EventRecorder, PasswordHasher, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
+import { EventRecorder, OneTimeTokensRepository, PasswordHasher, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import { AccountsService } from '../accounts/accounts.service';
-import { OneTimeTokensRepository } from '../one-time-tokens/one-time-tokens.repository';
 import { SessionsService } from '../sessions/sessions.service';
 import { UsersRepository } from '../users/users.repository';
 import { PasswordPolicy } from '../accounts/password-policy';

@@ -4,7 +4,7 @@ import type { User } from '@gatehouse/entities';
 import type { RequestMeta, ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { MfaFactorsRepository } from '../credentials/mfa-factors.repository';
-import { OneTimeTokensRepository } from '../one-time-tokens/one-time-tokens.repository';
+import { OneTimeTokensRepository } from '@gatehouse/identity';
 import { SessionsService, type AuthMethod, type IssuedSession } from '../sessions/sessions.service';
 import { UsersRepository } from '../users/users.repository';
 

@@ -47,8 +47,8 @@ export function mailedToCurrentAddress(token: Pick<OneTimeToken, 'payload'>, use
 export type TokenPurpose = 'verify-email' | 'email-change' | 'password-reset' | 'magic-link' | 'mfa';
 
 /**
- * The only code that queries `one_time_tokens`. Tokens are stored as SHA-256 hashes and bound to
- * a purpose; `consume` is one conditional UPDATE, so exactly one of any number of concurrent
+ * The only code that queries `one_time_tokens` (the auth runtime's mailed links and MFA tokens,
+ * and the worker's purge). Tokens are stored as SHA-256 hashes and bound to a purpose; `consume` is one conditional UPDATE, so exactly one of any number of concurrent
  * requests with the same token wins.
  */
 @Injectable()
@@ -122,5 +122,15 @@ export class OneTimeTokensRepository {
       .set({ consumedAt: now })
       .where(`user_id = :userId AND consumed_at IS NULL${purpose === 'any' ? '' : ' AND purpose = :purpose'}`, { userId, purpose })
       .execute();
+  }
+
+  /** Deletes up to `limit` one-time tokens that expired before `before` (used or not); returns how many. */
+  async purge(before: Date, limit: number): Promise<number> {
+    const rows = await queryRows<{ id: string }>(
+      this.dataSource,
+      `DELETE FROM one_time_tokens WHERE id IN (SELECT id FROM one_time_tokens WHERE expires_at < $1 LIMIT $2) RETURNING id`,
+      [before, limit],
+    );
+    return rows.length;
   }
 }
