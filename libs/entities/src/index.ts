@@ -27,5 +27,5 @@ export { CreateSchema1795305600000 } from './migrations/1795305600000-CreateSche
 export { buildDataSourceOptions, ensureDatabase, runMigrations } from './data-source';
 export type { PostgresConnectionOptions } from './data-source';
 export { DatabaseModule } from './database.module';
-export { queryPrepared, queryRows, type PreparedStatement, type SqlRunner } from './raw-query';
+export { containsPattern, queryPrepared, queryRows, type PreparedStatement, type SqlRunner } from './raw-query';
 export { foreignKeyViolation, isId, uniqueViolation } from './db-errors';

@@ -51,3 +51,8 @@ export async function queryPrepared<T>(source: DataSource | EntityManager, state
     throw new QueryFailedError(statement.text, values, err as Error);
   }
 }
+
+/** A `LIKE … ESCAPE '\'` pattern matching `text` literally anywhere (`%`, `_` and `\` lose their meaning). */
+export function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}

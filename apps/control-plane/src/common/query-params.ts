@@ -44,8 +44,3 @@ export class QueryReader {
     if (Object.keys(this.errors).length) throw ProblemError.validation(this.errors);
   }
 }
-
-/** A `LIKE … ESCAPE '\'` pattern matching `text` literally anywhere (`%`, `_` and `\` lose their meaning). */
-export function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}

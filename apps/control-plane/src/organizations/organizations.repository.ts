@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { Organization } from '@gatehouse/entities';
-import { containsPattern } from '../common/query-params';
+import { containsPattern, Organization } from '@gatehouse/entities';
 import type { Page } from '../common/pagination';
 
 export interface OrganizationFilter {

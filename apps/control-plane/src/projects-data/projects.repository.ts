@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { Project } from '@gatehouse/entities';
+import { containsPattern, Project } from '@gatehouse/entities';
 import type { Page } from '../common/pagination';
-import { containsPattern } from '../common/query-params';
 
 /** The only code of the control plane that queries `projects`; every query is tenant-scoped. */
 @Injectable()

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { UserStatus } from '@gatehouse/entities';
-import { containsPattern } from '../common/query-params';
+import { containsPattern } from '@gatehouse/entities';
 import type { Page } from '../common/pagination';
 
 export interface UserRow {
