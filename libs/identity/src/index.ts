@@ -8,7 +8,7 @@ export { liveSessionCountSql, SessionsRepository, unrevokedSessionOfUserSql, typ
 export { RefreshChainsRepository, type ChainStateRow, type RotatedRow, type Rotation } from './sessions/refresh-chains.repository';
 export { mailedToCurrentAddress, OneTimeTokensRepository, type TokenPurpose } from './one-time-tokens/one-time-tokens.repository';
 export { newPublishableKey, ProvisioningService, type NewProject, type TenantSummary } from './provisioning.service';
-export { MAX_ACCESS_TOKEN_TTL_SECONDS, SigningKeysService } from './signing-keys.service';
+export { activeKidSql, MAX_ACCESS_TOKEN_TTL_SECONDS, revokedKidSql, SigningKeysService } from './signing-keys.service';
 export { ProjectsCache, projectKeyLookup, projectsNamedByKeySql, type ProjectKeyMatch, type ResolvedProject } from './projects-cache.service';
 export {
   assertSameOriginForCookie,

@@ -29,6 +29,14 @@ interface CachedPublicKey {
  * key keeps verifying until `retire_after`, and a revoked one is refused at once through the shared
  * revocation marks (AccessTokensService), so a stale cache never accepts it.
  */
+/**
+ * SQL for statements of other tables that read the signing keys in the same round trip: the kid
+ * of the active key of the project `projectRef` (it signs the next access token), and whether the
+ * key `kidRef` has been revoked.
+ */
+export const activeKidSql = (projectRef: string) => `(SELECT k.kid FROM signing_keys k WHERE k.project_id = ${projectRef} AND k.status = 'active')`;
+export const revokedKidSql = (kidRef: string) => `EXISTS (SELECT 1 FROM signing_keys k WHERE k.kid = ${kidRef} AND k.status = 'revoked')`;
+
 @Injectable()
 export class SigningKeysService {
   private readonly publicKeys = new Map<string, CachedPublicKey>();
@@ -89,6 +97,16 @@ export class SigningKeysService {
   async revokedKidsSince(since: Date): Promise<string[]> {
     const rows: { kid: string }[] = await this.dataSource.query(`SELECT kid FROM signing_keys WHERE status = 'revoked' AND revoked_at > $1`, [since]);
     return rows.map((r) => r.kid);
+  }
+
+  /** A project's keys for the admin list, newest first (every status). */
+  list(tenantId: string, projectId: string, page: { limit: number; offset: number }): Promise<[SigningKey[], number]> {
+    return this.dataSource.getRepository(SigningKey).findAndCount({
+      where: { tenantId, projectId },
+      order: { createdAt: 'DESC', id: 'ASC' },
+      skip: page.offset,
+      take: page.limit,
+    });
   }
 
   /** Keys whose tokens may still verify: active and retiring ones not yet past `retire_after` (never revoked ones). */

@@ -2,12 +2,11 @@ import { Module } from '@nestjs/common';
 import { AdminGuard } from '../auth/admin.guard';
 import { ProjectsDataModule } from '../projects-data/projects-data.module';
 import { SigningKeysController } from './signing-keys.controller';
-import { SigningKeysRepository } from './signing-keys.repository';
 import { AdminSigningKeysService } from './signing-keys.service';
 
 @Module({
   imports: [ProjectsDataModule],
   controllers: [SigningKeysController],
-  providers: [AdminGuard, SigningKeysRepository, AdminSigningKeysService],
+  providers: [AdminGuard, AdminSigningKeysService],
 })
 export class SigningKeysModule {}

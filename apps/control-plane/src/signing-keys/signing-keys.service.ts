@@ -9,7 +9,6 @@ import { adminEvent } from '../common/admin-events';
 import { paginated, type Page } from '../common/pagination';
 import { ProjectsRepository } from '../projects-data/projects.repository';
 import { toSigningKeyResponse } from './signing-key.response';
-import { SigningKeysRepository } from './signing-keys.repository';
 
 const notFound = () => new ProblemError('not-found', { detail: 'No such project.' });
 
@@ -25,7 +24,6 @@ export class AdminSigningKeysService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly projects: ProjectsRepository,
-    private readonly keysRepo: SigningKeysRepository,
     private readonly keys: SigningKeysService,
     private readonly tokens: AccessTokensService,
     private readonly events: EventRecorder,
@@ -35,7 +33,7 @@ export class AdminSigningKeysService {
   async list(admin: AdminContext, projectId: string, page: Page) {
     const project = isId(projectId) ? await this.projects.findInTenant(admin.tenantId, projectId) : null;
     if (!project) throw notFound();
-    const [rows, total] = await this.keysRepo.list(admin.tenantId, project.id, page);
+    const [rows, total] = await this.keys.list(admin.tenantId, project.id, page);
     const now = this.clock.nowMs();
     return paginated('signing_keys', rows.map((k) => toSigningKeyResponse(k, now)), page, total);
   }

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { queryPrepared, type PreparedStatement } from '@gatehouse/entities';
 import { projectsNamedByKeySql, type ProjectKeyMatch } from '../projects-cache.service';
 import { originAllowedSql } from '../request-auth';
+import { activeKidSql } from '../signing-keys.service';
 
 /** The state of a chain whose presented token could not be rotated. */
 export interface ChainStateRow {
@@ -76,7 +77,7 @@ const ROTATE_STATEMENT: PreparedStatement = {
          RETURNING c.session_id, s.user_id, s.project_id, s.tenant_id, u.is_admin, s.expires_at AS session_expires_at,
                    c.expires_at AS new_expires_at, proj.settings -> 'access_token_ttl_seconds' AS access_token_ttl,
                    COALESCE(s.auth_time, s.created_at) AS auth_time,
-                   (SELECT k.kid FROM signing_keys k WHERE k.project_id = s.project_id AND k.status = 'active') AS active_kid
+                   ${activeKidSql('s.project_id')} AS active_kid
        )
        SELECT cur.*, set_config('synchronous_commit', 'off', true) AS commit_mode FROM cur`,
 };
@@ -91,7 +92,7 @@ const STATE_STATEMENT: PreparedStatement = {
   text: `WITH proj AS (${PROJECT_BY_KEY('$2', '$3')})
          SELECT ${originAllowedSql('$4', 'proj.allowed_origins')} AS origin_allowed,
                 proj.settings -> 'access_token_ttl_seconds' AS access_token_ttl,
-                (SELECT k.kid FROM signing_keys k WHERE k.project_id = proj.id AND k.status = 'active') AS active_kid, t.*
+                ${activeKidSql('proj.id')} AS active_kid, t.*
            FROM proj LEFT JOIN LATERAL (
                 SELECT c.session_id, c.generation, c.token_hash, c.expires_at AS token_expires_at, c.previous_token_hash,
                        c.rotated_at, c.successor_token_encrypted,

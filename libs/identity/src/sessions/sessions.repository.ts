@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { queryPrepared, queryRows, Session, type PreparedStatement } from '@gatehouse/entities';
+import { activeKidSql } from '../signing-keys.service';
 
 export type NewSession = Pick<Session, 'id' | 'tenantId' | 'projectId' | 'userId' | 'authMethod' | 'ipAddress' | 'userAgent' | 'expiresAt'> & {
   now: Date;
@@ -50,7 +51,7 @@ const CREATE_STATEMENT: PreparedStatement = {
          ), c AS (
            INSERT INTO refresh_chains (session_id, generation, token_hash, expires_at) SELECT id, 0, $9, $10 FROM s
          )
-         SELECT id, expires_at, (SELECT kid FROM signing_keys WHERE project_id = $2 AND status = 'active') AS active_kid FROM s`,
+         SELECT id, expires_at, ${activeKidSql('$2')} AS active_kid FROM s`,
 };
 
 /**
@@ -95,7 +96,7 @@ export class SessionsRepository {
     const rows = await queryRows<{ active_kid: string | null }>(
       manager,
       `UPDATE sessions s SET auth_time = $3 WHERE s.id = $1 AND s.user_id = $2 AND s.revoked_at IS NULL AND s.expires_at > $3
-       RETURNING (SELECT kid FROM signing_keys k WHERE k.project_id = s.project_id AND k.status = 'active') AS active_kid`,
+       RETURNING ${activeKidSql('s.project_id')} AS active_kid`,
       [sessionId, userId, at],
     );
     return rows[0] ?? null;
