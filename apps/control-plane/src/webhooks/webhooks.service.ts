@@ -5,7 +5,7 @@ import { isId, uniqueViolation } from '@gatehouse/entities';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import type { Webhook, WebhookDelivery } from '@gatehouse/entities';
 import { EventRecorder, type RequestMeta } from '@gatehouse/identity';
-import { checkWebhookUrl, newWebhookSecret, sealWebhookSecret, WEBHOOK_TEST_EVENT, WebhookDeliveryQueue } from '@gatehouse/webhooks';
+import { checkWebhookUrl, newWebhookSecret, sealWebhookSecret, WEBHOOK_TEST_EVENT, WebhookDeliveriesRepository, WebhookDeliveryQueue, WebhooksRepository } from '@gatehouse/webhooks';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import type { AdminContext } from '../auth/admin.guard';
@@ -14,8 +14,6 @@ import type { CreateWebhookDto } from './dto/create-webhook.dto';
 import type { UpdateWebhookDto } from './dto/update-webhook.dto';
 import { toWebhookDeliveryResponse, type WebhookDeliveryResponse } from './webhook-delivery.response';
 import { toWebhookResponse, type WebhookResponse } from './webhook.response';
-import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
-import { WebhooksRepository } from './webhooks.repository';
 
 const NOT_FOUND = 'No such webhook.';
 

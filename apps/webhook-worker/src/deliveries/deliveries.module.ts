@@ -1,14 +1,11 @@
 import { Module } from '@nestjs/common';
-import { WebhookDeliveryQueue } from '@gatehouse/webhooks';
+import { OutboxEventsRepository, WebhookDeliveriesRepository, WebhookDeliveryQueue, WebhooksRepository } from '@gatehouse/webhooks';
 import { DeliveryRecorder } from './delivery-recorder';
 import { DeliverySweeper } from './delivery-sweeper.service';
-import { OutboxEventsRepository } from './outbox-events.repository';
 import { OutboxRelay } from './outbox-relay.service';
-import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookDeliveriesService } from './webhook-deliveries.service';
 import { WebhookDeliveryProcessor } from './webhook-delivery.processor';
 import { WebhookSender } from './webhook-sender';
-import { WebhooksRepository } from './webhooks.repository';
 
 /** Webhook deliveries: outbox relay, sweeper, the `webhook-deliveries` consumer (docs/webhooks.md). */
 @Module({

@@ -1,7 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { WebhookDeliveryQueue } from '@gatehouse/webhooks';
 import { Clock } from '@gatehouse/platform';
-import { WebhookDeliveriesRepository, type AttemptResult, type RecordedAttempt } from './webhook-deliveries.repository';
+import { WebhookDeliveriesRepository, WebhookDeliveryQueue, type AttemptResult, type RecordedAttempt } from '@gatehouse/webhooks';
 
 /** Results written per statement at most. */
 const FLUSH_SIZE = 500;

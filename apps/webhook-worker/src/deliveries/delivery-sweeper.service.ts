@@ -1,9 +1,8 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
-import { WebhookDeliveryQueue } from '@gatehouse/webhooks';
+import { WebhookDeliveriesRepository, WebhookDeliveryQueue } from '@gatehouse/webhooks';
 import { Clock } from '@gatehouse/platform';
 import { PollingLoop } from '../common/polling-loop';
-import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 
 /** Wait between sweeps. */
 export const SWEEP_INTERVAL_MS = 5000;

@@ -1,7 +1,6 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
-import { WebhookDeliveryQueue } from '@gatehouse/webhooks';
+import { OutboxEventsRepository, WebhookDeliveryQueue } from '@gatehouse/webhooks';
 import { Clock } from '@gatehouse/platform';
-import { OutboxEventsRepository } from './outbox-events.repository';
 import { PollingLoop } from '../common/polling-loop';
 
 /** Events moved per transaction. */

@@ -2,13 +2,11 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { EventRecorder } from '@gatehouse/identity';
-import { openWebhookSecret, signWebhook, webhookBody, webhookSigningKey } from '@gatehouse/webhooks';
+import { openWebhookSecret, signWebhook, webhookBody, webhookSigningKey, WebhookDeliveriesRepository, WebhooksRepository, type AttemptResult, type ClaimedAttempt } from '@gatehouse/webhooks';
 import { Clock, webhookDeliveries } from '@gatehouse/platform';
 import { DeliveryRecorder } from './delivery-recorder';
 import { retryDelayMs } from './retry-schedule';
-import { WebhookDeliveriesRepository, type AttemptResult, type ClaimedAttempt } from './webhook-deliveries.repository';
 import { WebhookSender } from './webhook-sender';
-import { WebhooksRepository } from './webhooks.repository';
 
 /** Also the `outcome` label of `gatehouse_webhook_deliveries_total` (docs/operations.md). */
 export type AttemptOutcome = 'succeeded' | 'retrying' | 'failed' | 'gone' | 'refused';

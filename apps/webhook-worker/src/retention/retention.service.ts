@@ -1,9 +1,8 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { Clock } from '@gatehouse/platform';
-import { OutboxEventsRepository } from '../deliveries/outbox-events.repository';
+import { OutboxEventsRepository } from '@gatehouse/webhooks';
 import { PollingLoop } from '../common/polling-loop';
-import { SessionsRepository } from '@gatehouse/identity';
-import { ExpiredTokensRepository } from './expired-tokens.repository';
+import { OneTimeTokensRepository, SessionsRepository } from '@gatehouse/identity';
 
 const DAY_MS = 24 * 3600_000;
 /** Delivered events and their delivery records are kept this long (docs/webhooks.md). */
@@ -26,7 +25,7 @@ export class RetentionService implements OnApplicationBootstrap, OnModuleDestroy
   constructor(
     private readonly outbox: OutboxEventsRepository,
     private readonly sessions: SessionsRepository,
-    private readonly tokens: ExpiredTokensRepository,
+    private readonly tokens: OneTimeTokensRepository,
     private readonly clock: Clock,
   ) {}
 

@@ -1,9 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { Webhook } from '@gatehouse/entities';
-import type { Page } from '../common/pagination';
+import type { Page } from './page';
 
-/** The only code of the control plane that queries `webhooks`; every query is tenant-scoped. */
+/** A webhook as the statement that disabled it returned it. */
+export interface DisabledWebhook {
+  id: string;
+  tenantId: string;
+  url: string;
+  events: string[];
+  description: string | null;
+}
+
+/**
+ * The only code that queries `webhooks`: the control plane's CRUD (every query tenant-scoped) and
+ * the worker, which disables a webhook whose URL answered 410. The worker's relay and deliveries
+ * read `webhooks` in their own statements (OutboxEventsRepository, WebhookDeliveriesRepository).
+ */
 @Injectable()
 export class WebhooksRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -36,5 +49,17 @@ export class WebhooksRepository {
 
   async delete(manager: EntityManager, tenantId: string, id: string): Promise<void> {
     await this.repo(manager).delete({ tenantId, id });
+  }
+
+  /** A 410 answer (worker): the webhook is disabled with reason `gone`. Returns the webhook when this call disabled it. */
+  async disableGone(manager: EntityManager, id: string, at: Date): Promise<DisabledWebhook | null> {
+    const rows: [{ id: string; tenant_id: string; url: string; events: string[]; description: string | null }[], number] = await manager.query(
+      `UPDATE webhooks SET enabled = false, disabled_reason = 'gone', updated_at = $2
+        WHERE id = $1 AND enabled
+        RETURNING id, tenant_id, url, events, description`,
+      [id, at],
+    );
+    const row = rows[0]?.[0];
+    return row ? { id: row.id, tenantId: row.tenant_id, url: row.url, events: row.events, description: row.description } : null;
   }
 }

@@ -1,9 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { queryRows } from '@gatehouse/entities';
-import { WEBHOOK_ALL_EVENTS, WEBHOOK_TEST_EVENT } from '@gatehouse/webhooks';
+import { WEBHOOK_ALL_EVENTS, WEBHOOK_TEST_EVENT } from './webhook-events';
 
-/** The only code of the worker that reads, marks and purges `outbox_events`. */
+/**
+ * The only code that reads, marks and purges `outbox_events`, used by the worker (the relay and
+ * retention's purge): rows are written by EventRecorder (@gatehouse/identity) in the transaction of
+ * the change; everything else here.
+ */
 @Injectable()
 export class OutboxEventsRepository {
   constructor(private readonly dataSource: DataSource) {}

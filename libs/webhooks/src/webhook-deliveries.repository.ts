@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import type { WebhookEventSource } from '@gatehouse/webhooks';
+import { WebhookDelivery } from '@gatehouse/entities';
+import type { Page } from './page';
+import type { WebhookEventSource } from './webhook-payload';
 
 /** A pending attempt this worker has just claimed, with everything needed to make it. */
 export interface ClaimedAttempt {
@@ -47,16 +49,67 @@ interface ClaimRow {
   payload: Record<string, unknown>;
 }
 
-/** The only code of the worker that queries `webhook_deliveries`. */
 /**
  * When `x`, the attempt that follows a failed one, is (or was) due: a pending one when its row
  * says; one already made (a redelivery, due when queued) when it was queued.
  */
 const FOLLOW_UP_DUE = `CASE WHEN x.status = 'pending' THEN x.next_attempt_at ELSE x.created_at END`;
 
+/**
+ * The only code that queries `webhook_deliveries`: the control plane lists an admin's delivery
+ * records and queues redeliveries (every query tenant-scoped); the worker claims pending attempts,
+ * records them and sweeps the ones the queue lost. The relay's first attempts are written by
+ * OutboxEventsRepository.relay, in the statement that takes their events.
+ */
 @Injectable()
 export class WebhookDeliveriesRepository {
   constructor(private readonly dataSource: DataSource) {}
+
+  private repo(manager?: EntityManager) {
+    return (manager ?? this.dataSource.manager).getRepository(WebhookDelivery);
+  }
+
+  /** Newest first; attempts of one event made in the same instant keep their order. */
+  list(tenantId: string, webhookId: string, page: Page): Promise<[WebhookDelivery[], number]> {
+    return this.repo().findAndCount({
+      where: { tenantId, webhookId },
+      order: { createdAt: 'DESC', attempt: 'DESC', id: 'DESC' },
+      skip: page.offset,
+      take: page.limit,
+    });
+  }
+
+  findOfWebhook(manager: EntityManager, tenantId: string, webhookId: string, id: string): Promise<WebhookDelivery | null> {
+    return this.repo(manager).findOne({ where: { tenantId, webhookId, id } });
+  }
+
+  /** The attempt of (event, webhook) queued and not yet made, if any, row-locked. */
+  findPending(manager: EntityManager, tenantId: string, webhookId: string, eventId: string): Promise<WebhookDelivery | null> {
+    return this.repo(manager).findOne({ where: { tenantId, webhookId, eventId, status: 'pending' }, lock: { mode: 'pessimistic_write' } });
+  }
+
+  async lastAttempt(manager: EntityManager, tenantId: string, webhookId: string, eventId: string): Promise<number> {
+    const row = await this.repo(manager)
+      .createQueryBuilder('d')
+      .select('MAX(d.attempt)', 'max')
+      .where('d.tenant_id = :tenantId AND d.webhook_id = :webhookId AND d.event_id = :eventId', { tenantId, webhookId, eventId })
+      .getRawOne<{ max: number | null }>();
+    return Number(row?.max ?? 0);
+  }
+
+  async insertPending(
+    manager: EntityManager,
+    values: Pick<WebhookDelivery, 'tenantId' | 'webhookId' | 'eventId' | 'eventType' | 'attempt' | 'nextAttemptAt'>,
+  ): Promise<WebhookDelivery> {
+    const row = this.repo(manager).create({ ...values, status: 'pending', manual: true, responseStatus: null, durationMs: null, error: null });
+    return this.repo(manager).save(row);
+  }
+
+  async makeDueNow(manager: EntityManager, delivery: WebhookDelivery, now: Date): Promise<WebhookDelivery> {
+    delivery.nextAttemptAt = now;
+    delivery.manual = true;
+    return this.repo(manager).save(delivery);
+  }
 
   /**
    * The pending rows among `ids` that no live lease holds, with their webhook and event. With
