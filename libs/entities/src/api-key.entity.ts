@@ -1,16 +1,8 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { ProjectScoped } from './scoped-entity';
 
 @Entity('api_keys')
-export class ApiKey {
-  @PrimaryGeneratedColumn('uuid')
-  id: string;
-
-  @Column('uuid')
-  tenantId: string;
-
-  @Column('uuid')
-  projectId: string;
-
+export class ApiKey extends ProjectScoped {
   @Column('text')
   name: string;
 
@@ -20,9 +12,6 @@ export class ApiKey {
   /** UNIQUE in the database. */
   @Column('text')
   secretHash: string;
-
-  @CreateDateColumn({ type: 'timestamptz' })
-  createdAt: Date;
 
   @Column({ type: 'timestamptz', nullable: true })
   lastUsedAt: Date | null;

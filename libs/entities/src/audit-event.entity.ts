@@ -1,13 +1,8 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { TenantScoped } from './scoped-entity';
 
 @Entity('audit_events')
-export class AuditEvent {
-  @PrimaryGeneratedColumn('uuid')
-  id: string;
-
-  @Column('uuid')
-  tenantId: string;
-
+export class AuditEvent extends TenantScoped {
   /** No foreign key in the database. */
   @Column('uuid', { nullable: true })
   projectId: string | null;
@@ -35,7 +30,4 @@ export class AuditEvent {
 
   @Column('jsonb', { default: {} })
   metadata: Record<string, unknown>;
-
-  @CreateDateColumn({ type: 'timestamptz' })
-  createdAt: Date;
 }

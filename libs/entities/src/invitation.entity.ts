@@ -1,17 +1,12 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { TenantScoped } from './scoped-entity';
 
 import type { MemberRole } from './organization-member.entity';
 
 export type InvitationStatus = 'pending' | 'accepted' | 'revoked';
 
 @Entity('invitations')
-export class Invitation {
-  @PrimaryGeneratedColumn('uuid')
-  id: string;
-
-  @Column('uuid')
-  tenantId: string;
-
+export class Invitation extends TenantScoped {
   @Column('uuid')
   organizationId: string;
 
@@ -40,7 +35,4 @@ export class Invitation {
 
   @Column({ type: 'timestamptz', nullable: true })
   revokedAt: Date | null;
-
-  @CreateDateColumn({ type: 'timestamptz' })
-  createdAt: Date;
 }

@@ -1,23 +1,12 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { UserScoped } from './scoped-entity';
 
 export type MfaFactorType = 'totp' | 'sms';
 export type MfaFactorStatus = 'pending' | 'enabled';
 
 /** UNIQUE (user_id, type) in the database. */
 @Entity('mfa_factors')
-export class MfaFactor {
-  @PrimaryGeneratedColumn('uuid')
-  id: string;
-
-  @Column('uuid')
-  tenantId: string;
-
-  @Column('uuid')
-  projectId: string;
-
-  @Column('uuid')
-  userId: string;
-
+export class MfaFactor extends UserScoped {
   @Column('text')
   type: MfaFactorType;
 
@@ -33,9 +22,6 @@ export class MfaFactor {
   /** bigint: node-postgres returns int8 values as strings to avoid precision loss. */
   @Column('bigint', { nullable: true })
   lastUsedStep: string | null;
-
-  @CreateDateColumn({ type: 'timestamptz' })
-  createdAt: Date;
 
   @Column({ type: 'timestamptz', nullable: true })
   enabledAt: Date | null;

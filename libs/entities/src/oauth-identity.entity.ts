@@ -1,20 +1,9 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { UserScoped } from './scoped-entity';
 
 /** UNIQUE (project_id, provider, subject) in the database. */
 @Entity('oauth_identities')
-export class OAuthIdentity {
-  @PrimaryGeneratedColumn('uuid')
-  id: string;
-
-  @Column('uuid')
-  tenantId: string;
-
-  @Column('uuid')
-  projectId: string;
-
-  @Column('uuid')
-  userId: string;
-
+export class OAuthIdentity extends UserScoped {
   @Column('text')
   provider: string;
 
@@ -23,9 +12,6 @@ export class OAuthIdentity {
 
   @Column('text', { nullable: true })
   email: string | null;
-
-  @CreateDateColumn({ type: 'timestamptz' })
-  createdAt: Date;
 
   @Column({ type: 'timestamptz', nullable: true })
   lastUsedAt: Date | null;

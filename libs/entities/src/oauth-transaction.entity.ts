@@ -1,16 +1,8 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { ProjectScoped } from './scoped-entity';
 
 @Entity('oauth_transactions')
-export class OAuthTransaction {
-  @PrimaryGeneratedColumn('uuid')
-  id: string;
-
-  @Column('uuid')
-  tenantId: string;
-
-  @Column('uuid')
-  projectId: string;
-
+export class OAuthTransaction extends ProjectScoped {
   @Column('text')
   provider: string;
 
@@ -35,7 +27,4 @@ export class OAuthTransaction {
 
   @Column({ type: 'timestamptz', nullable: true })
   consumedAt: Date | null;
-
-  @CreateDateColumn({ type: 'timestamptz' })
-  createdAt: Date;
 }

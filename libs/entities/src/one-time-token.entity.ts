@@ -1,16 +1,8 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { ProjectScoped } from './scoped-entity';
 
 @Entity('one_time_tokens')
-export class OneTimeToken {
-  @PrimaryGeneratedColumn('uuid')
-  id: string;
-
-  @Column('uuid')
-  tenantId: string;
-
-  @Column('uuid')
-  projectId: string;
-
+export class OneTimeToken extends ProjectScoped {
   @Column('uuid', { nullable: true })
   userId: string | null;
 
@@ -32,7 +24,4 @@ export class OneTimeToken {
 
   @Column({ type: 'timestamptz', nullable: true })
   consumedAt: Date | null;
-
-  @CreateDateColumn({ type: 'timestamptz' })
-  createdAt: Date;
 }

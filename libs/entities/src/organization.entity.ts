@@ -1,17 +1,9 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity, UpdateDateColumn } from 'typeorm';
+import { ProjectScoped } from './scoped-entity';
 
 /** UNIQUE (project_id, slug) in the database. */
 @Entity('organizations')
-export class Organization {
-  @PrimaryGeneratedColumn('uuid')
-  id: string;
-
-  @Column('uuid')
-  tenantId: string;
-
-  @Column('uuid')
-  projectId: string;
-
+export class Organization extends ProjectScoped {
   @Column('text')
   name: string;
 
@@ -20,9 +12,6 @@ export class Organization {
 
   @Column('jsonb', { default: {} })
   metadata: Record<string, unknown>;
-
-  @CreateDateColumn({ type: 'timestamptz' })
-  createdAt: Date;
 
   @UpdateDateColumn({ type: 'timestamptz' })
   updatedAt: Date;

@@ -1,13 +1,8 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { TenantScoped } from './scoped-entity';
 
 @Entity('outbox_events')
-export class OutboxEvent {
-  @PrimaryGeneratedColumn('uuid')
-  id: string;
-
-  @Column('uuid')
-  tenantId: string;
-
+export class OutboxEvent extends TenantScoped {
   /** No foreign key in the database. */
   @Column('uuid', { nullable: true })
   projectId: string | null;
@@ -17,9 +12,6 @@ export class OutboxEvent {
 
   @Column('jsonb')
   payload: Record<string, unknown>;
-
-  @CreateDateColumn({ type: 'timestamptz' })
-  createdAt: Date;
 
   @Column({ type: 'timestamptz', nullable: true })
   dispatchedAt: Date | null;

@@ -1,19 +1,8 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { UserScoped } from './scoped-entity';
 
 @Entity('passkeys')
-export class Passkey {
-  @PrimaryGeneratedColumn('uuid')
-  id: string;
-
-  @Column('uuid')
-  tenantId: string;
-
-  @Column('uuid')
-  projectId: string;
-
-  @Column('uuid')
-  userId: string;
-
+export class Passkey extends UserScoped {
   /** UNIQUE in the database. */
   @Column('text')
   credentialId: string;
@@ -36,9 +25,6 @@ export class Passkey {
 
   @Column('text')
   name: string;
-
-  @CreateDateColumn({ type: 'timestamptz' })
-  createdAt: Date;
 
   @Column({ type: 'timestamptz', nullable: true })
   lastUsedAt: Date | null;

@@ -1,4 +1,5 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity, UpdateDateColumn } from 'typeorm';
+import { TenantScoped } from './scoped-entity';
 
 /** Per-project configuration stored in `projects.settings` (jsonb). */
 export interface ProjectSettings {
@@ -16,13 +17,7 @@ export interface ProjectSettings {
 }
 
 @Entity('projects')
-export class Project {
-  @PrimaryGeneratedColumn('uuid')
-  id: string;
-
-  @Column('uuid')
-  tenantId: string;
-
+export class Project extends TenantScoped {
   @Column('text')
   name: string;
 
@@ -42,9 +37,6 @@ export class Project {
 
   @Column('jsonb', { default: {} })
   settings: ProjectSettings;
-
-  @CreateDateColumn({ type: 'timestamptz' })
-  createdAt: Date;
 
   @UpdateDateColumn({ type: 'timestamptz' })
   updatedAt: Date;

@@ -1,19 +1,8 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { UserScoped } from './scoped-entity';
 
 @Entity('sessions')
-export class Session {
-  @PrimaryGeneratedColumn('uuid')
-  id: string;
-
-  @Column('uuid')
-  tenantId: string;
-
-  @Column('uuid')
-  projectId: string;
-
-  @Column('uuid')
-  userId: string;
-
+export class Session extends UserScoped {
   @Column('text', { default: 'password' })
   authMethod: string;
 
@@ -22,9 +11,6 @@ export class Session {
 
   @Column('text', { nullable: true })
   userAgent: string | null;
-
-  @CreateDateColumn({ type: 'timestamptz' })
-  createdAt: Date;
 
   @Column({ type: 'timestamptz', default: () => 'now()' })
   lastActiveAt: Date;

@@ -1,18 +1,10 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { ProjectScoped } from './scoped-entity';
 
 export type SigningKeyStatus = 'active' | 'retiring' | 'retired' | 'revoked';
 
 @Entity('signing_keys')
-export class SigningKey {
-  @PrimaryGeneratedColumn('uuid')
-  id: string;
-
-  @Column('uuid')
-  tenantId: string;
-
-  @Column('uuid')
-  projectId: string;
-
+export class SigningKey extends ProjectScoped {
   /** UNIQUE in the database. */
   @Column('text')
   kid: string;
@@ -29,9 +21,6 @@ export class SigningKey {
 
   @Column('text')
   privateKeyEncrypted: string;
-
-  @CreateDateColumn({ type: 'timestamptz' })
-  createdAt: Date;
 
   @Column({ type: 'timestamptz', nullable: true })
   retireAfter: Date | null;

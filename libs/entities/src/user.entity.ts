@@ -1,18 +1,10 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity, UpdateDateColumn } from 'typeorm';
+import { ProjectScoped } from './scoped-entity';
 
 export type UserStatus = 'active' | 'disabled';
 
 @Entity('users')
-export class User {
-  @PrimaryGeneratedColumn('uuid')
-  id: string;
-
-  @Column('uuid')
-  tenantId: string;
-
-  @Column('uuid')
-  projectId: string;
-
+export class User extends ProjectScoped {
   /** Unique per project, case-insensitively (`lower(email)` index in the migration). */
   @Column('text')
   email: string;
@@ -32,9 +24,6 @@ export class User {
 
   @Column('jsonb', { default: {} })
   metadata: Record<string, unknown>;
-
-  @CreateDateColumn({ type: 'timestamptz' })
-  createdAt: Date;
 
   @UpdateDateColumn({ type: 'timestamptz' })
   updatedAt: Date;

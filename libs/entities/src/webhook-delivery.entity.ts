@@ -1,15 +1,10 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { TenantScoped } from './scoped-entity';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
 
 @Entity('webhook_deliveries')
-export class WebhookDelivery {
-  @PrimaryGeneratedColumn('uuid')
-  id: string;
-
-  @Column('uuid')
-  tenantId: string;
-
+export class WebhookDelivery extends TenantScoped {
   @Column('uuid')
   webhookId: string;
 
@@ -49,7 +44,4 @@ export class WebhookDelivery {
   /** While a worker makes this pending attempt: until when it holds it (see docs/webhooks.md). */
   @Column({ type: 'timestamptz', nullable: true })
   claimedUntil: Date | null;
-
-  @CreateDateColumn({ type: 'timestamptz' })
-  createdAt: Date;
 }

@@ -1,13 +1,8 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity, UpdateDateColumn } from 'typeorm';
+import { TenantScoped } from './scoped-entity';
 
 @Entity('webhooks')
-export class Webhook {
-  @PrimaryGeneratedColumn('uuid')
-  id: string;
-
-  @Column('uuid')
-  tenantId: string;
-
+export class Webhook extends TenantScoped {
   @Column('text')
   url: string;
 
@@ -25,9 +20,6 @@ export class Webhook {
 
   @Column('text')
   secretEncrypted: string;
-
-  @CreateDateColumn({ type: 'timestamptz' })
-  createdAt: Date;
 
   @UpdateDateColumn({ type: 'timestamptz' })
   updatedAt: Date;
