@@ -1,4 +1,4 @@
-import type { Logger } from '@nestjs/common';
+import type { Logger, OnApplicationBootstrap, OnApplicationShutdown, OnModuleDestroy } from '@nestjs/common';
 
 /**
  * Runs `step` again and again on a timer: at once when it reports more work, else after `idleMs`.
@@ -53,5 +53,22 @@ export class PollingLoop {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.running;
+  }
+}
+
+/** A worker service that runs one PollingLoop from the app's start until its shutdown. */
+export abstract class PollingService implements OnApplicationBootstrap, OnModuleDestroy, OnApplicationShutdown {
+  protected abstract readonly loop: PollingLoop;
+
+  onApplicationBootstrap(): void {
+    this.loop.start();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.loop.stop();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.loop.stop();
   }
 }

@@ -1,8 +1,8 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { WebhookDeliveriesRepository, WebhookDeliveryQueue } from '@gatehouse/webhooks';
 import { Clock } from '@gatehouse/platform';
-import { PollingLoop } from '../common/polling-loop';
+import { PollingLoop, PollingService } from '../common/polling-loop';
 
 /** Wait between sweeps. */
 export const SWEEP_INTERVAL_MS = 5000;
@@ -24,9 +24,9 @@ export const FIRST_ATTEMPT_GRACE_MS = 60_000;
  * (lease run out). Rows a live job still covers are left alone.
  */
 @Injectable()
-export class DeliverySweeper implements OnApplicationBootstrap, OnModuleDestroy, OnApplicationShutdown {
+export class DeliverySweeper extends PollingService {
   private readonly logger = new Logger('DeliverySweeper');
-  private readonly loop = new PollingLoop('delivery sweeper', SWEEP_INTERVAL_MS, () => this.sweepOnce(), this.logger);
+  protected readonly loop = new PollingLoop('delivery sweeper', SWEEP_INTERVAL_MS, () => this.sweepOnce(), this.logger);
   private cursor: { at: Date; id: string } | null = null;
 
   constructor(
@@ -34,18 +34,8 @@ export class DeliverySweeper implements OnApplicationBootstrap, OnModuleDestroy,
     private readonly queue: WebhookDeliveryQueue,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.loop.start();
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    await this.loop.stop();
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.loop.stop();
+  ) {
+    super();
   }
 
   /**

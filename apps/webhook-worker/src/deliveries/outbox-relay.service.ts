@@ -1,7 +1,7 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { OutboxEventsRepository, WebhookDeliveryQueue } from '@gatehouse/webhooks';
 import { Clock } from '@gatehouse/platform';
-import { PollingLoop } from '../common/polling-loop';
+import { PollingLoop, PollingService } from '../common/polling-loop';
 
 /** Events moved per transaction. */
 export const RELAY_BATCH = 500;
@@ -16,27 +16,17 @@ export const RELAY_IDLE_MS = 50;
  * enqueues them. See docs/webhooks.md.
  */
 @Injectable()
-export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy, OnApplicationShutdown {
+export class OutboxRelay extends PollingService {
   private readonly logger = new Logger('OutboxRelay');
-  private readonly loop = new PollingLoop('outbox relay', RELAY_IDLE_MS, () => this.step(), this.logger);
+  protected readonly loop = new PollingLoop('outbox relay', RELAY_IDLE_MS, () => this.step(), this.logger);
   private lastQueueWarning = 0;
 
   constructor(
     private readonly outbox: OutboxEventsRepository,
     private readonly queue: WebhookDeliveryQueue,
     private readonly clock: Clock,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.loop.start();
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    await this.loop.stop();
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.loop.stop();
+  ) {
+    super();
   }
 
   /** Relays one batch; returns the number of events taken and the ids of the attempts created. */

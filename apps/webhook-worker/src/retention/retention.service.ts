@@ -1,7 +1,7 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '@gatehouse/platform';
 import { OutboxEventsRepository } from '@gatehouse/webhooks';
-import { PollingLoop } from '../common/polling-loop';
+import { PollingLoop, PollingService } from '../common/polling-loop';
 import { OneTimeTokensRepository, SessionsRepository } from '@gatehouse/identity';
 
 const DAY_MS = 24 * 3600_000;
@@ -18,23 +18,17 @@ const INTERVAL_MS = 3600_000;
  * sessions (with their refresh chains) after 7 days. Audit events are kept.
  */
 @Injectable()
-export class RetentionService implements OnApplicationBootstrap, OnModuleDestroy {
+export class RetentionService extends PollingService {
   private readonly logger = new Logger('Retention');
-  private readonly loop = new PollingLoop('retention', INTERVAL_MS, () => this.purgeOnce(), this.logger);
+  protected readonly loop = new PollingLoop('retention', INTERVAL_MS, () => this.purgeOnce(), this.logger);
 
   constructor(
     private readonly outbox: OutboxEventsRepository,
     private readonly sessions: SessionsRepository,
     private readonly tokens: OneTimeTokensRepository,
     private readonly clock: Clock,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.loop.start();
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    await this.loop.stop();
+  ) {
+    super();
   }
 
   /** One batch of each; true while there is more to delete (the loop then runs again at once). */
