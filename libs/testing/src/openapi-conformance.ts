@@ -60,7 +60,7 @@ function asJsonSchema(schema: unknown): unknown {
   }
   const { nullable, type } = schema as { nullable?: boolean; type?: unknown };
   if (nullable === true && typeof type === 'string') out.type = [type, 'null'];
-  if (nullable === true && Array.isArray(out.enum)) out.enum = [...(out.enum as unknown[]), null];
+  if (nullable === true && Array.isArray(out.enum) && !(out.enum as unknown[]).includes(null)) out.enum = [...(out.enum as unknown[]), null];
   return out;
 }
 

@@ -20,10 +20,9 @@ export class MeResponse {
 }
 
 /**
- * `GET /v1/auth/me` without a valid session (or project key): `{user: null}`, nothing else. The
- * member is `type: null` (JSON Schema): OpenAPI 3.0's `nullable` + `enum: [null]` reads the same but
- * doubles the null for JSON Schema validators (the e2e conformance check among them).
+ * `GET /v1/auth/me` without a valid session (or project key): `{user: null}`, nothing else
+ * (OpenAPI 3.0 spells a member that is always null `nullable` with `enum: [null]`).
  */
 export class NoCurrentUserResponse {
-  @ApiProperty({ type: 'null', description: 'Always null' }) user!: null;
+  @ApiProperty({ type: 'object', nullable: true, enum: [null], description: 'Always null' }) user!: null;
 }
