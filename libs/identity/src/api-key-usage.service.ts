@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { ApiKeysRepository } from './api-keys/api-keys.repository';
 
 const WRITE_EVERY_MS = 60_000;
 const REMEMBERED_KEYS = 10_000;
@@ -14,7 +14,7 @@ export class ApiKeyUsage {
   private readonly logger = new Logger(ApiKeyUsage.name);
   private readonly written = new Map<string, number>();
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly apiKeys: ApiKeysRepository) {}
 
   /** `secretHash`: the SHA-256 of the presented `sk_…` secret (null for a publishable key: ignored). */
   touch(secretHash: string | null): void {
@@ -23,12 +23,8 @@ export class ApiKeyUsage {
     if ((this.written.get(secretHash) ?? 0) > now - WRITE_EVERY_MS) return;
     if (this.written.size >= REMEMBERED_KEYS) this.written.clear();
     this.written.set(secretHash, now);
-    this.dataSource
-      .query(
-        `UPDATE api_keys SET last_used_at = now()
-          WHERE secret_hash = $1 AND revoked_at IS NULL AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
-        [secretHash],
-      )
+    this.apiKeys
+      .recordUse(secretHash)
       .catch((err: unknown) => this.logger.warn(`last_used_at not recorded: ${err instanceof Error ? err.message : String(err)}`));
   }
 }

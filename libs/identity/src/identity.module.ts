@@ -1,26 +1,32 @@
 import { Global, Module } from '@nestjs/common';
 import { AccessTokensService } from './access-tokens.service';
+import { ApiKeysRepository } from './api-keys/api-keys.repository';
 import { ApiKeyUsage } from './api-key-usage.service';
 import { EventRecorder } from './event-recorder';
 import { LockoutService, SecondFactorLockout } from './lockout.service';
 import { PasswordHasher } from './password-hasher';
 import { ProvisioningService } from './provisioning.service';
 import { ProjectsCache } from './projects-cache.service';
+import { ProjectsRepository } from './projects/projects.repository';
 import { RefreshChainsRepository } from './sessions/refresh-chains.repository';
 import { SessionsRepository } from './sessions/sessions.repository';
 import { SigningKeysService } from './signing-keys.service';
+import { UsersRepository } from './users/users.repository';
 
 const PROVIDERS = [
   AccessTokensService,
+  ApiKeysRepository,
   ApiKeyUsage,
   LockoutService,
   PasswordHasher,
   ProjectsCache,
+  ProjectsRepository,
   ProvisioningService,
   RefreshChainsRepository,
   SecondFactorLockout,
   SessionsRepository,
   SigningKeysService,
+  UsersRepository,
 ];
 
 /** The audit and outbox recorder: every app that changes data records its events through it (the worker too). */

@@ -1,15 +1,19 @@
-/** Identity services the HTTP apps share: access tokens, sessions and their refresh chains, signing keys, project keys, passwords, lockouts, provisioning, events. */
+/** Identity services the HTTP apps share: users and their MFA factors, access tokens, sessions and their refresh chains, signing keys, project keys, passwords, lockouts, provisioning, events. */
 export { AccessTokensService, DEFAULT_ACCESS_TOKEN_TTL_SECONDS, type IssueTokenInput, type VerifiedAccessToken } from './access-tokens.service';
 export { EventRecorder, type RecordedEvent, type RequestMeta } from './event-recorder';
+export { AuditEventsRepository, type AuditEventRow, type AuditFilter, type AuditTimeBound } from './audit-events.repository';
 export { EventsModule, IdentityModule } from './identity.module';
 export { createIdentityContext } from './identity-context';
 export { PasswordHasher } from './password-hasher';
 export { liveSessionCountSql, SessionsRepository, unrevokedSessionOfUserSql, type NewSession, type SessionRow } from './sessions/sessions.repository';
 export { RefreshChainsRepository, type ChainStateRow, type RotatedRow, type Rotation } from './sessions/refresh-chains.repository';
+export { UsersRepository, type MeQuery, type MeRow, type UserFilter, type UserRow } from './users/users.repository';
+export { enabledMfaFactorTypesSql, MfaFactorsRepository } from './credentials/mfa-factors.repository';
 export { mailedToCurrentAddress, OneTimeTokensRepository, type TokenPurpose } from './one-time-tokens/one-time-tokens.repository';
 export { newPublishableKey, ProvisioningService, type NewProject, type TenantSummary } from './provisioning.service';
 export { activeKidSql, MAX_ACCESS_TOKEN_TTL_SECONDS, revokedKidSql, SigningKeysService } from './signing-keys.service';
-export { ProjectsCache, projectKeyLookup, projectsNamedByKeySql, type ProjectKeyMatch, type ResolvedProject } from './projects-cache.service';
+export { ProjectsCache, projectKeyLookup, type ProjectKeyMatch, type ResolvedProject } from './projects-cache.service';
+export { ProjectsRepository, projectsNamedByKeySql } from './projects/projects.repository';
 export {
   assertSameOriginForCookie,
   originAllowed,
@@ -28,4 +32,5 @@ export { AllowedOrigins, CORS_ORIGIN_SET_KEYS } from './cors/allowed-origins';
 export { IsEmailAddress } from './email-address.decorator';
 export { DEFAULT_REAUTHENTICATION_MAX_AGE_SECONDS, reauthenticationMaxAgeSeconds } from './reauthentication';
 export { ApiKeyUsage } from './api-key-usage.service';
+export { ApiKeysRepository } from './api-keys/api-keys.repository';
 export { DEFAULT_SMS_SETTINGS, projectSmsSettings, type ProjectSmsSettings } from './sms-settings';

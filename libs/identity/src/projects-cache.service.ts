@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { sha256Hex } from '@gatehouse/crypto';
 import type { ProjectSettings } from '@gatehouse/entities';
 import { CacheStore } from '@gatehouse/platform';
 import { ApiKeyUsage } from './api-key-usage.service';
 import { CORS_ORIGIN_SET_KEYS } from './cors/allowed-origins';
+import { ProjectsRepository, type ProjectRow } from './projects/projects.repository';
 
 /** What request handling needs to know about a project; cached in the shared store. */
 export interface ResolvedProject {
@@ -24,17 +24,6 @@ const TTL_MS = 60_000;
 const byKey = (key: string) => `project:key:${sha256Hex(key)}`;
 const byId = (id: string) => `project:id:${id}`;
 
-interface ProjectRow {
-  id: string;
-  tenant_id: string;
-  name: string;
-  is_console: boolean;
-  allowed_origins: string[];
-  redirect_urls: string[];
-  settings: ProjectSettings;
-  publishable_key: string;
-  api_key_id?: string;
-}
 
 const toResolved = (r: ProjectRow): ResolvedProject => ({
   id: r.id,
@@ -63,23 +52,6 @@ export function projectKeyLookup(key: string): ProjectKeyMatch | null {
   return key.startsWith('pk_') ? { publishableKey: key, secretHash: null } : { publishableKey: null, secretHash: sha256Hex(key) };
 }
 
-const COLUMNS = 'p.id, p.tenant_id, p.name, p.is_console, p.allowed_origins, p.redirect_urls, p.settings, p.publishable_key';
-
-/**
- * The one SQL rule for "which project does this key name": the project whose publishable key it is,
- * or the project of a live (unrevoked) API key with this secret hash. A query of `columns` of
- * `projects p`, plus `api_key_id` (null for a publishable key); `publishable` and `secretHash` are
- * the placeholders (`$n`) of the statement that embeds it, one of them null when executed. Used by
- * the key resolution below and inside the hot statements that check the key themselves (refresh,
- * `/me`), so they agree with it by construction.
- */
-export function projectsNamedByKeySql(columns: string, publishable: string, secretHash: string): string {
-  return `SELECT ${columns}, NULL::uuid AS api_key_id FROM projects p WHERE p.publishable_key = ${publishable}
-          UNION ALL
-          SELECT ${columns}, k.id AS api_key_id FROM api_keys k JOIN projects p ON p.id = k.project_id
-           WHERE k.secret_hash = ${secretHash} AND k.revoked_at IS NULL`;
-}
-
 /**
  * Resolves `X-Service-Project-Key` (publishable `pk_…` or live API key `sk_…`) and project ids,
  * through a 60 s cache shared by every instance. Writers call `invalidate*` in the same request
@@ -88,7 +60,7 @@ export function projectsNamedByKeySql(columns: string, publishable: string, secr
 @Injectable()
 export class ProjectsCache {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly projects: ProjectsRepository,
     private readonly cache: CacheStore,
     private readonly apiKeyUsage: ApiKeyUsage,
   ) {}
@@ -105,8 +77,7 @@ export class ProjectsCache {
   private async resolveKey(key: string, lookup: ProjectKeyMatch): Promise<ResolvedProject | null> {
     const cached = await this.cache.get(byKey(key));
     if (cached) return JSON.parse(cached) as ResolvedProject;
-    const rows: ProjectRow[] = await this.dataSource.query(projectsNamedByKeySql(COLUMNS, '$1', '$2'), [lookup.publishableKey, lookup.secretHash]);
-    const row = rows[0];
+    const row = await this.projects.byKey(lookup.publishableKey, lookup.secretHash);
     if (!row) return null;
     const resolved = toResolved(row);
     await this.cache.set(byKey(key), JSON.stringify(resolved), TTL_MS);
@@ -117,8 +88,7 @@ export class ProjectsCache {
     if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
     const cached = await this.cache.get(byId(id));
     if (cached) return JSON.parse(cached) as ResolvedProject;
-    const rows: ProjectRow[] = await this.dataSource.query(`SELECT ${COLUMNS} FROM projects p WHERE p.id = $1`, [id]);
-    const row = rows[0];
+    const row = await this.projects.byId(id);
     if (!row) return null;
     const resolved = toResolved(row);
     await this.cache.set(byId(id), JSON.stringify(resolved), TTL_MS);

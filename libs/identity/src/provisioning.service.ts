@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { randomToken } from '@gatehouse/crypto';
-import { PasswordCredential, Project, Tenant, User, type ProjectSettings } from '@gatehouse/entities';
+import { Project, Tenant, type ProjectSettings, type User } from '@gatehouse/entities';
 import { EventRecorder } from './event-recorder';
 import { PasswordHasher } from './password-hasher';
 import { SigningKeysService } from './signing-keys.service';
+import { ProjectsRepository } from './projects/projects.repository';
+import { UsersRepository } from './users/users.repository';
 
 export interface TenantSummary {
   tenant_id: string;
@@ -25,7 +27,8 @@ export const newPublishableKey = () => randomToken(24, 'pk_');
 
 /**
  * Creates tenants, projects (each with a publishable key and a first signing key) and users with
- * a password. Shared by the CLI, `npm start`'s bootstrap and the control plane.
+ * a password (written, and the console admin looked up, through UsersRepository). Shared by the
+ * CLI, `npm start`'s bootstrap and the control plane.
  */
 @Injectable()
 export class ProvisioningService {
@@ -34,20 +37,20 @@ export class ProvisioningService {
     private readonly keys: SigningKeysService,
     private readonly hasher: PasswordHasher,
     private readonly events: EventRecorder,
+    private readonly users: UsersRepository,
+    private readonly projects: ProjectsRepository,
   ) {}
 
   async createProject(manager: EntityManager, tenantId: string, input: NewProject): Promise<Project> {
-    const project = await manager.save(
-      manager.create(Project, {
-        tenantId,
-        name: input.name,
-        publishableKey: newPublishableKey(),
-        isConsole: input.isConsole ?? false,
-        allowedOrigins: input.allowedOrigins ?? [],
-        redirectUrls: input.redirectUrls ?? [],
-        settings: input.settings ?? {},
-      }),
-    );
+    const project = await this.projects.insert(manager, {
+      tenantId,
+      name: input.name,
+      publishableKey: newPublishableKey(),
+      isConsole: input.isConsole ?? false,
+      allowedOrigins: input.allowedOrigins ?? [],
+      redirectUrls: input.redirectUrls ?? [],
+      settings: input.settings ?? {},
+    });
     await this.keys.create(manager, tenantId, project.id);
     return project;
   }
@@ -58,19 +61,17 @@ export class ProvisioningService {
     input: { email: string; password: string; isAdmin?: boolean; username?: string | null; emailVerified?: boolean },
   ): Promise<User> {
     const { hash, scheme } = await this.hasher.hash(input.password);
-    const user = await manager.save(
-      manager.create(User, {
-        tenantId: project.tenantId,
-        projectId: project.id,
-        email: input.email,
-        username: input.username ?? null,
-        isAdmin: input.isAdmin ?? false,
-        emailVerified: input.emailVerified ?? false,
-        status: 'active',
-        metadata: {},
-      }),
-    );
-    await manager.insert(PasswordCredential, { userId: user.id, passwordHash: hash, scheme });
+    const user = await this.users.create(manager, {
+      tenantId: project.tenantId,
+      projectId: project.id,
+      email: input.email,
+      username: input.username ?? null,
+      isAdmin: input.isAdmin ?? false,
+      emailVerified: input.emailVerified ?? false,
+      status: 'active',
+      metadata: {},
+    });
+    await this.users.setPassword(manager, user.id, hash, scheme);
     await this.events.record(manager, {
       tenantId: project.tenantId,
       projectId: project.id,
@@ -103,7 +104,7 @@ export class ProvisioningService {
   async bootstrap(input: { adminEmail: string; adminPassword: string; tenantName?: string }): Promise<TenantSummary & { created: boolean }> {
     return this.dataSource.transaction(async (manager) => {
       await manager.query(`SELECT pg_advisory_xact_lock(hashtext('gatehouse:bootstrap'))`);
-      const existing = await this.findConsoleAdmin(manager, input.adminEmail);
+      const existing = await this.users.findConsoleAdmin(manager, input.adminEmail);
       if (existing) return { ...existing, created: false };
       const tenant = await manager.save(manager.create(Tenant, { name: input.tenantName ?? 'Default' }));
       const project = await this.createProject(manager, tenant.id, { name: 'Console', isConsole: true });
@@ -119,16 +120,5 @@ export class ProvisioningService {
 
   async countTenants(): Promise<number> {
     return this.dataSource.getRepository(Tenant).count();
-  }
-
-  private async findConsoleAdmin(manager: EntityManager, email: string): Promise<TenantSummary | null> {
-    const rows: { tenant_id: string; project_id: string; project_key: string; admin_user_id: string }[] = await manager.query(
-      `SELECT p.tenant_id, p.id AS project_id, p.publishable_key AS project_key, u.id AS admin_user_id
-         FROM users u JOIN projects p ON p.id = u.project_id
-        WHERE p.is_console AND u.is_admin AND lower(u.email) = lower($1)
-        ORDER BY u.created_at LIMIT 1`,
-      [email.trim()],
-    );
-    return rows[0] ?? null;
   }
 }

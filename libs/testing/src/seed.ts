@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import { Session, User, type Project } from '@gatehouse/entities';
-import { AccessTokensService, EventRecorder, PasswordHasher, ProvisioningService, SigningKeysService } from '@gatehouse/identity';
+import { AccessTokensService, EventRecorder, PasswordHasher, ProjectsRepository, ProvisioningService, SigningKeysService, UsersRepository } from '@gatehouse/identity';
 
 export const APP_ORIGIN = 'https://app.example.com';
 export const APP_REDIRECT = 'https://app.example.com/callback';
@@ -31,7 +31,8 @@ async function provisioningOf(app: INestApplication): Promise<ProvisioningServic
   } catch {
     const refs = app.get(ModuleRef);
     const [keys, hasher] = await Promise.all([refs.create(SigningKeysService), refs.create(PasswordHasher)]);
-    return new ProvisioningService(app.get(DataSource), keys, hasher, app.get(EventRecorder));
+    const db = app.get(DataSource);
+    return new ProvisioningService(db, keys, hasher, app.get(EventRecorder), new UsersRepository(db), new ProjectsRepository(db));
   }
 }
 

@@ -24,5 +24,5 @@ export class MeResponse {
  * (OpenAPI 3.0 spells a member that is always null `nullable` with `enum: [null]`).
  */
 export class NoCurrentUserResponse {
-  @ApiProperty({ type: 'object', nullable: true, enum: [null], description: 'Always null' }) user!: null;
+  @ApiProperty({ type: String, nullable: true, enum: [null], description: 'Always null' }) user!: null;
 }

@@ -1,13 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { User } from '@gatehouse/entities';
-import { EventRecorder, LockoutService, OneTimeTokensRepository, SecondFactorLockout, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
+import { EventRecorder, LockoutService, MfaFactorsRepository, OneTimeTokensRepository, SecondFactorLockout, UsersRepository, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
-import { MfaFactorsRepository } from '../credentials/mfa-factors.repository';
 import { OAuthIdentitiesRepository } from '../credentials/oauth-identities.repository';
 import { PasskeysRepository } from '../credentials/passkeys.repository';
 import { SessionsService } from '../sessions/sessions.service';
-import { UsersRepository } from '../users/users.repository';
 
 /** How the owner of the address proved it: a completed reset, a magic link, or a provider's word. */
 export type OwnershipProof = { method: 'password_reset' } | { method: 'magic_link' } | { method: 'oauth'; provider: string; identityId: string };

@@ -1,4 +1,5 @@
 import type { ResolvedProject } from '@gatehouse/identity';
+import type { MailMessage, MailTemplate } from '@gatehouse/queue';
 import { withQuery } from './redirect-urls';
 
 /** Where the application takes users back by default: `default_redirect_url`, else its first registered redirect URL. */
@@ -20,4 +21,9 @@ export function applicationLink(project: ResolvedProject, kind: 'email_verificat
 /** Magic-link mails point at the runtime itself, from PUBLIC_AUTH_URL. */
 export function magicLink(publicAuthUrl: string, project: ResolvedProject, token: string): string {
   return withQuery(`${publicAuthUrl}/v1/auth/magic-link/verify`, { token, project_key: project.publishableKey });
+}
+
+/** A mail of the project to one address: the template, and the variables it fills in. */
+export function projectMail(project: ResolvedProject, to: string, template: MailTemplate, variables: Record<string, string>): MailMessage {
+  return { template, to, projectId: project.id, projectName: project.name, variables };
 }

@@ -3,16 +3,15 @@ import type { Response } from 'express';
 import { DataSource } from 'typeorm';
 import { uniqueViolation } from '@gatehouse/entities';
 import { sha256Hex } from '@gatehouse/crypto';
-import { EventRecorder, OneTimeTokensRepository, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
+import { EventRecorder, OneTimeTokensRepository, UsersRepository, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { RateLimitsService } from '@gatehouse/http';
 import { RATE_LIMITS } from '../common/rate-limits';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import { MailQueue } from '@gatehouse/queue';
-import { applicationLink } from '../common/mail-links';
+import { applicationLink, projectMail } from '../common/mail-links';
 import { isTokenShape } from '../one-time-tokens/token.dto';
 import { SessionsService } from '../sessions/sessions.service';
-import { UsersRepository } from '../users/users.repository';
 import type { EmailConfirmedResponse } from './email-confirmed.response';
 
 export const VERIFICATION_TTL_MS = 24 * 3600_000;
@@ -41,13 +40,7 @@ export class EmailVerificationService {
     if (!user) throw new ProblemError('unauthenticated', { detail: 'A valid session is required.' });
     if (user.emailVerified) return;
     const token = await this.tokens.issue(this.dataSource.manager, user, 'verify-email', new Date(this.clock.nowMs() + VERIFICATION_TTL_MS), { email: user.email });
-    await this.mail.send({
-      template: 'verify-email',
-      to: user.email,
-      projectId: project.id,
-      projectName: project.name,
-      variables: { link: applicationLink(project, 'email_verification_url', token), expires_in_hours: '24' },
-    });
+    await this.mail.send(projectMail(project, user.email, 'verify-email', { link: applicationLink(project, 'email_verification_url', token), expires_in_hours: '24' }));
   }
 
   /**
@@ -67,13 +60,7 @@ export class EmailVerificationService {
       await this.sessions.lockForCredentialChange(manager, caller);
       return this.tokens.issue(manager, user, 'email-change', new Date(this.clock.nowMs() + VERIFICATION_TTL_MS), { email: newEmail, previous: user.email });
     });
-    await this.mail.send({
-      template: 'email-change',
-      to: newEmail,
-      projectId: project.id,
-      projectName: project.name,
-      variables: { link: applicationLink(project, 'email_verification_url', token), expires_in_hours: '24' },
-    });
+    await this.mail.send(projectMail(project, newEmail, 'email-change', { link: applicationLink(project, 'email_verification_url', token), expires_in_hours: '24' }));
   }
 
   /**
@@ -112,7 +99,7 @@ export class EmailVerificationService {
       throw constraint === 'users_project_email_uq' ? this.emailTaken() : err;
     });
     if (outcome.previous !== null) {
-      await this.mail.send({ template: 'email-changed', to: outcome.previous, projectId: project.id, projectName: project.name, variables: { new_email: outcome.user.email } });
+      await this.mail.send(projectMail(project, outcome.previous, 'email-changed', { new_email: outcome.user.email }));
     }
     return { user: { id: outcome.user.id, email: outcome.user.email, email_verified: true } };
   }

@@ -2,11 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { foreignKeyViolation } from '@gatehouse/entities';
 import { sha256Hex } from '@gatehouse/crypto';
-import { EventRecorder, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
+import { EventRecorder, UsersRepository, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import { isTokenShape } from '../one-time-tokens/token.dto';
-import { UsersRepository } from '../users/users.repository';
 import { InvitationsRepository, OrganizationMembersRepository } from '@gatehouse/organizations';
 import type { InvitationAcceptedResponse } from './invitation-accepted.response';
 

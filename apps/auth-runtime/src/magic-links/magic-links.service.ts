@@ -10,11 +10,10 @@ import { MailQueue } from '@gatehouse/queue';
 import { AccountClaimsService } from '../claims/account-claims.service';
 import { SignInCompletionService, type SignInOutcome } from '../sign-in/sign-in-completion.service';
 import { BackgroundTasks } from '../common/background-tasks';
-import { defaultApplicationRedirect, magicLink } from '../common/mail-links';
+import { defaultApplicationRedirect, magicLink, projectMail } from '../common/mail-links';
 import { matchRedirectUrl } from '../common/redirect-urls';
-import { mailedToCurrentAddress, OneTimeTokensRepository } from '@gatehouse/identity';
+import { mailedToCurrentAddress, OneTimeTokensRepository, UsersRepository } from '@gatehouse/identity';
 import { isTokenShape } from '../one-time-tokens/token.dto';
-import { UsersRepository } from '../users/users.repository';
 
 export const MAGIC_LINK_TTL_MS = 15 * 60_000;
 
@@ -55,13 +54,7 @@ export class MagicLinksService {
         email: user.email,
         ...(target ? { redirect_url: target } : {}),
       });
-      await this.mail.send({
-        template: 'magic-link',
-        to: user.email,
-        projectId: project.id,
-        projectName: project.name,
-        variables: { link: magicLink(this.config.http.publicAuthUrl, project, token), expires_in_minutes: '15' },
-      });
+      await this.mail.send(projectMail(project, user.email, 'magic-link', { link: magicLink(this.config.http.publicAuthUrl, project, token), expires_in_minutes: '15' }));
     });
   }
 

@@ -3,15 +3,13 @@ import type { Response } from 'express';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { decryptSecretString, encryptSecret, randomDigits, safeEqual } from '@gatehouse/crypto';
-import { EventRecorder, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
+import { EventRecorder, MfaFactorsRepository, UsersRepository, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { RateLimitsService } from '@gatehouse/http';
 import { CacheStore, Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import { SmsQueue } from '@gatehouse/queue';
 import { SessionsService } from '../sessions/sessions.service';
-import { UsersRepository } from '../users/users.repository';
 import { codeHash, matchTotpStep, newBackupCodes, newTotpSecret, normalizeBackupCode, totpUri } from './mfa-codes';
-import { MfaFactorsRepository } from '../credentials/mfa-factors.repository';
 import { assertSmsCountry, enforceSmsLimits } from './sms-policy';
 
 export const SMS_CODE_TTL_MS = 10 * 60_000;

@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { uniqueViolation, type User } from '@gatehouse/entities';
-import { EventRecorder, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
+import { EventRecorder, UsersRepository, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { AccountClaimsService } from '../claims/account-claims.service';
 import { OAuthIdentitiesRepository } from '../credentials/oauth-identities.repository';
 import { UserEvents } from '../sign-in/user-events';
-import { UsersRepository } from '../users/users.repository';
 import { OAuthFailure } from './oauth-failure';
 import type { ProviderIdentity } from './provider-identity';
 

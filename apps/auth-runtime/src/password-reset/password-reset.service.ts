@@ -1,17 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { sha256Hex } from '@gatehouse/crypto';
-import { EventRecorder, LockoutService, mailedToCurrentAddress, OneTimeTokensRepository, PasswordHasher, SecondFactorLockout, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
+import { EventRecorder, LockoutService, mailedToCurrentAddress, OneTimeTokensRepository, PasswordHasher, SecondFactorLockout, UsersRepository, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import { MailQueue } from '@gatehouse/queue';
 import { AccountClaimsService } from '../claims/account-claims.service';
 import { BackgroundTasks } from '../common/background-tasks';
-import { applicationLink } from '../common/mail-links';
+import { applicationLink, projectMail } from '../common/mail-links';
 import { isTokenShape } from '../one-time-tokens/token.dto';
 import { PasswordPolicy } from '../accounts/password-policy';
 import { SessionsService } from '../sessions/sessions.service';
-import { UsersRepository } from '../users/users.repository';
 import type { ResetTokenValidResponse } from './reset-token.response';
 
 export const RESET_TTL_MS = 3600_000;
@@ -45,13 +44,7 @@ export class PasswordResetService {
       const user = await this.users.findByEmail(project.id, email);
       if (!user || user.status !== 'active') return;
       const token = await this.tokens.issue(this.dataSource.manager, user, 'password-reset', new Date(this.clock.nowMs() + RESET_TTL_MS), { email: user.email });
-      await this.mail.send({
-        template: 'password-reset',
-        to: user.email,
-        projectId: project.id,
-        projectName: project.name,
-        variables: { link: applicationLink(project, 'password_reset_url', token), expires_in_minutes: '60' },
-      });
+      await this.mail.send(projectMail(project, user.email, 'password-reset', { link: applicationLink(project, 'password_reset_url', token), expires_in_minutes: '60' }));
     });
   }
 

@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { EventRecorder, OneTimeTokensRepository, PasswordHasher, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
+import { EventRecorder, OneTimeTokensRepository, PasswordHasher, UsersRepository, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import { AccountsService } from '../accounts/accounts.service';
 import { SessionsService } from '../sessions/sessions.service';
-import { UsersRepository } from '../users/users.repository';
 import { PasswordPolicy } from '../accounts/password-policy';
 
 /**

@@ -1,6 +1,5 @@
 import type { INestApplicationContext } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { AllowedOrigins, ProjectsCache } from '@gatehouse/identity';
+import { AllowedOrigins, ProjectsCache, ProjectsRepository } from '@gatehouse/identity';
 import type { CorsPolicy } from '@gatehouse/http';
 import { CacheStore } from '@gatehouse/platform';
 import { presentedProjectKey } from './project-key.guard';
@@ -10,7 +9,7 @@ import { presentedProjectKey } from './project-key.guard';
  * then checked against the origins of the project its key names (header, or `project_key`).
  */
 export function projectCorsPolicy(app: INestApplicationContext): CorsPolicy {
-  const origins = new AllowedOrigins(app.get(DataSource), app.get(CacheStore));
+  const origins = new AllowedOrigins(app.get(ProjectsRepository), app.get(CacheStore));
   const projects = app.get(ProjectsCache);
   return {
     preflightAllowed: async (origin) => (await origins.ofAnyProject()).has(origin),

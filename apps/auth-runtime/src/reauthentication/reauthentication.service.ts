@@ -1,13 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { Response } from 'express';
 import type { User } from '@gatehouse/entities';
-import type { RequestMeta, ResolvedProject } from '@gatehouse/identity';
+import { UsersRepository, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { ProblemError } from '@gatehouse/problem-details';
 import { AccountsService } from '../accounts/accounts.service';
 import { MfaChallengeService } from '../mfa/mfa-challenge.service';
 import { PasskeysService } from '../passkeys/passkeys.service';
 import { SessionsService } from '../sessions/sessions.service';
-import { UsersRepository } from '../users/users.repository';
 import type { ReauthenticateDto } from './reauthenticate.dto';
 
 /** The signed-in caller: their session's claims. */

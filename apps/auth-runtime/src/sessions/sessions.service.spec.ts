@@ -2,10 +2,9 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { AppConfig } from '@gatehouse/config';
 import { encryptSecret, hmacSha256, sha256Hex } from '@gatehouse/crypto';
-import type { AccessTokensService, ChainStateRow, EventRecorder, ProjectKeyMatch, RefreshChainsRepository, Rotation, SessionsRepository } from '@gatehouse/identity';
+import type { AccessTokensService, ChainStateRow, EventRecorder, ProjectKeyMatch, RefreshChainsRepository, Rotation, SessionsRepository, UsersRepository } from '@gatehouse/identity';
 import type { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
-import type { UsersRepository } from '../users/users.repository';
 import { RefreshTokenCodec } from './refresh-token';
 import { REFRESH_REUSE_GRACE_MS, SessionsService } from './sessions.service';
 

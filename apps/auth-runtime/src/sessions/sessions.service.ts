@@ -5,13 +5,12 @@ import { isId } from '@gatehouse/entities';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { decryptSecretString, encryptSecret, hmacSha256, safeEqual, sha256Hex } from '@gatehouse/crypto';
 import type { User } from '@gatehouse/entities';
-import { AccessTokensService, DEFAULT_ACCESS_TOKEN_TTL_SECONDS, EventRecorder, originRefused, RefreshChainsRepository, SessionsRepository, type ChainStateRow, type ProjectKeyMatch, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
+import { AccessTokensService, DEFAULT_ACCESS_TOKEN_TTL_SECONDS, EventRecorder, originRefused, RefreshChainsRepository, SessionsRepository, UsersRepository, type ChainStateRow, type ProjectKeyMatch, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import type { CookieTokens } from '../auth/session-cookies';
 import { projectKeyRequired } from '../projects/project-key.guard';
 import { RefreshTokenCodec } from './refresh-token';
-import { UsersRepository } from '../users/users.repository';
 import { toSessionResponse, type SessionListResponse } from './session.response';
 
 export const REFRESH_IDLE_MS = 7 * 24 * 3600 * 1000;
@@ -76,17 +75,7 @@ export class SessionsService {
     });
     // A claim, reset or disabling ended the credential this sign-in proved after it was checked.
     if (!session) throw new ProblemError('invalid-credentials', { detail: 'The credentials are no longer valid.' });
-    await this.events.record(manager, {
-      tenantId: user.tenantId,
-      projectId: user.projectId,
-      actorType: 'user',
-      actorId: user.id,
-      action: 'session.created',
-      resourceType: 'session',
-      resourceId: session.id,
-      meta,
-      data: { session: { id: session.id, user_id: user.id, method } },
-    });
+    await this.sessionEvent(manager, 'session.created', { tenantId: user.tenantId, projectId: user.projectId, userId: user.id, sessionId: session.id }, 'user', meta, {}, { method });
     const access = await this.accessTokenFor(project, user, session.id, now, session.activeKid, manager);
     return {
       sessionId: session.id,
@@ -183,17 +172,7 @@ export class SessionsService {
       const revoked = await this.sessions.revokeById(manager, row.session_id, 'refresh_token_reuse', this.clock.now());
       if (!revoked) return;
       await this.tokens.markRevoked([row.session_id]);
-      await this.events.record(manager, {
-        tenantId: row.tenant_id,
-        projectId: row.project_id,
-        actorType: 'system',
-        actorId: null,
-        action: 'session.revoked',
-        resourceType: 'session',
-        resourceId: row.session_id,
-        meta,
-        data: { session: { id: row.session_id, user_id: row.user_id }, reason: 'refresh_token_reuse' },
-      });
+      await this.sessionEvent(manager, 'session.revoked', { tenantId: row.tenant_id, projectId: row.project_id, userId: row.user_id, sessionId: row.session_id }, 'system', meta, { reason: 'refresh_token_reuse' });
     });
   }
 
@@ -204,17 +183,7 @@ export class SessionsService {
           const session = await this.sessions.revokeOwn(manager, auth.sub, sessionId, reason, this.clock.now());
           if (!session) return false;
           await this.tokens.markRevoked([sessionId]);
-          await this.events.record(manager, {
-            tenantId: auth.tid,
-            projectId: auth.aud,
-            actorType: 'user',
-            actorId: auth.sub,
-            action: 'session.revoked',
-            resourceType: 'session',
-            resourceId: sessionId,
-            meta,
-            data: { session: { id: sessionId, user_id: auth.sub }, reason },
-          });
+          await this.sessionEvent(manager, 'session.revoked', { tenantId: auth.tid, projectId: auth.aud, userId: auth.sub, sessionId }, 'user', meta, { reason });
           return true;
         })
       : false;
@@ -258,17 +227,7 @@ export class SessionsService {
     const renewed = await this.dataSource.transaction(async (manager) => {
       const row = await this.sessions.renewAuthTime(manager, sessionId, user.id, now);
       if (!row) throw new ProblemError('unauthenticated', { detail: 'A valid session is required.' });
-      await this.events.record(manager, {
-        tenantId: user.tenantId,
-        projectId: user.projectId,
-        actorType: 'user',
-        actorId: user.id,
-        action: 'session.reauthenticated',
-        resourceType: 'session',
-        resourceId: sessionId,
-        meta,
-        data: { session: { id: sessionId, user_id: user.id }, method },
-      });
+      await this.sessionEvent(manager, 'session.reauthenticated', { tenantId: user.tenantId, projectId: user.projectId, userId: user.id, sessionId }, 'user', meta, { method });
       return row;
     });
     const access = await this.accessTokenFor(project, user, sessionId, now, renewed.active_kid);
@@ -276,6 +235,33 @@ export class SessionsService {
   }
 
   /** An access token of a session of `user`, with the project's lifetime, signed by its active key. */
+  /**
+   * Records `session.<verb>` of one session, in the caller's transaction: the session's id and user
+   * in the payload (with `sessionFields` beside them), `extra` next to it; the actor is the user,
+   * or the system (no actor id).
+   */
+  private sessionEvent(
+    manager: EntityManager,
+    action: string,
+    s: { tenantId: string; projectId: string; userId: string; sessionId: string },
+    actorType: 'user' | 'system',
+    meta: RequestMeta,
+    extra: Record<string, unknown>,
+    sessionFields: Record<string, unknown> = {},
+  ): Promise<string> {
+    return this.events.record(manager, {
+      tenantId: s.tenantId,
+      projectId: s.projectId,
+      actorType,
+      actorId: actorType === 'user' ? s.userId : null,
+      action,
+      resourceType: 'session',
+      resourceId: s.sessionId,
+      meta,
+      data: { session: { id: s.sessionId, user_id: s.userId, ...sessionFields }, ...extra },
+    });
+  }
+
   private accessTokenFor(project: ResolvedProject, user: User, sessionId: string, authTime: Date, activeKid: string | null, manager?: EntityManager) {
     return this.tokens.issue(
       { tenantId: user.tenantId, projectId: user.projectId, userId: user.id, sessionId, isAdmin: user.isAdmin, ttlSeconds: accessTokenTtl(project.settings.access_token_ttl_seconds), authTime, activeKid },

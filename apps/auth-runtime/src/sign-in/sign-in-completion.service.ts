@@ -3,10 +3,8 @@ import { DataSource } from 'typeorm';
 import type { User } from '@gatehouse/entities';
 import type { RequestMeta, ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
-import { MfaFactorsRepository } from '../credentials/mfa-factors.repository';
-import { OneTimeTokensRepository } from '@gatehouse/identity';
+import { MfaFactorsRepository, OneTimeTokensRepository, UsersRepository } from '@gatehouse/identity';
 import { SessionsService, type AuthMethod, type IssuedSession } from '../sessions/sessions.service';
-import { UsersRepository } from '../users/users.repository';
 
 export const MFA_TOKEN_TTL_MS = 5 * 60_000;
 

@@ -2,15 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { isId } from '@gatehouse/entities';
 import { randomToken, sha256Hex } from '@gatehouse/crypto';
-import { EventRecorder, ProjectsCache, type RequestMeta } from '@gatehouse/identity';
+import { ApiKeysRepository, EventRecorder, ProjectsCache, ProjectsRepository, type RequestMeta } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import type { AdminContext } from '../auth/admin.guard';
 import { adminEvent } from '../common/admin-events';
 import { paginated, type Page } from '../common/pagination';
-import { ProjectsRepository } from '../projects-data/projects.repository';
 import { toApiKeyResponse } from './api-key.response';
-import { ApiKeysRepository } from './api-keys.repository';
 import type { CreateApiKeyDto } from './dto/create-api-key.dto';
 
 const notFound = (what = 'project') => new ProblemError('not-found', { detail: `No such ${what}.` });

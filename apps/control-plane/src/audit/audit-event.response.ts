@@ -1,7 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { RecordedEvent } from '@gatehouse/identity';
+import type { AuditEventRow, RecordedEvent } from '@gatehouse/identity';
 import { PaginationResponse } from '../common/pagination.response';
-import type { AuditEventRow } from './audit-events.repository';
 
 const ACTOR_TYPES = ['user', 'admin', 'system', 'api_key'] satisfies RecordedEvent['actorType'][];
 

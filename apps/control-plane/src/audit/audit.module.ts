@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AdminGuard } from '../auth/admin.guard';
 import { AuditController } from './audit.controller';
-import { AuditEventsRepository } from './audit-events.repository';
+import { AuditEventsRepository } from '@gatehouse/identity';
 import { AuditService } from './audit.service';
 
 @Module({

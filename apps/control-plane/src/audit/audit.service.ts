@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { paginated, type Page } from '../common/pagination';
 import { toAuditEventResponse } from './audit-event.response';
-import { AuditEventsRepository, type AuditFilter } from './audit-events.repository';
+import { AuditEventsRepository, type AuditFilter } from '@gatehouse/identity';
 
 /** The audit log of the admin's tenant: admin actions and security events of all its projects. */
 @Injectable()

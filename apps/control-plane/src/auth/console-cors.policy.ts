@@ -1,6 +1,5 @@
 import type { INestApplicationContext } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { AccessTokensService, AllowedOrigins, presentedAccessToken, ProjectsCache } from '@gatehouse/identity';
+import { AccessTokensService, AllowedOrigins, presentedAccessToken, ProjectsCache, ProjectsRepository } from '@gatehouse/identity';
 import type { CorsPolicy } from '@gatehouse/http';
 import { CacheStore } from '@gatehouse/platform';
 
@@ -12,7 +11,7 @@ import { CacheStore } from '@gatehouse/platform';
  * tenant, gets no `Access-Control-Allow-Origin`.
  */
 export function consoleCorsPolicy(app: INestApplicationContext): CorsPolicy {
-  const origins = new AllowedOrigins(app.get(DataSource), app.get(CacheStore));
+  const origins = new AllowedOrigins(app.get(ProjectsRepository), app.get(CacheStore));
   const tokens = app.get(AccessTokensService);
   const projects = app.get(ProjectsCache);
   return {

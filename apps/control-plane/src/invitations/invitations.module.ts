@@ -2,13 +2,12 @@ import { Module } from '@nestjs/common';
 import { AdminGuard } from '../auth/admin.guard';
 import { OrganizationMembersModule } from '../organization-members/organization-members.module';
 import { OrganizationsModule } from '../organizations/organizations.module';
-import { ProjectsDataModule } from '../projects-data/projects-data.module';
 import { InvitationsController } from './invitations.controller';
 import { InvitationsRepository } from '@gatehouse/organizations';
 import { InvitationsService } from './invitations.service';
 
 @Module({
-  imports: [ProjectsDataModule, OrganizationsModule, OrganizationMembersModule],
+  imports: [OrganizationsModule, OrganizationMembersModule],
   controllers: [InvitationsController],
   providers: [AdminGuard, InvitationsRepository, InvitationsService],
 })

@@ -1,12 +1,10 @@
 import { Module } from '@nestjs/common';
 import { AdminGuard } from '../auth/admin.guard';
-import { ProjectsDataModule } from '../projects-data/projects-data.module';
 import { OrganizationsController } from './organizations.controller';
 import { OrganizationsRepository } from './organizations.repository';
 import { OrganizationsService } from './organizations.service';
 
 @Module({
-  imports: [ProjectsDataModule],
   controllers: [OrganizationsController],
   providers: [AdminGuard, OrganizationsRepository, OrganizationsService],
   exports: [OrganizationsRepository],

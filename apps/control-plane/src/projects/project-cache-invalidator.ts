@@ -1,6 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ProjectsCache } from '@gatehouse/identity';
-import { ApiKeysRepository } from '../api-keys/api-keys.repository';
+import { ApiKeysRepository, ProjectsCache } from '@gatehouse/identity';
 
 /**
  * Drops the shared cache entries of a project — by id, by publishable key and by each live API key,

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { isId } from '@gatehouse/entities';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import type { Project } from '@gatehouse/entities';
-import { EventRecorder, ProvisioningService, sealOAuthSecret, type RequestMeta } from '@gatehouse/identity';
+import { EventRecorder, ProjectsRepository, ProvisioningService, sealOAuthSecret, type RequestMeta } from '@gatehouse/identity';
 import { ProblemError } from '@gatehouse/problem-details';
 import type { AdminContext } from '../auth/admin.guard';
 import { adminEvent } from '../common/admin-events';
@@ -14,7 +14,6 @@ import type { UpdateProjectDto } from './dto/update-project.dto';
 import { ProjectCacheInvalidator } from './project-cache-invalidator';
 import { mergeSettings, unique, type Sealer } from './project-settings';
 import { toProjectResponse } from './project.response';
-import { ProjectsRepository } from '../projects-data/projects.repository';
 import { providerAddressErrors } from './url-rules';
 
 const notFound = () => new ProblemError('not-found', { detail: 'No such project.' });

@@ -1,13 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { isId } from '@gatehouse/entities';
-import { AccessTokensService, EventRecorder, SigningKeysService, type RequestMeta } from '@gatehouse/identity';
+import { AccessTokensService, EventRecorder, ProjectsRepository, SigningKeysService, type RequestMeta } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import type { AdminContext } from '../auth/admin.guard';
 import { adminEvent } from '../common/admin-events';
 import { paginated, type Page } from '../common/pagination';
-import { ProjectsRepository } from '../projects-data/projects.repository';
 import { toSigningKeyResponse } from './signing-key.response';
 
 const notFound = () => new ProblemError('not-found', { detail: 'No such project.' });

@@ -1,9 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { MemberRole, MfaFactorType, UserStatus } from '@gatehouse/entities';
 import type { UserOrganizationRow } from '@gatehouse/organizations';
-import type { SessionRow } from '@gatehouse/identity';
+import type { SessionRow, UserRow } from '@gatehouse/identity';
 import { PaginationResponse } from '../common/pagination.response';
-import type { UserRow } from './users.repository';
 
 const iso = (d: Date | string) => new Date(d).toISOString();
 

@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
+import { UsersRepository } from '@gatehouse/identity';
 import { AdminGuard } from '../auth/admin.guard';
 import { OrganizationMembersModule } from '../organization-members/organization-members.module';
 import { UsersController } from './users.controller';
-import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
 
 @Module({

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
-import type { AccessTokensService, EventRecorder, LockoutService, SecondFactorLockout, SessionsRepository } from '@gatehouse/identity';
+import type { AccessTokensService, EventRecorder, LockoutService, SecondFactorLockout, SessionsRepository, UsersRepository } from '@gatehouse/identity';
 import type { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import type { OrganizationMembersRepository } from '@gatehouse/organizations';
-import type { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
 
 type Membership = { organization_id: string; name: string; role: 'admin' | 'member'; other_admins: number };

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { isId } from '@gatehouse/entities';
-import { AccessTokensService, EventRecorder, LockoutService, SecondFactorLockout, SessionsRepository, type RequestMeta } from '@gatehouse/identity';
+import { AccessTokensService, EventRecorder, LockoutService, SecondFactorLockout, SessionsRepository, UsersRepository, type RequestMeta, type UserFilter } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import type { AdminContext } from '../auth/admin.guard';
@@ -10,7 +10,6 @@ import { paginated, type Page } from '../common/pagination';
 import { OrganizationMembersRepository } from '@gatehouse/organizations';
 import type { UpdateUserDto } from './dto/update-user.dto';
 import { toUserDetailResponse, toUserResponse } from './user.response';
-import { UsersRepository, type UserFilter } from './users.repository';
 
 const notFound = () => new ProblemError('not-found', { detail: 'No such user.' });
 

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { queryPrepared, type PreparedStatement } from '@gatehouse/entities';
-import { projectsNamedByKeySql, type ProjectKeyMatch } from '../projects-cache.service';
+import type { ProjectKeyMatch } from '../projects-cache.service';
+import { projectsNamedByKeySql } from '../projects/projects.repository';
 import { originAllowedSql } from '../request-auth';
 import { activeKidSql } from '../signing-keys.service';
 

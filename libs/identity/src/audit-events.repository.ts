@@ -1,7 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { Page } from '../common/pagination';
-import type { TimeBound } from './audit-query';
+
+/** One bound of an audit query: an instant (ISO 8601 with its zone) and how `created_at` compares to it. */
+export interface AuditTimeBound {
+  at: string;
+  op: '>=' | '<' | '<=';
+}
 
 export interface AuditEventRow {
   id: string;
@@ -18,12 +22,13 @@ export interface AuditEventRow {
 
 export interface AuditFilter {
   action?: string;
-  start?: TimeBound;
-  end?: TimeBound;
+  start?: AuditTimeBound;
+  end?: AuditTimeBound;
 }
 
 /**
- * The only code of the control plane that reads `audit_events` (writes go through EventRecorder).
+ * The only code that reads `audit_events` (the control plane's audit query); its rows are written
+ * by EventRecorder, beside it, in the transaction of each change.
  * Newest first on the (tenant_id, created_at DESC, id) or (tenant_id, action, created_at DESC) index.
  */
 @Injectable()
@@ -31,7 +36,7 @@ export class AuditEventsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /** The page and the count statements (also EXPLAINed by `npm run bench:admin`). */
-  sql(tenantId: string, filter: AuditFilter, page: Page): { list: string; count: string; params: unknown[] } {
+  sql(tenantId: string, filter: AuditFilter, page: { limit: number; offset: number }): { list: string; count: string; params: unknown[] } {
     const params: unknown[] = [tenantId];
     const clauses = ['tenant_id = $1'];
     if (filter.action !== undefined) {
@@ -52,7 +57,7 @@ export class AuditEventsRepository {
     };
   }
 
-  async list(tenantId: string, filter: AuditFilter, page: Page): Promise<[AuditEventRow[], number]> {
+  async list(tenantId: string, filter: AuditFilter, page: { limit: number; offset: number }): Promise<[AuditEventRow[], number]> {
     const q = this.sql(tenantId, filter, page);
     const [rows, [{ total }]] = await Promise.all([
       this.dataSource.query<AuditEventRow[]>(q.list, q.params),

@@ -2,7 +2,19 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { MfaBackupCode, MfaFactor, queryRows } from '@gatehouse/entities';
 
-/** The only code that queries `mfa_factors` and `mfa_backup_codes`. */
+/**
+ * SQL for a statement of another table that shows a user's second factors in the same round trip
+ * (the control plane's user resource, listed or alone): the types of the enabled factors of the
+ * user `userRef`, sorted, as a text array (`{}` when none).
+ */
+export const enabledMfaFactorTypesSql = (userRef: string) =>
+  `COALESCE((SELECT array_agg(f.type ORDER BY f.type) FROM mfa_factors f WHERE f.user_id = ${userRef} AND f.status = 'enabled'), '{}')`;
+
+/**
+ * The only code that queries `mfa_factors` and `mfa_backup_codes`: the auth runtime's MFA
+ * enrolment and challenge, sign-in (which factors a user has) and claims (which end them all); the
+ * control plane's user resource reads the enabled factors through the SQL above.
+ */
 @Injectable()
 export class MfaFactorsRepository {
   constructor(private readonly dataSource: DataSource) {}

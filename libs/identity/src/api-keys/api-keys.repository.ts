@@ -1,9 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, IsNull, type EntityManager } from 'typeorm';
 import { ApiKey, queryRows } from '@gatehouse/entities';
-import type { Page } from '../common/pagination';
 
-/** The only code of the control plane that queries `api_keys`. */
+/**
+ * The only code that queries `api_keys` (the admin API's keys, and the record of a key's use); a
+ * key's project is found by `projectsNamedByKeySql` (ProjectsRepository), which reads it in the
+ * same statement.
+ */
 @Injectable()
 export class ApiKeysRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -14,7 +17,7 @@ export class ApiKeysRepository {
   }
 
   /** Live (unrevoked) keys of a project, newest first (index api_keys_project_created_idx). */
-  listLive(tenantId: string, projectId: string, page: Page): Promise<[ApiKey[], number]> {
+  listLive(tenantId: string, projectId: string, page: { limit: number; offset: number }): Promise<[ApiKey[], number]> {
     return this.dataSource.getRepository(ApiKey).findAndCount({
       where: { tenantId, projectId, revokedAt: IsNull() },
       order: { createdAt: 'DESC', id: 'ASC' },
@@ -39,5 +42,14 @@ export class ApiKeysRepository {
       [projectId],
     );
     return rows.map((r) => r.secret_hash);
+  }
+
+  /** Sets `last_used_at` of the live key with this secret hash, unless it was set within the minute. */
+  async recordUse(secretHash: string): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE api_keys SET last_used_at = now()
+        WHERE secret_hash = $1 AND revoked_at IS NULL AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
+      [secretHash],
+    );
   }
 }

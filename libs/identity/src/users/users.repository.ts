@@ -1,0 +1,290 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { containsPattern, PasswordCredential, queryPrepared, queryRows, User, type PreparedStatement, type UserStatus } from '@gatehouse/entities';
+import { organizationsOfUserJsonSql } from '@gatehouse/organizations';
+import { enabledMfaFactorTypesSql } from '../credentials/mfa-factors.repository';
+import { projectsNamedByKeySql } from '../projects/projects.repository';
+import { liveSessionCountSql, unrevokedSessionOfUserSql } from '../sessions/sessions.repository';
+import { revokedKidSql } from '../signing-keys.service';
+
+/** The auth runtime's `/me`: the user with their live sessions and organizations. */
+export interface MeRow {
+  id: string;
+  email: string;
+  is_admin: boolean;
+  active_sessions: number;
+  organizations: { id: string; name: string; role: string }[];
+}
+
+/** Whose `/me` to show: the access token's claims and what the presented project key resolves to. */
+export interface MeQuery {
+  userId: string;
+  projectId: string;
+  sessionId: string;
+  /** The kid that signed the access token. */
+  kid: string;
+  /** The presented key when publishable, else null. */
+  publishableKey: string | null;
+  /** SHA-256 of the presented key when an API key secret, else null. */
+  secretHash: string | null;
+  now: Date;
+}
+
+/**
+ * Everything `/me` shows and everything that can make it `{user: null}`, read together: the user
+ * is active, the token's session and signing key are not revoked (PostgreSQL is where revocations
+ * are written, so this needs no Redis check), and the presented key is the project's publishable
+ * key or one of its live API keys.
+ */
+const ME_STATEMENT: PreparedStatement = {
+  name: 'auth_me',
+  text: `SELECT u.id, u.email, u.is_admin,
+                ${liveSessionCountSql('u.id', '$4')} AS active_sessions,
+                ${organizationsOfUserJsonSql('u.id')} AS organizations
+           FROM users u
+          WHERE u.id = $1 AND u.project_id = $2 AND u.status = 'active'
+            AND ${unrevokedSessionOfUserSql('$3', 'u.id')}
+            AND NOT ${revokedKidSql('$7')}
+            AND EXISTS (SELECT 1 FROM (${projectsNamedByKeySql('p.id', '$5', '$6')}) named WHERE named.id = u.project_id)`,
+};
+
+/** The control plane's user resource (CONTRACT §10), with the enabled MFA factor types. */
+export interface UserRow {
+  id: string;
+  tenant_id: string;
+  project_id: string;
+  email: string;
+  email_verified: boolean;
+  username: string | null;
+  status: UserStatus;
+  is_admin: boolean;
+  metadata: Record<string, unknown>;
+  mfa_factors: string[];
+  created_at: Date;
+  updated_at: Date;
+  last_sign_in_at: Date | null;
+}
+
+/** The control plane's user list filters. */
+export interface UserFilter {
+  projectId?: string;
+  /** Case-insensitive literal substring of email or username. */
+  q?: string;
+}
+
+const USER_ROW_COLUMNS = `u.id, u.tenant_id, u.project_id, u.email, u.email_verified, u.username, u.status, u.is_admin, u.metadata,
+  u.created_at, u.updated_at, u.last_sign_in_at,
+  ${enabledMfaFactorTypesSql('u.id')} AS mfa_factors`;
+
+/**
+ * The only code that queries `users` and `password_credentials`, for both HTTP apps and
+ * provisioning: the auth runtime's sign-up, sign-in, `/me` and credential changes (users of one
+ * project, as `User` entities), the control plane's user list, detail, update and delete (users of
+ * the admin's tenant, as `UserRow`), and ProvisioningService's users with a password and console
+ * admin lookup. Control-plane lists walk the (tenant_id|project_id, created_at DESC, id) indexes;
+ * `q` uses the trigram GIN indexes on lower(email)/lower(username).
+ *
+ * Its statements read other tables in the same round trip through SQL their owners export
+ * (`sessions`, `organization_members`, `projects` and `signing_keys` for `/me`; `mfa_factors` for
+ * `UserRow`). The other way round, statements owned by other repositories still read `users` by a
+ * join or subquery, in their one round trip, and stay there: SessionsRepository.create (locks the
+ * user's row and checks the security stamp before writing a session), RefreshChainsRepository (the
+ * user's status and admin flag on a refresh) and OrganizationMembersRepository (members' email and
+ * username; a member is added only when the user is of the project and tenant).
+ */
+@Injectable()
+export class UsersRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  // Users of one project, as `User` entities: the auth runtime (and provisioning, through `create` and `setPassword`).
+
+  /**
+   * The project's user an identifier names (by email, or by username when it has no `@`), with
+   * their password hash when they have one; one query.
+   */
+  async findByIdentifier(projectId: string, identifier: string): Promise<{ user: User; credential: Pick<PasswordCredential, 'passwordHash' | 'scheme'> | null } | null> {
+    const column = identifier.includes('@') ? 'email' : 'username';
+    const { entities, raw } = await this.dataSource
+      .getRepository(User)
+      .createQueryBuilder('u')
+      .leftJoin(PasswordCredential, 'c', 'c.user_id = u.id')
+      .addSelect('c.password_hash', 'c_password_hash')
+      .addSelect('c.scheme', 'c_scheme')
+      .where(`u.project_id = :projectId AND lower(u.${column}) = :identifier`, { projectId, identifier: identifier.toLowerCase() })
+      .getRawAndEntities<{ c_password_hash: string | null; c_scheme: PasswordCredential['scheme'] | null }>();
+    const user = entities[0];
+    if (!user) return null;
+    const { c_password_hash: passwordHash, c_scheme: scheme } = raw[0];
+    return { user, credential: passwordHash && scheme ? { passwordHash, scheme } : null };
+  }
+
+  async findByEmail(projectId: string, email: string, manager?: EntityManager): Promise<User | null> {
+    return (manager ?? this.dataSource.manager)
+      .getRepository(User)
+      .createQueryBuilder('u')
+      .where('u.project_id = :projectId AND lower(u.email) = :email', { projectId, email: email.trim().toLowerCase() })
+      .getOne();
+  }
+
+  /** The user's row, locked until the caller's transaction ends (claims and email changes). */
+  lockById(manager: EntityManager, projectId: string, id: string): Promise<User | null> {
+    return manager.getRepository(User).createQueryBuilder('u').setLock('pessimistic_write').where('u.id = :id AND u.project_id = :projectId', { id, projectId }).getOne();
+  }
+
+  /**
+   * Locks the user's row against a claim, reset or disabling in progress (which hold it) until the
+   * caller's transaction ends, before a signed-in user adds a credential or proof; false when the
+   * user is gone or disabled. The caller checks its session in a later statement, which sees what
+   * the change it waited for committed.
+   */
+  async lockForCredentialChange(manager: EntityManager, id: string): Promise<boolean> {
+    const rows = await queryRows<{ status: string }>(manager, `SELECT status FROM users WHERE id = $1 FOR NO KEY UPDATE`, [id]);
+    return rows[0]?.status === 'active';
+  }
+
+  /** Ends every sign-in in flight that read the user before this change (see `User.securityStamp`). */
+  async bumpSecurityStamp(manager: EntityManager, userId: string): Promise<void> {
+    await manager.query(`UPDATE users SET security_stamp = security_stamp + 1 WHERE id = $1`, [userId]);
+  }
+
+  findById(projectId: string, id: string, manager?: EntityManager): Promise<User | null> {
+    return (manager ?? this.dataSource.manager).getRepository(User).findOne({ where: { projectId, id } });
+  }
+
+  create(manager: EntityManager, user: Pick<User, 'tenantId' | 'projectId' | 'email' | 'username' | 'metadata'> & Partial<User>): Promise<User> {
+    return manager.getRepository(User).save(manager.getRepository(User).create({ status: 'active', isAdmin: false, emailVerified: false, ...user }));
+  }
+
+  async setPassword(manager: EntityManager, userId: string, hash: string, scheme: PasswordCredential['scheme']): Promise<void> {
+    await manager
+      .createQueryBuilder()
+      .insert()
+      .into(PasswordCredential)
+      .values({ userId, passwordHash: hash, scheme })
+      .orUpdate(['password_hash', 'scheme', 'updated_at'], ['user_id'])
+      .execute();
+  }
+
+  async touchSignIn(manager: EntityManager, userId: string, at: Date): Promise<void> {
+    await manager.getRepository(User).update({ id: userId }, { lastSignInAt: at });
+  }
+
+  async setEmailVerified(manager: EntityManager, userId: string): Promise<void> {
+    await manager.getRepository(User).update({ id: userId }, { emailVerified: true });
+  }
+
+  /** A confirmed email change: the new address, verified (the unique index refuses one taken meanwhile). */
+  async changeEmail(manager: EntityManager, userId: string, email: string): Promise<void> {
+    await manager.getRepository(User).update({ id: userId }, { email, emailVerified: true });
+  }
+
+  /** Removes the user's password (the rightful owner claimed an account nobody had verified). */
+  async removePassword(manager: EntityManager, userId: string): Promise<boolean> {
+    const r = await manager.getRepository(PasswordCredential).delete({ userId });
+    return (r.affected ?? 0) > 0;
+  }
+
+  /** Everything `/me` shows, in one prepared statement; null when it must answer `{user: null}`. */
+  async me(q: MeQuery): Promise<MeRow | null> {
+    const rows = await queryPrepared<MeRow>(this.dataSource, ME_STATEMENT, [q.userId, q.projectId, q.sessionId, q.now, q.publishableKey, q.secretHash, q.kid]);
+    return rows[0] ?? null;
+  }
+
+  // The control plane: users of the admin's tenant, as `UserRow`.
+
+  private where(tenantId: string, filter: UserFilter): { sql: string; params: unknown[] } {
+    const params: unknown[] = [tenantId];
+    const clauses = ['u.tenant_id = $1'];
+    if (filter.projectId) {
+      params.push(filter.projectId);
+      clauses.push(`u.project_id = $${params.length}`);
+    }
+    if (filter.q) {
+      params.push(containsPattern(filter.q));
+      const p = `lower($${params.length})`;
+      clauses.push(`(lower(u.email) LIKE ${p} ESCAPE '\\' OR lower(u.username) LIKE ${p} ESCAPE '\\')`);
+    }
+    return { sql: clauses.join(' AND '), params };
+  }
+
+  /**
+   * The page's ids first (an index-only walk for plain lists, so deep pages skip heap fetches),
+   * then the 20 rows and their enabled MFA factors.
+   */
+  listSql(tenantId: string, filter: UserFilter, page: { limit: number; offset: number }): { sql: string; params: unknown[] } {
+    const w = this.where(tenantId, filter);
+    return {
+      sql: `WITH page AS (
+              SELECT u.id, u.created_at FROM users u WHERE ${w.sql}
+               ORDER BY u.created_at DESC, u.id LIMIT ${page.limit} OFFSET ${page.offset})
+            SELECT ${USER_ROW_COLUMNS} FROM page JOIN users u ON u.id = page.id ORDER BY page.created_at DESC, page.id`,
+      params: w.params,
+    };
+  }
+
+  countSql(tenantId: string, filter: UserFilter): { sql: string; params: unknown[] } {
+    const w = this.where(tenantId, filter);
+    return { sql: `SELECT count(*)::int AS total FROM users u WHERE ${w.sql}`, params: w.params };
+  }
+
+  async list(tenantId: string, filter: UserFilter, page: { limit: number; offset: number }): Promise<[UserRow[], number]> {
+    const list = this.listSql(tenantId, filter, page);
+    const count = this.countSql(tenantId, filter);
+    // Two pool connections: the page and the count run side by side.
+    const [rows, [{ total }]] = await Promise.all([
+      this.dataSource.query<UserRow[]>(list.sql, list.params),
+      this.dataSource.query<[{ total: number }]>(count.sql, count.params),
+    ]);
+    return [rows, total];
+  }
+
+  async findInTenant(tenantId: string, id: string, manager?: EntityManager): Promise<UserRow | null> {
+    const rows: UserRow[] = await (manager ?? this.dataSource.manager).query(`SELECT ${USER_ROW_COLUMNS} FROM users u WHERE u.id = $1 AND u.tenant_id = $2`, [
+      id,
+      tenantId,
+    ]);
+    return rows[0] ?? null;
+  }
+
+  /** Row-locks the user (FOR UPDATE: also waits for sessions being inserted for them). */
+  async lockInTenant(manager: EntityManager, tenantId: string, id: string): Promise<UserRow | null> {
+    const locked: unknown[] = await manager.query(`SELECT id FROM users WHERE id = $1 AND tenant_id = $2 FOR UPDATE`, [id, tenantId]);
+    return locked.length ? this.findInTenant(tenantId, id, manager) : null;
+  }
+
+  /** An admin's change of status or metadata. */
+  async update(manager: EntityManager, id: string, fields: { status?: UserStatus; metadata?: Record<string, unknown> }): Promise<void> {
+    const sets: string[] = [];
+    const params: unknown[] = [id];
+    if (fields.status !== undefined) {
+      params.push(fields.status);
+      sets.push(`status = $${params.length}`);
+      // Disabling ends every sign-in in flight (the auth runtime's session insert checks the stamp).
+      if (fields.status === 'disabled') sets.push('security_stamp = security_stamp + 1');
+    }
+    if (fields.metadata !== undefined) {
+      params.push(JSON.stringify(fields.metadata));
+      sets.push(`metadata = $${params.length}::jsonb`);
+    }
+    if (!sets.length) return;
+    await manager.query(`UPDATE users SET ${sets.join(', ')}, updated_at = now() WHERE id = $1`, params);
+  }
+
+  async delete(manager: EntityManager, id: string): Promise<void> {
+    await manager.query(`DELETE FROM users WHERE id = $1`, [id]);
+  }
+
+  // Provisioning.
+
+  /** The tenant whose console project has an admin with this email (the oldest such admin), for `npm start`'s bootstrap. */
+  async findConsoleAdmin(manager: EntityManager, email: string): Promise<{ tenant_id: string; project_id: string; project_key: string; admin_user_id: string } | null> {
+    const rows: { tenant_id: string; project_id: string; project_key: string; admin_user_id: string }[] = await manager.query(
+      `SELECT p.tenant_id, p.id AS project_id, p.publishable_key AS project_key, u.id AS admin_user_id
+         FROM users u JOIN projects p ON p.id = u.project_id
+        WHERE p.is_console AND u.is_admin AND lower(u.email) = lower($1)
+        ORDER BY u.created_at LIMIT 1`,
+      [email.trim()],
+    );
+    return rows[0] ?? null;
+  }
+}
