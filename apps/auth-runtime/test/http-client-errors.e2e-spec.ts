@@ -5,7 +5,7 @@ import { buildAuthRuntime } from '../src/app-factory';
 
 /**
  * Requests that Node's HTTP parser refuses before any of our code sees them, sent as raw bytes to a
- * listening app: each is answered as a problem (CONTRACT §4) by the server's `clientError` hook,
+ * listening app: each is answered as a problem (docs/api-contract.md §4) by the server's `clientError` hook,
  * never with an empty 400 or 431, and the connection is closed.
  */
 describe('requests refused by the HTTP parser (auth-runtime)', () => {

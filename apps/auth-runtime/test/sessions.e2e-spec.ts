@@ -508,7 +508,7 @@ describe('sign-up, sign-in, me, refresh, sessions, sign-out', () => {
     expect((await t.http().get('/v1/auth/sessions').set('X-Service-Project-Key', key()).set('Authorization', `Bearer ${other.accessToken}`)).status).toBe(200);
   });
 
-  it('issues access tokens with exactly the claims of CONTRACT §2, plus auth_time', async () => {
+  it('issues access tokens with exactly the claims of docs/api-contract.md §2, plus auth_time', async () => {
     const u = await signUpUser(t, key(), 'claims@example.com');
     const [header, payload] = u.accessToken.split('.').slice(0, 2).map((p) => JSON.parse(Buffer.from(p, 'base64url').toString()) as Record<string, unknown>);
     expect(header).toEqual({ alg: 'ES256', typ: 'JWT', kid: expect.any(String) });

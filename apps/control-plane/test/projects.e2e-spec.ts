@@ -130,7 +130,7 @@ describe('admin projects: create, get, list, patch', () => {
     expect(await t.dataSource.getRepository(AuditEvent).countBy({ action: 'project.created' })).toBe(0);
   });
 
-  it('validates origins and redirect URLs exactly (CONTRACT §6)', async () => {
+  it('validates origins and redirect URLs exactly (docs/api-contract.md §6)', async () => {
     const url = `/v1/admin/projects/${tenant.project.id}`;
     for (const origin of ['https://app.example.com/', 'https://app.example.com/path', 'https://*.example.com', 'http://app.example.com', 'null', 'app.example.com', 'https://app.example.com?x=1']) {
       const problem = expectProblem(await patch(url, { allowed_origins: [origin] }), 400, 'validation-error', url);

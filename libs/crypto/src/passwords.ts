@@ -3,7 +3,7 @@ import * as bcrypt from 'bcrypt';
 
 export type PasswordScheme = 'bcrypt' | 'bcrypt-sha256';
 
-/** NFKC, as CONTRACT §3 requires, before any length check or hashing. */
+/** NFKC, as docs/api-contract.md §3 requires, before any length check or hashing. */
 export function normalizePassword(password: string): string {
   return password.normalize('NFKC');
 }

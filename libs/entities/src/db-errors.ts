@@ -17,7 +17,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Whether `value` has the shape of a row id (a UUID, any case). Ids are opaque to clients; one
- * that is malformed is simply not found (CONTRACT §10), and is never sent to PostgreSQL.
+ * that is malformed is simply not found (docs/api-contract.md §10), and is never sent to PostgreSQL.
  */
 export function isId(value: string): boolean {
   return UUID.test(value);

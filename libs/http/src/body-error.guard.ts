@@ -7,7 +7,7 @@ import { refusedBody } from './request-context';
 /**
  * Raises the problem `bodyMiddleware` kept for a refused body (invalid JSON, 413, 415…). It runs as
  * the last guard of every route, so the route's own guards (the project key, then the session or
- * admin token) are judged before the body (CONTRACT §10), and a route without guards judges the
+ * admin token) are judged before the body (docs/api-contract.md §10), and a route without guards judges the
  * body first. A guard, not an interceptor: Nest runs no RxJS pipeline for a route without
  * interceptors, which `/me` and refresh feel (a global interceptor cost a quarter of `/me`'s
  * server time).

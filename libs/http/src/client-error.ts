@@ -13,7 +13,7 @@ export interface HttpClientError extends Error {
 
 interface Refusal {
   status: number;
-  /** A slug of the problem catalog (CONTRACT §4); platform cannot import the catalog itself. */
+  /** A slug of the problem catalog (docs/api-contract.md §4); platform cannot import the catalog itself. */
   slug: 'validation-error' | 'payload-too-large';
   title: string;
   detail: string;

@@ -6,7 +6,7 @@ export const CORS_ALLOW_METHODS = 'GET, POST, PATCH, DELETE';
 export const CORS_EXPOSE_HEADERS = 'traceresponse, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset';
 export const CORS_MAX_AGE_SECONDS = 600;
 
-/** Which origins an app serves to browsers (CONTRACT §10). */
+/** Which origins an app serves to browsers (docs/api-contract.md §10). */
 export interface CorsPolicy {
   /** A preflight from `origin` is answered with the CORS headers. */
   preflightAllowed(origin: string): Promise<boolean>;

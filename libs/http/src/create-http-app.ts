@@ -37,7 +37,7 @@ function listRoutes(app: NestExpressApplication): { path: string; method: string
   return routes;
 }
 
-/** The one problem-details schema (RFC 9457, CONTRACT §4): every answer that is not a success. */
+/** The one problem-details schema (RFC 9457, docs/api-contract.md §4): every answer that is not a success. */
 const PROBLEM_SCHEMA: SchemaObject = {
   type: 'object',
   required: ['type', 'title', 'status', 'detail', 'traceId'],

@@ -56,7 +56,7 @@ export function requestContextMiddleware(app: string, log: { logger: LoggerServi
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
- * A request that carries a body must say it is JSON (CONTRACT §4: 415 otherwise). Paths listed in
+ * A request that carries a body must say it is JSON (docs/api-contract.md §4: 415 otherwise). Paths listed in
  * `formPaths` also accept `application/x-www-form-urlencoded` (Apple's form_post callback).
  */
 export function jsonOnlyMiddleware(formPaths: string[] = []) {
@@ -85,7 +85,7 @@ const BODY_ERRORS: Record<string, [string, string]> = {
  *
  * A refused body is not answered here: the problem is kept for the route, and raised once the
  * route's own guards have judged its authentication (`judgeBodiesAfterRouteGuards`), so a request
- * is judged in the order clients see documented (CONTRACT §10: project key → body → rate limit):
+ * is judged in the order clients see documented (docs/api-contract.md §10: project key → body → rate limit):
  * a missing or unknown project key is 401 whatever the body; an unknown route 404, a wrong method
  * 405. body-parser has read the whole request by then, refused or not.
  */

@@ -40,7 +40,7 @@ export interface VerifiedAccessToken {
 }
 
 /**
- * Access tokens (CONTRACT §2): ES256 JWTs with our own keys only, and a revocation check in the
+ * Access tokens (docs/api-contract.md §2): ES256 JWTs with our own keys only, and a revocation check in the
  * shared cache on every verification so a revoked session or signing key is refused on the next
  * request anywhere. The hot path touches no database once the key is cached.
  */

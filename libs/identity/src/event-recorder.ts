@@ -34,7 +34,7 @@ const RECORD_STATEMENT: PreparedStatement = {
 
 /**
  * Writes one audit event and one outbox event in one statement with the caller's EntityManager,
- * so both commit or roll back with the change that caused them (CONTRACT §6, §7).
+ * so both commit or roll back with the change that caused them (docs/api-contract.md §6, §7).
  */
 @Injectable()
 export class EventRecorder {

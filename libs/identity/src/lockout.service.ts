@@ -5,13 +5,13 @@ import { sha256Hex } from '@gatehouse/crypto';
 import { CacheStore, Clock, type CacheScript, type LocalKeys } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 
-/** Consecutive wrong passwords that lock an identifier (CONTRACT §3). */
+/** Consecutive wrong passwords that lock an identifier (docs/api-contract.md §3). */
 export const LOCK_AFTER_FAILURES = 5;
 /** Consecutive wrong second-factor codes (TOTP, SMS, backup codes) that lock an account's second factor. */
 export const MFA_LOCK_AFTER_FAILURES = 10;
-/** First lock 15 min, then 30 min, 1 h, and 2 h for every further lock (CONTRACT §3). */
+/** First lock 15 min, then 30 min, 1 h, and 2 h for every further lock (docs/api-contract.md §3). */
 export const LOCK_DURATIONS_MS = [15 * 60_000, 30 * 60_000, 60 * 60_000, 120 * 60_000];
-/** A password streak is forgotten a day after its first failure (CONTRACT §3). */
+/** A password streak is forgotten a day after its first failure (docs/api-contract.md §3). */
 const PASSWORD_FAILURE_WINDOW_MS = 24 * 3600_000;
 /**
  * A second-factor streak is remembered for 30 days: with a one-day window, nine guesses a day
@@ -254,7 +254,7 @@ abstract class AttemptLockout {
 
 /**
  * Password lockout per (project, normalised identifier), whether or not the account exists
- * (CONTRACT §3): five consecutive failures lock it on the progressive schedule.
+ * (docs/api-contract.md §3): five consecutive failures lock it on the progressive schedule.
  */
 @Injectable()
 export class LockoutService extends AttemptLockout {

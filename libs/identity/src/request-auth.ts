@@ -10,7 +10,7 @@ export interface PresentedToken {
   via: 'bearer' | 'cookie';
 }
 
-/** Bearer wins over the cookie when both are sent (CONTRACT §10). */
+/** Bearer wins over the cookie when both are sent (docs/api-contract.md §10). */
 export function presentedAccessToken(req: Request): PresentedToken | null {
   const auth = req.headers.authorization;
   if (typeof auth === 'string') {
@@ -24,7 +24,7 @@ export function presentedAccessToken(req: Request): PresentedToken | null {
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
- * CSRF rule (CONTRACT §2, §10): a cookie-authenticated unsafe request whose `Origin` is present and
+ * CSRF rule (docs/api-contract.md §2, §10): a cookie-authenticated unsafe request whose `Origin` is present and
  * not one of the allowed origins is refused. An absent Origin is allowed (non-browser clients).
  * This returns the Origin the rule must check, or null when it has nothing to check.
  */

@@ -1,6 +1,6 @@
 import type { ProjectSettings } from '@gatehouse/entities';
 
-/** `settings.sms` of a project (CONTRACT §6), every member present. */
+/** `settings.sms` of a project (docs/api-contract.md §6), every member present. */
 export interface ProjectSmsSettings {
   /** SMS the project may send in an hour, all users and numbers together (1–100000). */
   max_per_hour: number;

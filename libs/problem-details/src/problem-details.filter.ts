@@ -72,7 +72,7 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     }
     const bp = exception as BodyParserError;
     // The router could not percent-decode a path parameter (Nest hands it over as a 400
-    // HttpException): an id that cannot exist (CONTRACT §10).
+    // HttpException): an id that cannot exist (docs/api-contract.md §10).
     if (exception instanceof Error && /^Failed to decode param /.test(exception.message)) return new ProblemError('not-found', { detail: 'No resource matches this path.' });
     if (exception instanceof NotFoundException && /^Cannot [A-Z]+ /.test(exception.message)) {
       const allowed = this.routes.allowedMethods(req.path);

@@ -1,4 +1,4 @@
-/** The error catalog of CONTRACT §4: slug -> status and title. */
+/** The error catalog of docs/api-contract.md §4: slug -> status and title. */
 export const PROBLEM_TYPES = {
   'validation-error': { status: 400, title: 'Validation Error' },
   'invalid-json': { status: 400, title: 'Invalid JSON' },

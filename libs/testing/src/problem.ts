@@ -1,6 +1,6 @@
 import type { Response } from 'supertest';
 
-/** Asserts a whole problem-details body (CONTRACT §4) and returns it for further checks. */
+/** Asserts a whole problem-details body (docs/api-contract.md §4) and returns it for further checks. */
 export function expectProblem(res: Response, status: number, slug: string, path?: string): Record<string, unknown> {
   expect(res.status).toBe(status);
   expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);

@@ -2,7 +2,7 @@
 export const WEBHOOK_TEST_EVENT = 'webhook.test';
 
 /**
- * Event types a webhook may subscribe to (CONTRACT §7: event names are the audit actions). A webhook
+ * Event types a webhook may subscribe to (docs/api-contract.md §7: event names are the audit actions). A webhook
  * lists some of these, or `"*"` for every event of its tenant (except `webhook.test`, which is
  * only ever sent to the webhook it was requested for; the worker's relay applies this rule in SQL).
  * New audit actions are added here.

@@ -1,4 +1,4 @@
-/** The outbox row an event is built from (CONTRACT §7). */
+/** The outbox row an event is built from (docs/api-contract.md §7). */
 export interface WebhookEventSource {
   id: string;
   type: string;

@@ -19,7 +19,7 @@ export interface SignedIn {
   session: IssuedSession;
 }
 
-/** Sign-up and password sign-in (CONTRACT §3) and the current-user view. */
+/** Sign-up and password sign-in (docs/api-contract.md §3) and the current-user view. */
 @Injectable()
 export class AccountsService {
   constructor(
@@ -96,7 +96,7 @@ export class AccountsService {
     await this.upgradeHash(user.id, credential, password);
   }
 
-  /** A right password whose stored hash is of an older scheme or cost is hashed again (CONTRACT §3). */
+  /** A right password whose stored hash is of an older scheme or cost is hashed again (docs/api-contract.md §3). */
   private async upgradeHash(userId: string, credential: Pick<PasswordCredential, 'passwordHash' | 'scheme'> | null, password: string): Promise<void> {
     if (!credential || !this.hasher.needsRehash(credential.passwordHash, credential.scheme)) return;
     const { hash, scheme } = await this.hasher.hash(password);

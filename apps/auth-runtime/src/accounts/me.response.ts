@@ -12,7 +12,7 @@ class MeOrganization {
   @ApiProperty({ enum: ['admin', 'member'] }) role!: string;
 }
 
-/** `GET /v1/auth/me` with a valid session (SERVICE-SPEC, current-user result). */
+/** `GET /v1/auth/me` with a valid session (docs/api-contract.md §10). */
 export class MeResponse {
   @ApiProperty({ type: MeUser }) user!: MeUser;
   @ApiProperty({ type: 'integer', description: "The user's sessions that are neither revoked nor expired" }) active_sessions!: number;

@@ -8,7 +8,7 @@ export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
 
 /**
- * CONTRACT §3: 8–128 characters after NFKC, any Unicode, no composition rules; refused when in
+ * docs/api-contract.md §3: 8–128 characters after NFKC, any Unicode, no composition rules; refused when in
  * the bundled common-password list (zxcvbn's ~49,000 most common passwords) or equal to the
  * email or username. Returns the messages for the `password` field (empty when acceptable).
  */

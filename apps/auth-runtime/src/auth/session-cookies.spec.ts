@@ -26,7 +26,7 @@ function app(secure: boolean, preset?: string) {
   return a;
 }
 
-describe('session cookies (CONTRACT §2)', () => {
+describe('session cookies (docs/api-contract.md §2)', () => {
   it('sets both cookies with their attributes, Max-Age and Expires from the injected clock', async () => {
     const res = await request(app(true)).get('/set');
     expect(res.headers['set-cookie']).toEqual([

@@ -32,7 +32,7 @@ function appendSetCookie(res: Response, lines: string[]): void {
 }
 
 /**
- * CONTRACT §2: `service_session` (HttpOnly; Secure; SameSite=Lax; Path=/) carries the access token,
+ * docs/api-contract.md §2: `service_session` (HttpOnly; Secure; SameSite=Lax; Path=/) carries the access token,
  * `service_refresh_token` (HttpOnly; Secure; SameSite=Strict; Path=/v1/auth) the refresh token.
  * `Secure` is left out only when COOKIE_SECURE=false (plain-http development).
  */

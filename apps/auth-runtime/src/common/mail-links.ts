@@ -8,7 +8,7 @@ export function defaultApplicationRedirect(project: ResolvedProject): string | n
 }
 
 /**
- * Verification and reset mails link to the application's page (CONTRACT §10):
+ * Verification and reset mails link to the application's page (docs/api-contract.md §10):
  * `settings.email_verification_url` / `settings.password_reset_url`, else `default_redirect_url`,
  * else the first registered redirect URL, with `?token=` appended. Never built from the request.
  */

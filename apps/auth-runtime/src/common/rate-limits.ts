@@ -1,9 +1,9 @@
 import type { EndpointRateLimit } from '@gatehouse/http';
 
 /**
- * The auth runtime's endpoint limits, with the route each belongs to: the spec's (Limits table),
+ * The auth runtime's endpoint limits, with the route each belongs to: the service's (docs/api-contract.md §3),
  * and magic-link sends per (project, email), verification and email-change mails per user against
- * mail bombing (not in the spec's table; docs/decisions.md).
+ * mail bombing (not in that table; docs/decisions.md).
  */
 export const RATE_LIMITS = {
   signIn: { name: 'sign-in', limit: 5, windowMs: 60_000, route: 'POST /v1/auth/sign-in' },

@@ -13,7 +13,7 @@ export function canonicalUrl(value: string): string | null {
 }
 
 /**
- * CONTRACT §5: a `redirect_url` must equal, as a string after URL parsing, one of the project's
+ * docs/api-contract.md §5: a `redirect_url` must equal, as a string after URL parsing, one of the project's
  * registered redirect URLs. No wildcards, no prefix matching. Returns the registered form or null.
  */
 export function matchRedirectUrl(project: Pick<ResolvedProject, 'redirectUrls'>, candidate: string): string | null {

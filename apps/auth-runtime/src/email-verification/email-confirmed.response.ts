@@ -6,7 +6,7 @@ class ConfirmedUser {
   @ApiProperty({ enum: [true] }) email_verified!: true;
 }
 
-/** `POST /v1/auth/verify-email/confirm` and `POST /v1/auth/email/change/confirm` (CONTRACT §5). */
+/** `POST /v1/auth/verify-email/confirm` and `POST /v1/auth/email/change/confirm` (docs/api-contract.md §5). */
 export class EmailConfirmedResponse {
   @ApiProperty({ type: ConfirmedUser }) user!: ConfirmedUser;
 }

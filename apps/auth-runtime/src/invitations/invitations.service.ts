@@ -10,7 +10,7 @@ import { InvitationsRepository, OrganizationMembersRepository } from '@gatehouse
 import type { InvitationAcceptedResponse } from './invitation-accepted.response';
 
 /**
- * Accepting an invitation (CONTRACT §5): the signed-in user's email must be the invited one
+ * Accepting an invitation (docs/api-contract.md §5): the signed-in user's email must be the invited one
  * (case-insensitive, else 403 and the invitation stays usable); the token is single-use even under
  * concurrent requests; the membership is written in the same transaction.
  */

@@ -7,7 +7,7 @@ import { UsersModule } from '../users/users.module';
 import { MagicLinksController } from './magic-links.controller';
 import { MagicLinksService } from './magic-links.service';
 
-/** Magic-link sign-in (CONTRACT §5). */
+/** Magic-link sign-in (docs/api-contract.md §5). */
 @Module({
   imports: [ClaimsModule, CommonModule, OneTimeTokensModule, SignInModule, UsersModule],
   controllers: [MagicLinksController],

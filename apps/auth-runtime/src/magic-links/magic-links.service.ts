@@ -20,7 +20,7 @@ export const MAGIC_LINK_TTL_MS = 15 * 60_000;
 export type MagicLinkResult = { ok: true; redirectUrl: string; outcome: SignInOutcome } | { ok: false; redirectUrl: string | null; error: string };
 
 /**
- * Magic-link sign-in (CONTRACT §5): `send` answers 202 for any email before looking it up; the
+ * Magic-link sign-in (docs/api-contract.md §5): `send` answers 202 for any email before looking it up; the
  * link works once for 15 minutes and lands on the redirect URL chosen at send time.
  */
 @Injectable()

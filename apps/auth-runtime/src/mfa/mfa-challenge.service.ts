@@ -18,7 +18,7 @@ import { SMS_CODE_TTL_MS } from './mfa-enrollment.service';
 import type { MfaFactorName } from './mfa.dto';
 import { assertSmsCountry, enforceSmsLimits } from './sms-policy';
 
-/** Wrong codes an mfa_token survives; the fifth kills it (CONTRACT §5). */
+/** Wrong codes an mfa_token survives; the fifth kills it (docs/api-contract.md §5). */
 export const MAX_WRONG_CODES = 5;
 
 const smsChallengeKey = (mfaTokenHash: string) => `mfa:sms-code:${mfaTokenHash}`;

@@ -67,7 +67,7 @@ export interface CallbackResult {
 const verifierAad = (stateHash: string) => `oauth-tx:${stateHash}`;
 
 /**
- * Social sign-in (spec "OAuth endpoints", CONTRACT §5/§10): authorize stores state + PKCE verifier
+ * Social sign-in (spec "OAuth endpoints", docs/api-contract.md §5/§10): authorize stores state + PKCE verifier
  * + nonce server-side, bound to the browser; the callback verifies and consumes the state, runs
  * the provider's passport strategy (code exchange with the verifier, ID token or GitHub profile),
  * then finds, links or creates the user and ends in SignInCompletionService.

@@ -145,7 +145,7 @@ function scopesOf(raw: Record<string, unknown>, d: ProviderDefaults): string[] |
 }
 
 /**
- * Reads `settings.oauth_providers.<provider>` (CONTRACT §5, §10). A provider that is absent,
+ * Reads `settings.oauth_providers.<provider>` (docs/api-contract.md §5, §10). A provider that is absent,
  * not `enabled: true`, or lacks what it needs (client id; client secret, or Apple's team id, key
  * id and a P-256 private key; well-formed URLs and scopes) is not usable: the reason comes back.
  */

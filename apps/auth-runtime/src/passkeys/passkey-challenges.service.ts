@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { sha256Hex } from '@gatehouse/crypto';
 import { CacheStore, Clock } from '@gatehouse/platform';
 
-/** Challenges live 5 minutes (CONTRACT §5) and are used once. */
+/** Challenges live 5 minutes (docs/api-contract.md §5) and are used once. */
 export const PASSKEY_CHALLENGE_TTL_MS = 5 * 60_000;
 
 export type PasskeyChallenge =

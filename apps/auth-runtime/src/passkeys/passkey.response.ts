@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { Passkey } from '@gatehouse/entities';
 
-/** A passkey as its owner sees it (CONTRACT §10); the public key and credential id stay inside. */
+/** A passkey as its owner sees it (docs/api-contract.md §10); the public key and credential id stay inside. */
 export class PasskeyResponse {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty() name!: string;

@@ -215,7 +215,7 @@ export class PasskeysService {
    * `invalid-credentials`): values of the right type that are not a valid response (not base64url,
    * `type` not `public-key`), an unknown/used/expired challenge, a credential unknown or of another project, a user
    * handle that is not the owner's, a wrong origin or RP ID, no user verification, a bad signature
-   * and a counter that did not move forward. Password lockout is not consulted (CONTRACT §3).
+   * and a counter that did not move forward. Password lockout is not consulted (docs/api-contract.md §3).
    */
   async authenticate(project: ResolvedProject, credential: unknown, meta: RequestMeta): Promise<User> {
     assertAuthenticationResponseJson(credential);

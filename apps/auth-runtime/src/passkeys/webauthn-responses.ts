@@ -91,7 +91,7 @@ export function parseRegistrationResponse(value: Json): RegistrationResponseJSON
  * Other members are ignored (the JSON form grows with WebAuthn). A wrong type or a missing member
  * is a malformed request (400 `validation-error`); a value of the right type that does not verify
  * (not base64url, `type` other than `public-key`, an unknown challenge, a bad signature) is a
- * refused assertion (401 `invalid-credentials`, CONTRACT §10), judged by the service.
+ * refused assertion (401 `invalid-credentials`, docs/api-contract.md §10), judged by the service.
  */
 export function authenticationResponseTypeErrors(value: unknown, path = 'credential'): FieldErrors {
   const errors: FieldErrors = {};

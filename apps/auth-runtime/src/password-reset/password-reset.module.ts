@@ -8,7 +8,7 @@ import { UsersModule } from '../users/users.module';
 import { PasswordResetController } from './password-reset.controller';
 import { PasswordResetService } from './password-reset.service';
 
-/** Forgot, validate and reset (CONTRACT §5). */
+/** Forgot, validate and reset (docs/api-contract.md §5). */
 @Module({
   imports: [AccountsModule, ClaimsModule, CommonModule, OneTimeTokensModule, SessionsModule, UsersModule],
   controllers: [PasswordResetController],

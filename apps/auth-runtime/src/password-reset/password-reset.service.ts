@@ -16,7 +16,7 @@ import type { ResetTokenValidResponse } from './reset-token.response';
 export const RESET_TTL_MS = 3600_000;
 
 /**
- * Forgot / validate / reset (CONTRACT §5). `forgot` answers before it looks anything up, so known
+ * Forgot / validate / reset (docs/api-contract.md §5). `forgot` answers before it looks anything up, so known
  * and unknown emails take the same time; a reset revokes every session, clears the lockouts and
  * does not sign in (a user with MFA still meets the second factor at the next sign-in). On an
  * account whose email was never verified, the reset is a claim (AccountClaimsService).

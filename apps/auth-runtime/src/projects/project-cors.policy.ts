@@ -5,7 +5,7 @@ import { CacheStore } from '@gatehouse/platform';
 import { presentedProjectKey } from './project-key.guard';
 
 /**
- * CONTRACT §10: preflights are answered for an allowed origin of any project; the real request is
+ * docs/api-contract.md §10: preflights are answered for an allowed origin of any project; the real request is
  * then checked against the origins of the project its key names (header, or `project_key`).
  */
 export function projectCorsPolicy(app: INestApplicationContext): CorsPolicy {

@@ -22,7 +22,7 @@ export function presentedProjectKey(req: Request, allowQuery: boolean): string |
 }
 
 /**
- * CONTRACT §1: every `/v1/auth/*` call names its project with a publishable key or a live API key
+ * docs/api-contract.md §1: every `/v1/auth/*` call names its project with a publishable key or a live API key
  * secret. Missing, unknown and revoked keys get the same 401 body. Then the body is judged, unless
  * a session guard follows (it judges the body after the session).
  */

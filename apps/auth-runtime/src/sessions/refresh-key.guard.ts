@@ -8,7 +8,7 @@ import { presentedProjectKey, projectKeyRequired } from '../projects/project-key
  * Refresh's guard. Refresh resolves its project key inside its one PostgreSQL statement, so on the
  * hot path (a request without a refused body) this guard does nothing and costs no round trip.
  * A refused body (invalid JSON, 413, 415) is judged as on every other route: after the project key,
- * which is then resolved here, so a missing, unknown or revoked key is the one 401 of CONTRACT §1.
+ * which is then resolved here, so a missing, unknown or revoked key is the one 401 of docs/api-contract.md §1.
  */
 @Injectable()
 export class RefreshKeyGuard implements CanActivate {

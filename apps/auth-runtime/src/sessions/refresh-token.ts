@@ -2,7 +2,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { isId } from '@gatehouse/entities';
 
 /**
- * Refresh tokens (CONTRACT §2): opaque to clients, 256 random bits, stored as a SHA-256 hash.
+ * Refresh tokens (docs/api-contract.md §2): opaque to clients, 256 random bits, stored as a SHA-256 hash.
  * Inside, a token also names its session and its place in the session's rotation chain, sealed by
  * an HMAC under a key of ours:
  *

@@ -31,6 +31,6 @@ export function toSessionResponse(s: SessionRow, currentSessionId: string): Sess
 
 /** A fresh access token of the same session (refresh, re-authentication). */
 export class AccessTokenResponse {
-  @ApiProperty({ description: 'An ES256 JWT (CONTRACT §2)' }) access_token!: string;
+  @ApiProperty({ description: 'An ES256 JWT (docs/api-contract.md §2)' }) access_token!: string;
   @ApiProperty({ description: 'Seconds until it expires' }) expires_in!: number;
 }

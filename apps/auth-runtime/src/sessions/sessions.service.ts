@@ -15,7 +15,7 @@ import { toSessionResponse, type SessionListResponse } from './session.response'
 
 export const REFRESH_IDLE_MS = 7 * 24 * 3600 * 1000;
 export const SESSION_ABSOLUTE_MS = 30 * 24 * 3600 * 1000;
-/** Concurrent refreshes of one token within this window get the same successor (CONTRACT §2). */
+/** Concurrent refreshes of one token within this window get the same successor (docs/api-contract.md §2). */
 export const REFRESH_REUSE_GRACE_MS = 10_000;
 
 export interface IssuedSession extends CookieTokens {
@@ -176,7 +176,7 @@ export class SessionsService {
     });
   }
 
-  /** Revokes one of the user's own sessions; 404 when it is not theirs (CONTRACT §2). */
+  /** Revokes one of the user's own sessions; 404 when it is not theirs (docs/api-contract.md §2). */
   async revokeOwn(auth: { tid: string; aud: string; sub: string }, sessionId: string, meta: RequestMeta, reason: string): Promise<void> {
     const ok = isId(sessionId)
       ? await this.dataSource.transaction(async (manager) => {

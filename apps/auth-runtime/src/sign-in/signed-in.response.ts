@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import type { User } from '@gatehouse/entities';
 import type { IssuedSession } from '../sessions/sessions.service';
 
-/** The spec's sign-in body `{user: {id, email}, session: {id, access_token}}`, for every way in. */
+/** The sign-in body `{user: {id, email}, session: {id, access_token}}` (docs/api-contract.md §2), for every way in. */
 export function signedInBody(user: Pick<User, 'id' | 'email'>, session: Pick<IssuedSession, 'sessionId' | 'accessToken'>) {
   return { user: { id: user.id, email: user.email }, session: { id: session.sessionId, access_token: session.accessToken } };
 }
@@ -14,7 +14,7 @@ class SignedInUser {
 
 class SignedInSession {
   @ApiProperty({ format: 'uuid' }) id!: string;
-  @ApiProperty({ description: 'An ES256 JWT (CONTRACT §2)' }) access_token!: string;
+  @ApiProperty({ description: 'An ES256 JWT (docs/api-contract.md §2)' }) access_token!: string;
 }
 
 /** The body of every way in that ends with a session (`signedInBody`). */
@@ -23,7 +23,7 @@ export class SignedInResponse {
   @ApiProperty({ type: SignedInSession }) session!: SignedInSession;
 }
 
-/** A sign-in that needs the second factor (CONTRACT §5). */
+/** A sign-in that needs the second factor (docs/api-contract.md §5). */
 export class MfaChallengeResponse {
   @ApiProperty({ enum: [true] }) mfa_required!: true;
   @ApiProperty({ description: 'Opaque, 5 minutes, single use' }) mfa_token!: string;

@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import type { ApiKey } from '@gatehouse/entities';
 import { PaginationResponse } from '../common/pagination.response';
 
-/** API key resource; the secret appears only in the create response (CONTRACT §6). */
+/** API key resource; the secret appears only in the create response (docs/api-contract.md §6). */
 export class ApiKeyResponse {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty({ format: 'uuid' }) project_id!: string;

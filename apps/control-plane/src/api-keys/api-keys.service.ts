@@ -14,7 +14,7 @@ import type { CreateApiKeyDto } from './dto/create-api-key.dto';
 const notFound = (what = 'project') => new ProblemError('not-found', { detail: `No such ${what}.` });
 
 /**
- * Server-side API keys `sk_…` (CONTRACT §1, §6): 256 random bits, stored as SHA-256 only, the
+ * Server-side API keys `sk_…` (docs/api-contract.md §1, §6): 256 random bits, stored as SHA-256 only, the
  * secret shown once. A revoked key is refused by the runtime on the very next call.
  */
 @Injectable()

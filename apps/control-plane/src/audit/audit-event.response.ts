@@ -4,7 +4,7 @@ import { PaginationResponse } from '../common/pagination.response';
 
 const ACTOR_TYPES = ['user', 'admin', 'system', 'api_key'] satisfies RecordedEvent['actorType'][];
 
-/** Audit event (spec + CONTRACT §10); timestamps in UTC. */
+/** Audit event (spec + docs/api-contract.md §10); timestamps in UTC. */
 export class AuditEventResponse {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty({ enum: ACTOR_TYPES }) actor_type!: string;

@@ -16,7 +16,7 @@ export interface AdminRequest extends Request {
 }
 
 /**
- * CONTRACT §1: admins are `is_admin` users of their tenant's console project, authenticated by
+ * docs/api-contract.md §1: admins are `is_admin` users of their tenant's console project, authenticated by
  * the `service_session` cookie or a bearer access token. The current tenant is the token's tenant.
  * No or invalid token → 401; a valid non-admin token → 403; then the body is judged.
  */

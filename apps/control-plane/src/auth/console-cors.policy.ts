@@ -4,7 +4,7 @@ import type { CorsPolicy } from '@gatehouse/http';
 import { CacheStore } from '@gatehouse/platform';
 
 /**
- * CONTRACT §10: the control plane serves the admin console. A preflight (which carries no
+ * docs/api-contract.md §10: the control plane serves the admin console. A preflight (which carries no
  * credentials) is answered for an allowed origin of any tenant's console project. A real request
  * is readable only by an allowed origin of the console project of the tenant its token
  * authenticates as: another tenant's console origin, or a request that authenticates as no

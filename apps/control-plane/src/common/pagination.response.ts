@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 
-/** `pagination` of every admin list (CONTRACT §6). */
+/** `pagination` of every admin list (docs/api-contract.md §6). */
 export class PaginationResponse {
   @ApiProperty({ type: 'integer', minimum: 1 }) page!: number;
   @ApiProperty({ type: 'integer', minimum: 1, maximum: 100 }) limit!: number;

@@ -21,7 +21,7 @@ function integerParam(value: unknown, name: string, min: number, max: number, df
   return Number(value);
 }
 
-/** `?page=1&limit=20` (CONTRACT §6): limit 1–100; anything else is a validation error. */
+/** `?page=1&limit=20` (docs/api-contract.md §6): limit 1–100; anything else is a validation error. */
 export function parsePage(query: Record<string, unknown>): Page {
   const errors: FieldErrors = {};
   const page = integerParam(query.page, 'page', 1, 1_000_000, 1, errors);

@@ -29,7 +29,7 @@ export class QueryReader {
     this.errors[name] = [...(this.errors[name] ?? []), message];
   }
 
-  /** `page` and `limit` (CONTRACT §6), with their errors merged into this reader's. */
+  /** `page` and `limit` (docs/api-contract.md §6), with their errors merged into this reader's. */
   page(): Page {
     try {
       return parsePage(this.query);

@@ -15,7 +15,7 @@ import type { CreateInvitationDto } from './dto/create-invitation.dto';
 import { toInvitationResponse } from './invitation.response';
 import { InvitationsRepository, OrganizationMembersRepository } from '@gatehouse/organizations';
 
-/** CONTRACT §5: invitation tokens live 7 days. */
+/** docs/api-contract.md §5: invitation tokens live 7 days. */
 export const INVITATION_TTL_MS = 7 * 24 * 3600 * 1000;
 
 const orgNotFound = () => new ProblemError('not-found', { detail: 'No such organization.' });

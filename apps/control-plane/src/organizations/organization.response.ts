@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import type { Organization } from '@gatehouse/entities';
 import { PaginationResponse } from '../common/pagination.response';
 
-/** Organization resource; organizations belong to a project (CONTRACT §10). */
+/** Organization resource; organizations belong to a project (docs/api-contract.md §10). */
 export class OrganizationResponse {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty({ format: 'uuid' }) project_id!: string;

@@ -42,7 +42,7 @@ function mergeProviders(
 }
 
 /**
- * Applies a settings PATCH (CONTRACT §10): merges at the top level of `settings` — given keys
+ * Applies a settings PATCH (docs/api-contract.md §10): merges at the top level of `settings` — given keys
  * replace theirs, keys set to null are removed, other keys stay. Returns the new settings and
  * the names of the keys the PATCH touched.
  */

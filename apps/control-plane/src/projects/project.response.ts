@@ -3,7 +3,7 @@ import type { Project } from '@gatehouse/entities';
 import { DEFAULT_ACCESS_TOKEN_TTL_SECONDS, DEFAULT_REAUTHENTICATION_MAX_AGE_SECONDS, projectSmsSettings } from '@gatehouse/identity';
 import { PaginationResponse } from '../common/pagination.response';
 
-/** What a project that never set a key shows; every key of CONTRACT §6's settings is always present. */
+/** What a project that never set a key shows; every key of docs/api-contract.md §6's settings is always present. */
 const SETTINGS_DEFAULTS = {
   default_redirect_url: null,
   rp_id: null,
@@ -50,7 +50,7 @@ class ProjectSmsSettingsResponse {
   allowed_countries!: string[];
 }
 
-/** A project's `settings` (CONTRACT §6): unset keys show their defaults; the mail pages only when set. */
+/** A project's `settings` (docs/api-contract.md §6): unset keys show their defaults; the mail pages only when set. */
 class ProjectSettingsResponse {
   @ApiProperty({ type: String, nullable: true }) default_redirect_url!: string | null;
   @ApiProperty({ type: String, nullable: true, description: 'WebAuthn relying party id' }) rp_id!: string | null;
@@ -65,7 +65,7 @@ class ProjectSettingsResponse {
   @ApiProperty({ type: OAuthProvidersResponse }) oauth_providers!: OAuthProvidersResponse;
 }
 
-/** Project resource (CONTRACT §6); OAuth client secrets are write-only and show as `client_secret_set`. */
+/** Project resource (docs/api-contract.md §6); OAuth client secrets are write-only and show as `client_secret_set`. */
 export class ProjectResponse {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty() name!: string;

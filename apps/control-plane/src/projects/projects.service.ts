@@ -80,7 +80,7 @@ export class ProjectsService {
   }
 
   /**
-   * PATCH with any subset (CONTRACT §6, §10). The row is locked for the change, so concurrent
+   * PATCH with any subset (docs/api-contract.md §6, §10). The row is locked for the change, so concurrent
    * settings PATCHes merge instead of losing each other's keys; the shared cache is dropped so
    * the runtime applies new origins and settings on its next call.
    */

@@ -19,7 +19,7 @@ function parse(value: string): URL | null {
 }
 
 /**
- * An allowed origin (CONTRACT §6): exactly `scheme://host[:port]` as a browser sends it in `Origin`
+ * An allowed origin (docs/api-contract.md §6): exactly `scheme://host[:port]` as a browser sends it in `Origin`
  * — no path, query, trailing slash, credentials or wildcard; `https`, or `http` for loopback only.
  * Returns what is wrong, or null.
  */
@@ -34,7 +34,7 @@ export function originProblem(value: string): string | null {
 }
 
 /**
- * A redirect URL (CONTRACT §6): an absolute http(s) URL without wildcards, credentials or fragment;
+ * A redirect URL (docs/api-contract.md §6): an absolute http(s) URL without wildcards, credentials or fragment;
  * plain `http` only for localhost/loopback. Returns what is wrong, or null.
  */
 export function redirectUrlProblem(value: string): string | null {

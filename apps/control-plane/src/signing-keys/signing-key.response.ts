@@ -14,7 +14,7 @@ export class PublicJwkResponse {
 }
 
 /**
- * Signing key resource (CONTRACT §6). A `retiring` key whose `retire_after` has passed no longer
+ * Signing key resource (docs/api-contract.md §6). A `retiring` key whose `retire_after` has passed no longer
  * verifies anything and is shown as `retired` (the row itself is updated at the next rotation).
  */
 export class SigningKeyResponse {

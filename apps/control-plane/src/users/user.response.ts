@@ -6,7 +6,7 @@ import { PaginationResponse } from '../common/pagination.response';
 
 const iso = (d: Date | string) => new Date(d).toISOString();
 
-/** Admin user resource (CONTRACT §10); `mfa_factors` lists the enabled factor types. */
+/** Admin user resource (docs/api-contract.md §10); `mfa_factors` lists the enabled factor types. */
 export class UserResponse {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty({ format: 'uuid' }) project_id!: string;

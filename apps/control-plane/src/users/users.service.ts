@@ -89,7 +89,7 @@ export class UsersService {
   }
 
   /**
-   * Deletes a user, unless they are the last admin of an organization (409, CONTRACT §6). The
+   * Deletes a user, unless they are the last admin of an organization (409, docs/api-contract.md §6). The
    * user's organizations are locked before the user, in the order member changes lock them, so no
    * promotion or demotion slips between the check and the delete; a membership added between the
    * two locks makes the delete start over (once the user row is locked, none can be added).

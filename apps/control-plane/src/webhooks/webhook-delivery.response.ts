@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import type { DeliveryStatus, WebhookDelivery } from '@gatehouse/entities';
 import { PaginationResponse } from '../common/pagination.response';
 
-/** Delivery record (CONTRACT §10): one per attempt. */
+/** Delivery record (docs/api-contract.md §10): one per attempt. */
 export class WebhookDeliveryResponse {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty({ format: 'uuid', description: 'The event sent (`webhook-id`); the same for every attempt of it' }) event_id!: string;

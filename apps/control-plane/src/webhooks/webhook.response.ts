@@ -3,7 +3,7 @@ import type { Webhook } from '@gatehouse/entities';
 import { WEBHOOK_ALL_EVENTS, WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT } from '@gatehouse/webhooks';
 import { PaginationResponse } from '../common/pagination.response';
 
-/** Webhook resource (CONTRACT §10); the secret is never part of it, except once in the create response. */
+/** Webhook resource (docs/api-contract.md §10); the secret is never part of it, except once in the create response. */
 export class WebhookResponse {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty() url!: string;

@@ -28,7 +28,7 @@ function webhookData(w: Webhook) {
 }
 
 /**
- * Webhooks of the admin's tenant (CONTRACT §7, §10): the secret is shown once and stored sealed;
+ * Webhooks of the admin's tenant (docs/api-contract.md §7, §10): the secret is shown once and stored sealed;
  * every change writes its audit + outbox event in the same transaction; test events and
  * redeliveries are rows in PostgreSQL first and jobs in Redis second (docs/webhooks.md).
  */

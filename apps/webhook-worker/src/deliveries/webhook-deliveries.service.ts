@@ -16,7 +16,7 @@ export const LEASE_MARGIN_MS = 5000;
 const SECRET_CACHE_SIZE = 1000;
 
 /**
- * Makes attempts of deliveries (CONTRACT §7): Standard Webhooks body and headers, the event id as
+ * Makes attempts of deliveries (docs/api-contract.md §7): Standard Webhooks body and headers, the event id as
  * `webhook-id` on every attempt, 2xx = success, 410 disables the webhook, anything else schedules
  * the next attempt on WEBHOOK_RETRY_SCHEDULE until it is used up. A job's rows are claimed in one
  * statement and sent in parallel; results are recorded as they come (DeliveryRecorder).

@@ -6,7 +6,7 @@ import { rateLimitClient } from './client-address';
 import { setRateLimitHeaders } from './rate-limit-headers';
 import type { EndpointRateLimitLookup } from './rate-limits.service';
 
-/** The spec's global limit: 1000 requests a minute per client IP, all routes together. */
+/** The global limit (docs/api-contract.md §3): 1000 requests a minute per client IP, all routes together. */
 export const GLOBAL_RATE_LIMIT = { name: 'global', limit: 1000, windowMs: 60_000 } as const;
 
 const isExempt = (path: string) => path.startsWith('/health') || path.startsWith('/metrics');
@@ -21,8 +21,9 @@ const isExempt = (path: string) => path.startsWith('/health') || path.startsWith
  *
  * Sets `RateLimit-*`: the global numbers, except on the routes that have a limit of their own
  * (`endpointRateLimit`: in the auth runtime sign-in, sign-up, forgot, magic-link and verify-email
- * send; CONTRACT §10), whose headers always report that limit. The endpoint counts a request only once its key and body have been accepted (CONTRACT
- * §10 order), when RateLimitsService replaces the headers with the count; a request refused before
+ * send; docs/api-contract.md §10), whose headers always report that limit. The endpoint counts a
+ * request only once its key and body have been accepted (the order of docs/api-contract.md §10),
+ * when RateLimitsService replaces the headers with the count; a request refused before
  * that (project key, body) reports the endpoint's limit with nothing counted against it. A request
  * this global limit refuses reports the global numbers (0 remaining, reset = Retry-After).
  */

@@ -7,7 +7,7 @@ export interface RateLimitState {
   resetSeconds: number;
 }
 
-/** `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` (seconds), as CONTRACT §3 names them. */
+/** `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` (seconds), as docs/api-contract.md §3 names them. */
 export function setRateLimitHeaders(res: Response, s: RateLimitState): void {
   res.setHeader('RateLimit-Limit', String(s.limit));
   res.setHeader('RateLimit-Remaining', String(Math.max(0, s.remaining)));

@@ -26,7 +26,7 @@ export function endpointRateLimitLookup(limits: readonly EndpointRateLimit[]): E
 }
 
 /**
- * Endpoint limits, applied after body validation (CONTRACT §10 order) through the throttler's
+ * Endpoint limits, applied after body validation (docs/api-contract.md §10 order) through the throttler's
  * storage. Sets the `RateLimit-*` headers on every response of the endpoint; over the limit → 429.
  * A limit that is not the endpoint's own (a project's SMS budget) reports itself only when it
  * refuses (`headers: 'when-refused'`), so its count is not shown to every caller.

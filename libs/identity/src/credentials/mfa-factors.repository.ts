@@ -23,7 +23,7 @@ export class MfaFactorsRepository {
     return manager ?? this.dataSource.manager;
   }
 
-  /** Enabled factor types plus `backup_code` while unused codes remain (CONTRACT §10). */
+  /** Enabled factor types plus `backup_code` while unused codes remain (docs/api-contract.md §10). */
   async availableFactors(userId: string, manager?: EntityManager): Promise<string[]> {
     const rows: { type: string }[] = await this.m(manager).query(
       `SELECT type FROM mfa_factors WHERE user_id = $1 AND status = 'enabled'

@@ -48,7 +48,7 @@ const ME_STATEMENT: PreparedStatement = {
             AND EXISTS (SELECT 1 FROM (${projectsNamedByKeySql('p.id', '$5', '$6')}) named WHERE named.id = u.project_id)`,
 };
 
-/** The control plane's user resource (CONTRACT §10), with the enabled MFA factor types. */
+/** The control plane's user resource (docs/api-contract.md §10), with the enabled MFA factor types. */
 export interface UserRow {
   id: string;
   tenant_id: string;

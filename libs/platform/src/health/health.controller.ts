@@ -21,7 +21,7 @@ const ApiHealthChecks = () =>
     ApiServiceUnavailableResponse({ type: HealthDownResponse, description: 'A dependency down (named in `error`) or shutting down; `application/json`, not a problem' }),
   );
 
-/** `/health/live`, `/health/ready` and `/health` (CONTRACT §8): Terminus bodies, no versions or hosts. */
+/** `/health/live`, `/health/ready` and `/health` (docs/api-contract.md §8): Terminus bodies, no versions or hosts. */
 @ApiTags('health')
 @Controller('health')
 export class HealthController {

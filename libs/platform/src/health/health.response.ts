@@ -23,7 +23,7 @@ class AllDependencies {
   @ApiProperty({ type: DependencyHealth, description: 'Redis' }) cache!: DependencyHealth;
 }
 
-/** The Terminus body of `/health/ready` and `/health` (CONTRACT §8). */
+/** The Terminus body of `/health/ready` and `/health` (docs/api-contract.md §8). */
 class HealthChecks {
   @ApiProperty({ type: SomeDependencies, description: 'The dependencies that are up' }) info!: SomeDependencies;
   @ApiProperty({ type: SomeDependencies, description: 'The dependencies that are down' }) error!: SomeDependencies;

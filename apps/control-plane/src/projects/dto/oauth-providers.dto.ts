@@ -6,7 +6,7 @@ import { IsProviderUrl } from '../url-rules';
 /** RFC 6749 scope-token. */
 const SCOPE = /^[\x21\x23-\x5B\x5D-\x7E]{1,200}$/;
 
-/** `settings.oauth_providers.<provider>` (CONTRACT §5, §10). `client_secret` is write-only. */
+/** `settings.oauth_providers.<provider>` (docs/api-contract.md §5, §10). `client_secret` is write-only. */
 export class OAuthProviderDto {
   @ApiPropertyOptional()
   @IsOptional()

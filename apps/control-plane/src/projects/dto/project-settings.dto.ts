@@ -8,7 +8,7 @@ import { SmsSettingsDto } from './sms-settings.dto';
 const HOSTNAME = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
 
 /**
- * `settings` of a project. A PATCH merges at the top level (given keys replace theirs, CONTRACT §10);
+ * `settings` of a project. A PATCH merges at the top level (given keys replace theirs, docs/api-contract.md §10);
  * a key set to null goes back to its default (is removed). Unknown keys are refused.
  */
 export class ProjectSettingsDto {

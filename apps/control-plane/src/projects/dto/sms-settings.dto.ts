@@ -39,7 +39,7 @@ function IsCountryList(options?: ValidationOptions): PropertyDecorator {
 }
 
 /**
- * `settings.sms` (CONTRACT §6): the project's hourly SMS budget and the countries it texts. One
+ * `settings.sms` (docs/api-contract.md §6): the project's hourly SMS budget and the countries it texts. One
  * top-level settings key, replaced whole by a PATCH; a member left out takes its default, `null`
  * is refused here (set `sms` itself to null to reset both).
  */

@@ -2,7 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsString, Length, Matches, ValidateIf } from 'class-validator';
 import { ProjectFieldsDto } from './project-fields.dto';
 
-/** Any subset (CONTRACT §6). `settings` merges at its top level; the lists replace the stored ones. */
+/** Any subset (docs/api-contract.md §6). `settings` merges at its top level; the lists replace the stored ones. */
 export class UpdateProjectDto extends ProjectFieldsDto {
   @ApiPropertyOptional()
   @ValidateIf((_, v) => v !== undefined)

@@ -6,7 +6,7 @@ export const EVENT_CHOICES: readonly string[] = [...WEBHOOK_EVENT_TYPES, WEBHOOK
 export const EVENTS_MESSAGE = 'must list known event types or "*"';
 export const DESCRIPTION_MAX = 500;
 
-/** `POST /v1/admin/webhooks` (CONTRACT §10): `{url, events, description?, enabled?}`. */
+/** `POST /v1/admin/webhooks` (docs/api-contract.md §10): `{url, events, description?, enabled?}`. */
 export class CreateWebhookDto {
   @ApiProperty({ example: 'https://example.com/webhooks/gatehouse', description: 'http(s) URL; private addresses are refused unless allowed' })
   @IsString()
