@@ -6,7 +6,7 @@ import { loadConfig } from '@gatehouse/config';
 import { runMigrations } from '@gatehouse/entities';
 import { AccessTokensService, createIdentityContext, ProvisioningService } from '@gatehouse/identity';
 import { PgStatementCounter, type ExecutedStatement } from './pg-counter';
-import { freePort, startNode, stop, waitReady, type Child } from './processes';
+import { freePort, productionEnv, startNode, stop, waitReady, type Child } from './processes';
 
 /**
  * `npm run bench:admin`: the control plane's user list and search with 100,000 users in one
@@ -272,22 +272,18 @@ async function main(): Promise<void> {
     // One instance is timed; a second, behind the statement counter, shows what each request runs.
     const start = async (databaseUrl: string): Promise<string> => {
       const port = await freePort();
-      const server = startNode('control-plane', 'dist/apps/control-plane/src/main.js', {
-        // eslint-disable-next-line no-restricted-properties -- the child needs PATH and friends
-        PATH: process.env.PATH ?? '',
-        NODE_ENV: 'production',
-        HOST: '127.0.0.1',
-        CONTROL_PLANE_PORT: String(port),
-        CONTROL_PLANE_METRICS_PORT: '0',
-        DATABASE_URL: databaseUrl,
-        REDIS_URL,
-        ENCRYPTION_KEY: encryptionKey,
-        RATE_LIMITS_ENABLED: 'false',
-        LOG_LEVEL: 'error',
-        // Production without a mail server or SMS gateway must say so (nothing is mailed here).
-        MAIL_TRANSPORT: 'log',
-        SMS_TRANSPORT: 'log',
-      });
+      const server = startNode(
+        'control-plane',
+        'dist/apps/control-plane/src/main.js',
+        productionEnv(encryptionKey, {
+          // eslint-disable-next-line no-restricted-properties -- the child needs PATH and friends
+          PATH: process.env.PATH ?? '',
+          CONTROL_PLANE_PORT: String(port),
+          CONTROL_PLANE_METRICS_PORT: '0',
+          DATABASE_URL: databaseUrl,
+          REDIS_URL,
+        }),
+      );
       servers.push(server);
       await waitReady(`http://127.0.0.1:${port}/health/ready`, server);
       return `http://127.0.0.1:${port}`;

@@ -36,6 +36,25 @@ export function cpuSeconds(pid: number): number | null {
 }
 
 /** A port that was free a moment ago (the child binds it right after). */
+/**
+ * The environment of an app started by a bench, as in production: on loopback, errors only in the
+ * log, rate limits off (the bench is one client), and mail and SMS to the log (nothing is sent).
+ * `extra` adds the app's port, database, cache and whatever the bench needs.
+ */
+export function productionEnv(encryptionKey: string, extra: Record<string, string>): Record<string, string> {
+  return {
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    ENCRYPTION_KEY: encryptionKey,
+    RATE_LIMITS_ENABLED: 'false',
+    LOG_LEVEL: 'error',
+    // Production without a mail server or SMS gateway must say so.
+    MAIL_TRANSPORT: 'log',
+    SMS_TRANSPORT: 'log',
+    ...extra,
+  };
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
     const srv = createServer();

@@ -11,6 +11,7 @@ import {
   cpuSeconds,
   freePort,
   machineBusySeconds,
+  productionEnv,
   startNode,
   stop,
   waitReady,
@@ -189,22 +190,14 @@ async function sessions(api: Api, email: string, count: number) {
 }
 
 function serverEnv(encryptionKey: string, port: number): Record<string, string> {
-  return {
-    NODE_ENV: 'production',
-    HOST: '127.0.0.1',
+  return productionEnv(encryptionKey, {
     AUTH_RUNTIME_PORT: String(port),
     DATABASE_URL,
     REDIS_URL,
-    ENCRYPTION_KEY: encryptionKey,
-    RATE_LIMITS_ENABLED: 'false',
-    LOG_LEVEL: 'error',
-    // Production without a mail server or SMS gateway must say so (nothing is mailed here).
-    MAIL_TRANSPORT: 'log',
-    SMS_TRANSPORT: 'log',
     BCRYPT_COST: String(BCRYPT_COST),
     // Metrics stay on as in production, on an ephemeral port so a running `npm start` cannot collide.
     AUTH_RUNTIME_METRICS_PORT: '0',
-  };
+  });
 }
 
 const fmt = (v: number | null | undefined, digits = 1) =>

@@ -14,7 +14,7 @@ import { runMigrations, Webhook } from '@gatehouse/entities';
 import { createIdentityContext, EventRecorder, ProvisioningService } from '@gatehouse/identity';
 import { newWebhookSecret, sealWebhookSecret } from '@gatehouse/webhooks';
 import { PgBackendsCpu } from './pg-cpu';
-import { cpuSeconds, freePort, machineBusySeconds, startNode, stop, waitReady, type Child } from './processes';
+import { cpuSeconds, freePort, machineBusySeconds, productionEnv, startNode, stop, waitReady, type Child } from './processes';
 
 /**
  * `npm run bench:webhooks`: the real webhook worker (a child process, as in production) delivering
@@ -204,22 +204,19 @@ async function main(): Promise<void> {
   let worker: Child | null = null;
   try {
     // The real worker as its own process, as in production.
-    worker = startNode('webhook-worker', 'dist/apps/webhook-worker/src/main.js', {
-      // eslint-disable-next-line no-restricted-properties -- the child needs PATH
-      PATH: process.env.PATH ?? '',
-      NODE_ENV: 'production',
-      HOST: '127.0.0.1',
-      WEBHOOK_WORKER_PORT: String(port),
-      WEBHOOK_WORKER_METRICS_PORT: '0',
-      DATABASE_URL,
-      REDIS_URL,
-      ENCRYPTION_KEY: encryptionKey,
-      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-      LOG_LEVEL: 'error',
-      // Production without a mail server or SMS gateway must say so (nothing is mailed here).
-      MAIL_TRANSPORT: 'log',
-      SMS_TRANSPORT: 'log',
-    });
+    worker = startNode(
+      'webhook-worker',
+      'dist/apps/webhook-worker/src/main.js',
+      productionEnv(encryptionKey, {
+        // eslint-disable-next-line no-restricted-properties -- the child needs PATH
+        PATH: process.env.PATH ?? '',
+        WEBHOOK_WORKER_PORT: String(port),
+        WEBHOOK_WORKER_METRICS_PORT: '0',
+        DATABASE_URL,
+        REDIS_URL,
+        WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      }),
+    );
     await waitReady(`http://127.0.0.1:${port}/health/ready`, worker);
     // Warm-up (JIT, connections, pools), not measured: WARM_UP events in transactions of 100.
     const warm: { id: string; committedAt: number }[] = [];

@@ -5,6 +5,7 @@ export { AuditEventsRepository, type AuditEventRow, type AuditFilter, type Audit
 export { EventsModule, IdentityModule } from './identity.module';
 export { createIdentityContext } from './identity-context';
 export { PasswordHasher } from './password-hasher';
+export { PublicJwkResponse } from './public-jwk.response';
 export { liveSessionCountSql, SessionsRepository, unrevokedSessionOfUserSql, type NewSession, type SessionRow } from './sessions/sessions.repository';
 export { RefreshChainsRepository, type ChainStateRow, type RotatedRow, type Rotation } from './sessions/refresh-chains.repository';
 export { UsersRepository, type MeQuery, type MeRow, type UserFilter, type UserRow } from './users/users.repository';

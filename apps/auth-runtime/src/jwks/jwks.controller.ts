@@ -1,9 +1,9 @@
 import { Controller, Get, Header, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { SigningKeysService, type ResolvedProject } from '@gatehouse/identity';
+import { SigningKeysService, type PublicJwkResponse, type ResolvedProject } from '@gatehouse/identity';
 import { CurrentProject } from '../projects/current-project.decorator';
 import { ProjectKeyGuard } from '../projects/project-key.guard';
-import { JwksResponse, type PublicJwkResponse } from './jwks.response';
+import { JwksResponse } from './jwks.response';
 
 @ApiTags('keys')
 @UseGuards(ProjectKeyGuard)

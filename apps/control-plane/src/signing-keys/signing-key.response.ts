@@ -1,17 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { SigningKey, SigningKeyStatus } from '@gatehouse/entities';
+import { PublicJwkResponse } from '@gatehouse/identity';
 import { PaginationResponse } from '../common/pagination.response';
-
-/** The public half of an ES256 key as a JWK (RFC 7517), as `jwks.json` serves it. */
-export class PublicJwkResponse {
-  @ApiProperty({ enum: ['EC'] }) kty!: string;
-  @ApiProperty({ enum: ['P-256'] }) crv!: string;
-  @ApiProperty({ description: 'base64url' }) x!: string;
-  @ApiProperty({ description: 'base64url' }) y!: string;
-  @ApiProperty({ description: 'The `kid` of the tokens it signs' }) kid!: string;
-  @ApiProperty({ enum: ['ES256'] }) alg!: string;
-  @ApiProperty({ enum: ['sig'] }) use!: string;
-}
 
 /**
  * Signing key resource (docs/api-contract.md §6). A `retiring` key whose `retire_after` has passed no longer
