@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import request from 'supertest';
 import { loadConfig } from '@gatehouse/config';
 import { createHttpApp, servedOpenApiDocument } from '@gatehouse/http';
-import { openApiDisagreements, recordAnswers, type RecordedAnswer } from './openapi-conformance';
+import { openApiDisagreements, operationsWithoutSuccessSchema, recordAnswers, type RecordedAnswer } from './openapi-conformance';
 
 const TRACE = 'a'.repeat(32);
 
@@ -90,5 +90,27 @@ describe('holding recorded answers against the served OpenAPI document', () => {
       expect.stringMatching(/^GET \/things\/wrong → 200: the body does not match the declared schema \(.*(id|note).*\)$/),
       expect.stringMatching(/^GET \/things\/bad-problem → 400: the problem does not match the Problem schema \(.*title.*\)$/),
     ]);
+  });
+});
+
+describe('schemas of a hand-written document', () => {
+  const answer = (body: unknown): RecordedAnswer => ({ method: 'get', path: '/me', status: 200, contentType: 'application/json', body: Buffer.from(JSON.stringify(body)) });
+  const problem = { type: 'object', required: ['type'], properties: { type: { type: 'string' } } };
+  const doc = (responses: object) => ({ paths: { '/me': { get: { responses } } }, components: { schemas: { Problem: problem } } });
+  const alwaysNull = { type: 'object', required: ['user'], properties: { user: { type: 'string', nullable: true, enum: [null] } } };
+
+  it('holds a member that is always null (nullable, enum [null]) without doubling the null', () => {
+    const d = doc({ '200': { content: { 'application/json': { schema: alwaysNull } } } });
+    expect(openApiDisagreements(d, [answer({ user: null })])).toEqual([]);
+    expect(openApiDisagreements(d, [answer({ user: 'someone' })])).toEqual([expect.stringContaining('GET /me → 200: the body does not match the declared schema')]);
+  });
+
+  it('names the operations that do not say what they answer on success', () => {
+    const described = { '200': { content: { 'application/json': { schema: alwaysNull } } } };
+    expect(operationsWithoutSuccessSchema(doc(described))).toEqual([]);
+    expect(operationsWithoutSuccessSchema(doc({ '204': { description: 'no body' } }))).toEqual([]);
+    expect(operationsWithoutSuccessSchema(doc({ '302': { description: 'redirect' } }))).toEqual([]);
+    expect(operationsWithoutSuccessSchema(doc({ '200': { description: 'no schema' } }))).toEqual(['GET /me']);
+    expect(operationsWithoutSuccessSchema(doc({ default: { description: 'a problem' } }))).toEqual(['GET /me']);
   });
 });
