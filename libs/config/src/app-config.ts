@@ -13,6 +13,8 @@ export interface AppConfig {
     readonly host: string;
     readonly ports: { readonly authRuntime: number; readonly controlPlane: number; readonly webhookWorker: number };
     readonly publicAuthUrl: string;
+    /** Where the control plane serves the admin console (`PUBLIC_CONSOLE_URL`); its origin is a console project's allowed origin at creation. */
+    readonly publicConsoleUrl: string;
     /** `false` = trust no proxy; otherwise the proxy-addr style list handed to Express `trust proxy`. */
     readonly trustProxy: false | string[];
     readonly cookieSecure: boolean;

@@ -18,6 +18,7 @@ export class EnvSchema {
   @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(65535) WEBHOOK_WORKER_PORT?: number;
   @IsOptional() @IsString() @MinLength(1) HOST?: string;
   @IsOptional() @Matches(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, { message: 'must be an absolute http(s) URL' }) PUBLIC_AUTH_URL?: string;
+  @IsOptional() @Matches(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, { message: 'must be an absolute http(s) URL' }) PUBLIC_CONSOLE_URL?: string;
   @IsOptional() @Matches(/^(loopback|[0-9a-fA-F:.]+(\/\d{1,3})?(\s*,\s*[0-9a-fA-F:.]+(\/\d{1,3})?)*)$/, { message: 'must be "loopback" or a comma-separated list of IPs/CIDRs' }) TRUST_PROXY?: string;
   @IsOptional() @IsIn(BOOL) COOKIE_SECURE?: string;
   @IsOptional() @Type(() => Number) @IsInt() @Min(1024) @Max(10485760) BODY_LIMIT_BYTES?: number;
@@ -67,7 +68,7 @@ export class EnvSchema {
 }
 
 export const ENV_KEYS = [
-  'NODE_ENV', 'AUTH_RUNTIME_PORT', 'CONTROL_PLANE_PORT', 'WEBHOOK_WORKER_PORT', 'HOST', 'PUBLIC_AUTH_URL',
+  'NODE_ENV', 'AUTH_RUNTIME_PORT', 'CONTROL_PLANE_PORT', 'WEBHOOK_WORKER_PORT', 'HOST', 'PUBLIC_AUTH_URL', 'PUBLIC_CONSOLE_URL',
   'TRUST_PROXY', 'COOKIE_SECURE', 'BODY_LIMIT_BYTES', 'ERROR_TYPE_BASE', 'LOG_LEVEL', 'LOG_JSON',
   'RATE_LIMITS_ENABLED', 'DEPENDENCY_TIMEOUT_MS', 'SHUTDOWN_GRACE_MS', 'METRICS_ENABLED', 'METRICS_HOST',
   'AUTH_RUNTIME_METRICS_PORT', 'CONTROL_PLANE_METRICS_PORT', 'WEBHOOK_WORKER_METRICS_PORT', 'DATABASE_URL', 'REDIS_URL',

@@ -91,6 +91,7 @@ export function loadConfig(source: Record<string, string | undefined>): AppConfi
         webhookWorker: env.WEBHOOK_WORKER_PORT ?? 4002,
       },
       publicAuthUrl: (env.PUBLIC_AUTH_URL ?? `http://localhost:${env.AUTH_RUNTIME_PORT ?? 4000}`).replace(/\/+$/, ''),
+      publicConsoleUrl: (env.PUBLIC_CONSOLE_URL ?? `http://localhost:${env.CONTROL_PLANE_PORT ?? 4001}/console`).replace(/\/+$/, ''),
       trustProxy: trust ? trust.split(',').map((s) => s.trim()) : false,
       cookieSecure: truthy(env.COOKIE_SECURE, true),
       bodyLimitBytes: env.BODY_LIMIT_BYTES ?? 100 * 1024,
