@@ -4,10 +4,11 @@ import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', '.nx/**', 'coverage/**', 'tmp/**', '.gatehouse/**', '**/*.cjs', '**/*.js', '**/*.mjs'] },
+  { ignores: ['node_modules/**', 'dist/**', '.nx/**', 'coverage/**', 'tmp/**', '.gatehouse/**', '**/*.cjs', '**/*.js', '**/*.mjs', 'apps/console/src/api/auth-runtime.ts', 'apps/console/src/api/control-plane.ts'] },
   ...tseslint.configs.recommendedTypeChecked,
   {
     files: ['**/*.ts'],
+    ignores: ['apps/console/src/**'],
     languageOptions: {
       parserOptions: { project: ['./tsconfig.spec.json'], tsconfigRootDir: import.meta.dirname },
     },
@@ -35,6 +36,22 @@ export default tseslint.config(
       '@typescript-eslint/require-await': 'off',
       '@typescript-eslint/unbound-method': 'off',
       'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration through @gatehouse/config (AppConfig).' }],
+    },
+  },
+  {
+    // The console is a browser app (apps/console/tsconfig.json: DOM, JSX); it imports no library of the workspace.
+    files: ['apps/console/src/**/*.ts', 'apps/console/src/**/*.tsx', 'apps/console/vite.config.mts'],
+    languageOptions: {
+      parserOptions: { project: ['./apps/console/tsconfig.json'], tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/require-await': 'off',
+      '@typescript-eslint/unbound-method': 'off',
+      'no-restricted-imports': ['error', { patterns: [{ group: ['@gatehouse/*'], message: 'The console talks to the services over their public APIs only.' }] }],
+      'no-restricted-globals': ['error', { name: 'localStorage', message: 'No token or secret in localStorage (docs/console.md).' }],
     },
   },
   {

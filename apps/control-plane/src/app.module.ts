@@ -7,6 +7,7 @@ import { Clock } from '@gatehouse/platform';
 import { QueueModule } from '@gatehouse/queue';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { AuditModule } from './audit/audit.module';
+import { ConsoleModule } from './console/console.module';
 import { InvitationsModule } from './invitations/invitations.module';
 import { OrganizationMembersModule } from './organization-members/organization-members.module';
 import { OrganizationsModule } from './organizations/organizations.module';
@@ -22,7 +23,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [CoreModule.forRoot(config, clock), DatabaseModule.forRoot(), IdentityModule, QueueModule.forRoot(), ProjectsModule, WebhooksModule,
-        ApiKeysModule, SigningKeysModule, UsersModule, OrganizationsModule, OrganizationMembersModule, InvitationsModule, AuditModule],
+        ApiKeysModule, SigningKeysModule, UsersModule, OrganizationsModule, OrganizationMembersModule, InvitationsModule, AuditModule, ConsoleModule],
     };
   }
 }

@@ -1,5 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { randomToken } from '@gatehouse/crypto';
 import { Project, Tenant, type ProjectSettings, type User } from '@gatehouse/entities';
 import { EventRecorder } from './event-recorder';
@@ -39,6 +40,7 @@ export class ProvisioningService {
     private readonly events: EventRecorder,
     private readonly users: UsersRepository,
     private readonly projects: ProjectsRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async createProject(manager: EntityManager, tenantId: string, input: NewProject): Promise<Project> {
@@ -87,17 +89,7 @@ export class ProvisioningService {
 
   /** Always creates a new tenant with its console project and admin. */
   async createTenant(input: { name: string; adminEmail: string; adminPassword: string }): Promise<TenantSummary> {
-    return this.dataSource.transaction(async (manager) => {
-      const tenant = await manager.save(manager.create(Tenant, { name: input.name }));
-      const project = await this.createProject(manager, tenant.id, { name: 'Console', isConsole: true });
-      const admin = await this.createUserWithPassword(manager, project, {
-        email: input.adminEmail.trim(),
-        password: input.adminPassword,
-        isAdmin: true,
-        emailVerified: true,
-      });
-      return { tenant_id: tenant.id, project_id: project.id, project_key: project.publishableKey, admin_user_id: admin.id };
-    });
+    return this.dataSource.transaction((manager) => this.insertTenant(manager, input.name, input));
   }
 
   /** The tenant whose console admin is `adminEmail` if any (password unchanged), else a new one. */
@@ -106,16 +98,20 @@ export class ProvisioningService {
       await manager.query(`SELECT pg_advisory_xact_lock(hashtext('gatehouse:bootstrap'))`);
       const existing = await this.users.findConsoleAdmin(manager, input.adminEmail);
       if (existing) return { ...existing, created: false };
-      const tenant = await manager.save(manager.create(Tenant, { name: input.tenantName ?? 'Default' }));
-      const project = await this.createProject(manager, tenant.id, { name: 'Console', isConsole: true });
-      const admin = await this.createUserWithPassword(manager, project, {
-        email: input.adminEmail.trim(),
-        password: input.adminPassword,
-        isAdmin: true,
-        emailVerified: true,
-      });
-      return { tenant_id: tenant.id, project_id: project.id, project_key: project.publishableKey, admin_user_id: admin.id, created: true };
+      return { ...(await this.insertTenant(manager, input.tenantName ?? 'Default', input)), created: true };
     });
+  }
+
+  /**
+   * A tenant, its console project and its first admin. The console project allows the origin of
+   * PUBLIC_CONSOLE_URL (so the console served by the control plane can sign in through the auth
+   * runtime, and its passkeys have that host as RP ID); admins may add or change origins later.
+   */
+  private async insertTenant(manager: EntityManager, name: string, input: { adminEmail: string; adminPassword: string }): Promise<TenantSummary> {
+    const tenant = await manager.save(manager.create(Tenant, { name }));
+    const project = await this.createProject(manager, tenant.id, { name: 'Console', isConsole: true, allowedOrigins: [new URL(this.config.http.publicConsoleUrl).origin] });
+    const admin = await this.createUserWithPassword(manager, project, { email: input.adminEmail.trim(), password: input.adminPassword, isAdmin: true, emailVerified: true });
+    return { tenant_id: tenant.id, project_id: project.id, project_key: project.publishableKey, admin_user_id: admin.id };
   }
 
   async countTenants(): Promise<number> {

@@ -86,6 +86,12 @@ export class ProjectsRepository {
     const rows: { origin: string }[] = await this.dataSource.query(
       `SELECT DISTINCT o.origin
          FROM projects p CROSS JOIN LATERAL jsonb_array_elements_text(
+  /** The publishable key of the first tenant's console project (the console's default sign-in), or null before bootstrap. */
+  async firstConsoleKey(): Promise<string | null> {
+    const rows: { publishable_key: string }[] = await this.dataSource.query(`SELECT publishable_key FROM projects WHERE is_console ORDER BY created_at, id LIMIT 1`);
+    return rows[0]?.publishable_key ?? null;
+  }
+
                 CASE WHEN jsonb_typeof(p.allowed_origins) = 'array' THEN p.allowed_origins ELSE '[]'::jsonb END) AS o(origin)
         ${consoleOnly ? 'WHERE p.is_console' : ''}`,
     );

@@ -1,0 +1,85 @@
+import { Center, Loader } from '@mantine/core';
+import { lazy, Suspense, type ReactNode } from 'react';
+import { createBrowserRouter, Navigate, Outlet, RouterProvider, useLocation } from 'react-router-dom';
+import { useAuth } from './auth/AuthContext';
+import { NotAdminPage } from './auth/NotAdminPage';
+import { SignInPage } from './auth/SignInPage';
+import { Shell } from './layout/Shell';
+
+// The overview's charts (recharts) load only with that screen, keeping the first load small.
+const OverviewPage = lazy(() => import('./pages/overview/OverviewPage'));
+const ProjectsPage = lazy(() => import('./pages/projects/ProjectsPage'));
+const ProjectPage = lazy(() => import('./pages/projects/ProjectPage'));
+const UsersPage = lazy(() => import('./pages/users/UsersPage'));
+const UserPage = lazy(() => import('./pages/users/UserPage'));
+const OrganizationsPage = lazy(() => import('./pages/organizations/OrganizationsPage'));
+const OrganizationPage = lazy(() => import('./pages/organizations/OrganizationPage'));
+const WebhooksPage = lazy(() => import('./pages/webhooks/WebhooksPage'));
+const WebhookPage = lazy(() => import('./pages/webhooks/WebhookPage'));
+const AuditPage = lazy(() => import('./pages/audit/AuditPage'));
+
+function Loading() {
+  return (
+    <Center mih="50vh" role="status" aria-label="Loading">
+      <Loader />
+    </Center>
+  );
+}
+
+/** Signed-in admins only: others go to the sign-in page (and come back), non-admins see why they cannot enter. */
+function RequireAdmin({ children }: { children: ReactNode }) {
+  const { status, admin } = useAuth();
+  const location = useLocation();
+  if (status === 'restoring') return <Loading />;
+  if (status === 'signed-out' || !admin) return <Navigate to="/sign-in" replace state={{ from: location.pathname + location.search }} />;
+  if (!admin.is_admin) return <NotAdminPage />;
+  return <>{children}</>;
+}
+
+function SignInRoute() {
+  const { status, admin } = useAuth();
+  const location = useLocation();
+  if (status === 'restoring') return <Loading />;
+  if (status === 'signed-in' && admin) return <Navigate to={(location.state as { from?: string } | null)?.from ?? '/'} replace />;
+  return <SignInPage />;
+}
+
+const router = createBrowserRouter(
+  [
+    { path: '/sign-in', element: <SignInRoute /> },
+    {
+      element: (
+        <RequireAdmin>
+          <Shell />
+        </RequireAdmin>
+      ),
+      children: [
+        {
+          element: (
+            <Suspense fallback={<Loading />}>
+              <Outlet />
+            </Suspense>
+          ),
+          children: [
+            { index: true, element: <OverviewPage /> },
+            { path: 'projects', element: <ProjectsPage /> },
+            { path: 'projects/:id', element: <ProjectPage /> },
+            { path: 'users', element: <UsersPage /> },
+            { path: 'users/:id', element: <UserPage /> },
+            { path: 'organizations', element: <OrganizationsPage /> },
+            { path: 'organizations/:id', element: <OrganizationPage /> },
+            { path: 'webhooks', element: <WebhooksPage /> },
+            { path: 'webhooks/:id', element: <WebhookPage /> },
+            { path: 'audit', element: <AuditPage /> },
+            { path: '*', element: <Navigate to="/" replace /> },
+          ],
+        },
+      ],
+    },
+  ],
+  { basename: import.meta.env.BASE_URL.replace(/\/$/, '') },
+);
+
+export function App() {
+  return <RouterProvider router={router} />;
+}

@@ -1,0 +1,53 @@
+import { Button, Group, Modal, Stack, Text, type ButtonProps } from '@mantine/core';
+import { useState, type ReactNode } from 'react';
+import { ProblemAlert } from './ProblemAlert';
+
+/** A destructive action behind a confirmation dialog; the server's refusal (e.g. the last-admin rule) is shown in the dialog. */
+export function ConfirmButton({
+  label,
+  title,
+  message,
+  confirmLabel,
+  onConfirm,
+  ...button
+}: ButtonProps & { label: ReactNode; title: string; message: ReactNode; confirmLabel?: string; onConfirm: () => Promise<unknown> }) {
+  const [open, setOpen] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const close = () => {
+    setOpen(false);
+    setError(null);
+  };
+  return (
+    <>
+      <Button color="red" variant="light" size="xs" {...button} onClick={() => setOpen(true)}>
+        {label}
+      </Button>
+      <Modal opened={open} onClose={close} title={title} centered>
+        <Stack>
+          <Text size="sm">{message}</Text>
+          <ProblemAlert error={error} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={close}>
+              Cancel
+            </Button>
+            <Button
+              color="red"
+              loading={busy}
+              onClick={() => {
+                setBusy(true);
+                setError(null);
+                onConfirm()
+                  .then(close)
+                  .catch(setError)
+                  .finally(() => setBusy(false));
+              }}
+            >
+              {confirmLabel ?? 'Confirm'}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </>
+  );
+}

@@ -1,0 +1,59 @@
+import 'reflect-metadata';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadConfigOrExit } from '@gatehouse/config';
+import { runMigrations } from '@gatehouse/entities';
+import { servedOpenApiDocument } from '@gatehouse/http';
+import { runMain } from '@gatehouse/platform';
+import { appFactory, type AppName } from './app-entries';
+import { withLocalSecrets } from './local-env';
+
+const ROOT = join(__dirname, '..', '..', '..');
+const OUT = join(ROOT, 'apps', 'console', 'src', 'api');
+
+/** The console's typed client is generated from the OpenAPI document each app serves at /docs/openapi.json. */
+export const CONSOLE_API_FILES: Record<Exclude<AppName, 'webhook-worker'>, string> = {
+  'auth-runtime': join(OUT, 'auth-runtime.ts'),
+  'control-plane': join(OUT, 'control-plane.ts'),
+};
+
+export async function typesOf(document: object): Promise<string> {
+  // openapi-typescript is published as ESM with a CommonJS build; this script runs as CommonJS.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { default: openapiTS, astToString } = require('openapi-typescript') as typeof import('openapi-typescript');
+  const nodes = await openapiTS(document as Parameters<typeof openapiTS>[0], { alphabetize: true });
+  return `// Generated from the served OpenAPI document by \`npm run console:api\`; do not edit.\n\n${astToString(nodes)}`;
+}
+
+/**
+ * `npm run console:api`: builds the auth runtime and the control plane (against DATABASE_URL and
+ * REDIS_URL, as `npm start` does), and writes the TypeScript types of their OpenAPI documents into
+ * apps/console/src/api. `--check` writes nothing and exits 1 when a file is out of date.
+ */
+runMain('console-api', async () => {
+  const check = process.argv.includes('--check');
+  // eslint-disable-next-line no-restricted-properties -- script entry point
+  const config = loadConfigOrExit({ ...withLocalSecrets(process.env), MAIL_TRANSPORT: 'log', SMS_TRANSPORT: 'log', LOG_LEVEL: 'warn' });
+  await runMigrations(config.database.url);
+  let stale = 0;
+  const apps = await Promise.all(Object.keys(CONSOLE_API_FILES).map((name) => appFactory(name as AppName)(config)));
+  try {
+    for (const [i, file] of Object.values(CONSOLE_API_FILES).entries()) {
+      const text = await typesOf(servedOpenApiDocument(apps[i])!);
+      let current = '';
+      try {
+        current = readFileSync(file, 'utf8');
+      } catch {
+        /* not generated yet */
+      }
+      if (current === text) continue;
+      stale += 1;
+      if (check) process.stderr.write(`${file} is out of date: run npm run console:api\n`);
+      else writeFileSync(file, text);
+    }
+  } finally {
+    for (const app of apps) await app.close();
+  }
+  process.stdout.write(check ? `console API types ${stale ? 'out of date' : 'up to date'}\n` : `console API types written (${stale} changed)\n`);
+  if (check && stale) process.exit(1);
+});
