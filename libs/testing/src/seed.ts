@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { DataSource } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { Session, User, type Project } from '@gatehouse/entities';
 import { AccessTokensService, EventRecorder, PasswordHasher, ProjectsRepository, ProvisioningService, SigningKeysService, UsersRepository } from '@gatehouse/identity';
 
@@ -32,7 +33,7 @@ async function provisioningOf(app: INestApplication): Promise<ProvisioningServic
     const refs = app.get(ModuleRef);
     const [keys, hasher] = await Promise.all([refs.create(SigningKeysService), refs.create(PasswordHasher)]);
     const db = app.get(DataSource);
-    return new ProvisioningService(db, keys, hasher, app.get(EventRecorder), new UsersRepository(db), new ProjectsRepository(db));
+    return new ProvisioningService(db, keys, hasher, app.get(EventRecorder), new UsersRepository(db), new ProjectsRepository(db), app.get<AppConfig>(APP_CONFIG));
   }
 }
 

@@ -1,0 +1,153 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import { HttpReceiver, resetState, SmtpSink, TEST_DATABASE_URL, TEST_ENV } from '@gatehouse/testing';
+
+const ROOT = join(__dirname, '..', '..', '..', '..');
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface AdminCredentials {
+  email: string;
+  password: string;
+  projectKey: string;
+}
+
+/**
+ * The whole service as a newcomer starts it: the console built by Vite, then `start.js` (what
+ * `npm start` runs after building) on an empty database, creating the default tenant and writing
+ * the generated admin password to its data directory. Real PostgreSQL, Redis, BullMQ, a real SMTP
+ * server for mail and an HTTP receiver for webhooks and SMS.
+ */
+export class ConsoleStack {
+  readonly smtp = new SmtpSink();
+  readonly receiver = new HttpReceiver();
+  private child: ChildProcess | null = null;
+  private output = '';
+  private dataDir = '';
+  authUrl = '';
+  controlPlaneUrl = '';
+  consoleUrl = '';
+  admin: AdminCredentials = { email: '', password: '', projectKey: '' };
+
+  /** Everything the apps printed (for failure messages and the quiet-start check). */
+  get log(): string {
+    return this.output;
+  }
+
+  async start(): Promise<void> {
+    const build = spawnSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '-c', 'apps/console/vite.config.mts'], { cwd: ROOT, encoding: 'utf8' });
+    if (build.status !== 0) throw new Error(`console build failed:\n${build.stdout}\n${build.stderr}`);
+    const db = await new DataSource({ type: 'postgres', url: TEST_DATABASE_URL }).initialize();
+    try {
+      await resetState(db);
+    } finally {
+      await db.destroy();
+    }
+    const smtpPort = await this.smtp.start();
+    await this.receiver.start();
+    const [auth, controlPlane, worker] = [await freePort(), await freePort(), await freePort()];
+    this.authUrl = `http://localhost:${auth}`;
+    this.controlPlaneUrl = `http://localhost:${controlPlane}`;
+    this.consoleUrl = `${this.controlPlaneUrl}/console`;
+    this.dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-console-'));
+    this.child = spawn(process.execPath, ['-r', join(ROOT, 'tools/register.js'), join(ROOT, 'dist/tools/scripts/start.js')], {
+      cwd: ROOT,
+      env: {
+        // eslint-disable-next-line no-restricted-properties -- child processes inherit PATH
+        PATH: process.env.PATH ?? '',
+        ...TEST_ENV,
+        NODE_ENV: 'development',
+        LOG_LEVEL: 'warn',
+        AUTH_RUNTIME_PORT: String(auth),
+        CONTROL_PLANE_PORT: String(controlPlane),
+        WEBHOOK_WORKER_PORT: String(worker),
+        METRICS_ENABLED: 'false',
+        PUBLIC_AUTH_URL: this.authUrl,
+        PUBLIC_CONSOLE_URL: this.consoleUrl,
+        GATEHOUSE_DATA_DIR: this.dataDir,
+        SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+        SMS_GATEWAY_URL: `${this.receiver.url}/sms`,
+        WEBHOOK_RETRY_SCHEDULE: '1s,1s',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.child.stdout!.on('data', (d: Buffer) => (this.output += d.toString()));
+    this.child.stderr!.on('data', (d: Buffer) => (this.output += d.toString()));
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`npm start did not become ready:\n${this.output}`)), 60_000);
+      const check = () => {
+        if (/\[gatehouse\] ready/.test(this.output)) {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+      this.child!.stdout!.on('data', check);
+      this.child!.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`npm start exited (${code}):\n${this.output}`));
+      });
+    });
+    const saved = JSON.parse(readFileSync(join(this.dataDir, 'admin.json'), 'utf8')) as { admin_email: string; admin_password: string; project_key: string };
+    this.admin = { email: saved.admin_email, password: saved.admin_password, projectKey: saved.project_key };
+  }
+
+  /** An admin API call with a bearer token, as a script would make it (to check what the UI did). */
+  async adminApi<T = Record<string, unknown>>(token: string, path: string, init: { method?: string; body?: unknown } = {}): Promise<{ status: number; body: T }> {
+    const res = await fetch(`${this.controlPlaneUrl}${path}`, {
+      method: init.method ?? 'GET',
+      headers: { Authorization: `Bearer ${token}`, ...(init.body !== undefined ? { 'Content-Type': 'application/json' } : {}) },
+      body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
+    });
+    const text = await res.text();
+    return { status: res.status, body: (text ? JSON.parse(text) : {}) as T };
+  }
+
+  /** An auth-runtime call with a project key (and a bearer token when given). */
+  async authApi<T = Record<string, unknown>>(projectKey: string, path: string, init: { method?: string; body?: unknown; token?: string } = {}): Promise<{ status: number; body: T }> {
+    const res = await fetch(`${this.authUrl}${path}`, {
+      method: init.method ?? 'POST',
+      headers: {
+        'X-Service-Project-Key': projectKey,
+        ...(init.token ? { Authorization: `Bearer ${init.token}` } : {}),
+        ...(init.body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+      },
+      body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
+    });
+    const text = await res.text();
+    return { status: res.status, body: (text ? JSON.parse(text) : {}) as T };
+  }
+
+  /** The admin's access token through the API (password only; before MFA is turned on). */
+  async adminToken(): Promise<string> {
+    const res = await this.authApi<{ session: { access_token: string } }>(this.admin.projectKey, '/v1/auth/sign-in', { body: { identifier: this.admin.email, password: this.admin.password } });
+    if (res.status !== 200) throw new Error(`admin sign-in: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body.session.access_token;
+  }
+
+  async stop(): Promise<void> {
+    const child = this.child;
+    if (child && child.exitCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+    await this.smtp.stop();
+    await this.receiver.stop();
+    if (this.dataDir) rmSync(this.dataDir, { recursive: true, force: true });
+  }
+}
