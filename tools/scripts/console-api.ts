@@ -21,7 +21,7 @@ export async function typesOf(document: object): Promise<string> {
   // openapi-typescript is published as ESM with a CommonJS build; this script runs as CommonJS.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { default: openapiTS, astToString } = require('openapi-typescript') as typeof import('openapi-typescript');
-  const nodes = await openapiTS(document as Parameters<typeof openapiTS>[0], { alphabetize: true });
+  const nodes = await openapiTS(document as Parameters<typeof openapiTS>[0], { alphabetize: true, defaultNonNullable: false, emptyObjectsUnknown: true });
   return `// Generated from the served OpenAPI document by \`npm run console:api\`; do not edit.\n\n${astToString(nodes)}`;
 }
 

@@ -732,11 +732,11 @@ export interface components {
         };
         CompletePasskeyAuthenticationDto: {
             /** @description The WebAuthn assertion response as JSON (AuthenticationResponseJSON, e.g. from @simplewebauthn/browser startAuthentication) */
-            credential: Record<string, never>;
+            credential: Record<string, unknown>;
         };
         CompletePasskeyRegistrationDto: {
             /** @description The WebAuthn attestation response as JSON (RegistrationResponseJSON, e.g. from @simplewebauthn/browser startRegistration) */
-            credential: Record<string, never>;
+            credential: Record<string, unknown>;
             /**
              * @description A label for the passkey (default "Passkey")
              * @example MacBook Touch ID
@@ -987,7 +987,7 @@ export interface components {
             /** @description 6 digits for totp and sms; a backup code such as abcde-fghij */
             code?: string;
             /** @description A WebAuthn assertion response (AuthenticationResponseJSON) of one of the user's passkeys */
-            credential?: Record<string, never>;
+            credential?: Record<string, unknown>;
             /** @enum {string} */
             factor?: "totp" | "sms" | "backup_code";
             /** @description The user's password */
@@ -1082,7 +1082,7 @@ export interface components {
             /** @example ada@example.com */
             email: string;
             /** @description Free key/value content, at most 8 KiB as JSON */
-            metadata?: Record<string, never>;
+            metadata?: Record<string, unknown>;
             /** @description 8–128 characters (NFKC), not a common password, not your email or username */
             password: string;
             /** @description 3–32 of a-z 0-9 _ . - (folded to lower case) */
@@ -1247,7 +1247,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": Record<string, unknown>;
                 };
             };
             /** @description A problem (RFC 9457): every answer that is not a success */
@@ -1378,7 +1378,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": Record<string, unknown>;
                 };
             };
             /** @description A problem (RFC 9457): every answer that is not a success */
@@ -1535,7 +1535,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": Record<string, unknown>;
                 };
             };
             /** @description A problem (RFC 9457): every answer that is not a success */
@@ -1570,7 +1570,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": Record<string, unknown>;
                 };
             };
             /** @description A problem (RFC 9457): every answer that is not a success */
@@ -2023,7 +2023,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": Record<string, unknown>;
                 };
             };
             /** @description A problem (RFC 9457): every answer that is not a success */
@@ -2058,7 +2058,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": Record<string, unknown>;
                 };
             };
             /** @description A problem (RFC 9457): every answer that is not a success */
@@ -2093,7 +2093,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": Record<string, unknown>;
                 };
             };
             /** @description A problem (RFC 9457): every answer that is not a success */
@@ -2192,7 +2192,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": Record<string, unknown>;
                 };
             };
             /** @description A problem (RFC 9457): every answer that is not a success */
@@ -2443,7 +2443,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": Record<string, unknown>;
                 };
             };
             /** @description A problem (RFC 9457): every answer that is not a success */

@@ -355,6 +355,40 @@ export interface paths {
         patch: operations["UsersController_update"];
         trace?: never;
     };
+    "/v1/admin/users/{id}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke every session of the user (204), signing them out everywhere; the user stays active and may sign in again */
+        delete: operations["UsersController_revokeSessions"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/users/{id}/sessions/{session_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke one of the user's sessions (204): its access and refresh tokens are refused from the next request; 404 when it is not the user's or already ended */
+        delete: operations["UsersController_revokeSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/webhooks": {
         parameters: {
             query?: never;
@@ -452,7 +486,7 @@ export interface components {
              * @default member
              * @enum {string}
              */
-            role: "admin" | "member";
+            role?: "admin" | "member";
             /** @description A user of the organization's project */
             user_id: string;
         };
@@ -504,12 +538,12 @@ export interface components {
             authorization_url?: string;
             client_id?: string;
             /** @description Write-only; reads show `client_secret_set`. Omitted keeps the stored secret, null clears it. */
-            client_secret?: Record<string, never> | null;
+            client_secret?: string | null;
             enabled?: boolean;
             issuer?: string;
             key_id?: string;
             /** @description PKCS#8 PEM; write-only, reads show `private_key_set` */
-            private_key?: Record<string, never> | null;
+            private_key?: string | null;
             scopes?: string[];
             team_id?: string;
             token_url?: string;
@@ -570,11 +604,11 @@ export interface components {
              * @default member
              * @enum {string}
              */
-            role: "admin" | "member";
+            role?: "admin" | "member";
         };
         CreateOrganizationDto: {
             /** @description Free key/value content, at most 8 KiB as JSON */
-            metadata?: Record<string, never>;
+            metadata?: Record<string, unknown>;
             /** @example Acme Inc. */
             name: string;
             /** @description The project the organization belongs to */
@@ -603,9 +637,9 @@ export interface components {
             settings?: components["schemas"]["ProjectSettingsDto"];
         };
         CreateWebhookDto: {
-            description?: Record<string, never> | null;
+            description?: string | null;
             /** @default true */
-            enabled: boolean;
+            enabled?: boolean;
             /**
              * @description Event types to receive, or ["*"] for all
              * @example [
@@ -650,7 +684,7 @@ export interface components {
             authorization_url?: string;
             client_id?: string;
             /** @description Write-only; reads show `client_secret_set`. Omitted keeps the stored secret, null clears it. */
-            client_secret?: Record<string, never> | null;
+            client_secret?: string | null;
             /** @description Default `{userinfo_url}/emails` */
             emails_url?: string;
             enabled?: boolean;
@@ -742,12 +776,12 @@ export interface components {
             user_id: string;
             username: string | null;
         };
-        NoFieldsDto: Record<string, never>;
+        NoFieldsDto: Record<string, unknown>;
         OAuthProviderDto: {
             authorization_url?: string;
             client_id?: string;
             /** @description Write-only; reads show `client_secret_set`. Omitted keeps the stored secret, null clears it. */
-            client_secret?: Record<string, never> | null;
+            client_secret?: string | null;
             enabled?: boolean;
             issuer?: string;
             scopes?: string[];
@@ -872,28 +906,28 @@ export interface components {
         };
         ProjectSettingsDto: {
             /** @default 900 */
-            access_token_ttl_seconds: Record<string, never> | null;
+            access_token_ttl_seconds?: number | null;
             /** @example https://app.example.com/callback */
-            default_redirect_url?: Record<string, never> | null;
+            default_redirect_url?: string | null;
             /** @description Page the verification mail links to (default: default_redirect_url) */
-            email_verification_url?: Record<string, never> | null;
+            email_verification_url?: string | null;
             /** @description Page the invitation mail links to (default: default_redirect_url) */
-            invitation_url?: Record<string, never> | null;
+            invitation_url?: string | null;
             oauth_providers?: components["schemas"]["OAuthProvidersDto"] | null;
             /** @description Page the reset mail links to (default: default_redirect_url) */
-            password_reset_url?: Record<string, never> | null;
+            password_reset_url?: string | null;
             /**
              * @description How recent a proof of identity (auth_time) sensitive self-service actions need
              * @default 600
              */
-            reauthentication_max_age_seconds: Record<string, never> | null;
-            require_email_verification?: Record<string, never> | null;
+            reauthentication_max_age_seconds?: number | null;
+            require_email_verification?: boolean | null;
             /**
              * @description WebAuthn relying party id (a host name)
              * @example app.example.com
              */
-            rp_id?: Record<string, never> | null;
-            rp_name?: Record<string, never> | null;
+            rp_id?: string | null;
+            rp_name?: string | null;
             /** @description Hourly SMS budget and allowed countries; omitted members take their defaults */
             sms?: components["schemas"]["SmsSettingsDto"] | null;
         };
@@ -968,12 +1002,12 @@ export interface components {
              *       "BE"
              *     ]
              */
-            allowed_countries: string[];
+            allowed_countries?: string[];
             /**
              * @description SMS the project may send in an hour, all users together
              * @default 100
              */
-            max_per_hour: number;
+            max_per_hour?: number;
         };
         SomeDependencies: {
             /** @description Redis */
@@ -1026,7 +1060,7 @@ export interface components {
         };
         UpdateOrganizationDto: {
             /** @description Replaces the whole metadata object (at most 8 KiB as JSON) */
-            metadata?: Record<string, never>;
+            metadata?: Record<string, unknown>;
             name?: string;
             slug?: string;
         };
@@ -1048,7 +1082,7 @@ export interface components {
         };
         UpdateUserDto: {
             /** @description Replaces the whole metadata object (at most 8 KiB as JSON) */
-            metadata?: Record<string, never>;
+            metadata?: Record<string, unknown>;
             /**
              * @description `disabled` revokes every session; `active` also clears a lockout
              * @enum {string}
@@ -1056,7 +1090,7 @@ export interface components {
             status?: "active" | "disabled";
         };
         UpdateWebhookDto: {
-            description?: Record<string, never> | null;
+            description?: string | null;
             /** @description true re-enables (clears disabled_reason) */
             enabled?: boolean;
             /**
@@ -2240,6 +2274,66 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["UserDetailResponse"];
                 };
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    UsersController_revokeSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every live session revoked (none left is also 204) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    UsersController_revokeSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                /** @description A session of the user, as `GET /v1/admin/users/{id}` lists them */
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked; the user stays active */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description A problem (RFC 9457): every answer that is not a success */
             default: {

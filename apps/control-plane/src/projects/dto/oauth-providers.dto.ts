@@ -19,7 +19,7 @@ export class OAuthProviderDto {
   @Length(1, 512)
   client_id?: string;
 
-  @ApiPropertyOptional({ description: 'Write-only; reads show `client_secret_set`. Omitted keeps the stored secret, null clears it.', nullable: true })
+  @ApiPropertyOptional({ type: String, description: 'Write-only; reads show `client_secret_set`. Omitted keeps the stored secret, null clears it.', nullable: true })
   @IsOptional()
   @IsString()
   @Length(1, 4096)
@@ -74,7 +74,7 @@ export class AppleProviderDto extends OAuthProviderDto {
   @Matches(/^[A-Za-z0-9]{1,64}$/, { message: 'must be 1–64 letters and digits' })
   key_id?: string;
 
-  @ApiPropertyOptional({ description: 'PKCS#8 PEM; write-only, reads show `private_key_set`', nullable: true })
+  @ApiPropertyOptional({ type: String, description: 'PKCS#8 PEM; write-only, reads show `private_key_set`', nullable: true })
   @IsOptional()
   @IsString()
   @Length(1, 8192)

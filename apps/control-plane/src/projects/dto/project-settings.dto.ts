@@ -12,53 +12,53 @@ const HOSTNAME = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9
  * a key set to null goes back to its default (is removed). Unknown keys are refused.
  */
 export class ProjectSettingsDto {
-  @ApiPropertyOptional({ nullable: true, example: 'https://app.example.com/callback' })
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'https://app.example.com/callback' })
   @IsOptional()
   @IsRedirectUrl()
   default_redirect_url?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, description: 'WebAuthn relying party id (a host name)', example: 'app.example.com' })
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'WebAuthn relying party id (a host name)', example: 'app.example.com' })
   @IsOptional()
   @IsString()
   @Matches(HOSTNAME, { message: 'must be a lower-case host name such as app.example.com' })
   rp_id?: string | null;
 
-  @ApiPropertyOptional({ nullable: true })
+  @ApiPropertyOptional({ type: String, nullable: true })
   @IsOptional()
   @IsString()
   @Length(1, 100)
   rp_name?: string | null;
 
-  @ApiPropertyOptional({ nullable: true })
+  @ApiPropertyOptional({ type: Boolean, nullable: true })
   @IsOptional()
   @IsBoolean()
   require_email_verification?: boolean | null;
 
-  @ApiPropertyOptional({ nullable: true, minimum: 60, maximum: 86400, default: 900 })
+  @ApiPropertyOptional({ type: 'integer', nullable: true, minimum: 60, maximum: 86400, default: 900 })
   @IsOptional()
   @IsInt()
   @Min(60)
   @Max(86400)
   access_token_ttl_seconds?: number | null;
 
-  @ApiPropertyOptional({ nullable: true, minimum: 30, maximum: 86400, default: 600, description: 'How recent a proof of identity (auth_time) sensitive self-service actions need' })
+  @ApiPropertyOptional({ type: 'integer', nullable: true, minimum: 30, maximum: 86400, default: 600, description: 'How recent a proof of identity (auth_time) sensitive self-service actions need' })
   @IsOptional()
   @IsInt()
   @Min(30)
   @Max(86400)
   reauthentication_max_age_seconds?: number | null;
 
-  @ApiPropertyOptional({ nullable: true, description: 'Page the verification mail links to (default: default_redirect_url)' })
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'Page the verification mail links to (default: default_redirect_url)' })
   @IsOptional()
   @IsRedirectUrl()
   email_verification_url?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, description: 'Page the reset mail links to (default: default_redirect_url)' })
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'Page the reset mail links to (default: default_redirect_url)' })
   @IsOptional()
   @IsRedirectUrl()
   password_reset_url?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, description: 'Page the invitation mail links to (default: default_redirect_url)' })
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'Page the invitation mail links to (default: default_redirect_url)' })
   @IsOptional()
   @IsRedirectUrl()
   invitation_url?: string | null;

@@ -19,7 +19,7 @@ export class CreateWebhookDto {
   @IsIn(EVENT_CHOICES, { each: true, message: EVENTS_MESSAGE })
   events!: string[];
 
-  @ApiPropertyOptional({ nullable: true, maxLength: DESCRIPTION_MAX })
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: DESCRIPTION_MAX })
   @IsOptional()
   @IsString()
   @MaxLength(DESCRIPTION_MAX)
