@@ -110,8 +110,16 @@ describe('hostile input on the admin API', () => {
       }
     }
     for (const id of ['%00', '..%2F..%2Fetc', 'x'.repeat(2000), '00000000-0000-0000-0000-00000000000g', '%27%20OR%201%3D1']) {
-      for (const path of [`/v1/admin/users/${id}`, `/v1/admin/organizations/${id}`, `/v1/admin/projects/${id}/signing-keys`, `/v1/admin/organizations/${orgId}/members/${id}`]) {
-        const method = path.includes('/members/') ? 'delete' : 'get';
+      for (const path of [
+        `/v1/admin/users/${id}`,
+        `/v1/admin/organizations/${id}`,
+        `/v1/admin/projects/${id}/signing-keys`,
+        `/v1/admin/organizations/${orgId}/members/${id}`,
+        `/v1/admin/users/${userId}/sessions/${id}`,
+        `/v1/admin/users/${id}/sessions/${id}`,
+        `/v1/admin/users/${id}/sessions`,
+      ]) {
+        const method = /\/(members|sessions)(\/|$)/.test(path) ? 'delete' : 'get';
         const res = await t.http()[method](path).set('Authorization', `Bearer ${token}`);
         expect({ path, status: res.status }).toEqual({ path, status: 404 });
       }

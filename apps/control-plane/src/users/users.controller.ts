@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Query, Req, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { requestMeta } from '@gatehouse/identity';
 import { AdminGuard, type AdminContext } from '../auth/admin.guard';
@@ -51,5 +51,22 @@ export class UsersController {
   @ApiOperation({ summary: 'Delete a user and everything of theirs; their sessions end at once (204)' })
   async delete(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Req() req: Request): Promise<void> {
     await this.users.delete(admin, id, requestMeta(req));
+  }
+
+  @Delete(':id/sessions/:session_id')
+  @HttpCode(204)
+  @ApiOperation({ summary: "Revoke one of the user's sessions (204): its access and refresh tokens are refused from the next request; 404 when it is not the user's or already ended" })
+  @ApiParam({ name: 'session_id', description: 'A session of the user, as `GET /v1/admin/users/{id}` lists them' })
+  @ApiNoContentResponse({ description: 'Revoked; the user stays active' })
+  async revokeSession(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Param('session_id') sessionId: string, @Req() req: Request): Promise<void> {
+    await this.users.revokeSession(admin, id, sessionId, requestMeta(req));
+  }
+
+  @Delete(':id/sessions')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Revoke every session of the user (204), signing them out everywhere; the user stays active and may sign in again' })
+  @ApiNoContentResponse({ description: 'Every live session revoked (none left is also 204)' })
+  async revokeSessions(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Req() req: Request): Promise<void> {
+    await this.users.revokeSessions(admin, id, requestMeta(req));
   }
 }

@@ -105,3 +105,65 @@ describe('UsersService.delete decides on what the locked rows say', () => {
     expect(deleted).toEqual([]);
   });
 });
+
+/**
+ * The admin's session routes, with fake repositories: which session ends (the user's, live, in the
+ * admin's tenant, by the repository's rule), that its cache mark and its event follow, and that a
+ * refused request touches nothing.
+ */
+describe('UsersService ends sessions by the rule of the runtime\'s own revoke', () => {
+  const admin = { tenantId: randomUUID(), userId: randomUUID(), sessionId: randomUUID(), consoleProjectId: randomUUID() };
+  const meta = { ip: '192.0.2.1', userAgent: null };
+  const target = { id: randomUUID(), project_id: randomUUID(), email: 'someone@example.com' };
+  const [mine, ended] = [randomUUID(), randomUUID()];
+
+  let steps: string[];
+  let service: UsersService;
+
+  beforeEach(() => {
+    steps = [];
+    const users = {
+      lockInTenant: async (_m: EntityManager, tenantId: string, id: string) => (tenantId === admin.tenantId && id === target.id ? target : null),
+    } as unknown as UsersRepository;
+    const sessions = {
+      // The repository's rule: the user's and not yet revoked.
+      revokeOwn: async (_m: EntityManager, userId: string, sessionId: string, reason: string) => {
+        steps.push(`revokeOwn:${reason}`);
+        return userId === target.id && sessionId === mine ? { id: mine } : null;
+      },
+      revokeAllOfUser: async (_m: EntityManager, userId: string, reason: string) => {
+        steps.push(`revokeAllOfUser:${reason}`);
+        return userId === target.id ? [mine, ended] : [];
+      },
+    } as unknown as SessionsRepository;
+    const tokens = { markRevoked: async (ids: string[]) => void steps.push(`markRevoked:${ids.join(',')}`) } as unknown as AccessTokensService;
+    const events = {
+      sessionsRevoked: async (_m: EntityManager, by: { projectId: string; actorType: string; actorId: string }, userId: string, ids: string[], reason: string) =>
+        void steps.push(`sessionsRevoked:${by.actorType}:${by.actorId === admin.userId}:${by.projectId === target.project_id}:${userId === target.id}:${ids.join(',')}:${reason}`),
+    } as unknown as EventRecorder;
+    const dataSource = { transaction: async (work: (m: EntityManager) => Promise<unknown>) => work({} as EntityManager) } as unknown as DataSource;
+    const clock = { now: () => new Date() } as unknown as Clock;
+    service = new UsersService(dataSource, users, sessions, {} as OrganizationMembersRepository, tokens, {} as LockoutService, {} as SecondFactorLockout, events, clock);
+  });
+
+  const outcome = (promise: Promise<unknown>) => promise.then(() => 'ok', (e: unknown) => (e instanceof ProblemError ? `${e.slug}: ${e.message}` : String(e)));
+
+  it('ends one session of the user: the row, then the cache mark, then one session.revoked by the admin under the user\'s project', async () => {
+    expect(await outcome(service.revokeSession(admin, target.id, mine, meta))).toBe('ok');
+    expect(steps).toEqual(['revokeOwn:admin_revoked', `markRevoked:${mine}`, `sessionsRevoked:admin:true:true:true:${mine}:admin_revoked`]);
+  });
+
+  it('answers 404 for a session the rule refuses (another user\'s, or ended), a malformed id, or a user of another tenant, and marks nothing', async () => {
+    expect(await outcome(service.revokeSession(admin, target.id, ended, meta))).toBe('not-found: No such session.');
+    expect(await outcome(service.revokeSession(admin, target.id, 'not-an-id', meta))).toBe('not-found: No such session.');
+    expect(await outcome(service.revokeSession(admin, 'not-an-id', mine, meta))).toBe('not-found: No such user.');
+    expect(await outcome(service.revokeSession({ ...admin, tenantId: randomUUID() }, target.id, mine, meta))).toBe('not-found: No such user.');
+    expect(await outcome(service.revokeSessions({ ...admin, tenantId: randomUUID() }, target.id, meta))).toBe('not-found: No such user.');
+    expect(steps).toEqual(['revokeOwn:admin_revoked']);
+  });
+
+  it('ends every live session of the user, each announced', async () => {
+    expect(await outcome(service.revokeSessions(admin, target.id, meta))).toBe('ok');
+    expect(steps).toEqual(['revokeAllOfUser:admin_revoked', `markRevoked:${mine},${ended}`, `sessionsRevoked:admin:true:true:true:${mine},${ended}:admin_revoked`]);
+  });
+});

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { isId } from '@gatehouse/entities';
-import { AccessTokensService, EventRecorder, LockoutService, SecondFactorLockout, SessionsRepository, UsersRepository, type RequestMeta, type UserFilter } from '@gatehouse/identity';
+import { AccessTokensService, EventRecorder, LockoutService, SecondFactorLockout, SessionsRepository, UsersRepository, type RequestMeta, type UserFilter, type UserRow } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import type { AdminContext } from '../auth/admin.guard';
@@ -12,14 +12,19 @@ import type { UpdateUserDto } from './dto/update-user.dto';
 import { toUserDetailResponse, toUserResponse } from './user.response';
 
 const notFound = () => new ProblemError('not-found', { detail: 'No such user.' });
+const noSuchSession = () => new ProblemError('not-found', { detail: 'No such session.' });
+/** The `revoke_reason` (and event `reason`) of a session an admin ended through the session routes. */
+const ADMIN_REVOKED = 'admin_revoked';
 
 /** A membership of the user appeared between locking their organizations and locking them. */
 class MembershipsChanged extends Error {}
 
 /**
  * Users of every project of the admin's tenant. Disabling or deleting a user revokes all of their
- * sessions at once (database and the shared revocation cache, before commit, so no token outlives
- * the change); re-activating also clears their password and second-factor lockouts. Events carry the user's project.
+ * sessions at once, and an admin may end one session or all of them and leave the user active:
+ * each way, in the database and the shared revocation cache, before commit, so no token outlives
+ * the change (`sessionsEnded`); re-activating also clears their password and second-factor lockouts.
+ * Events carry the user's project.
  */
 @Injectable()
 export class UsersService {
@@ -62,8 +67,7 @@ export class UsersService {
       let revoked: string[] = [];
       if (dto.status === 'disabled') {
         revoked = await this.sessions.revokeAllOfUser(manager, user.id, 'user_disabled', this.clock.now());
-        await this.tokens.markRevoked(revoked);
-        await this.events.sessionsRevoked(manager, { tenantId: admin.tenantId, projectId: user.project_id, actorType: 'admin', actorId: admin.userId, meta }, user.id, revoked, 'user_disabled');
+        await this.sessionsEnded(manager, admin, user, revoked, 'user_disabled', meta);
       }
       if (dto.status === 'active') {
         await this.lockout.reset(user.project_id, user.email, user.username);
@@ -122,8 +126,7 @@ export class UsersService {
         });
       }
       const sessionIds = await this.sessions.unrevokedIds(manager, user.id);
-      await this.tokens.markRevoked(sessionIds);
-      await this.events.sessionsRevoked(manager, { tenantId: admin.tenantId, projectId: user.project_id, actorType: 'admin', actorId: admin.userId, meta }, user.id, sessionIds, 'user_deleted');
+      await this.sessionsEnded(manager, admin, user, sessionIds, 'user_deleted', meta);
       await this.users.delete(manager, user.id);
       await this.events.record(
         manager,
@@ -136,5 +139,48 @@ export class UsersService {
         }),
       );
     });
+  }
+
+  /**
+   * Ends one session of the user (`DELETE …/users/{id}/sessions/{session_id}`) by the rule of the
+   * runtime's own `DELETE /v1/auth/sessions/{id}` (`SessionsRepository.revokeOwn`): it must be the
+   * user's and not yet revoked, else 404, an ended session included (docs/admin-api.md). The user's
+   * row is locked first, as every change of theirs does; the user stays active.
+   */
+  async revokeSession(admin: AdminContext, id: string, sessionId: string, meta: RequestMeta): Promise<void> {
+    if (!isId(id)) throw notFound();
+    if (!isId(sessionId)) throw noSuchSession();
+    await this.dataSource.transaction(async (manager) => {
+      const user = await this.users.lockInTenant(manager, admin.tenantId, id);
+      if (!user) throw notFound();
+      if (!(await this.sessions.revokeOwn(manager, user.id, sessionId, ADMIN_REVOKED, this.clock.now()))) throw noSuchSession();
+      await this.sessionsEnded(manager, admin, user, [sessionId], ADMIN_REVOKED, meta);
+    });
+  }
+
+  /**
+   * Ends every live session of the user (`DELETE …/users/{id}/sessions`), as disabling does, but the
+   * user stays active and may sign in again. Their row is locked first, so a sign-in in flight either
+   * committed before (its session is revoked too) or starts after. Nothing left to end is still 204.
+   */
+  async revokeSessions(admin: AdminContext, id: string, meta: RequestMeta): Promise<void> {
+    if (!isId(id)) throw notFound();
+    await this.dataSource.transaction(async (manager) => {
+      const user = await this.users.lockInTenant(manager, admin.tenantId, id);
+      if (!user) throw notFound();
+      const revoked = await this.sessions.revokeAllOfUser(manager, user.id, ADMIN_REVOKED, this.clock.now());
+      await this.sessionsEnded(manager, admin, user, revoked, ADMIN_REVOKED, meta);
+    });
+  }
+
+  /**
+   * After the sessions `sessionIds` were ended in `manager`'s transaction (revoked, or going with
+   * their deleted user): marks them in the shared revocation cache (before commit: a cache failure rolls the change back, and their access
+   * tokens are refused from the next request of every instance) and records one `session.revoked`
+   * each, with the admin as actor, under the user's project, as the runtime records a sign-out.
+   */
+  private async sessionsEnded(manager: EntityManager, admin: AdminContext, user: UserRow, sessionIds: string[], reason: string, meta: RequestMeta): Promise<void> {
+    await this.tokens.markRevoked(sessionIds);
+    await this.events.sessionsRevoked(manager, { tenantId: admin.tenantId, projectId: user.project_id, actorType: 'admin', actorId: admin.userId, meta }, user.id, sessionIds, reason);
   }
 }
