@@ -1,5 +1,8 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
-import { shouldRunStandalone } from './standalone';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runningStandalone, shouldRunStandalone } from './standalone';
 
 /** A port nothing listens on, and one something does. */
 async function ports(): Promise<{ closed: number; open: number; server: net.Server }> {
@@ -27,6 +30,29 @@ describe('choosing standalone mode', () => {
       expect(await shouldRunStandalone({ REDIS_URL: 'redis://cache.example' }, nothing)).toBe(false);
       expect(await shouldRunStandalone({ GATEHOUSE_STANDALONE: '1' }, bothUp)).toBe(true);
       expect(await shouldRunStandalone({ GATEHOUSE_STANDALONE: 'true', DATABASE_URL: 'postgres://db.example/x' }, bothUp)).toBe(true);
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+});
+
+describe('finding the running standalone service of a data directory', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-running-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  const publish = (state: unknown) => writeFileSync(join(dataDir, 'standalone.json'), typeof state === 'string' ? state : JSON.stringify(state));
+
+  it('is the address the service published while its process lives and its port answers; otherwise none', async () => {
+    const { closed, open, server } = await ports();
+    try {
+      expect(await runningStandalone(dataDir)).toBeNull();
+      publish({ port: open, pid: process.pid });
+      expect(await runningStandalone(dataDir)).toEqual({ port: open, pid: process.pid });
+      publish({ port: closed, pid: process.pid });
+      expect(await runningStandalone(dataDir)).toBeNull();
+      publish({ port: open, pid: 2 ** 22 + 1 });
+      expect(await runningStandalone(dataDir)).toBeNull();
+      publish('{"port": ');
+      expect(await runningStandalone(dataDir)).toBeNull();
     } finally {
       await new Promise<void>((r) => server.close(() => r()));
     }

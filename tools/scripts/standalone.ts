@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { join, resolve } from 'node:path';
 import { PGlite, type Extension } from '@electric-sql/pglite';
@@ -42,6 +42,85 @@ export async function shouldRunStandalone(
   return !pg && !redis;
 }
 
+/** The data directory of standalone mode: PGlite's files in `pgdata`, the admin file, the local encryption key. */
+export function standaloneDataDir(env: NodeJS.ProcessEnv): string {
+  return resolve(env.GATEHOUSE_DATA_DIR ?? '.gatehouse');
+}
+
+/** Where the process that holds a data directory's database publishes the loopback address it serves it on. */
+const ADDRESS_FILE = 'standalone.json';
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+const databaseUrl = (port: number) => `postgres://postgres@127.0.0.1:${port}/postgres`;
+
+/**
+ * The process serving this data directory's embedded database (a running standalone service, or a
+ * CLI command that opened it), if there is one: its published address, while its process lives and
+ * its port answers. A file left by a process that was killed names neither.
+ */
+export async function runningStandalone(dataDir: string): Promise<{ port: number; pid: number } | null> {
+  let state: { port?: unknown; pid?: unknown };
+  try {
+    state = JSON.parse(readFileSync(join(dataDir, ADDRESS_FILE), 'utf8')) as typeof state;
+  } catch {
+    return null;
+  }
+  const { port, pid } = state;
+  if (typeof port !== 'number' || typeof pid !== 'number' || !Number.isInteger(port) || !Number.isInteger(pid)) return null;
+  return alive(pid) && (await answers(databaseUrl(port))) ? { port, pid } : null;
+}
+
+export interface EmbeddedDatabase {
+  /** The `pg` driver's URL of the database. */
+  url: string;
+  close: () => Promise<void>;
+}
+
+/**
+ * Opens the data directory's PGlite database (PostgreSQL's files in `<dataDir>/pgdata`, with the
+ * extensions the migrations need) and serves it to the `pg` driver on a loopback port, which it
+ * publishes in `<dataDir>/standalone.json` until closed. One process at a time holds the directory:
+ * this refuses while another serves it.
+ */
+export async function openEmbeddedDatabase(dataDir: string): Promise<EmbeddedDatabase> {
+  const running = await runningStandalone(dataDir);
+  if (running) throw new Error(`the embedded database in ${dataDir} is in use by process ${running.pid} (\`npm start\` or the CLI); stop it first`);
+  mkdirSync(dataDir, { recursive: true });
+  const db = await PGlite.create(join(dataDir, 'pgdata'), { extensions: { pg_trgm } });
+  const socket = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 64 });
+  await socket.start();
+  const port = Number(socket.getServerConn().split(':').pop());
+  const addressFile = join(dataDir, ADDRESS_FILE);
+  writeFileSync(addressFile, JSON.stringify({ port, pid: process.pid }) + '\n');
+  return {
+    url: databaseUrl(port),
+    close: async () => {
+      rmSync(addressFile, { force: true });
+      await socket.stop();
+      await db.close();
+    },
+  };
+}
+
+/**
+ * The embedded database for a command that runs beside the service (the CLI): through the process
+ * that serves it when there is one, so the running service sees the change at once; otherwise the
+ * data directory opened for the time of the command.
+ */
+export async function reachEmbeddedDatabase(dataDir: string): Promise<EmbeddedDatabase> {
+  const running = await runningStandalone(dataDir);
+  if (running) return { url: databaseUrl(running.port), close: async () => undefined };
+  return openEmbeddedDatabase(dataDir);
+}
+
 export interface Standalone {
   config: AppConfig;
   apps: RunningApp[];
@@ -50,21 +129,13 @@ export interface Standalone {
 
 /**
  * The whole service in this process: PostgreSQL embedded through PGlite (data under
- * `<GATEHOUSE_DATA_DIR>/pgdata`, served to the apps' `pg` driver by pglite-socket on loopback), the
- * in-process cache and job broker, and the three apps. Same migrations, entities and HTTP behaviour.
+ * `<GATEHOUSE_DATA_DIR>/pgdata`, served to the apps' `pg` driver and to the CLI by pglite-socket on
+ * loopback, `openEmbeddedDatabase`), the in-process cache and job broker, and the three apps. Same
+ * migrations, entities and HTTP behaviour.
  */
 export async function startStandalone(env: NodeJS.ProcessEnv, bootstrap: (config: AppConfig) => Promise<void>): Promise<Standalone> {
-  const dataDir = resolve(env.GATEHOUSE_DATA_DIR ?? '.gatehouse');
-  mkdirSync(dataDir, { recursive: true });
-  const db = await PGlite.create(join(dataDir, 'pgdata'), { extensions: { pg_trgm } });
-  const socket = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 64 });
-  await socket.start();
-  const port = Number(socket.getServerConn().split(':').pop());
-  const config = loadConfigOrExit({
-    ...env,
-    GATEHOUSE_STANDALONE: '1',
-    DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/postgres`,
-  });
+  const database = await openEmbeddedDatabase(standaloneDataDir(env));
+  const config = loadConfigOrExit({ ...env, GATEHOUSE_STANDALONE: '1', DATABASE_URL: database.url });
   await runMigrations(config.database.url);
   await bootstrap(config);
   const ports = config.http.ports;
@@ -74,17 +145,13 @@ export async function startStandalone(env: NodeJS.ProcessEnv, bootstrap: (config
     await listen(await appFactory('control-plane')(config), config, ports.controlPlane, metrics.controlPlane),
     await listen(await appFactory('webhook-worker')(config), config, ports.webhookWorker, metrics.webhookWorker),
   ];
-  const stopDatabase = async () => {
-    await socket.stop();
-    await db.close();
-  };
-  stopOnSignals(config, apps, stopDatabase);
+  stopOnSignals(config, apps, database.close);
   return {
     config,
     apps,
     stop: async () => {
       for (const app of apps) await app.stop();
-      await stopDatabase();
+      await database.close();
     },
   };
 }

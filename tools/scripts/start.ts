@@ -73,6 +73,7 @@ function prefixed(name: string, stream: NodeJS.ReadableStream, out: NodeJS.Write
   });
 }
 
+/** The URLs, then how to sign in: ends with the console and its admin, then the ready line. */
 function printWelcome(config: AppConfig, bootstrap: { projectKey: string; email: string; passwordHint: string } | null): void {
   const host = 'localhost';
   const ports = config.http.ports;
@@ -81,12 +82,13 @@ function printWelcome(config: AppConfig, bootstrap: { projectKey: string; email:
   say(`webhook worker http://${host}:${ports.webhookWorker}/health/ready`);
   if (bootstrap) {
     say(`console project key: ${bootstrap.projectKey}`);
-    say(`admin: ${bootstrap.email} (password: ${bootstrap.passwordHint})`);
     say(
       `sign in: curl -c jar -H 'X-Service-Project-Key: ${bootstrap.projectKey}' -H 'Content-Type: application/json' ` +
         `-d '{"identifier":"${bootstrap.email}","password":"…"}' http://${host}:${ports.authRuntime}/v1/auth/sign-in`,
     );
   }
+  say(`console        ${config.http.publicConsoleUrl}`);
+  if (bootstrap) say(`admin: ${bootstrap.email} (password: ${bootstrap.passwordHint})`);
   say('ready. Press Ctrl-C to stop.');
 }
 
@@ -129,8 +131,13 @@ async function main(): Promise<void> {
     const exits = [...children.values()].map((c) => (c.exitCode !== null ? Promise.resolve() : new Promise<void>((r) => c.once('exit', () => r()))));
     void Promise.all(exits).then(() => process.exit(code));
   };
+  // Ctrl-C reaches the whole process group; SIGTERM (`kill`, a process manager, npm passing it on) only this process.
   process.on('SIGINT', () => stop(0));
   process.on('SIGTERM', () => stop(0));
+  // However this process ends (a crash included), no app outlives it holding its port.
+  process.on('exit', () => {
+    for (const child of children.values()) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+  });
 
   for (const app of APPS) {
     const child = spawn(process.execPath, ['-r', join(ROOT, 'tools/register.js'), join(ROOT, 'dist/apps', app, 'src/main.js')], {

@@ -1,0 +1,99 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { TEST_DATABASE_URL, TEST_ENCRYPTION_KEY, TEST_REDIS_URL } from '@gatehouse/testing';
+import { alive, answers, descendants, freePorts, spawnCaptured, until } from './processes';
+
+/** Nest's start-up chatter, which `npm start` keeps for LOG_LEVEL=debug. */
+const NEST_CHATTER = /InstanceLoader|RoutesResolver|RouterExplorer|NestFactory|NestApplication successfully started/;
+
+/**
+ * `npm start` as a user runs it (the script builds, then starts), at the default log level, on ports
+ * of its own; then SIGTERM to the npm process, as a process manager or `kill` sends it.
+ */
+async function startThenTerminate(mode: Record<string, string>): Promise<{ stdout: string; controlPlanePort: number }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-start-'));
+  const ports = await freePorts(6);
+  const [auth, control, worker] = ports;
+  let processes: number[] = [];
+  try {
+    const npm = await spawnCaptured(
+      'npm',
+      ['start'],
+      {
+        // eslint-disable-next-line no-restricted-properties -- npm needs PATH and HOME
+        PATH: process.env.PATH ?? '',
+        // eslint-disable-next-line no-restricted-properties -- npm needs PATH and HOME
+        HOME: process.env.HOME ?? tmpdir(),
+        GATEHOUSE_DATA_DIR: dataDir,
+        ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+        HOST: '127.0.0.1',
+        AUTH_RUNTIME_PORT: String(auth),
+        CONTROL_PLANE_PORT: String(control),
+        WEBHOOK_WORKER_PORT: String(worker),
+        AUTH_RUNTIME_METRICS_PORT: String(ports[3]),
+        CONTROL_PLANE_METRICS_PORT: String(ports[4]),
+        WEBHOOK_WORKER_METRICS_PORT: String(ports[5]),
+        BOOTSTRAP_ADMIN_EMAIL: 'owner@example.com',
+        BOOTSTRAP_ADMIN_PASSWORD: 'owner password 123',
+        ...mode,
+      },
+      '[gatehouse] ready.',
+      120_000,
+    );
+    const stdout = npm.stdout();
+    processes = [npm.child.pid!, ...descendants(npm.child.pid!)];
+    expect(processes.length).toBeGreaterThan(1);
+    for (const port of ports) expect(await answers(port)).toBe(true);
+
+    npm.child.kill('SIGTERM');
+    await until('npm to exit', () => npm.child.exitCode !== null || npm.child.signalCode !== null, 15_000);
+    await until('every process npm started to end', () => processes.every((pid) => !alive(pid)), 5_000);
+    for (const port of ports) expect(await answers(port)).toBe(false);
+    return { stdout, controlPlanePort: control };
+  } finally {
+    // What a failed run left behind would hold the ports.
+    for (const pid of processes) if (alive(pid)) process.kill(pid, 'SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** The welcome lines: ours only, ending with the console, its admin, then the ready line. */
+function expectWelcome({ stdout, controlPlanePort }: { stdout: string; controlPlanePort: number }): void {
+  expect(stdout).not.toMatch(NEST_CHATTER);
+  const ours = stdout.split('\n').filter((line) => line.startsWith('[gatehouse] '));
+  expect(ours.find((l) => l.includes('auth runtime   http://localhost:'))).toBeDefined();
+  expect(ours.find((l) => l.includes('control plane  http://localhost:'))).toBeDefined();
+  expect(ours.slice(-3)).toEqual([
+    expect.stringMatching(new RegExp(`^\\[gatehouse\\] console        http://localhost:${controlPlanePort}/console$`)),
+    '[gatehouse] admin: owner@example.com (password: BOOTSTRAP_ADMIN_PASSWORD)',
+    expect.stringMatching(/^\[gatehouse\] ready\. Press Ctrl-C/),
+  ]);
+}
+
+describe('npm start: quiet at the default log level, and SIGTERM stops everything it started', () => {
+  it('standalone mode (all apps in one process)', async () => {
+    const started = await startThenTerminate({ GATEHOUSE_STANDALONE: '1' });
+    expect(started.stdout).toContain('[gatehouse] running standalone');
+    expectWelcome(started);
+  }, 180_000);
+
+  it('with PostgreSQL and Redis (three app processes)', async () => {
+    // A database of its own: the default tenant is created there on first start, as on a fresh install.
+    const admin = new Client({ connectionString: TEST_DATABASE_URL.replace(/\/[^/]+$/, '/postgres') });
+    const name = `${new URL(TEST_DATABASE_URL).pathname.slice(1)}_start`;
+    await admin.connect();
+    try {
+      await admin.query(`DROP DATABASE IF EXISTS ${name}`);
+      await admin.query(`CREATE DATABASE ${name}`);
+      const started = await startThenTerminate({ DATABASE_URL: TEST_DATABASE_URL.replace(/\/[^/]+$/, `/${name}`), REDIS_URL: TEST_REDIS_URL });
+      expect(started.stdout).not.toContain('running standalone');
+      expect(started.stdout).toMatch(/\[auth-runtime\] gatehouse: listening on port/);
+      expectWelcome(started);
+    } finally {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    }
+  }, 180_000);
+});
