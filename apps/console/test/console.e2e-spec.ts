@@ -75,13 +75,13 @@ describe('admin console (Chromium, real stack)', () => {
     await page.waitForURL(/\/console\/sign-in$/);
     expect(await browser.checkScreen('sign-in')).toEqual([]);
     await page.getByLabel('Email').fill(stack.admin.email);
-    await page.getByLabel('Password').fill('not the password at all');
+    await page.getByRole('textbox', { name: 'Password' }).fill('not the password at all');
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     const alert = page.getByRole('alert');
     await alert.waitFor();
     expect(await alert.textContent()).toMatch(/Trace ID: [0-9a-f]{32}/);
 
-    await page.getByLabel('Password').fill(stack.admin.password);
+    await page.getByRole('textbox', { name: 'Password' }).fill(stack.admin.password);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
     expect(await page.getByTestId('signed-in-as').textContent()).toBe(stack.admin.email);

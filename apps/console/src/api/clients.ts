@@ -1,6 +1,6 @@
 import createClient, { type Client } from 'openapi-fetch';
 import type { SessionManager } from '../auth/session';
-import type { ConsoleConfig } from '../config';
+import type { ConsoleConfig } from '../config/console-config';
 import type { paths as AuthPaths } from './auth-runtime';
 import type { paths as AdminPaths } from './control-plane';
 import { ApiProblem, networkProblem, problemOf } from './problem';

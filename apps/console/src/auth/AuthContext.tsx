@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { createClients, keyHeader, unwrap, type AdminClient, type AuthClient } from '../api/clients';
-import { type ConsoleConfig, rememberProjectKey } from '../config';
+import { type ConsoleConfig, rememberProjectKey } from '../config/console-config';
 import { SessionManager, type Session } from './session';
 
 export interface Admin {

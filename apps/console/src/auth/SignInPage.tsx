@@ -4,7 +4,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import type { components } from '../api/auth-runtime';
 import { keyHeader, unwrap } from '../api/clients';
 import { ApiProblem, fieldErrors } from '../api/problem';
-import { ThemeToggle } from '../layout/Shell';
+import { ThemeToggle } from '../ui/ThemeToggle';
 import { ProblemAlert } from '../ui/ProblemAlert';
 import { useAuth } from './AuthContext';
 

@@ -1,7 +1,8 @@
-import { ActionIcon, AppShell, Burger, Button, Group, NavLink, Text, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
+import { AppShell, Burger, Button, Group, NavLink, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { NavLink as RouterLink, Outlet, useLocation } from 'react-router-dom';
 import { useAuth } from '../auth/AuthContext';
+import { ThemeToggle } from '../ui/ThemeToggle';
 
 const SCREENS = [
   { to: '/', label: 'Overview', end: true },
@@ -11,17 +12,6 @@ const SCREENS = [
   { to: '/webhooks', label: 'Webhooks' },
   { to: '/audit', label: 'Audit log' },
 ];
-
-export function ThemeToggle() {
-  const { setColorScheme } = useMantineColorScheme();
-  const scheme = useComputedColorScheme('light');
-  const next = scheme === 'dark' ? 'light' : 'dark';
-  return (
-    <ActionIcon variant="default" size="lg" onClick={() => setColorScheme(next)} aria-label={`Switch to ${next} theme`} title={`Switch to ${next} theme`}>
-      <span aria-hidden>{scheme === 'dark' ? '☀' : '☾'}</span>
-    </ActionIcon>
-  );
-}
 
 /** The frame of every signed-in screen: header with the admin and sign-out, navigation (a drawer under 768 px). */
 export function Shell() {

@@ -64,10 +64,11 @@ export class ConsoleBrowser {
   async axe(): Promise<AxeViolation[]> {
     // evaluate() runs outside the page's CSP, which forbids injected scripts (as it should).
     await this.page.evaluate(AXE);
-    const result = await this.page.evaluate(async () => {
-      const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
-      return axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] }, resultTypes: ['violations'] });
-    });
+    const options = { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] }, resultTypes: ['violations'] };
+    const result = await this.page.evaluate(
+      (opts) => (window as unknown as { axe: { run: (ctx: Document, o: object) => Promise<{ violations: AxeViolation[] }> } }).axe.run(document, opts),
+      options,
+    );
     return result.violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
       .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })) }));
@@ -101,7 +102,7 @@ export class ConsoleBrowser {
 export async function signInThroughPage(page: Page, consoleUrl: string, email: string, password: string): Promise<void> {
   await page.goto(`${consoleUrl}/sign-in`);
   await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
+  await page.getByRole('textbox', { name: 'Password' }).fill(password);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.getByRole('heading', { name: 'Overview' }).waitFor();
 }

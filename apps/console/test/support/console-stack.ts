@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +18,27 @@ async function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/**
+ * Vite builds the console into a folder of its own, then the build is merged into dist/console
+ * without emptying it, index.html last: a stack of another test run, started from an earlier
+ * build, keeps the hashed assets its page names (Vite's own emptyOutDir would delete them under it).
+ */
+function buildConsole(): void {
+  const out = mkdtempSync(join(tmpdir(), 'gatehouse-console-build-'));
+  try {
+    const build = spawnSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '-c', 'apps/console/vite.config.mts', '--outDir', out, '--emptyOutDir'], { cwd: ROOT, encoding: 'utf8' });
+    if (build.status !== 0) throw new Error(`console build failed:\n${build.stdout}\n${build.stderr}`);
+    const dist = join(ROOT, 'dist', 'console');
+    mkdirSync(dist, { recursive: true });
+    for (const entry of readdirSync(out)) if (entry !== 'index.html') cpSync(join(out, entry), join(dist, entry), { recursive: true });
+    const staged = join(dist, `.index-${process.pid}.html`);
+    cpSync(join(out, 'index.html'), staged);
+    renameSync(staged, join(dist, 'index.html'));
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
 }
 
 export interface AdminCredentials {
@@ -49,8 +70,7 @@ export class ConsoleStack {
   }
 
   async start(): Promise<void> {
-    const build = spawnSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '-c', 'apps/console/vite.config.mts'], { cwd: ROOT, encoding: 'utf8' });
-    if (build.status !== 0) throw new Error(`console build failed:\n${build.stdout}\n${build.stderr}`);
+    buildConsole();
     const db = await new DataSource({ type: 'postgres', url: TEST_DATABASE_URL }).initialize();
     try {
       await resetState(db);
