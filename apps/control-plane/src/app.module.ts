@@ -13,6 +13,7 @@ import { OrganizationMembersModule } from './organization-members/organization-m
 import { OrganizationsModule } from './organizations/organizations.module';
 import { ProjectsModule } from './projects/projects.module';
 import { SigningKeysModule } from './signing-keys/signing-keys.module';
+import { StatsModule } from './stats/stats.module';
 import { UsersModule } from './users/users.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
@@ -23,7 +24,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [CoreModule.forRoot(config, clock), DatabaseModule.forRoot(), IdentityModule, QueueModule.forRoot(), ProjectsModule, WebhooksModule,
-        ApiKeysModule, SigningKeysModule, UsersModule, OrganizationsModule, OrganizationMembersModule, InvitationsModule, AuditModule, ConsoleModule],
+        ApiKeysModule, SigningKeysModule, UsersModule, OrganizationsModule, OrganizationMembersModule, InvitationsModule, AuditModule, StatsModule, ConsoleModule],
     };
   }
 }

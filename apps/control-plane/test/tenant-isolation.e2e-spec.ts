@@ -157,6 +157,7 @@ describe('tenant isolation across every admin route', () => {
       `/v1/admin/organizations?project_id=${b.project.id}`,
       '/v1/admin/audit?limit=100',
       '/v1/admin/audit?action=user.created&limit=100',
+      '/v1/admin/stats?days=90',
       '/v1/admin/webhooks?limit=100',
       `/v1/admin/projects/${a.project.id}/api-keys`,
       `/v1/admin/organizations/${aIds.org}/members`,
@@ -183,6 +184,7 @@ describe('tenant isolation across every admin route', () => {
       ['get', '/v1/admin/users'],
       ['get', '/v1/admin/organizations'],
       ['get', '/v1/admin/audit'],
+      ['get', '/v1/admin/stats'],
       ['get', '/v1/admin/webhooks'],
     ];
     const all = [...lists, ...routes(aIds, aIds)];

@@ -4,6 +4,6 @@ export { newWebhookSecret, openWebhookSecret, sealWebhookSecret, signWebhook, WE
 export { webhookBody, type WebhookEventSource } from './webhook-payload';
 export { checkWebhookUrl, parseWebhookUrl, WEBHOOK_URL_MAX_LENGTH, type WebhookUrlCheck } from './webhook-url';
 export { WEBHOOK_BATCH_JOB_PREFIX, WEBHOOK_JOB_BATCH, WEBHOOK_JOB_OPTIONS, WebhookDeliveryQueue, type WebhookDeliveryJob } from './webhook-delivery-queue';
-export { WebhooksRepository, type DisabledWebhook } from './webhooks.repository';
+export { webhookIdsOfTenantSql, WebhooksRepository, type DisabledWebhook } from './webhooks.repository';
 export { WebhookDeliveriesRepository, type AttemptResult, type ClaimedAttempt, type RecordedAttempt } from './webhook-deliveries.repository';
 export { OutboxEventsRepository } from './outbox-events.repository';

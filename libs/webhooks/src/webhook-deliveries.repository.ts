@@ -3,6 +3,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { WebhookDelivery } from '@gatehouse/entities';
 import type { Page } from './page';
 import type { WebhookEventSource } from './webhook-payload';
+import { webhookIdsOfTenantSql } from './webhooks.repository';
 
 /** A pending attempt this worker has just claimed, with everything needed to make it. */
 export interface ClaimedAttempt {
@@ -77,6 +78,28 @@ export class WebhookDeliveriesRepository {
       skip: page.offset,
       take: page.limit,
     });
+  }
+
+  /**
+   * How many delivery records (one per attempt) of the tenant's webhooks were created in
+   * [`from`, `until`), by status (the admin stats). Walks each webhook's
+   * (webhook_id, created_at DESC, id) index, so only the tenant's own records are read.
+   */
+  statusCountsSql(tenantId: string, from: Date, until: Date): { sql: string; params: unknown[] } {
+    return {
+      sql: `SELECT count(*) FILTER (WHERE d.status = 'succeeded')::int AS succeeded,
+                   count(*) FILTER (WHERE d.status = 'failed')::int AS failed,
+                   count(*) FILTER (WHERE d.status = 'pending')::int AS pending
+              FROM webhook_deliveries d
+             WHERE d.webhook_id IN (${webhookIdsOfTenantSql('$1')}) AND d.tenant_id = $1 AND d.created_at >= $2 AND d.created_at < $3`,
+      params: [tenantId, from, until],
+    };
+  }
+
+  async statusCounts(tenantId: string, from: Date, until: Date): Promise<{ succeeded: number; failed: number; pending: number }> {
+    const q = this.statusCountsSql(tenantId, from, until);
+    const [row] = await this.dataSource.query<[{ succeeded: number; failed: number; pending: number }]>(q.sql, q.params);
+    return row;
   }
 
   findOfWebhook(manager: EntityManager, tenantId: string, webhookId: string, id: string): Promise<WebhookDelivery | null> {

@@ -13,6 +13,12 @@ export interface DisabledWebhook {
 }
 
 /**
+ * SQL for statements of other tables that read `webhooks` in the same round trip: the ids of the
+ * webhooks of the tenant `tenantRef` (a placeholder of the statement that embeds it).
+ */
+export const webhookIdsOfTenantSql = (tenantRef: string) => `SELECT w.id FROM webhooks w WHERE w.tenant_id = ${tenantRef}`;
+
+/**
  * The only code that queries `webhooks`: the control plane's CRUD (every query tenant-scoped) and
  * the worker, which disables a webhook whose URL answered 410. The worker's relay and deliveries
  * read `webhooks` in their own statements (OutboxEventsRepository, WebhookDeliveriesRepository).

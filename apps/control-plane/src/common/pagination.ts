@@ -12,7 +12,8 @@ export interface Pagination {
   total: number;
 }
 
-function integerParam(value: unknown, name: string, min: number, max: number, dflt: number, errors: FieldErrors): number {
+/** A whole number from `min` to `max` written in digits (`dflt` when absent); else an error on `name`. */
+export function integerParam(value: unknown, name: string, min: number, max: number, dflt: number, errors: FieldErrors): number {
   if (value === undefined) return dflt;
   if (typeof value !== 'string' || !/^\d{1,9}$/.test(value) || Number(value) < min || Number(value) > max) {
     errors[name] = [`must be an integer from ${min} to ${max}`];

@@ -1,5 +1,5 @@
 import { ProblemError, type FieldErrors } from '@gatehouse/problem-details';
-import { parsePage, type Page } from './pagination';
+import { integerParam, parsePage, type Page } from './pagination';
 
 /**
  * Reads list query parameters strictly: a repeated parameter (an array) or an over-long value is a
@@ -23,6 +23,11 @@ export class QueryReader {
       return undefined;
     }
     return value;
+  }
+
+  /** An optional integer parameter from `min` to `max`, `dflt` when absent (as `page` and `limit` are read). */
+  integer(name: string, min: number, max: number, dflt: number): number {
+    return integerParam(this.query[name], name, min, max, dflt, this.errors);
   }
 
   fail(name: string, message: string): void {

@@ -62,6 +62,11 @@ export class ProjectsRepository {
     return qb.orderBy('p.created_at', 'DESC').addOrderBy('p.id', 'DESC').skip(page.offset).take(page.limit).getManyAndCount();
   }
 
+  /** Every project of the tenant, the console project included, oldest first: ids and names only. */
+  namesInTenant(tenantId: string): Promise<{ id: string; name: string }[]> {
+    return this.dataSource.query(`SELECT id, name FROM projects WHERE tenant_id = $1 ORDER BY created_at, id`, [tenantId]);
+  }
+
   save(project: Project, manager: EntityManager): Promise<Project> {
     return this.repo(manager).save(project);
   }
@@ -81,17 +86,17 @@ export class ProjectsRepository {
     return rows[0] ?? null;
   }
 
-  /** The union of the allowed origins of every project, or of console projects only. */
-  async allowedOrigins(consoleOnly: boolean): Promise<string[]> {
-    const rows: { origin: string }[] = await this.dataSource.query(
-      `SELECT DISTINCT o.origin
-         FROM projects p CROSS JOIN LATERAL jsonb_array_elements_text(
   /** The publishable key of the first tenant's console project (the console's default sign-in), or null before bootstrap. */
   async firstConsoleKey(): Promise<string | null> {
     const rows: { publishable_key: string }[] = await this.dataSource.query(`SELECT publishable_key FROM projects WHERE is_console ORDER BY created_at, id LIMIT 1`);
     return rows[0]?.publishable_key ?? null;
   }
 
+  /** The union of the allowed origins of every project, or of console projects only. */
+  async allowedOrigins(consoleOnly: boolean): Promise<string[]> {
+    const rows: { origin: string }[] = await this.dataSource.query(
+      `SELECT DISTINCT o.origin
+         FROM projects p CROSS JOIN LATERAL jsonb_array_elements_text(
                 CASE WHEN jsonb_typeof(p.allowed_origins) = 'array' THEN p.allowed_origins ELSE '[]'::jsonb END) AS o(origin)
         ${consoleOnly ? 'WHERE p.is_console' : ''}`,
     );

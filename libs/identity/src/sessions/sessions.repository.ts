@@ -127,6 +127,19 @@ export class SessionsRepository {
     );
   }
 
+  /**
+   * How many live sessions (not revoked, not expired at `now`: what `/me` counts) each project of
+   * the tenant has, projects without any left out (the admin stats).
+   */
+  liveCountsByProject(tenantId: string, now: Date): Promise<{ project_id: string; count: number }[]> {
+    return this.dataSource.query(
+      `SELECT project_id, count(*)::int AS count FROM sessions
+        WHERE tenant_id = $1 AND revoked_at IS NULL AND expires_at > $2
+        GROUP BY project_id ORDER BY project_id`,
+      [tenantId, now],
+    );
+  }
+
   /** The ids of the user's sessions not yet revoked (whose tokens a deletion must refuse). */
   async unrevokedIds(manager: EntityManager, userId: string): Promise<string[]> {
     const rows = await queryRows<{ id: string }>(manager, `SELECT id FROM sessions WHERE user_id = $1 AND revoked_at IS NULL`, [userId]);
