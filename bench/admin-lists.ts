@@ -11,10 +11,14 @@ import { freePort, productionEnv, startNode, stop, waitReady, type Child } from 
 /**
  * `npm run bench:admin`: the control plane's user list and search with 100,000 users in one
  * project (and 20,000 in another tenant), and its audit query over 100,000 events (and 20,000 of
- * the other tenant), seeded by SQL into its own database. Each scenario is a
- * sequence of single requests over loopback (latency, not throughput), after a warm-up; the query
- * plans of the exact SQL the repository runs are printed with the indexes they use. Bounded by
- * `--seconds` per scenario. Exits 0 whatever the figures; 1 when set-up fails.
+ * the other tenant), seeded by SQL into its own database. Then `/v1/admin/stats` (the Overview
+ * aggregate) after a second seeding step: `--activity` audit events (default 300,000) over the last
+ * 30 days across four projects, sessions (a third of the users live), a webhook with a delivery
+ * record for every third of those events, and a fifth of each in the other tenant. Each scenario
+ * is a sequence of single requests over loopback (latency, not throughput), after a warm-up; the
+ * query plans of the exact SQL the repositories run are printed with the indexes they use.
+ * Bounded by `--seconds` per scenario; `--only lists|stats` runs one part. Exits 0 whatever the
+ * figures; 1 when set-up fails.
  */
 
 const { values: args } = parseArgs({
@@ -28,6 +32,8 @@ const { values: args } = parseArgs({
     requests: { type: 'string', default: '400' },
     warmup: { type: 'string', default: '40' },
     seconds: { type: 'string', default: '15' },
+    activity: { type: 'string', default: '300000' },
+    only: { type: 'string' },
     json: { type: 'boolean', default: false },
   },
 });
@@ -38,6 +44,9 @@ const USERS = Number(args.users);
 const REQUESTS = Number(args.requests);
 const WARMUP = Number(args.warmup);
 const SECONDS = Number(args.seconds);
+const ACTIVITY = Number(args.activity);
+const PARTS = args.only ? [args.only] : ['lists', 'stats'];
+if (!PARTS.every((p) => p === 'lists' || p === 'stats')) throw new Error('--only takes lists or stats');
 
 function say(line = ''): void {
   if (!args.json) process.stdout.write(`${line}\n`);
@@ -47,6 +56,9 @@ interface Seeded {
   projectId: string;
   adminToken: string;
   tenantId: string;
+  /** The tenant's projects: console, the big one, two smaller ones; and the neighbour's console and app. */
+  projects: { console: string; big: string; mobile: string; partner: string };
+  neighbour: { tenantId: string; console: string; app: string };
 }
 
 /** Empties the bench database, then a tenant with an admin, a project of USERS users and a noisy neighbour tenant. */
@@ -76,9 +88,11 @@ async function seed(
       adminEmail: 'admin@neighbour.example.com',
       adminPassword: randomBytes(18).toString('base64url'),
     });
-    const [project, other] = await ds.transaction(async (m) => [
+    const [project, other, mobile, partner] = await ds.transaction(async (m) => [
       await provisioning.createProject(m, tenant.tenant_id, { name: 'Big app' }),
       await provisioning.createProject(m, neighbour.tenant_id, { name: 'Neighbour app' }),
+      await provisioning.createProject(m, tenant.tenant_id, { name: 'Mobile app' }),
+      await provisioning.createProject(m, tenant.tenant_id, { name: 'Partner portal' }),
     ]);
     const bulk = `INSERT INTO users (tenant_id, project_id, email, username, email_verified, metadata, created_at, updated_at)
       SELECT $1, $2, $4 || lpad(i::text, 6, '0') || '@' || (ARRAY['example.com', 'mail.test', 'corp.example.org'])[1 + i % 3],
@@ -117,10 +131,76 @@ async function seed(
       isAdmin: true,
       ttlSeconds: 3600,
     });
-    return { projectId: project.id, adminToken: token, tenantId: tenant.tenant_id, seedSeconds };
+    return {
+      projectId: project.id,
+      adminToken: token,
+      tenantId: tenant.tenant_id,
+      projects: { console: tenant.project_id, big: project.id, mobile: mobile.id, partner: partner.id },
+      neighbour: { tenantId: neighbour.tenant_id, console: neighbour.project_id, app: other.id },
+      seedSeconds,
+    };
   } finally {
     await ctx.close();
   }
+}
+
+/**
+ * What the Overview counts, on top of the list seeding: `count` audit events of the last 30 days
+ * (a mix of the actions a busy user base records: 40 % sign-ins, 10 % failures, one lock in 200,
+ * 5 % sign-ups, the rest session ends, profile changes and the like), nine in ten in the app
+ * projects; the tenant's sessions (a third of its users signed in now, as many ended); a webhook
+ * with a delivery record for every third event (95 % succeeded, 4 % failed, 1 % pending) over 33
+ * days; and the neighbour tenant with a fifth of each.
+ */
+async function seedActivity(raw: DataSource, seeded: Seeded): Promise<number> {
+  const started = Date.now();
+  const events = `INSERT INTO audit_events (tenant_id, project_id, actor_type, actor_id, action, resource_type, ip_address, user_agent, metadata, created_at)
+    SELECT $1::uuid, (ARRAY[$2, $3, $4, $5]::uuid[])[CASE i % 10 WHEN 0 THEN 1 WHEN 1 THEN 3 WHEN 2 THEN 4 ELSE 2 END], 'user', 'u' || i,
+           CASE WHEN i % 200 = 19 THEN 'user.locked'
+                ELSE (ARRAY['session.created', 'session.created', 'session.created', 'session.created', 'session.created', 'session.created',
+                            'session.created', 'session.created', 'user.sign_in_failed', 'user.sign_in_failed', 'session.revoked', 'session.revoked',
+                            'session.revoked', 'user.created', 'user.updated', 'user.updated', 'session.reauthenticated', 'password.reset',
+                            'email.verified', 'mfa.enabled'])[1 + i % 20] END,
+           'user', '203.0.113.1', 'bench', '{}'::jsonb, now() - make_interval(secs => ((i::bigint * 7919) % $6::int) * (2592000.0 / $6::int))
+      FROM generate_series(1, $6::int) AS i`;
+  const p = seeded.projects;
+  const n = seeded.neighbour;
+  await raw.query(events, [seeded.tenantId, p.console, p.big, p.mobile, p.partner, ACTIVITY]);
+  await raw.query(events, [n.tenantId, n.console, n.app, n.app, n.app, Math.round(ACTIVITY / 5)]);
+  // A third of the users have a live session, a sixth one signed out, a sixth one expired.
+  for (const projectId of [p.big, n.app]) {
+    await raw.query(
+      `INSERT INTO sessions (tenant_id, project_id, user_id, auth_method, expires_at, revoked_at, created_at)
+       SELECT tenant_id, project_id, id, 'password',
+              CASE WHEN n % 6 = 5 THEN now() - interval '1 hour' ELSE now() + interval '20 days' END,
+              CASE WHEN n % 6 = 4 THEN now() - interval '2 hours' END,
+              now() - interval '10 days'
+         FROM (SELECT id, tenant_id, project_id, row_number() OVER (ORDER BY id) AS n FROM users WHERE project_id = $1) u
+        WHERE n % 6 IN (0, 2, 4, 5)`,
+      [projectId],
+    );
+  }
+  for (const [tenantId, count] of [[seeded.tenantId, Math.round(ACTIVITY / 3)], [n.tenantId, Math.round(ACTIVITY / 15)]] as const) {
+    const [hook] = await raw.query<[{ id: string }]>(
+      `INSERT INTO webhooks (tenant_id, url, events, secret_encrypted) VALUES ($1, 'https://hooks.example.com/in', '["*"]', 'x') RETURNING id`,
+      [tenantId],
+    );
+    await raw.query(
+      `WITH e AS (
+         INSERT INTO outbox_events (tenant_id, project_id, type, payload, created_at, dispatched_at)
+         SELECT $1::uuid, NULL::uuid, 'session.created', '{}'::jsonb, now() - make_interval(secs => ((i::bigint * 7919) % $3::int) * (2851200.0 / $3::int)), now()
+           FROM generate_series(1, $3::int) AS i
+         RETURNING id, created_at
+       )
+       INSERT INTO webhook_deliveries (tenant_id, webhook_id, event_id, event_type, status, attempt, response_status, duration_ms, created_at)
+       SELECT $1::uuid, $2::uuid, e.id, 'session.created', s.status, 1, CASE s.status WHEN 'succeeded' THEN 200 WHEN 'failed' THEN 500 END, 40, e.created_at
+         FROM (SELECT id, created_at, row_number() OVER () AS n FROM e) e
+         CROSS JOIN LATERAL (SELECT CASE WHEN e.n % 100 < 95 THEN 'succeeded' WHEN e.n % 100 < 99 THEN 'failed' ELSE 'pending' END AS status) s`,
+      [tenantId, hook.id, count],
+    );
+  }
+  for (const table of ['audit_events', 'sessions', 'webhooks', 'outbox_events', 'webhook_deliveries']) await raw.query(`VACUUM ANALYZE ${table}`);
+  return (Date.now() - started) / 1000;
 }
 
 interface Scenario {
@@ -251,6 +331,73 @@ async function run(targets: Targets, token: string, s: Scenario, ds: DataSource)
   };
 }
 
+/** What `/v1/admin/stats` runs, one grouped statement per table, told apart by their SQL. */
+const STATS_STATEMENTS: { table: string; pattern: RegExp }[] = [
+  { table: 'projects', pattern: /FROM projects WHERE tenant_id/i },
+  { table: 'audit_events', pattern: /FROM audit_events[\s\S]*GROUP BY/i },
+  { table: 'sessions', pattern: /FROM sessions[\s\S]*GROUP BY/i },
+  { table: 'webhook_deliveries', pattern: /FROM webhook_deliveries d/i },
+];
+
+interface StatsResult {
+  name: string;
+  /** What the answer held (rows and totals), to show the work was real. */
+  answer: string;
+  requests: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+  plans: { table: string; plan: PlanSummary }[];
+}
+
+function statsScenarios(): Scenario[] {
+  return [
+    { name: 'stats: days=30 (default)', path: '/v1/admin/stats' },
+    { name: 'stats: days=7', path: '/v1/admin/stats?days=7' },
+    { name: 'stats: days=90', path: '/v1/admin/stats?days=90' },
+  ];
+}
+
+interface StatsBody {
+  daily: unknown[];
+  totals: Record<string, number>;
+  active_sessions: number;
+  webhook_deliveries: { succeeded: number; failed: number; pending: number };
+}
+
+async function runStats(targets: Targets, token: string, s: Scenario, ds: DataSource): Promise<StatsResult> {
+  const url = `${targets.timed}${s.path}`;
+  const headers = { Authorization: `Bearer ${token}` };
+  let answer = '';
+  const once = async (): Promise<number> => {
+    const t0 = process.hrtime.bigint();
+    const res = await fetch(url, { headers });
+    const body = (await res.json()) as StatsBody;
+    const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+    if (res.status !== 200) throw new Error(`${s.name}: HTTP ${res.status} ${JSON.stringify(body)}`);
+    const d = body.webhook_deliveries;
+    answer = `${body.daily.length} daily rows; ${Object.entries(body.totals).map(([k, v]) => `${k} ${v}`).join(', ')}; ${body.active_sessions} live sessions; deliveries ${d.succeeded}/${d.failed}/${d.pending}`;
+    return ms;
+  };
+  for (let i = 0; i < WARMUP; i++) await once();
+  const times: number[] = [];
+  const until = Date.now() + SECONDS * 1000;
+  while (times.length < REQUESTS && Date.now() < until) times.push(await once());
+  times.sort((a, b) => a - b);
+  targets.counter.takeExecuted();
+  const captured = await fetch(`${targets.captured}${s.path}`, { headers });
+  if (captured.status !== 200) throw new Error(`${s.name}: HTTP ${captured.status} from the capturing instance`);
+  const executed = targets.counter.takeExecuted().filter((e) => /^\s*(SELECT|WITH)\b/i.test(e.sql));
+  const plans: StatsResult['plans'] = [];
+  for (const { table, pattern } of STATS_STATEMENTS) {
+    const statement = executed.find((e) => pattern.test(e.sql));
+    if (!statement) throw new Error(`${s.name}: no statement of ${table} among ${executed.length} statements`);
+    plans.push({ table, plan: await explain(ds, statement.sql, statement.params) });
+  }
+  return { name: s.name, answer, requests: times.length, p50: percentile(times, 50), p95: percentile(times, 95), p99: percentile(times, 99), max: times[times.length - 1], plans };
+}
+
 async function main(): Promise<void> {
   const encryptionKey = randomBytes(32).toString('base64');
   say(
@@ -290,7 +437,7 @@ async function main(): Promise<void> {
     };
     const targets: Targets = { timed: await start(DATABASE_URL), captured: await start(behindCounter.toString()), counter };
     const results: Result[] = [];
-    for (const s of scenarios(seeded.projectId)) {
+    for (const s of PARTS.includes('lists') ? scenarios(seeded.projectId) : []) {
       const r = await run(targets, seeded.adminToken, s, ds);
       results.push(r);
       say(
@@ -300,9 +447,27 @@ async function main(): Promise<void> {
         `  ${''.padEnd(40)} list: ${r.listPlan.indexes.join(', ') || 'no index'} (${r.listPlan.executionMs.toFixed(2)} ms in Postgres); count: ${r.countPlan.indexes.join(', ') || 'no index'} (${r.countPlan.executionMs.toFixed(2)} ms)`,
       );
     }
+    const stats: StatsResult[] = [];
+    let activitySeconds = 0;
+    if (PARTS.includes('stats')) {
+      say(`[bench:admin] seeding ${ACTIVITY.toLocaleString('en')} audit events of the last 30 days, sessions and webhook deliveries (+ a fifth in another tenant) …`);
+      activitySeconds = await seedActivity(ds, seeded);
+      say(`[bench:admin] seeded in ${activitySeconds.toFixed(1)} s`);
+      for (const s of statsScenarios()) {
+        const r = await runStats(targets, seeded.adminToken, s, ds);
+        stats.push(r);
+        say(
+          `  ${r.name.padEnd(40)} n=${String(r.requests).padStart(4)}  p50 ${r.p50.toFixed(1).padStart(6)} ms  p95 ${r.p95.toFixed(1).padStart(6)} ms  p99 ${r.p99.toFixed(1).padStart(6)} ms  max ${r.max.toFixed(1).padStart(6)} ms`,
+        );
+        say(`  ${''.padEnd(40)} ${r.answer}`);
+        for (const { table, plan } of r.plans) {
+          say(`  ${''.padEnd(40)} ${table}: ${plan.indexes.join(', ') || 'no index'} [${plan.nodes.join(', ')}] (${plan.executionMs.toFixed(2)} ms in Postgres)`);
+        }
+      }
+    }
     if (args.json)
       process.stdout.write(
-        `${JSON.stringify({ users: USERS, seedSeconds: seeded.seedSeconds, results }, null, 2)}\n`,
+        `${JSON.stringify({ users: USERS, activity: ACTIVITY, seedSeconds: seeded.seedSeconds, activitySeconds, results, stats }, null, 2)}\n`,
       );
   } finally {
     for (const server of servers) await stop(server);
