@@ -8,7 +8,7 @@ const fs = require('node:fs');
 
 const root = path.join(__dirname, '..', '..');
 const [suite, ...rest] = process.argv.slice(2);
-const apps = ['auth-runtime', 'control-plane', 'webhook-worker'];
+const apps = ['auth-runtime', 'control-plane', 'webhook-worker', 'console'];
 const selection =
   suite === 'unit'
     ? ['-c', 'jest.unit.config.cjs']

@@ -1,9 +1,10 @@
 import '@mantine/core/styles.css';
 import '@mantine/charts/styles.css';
-import { createTheme, MantineProvider, type CSSVariablesResolver } from '@mantine/core';
+import { createTheme, MantineProvider, Modal, type CSSVariablesResolver } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { setNonce } from 'get-nonce';
 import { ApiProblem } from './api/problem';
 import { App } from './App';
 import { AuthProvider } from './auth/AuthContext';
@@ -11,9 +12,18 @@ import { loadConfig } from './config/console-config';
 
 /** The nonce the control plane put in this page's CSP (docs/console.md): Mantine's <style> elements carry it. */
 const nonce = document.querySelector<HTMLMetaElement>('meta[property="csp-nonce"]')?.nonce ?? '';
+// Modals lock the page's scroll with a <style> element (react-remove-scroll), which takes its nonce from get-nonce.
+setNonce(nonce);
 
 // Shades chosen for WCAG AA contrast (4.5:1) in both themes: axe-core checks every screen.
-const theme = createTheme({ primaryColor: 'indigo', primaryShade: { light: 7, dark: 8 }, defaultRadius: 'md' });
+// autoContrast: filled badges and buttons pick black or white text by their background.
+const theme = createTheme({
+  primaryColor: 'indigo',
+  primaryShade: { light: 7, dark: 8 },
+  defaultRadius: 'md',
+  autoContrast: true,
+  components: { Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' } } }) },
+});
 const contrast: CSSVariablesResolver = () => ({
   variables: {},
   light: { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)', '--mantine-color-anchor': 'var(--mantine-color-indigo-8)' },

@@ -1,4 +1,8 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { TEST_ENV } from '@gatehouse/testing';
 import { ConsoleBrowser } from './support/console-browser';
 import { ConsoleStack } from './support/console-stack';
 
@@ -63,6 +67,18 @@ describe('admin console (Chromium, real stack)', () => {
     expect(config).toEqual({ auth_url: stack.authUrl, project_key: stack.admin.projectKey, console_url: stack.consoleUrl });
   });
 
+  test("the console's API types are generated from the documents both apps serve (npm run console:api --check)", () => {
+    const root = join(__dirname, '..', '..', '..');
+    const run = spawnSync(process.execPath, ['-r', join(root, 'tools/register.js'), join(root, 'dist/tools/scripts/console-api.js'), '--check'], {
+      cwd: root,
+      // eslint-disable-next-line no-restricted-properties -- child processes inherit PATH
+      env: { PATH: process.env.PATH ?? '', ...TEST_ENV },
+      encoding: 'utf8',
+    });
+    expect(`${run.stdout}${run.stderr}`).toContain('console API types up to date');
+    expect(run.status).toBe(0);
+  });
+
   test('npm start prints the console URL and the admin credentials, and no framework chatter', () => {
     expect(stack.log).toContain(`console`);
     expect(stack.log).toContain(stack.consoleUrl);
@@ -94,5 +110,167 @@ describe('admin console (Chromium, real stack)', () => {
     await page.reload();
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
     expect(await page.getByTestId('signed-in-as').textContent()).toBe(stack.admin.email);
+  });
+
+  test('projects: create, edit settings with a refused value shown on its field, OAuth secret write-only, API key shown once then revoked, signing key rotated and revoked', async () => {
+    const token = await stack.adminToken();
+    await page.getByRole('link', { name: 'Projects' }).click();
+    await page.getByRole('heading', { name: 'Projects' }).waitFor();
+    await page.getByText('Console').first().waitFor();
+    expect(await browser.checkScreen('projects')).toEqual([]);
+
+    await page.getByRole('button', { name: 'New project' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New project' });
+    await dialog.getByLabel('Name').fill('Storefront');
+    await dialog.getByLabel('Allowed origins').fill('https://shop.example.com');
+    await dialog.getByLabel('Redirect URLs').fill('https://shop.example.com/callback');
+    await dialog.getByRole('button', { name: 'Create project' }).click();
+    await page.getByRole('heading', { name: 'Storefront' }).waitFor();
+    const listed = await stack.adminApi<{ projects: { id: string; name: string; allowed_origins: string[]; settings: Record<string, unknown> }[] }>(token, '/v1/admin/projects?q=Storefront');
+    const project = listed.body.projects[0];
+    expect(project).toMatchObject({ name: 'Storefront', allowed_origins: ['https://shop.example.com'], settings: { default_redirect_url: 'https://shop.example.com/callback' } });
+    expect(await browser.checkScreen('project-settings')).toEqual([]);
+
+    await page.getByLabel('Allowed origins').fill('https://shop.example.com\nnot an origin');
+    await page.getByLabel('Access token lifetime (seconds)').fill('1200');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    const originsError = page.locator('[id$="-error"]').first();
+    await originsError.waitFor();
+    expect(await originsError.textContent()).toMatch(/origin/i);
+    expect((await stack.adminApi<{ settings: { access_token_ttl_seconds: number } }>(token, `/v1/admin/projects/${project.id}`)).body.settings.access_token_ttl_seconds).toBe(900);
+    await page.getByLabel('Allowed origins').fill('https://shop.example.com');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    expect((await stack.adminApi<{ settings: { access_token_ttl_seconds: number } }>(token, `/v1/admin/projects/${project.id}`)).body.settings.access_token_ttl_seconds).toBe(1200);
+
+    await page.getByRole('tab', { name: 'Social sign-in' }).click();
+    await page.getByLabel('Google client ID').fill('google-client-id');
+    await page.getByLabel('Google client secret').fill('google-client-secret');
+    await page.getByRole('button', { name: 'Save providers' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    const google = (await stack.adminApi<{ settings: { oauth_providers: { google: Record<string, unknown> } } }>(token, `/v1/admin/projects/${project.id}`)).body.settings.oauth_providers.google;
+    expect(google).toMatchObject({ client_id: 'google-client-id', client_secret_set: true });
+    expect(JSON.stringify(google)).not.toContain('google-client-secret');
+    expect(await page.getByLabel('Google client secret').inputValue()).toBe('');
+    expect(await browser.checkScreen('project-providers')).toEqual([]);
+
+    await page.getByRole('tab', { name: 'API keys' }).click();
+    await page.getByTestId('empty-state').waitFor();
+    await page.getByLabel('New API key name').fill('backend');
+    await page.getByRole('button', { name: 'Create API key' }).click();
+    const secret = (await page.getByTestId('secret-once').textContent()) ?? '';
+    expect(secret).toMatch(/^sk_/);
+    expect(await browser.checkScreen('project-api-keys')).toEqual([]);
+    const keys = await stack.adminApi<{ api_keys: { id: string; name: string }[] }>(token, `/v1/admin/projects/${project.id}/api-keys`);
+    expect(keys.body.api_keys.map((k) => k.name)).toEqual(['backend']);
+    expect(JSON.stringify(keys.body)).not.toContain(secret);
+    await page.getByRole('button', { name: 'Done' }).click();
+    expect(await page.getByTestId('secret-once').count()).toBe(0);
+    await page.getByRole('button', { name: 'Revoke API key backend' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
+    await page.getByTestId('empty-state').waitFor();
+    expect((await stack.adminApi<{ api_keys: unknown[] }>(token, `/v1/admin/projects/${project.id}/api-keys`)).body.api_keys).toEqual([]);
+
+    await page.getByRole('tab', { name: 'Signing keys' }).click();
+    await page.getByTestId('signing-key-active').waitFor();
+    await page.getByRole('button', { name: 'Rotate signing key' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Rotate' }).click();
+    await page.getByTestId('signing-key-retiring').waitFor();
+    expect(await browser.checkScreen('project-signing-keys')).toEqual([]);
+    await page.getByTestId('signing-key-retiring').getByRole('button', { name: /Revoke signing key/ }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
+    await page.getByTestId('signing-key-revoked').waitFor();
+    const signing = await stack.adminApi<{ signing_keys: { status: string }[] }>(token, `/v1/admin/projects/${project.id}/signing-keys`);
+    expect(signing.body.signing_keys.map((k) => k.status).sort()).toEqual(['active', 'revoked']);
+  });
+
+  test('at 390 px the navigation is a drawer behind a labelled button, and the theme toggle switches to dark', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByRole('button', { name: 'Open navigation' }).click();
+    await page.getByRole('link', { name: 'Projects', exact: true }).click();
+    await page.getByRole('heading', { name: 'Projects' }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true);
+    expect(await browser.checkScreen('projects-mobile')).toEqual([]);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.getByRole('button', { name: 'Switch to dark theme' }).click();
+    expect(await page.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme'))).toBe('dark');
+    await page.getByRole('button', { name: 'Switch to light theme' }).click();
+    // Back to following the system's theme, which the screen checks switch.
+    await page.evaluate(() => localStorage.removeItem('mantine-color-scheme-value'));
+    await page.reload();
+    await page.getByRole('heading', { name: 'Projects' }).waitFor();
+  });
+
+  test('sign-out ends the session: the old access token is refused and a reload lands on the sign-in page', async () => {
+    await page.goto(stack.consoleUrl);
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    const before = await stack.adminToken();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/console\/sign-in$/);
+    await page.reload();
+    await page.waitForURL(/\/console\/sign-in$/);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
+    // The API token of another session still works: sign-out ended only the console's session.
+    expect((await stack.adminApi(before, '/v1/admin/projects')).status).toBe(200);
+  });
+
+  test('an admin with TOTP signs in with a code computed by oathtool', async () => {
+    const token = await stack.adminToken();
+    const setup = await stack.authApi<{ secret: string }>(stack.admin.projectKey, '/v1/auth/mfa/totp/setup', { token, body: {} });
+    const now = Math.floor(Date.now() / 1000);
+    const code = (offset: number) => execFileSync('oathtool', ['--totp', '-b', setup.body.secret, '-N', `@${now + offset * 30}`]).toString().trim();
+    expect((await stack.authApi(stack.admin.projectKey, '/v1/auth/mfa/totp/verify', { token, body: { code: code(0) } })).status).toBe(200);
+
+    await page.goto(`${stack.consoleUrl}/sign-in`);
+    await page.getByLabel('Email').fill(stack.admin.email);
+    await page.getByRole('textbox', { name: 'Password' }).fill(stack.admin.password);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByRole('heading', { name: 'Two-step verification' }).waitFor();
+    expect(await browser.checkScreen('sign-in-mfa')).toEqual([]);
+    await page.getByLabel('6-digit code').fill('000000');
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByRole('alert').waitFor();
+    // The next step's code (accepted within ±1 step), not the one already used to turn TOTP on.
+    await page.getByLabel('6-digit code').fill(code(1));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+  });
+
+  test('an admin signs in with a passkey from a virtual authenticator (and skips the TOTP step)', async () => {
+    await browser.addAuthenticator();
+    // Register a passkey for the signed-in admin from the console's origin, with @simplewebauthn/browser.
+    await page.evaluate(readFileSync(join(__dirname, '../../../node_modules/@simplewebauthn/browser/dist/bundle/index.umd.min.js'), 'utf8'));
+    const token = await page.evaluate(async ({ authUrl, key }) => {
+      const res = await fetch(`${authUrl}/v1/auth/refresh`, { method: 'POST', credentials: 'include', headers: { 'X-Service-Project-Key': key } });
+      return ((await res.json()) as { access_token: string }).access_token;
+    }, { authUrl: stack.authUrl, key: stack.admin.projectKey });
+    const begin = await stack.authApi(stack.admin.projectKey, '/v1/auth/passkey/register/begin', { token, body: {} });
+    expect(begin.status).toBe(200);
+    const attestation = await page.evaluate(
+      (options) => (globalThis as unknown as { SimpleWebAuthnBrowser: { startRegistration(o: object): Promise<object> } }).SimpleWebAuthnBrowser.startRegistration({ optionsJSON: options }),
+      begin.body,
+    );
+    const complete = await stack.authApi(stack.admin.projectKey, '/v1/auth/passkey/register/complete', { token, body: { credential: attestation, name: 'Virtual key' } });
+    expect(complete.status).toBe(201);
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/console\/sign-in$/);
+    await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    expect(await page.getByTestId('signed-in-as').textContent()).toBe(stack.admin.email);
+  });
+
+  test('a user who is not an administrator sees a clear "not an administrator" page', async () => {
+    const signUp = await stack.authApi(stack.admin.projectKey, '/v1/auth/sign-up', { body: { email: 'member@example.com', password: 'a sturdy passphrase 42' } });
+    expect(signUp.status).toBe(201);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/console\/sign-in$/);
+    await page.getByLabel('Email').fill('member@example.com');
+    await page.getByRole('textbox', { name: 'Password' }).fill('a sturdy passphrase 42');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByRole('heading', { name: 'Not an administrator' }).waitFor();
+    expect(await browser.checkScreen('not-admin')).toEqual([]);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/console\/sign-in$/);
   });
 });

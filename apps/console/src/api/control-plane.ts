@@ -1238,7 +1238,7 @@ export interface components {
             status: "pending" | "succeeded" | "failed";
         };
         WebhookDeliveryStatsResponse: {
-            /** @description Attempts that failed (any other answer, a timeout, a refused address); a retry, when one follows, is a record of its own */
+            /** @description Attempts that failed (any other answer or none, a refused address, a webhook disabled meanwhile); a retry, when one follows, is a record of its own */
             failed: number;
             /** @description Attempts queued and not yet made */
             pending: number;

@@ -47,6 +47,7 @@ export function Shell() {
             to={s.to}
             end={s.end}
             label={s.label}
+            variant="filled"
             active={s.end ? location.pathname === s.to : location.pathname.startsWith(s.to)}
             onClick={close}
           />

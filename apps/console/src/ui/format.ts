@@ -8,3 +8,8 @@ export function formatDate(value: string | null | undefined): string {
 export function json(value: unknown): string {
   return JSON.stringify(value, null, 2);
 }
+
+/** The non-empty trimmed lines of a textarea (origins, redirect URLs). */
+export function lines(text: string): string[] {
+  return text.split('\n').map((l) => l.trim()).filter(Boolean);
+}

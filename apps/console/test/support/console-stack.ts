@@ -151,11 +151,18 @@ export class ConsoleStack {
     return { status: res.status, body: (text ? JSON.parse(text) : {}) as T };
   }
 
-  /** The admin's access token through the API (password only; before MFA is turned on). */
+  private apiToken: string | null = null;
+
+  /**
+   * The admin's access token from one API sign-in, kept for the file (a session of its own, besides
+   * the browser's; signing in again each time would meet the sign-in rate limit of 5 a minute).
+   */
   async adminToken(): Promise<string> {
+    if (this.apiToken) return this.apiToken;
     const res = await this.authApi<{ session: { access_token: string } }>(this.admin.projectKey, '/v1/auth/sign-in', { body: { identifier: this.admin.email, password: this.admin.password } });
     if (res.status !== 200) throw new Error(`admin sign-in: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body.session.access_token;
+    this.apiToken = res.body.session.access_token;
+    return this.apiToken;
   }
 
   async stop(): Promise<void> {
