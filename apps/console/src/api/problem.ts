@@ -73,7 +73,8 @@ export function fieldErrors(problem: unknown, fields: readonly string[]): { fiel
     const text = messages.join('; ');
     if (!field) out.other.push(`${key}: ${text}`);
     else {
-      const prefix = key === field ? '' : `${key.slice(field.length + 1)}: `;
+      const rest = key.slice(field.length).replace(/^\./, '');
+      const prefix = rest ? `${rest}: ` : '';
       out.fields[field] = out.fields[field] ? `${out.fields[field]}; ${prefix}${text}` : `${prefix}${text}`;
     }
   }
