@@ -1,6 +1,128 @@
+/** Organizations of the tenant: search by name or slug, filter by project, page through, create one. */
+import { Anchor, Button, Group, Modal, Stack, Table, TextInput } from '@mantine/core';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { unwrap } from '../../api/clients';
+import { fieldErrors } from '../../api/problem';
+import { useAdminApi } from '../../auth/AuthContext';
+import { FormProblem } from '../../ui/FormProblem';
+import { formatDate } from '../../ui/format';
+import { MetadataInput, parseMetadata } from '../../ui/MetadataInput';
 import { PageTitle } from '../../ui/PageTitle';
+import { Pager } from '../../ui/Pager';
+import { ProjectSelect, useProjectOptions } from '../../ui/ProjectSelect';
+import { QueryState } from '../../ui/QueryState';
+import { SearchInput } from '../../ui/SearchInput';
+import { useListParams } from '../../ui/useListParams';
 
-// Placeholder while the screen is being built (issue 22).
 export default function OrganizationsPage() {
-  return <PageTitle title="OrganizationsPage" />;
+  const api = useAdminApi();
+  const { page, values, setFilter, setPage } = useListParams(['q', 'project'] as const);
+  const { names } = useProjectOptions();
+  const [creating, setCreating] = useState(false);
+  const query = useQuery({
+    queryKey: ['organizations', { q: values.q, project: values.project, page }],
+    queryFn: () => unwrap(api.GET('/v1/admin/organizations', { params: { query: { q: values.q || undefined, project_id: values.project || undefined, page } } })),
+    placeholderData: keepPreviousData,
+  });
+  const filtered = Boolean(values.q || values.project);
+  return (
+    <>
+      <PageTitle title="Organizations">
+        <Button size="xs" onClick={() => setCreating(true)}>
+          New organization
+        </Button>
+      </PageTitle>
+      <Group align="flex-end" mb="md" wrap="wrap">
+        <SearchInput label="Search organizations" placeholder="Name or slug" value={values.q} onSearch={(q) => setFilter('q', q)} />
+        <ProjectSelect label="Project" placeholder="All projects" clearable value={values.project || null} onChange={(id) => setFilter('project', id)} miw={220} />
+      </Group>
+      <QueryState query={query} label="organizations" isEmpty={(d) => d.organizations.length === 0} empty={filtered ? 'No organization matches this search.' : 'No organizations yet: create one with “New organization”.'}>
+        {(data) => (
+          <>
+            <Table.ScrollContainer minWidth={640}>
+              <Table striped highlightOnHover verticalSpacing="xs" aria-label="Organizations">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Name</Table.Th>
+                    <Table.Th>Slug</Table.Th>
+                    <Table.Th>Project</Table.Th>
+                    <Table.Th>Created</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {data.organizations.map((o) => (
+                    <Table.Tr key={o.id}>
+                      <Table.Td>
+                        <Anchor component={Link} to={`/organizations/${o.id}`} size="sm">
+                          {o.name}
+                        </Anchor>
+                      </Table.Td>
+                      <Table.Td>{o.slug}</Table.Td>
+                      <Table.Td>{names.get(o.project_id) ?? o.project_id}</Table.Td>
+                      <Table.Td>{formatDate(o.created_at)}</Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+            <Pager pagination={data.pagination} onPage={setPage} />
+          </>
+        )}
+      </QueryState>
+      <Modal opened={creating} onClose={() => setCreating(false)} title="New organization" centered size="lg">
+        <CreateOrganizationForm defaultProject={values.project || null} onCancel={() => setCreating(false)} />
+      </Modal>
+    </>
+  );
+}
+
+const FIELDS = ['project_id', 'name', 'slug', 'metadata'] as const;
+
+function CreateOrganizationForm({ defaultProject, onCancel }: { defaultProject: string | null; onCancel: () => void }) {
+  const api = useAdminApi();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const [projectId, setProjectId] = useState<string | null>(defaultProject);
+  const [name, setName] = useState('');
+  const [slug, setSlug] = useState('');
+  const [metadata, setMetadata] = useState('{}');
+  const [local, setLocal] = useState<Partial<Record<(typeof FIELDS)[number], string>>>({});
+  const create = useMutation({
+    mutationFn: (body: { project_id: string; name: string; slug?: string; metadata: Record<string, unknown> }) => unwrap(api.POST('/v1/admin/organizations', { body })),
+    onSuccess: async (org) => {
+      await queryClient.invalidateQueries({ queryKey: ['organizations'] });
+      void navigate(`/organizations/${org.id}`);
+    },
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const parsed = parseMetadata(metadata);
+    const errors = { project_id: projectId ? undefined : 'Choose a project', name: name.trim() ? undefined : 'Required', metadata: parsed.error ?? undefined };
+    setLocal(errors);
+    if (!projectId || !name.trim() || !parsed.value) return;
+    create.mutate({ project_id: projectId, name: name.trim(), slug: slug.trim() || undefined, metadata: parsed.value });
+  };
+  const server = fieldErrors(create.error, FIELDS);
+  const error = (f: (typeof FIELDS)[number]) => local[f] ?? server.fields[f];
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack>
+        <ProjectSelect label="Project" required value={projectId} onChange={setProjectId} error={error('project_id')} comboboxProps={{ withinPortal: true }} data-autofocus />
+        <TextInput label="Name" required value={name} onChange={(e) => setName(e.currentTarget.value)} error={error('name')} />
+        <TextInput label="Slug" description="Lower-case words joined by “-”, unique in the project; derived from the name when empty." value={slug} onChange={(e) => setSlug(e.currentTarget.value)} error={error('slug')} />
+        <MetadataInput value={metadata} onChange={setMetadata} error={error('metadata')} />
+        <FormProblem error={create.error} fields={FIELDS} title="Could not create the organization" />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onCancel}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={create.isPending}>
+            Create organization
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
 }

@@ -1,6 +1,289 @@
+/** One user: profile, live sessions (revoke one or all), organizations, MFA factors, disable/enable/unlock, metadata, delete. */
+import { Anchor, Badge, Button, Code, Group, Paper, Stack, Table, Text, Title, Tooltip, VisuallyHidden } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { Link, useNavigate, useParams } from 'react-router-dom';
+import { unwrap } from '../../api/clients';
+import type { components } from '../../api/control-plane';
+import { fieldErrors } from '../../api/problem';
+import { useAdminApi } from '../../auth/AuthContext';
+import { ConfirmButton } from '../../ui/ConfirmButton';
+import { DetailGrid } from '../../ui/DetailGrid';
+import { FormProblem } from '../../ui/FormProblem';
+import { formatDate } from '../../ui/format';
+import { MetadataInput, metadataText, parseMetadata } from '../../ui/MetadataInput';
 import { PageTitle } from '../../ui/PageTitle';
+import { ProblemAlert } from '../../ui/ProblemAlert';
+import { useProjectOptions } from '../../ui/ProjectSelect';
+import { QueryState } from '../../ui/QueryState';
+import { StatusBadge } from './StatusBadge';
 
-// Placeholder while the screen is being built (issue 22).
+type User = components['schemas']['UserDetailResponse'];
+type Session = components['schemas']['UserSessionResponse'];
+
 export default function UserPage() {
-  return <PageTitle title="UserPage" />;
+  const { id = '' } = useParams();
+  const api = useAdminApi();
+  const query = useQuery({ queryKey: ['user', id], queryFn: () => unwrap(api.GET('/v1/admin/users/{id}', { params: { path: { id } } })) });
+  return (
+    <>
+      {!query.data && <PageTitle title="User" />}
+      <QueryState query={query} label="user">
+        {(user) => <UserDetail user={user} />}
+      </QueryState>
+    </>
+  );
+}
+
+function Section({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
+  return (
+    <Paper withBorder p="md" component="section" aria-label={title}>
+      <Group justify="space-between" mb="sm" wrap="wrap">
+        <Title order={2} size="h4">
+          {title}
+        </Title>
+        {actions}
+      </Group>
+      {children}
+    </Paper>
+  );
+}
+
+function UserDetail({ user }: { user: User }) {
+  const api = useAdminApi();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const { names } = useProjectOptions();
+  const refresh = () => Promise.all([queryClient.invalidateQueries({ queryKey: ['user', user.id] }), queryClient.invalidateQueries({ queryKey: ['users'] })]);
+  const setStatus = (status: User['status']) => unwrap(api.PATCH('/v1/admin/users/{id}', { params: { path: { id: user.id } }, body: { status } })).then(refresh);
+  const activate = useMutation({ mutationFn: () => setStatus('active') });
+  const [activated, setActivated] = useState<string | null>(null);
+
+  const remove = async () => {
+    await unwrap(api.DELETE('/v1/admin/users/{id}', { params: { path: { id: user.id } } }));
+    void navigate('/users', { replace: true });
+    queryClient.removeQueries({ queryKey: ['user', user.id] });
+    await Promise.all([queryClient.invalidateQueries({ queryKey: ['users'] }), queryClient.invalidateQueries({ queryKey: ['organization'] })]);
+  };
+
+  return (
+    <Stack>
+      <PageTitle title={user.email}>
+        {user.status === 'active' ? (
+          <>
+            <Tooltip label="Clears a lockout after too many failed sign-ins" withinPortal>
+              <Button variant="default" size="xs" loading={activate.isPending} onClick={() => activate.mutate(undefined, { onSuccess: () => setActivated('Any lockout is cleared: the user can sign in again.') })}>
+                Unlock
+              </Button>
+            </Tooltip>
+            <ConfirmButton label="Disable" title="Disable this user?" confirmLabel="Disable" message={`${user.email} is signed out everywhere at once (every session is revoked) and cannot sign in until enabled again.`} onConfirm={() => setStatus('disabled').then(() => setActivated(null))} />
+          </>
+        ) : (
+          <Button size="xs" loading={activate.isPending} onClick={() => activate.mutate(undefined, { onSuccess: () => setActivated('The user is enabled (and any lockout cleared).') })}>
+            Enable
+          </Button>
+        )}
+        <ConfirmButton
+          label="Delete"
+          title="Delete this user?"
+          confirmLabel="Delete user"
+          message={`${user.email} is deleted with their credentials, sessions, factors, passkeys and memberships. This cannot be undone.`}
+          onConfirm={remove}
+        />
+      </PageTitle>
+      <ProblemAlert error={activate.error} title="Could not change the status" />
+      {activated && !activate.error && (
+        <Text size="sm" role="status" fw={500}>
+          {activated}
+        </Text>
+      )}
+
+      <Section title="Profile">
+        <DetailGrid
+          items={[
+            { label: 'Email', value: user.email },
+            { label: 'Username', value: user.username ?? '—' },
+            { label: 'Status', value: <StatusBadge status={user.status} /> },
+            { label: 'Email verified', value: user.email_verified ? 'Yes' : 'No' },
+            { label: 'Tenant admin', value: user.is_admin ? 'Yes (console access)' : 'No' },
+            {
+              label: 'Project',
+              value: (
+                <Anchor component={Link} to={`/projects/${user.project_id}`} size="sm">
+                  {names.get(user.project_id) ?? user.project_id}
+                </Anchor>
+              ),
+            },
+            { label: 'MFA factors', value: user.mfa_factors.length ? <Group gap={4}>{user.mfa_factors.map((f) => <Badge key={f} size="sm" variant="default">{f}</Badge>)}</Group> : 'None' },
+            { label: 'Created', value: formatDate(user.created_at) },
+            { label: 'Last sign-in', value: formatDate(user.last_sign_in_at) },
+            { label: 'Updated', value: formatDate(user.updated_at) },
+            { label: 'User ID', value: <Code>{user.id}</Code> },
+          ]}
+        />
+      </Section>
+
+      <Sessions user={user} onChange={refresh} />
+
+      <Section title="Organizations">
+        {user.organizations.length === 0 ? (
+          <Text size="sm" c="dimmed" data-testid="empty-state">
+            Not a member of any organization.
+          </Text>
+        ) : (
+          <Table.ScrollContainer minWidth={520}>
+            <Table verticalSpacing="xs" aria-label="Organizations of the user">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Name</Table.Th>
+                  <Table.Th>Slug</Table.Th>
+                  <Table.Th>Role</Table.Th>
+                  <Table.Th>Joined</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {user.organizations.map((o) => (
+                  <Table.Tr key={o.id}>
+                    <Table.Td>
+                      <Anchor component={Link} to={`/organizations/${o.id}`} size="sm">
+                        {o.name}
+                      </Anchor>
+                    </Table.Td>
+                    <Table.Td>{o.slug}</Table.Td>
+                    <Table.Td>{o.role}</Table.Td>
+                    <Table.Td>{formatDate(o.joined_at)}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </Section>
+
+      <Section title="Metadata">
+        <MetadataForm key={user.id} user={user} onSaved={refresh} />
+      </Section>
+    </Stack>
+  );
+}
+
+function Sessions({ user, onChange }: { user: User; onChange: () => Promise<unknown> }) {
+  const api = useAdminApi();
+  const revoke = (s: Session) => unwrap(api.DELETE('/v1/admin/users/{id}/sessions/{session_id}', { params: { path: { id: user.id, session_id: s.id } } })).then(onChange);
+  const revokeAll = () => unwrap(api.DELETE('/v1/admin/users/{id}/sessions', { params: { path: { id: user.id } } })).then(onChange);
+  return (
+    <Section
+      title="Active sessions"
+      actions={
+        user.sessions.length > 0 && (
+          <ConfirmButton
+            label="Revoke all sessions"
+            title="Revoke every session?"
+            confirmLabel="Revoke all"
+            message={`${user.email} is signed out on every device (${user.sessions.length} session${user.sessions.length === 1 ? '' : 's'}); their tokens are refused from the next request. The account stays active: they can sign in again.`}
+            onConfirm={revokeAll}
+          />
+        )
+      }
+    >
+      {user.sessions.length === 0 ? (
+        <Text size="sm" c="dimmed" data-testid="empty-state">
+          No active session.
+        </Text>
+      ) : (
+        <Table.ScrollContainer minWidth={760}>
+          <Table verticalSpacing="xs" aria-label="Active sessions">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Started</Table.Th>
+                <Table.Th>Method</Table.Th>
+                <Table.Th>IP address</Table.Th>
+                <Table.Th>Device</Table.Th>
+                <Table.Th>Last active</Table.Th>
+                <Table.Th>Expires</Table.Th>
+                <Table.Th>
+                  <VisuallyHidden>Actions</VisuallyHidden>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {user.sessions.map((s) => (
+                <Table.Tr key={s.id} data-session-id={s.id}>
+                  <Table.Td>{formatDate(s.created_at)}</Table.Td>
+                  <Table.Td>{s.auth_method}</Table.Td>
+                  <Table.Td>{s.ip_address ?? '—'}</Table.Td>
+                  <Table.Td maw={260}>
+                    <Text size="sm" truncate="end" title={s.user_agent ?? undefined}>
+                      {s.user_agent ?? '—'}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>{formatDate(s.last_active_at)}</Table.Td>
+                  <Table.Td>{formatDate(s.expires_at)}</Table.Td>
+                  <Table.Td>
+                    <ConfirmButton
+                      label="Revoke"
+                      aria-label={`Revoke the session started ${formatDate(s.created_at)} (${s.id.slice(0, 8)})`}
+                      title="Revoke this session?"
+                      confirmLabel="Revoke session"
+                      message={`The session started ${formatDate(s.created_at)}${s.ip_address ? ` from ${s.ip_address}` : ''} ends at once: its access and refresh tokens are refused from the next request.`}
+                      onConfirm={() => revoke(s)}
+                    />
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </Section>
+  );
+}
+
+function MetadataForm({ user, onSaved }: { user: User; onSaved: () => Promise<unknown> }) {
+  const api = useAdminApi();
+  const [text, setText] = useState(() => metadataText(user.metadata));
+  const [syntax, setSyntax] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+  const save = useMutation({
+    mutationFn: (metadata: Record<string, unknown>) => unwrap(api.PATCH('/v1/admin/users/{id}', { params: { path: { id: user.id } }, body: { metadata } })),
+    onSuccess: async (updated) => {
+      setText(metadataText(updated.metadata));
+      setSaved(true);
+      await onSaved();
+    },
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setSaved(false);
+    const parsed = parseMetadata(text);
+    setSyntax(parsed.error);
+    if (parsed.value) save.mutate(parsed.value);
+  };
+  const errors = fieldErrors(save.error, ['metadata']);
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack>
+        <MetadataInput
+          description="Replaces the whole object; at most 8 KiB."
+          value={text}
+          onChange={(v) => {
+            setText(v);
+            setSyntax(null);
+          }}
+          error={syntax ?? errors.fields.metadata}
+        />
+        <FormProblem error={save.error} fields={['metadata']} title="Could not save the metadata" />
+        <Group>
+          <Button type="submit" loading={save.isPending}>
+            Save metadata
+          </Button>
+          {saved && (
+            <Text size="sm" role="status" fw={500}>
+              Saved.
+            </Text>
+          )}
+        </Group>
+      </Stack>
+    </form>
+  );
 }

@@ -1,6 +1,83 @@
+/** Users of the tenant: search by email or username, filter by project, page through, open one. */
+import { Anchor, Badge, Group, Table, Text } from '@mantine/core';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router-dom';
+import { unwrap } from '../../api/clients';
+import { useAdminApi } from '../../auth/AuthContext';
+import { formatDate } from '../../ui/format';
 import { PageTitle } from '../../ui/PageTitle';
+import { Pager } from '../../ui/Pager';
+import { ProjectSelect, useProjectOptions } from '../../ui/ProjectSelect';
+import { QueryState } from '../../ui/QueryState';
+import { SearchInput } from '../../ui/SearchInput';
+import { useListParams } from '../../ui/useListParams';
+import { StatusBadge } from './StatusBadge';
 
-// Placeholder while the screen is being built (issue 22).
 export default function UsersPage() {
-  return <PageTitle title="UsersPage" />;
+  const api = useAdminApi();
+  const { page, values, setFilter, setPage } = useListParams(['q', 'project'] as const);
+  const { names } = useProjectOptions();
+  const query = useQuery({
+    queryKey: ['users', { q: values.q, project: values.project, page }],
+    queryFn: () => unwrap(api.GET('/v1/admin/users', { params: { query: { q: values.q || undefined, project_id: values.project || undefined, page } } })),
+    placeholderData: keepPreviousData,
+  });
+  const filtered = Boolean(values.q || values.project);
+  return (
+    <>
+      <PageTitle title="Users" />
+      <Group align="flex-end" mb="md" wrap="wrap">
+        <SearchInput label="Search users" placeholder="Email or username" value={values.q} onSearch={(q) => setFilter('q', q)} />
+        <ProjectSelect label="Project" placeholder="All projects" clearable value={values.project || null} onChange={(id) => setFilter('project', id)} miw={220} />
+      </Group>
+      <QueryState query={query} label="users" isEmpty={(d) => d.users.length === 0} empty={filtered ? 'No user matches this search.' : 'No users yet: they appear here once they sign up to a project.'}>
+        {(data) => (
+          <>
+            <Table.ScrollContainer minWidth={760}>
+              <Table striped highlightOnHover verticalSpacing="xs" aria-label="Users">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Email</Table.Th>
+                    <Table.Th>Username</Table.Th>
+                    <Table.Th>Project</Table.Th>
+                    <Table.Th>Status</Table.Th>
+                    <Table.Th>MFA</Table.Th>
+                    <Table.Th>Created</Table.Th>
+                    <Table.Th>Last sign-in</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {data.users.map((u) => (
+                    <Table.Tr key={u.id}>
+                      <Table.Td>
+                        <Group gap={6} wrap="nowrap">
+                          <Anchor component={Link} to={`/users/${u.id}`} size="sm">
+                            {u.email}
+                          </Anchor>
+                          {u.is_admin && (
+                            <Badge size="xs" variant="default" style={{ flexShrink: 0 }}>
+                              admin
+                            </Badge>
+                          )}
+                        </Group>
+                      </Table.Td>
+                      <Table.Td>{u.username ?? <Text span c="dimmed" size="sm">—</Text>}</Table.Td>
+                      <Table.Td>{names.get(u.project_id) ?? <Text span size="xs" ff="monospace">{u.project_id.slice(0, 8)}</Text>}</Table.Td>
+                      <Table.Td>
+                        <StatusBadge status={u.status} />
+                      </Table.Td>
+                      <Table.Td>{u.mfa_factors.length ? u.mfa_factors.join(', ') : '—'}</Table.Td>
+                      <Table.Td>{formatDate(u.created_at)}</Table.Td>
+                      <Table.Td>{formatDate(u.last_sign_in_at)}</Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+            <Pager pagination={data.pagination} onPage={setPage} />
+          </>
+        )}
+      </QueryState>
+    </>
+  );
 }

@@ -1,0 +1,401 @@
+import type { Locator, Page } from 'playwright-core';
+import { ConsoleBrowser, signInThroughPage } from './support/console-browser';
+import { ConsoleStack } from './support/console-stack';
+
+interface Signed {
+  session: { id: string; access_token: string };
+  user: { id: string; email: string };
+}
+interface Problem {
+  detail: string;
+  errors?: Record<string, string[]>;
+}
+
+/**
+ * The console's people screens (issue 22): users (search, filter, sessions, status, metadata,
+ * delete) and organizations (create, edit, members and the last-admin rule, invitations, delete),
+ * driven in Chromium on the stack `npm start` runs, every change checked through the API, each
+ * screen scanned with axe-core in both themes. One stack and one browser; the tests build on each
+ * other in order.
+ */
+describe('admin console: users and organizations (Chromium, real stack)', () => {
+  const stack = new ConsoleStack();
+  let browser: ConsoleBrowser;
+  let page: Page;
+  let token = '';
+  let projectId = '';
+  let projectKey = '';
+  let alice: Signed;
+  let aliceAgain: Signed;
+  let bob: Signed;
+  let carol: Signed;
+
+  const me = async (accessToken: string) => stack.authApi<{ user: { id: string } | null }>(projectKey, '/v1/auth/me', { method: 'GET', token: accessToken });
+  const dialog = () => page.getByRole('dialog');
+  const confirm = async (name: string) => {
+    await dialog().getByRole('button', { name, exact: true }).click();
+    await dialog().waitFor({ state: 'detached' });
+  };
+  const until = async (check: () => Promise<boolean>, what: string) => {
+    for (let i = 0; i < 50; i++) {
+      if (await check()) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`timed out waiting for ${what}`);
+  };
+  const textOf = async (locator: Locator) => ((await locator.textContent()) ?? '').replace(/\s+/g, ' ').trim();
+
+  beforeAll(async () => {
+    await stack.start();
+    browser = await ConsoleBrowser.launch([new URL(stack.authUrl).host, new URL(stack.controlPlaneUrl).host]);
+    page = browser.page;
+    page.setDefaultTimeout(10_000);
+    token = await stack.adminToken();
+    const project = await stack.adminApi<{ id: string; publishable_key: string }>(token, '/v1/admin/projects', { method: 'POST', body: { name: 'People app', redirect_urls: ['http://localhost:5999/invitation'] } });
+    expect(project.status).toBe(201);
+    projectId = project.body.id;
+    projectKey = project.body.publishable_key;
+    const signUp = async (email: string, username: string) => {
+      const res = await stack.authApi<Signed>(projectKey, '/v1/auth/sign-up', { body: { email, username, password: 'correct horse battery staple 42' } });
+      expect(res.status).toBe(201);
+      return res.body;
+    };
+    alice = await signUp('alice@people.test', 'alice');
+    bob = await signUp('bob@people.test', 'bobby');
+    carol = await signUp('carol@people.test', 'carol');
+    const again = await stack.authApi<Signed>(projectKey, '/v1/auth/sign-in', { body: { identifier: 'alice@people.test', password: 'correct horse battery staple 42' } });
+    expect(again.status).toBe(200);
+    aliceAgain = again.body;
+    await signInThroughPage(page, stack.consoleUrl, stack.admin.email, stack.admin.password);
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack.stop();
+  });
+
+  afterEach(() => {
+    // No screen may break the page's CSP, throw, or fetch anything from the network.
+    expect(browser.problems).toEqual([]);
+    expect(browser.foreignRequests).toEqual([]);
+  });
+
+  test('users list: search (debounced, in the URL), project filter, and a row opens the detail', async () => {
+    await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Users' }).click();
+    await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
+    const table = page.getByRole('table', { name: 'Users' });
+    await table.getByRole('link', { name: 'carol@people.test' }).waitFor();
+    // The admin of the console project is a user of the tenant too.
+    await table.getByRole('link', { name: stack.admin.email }).waitFor();
+    expect(await browser.checkScreen('users')).toEqual([]);
+
+    await page.getByLabel('Search users').fill('ALI');
+    await page.waitForURL(/[?&]q=ALI/);
+    await until(async () => (await table.getByRole('link').count()) === 1, 'the search to narrow the list');
+    expect(await table.getByRole('link').allTextContents()).toEqual(['alice@people.test']);
+    await page.getByLabel('Search users').fill('nobody-matches-this');
+    await page.getByTestId('empty-state').waitFor();
+    expect(await textOf(page.getByTestId('empty-state'))).toBe('No user matches this search.');
+    await page.getByLabel('Search users').fill('');
+    await until(async () => !/[?&]q=/.test(page.url()), 'the search to clear');
+
+    await page.getByRole('combobox', { name: 'Project' }).click();
+    await page.getByRole('option', { name: 'People app' }).click();
+    await page.waitForURL(new RegExp(`[?&]project=${projectId}`));
+    await until(async () => (await table.getByRole('link').count()) === 3, 'the project filter');
+    expect((await table.getByRole('link').allTextContents()).sort()).toEqual(['alice@people.test', 'bob@people.test', 'carol@people.test']);
+    expect(await textOf(page.getByText(/in all$/))).toBe('3 in all');
+
+    await table.getByRole('link', { name: 'alice@people.test' }).click();
+    await page.getByRole('heading', { name: 'alice@people.test', level: 1 }).waitFor();
+    expect(page.url()).toContain(`/users/${alice.user.id}`);
+    // Back keeps the filter (it lives in the URL).
+    await page.goBack();
+    await table.getByRole('link', { name: 'bob@people.test' }).waitFor();
+    expect(page.url()).toContain(`project=${projectId}`);
+    await table.getByRole('link', { name: 'alice@people.test' }).click();
+    await page.getByRole('heading', { name: 'alice@people.test', level: 1 }).waitFor();
+  }, 120_000);
+
+  test('user detail: profile, revoke one session then all (their tokens are refused), disable, enable, unlock', async () => {
+    const profile = page.getByRole('region', { name: 'Profile' });
+    expect(await textOf(profile)).toContain('alice');
+    expect(await textOf(profile)).toContain('People app');
+    expect(await textOf(profile)).toContain(alice.user.id);
+    const sessions = page.getByRole('table', { name: 'Active sessions' });
+    await sessions.locator(`tr[data-session-id="${alice.session.id}"]`).waitFor();
+    expect(await sessions.locator('tbody tr').count()).toBe(2);
+    expect(await textOf(page.getByRole('region', { name: 'Organizations' }))).toContain('Not a member of any organization.');
+    expect(await browser.checkScreen('user-detail')).toEqual([]);
+
+    expect((await me(alice.session.access_token)).body.user?.id).toBe(alice.user.id);
+    const first = sessions.locator(`tr[data-session-id="${alice.session.id}"]`);
+    await first.getByRole('button', { name: /^Revoke the session started/ }).click();
+    expect(await textOf(dialog())).toContain('ends at once');
+    await confirm('Revoke session');
+    await first.waitFor({ state: 'detached' });
+    expect(await sessions.locator('tbody tr').count()).toBe(1);
+    const revoked = await me(alice.session.access_token);
+    expect(revoked.status === 401 || revoked.body.user === null).toBe(true);
+    // Only that session: the other one still works.
+    expect((await me(aliceAgain.session.access_token)).body.user?.id).toBe(alice.user.id);
+
+    await page.getByRole('button', { name: 'Revoke all sessions' }).click();
+    await confirm('Revoke all');
+    await page.getByRole('region', { name: 'Active sessions' }).getByText('No active session.').waitFor();
+    const all = await me(aliceAgain.session.access_token);
+    expect(all.status === 401 || all.body.user === null).toBe(true);
+    const afterRevoke = await stack.adminApi<{ status: string; sessions: unknown[] }>(token, `/v1/admin/users/${alice.user.id}`);
+    expect(afterRevoke.body).toMatchObject({ status: 'active', sessions: [] });
+
+    await page.getByRole('button', { name: 'Disable', exact: true }).click();
+    await confirm('Disable');
+    await page.getByRole('button', { name: 'Enable', exact: true }).waitFor();
+    expect(await textOf(profile)).toContain('disabled');
+    expect((await stack.adminApi<{ status: string }>(token, `/v1/admin/users/${alice.user.id}`)).body.status).toBe('disabled');
+    const refused = await stack.authApi(projectKey, '/v1/auth/sign-in', { body: { identifier: 'alice@people.test', password: 'correct horse battery staple 42' } });
+    expect(refused.status).toBeGreaterThanOrEqual(400);
+
+    await page.getByRole('button', { name: 'Enable', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: 'The user is enabled' }).waitFor();
+    expect((await stack.adminApi<{ status: string }>(token, `/v1/admin/users/${alice.user.id}`)).body.status).toBe('active');
+    await page.getByRole('button', { name: 'Unlock', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: 'Any lockout is cleared' }).waitFor();
+  }, 120_000);
+
+  test('user detail: metadata is checked as JSON before sending, the server refusal lands on the field, a valid object is saved', async () => {
+    const form = page.getByRole('region', { name: 'Metadata' });
+    const input = form.getByLabel('Metadata (JSON object)');
+    const save = form.getByRole('button', { name: 'Save metadata' });
+    await input.fill('{"plan": ');
+    await save.click();
+    await form.getByText(/^Not valid JSON/).waitFor();
+    await input.fill('[1, 2]');
+    await save.click();
+    await form.getByText('Must be a JSON object, e.g. {"plan": "pro"}').waitFor();
+    // Over 8 KiB: only the server knows; its field error is shown on the field.
+    await input.fill(JSON.stringify({ blob: 'x'.repeat(9000) }));
+    await save.click();
+    await form.getByText('must be a JSON object of at most 8 KiB').waitFor();
+    expect((await stack.adminApi<{ metadata: object }>(token, `/v1/admin/users/${alice.user.id}`)).body.metadata).toEqual({});
+
+    await input.fill('{"plan": "pro", "seats": 3}');
+    await save.click();
+    await form.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    expect((await stack.adminApi<{ metadata: object }>(token, `/v1/admin/users/${alice.user.id}`)).body.metadata).toEqual({ plan: 'pro', seats: 3 });
+  }, 120_000);
+
+  test('user detail: deleting asks first, then goes back to the list; the admin cannot delete themselves', async () => {
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    expect(await textOf(dialog())).toContain('This cannot be undone');
+    await dialog().getByRole('button', { name: 'Cancel' }).click();
+    await dialog().waitFor({ state: 'detached' });
+    expect((await stack.adminApi(token, `/v1/admin/users/${alice.user.id}`)).status).toBe(200);
+
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    await confirm('Delete user');
+    await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/console/users');
+    expect((await stack.adminApi(token, `/v1/admin/users/${alice.user.id}`)).status).toBe(404);
+    await page.getByRole('table', { name: 'Users' }).getByRole('link', { name: 'bob@people.test' }).waitFor();
+    expect(await page.getByRole('link', { name: 'alice@people.test' }).count()).toBe(0);
+
+    // The server's refusal is shown in the dialog, which stays open.
+    await page.getByRole('table', { name: 'Users' }).getByRole('link', { name: stack.admin.email }).click();
+    await page.getByRole('heading', { name: stack.admin.email, level: 1 }).waitFor();
+    const expected = await stack.adminApi<Problem>(token, `/v1/admin/users/${await adminId()}`, { method: 'DELETE' });
+    expect(expected.status).toBe(409);
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    await dialog().getByRole('button', { name: 'Delete user' }).click();
+    await dialog().getByRole('alert').filter({ hasText: expected.body.detail }).waitFor();
+    await dialog().getByRole('button', { name: 'Cancel' }).click();
+  }, 120_000);
+
+  const adminId = async () => {
+    const list = await stack.adminApi<{ users: { id: string; email: string }[] }>(token, `/v1/admin/users?q=${encodeURIComponent(stack.admin.email)}`);
+    return list.body.users.find((u) => u.email === stack.admin.email)!.id;
+  };
+
+  test('users list at 390 px: the burger opens the navigation drawer and a user row is reachable', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      await page.goto(`${stack.consoleUrl}/`);
+      await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+      const burger = page.getByRole('button', { name: 'Open navigation' });
+      await burger.click();
+      const nav = page.getByRole('navigation', { name: 'Main navigation' });
+      await nav.getByRole('link', { name: 'Users' }).click();
+      await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
+      await page.getByRole('button', { name: 'Open navigation' }).waitFor();
+      const row = page.getByRole('table', { name: 'Users' }).getByRole('link', { name: 'bob@people.test' });
+      await row.scrollIntoViewIfNeeded();
+      expect(await row.isVisible()).toBe(true);
+      const box = await row.boundingBox();
+      expect(box && box.x >= 0 && box.x + box.width <= 390).toBe(true);
+      // Nothing but the table scrolls sideways.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      await row.click();
+      await page.getByRole('heading', { name: 'bob@people.test', level: 1 }).waitFor();
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
+  }, 120_000);
+
+  let orgId = '';
+
+  test('organizations: the list and the create form (fields checked, the server errors mapped onto them)', async () => {
+    await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Organizations' }).click();
+    await page.getByRole('heading', { name: 'Organizations', level: 1 }).waitFor();
+    await page.getByTestId('empty-state').waitFor();
+
+    await page.getByRole('button', { name: 'New organization' }).click();
+    const form = dialog();
+    await form.getByRole('button', { name: 'Create organization' }).click();
+    await form.getByText('Choose a project').waitFor();
+    await form.getByRole('combobox', { name: 'Project' }).click();
+    await page.getByRole('option', { name: 'People app' }).click();
+    await form.getByRole('textbox', { name: 'Name' }).fill('Acme Robotics');
+    await form.getByRole('textbox', { name: 'Slug' }).fill('Not A Slug!');
+    await form.getByRole('button', { name: 'Create organization' }).click();
+    const refusal = await stack.adminApi<Problem>(token, '/v1/admin/organizations', { method: 'POST', body: { project_id: projectId, name: 'Acme Robotics', slug: 'Not A Slug!' } });
+    expect(refusal.status).toBe(400);
+    await form.getByText(refusal.body.errors!.slug.join('; ')).waitFor();
+    await form.getByRole('textbox', { name: 'Slug' }).fill('acme-robotics');
+    await form.getByLabel('Metadata (JSON object)').fill('{"tier": "gold"}');
+    await form.getByRole('button', { name: 'Create organization' }).click();
+    await page.getByRole('heading', { name: 'Acme Robotics', level: 1 }).waitFor();
+    orgId = /\/organizations\/([^/?]+)/.exec(page.url())![1];
+    const created = await stack.adminApi(token, `/v1/admin/organizations/${orgId}`);
+    expect(created.body).toMatchObject({ name: 'Acme Robotics', slug: 'acme-robotics', project_id: projectId, metadata: { tier: 'gold' } });
+
+    await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Organizations' }).click();
+    const table = page.getByRole('table', { name: 'Organizations' });
+    await table.getByRole('link', { name: 'Acme Robotics' }).waitFor();
+    expect(await textOf(table)).toContain('People app');
+    expect(await browser.checkScreen('organizations')).toEqual([]);
+    await page.getByLabel('Search organizations').fill('robot');
+    await page.waitForURL(/[?&]q=robot/);
+    await table.getByRole('link', { name: 'Acme Robotics' }).waitFor();
+    await page.getByLabel('Search organizations').fill('zzz');
+    await page.getByText('No organization matches this search.').waitFor();
+    await page.getByLabel('Search organizations').fill('acme-rob');
+    await table.getByRole('link', { name: 'Acme Robotics' }).click();
+    await page.getByRole('heading', { name: 'Acme Robotics', level: 1 }).waitFor();
+  }, 120_000);
+
+  test('organization detail: edit name, slug and metadata', async () => {
+    const form = page.getByRole('form', { name: 'Edit organization' });
+    await form.getByRole('textbox', { name: 'Name' }).fill('Acme Robotics Ltd');
+    await form.getByRole('textbox', { name: 'Slug' }).fill('acme-ltd');
+    await form.getByLabel('Metadata (JSON object)').fill('{"tier": "platinum", "region": "eu"}');
+    await form.getByRole('button', { name: 'Save changes' }).click();
+    await form.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    await page.getByRole('heading', { name: 'Acme Robotics Ltd', level: 1 }).waitFor();
+    expect((await stack.adminApi(token, `/v1/admin/organizations/${orgId}`)).body).toMatchObject({ name: 'Acme Robotics Ltd', slug: 'acme-ltd', metadata: { tier: 'platinum', region: 'eu' } });
+  }, 120_000);
+
+  test('members: add through the user search and by id, change roles, and the last-admin rule refused with the server message', async () => {
+    const members = page.getByRole('region', { name: 'Members' });
+    await members.getByTestId('empty-state').waitFor();
+    const add = page.getByRole('form', { name: 'Add a member' });
+
+    await add.getByRole('combobox', { name: 'Find a user of the project' }).fill('car');
+    await page.getByRole('option', { name: 'carol@people.test (carol)' }).click();
+    expect(await add.getByRole('textbox', { name: 'User ID' }).inputValue()).toBe(carol.user.id);
+    await add.getByRole('combobox', { name: 'Role' }).selectOption('admin');
+    await add.getByRole('button', { name: 'Add member' }).click();
+    const table = members.getByRole('table', { name: 'Members' });
+    await table.getByRole('link', { name: 'carol@people.test' }).waitFor();
+
+    // A user of another project (the console's admin) is not found in this one: the server's words.
+    const outsider = await stack.adminApi<Problem>(token, `/v1/admin/organizations/${orgId}/members`, { method: 'POST', body: { user_id: await adminId() } });
+    expect(outsider.status).toBe(404);
+    await add.getByRole('textbox', { name: 'User ID' }).fill(await adminId());
+    await add.getByRole('button', { name: 'Add member' }).click();
+    await add.getByRole('alert').filter({ hasText: outsider.body.detail }).waitFor();
+
+    await add.getByRole('textbox', { name: 'User ID' }).fill(bob.user.id);
+    await add.getByRole('button', { name: 'Add member' }).click();
+    await table.getByRole('link', { name: 'bob@people.test' }).waitFor();
+    expect(await add.getByRole('textbox', { name: 'User ID' }).inputValue()).toBe('');
+    expect(await add.getByRole('combobox', { name: 'Find a user of the project' }).inputValue()).toBe('');
+    expect(await add.getByRole('alert').count()).toBe(0);
+    expect(await browser.checkScreen('organization-detail')).toEqual([]);
+    const roles = async () => Object.fromEntries((await stack.adminApi<{ members: { email: string; role: string }[] }>(token, `/v1/admin/organizations/${orgId}/members`)).body.members.map((m) => [m.email, m.role]));
+    expect(await roles()).toEqual({ 'carol@people.test': 'admin', 'bob@people.test': 'member' });
+
+    await table.getByRole('combobox', { name: 'Role of bob@people.test' }).selectOption('admin');
+    await until(async () => (await roles())['bob@people.test'] === 'admin', 'bob to become admin');
+    await until(async () => !(await table.getByRole('combobox', { name: 'Role of bob@people.test' }).isDisabled()), 'the role change to settle');
+    await table.getByRole('combobox', { name: 'Role of bob@people.test' }).selectOption('member');
+    await until(async () => (await roles())['bob@people.test'] === 'member', 'bob to become member again');
+    await until(async () => !(await table.getByRole('combobox', { name: 'Role of carol@people.test' }).isDisabled()), 'the role change to settle');
+
+    // Demoting the only admin: refused, the server's own words shown, the role unchanged.
+    const demote = await stack.adminApi<Problem>(token, `/v1/admin/organizations/${orgId}/members/${carol.user.id}`, { method: 'PATCH', body: { role: 'member' } });
+    expect(demote.status).toBe(409);
+    await table.getByRole('combobox', { name: 'Role of carol@people.test' }).selectOption('member');
+    const alert = members.getByRole('alert').filter({ hasText: 'Could not change the role' });
+    await alert.waitFor();
+    expect(await textOf(alert)).toContain(demote.body.detail);
+    await until(async () => (await table.getByRole('combobox', { name: 'Role of carol@people.test' }).inputValue()) === 'admin', 'the select to show the role kept');
+    expect((await roles())['carol@people.test']).toBe('admin');
+
+    // Removing the only admin: the confirmation dialog shows the refusal and stays open.
+    const removal = await stack.adminApi<Problem>(token, `/v1/admin/organizations/${orgId}/members/${carol.user.id}`, { method: 'DELETE' });
+    expect(removal.status).toBe(409);
+    await table.getByRole('button', { name: 'Remove carol@people.test' }).click();
+    await dialog().getByRole('button', { name: 'Remove member' }).click();
+    await dialog().getByRole('alert').filter({ hasText: removal.body.detail }).waitFor();
+    await dialog().getByRole('button', { name: 'Cancel' }).click();
+    await dialog().waitFor({ state: 'detached' });
+
+    await table.getByRole('button', { name: 'Remove bob@people.test' }).click();
+    await confirm('Remove member');
+    await table.getByRole('link', { name: 'bob@people.test' }).waitFor({ state: 'detached' });
+    expect(await roles()).toEqual({ 'carol@people.test': 'admin' });
+
+    // The user's page lists the membership.
+    await table.getByRole('link', { name: 'carol@people.test' }).click();
+    await page.getByRole('heading', { name: 'carol@people.test', level: 1 }).waitFor();
+    const orgs = page.getByRole('table', { name: 'Organizations of the user' });
+    await orgs.getByRole('link', { name: 'Acme Robotics Ltd' }).waitFor();
+    expect(await textOf(orgs)).toContain('admin');
+    await orgs.getByRole('link', { name: 'Acme Robotics Ltd' }).click();
+    await page.getByRole('heading', { name: 'Acme Robotics Ltd', level: 1 }).waitFor();
+  }, 120_000);
+
+  test('invitations: invite, a duplicate refused, revoke; then the organization is deleted', async () => {
+    const invitations = page.getByRole('region', { name: 'Invitations' });
+    await invitations.getByTestId('empty-state').waitFor();
+    const form = page.getByRole('form', { name: 'Invite by email' });
+    await form.getByRole('textbox', { name: 'Email' }).fill('dana@people.test');
+    await form.getByRole('combobox', { name: 'Role' }).selectOption('admin');
+    await form.getByRole('button', { name: 'Send invitation' }).click();
+    const table = invitations.getByRole('table', { name: 'Invitations' });
+    await table.getByRole('cell', { name: 'dana@people.test', exact: true }).waitFor();
+    expect(await textOf(table)).toContain('pending');
+    const listed = await stack.adminApi<{ invitations: { id: string; email: string; role: string; status: string }[] }>(token, `/v1/admin/organizations/${orgId}/invitations`);
+    expect(listed.body.invitations).toMatchObject([{ email: 'dana@people.test', role: 'admin', status: 'pending' }]);
+
+    await form.getByRole('textbox', { name: 'Email' }).fill('dana@people.test');
+    await form.getByRole('button', { name: 'Send invitation' }).click();
+    const duplicate = await stack.adminApi<Problem>(token, `/v1/admin/organizations/${orgId}/invitations`, { method: 'POST', body: { email: 'dana@people.test' } });
+    expect(duplicate.status).toBe(409);
+    // A conflict naming a field: its message on the field, the server's detail above the button.
+    await form.getByRole('alert').filter({ hasText: duplicate.body.detail }).waitFor();
+    await form.getByText(duplicate.body.errors!.email.join('; ')).waitFor();
+
+    await table.getByRole('button', { name: 'Revoke the invitation of dana@people.test' }).click();
+    await confirm('Revoke invitation');
+    await table.getByText('revoked').waitFor();
+    expect(await table.getByRole('button', { name: /^Revoke/ }).count()).toBe(0);
+    expect((await stack.adminApi<{ invitations: { status: string }[] }>(token, `/v1/admin/organizations/${orgId}/invitations`)).body.invitations.map((i) => i.status)).toEqual(['revoked']);
+
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    await confirm('Delete organization');
+    await page.getByRole('heading', { name: 'Organizations', level: 1 }).waitFor();
+    expect((await stack.adminApi(token, `/v1/admin/organizations/${orgId}`)).status).toBe(404);
+    await page.getByTestId('empty-state').waitFor();
+  }, 120_000);
+});
