@@ -1,6 +1,6 @@
-import { Center, Loader } from '@mantine/core';
+import { Button, Center, Loader, Stack, Text, Title } from '@mantine/core';
 import { lazy, Suspense, type ReactNode } from 'react';
-import { createBrowserRouter, Navigate, Outlet, RouterProvider, useLocation } from 'react-router-dom';
+import { createBrowserRouter, Navigate, Outlet, RouterProvider, useLocation, useRouteError } from 'react-router-dom';
 import { useAuth } from './auth/AuthContext';
 import { NotAdminPage } from './auth/NotAdminPage';
 import { SignInPage } from './auth/SignInPage';
@@ -22,6 +22,22 @@ function Loading() {
   return (
     <Center mih="50vh" role="status" aria-label="Loading">
       <Loader />
+    </Center>
+  );
+}
+
+/** A screen that failed to load or render (e.g. a file of an older build after an upgrade): say so and offer a reload. */
+function RouteError() {
+  const error = useRouteError();
+  return (
+    <Center mih="60vh" p="md">
+      <Stack align="center" maw={480} role="alert">
+        <Title order={1} size="h2">
+          This screen could not be shown
+        </Title>
+        <Text ta="center">{error instanceof Error ? error.message : 'An unexpected error happened.'} Reloading the console usually fixes it after an upgrade.</Text>
+        <Button onClick={() => window.location.reload()}>Reload</Button>
+      </Stack>
     </Center>
   );
 }
@@ -60,6 +76,7 @@ const router = createBrowserRouter(
               <Outlet />
             </Suspense>
           ),
+          errorElement: <RouteError />,
           children: [
             { index: true, element: <OverviewPage /> },
             { path: 'projects', element: <ProjectsPage /> },

@@ -26,8 +26,8 @@ const theme = createTheme({
 });
 const contrast: CSSVariablesResolver = () => ({
   variables: {},
-  light: { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)', '--mantine-color-anchor': 'var(--mantine-color-indigo-8)' },
-  dark: { '--mantine-color-dimmed': 'var(--mantine-color-dark-1)', '--mantine-color-anchor': 'var(--mantine-color-indigo-3)' },
+  light: { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)', '--mantine-color-anchor': 'var(--mantine-color-indigo-8)', '--mantine-color-error': 'var(--mantine-color-red-9)' },
+  dark: { '--mantine-color-dimmed': 'var(--mantine-color-dark-1)', '--mantine-color-anchor': 'var(--mantine-color-indigo-3)', '--mantine-color-error': 'var(--mantine-color-red-4)' },
 });
 
 const queryClient = new QueryClient({

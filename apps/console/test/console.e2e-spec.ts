@@ -79,6 +79,25 @@ describe('admin console (Chromium, real stack)', () => {
     expect(run.status).toBe(0);
   });
 
+  test("the control plane's CSRF rule still holds for cookie-authenticated calls: a foreign Origin is refused, the console's own is not", async () => {
+    await stack.adminToken();
+    expect(stack.apiSessionCookie).toMatch(/^service_session=ey/);
+    const create = (origin: string) =>
+      fetch(`${stack.controlPlaneUrl}/v1/admin/projects`, {
+        method: 'POST',
+        headers: { Cookie: stack.apiSessionCookie, Origin: origin, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: `From ${origin}` }),
+      });
+    const foreign = await create('https://evil.example');
+    expect(foreign.status).toBe(403);
+    expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+    const own = await create(new URL(stack.consoleUrl).origin);
+    expect(own.status).toBe(201);
+    const token = await stack.adminToken();
+    const names = (await stack.adminApi<{ projects: { name: string }[] }>(token, '/v1/admin/projects')).body.projects.map((p) => p.name);
+    expect(names).not.toContain('From https://evil.example');
+  });
+
   test('npm start prints the console URL and the admin credentials, and no framework chatter', () => {
     expect(stack.log).toContain(`console`);
     expect(stack.log).toContain(stack.consoleUrl);
@@ -90,9 +109,14 @@ describe('admin console (Chromium, real stack)', () => {
     await page.goto(stack.consoleUrl);
     await page.waitForURL(/\/console\/sign-in$/);
     expect(await browser.checkScreen('sign-in')).toEqual([]);
-    await page.getByLabel('Email').fill(stack.admin.email);
-    await page.getByRole('textbox', { name: 'Password' }).fill('not the password at all');
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    // Keyboard only: Tab reaches the email field (after the theme toggle), the next Tab the password, Enter submits.
+    const focusedType = () => page.evaluate(() => document.activeElement?.getAttribute('type') ?? document.activeElement?.tagName);
+    for (let i = 0; i < 3 && (await focusedType()) !== 'email'; i++) await page.keyboard.press('Tab');
+    expect(await focusedType()).toBe('email');
+    await page.keyboard.type(stack.admin.email);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('not the password at all');
+    await page.keyboard.press('Enter');
     const alert = page.getByRole('alert');
     await alert.waitFor();
     expect(await alert.textContent()).toMatch(/Trace ID: [0-9a-f]{32}/);
@@ -137,6 +161,8 @@ describe('admin console (Chromium, real stack)', () => {
     const originsError = page.locator('[id$="-error"]').first();
     await originsError.waitFor();
     expect(await originsError.textContent()).toMatch(/origin/i);
+    // Field errors are readable (contrast) in both themes too.
+    expect(await browser.checkScreen('project-settings-error')).toEqual([]);
     expect((await stack.adminApi<{ settings: { access_token_ttl_seconds: number } }>(token, `/v1/admin/projects/${project.id}`)).body.settings.access_token_ttl_seconds).toBe(900);
     await page.getByLabel('Allowed origins').fill('https://shop.example.com');
     await page.getByRole('button', { name: 'Save settings' }).click();

@@ -32,7 +32,7 @@ export function ConfirmButton({
               Cancel
             </Button>
             <Button
-              color="red"
+              color="red.9"
               loading={busy}
               onClick={() => {
                 setBusy(true);

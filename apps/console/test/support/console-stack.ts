@@ -152,6 +152,8 @@ export class ConsoleStack {
   }
 
   private apiToken: string | null = null;
+  /** The `service_session` cookie the auth runtime set on that API sign-in (`name=value`). */
+  apiSessionCookie = '';
 
   /**
    * The admin's access token from one API sign-in, kept for the file (a session of its own, besides
@@ -159,9 +161,15 @@ export class ConsoleStack {
    */
   async adminToken(): Promise<string> {
     if (this.apiToken) return this.apiToken;
-    const res = await this.authApi<{ session: { access_token: string } }>(this.admin.projectKey, '/v1/auth/sign-in', { body: { identifier: this.admin.email, password: this.admin.password } });
-    if (res.status !== 200) throw new Error(`admin sign-in: ${res.status} ${JSON.stringify(res.body)}`);
-    this.apiToken = res.body.session.access_token;
+    const res = await fetch(`${this.authUrl}/v1/auth/sign-in`, {
+      method: 'POST',
+      headers: { 'X-Service-Project-Key': this.admin.projectKey, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ identifier: this.admin.email, password: this.admin.password }),
+    });
+    const body = (await res.json()) as { session: { access_token: string } };
+    if (res.status !== 200) throw new Error(`admin sign-in: ${res.status} ${JSON.stringify(body)}`);
+    this.apiSessionCookie = res.headers.getSetCookie().find((c) => c.startsWith('service_session='))?.split(';')[0] ?? '';
+    this.apiToken = body.session.access_token;
     return this.apiToken;
   }
 
