@@ -1588,7 +1588,10 @@ export interface operations {
     };
     InvitationsController_list: {
         parameters: {
-            query?: never;
+            query?: {
+                limit?: number;
+                page?: number;
+            };
             header?: never;
             path: {
                 id: string;
@@ -1681,7 +1684,10 @@ export interface operations {
     };
     OrganizationMembersController_list: {
         parameters: {
-            query?: never;
+            query?: {
+                limit?: number;
+                page?: number;
+            };
             header?: never;
             path: {
                 id: string;
@@ -1937,7 +1943,10 @@ export interface operations {
     };
     ApiKeysController_list: {
         parameters: {
-            query?: never;
+            query?: {
+                limit?: number;
+                page?: number;
+            };
             header?: never;
             path: {
                 id: string;
@@ -2030,7 +2039,10 @@ export interface operations {
     };
     SigningKeysController_list: {
         parameters: {
-            query?: never;
+            query?: {
+                limit?: number;
+                page?: number;
+            };
             header?: never;
             path: {
                 id: string;
@@ -2348,7 +2360,10 @@ export interface operations {
     };
     WebhooksController_list: {
         parameters: {
-            query?: never;
+            query?: {
+                limit?: number;
+                page?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2500,7 +2515,10 @@ export interface operations {
     };
     WebhooksController_deliveries: {
         parameters: {
-            query?: never;
+            query?: {
+                limit?: number;
+                page?: number;
+            };
             header?: never;
             path: {
                 id: string;

@@ -4,7 +4,7 @@ import type { Request } from 'express';
 import { requestMeta } from '@gatehouse/identity';
 import { AdminGuard, type AdminContext } from '../auth/admin.guard';
 import { CurrentAdmin } from '../auth/current-admin.decorator';
-import { parsePage } from '../common/pagination';
+import { ApiPageQueries, parsePage } from '../common/pagination';
 import { ApiKeyCreatedResponse, ApiKeyListResponse } from './api-key.response';
 import { ApiKeysService } from './api-keys.service';
 import { CreateApiKeyDto } from './dto/create-api-key.dto';
@@ -25,6 +25,7 @@ export class ApiKeysController {
   }
 
   @Get()
+  @ApiPageQueries()
   @ApiOperation({ summary: "List the project's live API keys (never their secrets)" })
   @ApiOkResponse({ type: ApiKeyListResponse })
   list(@CurrentAdmin() admin: AdminContext, @Param('id') projectId: string, @Query() query: Record<string, unknown>): Promise<ApiKeyListResponse> {

@@ -1,3 +1,5 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiQuery } from '@nestjs/swagger';
 import { ProblemError, type FieldErrors } from '@gatehouse/problem-details';
 
 export interface Page {
@@ -33,4 +35,12 @@ export function parsePage(query: Record<string, unknown>): Page {
 
 export function paginated<K extends string, T>(key: K, items: T[], page: Page, total: number): Record<K, T[]> & { pagination: Pagination } {
   return { [key]: items, pagination: { page: page.page, limit: page.limit, total } } as Record<K, T[]> & { pagination: Pagination };
+}
+
+/** The `page` and `limit` query parameters of a list route, in its OpenAPI operation. */
+export function ApiPageQueries(): MethodDecorator {
+  return applyDecorators(
+    ApiQuery({ name: 'page', required: false, schema: { type: 'integer', minimum: 1, default: 1 } }),
+    ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } }),
+  );
 }

@@ -4,7 +4,7 @@ import type { Request } from 'express';
 import { requestMeta } from '@gatehouse/identity';
 import { AdminGuard, type AdminContext } from '../auth/admin.guard';
 import { CurrentAdmin } from '../auth/current-admin.decorator';
-import { parsePage } from '../common/pagination';
+import { ApiPageQueries, parsePage } from '../common/pagination';
 import { CreateInvitationDto } from './dto/create-invitation.dto';
 import { InvitationListResponse, InvitationResponse } from './invitation.response';
 import { InvitationsService } from './invitations.service';
@@ -25,6 +25,7 @@ export class InvitationsController {
   }
 
   @Get()
+  @ApiPageQueries()
   @ApiOperation({ summary: "List an organization's invitations (pending, accepted, revoked, expired), newest first" })
   @ApiOkResponse({ type: InvitationListResponse })
   list(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Query() query: Record<string, unknown>): Promise<InvitationListResponse> {

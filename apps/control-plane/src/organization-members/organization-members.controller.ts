@@ -4,7 +4,7 @@ import type { Request } from 'express';
 import { requestMeta } from '@gatehouse/identity';
 import { AdminGuard, type AdminContext } from '../auth/admin.guard';
 import { CurrentAdmin } from '../auth/current-admin.decorator';
-import { parsePage } from '../common/pagination';
+import { ApiPageQueries, parsePage } from '../common/pagination';
 import { AddMemberDto } from './dto/add-member.dto';
 import { UpdateMemberDto } from './dto/update-member.dto';
 import { MemberListResponse, MemberResponse } from './member.response';
@@ -18,6 +18,7 @@ export class OrganizationMembersController {
   constructor(private readonly members: OrganizationMembersService) {}
 
   @Get()
+  @ApiPageQueries()
   @ApiOperation({ summary: 'List the members of an organization' })
   @ApiOkResponse({ type: MemberListResponse })
   list(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Query() query: Record<string, unknown>): Promise<MemberListResponse> {

@@ -5,7 +5,7 @@ import { requestMeta } from '@gatehouse/identity';
 import { AdminGuard, type AdminContext } from '../auth/admin.guard';
 import { CurrentAdmin } from '../auth/current-admin.decorator';
 import { NoFieldsDto } from '../common/no-fields.dto';
-import { parsePage } from '../common/pagination';
+import { ApiPageQueries, parsePage } from '../common/pagination';
 import { SigningKeyListResponse, SigningKeyResponse } from './signing-key.response';
 import { AdminSigningKeysService } from './signing-keys.service';
 
@@ -17,6 +17,7 @@ export class SigningKeysController {
   constructor(private readonly keys: AdminSigningKeysService) {}
 
   @Get()
+  @ApiPageQueries()
   @ApiOperation({ summary: "List the project's signing keys (active, retiring, retired), newest first" })
   @ApiOkResponse({ type: SigningKeyListResponse })
   list(@CurrentAdmin() admin: AdminContext, @Param('id') projectId: string, @Query() query: Record<string, unknown>): Promise<SigningKeyListResponse> {

@@ -5,7 +5,7 @@ import { requestMeta } from '@gatehouse/identity';
 import { AdminGuard, type AdminContext } from '../auth/admin.guard';
 import { CurrentAdmin } from '../auth/current-admin.decorator';
 import { NoFieldsDto } from '../common/no-fields.dto';
-import { parsePage } from '../common/pagination';
+import { ApiPageQueries, parsePage } from '../common/pagination';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
 import { UpdateWebhookDto } from './dto/update-webhook.dto';
 import { WebhookDeliveryListResponse, WebhookDeliveryResponse } from './webhook-delivery.response';
@@ -28,6 +28,7 @@ export class WebhooksController {
   }
 
   @Get()
+  @ApiPageQueries()
   @ApiOperation({ summary: "List the tenant's webhooks (paginated, newest first)" })
   @ApiOkResponse({ type: WebhookListResponse })
   list(@CurrentAdmin() admin: AdminContext, @Query() query: Record<string, unknown>): Promise<WebhookListResponse> {
@@ -64,6 +65,7 @@ export class WebhooksController {
   }
 
   @Get(':id/deliveries')
+  @ApiPageQueries()
   @ApiOperation({ summary: 'List delivery attempts of a webhook (paginated, newest first)' })
   @ApiOkResponse({ type: WebhookDeliveryListResponse })
   deliveries(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Query() query: Record<string, unknown>): Promise<WebhookDeliveryListResponse> {
