@@ -12,7 +12,7 @@ const NEST_CHATTER = /InstanceLoader|RoutesResolver|RouterExplorer|NestFactory|N
  * `npm start` as a user runs it (the script builds, then starts), at the default log level, on ports
  * of its own; then SIGTERM to the npm process, as a process manager or `kill` sends it.
  */
-async function startThenTerminate(mode: Record<string, string>): Promise<{ stdout: string; controlPlanePort: number }> {
+async function startThenTerminate(mode: Record<string, string>): Promise<{ stdout: string; controlPlanePort: number; consolePage: { status: number; csp: string; html: string } }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-start-'));
   const ports = await freePorts(6);
   const [auth, control, worker] = ports;
@@ -46,12 +46,15 @@ async function startThenTerminate(mode: Record<string, string>): Promise<{ stdou
     processes = [npm.child.pid!, ...descendants(npm.child.pid!)];
     expect(processes.length).toBeGreaterThan(1);
     for (const port of ports) expect(await answers(port)).toBe(true);
+    // npm start built the console, and the control plane serves it (in both modes).
+    const page = await fetch(`http://127.0.0.1:${control}/console/`);
+    const consolePage = { status: page.status, csp: page.headers.get('content-security-policy') ?? '', html: await page.text() };
 
     npm.child.kill('SIGTERM');
     await until('npm to exit', () => npm.child.exitCode !== null || npm.child.signalCode !== null, 15_000);
     await until('every process npm started to end', () => processes.every((pid) => !alive(pid)), 5_000);
     for (const port of ports) expect(await answers(port)).toBe(false);
-    return { stdout, controlPlanePort: control };
+    return { stdout, controlPlanePort: control, consolePage };
   } finally {
     // What a failed run left behind would hold the ports.
     for (const pid of processes) if (alive(pid)) process.kill(pid, 'SIGKILL');
@@ -60,7 +63,11 @@ async function startThenTerminate(mode: Record<string, string>): Promise<{ stdou
 }
 
 /** The welcome lines: ours only, ending with the console, its admin, then the ready line. */
-function expectWelcome({ stdout, controlPlanePort }: { stdout: string; controlPlanePort: number }): void {
+function expectWelcome({ stdout, controlPlanePort, consolePage }: { stdout: string; controlPlanePort: number; consolePage: { status: number; csp: string; html: string } }): void {
+  expect(consolePage.status).toBe(200);
+  expect(consolePage.csp).toContain("frame-ancestors 'none'");
+  expect(consolePage.html).toMatch(/<script type="module" crossorigin src="\/console\/assets\/index-[^"]+\.js"/);
+  expect(stdout).toMatch(/console: initial JavaScript [\d.]+ KB gzipped \(budget 300 KB\)/);
   expect(stdout).not.toMatch(NEST_CHATTER);
   const ours = stdout.split('\n').filter((line) => line.startsWith('[gatehouse] '));
   expect(ours.find((l) => l.includes('auth runtime   http://localhost:'))).toBeDefined();
