@@ -14,6 +14,7 @@ import { FormProblem } from '../../ui/FormProblem';
 import { formatDate } from '../../ui/format';
 import { MetadataInput, metadataText, parseMetadata } from '../../ui/MetadataInput';
 import { PageTitle } from '../../ui/PageTitle';
+import { Pager } from '../../ui/Pager';
 import { ProblemAlert } from '../../ui/ProblemAlert';
 import { useProjectOptions } from '../../ui/ProjectSelect';
 import { QueryState } from '../../ui/QueryState';
@@ -167,7 +168,8 @@ function Members({ org }: { org: Organization }) {
   const api = useAdminApi();
   const queryClient = useQueryClient();
   const key = ['organization', org.id, 'members'];
-  const query = useQuery({ queryKey: key, queryFn: () => unwrap(api.GET('/v1/admin/organizations/{id}/members', { params: { path: { id: org.id } } })) });
+  const [page, setPage] = useState(1);
+  const query = useQuery({ queryKey: [...key, page], queryFn: () => unwrap(api.GET('/v1/admin/organizations/{id}/members', { params: { path: { id: org.id }, query: { page, limit: 20 } } })) });
   const refresh = () => Promise.all([queryClient.invalidateQueries({ queryKey: key }), queryClient.invalidateQueries({ queryKey: ['user'] })]);
   const changeRole = useMutation({
     mutationFn: ({ member, role }: { member: Member; role: Role }) => unwrap(api.PATCH('/v1/admin/organizations/{id}/members/{userId}', { params: { path: { id: org.id, userId: member.user_id } }, body: { role } })),
@@ -233,11 +235,7 @@ function Members({ org }: { org: Organization }) {
                   </Table.Tbody>
                 </Table>
               </Table.ScrollContainer>
-              {data.pagination.total > data.members.length && (
-                <Text size="sm" c="dimmed" mt="xs">
-                  Showing {data.members.length} of {data.pagination.total} members.
-                </Text>
-              )}
+              <Pager pagination={data.pagination} onPage={setPage} />
             </>
           )}
         </QueryState>
@@ -333,7 +331,8 @@ function Invitations({ org }: { org: Organization }) {
   const api = useAdminApi();
   const queryClient = useQueryClient();
   const key = ['organization', org.id, 'invitations'];
-  const query = useQuery({ queryKey: key, queryFn: () => unwrap(api.GET('/v1/admin/organizations/{id}/invitations', { params: { path: { id: org.id } } })) });
+  const [page, setPage] = useState(1);
+  const query = useQuery({ queryKey: [...key, page], queryFn: () => unwrap(api.GET('/v1/admin/organizations/{id}/invitations', { params: { path: { id: org.id }, query: { page, limit: 20 } } })) });
   const refresh = () => queryClient.invalidateQueries({ queryKey: key });
   const revoke = (inv: Invitation) => unwrap(api.DELETE('/v1/admin/organizations/{id}/invitations/{invitationId}', { params: { path: { id: org.id, invitationId: inv.id } } })).then(refresh);
   return (
@@ -385,11 +384,7 @@ function Invitations({ org }: { org: Organization }) {
                   </Table.Tbody>
                 </Table>
               </Table.ScrollContainer>
-              {data.pagination.total > data.invitations.length && (
-                <Text size="sm" c="dimmed" mt="xs">
-                  Showing the {data.invitations.length} newest of {data.pagination.total} invitations.
-                </Text>
-              )}
+              <Pager pagination={data.pagination} onPage={setPage} />
             </>
           )}
         </QueryState>

@@ -12,7 +12,8 @@ import { PageTitle } from '../../ui/PageTitle';
 import { ProblemAlert } from '../../ui/ProblemAlert';
 import { QueryState } from '../../ui/QueryState';
 import { WebhookForm, type WebhookValues } from './WebhookForm';
-import { ListTotal, webhookKeys, WebhookStatus } from './shared';
+import { Pager } from '../../ui/Pager';
+import { webhookKeys, WebhookStatus } from './shared';
 
 type Webhook = components['schemas']['WebhookResponse'];
 type Delivery = components['schemas']['WebhookDeliveryResponse'];
@@ -166,9 +167,10 @@ function WebhookDetail({ webhook }: { webhook: Webhook }) {
 
 function Deliveries({ webhookId, watchUntil, onQueued }: { webhookId: string; watchUntil: RefObject<number>; onQueued: () => void }) {
   const api = useAdminApi();
+  const [page, setPage] = useState(1);
   const deliveries = useQuery({
-    queryKey: webhookKeys.deliveries(webhookId),
-    queryFn: () => unwrap(api.GET('/v1/admin/webhooks/{id}/deliveries', { params: { path: { id: webhookId } } })),
+    queryKey: webhookKeys.deliveries(webhookId, page),
+    queryFn: () => unwrap(api.GET('/v1/admin/webhooks/{id}/deliveries', { params: { path: { id: webhookId }, query: { page, limit: 20 } } })),
     refetchInterval: (query) => {
       const now = Date.now();
       const dueSoon = query.state.data?.deliveries.some((d) => d.status === 'pending' && (!d.next_attempt_at || Date.parse(d.next_attempt_at) - now < DUE_SOON_MS));
@@ -245,7 +247,7 @@ function Deliveries({ webhookId, watchUntil, onQueued }: { webhookId: string; wa
                 </Table.Tbody>
               </Table>
             </Table.ScrollContainer>
-            <ListTotal pagination={data.pagination} shown={data.deliveries.length} />
+            <Pager pagination={data.pagination} onPage={setPage} />
           </>
         )}
       </QueryState>

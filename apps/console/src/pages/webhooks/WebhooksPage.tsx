@@ -11,7 +11,9 @@ import { PageTitle } from '../../ui/PageTitle';
 import { QueryState } from '../../ui/QueryState';
 import { SecretOnce } from '../../ui/SecretOnce';
 import { describeEvents } from './events';
-import { ListTotal, webhookKeys, WebhookStatus } from './shared';
+import { Pager } from '../../ui/Pager';
+import { useListParams } from '../../ui/useListParams';
+import { webhookKeys, WebhookStatus } from './shared';
 import { WebhookForm, type WebhookValues } from './WebhookForm';
 
 type Created = components['schemas']['WebhookCreatedResponse'];
@@ -23,7 +25,8 @@ export default function WebhooksPage() {
   const queryClient = useQueryClient();
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<Created | null>(null);
-  const list = useQuery({ queryKey: webhookKeys.list(), queryFn: () => unwrap(api.GET('/v1/admin/webhooks')) });
+  const { page, setPage } = useListParams([] as const);
+  const list = useQuery({ queryKey: webhookKeys.list(page), queryFn: () => unwrap(api.GET('/v1/admin/webhooks', { params: { query: { page, limit: 20 } } })) });
   const create = useMutation({
     mutationFn: (values: WebhookValues) => unwrap(api.POST('/v1/admin/webhooks', { body: { url: values.url.trim(), events: values.events, description: values.description.trim() || null, enabled: values.enabled } })),
     onSuccess: (webhook) => {
@@ -89,7 +92,7 @@ export default function WebhooksPage() {
                 </Table.Tbody>
               </Table>
             </Table.ScrollContainer>
-            <ListTotal pagination={data.pagination} shown={data.webhooks.length} />
+            <Pager pagination={data.pagination} onPage={setPage} />
           </>
         )}
       </QueryState>
