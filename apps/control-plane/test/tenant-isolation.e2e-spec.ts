@@ -12,6 +12,7 @@ interface Ids {
   apiKeySecret: string;
   user: string;
   userToken: string;
+  userSession: string;
   org: string;
   invitation: string;
   webhook: string;
@@ -57,7 +58,7 @@ describe('tenant isolation across every admin route', () => {
     const h = { Authorization: `Bearer ${admin}` };
     const key = await t.http().post(`/v1/admin/projects/${s.project.id}/api-keys`).set(h).send({ name: 'server' });
     const user = await createUser(t.app, s.project, email);
-    const userToken = (await mintAccessToken(t.app, user.id)).token;
+    const { token: userToken, sessionId: userSession } = await mintAccessToken(t.app, user.id);
     const org = await t.http().post('/v1/admin/organizations').set(h).send({ project_id: s.project.id, name: 'Org' });
     const member = await t.http().post(`/v1/admin/organizations/${org.body.id}/members`).set(h).send({ user_id: user.id, role: 'admin' });
     const inv = await t.http().post(`/v1/admin/organizations/${org.body.id}/invitations`).set(h).send({ email: `invitee-${email}` });
@@ -69,6 +70,7 @@ describe('tenant isolation across every admin route', () => {
       apiKeySecret: key.body.secret,
       user: user.id,
       userToken,
+      userSession,
       org: org.body.id,
       invitation: inv.body.id,
       webhook: webhook.body.id,
@@ -88,6 +90,9 @@ describe('tenant isolation across every admin route', () => {
     ['get', `/v1/admin/users/${x.user}`],
     ['patch', `/v1/admin/users/${x.user}`, { status: 'disabled' }],
     ['patch', `/v1/admin/users/${x.user}`, { metadata: { owned: true } }],
+    ['delete', `/v1/admin/users/${x.user}/sessions/${x.userSession}`],
+    ['delete', `/v1/admin/users/${self.user}/sessions/${x.userSession}`],
+    ['delete', `/v1/admin/users/${x.user}/sessions`],
     ['delete', `/v1/admin/users/${x.user}`],
     ['post', '/v1/admin/organizations', { project_id: x.project, name: 'Planted' }],
     ['get', `/v1/admin/organizations/${x.org}`],
