@@ -103,3 +103,21 @@ describe('AccessTokensService.verify with its cache of verified tokens', () => {
     expect(await tokens.verify(token, PROJECT)).not.toBeNull();
   });
 });
+
+describe('AccessTokensService.issue', () => {
+  const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()) as { iat: number; auth_time: number; exp: number };
+
+  it('a token minted for a proof just made is issued at the proof instant: auth_time = iat even when the clock has crossed a second since', async () => {
+    const { tokens, clock } = setup();
+    const proof = new Date(clock.ms + 999);
+    clock.ms += 1_001; // the session was written, the events recorded: the next second has begun
+    const { token } = await tokens.issue({ tenantId: TENANT, projectId: PROJECT, userId: 'u', sessionId: 's', isAdmin: false, ttlSeconds: 60, authTime: proof, issuedAt: proof });
+    const claims = claimsOf(token);
+    expect(claims.auth_time).toBe(claims.iat);
+    expect(claims.exp).toBe(claims.iat + 60);
+    // Without issuedAt (a refresh), iat is now and auth_time stays the old proof.
+    const refreshed = claimsOf((await tokens.issue({ tenantId: TENANT, projectId: PROJECT, userId: 'u', sessionId: 's', isAdmin: false, ttlSeconds: 60, authTime: proof })).token);
+    expect(refreshed.iat).toBe(Math.floor(clock.ms / 1000));
+    expect(refreshed.auth_time).toBe(Math.floor(proof.getTime() / 1000));
+  });
+});

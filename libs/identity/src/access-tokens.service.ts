@@ -29,6 +29,8 @@ export interface IssueTokenInput {
   ttlSeconds?: number;
   /** When the user last proved a credential (`auth_time`); default: now. */
   authTime?: Date;
+  /** The instant of issue (`iat`); default: now. A token minted for a proof just made takes the proof's instant, so `auth_time` = `iat`. */
+  issuedAt?: Date;
   /** The project's active kid when the caller read it in its own statement (else it is read here). */
   activeKid?: string | null;
 }
@@ -68,7 +70,7 @@ export class AccessTokensService {
   /** Signs an access token; pass the transaction's manager when called inside one. */
   async issue(input: IssueTokenInput, manager?: EntityManager): Promise<{ token: string; expiresIn: number; expiresAt: Date }> {
     const ttl = input.ttlSeconds ?? DEFAULT_ACCESS_TOKEN_TTL_SECONDS;
-    const iat = Math.floor(this.clock.nowMs() / 1000);
+    const iat = Math.floor((input.issuedAt?.getTime() ?? this.clock.nowMs()) / 1000);
     const claims: AccessTokenClaims = {
       iss: this.issuer(input.projectId),
       aud: input.projectId,

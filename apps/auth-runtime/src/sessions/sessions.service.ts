@@ -262,9 +262,10 @@ export class SessionsService {
     });
   }
 
+  /** A token for a proof made at `authTime` (a sign-in or re-authentication): issued at that same instant. */
   private accessTokenFor(project: ResolvedProject, user: User, sessionId: string, authTime: Date, activeKid: string | null, manager?: EntityManager) {
     return this.tokens.issue(
-      { tenantId: user.tenantId, projectId: user.projectId, userId: user.id, sessionId, isAdmin: user.isAdmin, ttlSeconds: accessTokenTtl(project.settings.access_token_ttl_seconds), authTime, activeKid },
+      { tenantId: user.tenantId, projectId: user.projectId, userId: user.id, sessionId, isAdmin: user.isAdmin, ttlSeconds: accessTokenTtl(project.settings.access_token_ttl_seconds), authTime, issuedAt: authTime, activeKid },
       manager,
     );
   }
