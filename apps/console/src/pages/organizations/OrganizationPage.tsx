@@ -1,8 +1,8 @@
 /** One organization: edit name, slug and metadata, manage members (add, role, remove) and invitations (invite, revoke), delete it. */
-import { Anchor, Badge, Button, Code, Group, NativeSelect, Paper, Select, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { Anchor, Badge, Button, Code, Group, NativeSelect, Select, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { unwrap } from '../../api/clients';
 import type { components } from '../../api/control-plane';
@@ -14,6 +14,7 @@ import { FormProblem } from '../../ui/FormProblem';
 import { formatDate } from '../../ui/format';
 import { MetadataInput, metadataText, parseMetadata } from '../../ui/MetadataInput';
 import { PageTitle } from '../../ui/PageTitle';
+import { Section } from '../../ui/Section';
 import { Pager } from '../../ui/Pager';
 import { ProblemAlert } from '../../ui/ProblemAlert';
 import { useProjectOptions } from '../../ui/ProjectSelect';
@@ -40,20 +41,6 @@ export default function OrganizationPage() {
         {(org) => <OrganizationDetail org={org} />}
       </QueryState>
     </>
-  );
-}
-
-function Section({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
-  return (
-    <Paper withBorder p="md" component="section" aria-label={title}>
-      <Group justify="space-between" mb="sm" wrap="wrap">
-        <Title order={2} size="h4">
-          {title}
-        </Title>
-        {actions}
-      </Group>
-      {children}
-    </Paper>
   );
 }
 

@@ -1,7 +1,7 @@
 /** One user: profile, live sessions (revoke one or all), organizations, MFA factors, disable/enable/unlock, metadata, delete. */
-import { Anchor, Badge, Button, Code, Group, Paper, Stack, Table, Text, Title, Tooltip, VisuallyHidden } from '@mantine/core';
+import { Anchor, Badge, Button, Code, Group, Stack, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { unwrap } from '../../api/clients';
 import type { components } from '../../api/control-plane';
@@ -13,6 +13,7 @@ import { FormProblem } from '../../ui/FormProblem';
 import { formatDate } from '../../ui/format';
 import { MetadataInput, metadataText, parseMetadata } from '../../ui/MetadataInput';
 import { PageTitle } from '../../ui/PageTitle';
+import { Section } from '../../ui/Section';
 import { ProblemAlert } from '../../ui/ProblemAlert';
 import { useProjectOptions } from '../../ui/ProjectSelect';
 import { QueryState } from '../../ui/QueryState';
@@ -32,20 +33,6 @@ export default function UserPage() {
         {(user) => <UserDetail user={user} />}
       </QueryState>
     </>
-  );
-}
-
-function Section({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
-  return (
-    <Paper withBorder p="md" component="section" aria-label={title}>
-      <Group justify="space-between" mb="sm" wrap="wrap">
-        <Title order={2} size="h4">
-          {title}
-        </Title>
-        {actions}
-      </Group>
-      {children}
-    </Paper>
   );
 }
 
