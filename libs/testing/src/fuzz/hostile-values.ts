@@ -209,11 +209,18 @@ export function objectFor(schema: JsonSchema, depth: number, words: readonly str
 export const idPlaceholder = (kind: 'own' | 'foreign', pick: number, member: string) => `~~${kind}:${pick}:${member}~~`;
 export const ID_PLACEHOLDER = /~~(own|foreign):(\d+):([a-z_]*)~~/g;
 
+/**
+ * Members named `…_id` that name no resource of ours but something of another system (the WebAuthn
+ * relying party's host, an OAuth client, Apple's team and key): plain strings, not ids to swap for
+ * one of another tenant.
+ */
+const OTHER_SYSTEMS_IDS = new Set(['rp_id', 'client_id', 'team_id', 'key_id']);
+
 /** A plausible value for a member, guessed from its schema and its name, so bodies get past validation. */
 function plausibleValue(name: string, schema: JsonSchema, depth: number, words: readonly string[]): fc.Arbitrary<unknown> {
   const type = schema.type ?? (schema.properties ? 'object' : undefined);
   const given = [schema.example, ...(schema.enum ?? []), schema.default].filter((v) => v !== undefined && (type === undefined || type === 'object' || typeof v === type || Array.isArray(v)));
-  if (/(^|_)id$/.test(name)) return fc.oneof(fc.nat().map((n) => idPlaceholder('own', n, name)), fc.nat().map((n) => idPlaceholder('foreign', n, name)));
+  if (/(^|_)id$/.test(name) && !OTHER_SYSTEMS_IDS.has(name)) return fc.oneof(fc.nat().map((n) => idPlaceholder('own', n, name)), fc.nat().map((n) => idPlaceholder('foreign', n, name)));
   if (type === 'string' && /email/.test(name)) return fc.oneof(fc.stringMatching(/^[a-z]{3,10}$/).map((s) => `${s}@example.com`), ...given.map((g) => fc.constant(g)));
   if (given.length && type !== 'object') return fc.constantFrom(...given);
   switch (type) {
