@@ -5,6 +5,8 @@ export * from './audit-event.entity';
 export * from './invitation.entity';
 export * from './mfa-backup-code.entity';
 export * from './mfa-factor.entity';
+export * from './oauth-client.entity';
+export * from './oauth-grant.entity';
 export * from './oauth-identity.entity';
 export * from './oauth-transaction.entity';
 export * from './one-time-token.entity';

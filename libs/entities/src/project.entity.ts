@@ -13,6 +13,8 @@ export interface ProjectSettings {
   oauth_providers?: Record<string, Record<string, unknown>>;
   /** Hourly SMS budget and allowed countries; absent members take their defaults (`projectSmsSettings`). */
   sms?: { max_per_hour?: number; allowed_countries?: string[] };
+  /** The project's OpenID Connect provider (CONTRACT §11); off unless `enabled`. */
+  oidc?: { enabled?: boolean; login_url?: string | null; dynamic_registration?: boolean };
   [key: string]: unknown;
 }
 

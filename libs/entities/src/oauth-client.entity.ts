@@ -1,0 +1,50 @@
+import { Column, Entity, UpdateDateColumn } from 'typeorm';
+import { ProjectScoped } from './scoped-entity';
+
+export type TokenEndpointAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'none';
+
+/**
+ * A relying party of a project's OpenID Connect provider (CONTRACT §11). `client_id` is UNIQUE
+ * in the database; the secret of a confidential client is stored as its SHA-256 (it is 256 random
+ * bits, so a fast hash is enough) and shown once.
+ */
+@Entity('oauth_clients')
+export class OAuthClient extends ProjectScoped {
+  @Column('text')
+  clientId: string;
+
+  @Column('text')
+  name: string;
+
+  /** SHA-256 hex of the secret; null for public clients (`token_endpoint_auth_method: none`). */
+  @Column('text', { nullable: true })
+  secretHash: string | null;
+
+  @Column('jsonb', { default: [] })
+  redirectUris: string[];
+
+  @Column('jsonb', { default: [] })
+  postLogoutRedirectUris: string[];
+
+  @Column('jsonb')
+  grantTypes: string[];
+
+  @Column('text')
+  tokenEndpointAuthMethod: TokenEndpointAuthMethod;
+
+  @Column('jsonb')
+  scopes: string[];
+
+  @Column('boolean', { default: false })
+  firstParty: boolean;
+
+  @Column('text', { default: 'ES256' })
+  idTokenSignedResponseAlg: string;
+
+  /** SHA-256 hex of the registration access token of a dynamically registered client (RFC 7591/7592). */
+  @Column('text', { nullable: true })
+  registrationTokenHash: string | null;
+
+  @UpdateDateColumn({ type: 'timestamptz' })
+  updatedAt: Date;
+}
