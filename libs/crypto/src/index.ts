@@ -12,12 +12,16 @@ export {
 export {
   generateSigningKey,
   peekKid,
+  privateJwkOf,
   privateKeyFromPem,
+  publicJwkMembers,
   publicKeyFromJwk,
+  SIGNING_ALGORITHMS,
   signAccessToken,
   verifyAccessToken,
   type AccessTokenClaims,
   type GeneratedSigningKey,
+  type SigningAlgorithm,
 } from './signing-keys';
 export { hmacSha256, randomDigits, randomToken, safeEqual, sha256Hex } from './tokens';
 export { newSpanId, traceIdFrom, traceResponse } from './trace-context';

@@ -1,19 +1,39 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, sign, type JsonWebKey, type KeyObject } from 'node:crypto';
 import * as jwt from 'jsonwebtoken';
 
+export type SigningAlgorithm = 'ES256' | 'RS256';
+export const SIGNING_ALGORITHMS: readonly SigningAlgorithm[] = ['ES256', 'RS256'];
+
 export interface GeneratedSigningKey {
   kid: string;
+  algorithm: SigningAlgorithm;
   publicJwk: JsonWebKey;
   privateKeyPem: string;
 }
 
-/** A fresh ES256 (P-256) key pair; `kid` is random and URL safe. */
-export function generateSigningKey(): GeneratedSigningKey {
-  const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+/**
+ * A fresh key pair; `kid` is random and URL safe. ES256: P-256 (our access tokens). RS256: RSA
+ * 2048-bit, for OpenID Connect clients that ask for RS256 ID tokens. The public JWK holds exactly
+ * the public members.
+ */
+export function generateSigningKey(algorithm: SigningAlgorithm = 'ES256'): GeneratedSigningKey {
   const kid = randomBytes(12).toString('base64url');
+  if (algorithm === 'RS256') {
+    const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, publicExponent: 0x10001 });
+    const jwk = publicKey.export({ format: 'jwk' });
+    return {
+      kid,
+      algorithm,
+      publicJwk: { kty: 'RSA', n: jwk.n, e: jwk.e, kid, alg: 'RS256', use: 'sig' },
+      privateKeyPem: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+    };
+  }
+  if (algorithm !== 'ES256') throw new Error(`unsupported signing algorithm ${String(algorithm)}`);
+  const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const jwk = publicKey.export({ format: 'jwk' });
   return {
     kid,
+    algorithm,
     publicJwk: { kty: jwk.kty, crv: jwk.crv, x: jwk.x, y: jwk.y, kid, alg: 'ES256', use: 'sig' },
     privateKeyPem: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
   };
@@ -23,9 +43,30 @@ export function privateKeyFromPem(pem: string): KeyObject {
   return createPrivateKey({ key: pem, format: 'pem' });
 }
 
+/** The public key of an EC (P-256) or RSA JWK; only the public members are read, so a private JWK yields its public half. */
 export function publicKeyFromJwk(jwk: JsonWebKey): KeyObject {
+  if (jwk.kty === 'RSA') {
+    const { kty, n, e } = jwk;
+    return createPublicKey({ key: { kty, n, e } as JsonWebKey, format: 'jwk' });
+  }
   const { kty, crv, x, y } = jwk;
   return createPublicKey({ key: { kty, crv, x, y } as JsonWebKey, format: 'jwk' });
+}
+
+/** The members of a public JWK of either kind; anything else (`d`, `p`, `q`, `dp`, `dq`, `qi`, `oth`…) is dropped. */
+export function publicJwkMembers(jwk: Record<string, unknown>): Record<string, unknown> {
+  const names = jwk.kty === 'RSA' ? ['kty', 'n', 'e', 'kid', 'alg', 'use'] : ['kty', 'crv', 'x', 'y', 'kid', 'alg', 'use'];
+  const out: Record<string, unknown> = {};
+  for (const name of names) if (jwk[name] !== undefined) out[name] = jwk[name];
+  return out;
+}
+
+/**
+ * The private JWK of a key (RFC 7517/7518: `d`, and for RSA `p`, `q`, `dp`, `dq`, `qi`) with its
+ * kid, alg and `use: sig`, as a JOSE library that signs with it (oidc-provider) wants it.
+ */
+export function privateJwkOf(key: KeyObject, kid: string, algorithm: SigningAlgorithm): JsonWebKey {
+  return { ...key.export({ format: 'jwk' }), kid, alg: algorithm, use: 'sig' };
 }
 
 export interface AccessTokenClaims {
