@@ -4,6 +4,7 @@ import { ApiKeysRepository } from './api-keys/api-keys.repository';
 import { ApiKeyUsage } from './api-key-usage.service';
 import { EventRecorder } from './event-recorder';
 import { LockoutService, SecondFactorLockout } from './lockout.service';
+import { OAuthClientsRepository } from './oauth-clients/oauth-clients.repository';
 import { PasswordHasher } from './password-hasher';
 import { ProvisioningService } from './provisioning.service';
 import { ProjectsCache } from './projects-cache.service';
@@ -18,6 +19,7 @@ const PROVIDERS = [
   ApiKeysRepository,
   ApiKeyUsage,
   LockoutService,
+  OAuthClientsRepository,
   PasswordHasher,
   ProjectsCache,
   ProjectsRepository,

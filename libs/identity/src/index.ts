@@ -35,3 +35,25 @@ export { DEFAULT_REAUTHENTICATION_MAX_AGE_SECONDS, reauthenticationMaxAgeSeconds
 export { ApiKeyUsage } from './api-key-usage.service';
 export { ApiKeysRepository } from './api-keys/api-keys.repository';
 export { DEFAULT_SMS_SETTINGS, projectSmsSettings, type ProjectSmsSettings } from './sms-settings';
+export {
+  newOAuthClientId,
+  newOAuthClientSecret,
+  OAuthClientsRepository,
+  oauthClientSecretMatches,
+  type NewOAuthClient,
+  type OAuthClientChanges,
+} from './oauth-clients/oauth-clients.repository';
+export {
+  ID_TOKEN_SIGNING_ALGS,
+  isPublicClient,
+  OAUTH_CLIENT_AUTH_METHODS,
+  OAUTH_CLIENT_DEFAULTS,
+  OAUTH_CLIENT_MAX_LIST,
+  OAUTH_CLIENT_SCOPES,
+  OAUTH_GRANT_TYPES,
+  oauthClientRuleErrors,
+  type IdTokenSigningAlg,
+  type OAuthClientScope,
+  type OAuthGrantType,
+} from './oauth-clients/oauth-client-rules';
+export { DEFAULT_OIDC_SETTINGS, projectOidcSettings, type ProjectOidcSettings } from './oidc-settings';
