@@ -8,7 +8,7 @@ export default tseslint.config(
   ...tseslint.configs.recommendedTypeChecked,
   {
     files: ['**/*.ts'],
-    ignores: ['apps/console/src/**'],
+    ignores: ['apps/console/src/**', 'apps/auth-pages/src/**'],
     languageOptions: {
       parserOptions: { project: ['./tsconfig.spec.json'], tsconfigRootDir: import.meta.dirname },
     },
@@ -39,10 +39,10 @@ export default tseslint.config(
     },
   },
   {
-    // The console is a browser app (apps/console/tsconfig.json: DOM, JSX); it imports no library of the workspace.
-    files: ['apps/console/src/**/*.ts', 'apps/console/src/**/*.tsx', 'apps/console/vite.config.mts'],
+    // The console and the hosted auth pages are browser apps (their tsconfig.json: DOM, JSX); they import no library of the workspace.
+    files: ['apps/console/src/**/*.ts', 'apps/console/src/**/*.tsx', 'apps/console/vite.config.mts', 'apps/auth-pages/src/**/*.ts', 'apps/auth-pages/src/**/*.tsx', 'apps/auth-pages/vite.config.mts'],
     languageOptions: {
-      parserOptions: { project: ['./apps/console/tsconfig.json'], tsconfigRootDir: import.meta.dirname },
+      parserOptions: { project: ['./apps/console/tsconfig.json', './apps/auth-pages/tsconfig.json'], tsconfigRootDir: import.meta.dirname },
     },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
@@ -50,8 +50,8 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/require-await': 'off',
       '@typescript-eslint/unbound-method': 'off',
-      'no-restricted-imports': ['error', { patterns: [{ group: ['@gatehouse/*'], message: 'The console talks to the services over their public APIs only.' }] }],
-      'no-restricted-globals': ['error', { name: 'localStorage', message: 'No token or secret in localStorage (docs/console.md).' }],
+      'no-restricted-imports': ['error', { patterns: [{ group: ['@gatehouse/*'], message: 'The browser apps talk to the services over their public APIs only.' }] }],
+      'no-restricted-globals': ['error', { name: 'localStorage', message: 'No token or secret in localStorage (docs/console.md, docs/oidc.md).' }],
     },
   },
   {

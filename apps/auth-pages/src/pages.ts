@@ -1,0 +1,115 @@
+/** The pure rules of the hosted pages: which screen a path is, what a return trip brought back, how scopes and errors read. */
+
+export type PageName = 'sign-in' | 'consent' | 'signed-out' | 'error';
+const PAGES: readonly PageName[] = ['sign-in', 'consent', 'signed-out', 'error'];
+
+/** The screen of `/v1/projects/{id}/pages/{page}` (its last path segment), or null for anything else. */
+export function pageOf(pathname: string): PageName | null {
+  const last = pathname.replace(/\/+$/, '').split('/').pop() ?? '';
+  return (PAGES as readonly string[]).includes(last) ? (last as PageName) : null;
+}
+
+/** The page's own URL, as registered: what social sign-in and magic links come back to (no query). */
+export function signInPageUrl(authUrl: string, projectId: string): string {
+  return `${authUrl.replace(/\/+$/, '')}/v1/projects/${encodeURIComponent(projectId)}/pages/sign-in`;
+}
+
+/** An interaction uid as oidc-provider makes them (URL-safe, bounded); anything else is ignored. */
+const UID = /^[A-Za-z0-9_-]{1,128}$/;
+
+/** Keys in sessionStorage (per tab): the interaction and the round trip under way across a social sign-in or a magic link. */
+export const STORAGE_KEYS = { interaction: 'gatehouse.pages.interaction', pending: 'gatehouse.pages.pending' } as const;
+export type PendingTrip = 'social' | 'magic-link';
+
+/** What the page's URL says when it opens: the interaction, and what a social sign-in or magic link came back with. */
+export interface Arrival {
+  /** From `?interaction=`, else the one this tab kept before leaving. */
+  interaction: string | null;
+  /** `?mfa_required=true&mfa_token=…`: the user has MFA and must pass the challenge. */
+  mfaToken: string | null;
+  /** `?error=…` of a social sign-in or a magic link (`account_exists`, `access_denied`, `invalid_token`, …). */
+  error: string | null;
+  /** Whether this tab left for a social sign-in or sent a magic link (then a session found now is the result). */
+  pending: PendingTrip | null;
+}
+
+export function arrivalOf(search: string, stored: { interaction: string | null; pending: string | null }): Arrival {
+  const q = new URLSearchParams(search);
+  const fromUrl = q.get('interaction');
+  const interaction = fromUrl && UID.test(fromUrl) ? fromUrl : stored.interaction && UID.test(stored.interaction) ? stored.interaction : null;
+  const token = q.get('mfa_required') === 'true' ? q.get('mfa_token') : null;
+  const error = q.get('error');
+  const pending = stored.pending === 'social' || stored.pending === 'magic-link' ? stored.pending : null;
+  return { interaction, mfaToken: token && token.length <= 512 ? token : null, error: error ? error.slice(0, 64) : null, pending };
+}
+
+/** The query the page keeps after reading its arrival: only the interaction (one-time tokens and errors are dropped from the address bar). */
+export function cleanSearch(interaction: string | null): string {
+  return interaction ? `?interaction=${encodeURIComponent(interaction)}` : '';
+}
+
+/** Plain-language descriptions of the standard scopes; others are shown by name. */
+const SCOPES: Record<string, { label: string; description: string }> = {
+  openid: { label: 'Sign you in', description: 'Confirm who you are with your account.' },
+  profile: { label: 'Your profile', description: 'Your username.' },
+  email: { label: 'Your email address', description: 'Your email address and whether it is verified.' },
+  offline_access: { label: 'Stay connected', description: 'Keep access while you are away, until you revoke it.' },
+};
+
+export function describeScope(scope: string): { scope: string; label: string; description: string } {
+  const known = Object.prototype.hasOwnProperty.call(SCOPES, scope) ? SCOPES[scope] : undefined;
+  return known ? { scope, ...known } : { scope, label: scope, description: 'A permission this application defines.' };
+}
+
+/** What a social sign-in or a magic link's `?error=` means to the person. */
+export function returnErrorMessage(code: string): string {
+  switch (code) {
+    case 'access_denied':
+      return 'The sign-in was cancelled at the provider.';
+    case 'account_exists':
+      return 'An account with this email address already exists. Sign in with your password or another method, then link the provider from your account.';
+    case 'invalid_state':
+      return 'The sign-in took too long or was started in another browser. Please try again.';
+    case 'provider_error':
+      return 'The provider could not complete the sign-in. Please try again.';
+    case 'invalid_token':
+      return 'The sign-in link is invalid, used or expired. Ask for a new one.';
+    default:
+      return `The sign-in did not complete (${code}).`;
+  }
+}
+
+/** Titles of the provider's errors (OAuth 2.0 / OpenID Connect codes) for the error page. */
+export function errorTitle(code: string | null): string {
+  switch (code) {
+    case 'access_denied':
+      return 'Access was denied';
+    case 'login_required':
+    case 'interaction_required':
+    case 'consent_required':
+      return 'You need to sign in';
+    case 'invalid_request':
+    case 'invalid_request_uri':
+    case 'invalid_request_object':
+    case 'unsupported_response_type':
+    case 'invalid_scope':
+    case 'invalid_redirect_uri':
+      return 'The application sent an invalid request';
+    case 'invalid_client':
+    case 'unauthorized_client':
+      return 'The application is not recognised';
+    case 'session_not_found':
+    case 'invalid_token':
+      return 'This sign-in request has expired';
+    case 'temporarily_unavailable':
+      return 'The service is temporarily unavailable';
+    default:
+      return 'Something went wrong';
+  }
+}
+
+/** The provider names config.json lists, as people know them. */
+export function providerLabel(provider: string): string {
+  const names: Record<string, string> = { google: 'Google', github: 'GitHub', microsoft: 'Microsoft', apple: 'Apple' };
+  return names[provider] ?? provider.charAt(0).toUpperCase() + provider.slice(1);
+}
