@@ -44,6 +44,7 @@ describe('admin projects: create, get, list, patch', () => {
         require_email_verification: true,
         reauthentication_max_age_seconds: 600,
         sms: { max_per_hour: 100, allowed_countries: ['*'] },
+        oidc: { enabled: false, login_url: null, dynamic_registration: false },
         oauth_providers: {},
       },
       created_at: expect.any(String),
@@ -167,6 +168,7 @@ describe('admin projects: create, get, list, patch', () => {
       access_token_ttl_seconds: 86400,
       reauthentication_max_age_seconds: 600,
       sms: { max_per_hour: 100, allowed_countries: ['*'] },
+      oidc: { enabled: false, login_url: null, dynamic_registration: false },
       oauth_providers: {},
     });
     expect((await cache.byKey(tenant.projectKey))!.settings.rp_name).toBe('Renamed');

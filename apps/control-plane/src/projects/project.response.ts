@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { Project } from '@gatehouse/entities';
-import { DEFAULT_ACCESS_TOKEN_TTL_SECONDS, DEFAULT_REAUTHENTICATION_MAX_AGE_SECONDS, projectSmsSettings } from '@gatehouse/identity';
+import { DEFAULT_ACCESS_TOKEN_TTL_SECONDS, DEFAULT_REAUTHENTICATION_MAX_AGE_SECONDS, projectOidcSettings, projectSmsSettings } from '@gatehouse/identity';
 import { PaginationResponse } from '../common/pagination.response';
 
 /** What a project that never set a key shows; every key of docs/api-contract.md §6's settings is always present. */
@@ -50,6 +50,13 @@ class ProjectSmsSettingsResponse {
   allowed_countries!: string[];
 }
 
+/** `settings.oidc` with each absent member at its default (docs/api-contract.md §15). */
+class ProjectOidcSettingsResponse {
+  @ApiProperty({ description: "Whether the project's OpenID Connect provider answers" }) enabled!: boolean;
+  @ApiProperty({ type: String, nullable: true, description: "The application's page that completes sign-in and consent; null: the hosted pages" }) login_url!: string | null;
+  @ApiProperty({ description: 'Whether RFC 7591 dynamic client registration is open' }) dynamic_registration!: boolean;
+}
+
 /** A project's `settings` (docs/api-contract.md §6): unset keys show their defaults; the mail pages only when set. */
 class ProjectSettingsResponse {
   @ApiProperty({ type: String, nullable: true }) default_redirect_url!: string | null;
@@ -62,6 +69,7 @@ class ProjectSettingsResponse {
   @ApiPropertyOptional({ description: 'Page the reset mail links to' }) password_reset_url?: string;
   @ApiPropertyOptional({ description: 'Page the invitation mail links to' }) invitation_url?: string;
   @ApiProperty({ type: ProjectSmsSettingsResponse }) sms!: ProjectSmsSettingsResponse;
+  @ApiProperty({ type: ProjectOidcSettingsResponse }) oidc!: ProjectOidcSettingsResponse;
   @ApiProperty({ type: OAuthProvidersResponse }) oauth_providers!: OAuthProvidersResponse;
 }
 
@@ -96,7 +104,7 @@ export function toProjectResponse(p: Project): ProjectResponse {
     publishable_key: p.publishableKey,
     allowed_origins: p.allowedOrigins,
     redirect_urls: p.redirectUrls,
-    settings: { ...SETTINGS_DEFAULTS, ...p.settings, sms: projectSmsSettings(p.settings), oauth_providers: providers },
+    settings: { ...SETTINGS_DEFAULTS, ...p.settings, sms: projectSmsSettings(p.settings), oidc: projectOidcSettings(p.settings), oauth_providers: providers },
     created_at: p.createdAt.toISOString(),
     updated_at: p.updatedAt.toISOString(),
   };

@@ -14,9 +14,20 @@ import type { UpdateProjectDto } from './dto/update-project.dto';
 import { ProjectCacheInvalidator } from './project-cache-invalidator';
 import { mergeSettings, unique, type Sealer } from './project-settings';
 import { toProjectResponse } from './project.response';
-import { providerAddressErrors } from './url-rules';
+import { isRegisteredRedirectUrl, providerAddressErrors } from './url-rules';
 
 const notFound = () => new ProblemError('not-found', { detail: 'No such project.' });
+
+/**
+ * `settings.oidc.login_url` must be one of the project's redirect URLs (CONTRACT §11), judged on
+ * the project as it would be stored (the same PATCH may change either).
+ */
+function assertOidcLoginUrl(project: Pick<Project, 'redirectUrls' | 'settings'>): void {
+  const loginUrl = project.settings.oidc?.login_url;
+  if (typeof loginUrl === 'string' && !isRegisteredRedirectUrl(project.redirectUrls, loginUrl)) {
+    throw ProblemError.validation({ 'settings.oidc.login_url': ["must be one of the project's redirect_urls"] });
+  }
+}
 
 /** Projects of the admin's tenant: create (publishable key + first signing key), read, patch. */
 @Injectable()
@@ -61,6 +72,7 @@ export class ProjectsService {
       });
       if (dto.settings) {
         created.settings = mergeSettings({}, dto.settings, this.sealer(created.id)).settings;
+        assertOidcLoginUrl(created);
         await this.projects.save(created, manager);
       }
       await this.events.record(
@@ -109,6 +121,7 @@ export class ProjectsService {
         fields.push(...merged.changed.map((k) => `settings.${k}`));
       }
       if (fields.length === 0) return { project: row, changed: fields };
+      if (fields.includes('redirect_urls') || fields.includes('settings.oidc')) assertOidcLoginUrl(row);
       const saved: Project = await this.projects.save(row, manager);
       await this.events.record(
         manager,

@@ -1,5 +1,5 @@
 import { PRIVATE_ADDRESS_MESSAGE } from '@gatehouse/outbound';
-import { originProblem, providerAddressErrors, providerUrlProblem, redirectUrlProblem } from './url-rules';
+import { isRegisteredRedirectUrl, originProblem, providerAddressErrors, providerUrlProblem, redirectUrlProblem } from './url-rules';
 
 describe('originProblem', () => {
   it.each(['https://app.example.com', 'https://app.example.com:8443', 'http://localhost:3000', 'http://127.0.0.1:5173', 'http://[::1]:8080'])(
@@ -89,4 +89,20 @@ describe('providerAddressErrors (OAUTH_ALLOW_PRIVATE_URLS)', () => {
     expect(providerAddressErrors(null, 'none')).toEqual({});
     expect(providerAddressErrors({ google: { token_url: 'not a url', scopes: ['http://127.0.0.1'] } }, 'none')).toEqual({});
   });
+});
+
+describe('isRegisteredRedirectUrl', () => {
+  const registered = ['https://app.example.com/login', 'http://localhost:3000/cb?x=1'];
+
+  it.each(['https://app.example.com/login', 'HTTPS://APP.EXAMPLE.COM/login', 'https://app.example.com:443/login', 'http://localhost:3000/cb?x=1'])(
+    'finds %s among the registered URLs after parsing',
+    (url) => expect(isRegisteredRedirectUrl(registered, url)).toBe(true),
+  );
+
+  it.each(['https://app.example.com/login/', 'https://app.example.com/LOGIN', 'https://app.example.com/log', 'https://app.example.com/login?x=1', 'http://localhost:3000/cb', 'not a url', ''])(
+    'does not find %j (exact match only)',
+    (url) => expect(isRegisteredRedirectUrl(registered, url)).toBe(false),
+  );
+
+  it('finds nothing in an empty list', () => expect(isRegisteredRedirectUrl([], 'https://app.example.com/login')).toBe(false));
 });

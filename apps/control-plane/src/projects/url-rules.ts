@@ -52,6 +52,15 @@ export function redirectUrlProblem(value: string): string | null {
 }
 
 /**
+ * Whether `candidate` equals one of `registered` as a string after URL parsing (docs/api-contract.md
+ * §5: no wildcards, no prefix matching), as the runtime matches a `redirect_url`.
+ */
+export function isRegisteredRedirectUrl(registered: readonly string[], candidate: string): boolean {
+  const wanted = parse(candidate)?.toString();
+  return wanted !== undefined && registered.some((r) => parse(r)?.toString() === wanted);
+}
+
+/**
  * An absolute http(s) URL of an identity provider endpoint (any host name: self-hosted providers;
  * which addresses the server may call depends on the config, see `providerAddressErrors`).
  */
@@ -89,9 +98,9 @@ export function providerAddressErrors(providers: object | null | undefined, mode
 
 type Rule = (value: string) => string | null;
 
-function listProblem(rule: Rule, value: unknown): string | null {
+function listProblem(rule: Rule, value: unknown, maxItems = 100): string | null {
   if (!Array.isArray(value)) return 'must be an array of strings';
-  if (value.length > 100) return 'must have at most 100 items';
+  if (value.length > maxItems) return `must have at most ${maxItems} items`;
   for (const [i, item] of value.entries()) {
     if (typeof item !== 'string') return `item ${i} must be a string`;
     const problem = rule(item);
@@ -117,6 +126,6 @@ function ruleDecorator(name: string, check: (value: unknown) => string | null, o
 const single = (rule: Rule) => (value: unknown) => (typeof value === 'string' ? rule(value) : 'must be a string');
 
 export const IsOriginList = (o?: ValidationOptions) => ruleDecorator('isOriginList', (v) => listProblem(originProblem, v), o);
-export const IsRedirectUrlList = (o?: ValidationOptions) => ruleDecorator('isRedirectUrlList', (v) => listProblem(redirectUrlProblem, v), o);
+export const IsRedirectUrlList = (o?: ValidationOptions, maxItems = 100) => ruleDecorator('isRedirectUrlList', (v) => listProblem(redirectUrlProblem, v, maxItems), o);
 export const IsRedirectUrl = (o?: ValidationOptions) => ruleDecorator('isRedirectUrl', single(redirectUrlProblem), o);
 export const IsProviderUrl = (o?: ValidationOptions) => ruleDecorator('isProviderUrl', single(providerUrlProblem), o);

@@ -3,6 +3,7 @@ import { Type } from 'class-transformer';
 import { IsBoolean, IsInt, IsObject, IsOptional, IsString, Length, Matches, Max, Min, ValidateNested } from 'class-validator';
 import { IsRedirectUrl } from '../url-rules';
 import { OAuthProvidersDto } from './oauth-providers.dto';
+import { OidcSettingsDto } from './oidc-settings.dto';
 import { SmsSettingsDto } from './sms-settings.dto';
 
 const HOSTNAME = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
@@ -69,6 +70,13 @@ export class ProjectSettingsDto {
   @ValidateNested()
   @Type(() => SmsSettingsDto)
   sms?: SmsSettingsDto | null;
+
+  @ApiPropertyOptional({ type: OidcSettingsDto, nullable: true, description: "The project's OpenID Connect provider; omitted members take their defaults, null resets it (off)" })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => OidcSettingsDto)
+  oidc?: OidcSettingsDto | null;
 
   @ApiPropertyOptional({ type: OAuthProvidersDto, nullable: true })
   @IsOptional()
