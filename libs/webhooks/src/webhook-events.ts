@@ -43,6 +43,12 @@ export const WEBHOOK_EVENT_TYPES = [
   'webhook.created',
   'webhook.updated',
   'webhook.deleted',
+  'oauth_client.created',
+  'oauth_client.updated',
+  'oauth_client.deleted',
+  'oauth_client.secret_rotated',
+  'oauth_grant.created',
+  'oauth_grant.revoked',
   WEBHOOK_TEST_EVENT,
 ] as const;
 

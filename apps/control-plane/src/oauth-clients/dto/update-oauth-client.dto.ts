@@ -1,0 +1,72 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsBoolean, IsIn, IsString, Length, Matches, registerDecorator, ValidateIf, type ValidationOptions } from 'class-validator';
+import { ID_TOKEN_SIGNING_ALGS, OAUTH_CLIENT_MAX_LIST, OAUTH_CLIENT_SCOPES, OAUTH_GRANT_TYPES } from '@gatehouse/identity';
+import { IsRedirectUrlList } from '../../projects/url-rules';
+
+const present = (_: object, v: unknown) => v !== undefined;
+
+/** A member a PATCH may not carry at all, with the reason as its message (kept out of the OpenAPI document). */
+function Unchangeable(reason: string, options?: ValidationOptions): PropertyDecorator {
+  return (object: object, propertyName: string | symbol) =>
+    registerDecorator({
+      name: 'unchangeable',
+      target: object.constructor,
+      propertyName: String(propertyName),
+      options: { message: reason, ...options },
+      validator: { validate: () => false },
+    });
+}
+
+/**
+ * `PATCH /v1/admin/projects/{id}/oauth-clients/{client_id}`: any subset of the create members,
+ * each replacing the stored one, except `token_endpoint_auth_method` (switching between public and
+ * confidential is a new client). The whole client is judged again after the PATCH is applied.
+ */
+export class UpdateOAuthClientDto {
+  @ApiPropertyOptional({ minLength: 1, maxLength: 100 })
+  @ValidateIf(present)
+  @IsString()
+  @Length(1, 100)
+  @Matches(/\S/, { message: 'must not be blank' })
+  name?: string;
+
+  @ApiPropertyOptional({ type: [String], maxItems: OAUTH_CLIENT_MAX_LIST })
+  @ValidateIf(present)
+  @IsRedirectUrlList(undefined, OAUTH_CLIENT_MAX_LIST)
+  redirect_uris?: string[];
+
+  @ApiPropertyOptional({ type: [String], maxItems: OAUTH_CLIENT_MAX_LIST })
+  @ValidateIf(present)
+  @IsRedirectUrlList(undefined, OAUTH_CLIENT_MAX_LIST)
+  post_logout_redirect_uris?: string[];
+
+  @ApiPropertyOptional({ enum: OAUTH_GRANT_TYPES, isArray: true })
+  @ValidateIf(present)
+  @IsArray()
+  @ArrayNotEmpty()
+  @ArrayMaxSize(OAUTH_CLIENT_MAX_LIST)
+  @IsIn(OAUTH_GRANT_TYPES, { each: true, message: `each must be one of ${OAUTH_GRANT_TYPES.join(', ')}` })
+  grant_types?: string[];
+
+  @ApiPropertyOptional({ enum: OAUTH_CLIENT_SCOPES, isArray: true })
+  @ValidateIf(present)
+  @IsArray()
+  @ArrayNotEmpty()
+  @ArrayMaxSize(OAUTH_CLIENT_MAX_LIST)
+  @IsIn(OAUTH_CLIENT_SCOPES, { each: true, message: `each must be one of ${OAUTH_CLIENT_SCOPES.join(', ')}` })
+  scopes?: string[];
+
+  @ApiPropertyOptional()
+  @ValidateIf(present)
+  @IsBoolean()
+  first_party?: boolean;
+
+  @ApiPropertyOptional({ enum: ID_TOKEN_SIGNING_ALGS })
+  @ValidateIf(present)
+  @IsIn(ID_TOKEN_SIGNING_ALGS)
+  id_token_signed_response_alg?: string;
+
+  @ValidateIf(present)
+  @Unchangeable('cannot be changed: switching between a public and a confidential client is a new client')
+  token_endpoint_auth_method?: never;
+}
