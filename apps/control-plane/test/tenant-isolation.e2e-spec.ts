@@ -16,12 +16,14 @@ interface Ids {
   org: string;
   invitation: string;
   webhook: string;
+  oauthClient: string;
 }
 
 /** Tables with a tenant_id, plus the per-user tables without one, hashed per tenant. */
 const TENANT_TABLES = [
   'projects', 'api_keys', 'signing_keys', 'users', 'sessions', 'organizations', 'organization_members', 'invitations',
   'webhooks', 'webhook_deliveries', 'outbox_events', 'audit_events', 'one_time_tokens', 'mfa_factors', 'passkeys', 'oauth_identities',
+  'oauth_clients', 'oauth_grants',
 ];
 
 async function snapshot(ds: DataSource, tenantId: string): Promise<Record<string, string>> {
@@ -63,7 +65,8 @@ describe('tenant isolation across every admin route', () => {
     const member = await t.http().post(`/v1/admin/organizations/${org.body.id}/members`).set(h).send({ user_id: user.id, role: 'admin' });
     const inv = await t.http().post(`/v1/admin/organizations/${org.body.id}/invitations`).set(h).send({ email: `invitee-${email}` });
     const webhook = await t.http().post('/v1/admin/webhooks').set(h).send({ url: 'http://127.0.0.1:9/hook', events: ['*'] });
-    expect([key.status, org.status, member.status, inv.status, webhook.status]).toEqual([201, 201, 201, 201, 201]);
+    const client = await t.http().post(`/v1/admin/projects/${s.project.id}/oauth-clients`).set(h).send({ name: 'RP', redirect_uris: ['https://rp.example.com/cb'] });
+    expect([key.status, org.status, member.status, inv.status, webhook.status, client.status]).toEqual([201, 201, 201, 201, 201, 201]);
     return {
       project: s.project.id,
       apiKey: key.body.id,
@@ -74,6 +77,7 @@ describe('tenant isolation across every admin route', () => {
       org: org.body.id,
       invitation: inv.body.id,
       webhook: webhook.body.id,
+      oauthClient: client.body.client_id,
     };
   }
 
@@ -87,6 +91,16 @@ describe('tenant isolation across every admin route', () => {
     ['delete', `/v1/admin/projects/${self.project}/api-keys/${x.apiKey}`],
     ['get', `/v1/admin/projects/${x.project}/signing-keys`],
     ['post', `/v1/admin/projects/${x.project}/signing-keys/rotate`],
+    ['post', `/v1/admin/projects/${x.project}/oauth-clients`, { name: 'stolen', redirect_uris: ['https://evil.example.com/cb'] }],
+    ['get', `/v1/admin/projects/${x.project}/oauth-clients`],
+    ['get', `/v1/admin/projects/${x.project}/oauth-clients/${x.oauthClient}`],
+    ['get', `/v1/admin/projects/${self.project}/oauth-clients/${x.oauthClient}`],
+    ['patch', `/v1/admin/projects/${x.project}/oauth-clients/${x.oauthClient}`, { redirect_uris: ['https://evil.example.com/cb'] }],
+    ['patch', `/v1/admin/projects/${self.project}/oauth-clients/${x.oauthClient}`, { first_party: true }],
+    ['delete', `/v1/admin/projects/${x.project}/oauth-clients/${x.oauthClient}`],
+    ['delete', `/v1/admin/projects/${self.project}/oauth-clients/${x.oauthClient}`],
+    ['post', `/v1/admin/projects/${x.project}/oauth-clients/${x.oauthClient}/secret/rotate`],
+    ['post', `/v1/admin/projects/${self.project}/oauth-clients/${x.oauthClient}/secret/rotate`],
     ['get', `/v1/admin/users/${x.user}`],
     ['patch', `/v1/admin/users/${x.user}`, { status: 'disabled' }],
     ['patch', `/v1/admin/users/${x.user}`, { metadata: { owned: true } }],
@@ -151,7 +165,7 @@ describe('tenant isolation across every admin route', () => {
 
   it('lists, searches and audit never show the other tenant', async () => {
     const h = { Authorization: `Bearer ${aToken}` };
-    const bSecrets = [b.tenantId, b.project.id, b.consoleProjectId, b.adminUserId, bIds.user, bIds.org, bIds.invitation, bIds.apiKey, bIds.webhook, 'beta-user@example.com'];
+    const bSecrets = [b.tenantId, b.project.id, b.consoleProjectId, b.adminUserId, bIds.user, bIds.org, bIds.invitation, bIds.apiKey, bIds.webhook, bIds.oauthClient, 'beta-user@example.com'];
     const lists = [
       '/v1/admin/projects?limit=100',
       '/v1/admin/users?limit=100',
@@ -165,6 +179,7 @@ describe('tenant isolation across every admin route', () => {
       '/v1/admin/stats?days=90',
       '/v1/admin/webhooks?limit=100',
       `/v1/admin/projects/${a.project.id}/api-keys`,
+      `/v1/admin/projects/${a.project.id}/oauth-clients`,
       `/v1/admin/organizations/${aIds.org}/members`,
       `/v1/admin/organizations/${aIds.org}/invitations`,
     ];
