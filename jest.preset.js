@@ -6,10 +6,10 @@ module.exports = {
   testEnvironment: 'node',
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: path.join(__dirname, 'tsconfig.spec.json'), diagnostics: false }],
-    // ESM-only dependencies (otplib's @scure/@noble) are transpiled to CommonJS for Jest; Node itself loads them natively.
+    // ESM-only dependencies (otplib's @scure/@noble; the relying-party libraries openid-client, oauth4webapi and jose) are transpiled to CommonJS for Jest; Node itself loads them natively.
     '^.+\\.m?js$': ['ts-jest', { tsconfig: { allowJs: true, module: 'commonjs', target: 'ES2022', esModuleInterop: true }, diagnostics: false }],
   },
-  transformIgnorePatterns: ['/node_modules/(?!(@scure|@noble|@otplib|otplib)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(@scure|@noble|@otplib|otplib|openid-client|oauth4webapi|jose)/)'],
   moduleFileExtensions: ['ts', 'js', 'json'],
   setupFiles: ['reflect-metadata'],
   moduleNameMapper: {

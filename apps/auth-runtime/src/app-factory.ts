@@ -4,6 +4,7 @@ import { buildHttpApp, corsMiddleware } from '@gatehouse/http';
 import type { Clock } from '@gatehouse/platform';
 import { ROUTE_TABLE, type RouteTable } from '@gatehouse/problem-details';
 import { AppModule } from './app.module';
+import { oidcMiddleware } from './oidc/oidc.middleware';
 import { RATE_LIMITS } from './common/rate-limits';
 import { projectCorsPolicy } from './projects/project-cors.policy';
 
@@ -15,6 +16,8 @@ export function buildAuthRuntime(config: AppConfig, opts: { clock?: Clock; logge
     endpointRateLimits: Object.values(RATE_LIMITS),
     beforeBody: (app) => {
       const routes = app.get<RouteTable>(ROUTE_TABLE, { strict: false });
+      // Each project's OpenID Connect provider answers under its issuer, with its own CORS and bodies.
+      app.use(oidcMiddleware(app));
       app.use(corsMiddleware(projectCorsPolicy(app), (path) => routes.allowedMethods(path)));
     },
     ...(opts.logger === false ? { logger: false } : {}),

@@ -7,11 +7,13 @@ import { Clock } from '@gatehouse/platform';
 import { QueueModule } from '@gatehouse/queue';
 import { AccountsModule } from './accounts/accounts.module';
 import { EmailVerificationModule } from './email-verification/email-verification.module';
+import { HostedPagesModule } from './hosted-pages/hosted-pages.module';
 import { InvitationsModule } from './invitations/invitations.module';
 import { JwksModule } from './jwks/jwks.module';
 import { MagicLinksModule } from './magic-links/magic-links.module';
 import { MfaModule } from './mfa/mfa.module';
 import { OAuthModule } from './oauth/oauth.module';
+import { OidcModule } from './oidc/oidc.module';
 import { PasskeysModule } from './passkeys/passkeys.module';
 import { PasswordResetModule } from './password-reset/password-reset.module';
 import { PasswordsModule } from './passwords/passwords.module';
@@ -35,11 +37,13 @@ export class AppModule {
         QueueModule.forRoot(),
         AccountsModule,
         EmailVerificationModule,
+        HostedPagesModule,
         InvitationsModule,
         JwksModule,
         MagicLinksModule,
         MfaModule,
         OAuthModule,
+        OidcModule,
         PasskeysModule,
         PasswordResetModule,
         PasswordsModule,

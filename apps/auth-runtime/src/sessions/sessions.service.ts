@@ -25,7 +25,7 @@ export interface IssuedSession extends CookieTokens {
 }
 
 /** A project's `access_token_ttl_seconds` setting when it is a valid one, else the default. */
-function accessTokenTtl(v: unknown): number {
+export function accessTokenTtl(v: unknown): number {
   return typeof v === 'number' && v >= 60 && v <= 86400 ? v : DEFAULT_ACCESS_TOKEN_TTL_SECONDS;
 }
 

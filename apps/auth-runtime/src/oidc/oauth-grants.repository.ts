@@ -1,0 +1,112 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { queryRows } from '@gatehouse/entities';
+import { EventRecorder, type RequestMeta } from '@gatehouse/identity';
+import { Clock } from '@gatehouse/platform';
+import type { OidcUserRow } from './oidc-request-state';
+
+export interface NewGrant {
+  tenantId: string;
+  projectId: string;
+  userId: string;
+  grantId: string;
+  clientId: string;
+  sessionId: string;
+  scopes: string[];
+}
+
+const USER_COLUMNS = `u.id, u.tenant_id, u.email, u.email_verified, u.username`;
+
+/**
+ * `oauth_grants`: what a user granted a client, tied to the Gatehouse session that signed them
+ * in. A grant is honoured only while it is not revoked, its session is live and its user active:
+ * one statement answers all three (and returns the user, so the request reads no more).
+ */
+@Injectable()
+export class OAuthGrantsRepository {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly events: EventRecorder,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The grant's user when the grant may still be used, else null. */
+  async activeGrantUser(projectId: string, grantId: string): Promise<OidcUserRow | null> {
+    const rows: OidcUserRow[] = await this.dataSource.query(
+      `SELECT ${USER_COLUMNS} FROM oauth_grants g
+         JOIN users u ON u.id = g.user_id AND u.status = 'active'
+         JOIN sessions s ON s.id = g.session_id AND s.revoked_at IS NULL AND s.expires_at > $3
+        WHERE g.grant_id = $1 AND g.project_id = $2 AND g.revoked_at IS NULL`,
+      [grantId, projectId, this.clock.now()],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** The user when `sessionId` is a live session of this active user of the project, else null. */
+  async liveSessionUser(projectId: string, sessionId: string, userId: string): Promise<OidcUserRow | null> {
+    const rows: OidcUserRow[] = await this.dataSource.query(
+      `SELECT ${USER_COLUMNS} FROM sessions s
+         JOIN users u ON u.id = s.user_id AND u.status = 'active'
+        WHERE s.id = $1 AND s.user_id = $2 AND s.project_id = $3 AND s.revoked_at IS NULL AND s.expires_at > $4`,
+      [sessionId, userId, projectId, this.clock.now()],
+    );
+    return rows[0] ?? null;
+  }
+
+  async user(projectId: string, userId: string): Promise<OidcUserRow | null> {
+    const rows: OidcUserRow[] = await this.dataSource.query(`SELECT ${USER_COLUMNS} FROM users u WHERE u.id = $1 AND u.project_id = $2 AND u.status = 'active'`, [userId, projectId]);
+    return rows[0] ?? null;
+  }
+
+  /** Records a grant (or its new scopes); `oauth_grant.created` the first time, in the same transaction. */
+  async save(grant: NewGrant, meta: RequestMeta): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const rows = await queryRows<{ inserted: boolean }>(
+        manager,
+        `INSERT INTO oauth_grants (tenant_id, project_id, user_id, grant_id, client_id, session_id, scopes)
+         SELECT $1, $2, $3, $4, $5, $6, $7::jsonb
+          WHERE EXISTS (SELECT 1 FROM users WHERE id = $3 AND project_id = $2)
+         ON CONFLICT (grant_id) DO UPDATE SET scopes = EXCLUDED.scopes
+         RETURNING (xmax = 0) AS inserted`,
+        [grant.tenantId, grant.projectId, grant.userId, grant.grantId, grant.clientId, grant.sessionId, JSON.stringify(grant.scopes)],
+      );
+      if (!rows[0]?.inserted) return;
+      await this.events.record(manager, {
+        tenantId: grant.tenantId,
+        projectId: grant.projectId,
+        actorType: 'user',
+        actorId: grant.userId,
+        action: 'oauth_grant.created',
+        resourceType: 'oauth_grant',
+        resourceId: grant.grantId,
+        meta,
+        data: { grant_id: grant.grantId, client_id: grant.clientId, user_id: grant.userId, session_id: grant.sessionId, scopes: grant.scopes },
+      });
+    });
+  }
+
+  /** Revokes a grant once (`oauth_grant.revoked` with the reason); later calls change nothing. */
+  async revoke(projectId: string, grantId: string, reason: string, meta: RequestMeta): Promise<boolean> {
+    return this.dataSource.transaction(async (manager) => {
+      const rows = await queryRows<{ tenant_id: string; user_id: string; client_id: string }>(
+        manager,
+        `UPDATE oauth_grants SET revoked_at = $3 WHERE grant_id = $1 AND project_id = $2 AND revoked_at IS NULL RETURNING tenant_id, user_id, client_id`,
+        [grantId, projectId, this.clock.now()],
+      );
+      const row = rows[0];
+      if (!row) return false;
+      await this.events.record(manager, {
+        tenantId: row.tenant_id,
+        projectId,
+        actorType: 'system',
+        actorId: null,
+        action: 'oauth_grant.revoked',
+        resourceType: 'oauth_grant',
+        resourceId: grantId,
+        meta,
+        data: { grant_id: grantId, client_id: row.client_id, user_id: row.user_id, reason },
+      });
+      return true;
+    });
+  }
+}

@@ -1,0 +1,26 @@
+import type { OAuthClient } from '@gatehouse/entities';
+
+/**
+ * A client row as oidc-provider's client metadata. The secret member carries the SHA-256 of the
+ * secret, never the secret: the provider's comparison is replaced by one against the hash
+ * (OidcProviders), and no algorithm that would use the secret as a key (HS256, client_secret_jwt)
+ * is enabled.
+ */
+export function oidcClientMetadata(row: OAuthClient): Record<string, unknown> {
+  const code = row.grantTypes.includes('authorization_code');
+  return {
+    client_id: row.clientId,
+    client_name: row.name,
+    ...(row.secretHash ? { client_secret: row.secretHash } : {}),
+    redirect_uris: code ? row.redirectUris : [],
+    post_logout_redirect_uris: row.postLogoutRedirectUris,
+    grant_types: row.grantTypes,
+    response_types: code ? ['code'] : [],
+    token_endpoint_auth_method: row.tokenEndpointAuthMethod,
+    scope: row.scopes.join(' '),
+    id_token_signed_response_alg: row.idTokenSignedResponseAlg,
+    first_party: row.firstParty,
+    // `auth_time` in every ID token (CONTRACT §11), not only when `max_age` is asked.
+    require_auth_time: true,
+  };
+}

@@ -1,0 +1,167 @@
+import { Injectable } from '@nestjs/common';
+import type { Interaction, Provider } from 'oidc-provider';
+import { DataSource } from 'typeorm';
+import type { AccessTokenClaims } from '@gatehouse/crypto';
+import { randomToken, sha256Hex } from '@gatehouse/crypto';
+import { projectOidcSettings, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
+import { CacheStore, Clock } from '@gatehouse/platform';
+import { ProblemError } from '@gatehouse/problem-details';
+import type { GatehouseCompletion } from './oidc-interaction-result';
+import { ACR_VALUES, OidcProviders } from './oidc-providers.service';
+import { newOidcRequestState, oidcRequestState } from './oidc-request-state';
+import { interactionProjectKey } from './oidc-store';
+
+export interface InteractionView {
+  uid: string;
+  prompt: 'login' | 'consent';
+  client: { client_id: string; name: string; first_party: boolean };
+  scopes: string[];
+  expires_at: string;
+}
+
+const UID = /^[A-Za-z0-9_-]{1,64}$/;
+/** RFC 8176 method references for how the Gatehouse session was signed in. */
+const AMR: Record<string, string[]> = { password: ['pwd'], mfa: ['pwd', 'mfa'], passkey: ['hwk', 'user'], magic_link: ['otp'], oauth: ['fed'] };
+
+/**
+ * The interaction API (CONTRACT §11): an application's login page, or the hosted pages, finish
+ * what the provider asked the browser to do (sign in, consent) with the user's Gatehouse session,
+ * then send the browser back to the provider with a one-time completion value.
+ */
+@Injectable()
+export class OidcInteractionsService {
+  constructor(
+    private readonly providers: OidcProviders,
+    private readonly cache: CacheStore,
+    private readonly clock: Clock,
+    private readonly dataSource: DataSource,
+  ) {}
+
+  async describe(project: ResolvedProject, uid: string): Promise<InteractionView> {
+    const { provider, interaction } = await this.load(project, uid);
+    const client = await provider.Client.find(String(interaction.params.client_id));
+    return {
+      uid: interaction.uid,
+      prompt: interaction.prompt.name === 'consent' ? 'consent' : 'login',
+      client: { client_id: String(interaction.params.client_id), name: client?.clientName ?? String(interaction.params.client_id), first_party: client?.metadata().first_party === true },
+      scopes: requestedScopes(interaction),
+      expires_at: new Date(interaction.exp * 1000).toISOString(),
+    };
+  }
+
+  /** Signs the user in to the provider with their Gatehouse session (and, for a first-party client, grants what it asked). */
+  async complete(project: ResolvedProject, uid: string, auth: AccessTokenClaims, meta: RequestMeta): Promise<{ redirect_to: string }> {
+    const { provider, interaction } = await this.load(project, uid);
+    this.assertOpen(interaction);
+    const client = await provider.Client.find(String(interaction.params.client_id));
+    const firstParty = client?.metadata().first_party === true;
+    if (interaction.prompt.name === 'consent') {
+      if (!firstParty) throw new ProblemError('conflict', { detail: 'This interaction asks for the user\'s consent: POST …/consent with the scopes they grant, or …/abort.' });
+      if (interaction.session?.accountId !== auth.sub) throw new ProblemError('forbidden', { detail: 'This interaction belongs to another user.' });
+    }
+    this.assertFresh(interaction, auth);
+    const authMethod = await this.sessionMethod(auth.sid);
+    const result: Record<string, unknown> = {
+      login: {
+        accountId: auth.sub,
+        ts: auth.auth_time ?? auth.iat,
+        amr: AMR[authMethod] ?? ['pwd'],
+        acr: ['mfa', 'passkey'].includes(authMethod) ? ACR_VALUES[1] : ACR_VALUES[0],
+        remember: true,
+      },
+    };
+    if (interaction.prompt.name === 'consent') result.consent = { grantId: await this.grant(project, provider, interaction, auth, null, meta) };
+    return this.finish(interaction, result, auth.sid);
+  }
+
+  async consent(project: ResolvedProject, uid: string, auth: AccessTokenClaims, scopes: string[], meta: RequestMeta): Promise<{ redirect_to: string }> {
+    const { provider, interaction } = await this.load(project, uid);
+    this.assertOpen(interaction);
+    if (interaction.prompt.name !== 'consent') throw new ProblemError('conflict', { detail: 'The user has not signed in yet: POST …/complete with their session first.' });
+    if (interaction.session?.accountId !== auth.sub) throw new ProblemError('forbidden', { detail: 'This interaction belongs to another user.' });
+    const requested = new Set(requestedScopes(interaction));
+    const unknown = scopes.filter((s) => !requested.has(s));
+    if (unknown.length) throw ProblemError.validation({ scopes: [`must be a subset of the requested scopes (${[...requested].join(' ')}); not requested: ${unknown.join(' ')}`] });
+    const chosen = new Set(scopes);
+    if (requested.has('openid')) chosen.add('openid');
+    const grantId = await this.grant(project, provider, interaction, auth, chosen, meta);
+    return this.finish(interaction, { consent: { grantId } }, auth.sid);
+  }
+
+  async abort(project: ResolvedProject, uid: string): Promise<{ redirect_to: string }> {
+    const { interaction } = await this.load(project, uid);
+    this.assertOpen(interaction);
+    return this.finish(interaction, { error: 'access_denied', error_description: 'End-User aborted interaction' }, null);
+  }
+
+  private async load(project: ResolvedProject, uid: string): Promise<{ provider: Provider; interaction: Interaction }> {
+    if (!projectOidcSettings(project.settings).enabled) throw new ProblemError('not-found', { detail: "The project's OpenID Connect provider is off." });
+    const unknown = () => new ProblemError('invalid-token', { detail: 'The interaction is unknown, finished or expired.' });
+    if (!UID.test(uid)) throw unknown();
+    const { provider } = await this.providers.forProject(project);
+    const interaction = await provider.Interaction.find(uid);
+    if (!interaction) {
+      const owner = await this.cache.get(interactionProjectKey(uid));
+      if (owner && owner !== project.id) throw new ProblemError('not-found', { detail: 'No such interaction in this project.' });
+      throw unknown();
+    }
+    return { provider, interaction };
+  }
+
+  private assertOpen(interaction: Interaction): void {
+    if (interaction.result) throw new ProblemError('invalid-token', { detail: 'The interaction is already completed.' });
+  }
+
+  /**
+   * `prompt=login` needs a proof made after the request began; `max_age` one at most that old.
+   * An older session proves itself again first (POST /v1/auth/reauthenticate).
+   */
+  private assertFresh(interaction: Interaction, auth: AccessTokenClaims): void {
+    const authTime = auth.auth_time ?? 0;
+    const reasons = interaction.prompt.reasons ?? [];
+    const maxAge = Number(interaction.params.max_age);
+    const stale =
+      (reasons.includes('login_prompt') && authTime < interaction.iat) ||
+      (Number.isFinite(maxAge) && interaction.params.max_age !== undefined && this.clock.nowMs() / 1000 - authTime > maxAge);
+    if (stale) {
+      throw new ProblemError('reauthentication-required', { detail: 'The application asks for a fresh sign-in: re-authenticate (POST /v1/auth/reauthenticate) and complete again.' });
+    }
+  }
+
+  private async sessionMethod(sid: string): Promise<string> {
+    const rows: { auth_method: string }[] = await this.dataSource.query(`SELECT auth_method FROM sessions WHERE id = $1`, [sid]);
+    return rows[0]?.auth_method ?? 'password';
+  }
+
+  /** Saves a grant of `chosen` (all the requested scopes when null) for the interaction's client, tied to the caller's session. */
+  private async grant(project: ResolvedProject, provider: Provider, interaction: Interaction, auth: AccessTokenClaims, chosen: Set<string> | null, meta: RequestMeta): Promise<string> {
+    const state = newOidcRequestState(project, meta, auth.sid);
+    return oidcRequestState.run(state, async () => {
+      const existing = interaction.grantId ? await provider.Grant.find(interaction.grantId) : undefined;
+      const grant = existing ?? new provider.Grant({ accountId: auth.sub, clientId: String(interaction.params.client_id) });
+      const details = interaction.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[]; missingResourceScopes?: Record<string, string[]> };
+      const allowed = (s: string) => chosen === null || chosen.has(s);
+      const scopes = (details.missingOIDCScope ?? requestedScopes(interaction)).filter(allowed);
+      if (scopes.length) grant.addOIDCScope(scopes.join(' '));
+      if (details.missingOIDCClaims?.length) grant.addOIDCClaims(details.missingOIDCClaims);
+      for (const [resource, resourceScopes] of Object.entries(details.missingResourceScopes ?? {})) grant.addResourceScope(resource, resourceScopes.filter(allowed).join(' '));
+      return grant.save();
+    });
+  }
+
+  private async finish(interaction: Interaction, result: Record<string, unknown>, sid: string | null): Promise<{ redirect_to: string }> {
+    const completion = randomToken(32);
+    const gatehouse: GatehouseCompletion = { sid, hash: sha256Hex(completion) };
+    interaction.result = { ...result, gatehouse };
+    const ttl = Math.max(1, interaction.exp - Math.floor(this.clock.nowMs() / 1000));
+    await interaction.save(ttl);
+    const target = new URL(interaction.returnTo);
+    target.searchParams.set('completion', completion);
+    return { redirect_to: target.href };
+  }
+}
+
+function requestedScopes(interaction: Interaction): string[] {
+  const scope = interaction.params.scope;
+  return typeof scope === 'string' ? scope.split(' ').filter(Boolean) : [];
+}

@@ -1,0 +1,262 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { Account, Configuration, KoaContextWithOIDC, Provider } from 'oidc-provider';
+import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
+import { hmacSha256, randomToken, safeEqual, sha256Hex } from '@gatehouse/crypto';
+import { projectOidcSettings, SigningKeysService, type ResolvedProject } from '@gatehouse/identity';
+import { Clock } from '@gatehouse/platform';
+import { accessTokenTtl } from '../sessions/sessions.service';
+import { OAuthGrantsRepository } from './oauth-grants.repository';
+import { oidcLibrary } from './oidc-library';
+import { oidcRequestState, type OidcUserRow } from './oidc-request-state';
+import { OidcStore } from './oidc-store';
+
+/** How long a built provider serves before its keys and settings are read again. */
+const RECHECK_MS = 30_000;
+export const OIDC_SCOPES = ['openid', 'offline_access', 'profile', 'email'];
+/** Scopes an access token for a resource server (RFC 8707 `resource`) may carry. */
+const RESOURCE_SCOPES = 'profile email';
+export const ACR_VALUES = ['urn:gatehouse:loa:1', 'urn:gatehouse:loa:2'];
+
+/** The routes under the issuer; every URL is whatever discovery says (CONTRACT §11). */
+export const OIDC_ROUTES = {
+  authorization: '/authorize',
+  token: '/token',
+  userinfo: '/userinfo',
+  jwks: '/jwks',
+  revocation: '/revoke',
+  introspection: '/introspect',
+  end_session: '/end-session',
+  registration: '/register',
+} as const;
+
+interface BuiltProvider {
+  provider: Provider;
+  callback: ReturnType<Provider['callback']>;
+  fingerprint: string;
+  checkedAt: number;
+}
+
+export function issuerOf(config: AppConfig, projectId: string): string {
+  return `${config.http.publicAuthUrl.replace(/\/+$/, '')}/v1/projects/${projectId}`;
+}
+
+/** Where the provider sends the browser for an interaction: the project's login page, or the hosted page. */
+export function interactionUrl(config: AppConfig, project: ResolvedProject, uid: string): string {
+  const target = new URL(projectOidcSettings(project.settings).login_url ?? `${issuerOf(config, project.id)}/pages/sign-in`);
+  target.searchParams.set('interaction', uid);
+  return target.href;
+}
+
+function userClaims(user: OidcUserRow) {
+  return { email: user.email, email_verified: user.email_verified, preferred_username: user.username ?? user.email };
+}
+
+/**
+ * One oidc-provider instance per project (its issuer is the project's), built on first use and
+ * rebuilt when the project's settings or signing keys change (checked every 30 s, so a rotated key
+ * signs within 30 s on every instance). Configuration follows CONTRACT §11 and the OAuth 2.0
+ * Security BCP: code flow only, PKCE S256 for every client, exact redirect URIs, rotating refresh
+ * tokens whose reuse revokes the grant, `iss` in every authorization response.
+ */
+@Injectable()
+export class OidcProviders {
+  private readonly logger = new Logger('OidcProvider');
+  private readonly built = new Map<string, BuiltProvider>();
+  private readonly building = new Map<string, Promise<BuiltProvider>>();
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly keys: SigningKeysService,
+    private readonly store: OidcStore,
+    private readonly grants: OAuthGrantsRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  issuer(projectId: string): string {
+    return issuerOf(this.config, projectId);
+  }
+
+  async forProject(project: ResolvedProject): Promise<BuiltProvider> {
+    const current = this.built.get(project.id);
+    if (current && this.clock.nowMs() - current.checkedAt < RECHECK_MS) return current;
+    let pending = this.building.get(project.id);
+    if (!pending) {
+      pending = this.refresh(project, current).finally(() => this.building.delete(project.id));
+      this.building.set(project.id, pending);
+    }
+    return pending;
+  }
+
+  private async refresh(project: ResolvedProject, current: BuiltProvider | undefined): Promise<BuiltProvider> {
+    await this.keys.ensureActive(project.id, 'RS256');
+    const jwks = await this.keys.privateJwks(project.id);
+    const fingerprint = sha256Hex(JSON.stringify([project.name, project.settings.oidc ?? null, accessTokenTtl(project.settings.access_token_ttl_seconds), jwks.map((k) => k.kid)]));
+    if (current && current.fingerprint === fingerprint) {
+      current.checkedAt = this.clock.nowMs();
+      return current;
+    }
+    const provider = this.build(project, jwks);
+    const entry: BuiltProvider = { provider, callback: provider.callback(), fingerprint, checkedAt: this.clock.nowMs() };
+    this.built.set(project.id, entry);
+    return entry;
+  }
+
+  private build(project: ResolvedProject, keys: NonNullable<Configuration['jwks']>['keys']): Provider {
+    const { Provider: ProviderClass } = oidcLibrary();
+    const issuer = this.issuer(project.id);
+    const settings = projectOidcSettings(project.settings);
+    const accessTtl = accessTokenTtl(project.settings.access_token_ttl_seconds);
+    const cookieKey = hmacSha256(this.config.auth.encryptionKey, `oidc-cookies:${project.id}`).toString('base64url');
+    const grants = this.grants;
+    const findUser = async (userId: string): Promise<OidcUserRow | null> => oidcRequestState.getStore()?.users.get(userId) ?? (await grants.user(project.id, userId));
+
+    const configuration: Configuration = {
+      adapter: this.store.adapterFor(project),
+      jwks: { keys },
+      routes: OIDC_ROUTES,
+      scopes: OIDC_SCOPES,
+      claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['preferred_username'] },
+      conformIdTokenClaims: false,
+      responseTypes: ['code'],
+      acrValues: ACR_VALUES,
+      pkce: { required: () => true },
+      allowOmittingSingleRegisteredRedirectUri: false,
+      rotateRefreshToken: true,
+      extraClientMetadata: { properties: ['first_party'] },
+      clientDefaults: { grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'client_secret_basic', id_token_signed_response_alg: 'ES256' },
+      enabledJWA: {
+        idTokenSigningAlgValues: ['ES256', 'RS256'],
+        userinfoSigningAlgValues: ['ES256', 'RS256'],
+        introspectionSigningAlgValues: ['ES256', 'RS256'],
+        authorizationSigningAlgValues: ['ES256', 'RS256'],
+        requestObjectSigningAlgValues: ['ES256', 'RS256'],
+        clientAuthSigningAlgValues: ['ES256', 'RS256'],
+      },
+      clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],
+      cookies: {
+        keys: [cookieKey],
+        names: { session: 'gh_oidc_session', interaction: 'gh_oidc_interaction', resume: 'gh_oidc_resume' },
+        long: { signed: true, httpOnly: true, sameSite: 'lax', secure: issuer.startsWith('https:') },
+        short: { signed: true, httpOnly: true, sameSite: 'lax', secure: issuer.startsWith('https:') },
+      },
+      ttl: {
+        AccessToken: accessTtl,
+        ClientCredentials: accessTtl,
+        AuthorizationCode: 60,
+        IdToken: 3600,
+        Interaction: 600,
+        Session: 14 * 86_400,
+        Grant: 30 * 86_400,
+        RefreshToken: 30 * 86_400,
+      },
+      features: {
+        devInteractions: { enabled: false },
+        revocation: { enabled: true },
+        introspection: { enabled: true },
+        userinfo: { enabled: true },
+        clientCredentials: { enabled: true },
+        rpInitiatedLogout: {
+          enabled: true,
+          logoutSource: (ctx, form) => logoutPage(ctx, form),
+          postLogoutSuccessSource: (ctx) => {
+            ctx.redirect(`${issuer}/pages/signed-out`);
+          },
+        },
+        resourceIndicators: {
+          enabled: true,
+          defaultResource: (_ctx, _client, oneOf) => oneOf ?? (undefined),
+          useGrantedResource: () => true,
+          getResourceServerInfo: () => ({ scope: RESOURCE_SCOPES, audience: undefined as unknown as string, accessTokenTTL: accessTtl, accessTokenFormat: 'jwt', jwt: { sign: { alg: 'ES256' } } }),
+        },
+        registration: { enabled: false },
+      },
+      interactions: { url: (_ctx, interaction) => interactionUrl(this.config, project, interaction.uid) },
+      issueRefreshToken: (_ctx, client, code) => client.grantTypeAllowed('refresh_token') && (code.scopes.has('offline_access') || client.metadata().first_party === true),
+      loadExistingGrant: (ctx) => loadExistingGrant(ctx),
+      findAccount: async (_ctx, sub): Promise<Account | undefined> => {
+        const user = await findUser(sub);
+        if (!user) return undefined;
+        return { accountId: user.id, claims: () => ({ sub: user.id, ...userClaims(user) }) };
+      },
+      renderError: (ctx, out) => {
+        const target = new URL(`${issuer}/pages/error`);
+        target.searchParams.set('error', String(out.error ?? 'server_error'));
+        if (out.error_description) target.searchParams.set('error_description', String(out.error_description));
+        ctx.redirect(target.href);
+      },
+      clientBasedCORS: (_ctx, origin, client) => client.redirectUris?.some((uri) => new URL(uri).origin === origin) ?? false,
+    };
+    if (settings.dynamic_registration) configuration.features!.registration = { enabled: false };
+
+    const provider = new ProviderClass(issuer, configuration);
+    provider.proxy = true;
+    provider.on('server_error', (_ctx: unknown, err: Error) => this.logger.error(`project ${project.id}: ${err.stack ?? err.message}`));
+    // Client secrets are stored as SHA-256 (oidcClientMetadata); compare the presented one's hash, in constant time.
+    provider.Client.prototype.compareClientSecret = function (this: { clientSecret?: string }, actual: string) {
+      return Promise.resolve(typeof this.clientSecret === 'string' && safeEqual(sha256Hex(actual), this.clientSecret));
+    };
+    // Every ID token carries `sid`, not only for back-channel logout clients, and it is the
+    // Gatehouse session that signed the user in (the `sid` of our own access tokens).
+    provider.Client.prototype.includeSid = () => true;
+    const session = provider.Session.prototype as unknown as { ensureClientContainer(clientId: string): void; sidFor(clientId: string, value?: string): string | undefined };
+    session.ensureClientContainer = function (clientId: string) {
+      const sid = oidcRequestState.getStore()?.sid;
+      if (sid) this.sidFor(clientId, sid);
+      else if (!this.sidFor(clientId)) this.sidFor(clientId, randomToken(16));
+    };
+    return provider;
+  }
+}
+
+/**
+ * The grant an authorization request continues with. A grant belongs to the Gatehouse session
+ * that signed the user in: one made under an earlier session is not reused (its tokens may have
+ * been taken back with that session); its scopes carry over to a new grant for this session, so
+ * the user is not asked again. A first-party client is granted what it asks for without consent.
+ */
+async function loadExistingGrant(ctx: KoaContextWithOIDC) {
+  const oidc = ctx.oidc;
+  const client = oidc.client!;
+  const session = oidc.session!;
+  const account = oidc.account!;
+  const state = oidcRequestState.getStore();
+  const grantId = (oidc.result?.consent as { grantId?: string } | undefined)?.grantId ?? session.grantIdFor(client.clientId);
+  const existing = grantId ? await oidc.provider.Grant.find(grantId) : undefined;
+  if (existing && !oidc.result?.login) return existing;
+  const firstParty = client.metadata().first_party === true;
+  if (!existing && !firstParty) return undefined;
+  const grant = new oidc.provider.Grant({ accountId: account.accountId, clientId: client.clientId });
+  if (existing) {
+    const scope = existing.getOIDCScope();
+    if (scope) grant.addOIDCScope(scope);
+    const claims = existing.getOIDCClaims();
+    if (claims.length) grant.addOIDCClaims(claims);
+    for (const [resource, scopes] of Object.entries(existing.resources ?? {})) if (typeof scopes === 'string') grant.addResourceScope(resource, scopes);
+  }
+  if (firstParty) {
+    grant.addOIDCScope([...oidc.requestParamOIDCScopes].join(' '));
+    for (const [resource, server] of Object.entries(oidc.resourceServers ?? {})) {
+      const allowed = new Set((server.scope ?? '').split(' '));
+      const asked = [...oidc.requestParamScopes].filter((s) => allowed.has(s));
+      grant.addResourceScope(resource, asked.join(' '));
+    }
+  }
+  if (!state?.sid) return undefined;
+  await grant.save();
+  return grant;
+}
+
+function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** RP-initiated logout's confirmation: a plain form (no script), under a strict CSP. */
+function logoutPage(ctx: KoaContextWithOIDC, form: string): void {
+  ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
+  ctx.set('Cache-Control', 'no-store');
+  const client = ctx.oidc.client?.clientName ?? ctx.oidc.client?.clientId;
+  ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Sign out</title>
+<style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:4rem auto;padding:0 1rem;color:#1a1b1e}button{font:inherit;padding:.5rem 1rem;margin-right:.5rem;border-radius:.25rem;border:1px solid #1864ab}button[value=yes]{background:#1864ab;color:#fff}@media (prefers-color-scheme:dark){body{background:#1a1b1e;color:#e9ecef}button{background:#25262b;color:#e9ecef}}</style></head>
+<body><main><h1>Sign out</h1><p>${client ? `${escapeHtml(client)} asks you to sign out.` : 'Do you want to sign out?'} You will be signed out of this session.</p>
+${form.replace(/<script[\s\S]*?<\/script>/gi, '')}<button autofocus type="submit" form="op.logoutForm" value="yes" name="logout">Sign out</button><button type="submit" form="op.logoutForm">Stay signed in</button></main></body></html>`;
+}

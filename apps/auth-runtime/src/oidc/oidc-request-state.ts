@@ -1,0 +1,33 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { RequestMeta } from '@gatehouse/identity';
+
+/** The user a grant or session check read, kept for `findAccount` in the same request. */
+export interface OidcUserRow {
+  id: string;
+  tenant_id: string;
+  email: string;
+  email_verified: boolean;
+  username: string | null;
+}
+
+/**
+ * What one request to a project's provider learned on the way: the Gatehouse session behind the
+ * provider's session (set when the session is read, or by the interaction that signed the user
+ * in), the grants already checked and the users they belong to. oidc-provider's hooks (adapter,
+ * findAccount, loadExistingGrant) read it; it lives as long as the request.
+ */
+export interface OidcRequestState {
+  projectId: string;
+  tenantId: string;
+  meta: RequestMeta;
+  /** The Gatehouse session signing the user in to the provider, once known. */
+  sid: string | null;
+  checkedGrants: Map<string, OidcUserRow | null>;
+  users: Map<string, OidcUserRow>;
+}
+
+export const oidcRequestState = new AsyncLocalStorage<OidcRequestState>();
+
+export function newOidcRequestState(project: { id: string; tenantId: string }, meta: RequestMeta, sid: string | null = null): OidcRequestState {
+  return { projectId: project.id, tenantId: project.tenantId, meta, sid, checkedGrants: new Map(), users: new Map() };
+}

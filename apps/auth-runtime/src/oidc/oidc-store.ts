@@ -1,0 +1,174 @@
+import { Injectable, Logger } from '@nestjs/common';
+import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { OAuthClientsRepository, type ResolvedProject } from '@gatehouse/identity';
+import { CacheStore } from '@gatehouse/platform';
+import { OAuthGrantsRepository } from './oauth-grants.repository';
+import { oidcClientMetadata } from './oidc-client-metadata';
+import { oidcLibrary } from './oidc-library';
+import { oidcRequestState, type OidcRequestState } from './oidc-request-state';
+
+/** Models whose records name a grant: none is honoured once the grant, its session or its user is gone. */
+const GRANT_BOUND = new Set(['AccessToken', 'RefreshToken', 'AuthorizationCode', 'Grant', 'BackchannelAuthenticationRequest', 'DeviceCode']);
+/** Single-use models: the first `consume` wins, a second one is a replay. */
+const SINGLE_USE = new Set(['AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest']);
+/** How long a consumed mark outlives anything it marks (the longest refresh-token lifetime). */
+const CONSUMED_MARK_MS = 31 * 86_400_000;
+
+const key = (projectId: string, model: string, id: string) => `oidc:${projectId}:${model}:${id}`;
+const sessionUidKey = (projectId: string, uid: string) => `oidc:${projectId}:Session:uid:${uid}`;
+/** The Gatehouse session behind a provider session (by the provider session's stable `uid`). */
+const gatehouseSessionKey = (projectId: string, uid: string) => `oidc:${projectId}:Session:gh:${uid}`;
+/** Which project an interaction belongs to (an interaction of another project is 404, not 400). */
+export const interactionProjectKey = (uid: string) => `oidc:interaction-project:${uid}`;
+
+function requestState(): OidcRequestState | undefined {
+  return oidcRequestState.getStore();
+}
+
+/**
+ * oidc-provider's storage, per project: its short-lived records (sessions, interactions, codes,
+ * tokens, grants) in the shared cache store (Redis, or in-process in standalone mode) under the
+ * project's prefix, clients from `oauth_clients`, grants mirrored in `oauth_grants`. Every lookup
+ * of a grant-bound record checks, in PostgreSQL, that its grant is not revoked, the Gatehouse
+ * session behind it is live and its user active: revoking the session or disabling the user ends
+ * every code and token at once, on every instance.
+ */
+@Injectable()
+export class OidcStore {
+  private readonly logger = new Logger('OidcStore');
+
+  constructor(
+    private readonly cache: CacheStore,
+    private readonly grants: OAuthGrantsRepository,
+    private readonly clients: OAuthClientsRepository,
+  ) {}
+
+  adapterFor(project: ResolvedProject): (name: string) => Adapter {
+    return (model: string) => new ProjectAdapter(this, project, model);
+  }
+
+  /** The grant's user when it may be used (checked once per request and grant). */
+  async grantUser(projectId: string, grantId: string) {
+    const state = requestState();
+    if (state?.checkedGrants.has(grantId)) return state.checkedGrants.get(grantId) ?? null;
+    const user = await this.grants.activeGrantUser(projectId, grantId);
+    state?.checkedGrants.set(grantId, user);
+    if (user) state?.users.set(user.id, user);
+    return user;
+  }
+
+  async liveSession(projectId: string, sid: string, userId: string) {
+    const user = await this.grants.liveSessionUser(projectId, sid, userId);
+    if (user) requestState()?.users.set(user.id, user);
+    return user;
+  }
+
+  async clientMetadata(projectId: string, clientId: string): Promise<AdapterPayload | undefined> {
+    const row = await this.clients.findByClientId(clientId);
+    // A client of another project is unknown here (invalid_client), exactly as a client that does not exist.
+    if (!row || row.projectId !== projectId) return undefined;
+    return oidcClientMetadata(row);
+  }
+
+  async recordGrant(project: ResolvedProject, payload: AdapterPayload, grantId: string): Promise<void> {
+    const state = requestState();
+    const accountId = payload.accountId;
+    const clientId = payload.clientId;
+    if (!state?.sid || typeof accountId !== 'string' || typeof clientId !== 'string') {
+      // A grant not tied to a Gatehouse session is never honoured (GRANT_BOUND lookups find no row).
+      this.logger.warn(`grant ${grantId} saved without a Gatehouse session; it will not be honoured`);
+      return;
+    }
+    const openid = (payload as { openid?: { scope?: string } }).openid;
+    const scopes = (openid?.scope ?? '').split(' ').filter(Boolean);
+    await this.grants.save({ tenantId: project.tenantId, projectId: project.id, userId: accountId, grantId, clientId, sessionId: state.sid, scopes }, state.meta);
+    state.checkedGrants.delete(grantId);
+  }
+
+  revokeGrant(projectId: string, grantId: string, reason: string): Promise<boolean> {
+    const state = requestState();
+    state?.checkedGrants.set(grantId, null);
+    return this.grants.revoke(projectId, grantId, reason, state?.meta ?? { ip: null, userAgent: null });
+  }
+
+  get store(): CacheStore {
+    return this.cache;
+  }
+}
+
+class ProjectAdapter implements Adapter {
+  constructor(
+    private readonly owner: OidcStore,
+    private readonly project: ResolvedProject,
+    private readonly model: string,
+  ) {}
+
+  private key(id: string): string {
+    return key(this.project.id, this.model, id);
+  }
+
+  async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
+    const cache = this.owner.store;
+    const ttlMs = expiresIn ? expiresIn * 1000 : undefined;
+    if (this.model === 'Client') throw new Error('clients are managed through the admin API');
+    if (this.model === 'Session') {
+      const state = requestState();
+      if (payload.uid && payload.accountId && state?.sid) await cache.set(gatehouseSessionKey(this.project.id, payload.uid), state.sid, ttlMs);
+      if (payload.uid) await cache.set(sessionUidKey(this.project.id, payload.uid), id, ttlMs);
+    }
+    if (this.model === 'Grant') await this.owner.recordGrant(this.project, payload, id);
+    if (this.model === 'Interaction') await cache.set(interactionProjectKey(id), this.project.id, ttlMs);
+    await cache.set(this.key(id), JSON.stringify(payload), ttlMs);
+  }
+
+  async find(id: string): Promise<AdapterPayload | undefined> {
+    if (typeof id !== 'string' || id.length === 0 || id.length > 512) return undefined;
+    if (this.model === 'Client') return this.owner.clientMetadata(this.project.id, id);
+    const cache = this.owner.store;
+    const [raw, consumed] = SINGLE_USE.has(this.model) ? await cache.mget([this.key(id), `${this.key(id)}:consumed`]) : [await cache.get(this.key(id)), null];
+    if (!raw) return undefined;
+    const payload = JSON.parse(raw) as AdapterPayload;
+    if (consumed) payload.consumed = Number(consumed);
+    if (GRANT_BOUND.has(this.model)) {
+      const grantId = this.model === 'Grant' ? id : payload.grantId;
+      if (typeof grantId === 'string' && !(await this.owner.grantUser(this.project.id, grantId))) return undefined;
+    }
+    if (this.model === 'Session' && payload.accountId) {
+      // A provider session lives only as long as the Gatehouse session that signed the user in.
+      const sid = payload.uid ? await cache.get(gatehouseSessionKey(this.project.id, payload.uid)) : null;
+      if (!sid || !(await this.owner.liveSession(this.project.id, sid, payload.accountId))) return undefined;
+      const state = requestState();
+      if (state && !state.sid) state.sid = sid;
+    }
+    return payload;
+  }
+
+  async findByUid(uid: string): Promise<AdapterPayload | undefined> {
+    const id = await this.owner.store.get(sessionUidKey(this.project.id, uid));
+    return id ? this.find(id) : undefined;
+  }
+
+  findByUserCode(): Promise<undefined> {
+    return Promise.resolve(undefined);
+  }
+
+  async consume(id: string): Promise<void> {
+    const cache = this.owner.store;
+    const first = await cache.setIfAbsent(`${this.key(id)}:consumed`, String(Math.floor(Date.now() / 1000)), CONSUMED_MARK_MS);
+    if (first) return;
+    // Two requests raced with the same code or refresh token: the loser is a replay, and a replay
+    // ends the grant (and every token it issued), as a sequential one does.
+    const raw = await cache.get(this.key(id));
+    const grantId = raw ? (JSON.parse(raw) as AdapterPayload).grantId : undefined;
+    if (typeof grantId === 'string') await this.owner.revokeGrant(this.project.id, grantId, 'replay');
+    throw new (oidcLibrary().errors.InvalidGrant)('grant request is invalid');
+  }
+
+  async destroy(id: string): Promise<void> {
+    await this.owner.store.del(this.key(id));
+  }
+
+  async revokeByGrantId(grantId: string): Promise<void> {
+    await this.owner.revokeGrant(this.project.id, grantId, 'revoked');
+  }
+}

@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { OAuthGrantsRepository } from './oauth-grants.repository';
+import { OidcInteractionsController } from './oidc-interactions.controller';
+import { OidcInteractionsService } from './oidc-interactions.service';
+import { OidcProviders } from './oidc-providers.service';
+import { OidcStore } from './oidc-store';
+
+/** Each project's OpenID Connect provider (CONTRACT §11): mounted by `oidcMiddleware`, completed through the interaction API. */
+@Module({
+  controllers: [OidcInteractionsController],
+  providers: [OAuthGrantsRepository, OidcStore, OidcProviders, OidcInteractionsService],
+  exports: [OidcProviders],
+})
+export class OidcModule {}
