@@ -70,6 +70,109 @@ describe('admin signing keys: list, rotate and revoke', () => {
     expect(after.body.signing_keys.map((k: { status: string }) => k.status)).toEqual(['active', 'retired']);
   });
 
+  describe('RS256 keys beside ES256 (OpenID Connect ID tokens)', () => {
+    type KeyBody = { id: string; algorithm: string; status: string; public_jwk: Record<string, string>; created_at: string };
+    const rotate = (body?: object) => {
+      const req = t.http().post(`${base()}/rotate`).set(auth());
+      return body === undefined ? req : req.send(body);
+    };
+    const listed = async () => ((await t.http().get(base()).set(auth())).body.signing_keys as KeyBody[]).map((k) => [k.algorithm, k.status, k.id]);
+
+    it('rotate {algorithm: RS256} makes an active RS256 key and leaves the active ES256 key (and the tokens it signs) alone', async () => {
+      const [es256] = (await t.http().get(base()).set(auth())).body.signing_keys as KeyBody[];
+      const res = await rotate({ algorithm: 'RS256' });
+      expect(res.status).toBe(201);
+      expect(res.body).toEqual({
+        id: expect.any(String),
+        algorithm: 'RS256',
+        status: 'active',
+        public_jwk: { kty: 'RSA', n: expect.any(String), e: 'AQAB', kid: expect.any(String), alg: 'RS256', use: 'sig' },
+        created_at: expect.any(String),
+      });
+      expect(Buffer.from(res.body.public_jwk.n as string, 'base64url')).toHaveLength(256);
+      expect(await listed()).toEqual([
+        ['RS256', 'active', res.body.id],
+        ['ES256', 'active', es256.id],
+      ]);
+      // Our access tokens stay ES256, signed by the same active ES256 key.
+      const keys = t.app.get(SigningKeysService);
+      expect((await keys.activeKey(tenant.project.id)).kid).toBe(es256.public_jwk.kid);
+      expect((await keys.activeKey(tenant.project.id, { algorithm: 'RS256' })).kid).toBe(res.body.public_jwk.kid);
+      const issued = await t.app.get(AccessTokensService).issue({ tenantId: tenant.tenantId, projectId: tenant.project.id, userId: tenant.adminUserId, sessionId: '00000000-0000-4000-8000-000000000003', isAdmin: false });
+      expect(JSON.parse(Buffer.from(issued.token.split('.')[0], 'base64url').toString())).toEqual({ alg: 'ES256', typ: 'JWT', kid: es256.public_jwk.kid });
+      expect((await t.http().get(base()).set(auth())).status).toBe(200);
+
+      const audit = await t.dataSource.getRepository(AuditEvent).findOneByOrFail({ action: 'signing_key.rotated' });
+      expect(audit).toMatchObject({ actorId: tenant.adminUserId, resourceId: res.body.id, metadata: { signing_key: { id: res.body.id, kid: res.body.public_jwk.kid, algorithm: 'RS256', project_id: tenant.project.id } } });
+    });
+
+    it('rotating RS256 again retires only the previous RS256 key; RS256 keys are revoked as the others (the active one is 409)', async () => {
+      const first = (await rotate({ algorithm: 'RS256' })).body as KeyBody;
+      const es256Rotated = (await rotate({ algorithm: 'ES256' })).body as KeyBody;
+      const second = await rotate({ algorithm: 'RS256' });
+      expect(second.status).toBe(201);
+      const all = (await t.http().get(base()).set(auth())).body.signing_keys as KeyBody[];
+      expect(all.map((k) => [k.algorithm, k.status])).toEqual([
+        ['RS256', 'active'],
+        ['ES256', 'active'],
+        ['RS256', 'retiring'],
+        ['ES256', 'retiring'],
+      ]);
+      expect(all.map((k) => k.id).slice(0, 3)).toEqual([second.body.id, es256Rotated.id, first.id]);
+      const verifying = await t.app.get(SigningKeysService).listVerifying(tenant.project.id);
+      expect(verifying.map((k) => k.algorithm).sort()).toEqual(['ES256', 'ES256', 'RS256', 'RS256']);
+
+      expectProblem(await t.http().post(`${base()}/${second.body.id}/revoke`).set(auth()), 409, 'conflict');
+      const revoked = await t.http().post(`${base()}/${first.id}/revoke`).set(auth());
+      expect(revoked.status).toBe(200);
+      expect(revoked.body).toEqual({ ...first, status: 'revoked' });
+      const after = await t.app.get(SigningKeysService).listVerifying(tenant.project.id);
+      expect(after.map((k) => k.id)).not.toContain(first.id);
+      expect(after.filter((k) => k.algorithm === 'RS256').map((k) => k.id)).toEqual([second.body.id]);
+      const events = await t.dataSource.getRepository(AuditEvent).findBy({ action: 'signing_key.revoked' });
+      expect(events.map((e) => [e.resourceId, (e.metadata as { signing_key: { algorithm: string } }).signing_key.algorithm])).toEqual([[first.id, 'RS256']]);
+    });
+
+    it('refuses any other algorithm with 400 validation-error and changes nothing; no body, {} and ES256 rotate the ES256 key', async () => {
+      const before = await listed();
+      for (const algorithm of ['HS256', 'rs256', 'ES384', 'none', '', null, 256, ['RS256']]) {
+        const res = await rotate({ algorithm });
+        const problem = expectProblem(res, 400, 'validation-error', `${base()}/rotate`);
+        expect(problem.errors).toEqual({ algorithm: ['must be "ES256" or "RS256"'] });
+      }
+      expect(await listed()).toEqual(before);
+      for (const body of [undefined, {}, { algorithm: 'ES256' }]) {
+        const res = await rotate(body);
+        expect(res.status).toBe(201);
+        expect(res.body.algorithm).toBe('ES256');
+      }
+      const rows = await t.dataSource.getRepository(SigningKey).findBy({ projectId: tenant.project.id });
+      expect(rows.map((k) => k.algorithm)).toEqual(['ES256', 'ES256', 'ES256', 'ES256']);
+      expect(rows.filter((k) => k.status === 'active')).toHaveLength(1);
+    });
+
+    it('serialises concurrent rotations of both algorithms: one active key of each', async () => {
+      const results = await Promise.all(['RS256', 'ES256', 'RS256', 'ES256', 'RS256'].map((algorithm) => rotate({ algorithm })));
+      expect(results.map((r) => r.status)).toEqual([201, 201, 201, 201, 201]);
+      const rows = await t.dataSource.getRepository(SigningKey).findBy({ projectId: tenant.project.id, status: 'active' });
+      expect(rows.map((k) => k.algorithm).sort()).toEqual(['ES256', 'RS256']);
+    });
+
+    it('refuses a second active key of one algorithm in the database; the algorithm is ES256 or RS256', async () => {
+      const [es256] = await t.dataSource.getRepository(SigningKey).findBy({ projectId: tenant.project.id });
+      const copy = (algorithm: string, kid: string) =>
+        t.dataSource.query(
+          `INSERT INTO signing_keys (tenant_id, project_id, kid, algorithm, status, public_jwk, private_key_encrypted) VALUES ($1, $2, $3, $4, 'active', '{}', 'x')`,
+          [tenant.tenantId, tenant.project.id, kid, algorithm],
+        );
+      await expect(copy('ES256', 'dup-es256')).rejects.toMatchObject({ driverError: { code: '23505', constraint: 'signing_keys_one_active_per_algorithm' } });
+      await expect(copy('HS256', 'hs256')).rejects.toMatchObject({ driverError: { code: '23514', constraint: 'signing_keys_algorithm_check' } });
+      await copy('RS256', 'rs256-copy');
+      await expect(copy('RS256', 'rs256-copy-2')).rejects.toMatchObject({ driverError: { code: '23505' } });
+      expect(es256.algorithm).toBe('ES256');
+    });
+  });
+
   describe('seen by other runtime processes', () => {
     let runtimes: AppProcess[] = [];
     beforeAll(async () => {
@@ -142,6 +245,22 @@ describe('admin signing keys: list, rotate and revoke', () => {
       const events = await t.dataSource.getRepository(AuditEvent).findBy({ action: 'signing_key.revoked' });
       expect(events.map((e) => [e.actorId, e.projectId, e.resourceId])).toEqual([[tenant.adminUserId, tenant.project.id, oldKey.id]]);
       expect((await t.http().get(base()).set(auth())).body.signing_keys.map((k: { status: string }) => k.status)).toEqual(['active', 'revoked']);
+    });
+
+    it('every runtime publishes the RS256 key beside the ES256 one (public members only) and keeps signing access tokens ES256', async () => {
+      const [a, b] = runtimes;
+      const rotated = await t.http().post(`${base()}/rotate`).set(auth()).send({ algorithm: 'RS256' });
+      expect(rotated.status).toBe(201);
+      const [es256] = ((await t.http().get(base()).set(auth())).body.signing_keys as { algorithm: string; public_jwk: Record<string, string> }[]).filter((k) => k.algorithm === 'ES256');
+      for (const runtime of [a, b]) {
+        const jwks = await call(runtime, 'GET', '/v1/auth/jwks.json');
+        expect(jwks.status).toBe(200);
+        expect(jwks.body!.keys).toEqual(expect.arrayContaining([rotated.body.public_jwk, es256.public_jwk]));
+        expect(jwks.body!.keys).toHaveLength(2);
+      }
+      const signUp = await call(a, 'POST', '/v1/auth/sign-up', { body: { email: 'rs256@example.com', password: 'a sturdy passphrase 42' } });
+      expect(signUp.status).toBe(201);
+      expect(kidOf((signUp.body!.session as { access_token: string }).access_token)).toBe(es256.public_jwk.kid);
     });
   });
 

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { SigningKey, SigningKeyStatus } from '@gatehouse/entities';
+import type { SigningKey, SigningKeyAlgorithm, SigningKeyStatus } from '@gatehouse/entities';
+import { publicJwkMembers } from '@gatehouse/crypto';
 import { PublicJwkResponse } from '@gatehouse/identity';
 import { PaginationResponse } from '../common/pagination.response';
 
@@ -9,7 +10,7 @@ import { PaginationResponse } from '../common/pagination.response';
  */
 export class SigningKeyResponse {
   @ApiProperty({ format: 'uuid' }) id!: string;
-  @ApiProperty({ enum: ['ES256'] }) algorithm!: string;
+  @ApiProperty({ enum: ['ES256', 'RS256'] satisfies SigningKeyAlgorithm[] }) algorithm!: SigningKeyAlgorithm;
   @ApiProperty({ enum: ['active', 'retiring', 'retired', 'revoked'] satisfies SigningKeyStatus[] }) status!: SigningKeyStatus;
   @ApiProperty({ type: PublicJwkResponse }) public_jwk!: PublicJwkResponse;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
@@ -27,8 +28,8 @@ export function toSigningKeyResponse(k: SigningKey, nowMs: number): SigningKeyRe
     id: k.id,
     algorithm: k.algorithm,
     status,
-    // The JWK stored with the key (jsonb) is the one `generateSigningKey` made.
-    public_jwk: k.publicJwk as unknown as PublicJwkResponse,
+    // The JWK stored with the key (jsonb) is the one `generateSigningKey` made; only its public members go out.
+    public_jwk: publicJwkMembers(k.publicJwk) as unknown as PublicJwkResponse,
     created_at: k.createdAt.toISOString(),
   };
 }

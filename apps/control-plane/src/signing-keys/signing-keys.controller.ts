@@ -6,6 +6,7 @@ import { AdminGuard, type AdminContext } from '../auth/admin.guard';
 import { CurrentAdmin } from '../auth/current-admin.decorator';
 import { NoFieldsDto } from '../common/no-fields.dto';
 import { ApiPageQueries, parsePage } from '../common/pagination';
+import { RotateSigningKeyDto } from './dto/rotate-signing-key.dto';
 import { SigningKeyListResponse, SigningKeyResponse } from './signing-key.response';
 import { AdminSigningKeysService } from './signing-keys.service';
 
@@ -26,10 +27,10 @@ export class SigningKeysController {
 
   @Post('rotate')
   @HttpCode(201)
-  @ApiOperation({ summary: 'Rotate: a new active key; the old one keeps verifying for the longest token lifetime (201, the new key)' })
+  @ApiOperation({ summary: 'Rotate the key of one algorithm (default ES256): a new active key; the old one of that algorithm keeps verifying for the longest token lifetime (201, the new key)' })
   @ApiCreatedResponse({ type: SigningKeyResponse })
-  rotate(@CurrentAdmin() admin: AdminContext, @Param('id') projectId: string, @Body() _body: NoFieldsDto, @Req() req: Request): Promise<SigningKeyResponse> {
-    return this.keys.rotate(admin, projectId, requestMeta(req));
+  rotate(@CurrentAdmin() admin: AdminContext, @Param('id') projectId: string, @Body() body: RotateSigningKeyDto, @Req() req: Request): Promise<SigningKeyResponse> {
+    return this.keys.rotate(admin, projectId, body.algorithm ?? 'ES256', requestMeta(req));
   }
 
   @Post(':key_id/revoke')

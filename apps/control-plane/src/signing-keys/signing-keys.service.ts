@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { isId } from '@gatehouse/entities';
+import { isId, type SigningKeyAlgorithm } from '@gatehouse/entities';
 import { AccessTokensService, EventRecorder, ProjectsRepository, SigningKeysService, type RequestMeta } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
@@ -12,8 +12,9 @@ import { toSigningKeyResponse } from './signing-key.response';
 const notFound = () => new ProblemError('not-found', { detail: 'No such project.' });
 
 /**
- * Listing, rotating and revoking a project's ES256 keys. Rotation makes a new active key, which
- * signs the next token of every instance; the previous one turns `retiring` and keeps verifying
+ * Listing, rotating and revoking a project's keys (ES256 for access tokens, RS256 for OpenID
+ * Connect clients that ask for it). Rotation makes a new active key of one algorithm, which signs
+ * the next token of every instance; the previous one of that algorithm turns `retiring` and keeps verifying
  * (and stays in jwks.json) for the longest access-token lifetime. Revoking a key that is not the
  * active one ends it at once: its tokens are refused on every instance from the next request and
  * jwks.json drops it. Changes of one project's keys are serialised by a lock on its row.
@@ -37,12 +38,12 @@ export class AdminSigningKeysService {
     return paginated('signing_keys', rows.map((k) => toSigningKeyResponse(k, now)), page, total);
   }
 
-  async rotate(admin: AdminContext, projectId: string, meta: RequestMeta) {
+  async rotate(admin: AdminContext, projectId: string, algorithm: SigningKeyAlgorithm, meta: RequestMeta) {
     if (!isId(projectId)) throw notFound();
     const key = await this.dataSource.transaction(async (manager) => {
       const project = await this.projects.lockInTenant(manager, admin.tenantId, projectId);
       if (!project) throw notFound();
-      const created = await this.keys.rotate(manager, admin.tenantId, project.id);
+      const created = await this.keys.rotate(manager, admin.tenantId, project.id, algorithm);
       await this.events.record(
         manager,
         adminEvent(admin, meta, {
@@ -50,7 +51,7 @@ export class AdminSigningKeysService {
           action: 'signing_key.rotated',
           resourceType: 'signing_key',
           resourceId: created.id,
-          data: { signing_key: { id: created.id, kid: created.kid, project_id: project.id } },
+          data: { signing_key: { id: created.id, kid: created.kid, algorithm: created.algorithm, project_id: project.id } },
         }),
       );
       return created;
@@ -77,7 +78,7 @@ export class AdminSigningKeysService {
           action: 'signing_key.revoked',
           resourceType: 'signing_key',
           resourceId: outcome.key.id,
-          data: { signing_key: { id: outcome.key.id, kid: outcome.key.kid, project_id: project.id } },
+          data: { signing_key: { id: outcome.key.id, kid: outcome.key.kid, algorithm: outcome.key.algorithm, project_id: project.id } },
         }),
       );
       return outcome.key;
