@@ -30,6 +30,7 @@ export {
 export { LOCK_AFTER_FAILURES, LOCK_DURATIONS_MS, LockoutService, MFA_LOCK_AFTER_FAILURES, normalizeIdentifier, SecondFactorLockout, type PasswordAttempt } from './lockout.service';
 export { OAUTH_PROVIDERS, openOAuthSecret, sealOAuthSecret, type OAuthProvider } from './oauth-secrets';
 export { AllowedOrigins, CORS_ORIGIN_SET_KEYS } from './cors/allowed-origins';
+export { authOriginOf, projectOrigins } from './cors/project-origins';
 export { IsEmailAddress } from './email-address.decorator';
 export { DEFAULT_REAUTHENTICATION_MAX_AGE_SECONDS, reauthenticationMaxAgeSeconds } from './reauthentication';
 export { ApiKeyUsage } from './api-key-usage.service';

@@ -44,10 +44,14 @@ export function originAllowed(origin: string | null, allowedOrigins: readonly st
 /**
  * The same step in SQL, for the statements that check the origin with the key in one round trip
  * (refresh): `origin` is the placeholder of `originToCheck`'s answer, `allowedOrigins` a jsonb
- * array of the project's origins. Kept beside `originAllowed` so the two cannot drift apart.
+ * array of the project's origins. With `hostedPages` (the project's settings column and the
+ * placeholder of the auth runtime's own origin), that origin also counts when the project's
+ * OpenID Connect provider is on, as `projectOrigins` says. Kept beside `originAllowed` so the two
+ * cannot drift apart.
  */
-export function originAllowedSql(origin: string, allowedOrigins: string): string {
-  return `(${origin}::text IS NULL OR ${allowedOrigins} ? ${origin}::text)`;
+export function originAllowedSql(origin: string, allowedOrigins: string, hostedPages?: { settings: string; authOrigin: string }): string {
+  const own = hostedPages ? ` OR (${origin}::text = ${hostedPages.authOrigin}::text AND COALESCE(${hostedPages.settings} -> 'oidc' -> 'enabled' = 'true'::jsonb, false))` : '';
+  return `(${origin}::text IS NULL OR ${allowedOrigins} ? ${origin}::text${own})`;
 }
 
 /** Applies the CSRF rule against the project's allowed origins: 403 `forbidden` when refused. */

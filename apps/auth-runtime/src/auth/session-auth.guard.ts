@@ -1,7 +1,8 @@
-import { createParamDecorator, Injectable, SetMetadata, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { createParamDecorator, Inject, Injectable, SetMetadata, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import type { AccessTokenClaims } from '@gatehouse/crypto';
-import { AccessTokensService, assertSameOriginForCookie, presentedAccessToken, reauthenticationMaxAgeSeconds, type PresentedToken, type ResolvedProject } from '@gatehouse/identity';
+import { AccessTokensService, assertSameOriginForCookie, authOriginOf, presentedAccessToken, projectOrigins, reauthenticationMaxAgeSeconds, type PresentedToken, type ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import type { ProjectRequest } from '../projects/project-key.guard';
@@ -22,17 +23,23 @@ export const RequiresRecentAuthentication = () => SetMetadata(RECENT_AUTHENTICAT
 
 /**
  * Requires a valid, unrevoked access token of the request's project (bearer or `service_session`
- * cookie) and applies the CSRF origin rule to cookie-authenticated unsafe requests; on a route
+ * cookie) and applies the CSRF origin rule to cookie-authenticated unsafe requests (the project's
+ * allowed origins, and the auth runtime's own for an OIDC project's hosted pages); on a route
  * marked `@RequiresRecentAuthentication()`, the token's `auth_time` must be recent. Then the body
  * is judged. Runs after ProjectKeyGuard.
  */
 @Injectable()
 export class SessionAuthGuard implements CanActivate {
+  private readonly authOrigin: string;
+
   constructor(
     private readonly tokens: AccessTokensService,
     private readonly reflector: Reflector,
     private readonly clock: Clock,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.authOrigin = authOriginOf(config.http.publicAuthUrl);
+  }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<SessionRequest>();
@@ -40,7 +47,7 @@ export class SessionAuthGuard implements CanActivate {
     const presented = presentedAccessToken(req);
     const claims = project && presented ? await this.tokens.verify(presented.token, project.id) : null;
     if (!project || !presented || !claims) throw new ProblemError('unauthenticated', { detail: 'A valid session is required.' });
-    assertSameOriginForCookie(req, presented.via, project.allowedOrigins);
+    assertSameOriginForCookie(req, presented.via, projectOrigins(project, this.authOrigin));
     if (this.reflector.get<boolean | undefined>(RECENT_AUTHENTICATION, context.getHandler()) && !this.recent(claims, project)) {
       throw new ProblemError('reauthentication-required', {
         detail: 'This action needs a recent proof of identity; re-authenticate with POST /v1/auth/reauthenticate and try again.',

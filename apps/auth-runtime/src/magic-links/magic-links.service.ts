@@ -40,7 +40,7 @@ export class MagicLinksService {
   /** The registered redirect URL matching `redirectUrl` (400 validation-error when none does). */
   resolveRedirect(project: ResolvedProject, redirectUrl: string | undefined): string | null {
     if (redirectUrl === undefined) return null;
-    const target = matchRedirectUrl(project, redirectUrl);
+    const target = matchRedirectUrl(project, redirectUrl, this.config.http.publicAuthUrl);
     if (!target) throw ProblemError.validation({ redirect_url: ["must be one of the project's registered redirect URLs"] });
     return target;
   }

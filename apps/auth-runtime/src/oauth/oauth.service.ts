@@ -114,7 +114,7 @@ export class OAuthService {
     if (redirectUrl === undefined || redirectUrl === '') errors.redirect_url = ['is required'];
     else if (typeof redirectUrl !== 'string') errors.redirect_url = ['must be a single URL'];
     else {
-      target = redirectUrl.length <= MAX_REDIRECT_URL_LENGTH ? matchRedirectUrl(project, redirectUrl) : null;
+      target = redirectUrl.length <= MAX_REDIRECT_URL_LENGTH ? matchRedirectUrl(project, redirectUrl, this.config.http.publicAuthUrl) : null;
       if (!target) errors.redirect_url = ["must be one of the project's registered redirect URLs"];
     }
     if (!settings || !target) throw ProblemError.validation(errors, 'The authorization request is invalid.');
@@ -179,7 +179,7 @@ export class OAuthService {
     const project = await this.projects.byId(issued.projectId);
     // The stored target was registered at authorize time; if the project dropped it since, we
     // no longer send anyone there.
-    const target = project ? matchRedirectUrl(project, issued.redirectUrl) : null;
+    const target = project ? matchRedirectUrl(project, issued.redirectUrl, this.config.http.publicAuthUrl) : null;
     if (!project || !target) throw unknownState();
 
     const failWith = async (code: OAuthErrorCode, userId: string | null): Promise<CallbackResult> => {

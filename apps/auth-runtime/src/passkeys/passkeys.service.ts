@@ -14,7 +14,7 @@ import { isId, uniqueViolation } from '@gatehouse/entities';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { hmacSha256 } from '@gatehouse/crypto';
 import type { User } from '@gatehouse/entities';
-import { EventRecorder, normalizeIdentifier, UsersRepository, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
+import { authOriginOf, EventRecorder, normalizeIdentifier, UsersRepository, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import { UserEvents } from '../sign-in/user-events';
@@ -59,6 +59,7 @@ const DECOY_TRANSPORTS: AuthenticatorTransportFuture[] = ['hybrid', 'internal'];
 @Injectable()
 export class PasskeysService {
   private readonly decoyKey: Buffer;
+  private readonly authOrigin: string;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -72,10 +73,11 @@ export class PasskeysService {
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.decoyKey = hmacSha256(config.auth.encryptionKey, 'gatehouse:passkey-decoy-credentials');
+    this.authOrigin = authOriginOf(config.http.publicAuthUrl);
   }
 
   private rp(project: ResolvedProject): RelyingParty {
-    const rp = relyingPartyOf(project);
+    const rp = relyingPartyOf(project, this.authOrigin);
     if (!rp) {
       throw new ProblemError('conflict', { detail: 'Passkeys are not configured for this project: set settings.rp_id and allowed_origins.' });
     }

@@ -24,6 +24,13 @@ describe('webauthn responses', () => {
     expect(relyingPartyOf(base)).toEqual({ id: 'shop.example.com', name: 'Shop', origins: ['https://shop.example.com:8443'] });
     expect(relyingPartyOf({ ...base, allowedOrigins: [] })).toBeNull();
     expect(relyingPartyOf({ ...base, allowedOrigins: ['not a url'] })).toBeNull();
+    // An OIDC project's hosted sign-in page uses passkeys from the auth runtime's origin; the RP ID stays the application's.
+    expect(relyingPartyOf({ ...base, settings: { rp_id: 'example.com', oidc: { enabled: true } } }, 'https://auth.example.com')).toEqual({
+      id: 'example.com',
+      name: 'Shop',
+      origins: ['https://shop.example.com:8443', 'https://auth.example.com'],
+    });
+    expect(relyingPartyOf(base, 'https://auth.example.com')?.origins).toEqual(['https://shop.example.com:8443']);
   });
 
   it('reads the challenge of clientDataJSON only when it has our form', () => {

@@ -1,6 +1,6 @@
 import type { AuthenticationResponseJSON, AuthenticatorTransportFuture, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { decodeAttestationObject, isoBase64URL } from '@simplewebauthn/server/helpers';
-import type { ResolvedProject } from '@gatehouse/identity';
+import { projectOrigins, type ResolvedProject } from '@gatehouse/identity';
 import { ProblemError, type FieldErrors } from '@gatehouse/problem-details';
 
 const B64URL = /^[A-Za-z0-9_-]+={0,2}$/;
@@ -25,10 +25,12 @@ export interface RelyingParty {
 
 /**
  * RP ID from `settings.rp_id`, else the host of the first allowed origin; RP name from
- * `settings.rp_name`, else the project name. Null when the project has neither.
+ * `settings.rp_name`, else the project name. Null when the project has neither. The expected
+ * origins are the allowed ones, plus the auth runtime's own (`authOrigin`) when the project is an
+ * OpenID Connect provider: its hosted sign-in page uses passkeys from there.
  */
-export function relyingPartyOf(project: Pick<ResolvedProject, 'name' | 'allowedOrigins' | 'settings'>): RelyingParty | null {
-  const origins = Array.isArray(project.allowedOrigins) ? project.allowedOrigins.filter((o) => typeof o === 'string') : [];
+export function relyingPartyOf(project: Pick<ResolvedProject, 'name' | 'allowedOrigins' | 'settings'>, authOrigin?: string): RelyingParty | null {
+  const origins = authOrigin ? projectOrigins(project, authOrigin) : Array.isArray(project.allowedOrigins) ? project.allowedOrigins.filter((o) => typeof o === 'string') : [];
   let id = typeof project.settings.rp_id === 'string' ? project.settings.rp_id.trim() : '';
   if (!id && origins[0]) {
     try {

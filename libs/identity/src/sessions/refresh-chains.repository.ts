@@ -1,6 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { queryPrepared, type PreparedStatement } from '@gatehouse/entities';
+import { authOriginOf } from '../cors/project-origins';
 import type { ProjectKeyMatch } from '../projects-cache.service';
 import { projectsNamedByKeySql } from '../projects/projects.repository';
 import { originAllowedSql } from '../request-auth';
@@ -57,7 +59,7 @@ const PROJECT_BY_KEY = (publishable: string, secretHash: string) => projectsName
 /**
  * $1 session, $2 presented hash, $3 successor's generation, $4 successor hash, $5 sealed successor,
  * $6 idle expiry, $7 now, $8 publishable key, $9 API key secret hash, $10 the Origin to check (null
- * when none). Claims the chain by updating it only while the presented token is its current one (a
+ * when none), $11 the auth runtime's own origin (allowed for an OIDC project's hosted pages). Claims the chain by updating it only while the presented token is its current one (a
  * concurrent refresh of the same token waits for this row, then finds another hash and matches
  * nothing), and only when the key names the session's project and the origin is allowed. No
  * indexed column of the chain changes, so its row is rewritten in its own page (a heap-only tuple),
@@ -74,7 +76,7 @@ const ROTATE_STATEMENT: PreparedStatement = {
           WHERE c.session_id = $1 AND c.token_hash = $2 AND c.generation = $3::int - 1 AND c.expires_at > $7
             AND s.id = c.session_id AND s.project_id = proj.id AND s.revoked_at IS NULL AND s.expires_at > $7
             AND u.id = s.user_id AND u.status = 'active'
-            AND ${originAllowedSql('$10', 'proj.allowed_origins')}
+            AND ${originAllowedSql('$10', 'proj.allowed_origins', { settings: 'proj.settings', authOrigin: '$11' })}
          RETURNING c.session_id, s.user_id, s.project_id, s.tenant_id, u.is_admin, s.expires_at AS session_expires_at,
                    c.expires_at AS new_expires_at, proj.settings -> 'access_token_ttl_seconds' AS access_token_ttl,
                    COALESCE(s.auth_time, s.created_at) AS auth_time,
@@ -85,13 +87,13 @@ const ROTATE_STATEMENT: PreparedStatement = {
 
 /**
  * $1 session (null for a token we did not issue), $2 publishable key, $3 API key secret hash, $4
- * Origin: after a failed rotation, whether the key names a project and the origin is allowed, and
+ * Origin, $5 the auth runtime's own origin: after a failed rotation, whether the key names a project and the origin is allowed, and
  * the state of the session's chain.
  */
 const STATE_STATEMENT: PreparedStatement = {
   name: 'auth_refresh_state',
   text: `WITH proj AS (${PROJECT_BY_KEY('$2', '$3')})
-         SELECT ${originAllowedSql('$4', 'proj.allowed_origins')} AS origin_allowed,
+         SELECT ${originAllowedSql('$4', 'proj.allowed_origins', { settings: 'proj.settings', authOrigin: '$5' })} AS origin_allowed,
                 proj.settings -> 'access_token_ttl_seconds' AS access_token_ttl,
                 ${activeKidSql('proj.id')} AS active_kid, t.*
            FROM proj LEFT JOIN LATERAL (
@@ -113,7 +115,14 @@ const STATE_STATEMENT: PreparedStatement = {
  */
 @Injectable()
 export class RefreshChainsRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  private readonly authOrigin: string;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.authOrigin = authOriginOf(config.http.publicAuthUrl);
+  }
 
   async rotate(p: {
     key: ProjectKeyMatch;
@@ -129,7 +138,7 @@ export class RefreshChainsRepository {
     const rotated = await queryPrepared<RotatedRow>(this.dataSource, ROTATE_STATEMENT, [
       // Timestamps as ISO text: pg's own Date formatting costs more, and PostgreSQL reads either.
       p.sessionId, p.presentedHash, p.successorGeneration, p.successorHash, p.successorSealed, p.idleExpiresAt.toISOString(), p.now.toISOString(),
-      p.key.publishableKey, p.key.secretHash, p.origin,
+      p.key.publishableKey, p.key.secretHash, p.origin, this.authOrigin,
     ]);
     if (rotated[0]) return { kind: 'rotated', row: rotated[0] };
     return this.state(p);
@@ -138,7 +147,7 @@ export class RefreshChainsRepository {
   /** Why a token was not rotated: the key, the origin, or the state of the session's chain. */
   async state(p: { key: ProjectKeyMatch; origin: string | null; sessionId: string | null }): Promise<Exclude<Rotation, { kind: 'rotated' }>> {
     const [state] = await queryPrepared<Partial<ChainStateRow> & { origin_allowed: boolean; access_token_ttl: unknown; active_kid: string | null }>(this.dataSource, STATE_STATEMENT, [
-      p.sessionId, p.key.publishableKey, p.key.secretHash, p.origin,
+      p.sessionId, p.key.publishableKey, p.key.secretHash, p.origin, this.authOrigin,
     ]);
     if (!state) return { kind: 'unknown-project' };
     if (!state.origin_allowed) return { kind: 'origin-refused' };
