@@ -42,6 +42,7 @@ describe('fuzzing the control plane from its OpenAPI document', () => {
       await as('post', `/v1/admin/organizations/${org.body.id}/invitations`, { email: 'invitee@example.com', role: 'member' }),
       await as('post', '/v1/admin/webhooks', { url: 'https://hooks.example.com/in', events: ['*'] }),
       await as('post', `/v1/admin/projects/${tenant.project.id}/api-keys`, { name: 'backend' }),
+      await as('post', `/v1/admin/projects/${tenant.project.id}/oauth-clients`, { name: 'rp', redirect_uris: ['https://rp.example.com/cb'] }),
     ];
     for (const res of made) if (res.status !== 201) throw new Error(`furnishing failed: ${res.status} ${JSON.stringify(res.body)}`);
   }
