@@ -141,10 +141,18 @@ export class OidcInteractionsService {
       const grant = existing ?? new provider.Grant({ accountId: auth.sub, clientId: String(interaction.params.client_id) });
       const details = interaction.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[]; missingResourceScopes?: Record<string, string[]> };
       const allowed = (s: string) => chosen === null || chosen.has(s);
-      const scopes = (details.missingOIDCScope ?? requestedScopes(interaction)).filter(allowed);
+      const missing = details.missingOIDCScope ?? requestedScopes(interaction);
+      const scopes = missing.filter(allowed);
+      // What the user did not grant is recorded as declined, so the provider does not ask again.
+      const declined = missing.filter((s) => !allowed(s));
       if (scopes.length) grant.addOIDCScope(scopes.join(' '));
+      if (declined.length) grant.rejectOIDCScope(declined.join(' '));
       if (details.missingOIDCClaims?.length) grant.addOIDCClaims(details.missingOIDCClaims);
-      for (const [resource, resourceScopes] of Object.entries(details.missingResourceScopes ?? {})) grant.addResourceScope(resource, resourceScopes.filter(allowed).join(' '));
+      for (const [resource, resourceScopes] of Object.entries(details.missingResourceScopes ?? {})) {
+        const granted = resourceScopes.filter(allowed);
+        if (granted.length) grant.addResourceScope(resource, granted.join(' '));
+        if (granted.length < resourceScopes.length) grant.rejectResourceScope(resource, resourceScopes.filter((s) => !allowed(s)).join(' '));
+      }
       return grant.save();
     });
   }

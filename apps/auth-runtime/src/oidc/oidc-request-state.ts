@@ -23,11 +23,13 @@ export interface OidcRequestState {
   /** The Gatehouse session signing the user in to the provider, once known. */
   sid: string | null;
   checkedGrants: Map<string, OidcUserRow | null>;
+  /** The request confirms an RP-initiated logout: ending the provider's session ends the Gatehouse one. */
+  endingSession: boolean;
   users: Map<string, OidcUserRow>;
 }
 
 export const oidcRequestState = new AsyncLocalStorage<OidcRequestState>();
 
 export function newOidcRequestState(project: { id: string; tenantId: string }, meta: RequestMeta, sid: string | null = null): OidcRequestState {
-  return { projectId: project.id, tenantId: project.tenantId, meta, sid, checkedGrants: new Map(), users: new Map() };
+  return { projectId: project.id, tenantId: project.tenantId, meta, sid, checkedGrants: new Map(), users: new Map(), endingSession: false };
 }

@@ -2,6 +2,8 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { OAuthClientsRepository, type ResolvedProject } from '@gatehouse/identity';
 import { CacheStore } from '@gatehouse/platform';
+import { ProblemError } from '@gatehouse/problem-details';
+import { SessionsService } from '../sessions/sessions.service';
 import { OAuthGrantsRepository } from './oauth-grants.repository';
 import { oidcClientMetadata } from './oidc-client-metadata';
 import { oidcLibrary } from './oidc-library';
@@ -41,6 +43,7 @@ export class OidcStore {
     private readonly cache: CacheStore,
     private readonly grants: OAuthGrantsRepository,
     private readonly clients: OAuthClientsRepository,
+    private readonly sessions: SessionsService,
   ) {}
 
   adapterFor(project: ResolvedProject): (name: string) => Adapter {
@@ -89,6 +92,16 @@ export class OidcStore {
     const state = requestState();
     state?.checkedGrants.set(grantId, null);
     return this.grants.revoke(projectId, grantId, reason, state?.meta ?? { ip: null, userAgent: null });
+  }
+
+  async endGatehouseSession(project: ResolvedProject, userId: string, sid: string): Promise<void> {
+    const meta = requestState()?.meta ?? { ip: null, userAgent: null };
+    try {
+      await this.sessions.revokeOwn({ tid: project.tenantId, aud: project.id, sub: userId }, sid, meta, 'oidc_logout');
+    } catch (err) {
+      // Already ended (revoked elsewhere, or expired): nothing left to end.
+      if (!(err instanceof ProblemError && err.slug === 'not-found')) throw err;
+    }
   }
 
   get store(): CacheStore {
@@ -165,6 +178,13 @@ class ProjectAdapter implements Adapter {
   }
 
   async destroy(id: string): Promise<void> {
+    const state = requestState();
+    if (this.model === 'Session' && state?.endingSession && state.sid) {
+      // RP-initiated logout signs the user out of Gatehouse too: their session (and with it every grant it backs) ends.
+      const raw = await this.owner.store.get(this.key(id));
+      const accountId = raw ? (JSON.parse(raw) as AdapterPayload).accountId : undefined;
+      if (typeof accountId === 'string') await this.owner.endGatehouseSession(this.project, accountId, state.sid);
+    }
     await this.owner.store.del(this.key(id));
   }
 

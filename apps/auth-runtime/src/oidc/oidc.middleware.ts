@@ -53,6 +53,7 @@ export function oidcMiddleware(app: INestApplicationContext) {
       const state = newOidcRequestState(project, requestMeta(req));
       const query = req.url.includes('?') ? req.url.slice(req.url.indexOf('?')) : '';
       const resume = req.method === 'GET' ? RESUME_PATH.exec(rest) : null;
+      state.endingSession = req.method === 'POST' && rest === `${OIDC_ROUTES.end_session}/confirm`;
       await oidcRequestState.run(state, async () => {
         if (resume) {
           const interaction = await provider.Interaction.find(resume[1]);

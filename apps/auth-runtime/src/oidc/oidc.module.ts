@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { SessionsModule } from '../sessions/sessions.module';
 import { OAuthGrantsRepository } from './oauth-grants.repository';
 import { OidcInteractionsController } from './oidc-interactions.controller';
 import { OidcInteractionsService } from './oidc-interactions.service';
@@ -7,6 +8,7 @@ import { OidcStore } from './oidc-store';
 
 /** Each project's OpenID Connect provider (CONTRACT §11): mounted by `oidcMiddleware`, completed through the interaction API. */
 @Module({
+  imports: [SessionsModule],
   controllers: [OidcInteractionsController],
   providers: [OAuthGrantsRepository, OidcStore, OidcProviders, OidcInteractionsService],
   exports: [OidcProviders],

@@ -127,8 +127,17 @@ export class Browser {
 
   constructor(private readonly origin: string) {}
 
-  async get(url: string): Promise<{ status: number; location: string | null; body: string }> {
-    const res = await fetch(url, { redirect: 'manual', headers: { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } });
+  get(url: string): Promise<{ status: number; location: string | null; body: string }> {
+    return this.request(url);
+  }
+
+  /** Submits a form (application/x-www-form-urlencoded), as the browser does. */
+  post(url: string, fields: Record<string, string>): Promise<{ status: number; location: string | null; body: string }> {
+    return this.request(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: this.origin }, body: new URLSearchParams(fields).toString() });
+  }
+
+  private async request(url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; location: string | null; body: string }> {
+    const res = await fetch(url, { ...init, redirect: 'manual', headers: { ...init.headers, cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } });
     for (const line of res.headers.getSetCookie()) {
       const [pair] = line.split(';');
       const i = pair.indexOf('=');
