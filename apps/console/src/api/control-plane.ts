@@ -248,6 +248,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/projects/{id}/oauth-clients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the project's OAuth clients (paginated, newest first; never their secrets) */
+        get: operations["OAuthClientsController_list"];
+        put?: never;
+        /** Register a client of the project's OpenID Connect provider; a confidential client's `client_secret` is returned this once only (201) */
+        post: operations["OAuthClientsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/projects/{id}/oauth-clients/{client_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an OAuth client */
+        get: operations["OAuthClientsController_get"];
+        put?: never;
+        post?: never;
+        /** Delete an OAuth client and the grants users gave it (204) */
+        delete: operations["OAuthClientsController_remove"];
+        options?: never;
+        head?: never;
+        /** Update an OAuth client (any subset of the create members but `token_endpoint_auth_method`) */
+        patch: operations["OAuthClientsController_update"];
+        trace?: never;
+    };
+    "/v1/admin/projects/{id}/oauth-clients/{client_id}/secret/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rotate a confidential client's secret: the new `client_secret` is returned this once only, the old one stops working (201); a public client is 409 */
+        post: operations["OAuthClientsController_rotate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/projects/{id}/signing-keys": {
         parameters: {
             query?: never;
@@ -291,7 +345,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Rotate: a new active key; the old one keeps verifying for the longest token lifetime (201, the new key) */
+        /** Rotate the key of one algorithm (default ES256): a new active key; the old one of that algorithm keeps verifying for the longest token lifetime (201, the new key) */
         post: operations["SigningKeysController_rotate"];
         delete?: never;
         options?: never;
@@ -606,6 +660,54 @@ export interface components {
              */
             role?: "admin" | "member";
         };
+        CreateOAuthClientDto: {
+            /**
+             * @description A first-party client skips the consent screen
+             * @default false
+             */
+            first_party?: boolean;
+            /**
+             * @default [
+             *       "authorization_code",
+             *       "refresh_token"
+             *     ]
+             */
+            grant_types?: ("authorization_code" | "refresh_token" | "client_credentials")[];
+            /**
+             * @default ES256
+             * @enum {string}
+             */
+            id_token_signed_response_alg?: "ES256" | "RS256";
+            /** @example Grafana */
+            name: string;
+            /**
+             * @description Where RP-initiated logout may return to; the same rules as redirect_uris
+             * @default []
+             */
+            post_logout_redirect_uris?: string[];
+            /**
+             * @description Exact redirect URIs (absolute https, or http for loopback; no wildcard, no fragment); at least one for the authorization_code grant
+             * @example [
+             *       "https://grafana.example.com/login/generic_oauth"
+             *     ]
+             */
+            redirect_uris: string[];
+            /**
+             * @default [
+             *       "openid",
+             *       "profile",
+             *       "email",
+             *       "offline_access"
+             *     ]
+             */
+            scopes?: ("openid" | "profile" | "email" | "offline_access")[];
+            /**
+             * @description `none` makes a public client (PKCE, no secret); it cannot be changed later
+             * @default client_secret_basic
+             * @enum {string}
+             */
+            token_endpoint_auth_method?: "client_secret_basic" | "client_secret_post" | "none";
+        };
         CreateOrganizationDto: {
             /** @description Free key/value content, at most 8 KiB as JSON */
             metadata?: Record<string, unknown>;
@@ -777,6 +879,86 @@ export interface components {
             username: string | null;
         };
         NoFieldsDto: Record<string, unknown>;
+        OAuthClientCreatedResponse: {
+            /**
+             * @description The public `client_id` (`oc_…`)
+             * @example oc_3mQ1b8gk0yJv6Tz1dR9aXw
+             */
+            client_id: string;
+            /** @description The `ocs_…` secret of a confidential client, shown this once only; absent for a public client */
+            client_secret?: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description First-party clients skip the consent screen */
+            first_party: boolean;
+            grant_types: ("authorization_code" | "refresh_token" | "client_credentials")[];
+            /** @enum {string} */
+            id_token_signed_response_alg: "ES256" | "RS256";
+            name: string;
+            post_logout_redirect_uris: string[];
+            /** @description A public client (`token_endpoint_auth_method: none`) has no secret and uses PKCE */
+            public: boolean;
+            redirect_uris: string[];
+            scopes: ("openid" | "profile" | "email" | "offline_access")[];
+            /** @enum {string} */
+            token_endpoint_auth_method: "client_secret_basic" | "client_secret_post" | "none";
+            /** Format: date-time */
+            updated_at: string;
+        };
+        OAuthClientListResponse: {
+            oauth_clients: components["schemas"]["OAuthClientResponse"][];
+            pagination: components["schemas"]["PaginationResponse"];
+        };
+        OAuthClientResponse: {
+            /**
+             * @description The public `client_id` (`oc_…`)
+             * @example oc_3mQ1b8gk0yJv6Tz1dR9aXw
+             */
+            client_id: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description First-party clients skip the consent screen */
+            first_party: boolean;
+            grant_types: ("authorization_code" | "refresh_token" | "client_credentials")[];
+            /** @enum {string} */
+            id_token_signed_response_alg: "ES256" | "RS256";
+            name: string;
+            post_logout_redirect_uris: string[];
+            /** @description A public client (`token_endpoint_auth_method: none`) has no secret and uses PKCE */
+            public: boolean;
+            redirect_uris: string[];
+            scopes: ("openid" | "profile" | "email" | "offline_access")[];
+            /** @enum {string} */
+            token_endpoint_auth_method: "client_secret_basic" | "client_secret_post" | "none";
+            /** Format: date-time */
+            updated_at: string;
+        };
+        OAuthClientSecretRotatedResponse: {
+            /**
+             * @description The public `client_id` (`oc_…`)
+             * @example oc_3mQ1b8gk0yJv6Tz1dR9aXw
+             */
+            client_id: string;
+            /** @description The new `ocs_…` secret, shown this once only; the previous one no longer works */
+            client_secret: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description First-party clients skip the consent screen */
+            first_party: boolean;
+            grant_types: ("authorization_code" | "refresh_token" | "client_credentials")[];
+            /** @enum {string} */
+            id_token_signed_response_alg: "ES256" | "RS256";
+            name: string;
+            post_logout_redirect_uris: string[];
+            /** @description A public client (`token_endpoint_auth_method: none`) has no secret and uses PKCE */
+            public: boolean;
+            redirect_uris: string[];
+            scopes: ("openid" | "profile" | "email" | "offline_access")[];
+            /** @enum {string} */
+            token_endpoint_auth_method: "client_secret_basic" | "client_secret_post" | "none";
+            /** Format: date-time */
+            updated_at: string;
+        };
         OAuthProviderDto: {
             authorization_url?: string;
             client_id?: string;
@@ -810,6 +992,24 @@ export interface components {
             github?: components["schemas"]["GithubProviderResponse"];
             google?: components["schemas"]["OAuthProviderResponse"];
             microsoft?: components["schemas"]["OAuthProviderResponse"];
+        };
+        OidcSettingsDto: {
+            /**
+             * @description Whether RFC 7591 dynamic client registration is open
+             * @default false
+             */
+            dynamic_registration?: boolean;
+            /**
+             * @description Whether the provider answers; discovery of a disabled one is 404
+             * @default false
+             */
+            enabled?: boolean;
+            /**
+             * @description The application's page that completes sign-in and consent (`?interaction=<uid>`); one of the project's redirect_urls. Null: the hosted pages
+             * @default null
+             * @example https://app.example.com/login
+             */
+            login_url?: string | null;
         };
         OrganizationListResponse: {
             organizations: components["schemas"]["OrganizationResponse"][];
@@ -875,6 +1075,14 @@ export interface components {
             pagination: components["schemas"]["PaginationResponse"];
             projects: components["schemas"]["ProjectResponse"][];
         };
+        ProjectOidcSettingsResponse: {
+            /** @description Whether RFC 7591 dynamic client registration is open */
+            dynamic_registration: boolean;
+            /** @description Whether the project's OpenID Connect provider answers */
+            enabled: boolean;
+            /** @description The application's page that completes sign-in and consent; null: the hosted pages */
+            login_url: string | null;
+        };
         ProjectResponse: {
             /**
              * @example [
@@ -914,6 +1122,8 @@ export interface components {
             /** @description Page the invitation mail links to (default: default_redirect_url) */
             invitation_url?: string | null;
             oauth_providers?: components["schemas"]["OAuthProvidersDto"] | null;
+            /** @description The project's OpenID Connect provider; omitted members take their defaults, null resets it (off) */
+            oidc?: components["schemas"]["OidcSettingsDto"] | null;
             /** @description Page the reset mail links to (default: default_redirect_url) */
             password_reset_url?: string | null;
             /**
@@ -939,6 +1149,7 @@ export interface components {
             /** @description Page the invitation mail links to */
             invitation_url?: string;
             oauth_providers: components["schemas"]["OAuthProvidersResponse"];
+            oidc: components["schemas"]["ProjectOidcSettingsResponse"];
             /** @description Page the reset mail links to */
             password_reset_url?: string;
             reauthentication_max_age_seconds: number;
@@ -962,19 +1173,34 @@ export interface components {
         };
         PublicJwkResponse: {
             /** @enum {string} */
-            alg: "ES256";
-            /** @enum {string} */
-            crv: "P-256";
+            alg: "ES256" | "RS256";
+            /**
+             * @description EC keys only
+             * @enum {string}
+             */
+            crv?: "P-256";
+            /** @description RSA keys only: the public exponent, base64url */
+            e?: string;
             /** @description The `kid` header of the tokens it verifies */
             kid: string;
             /** @enum {string} */
-            kty: "EC";
+            kty: "EC" | "RSA";
+            /** @description RSA keys only: the modulus, base64url (2048 bits) */
+            n?: string;
             /** @enum {string} */
             use: "sig";
-            /** @description base64url */
-            x: string;
-            /** @description base64url */
-            y: string;
+            /** @description EC keys only; base64url */
+            x?: string;
+            /** @description EC keys only; base64url */
+            y?: string;
+        };
+        RotateSigningKeyDto: {
+            /**
+             * @description Which kind of key to rotate: `ES256` (access tokens, and ID tokens by default) or `RS256` (ID tokens of OpenID Connect clients that ask for RS256); keys of the other algorithm are untouched
+             * @default ES256
+             * @enum {string}
+             */
+            algorithm?: "ES256" | "RS256";
         };
         SigningKeyListResponse: {
             pagination: components["schemas"]["PaginationResponse"];
@@ -982,7 +1208,7 @@ export interface components {
         };
         SigningKeyResponse: {
             /** @enum {string} */
-            algorithm: "ES256";
+            algorithm: "ES256" | "RS256";
             /** Format: date-time */
             created_at: string;
             /** Format: uuid */
@@ -1057,6 +1283,16 @@ export interface components {
         UpdateMemberDto: {
             /** @enum {string} */
             role: "admin" | "member";
+        };
+        UpdateOAuthClientDto: {
+            first_party?: boolean;
+            grant_types?: ("authorization_code" | "refresh_token" | "client_credentials")[];
+            /** @enum {string} */
+            id_token_signed_response_alg?: "ES256" | "RS256";
+            name?: string;
+            post_logout_redirect_uris?: string[];
+            redirect_uris?: string[];
+            scopes?: ("openid" | "profile" | "email" | "offline_access")[];
         };
         UpdateOrganizationDto: {
             /** @description Replaces the whole metadata object (at most 8 KiB as JSON) */
@@ -1197,7 +1433,7 @@ export interface components {
             disabled_reason: "gone" | null;
             enabled: boolean;
             /** @description Event types it receives, or `["*"]` for all */
-            events: ("user.created" | "user.updated" | "user.deleted" | "user.locked" | "user.sign_in_failed" | "session.created" | "session.revoked" | "session.reauthenticated" | "email.verified" | "password.reset" | "password.changed" | "mfa.enabled" | "mfa.disabled" | "mfa.backup_codes.regenerated" | "passkey.registered" | "passkey.deleted" | "oauth.linked" | "organization.created" | "organization.updated" | "organization.deleted" | "organization.member.added" | "organization.member.updated" | "organization.member.removed" | "invitation.created" | "invitation.accepted" | "invitation.revoked" | "project.created" | "project.updated" | "api_key.created" | "api_key.revoked" | "signing_key.rotated" | "signing_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
+            events: ("user.created" | "user.updated" | "user.deleted" | "user.locked" | "user.sign_in_failed" | "session.created" | "session.revoked" | "session.reauthenticated" | "email.verified" | "password.reset" | "password.changed" | "mfa.enabled" | "mfa.disabled" | "mfa.backup_codes.regenerated" | "passkey.registered" | "passkey.deleted" | "oauth.linked" | "organization.created" | "organization.updated" | "organization.deleted" | "organization.member.added" | "organization.member.updated" | "organization.member.removed" | "invitation.created" | "invitation.accepted" | "invitation.revoked" | "project.created" | "project.updated" | "api_key.created" | "api_key.revoked" | "signing_key.rotated" | "signing_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "oauth_client.created" | "oauth_client.updated" | "oauth_client.deleted" | "oauth_client.secret_rotated" | "oauth_grant.created" | "oauth_grant.revoked" | "webhook.test" | "*")[];
             /** Format: uuid */
             id: string;
             /** @description The `whsec_…` signing secret, shown this once only */
@@ -1262,7 +1498,7 @@ export interface components {
             disabled_reason: "gone" | null;
             enabled: boolean;
             /** @description Event types it receives, or `["*"]` for all */
-            events: ("user.created" | "user.updated" | "user.deleted" | "user.locked" | "user.sign_in_failed" | "session.created" | "session.revoked" | "session.reauthenticated" | "email.verified" | "password.reset" | "password.changed" | "mfa.enabled" | "mfa.disabled" | "mfa.backup_codes.regenerated" | "passkey.registered" | "passkey.deleted" | "oauth.linked" | "organization.created" | "organization.updated" | "organization.deleted" | "organization.member.added" | "organization.member.updated" | "organization.member.removed" | "invitation.created" | "invitation.accepted" | "invitation.revoked" | "project.created" | "project.updated" | "api_key.created" | "api_key.revoked" | "signing_key.rotated" | "signing_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
+            events: ("user.created" | "user.updated" | "user.deleted" | "user.locked" | "user.sign_in_failed" | "session.created" | "session.revoked" | "session.reauthenticated" | "email.verified" | "password.reset" | "password.changed" | "mfa.enabled" | "mfa.disabled" | "mfa.backup_codes.regenerated" | "passkey.registered" | "passkey.deleted" | "oauth.linked" | "organization.created" | "organization.updated" | "organization.deleted" | "organization.member.added" | "organization.member.updated" | "organization.member.removed" | "invitation.created" | "invitation.accepted" | "invitation.revoked" | "project.created" | "project.updated" | "api_key.created" | "api_key.revoked" | "signing_key.rotated" | "signing_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "oauth_client.created" | "oauth_client.updated" | "oauth_client.deleted" | "oauth_client.secret_rotated" | "oauth_grant.created" | "oauth_grant.revoked" | "webhook.test" | "*")[];
             /** Format: uuid */
             id: string;
             /** Format: date-time */
@@ -2037,6 +2273,203 @@ export interface operations {
             };
         };
     };
+    OAuthClientsController_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthClientListResponse"];
+                };
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    OAuthClientsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateOAuthClientDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthClientCreatedResponse"];
+                };
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    OAuthClientsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                client_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthClientResponse"];
+                };
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    OAuthClientsController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                client_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    OAuthClientsController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                client_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateOAuthClientDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthClientResponse"];
+                };
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    OAuthClientsController_rotate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                client_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NoFieldsDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthClientSecretRotatedResponse"];
+                };
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     SigningKeysController_list: {
         parameters: {
             query?: {
@@ -2116,7 +2549,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["NoFieldsDto"];
+                "application/json": components["schemas"]["RotateSigningKeyDto"];
             };
         };
         responses: {

@@ -44,6 +44,13 @@ const GROUPS: Record<EventType, string> = {
   'webhook.updated': 'Webhooks',
   'webhook.deleted': 'Webhooks',
   'webhook.test': 'Webhooks',
+  'oauth_client.created': 'OpenID Connect',
+  'oauth_client.updated': 'OpenID Connect',
+  'oauth_client.deleted': 'OpenID Connect',
+  'oauth_client.secret_rotated': 'OpenID Connect',
+  'oauth_grant.created': 'OpenID Connect',
+  'oauth_grant.revoked': 'OpenID Connect',
+  'oauth_token.failed': 'OpenID Connect',
 };
 
 export const EVENT_TYPES = Object.keys(GROUPS) as EventType[];
