@@ -11,6 +11,7 @@ describe('hostile input on the admin API', () => {
   let token: string;
   let orgId: string;
   let userId: string;
+  let clientId: string;
 
   beforeAll(async () => {
     t = await startTestApp(buildControlPlane);
@@ -19,6 +20,7 @@ describe('hostile input on the admin API', () => {
     token = (await mintAccessToken(t.app, tenant.adminUserId)).token;
     userId = (await createUser(t.app, tenant.project, 'target@example.com')).id;
     orgId = (await t.http().post('/v1/admin/organizations').set('Authorization', `Bearer ${token}`).send({ project_id: tenant.project.id, name: 'Org' })).body.id;
+    clientId = (await t.http().post(`/v1/admin/projects/${tenant.project.id}/oauth-clients`).set('Authorization', `Bearer ${token}`).send({ name: 'RP', redirect_uris: ['https://rp.example.com/cb'] })).body.client_id;
   });
   afterAll(() => t.close());
 
@@ -55,6 +57,14 @@ describe('hostile input on the admin API', () => {
     { email: `${'x'.repeat(300)}@example.com` },
     { project_id: null, name: 'x' },
     { project_id: '00000000-0000-0000-0000-000000000000', name: 'x', slug: 'ö' },
+    { name: 'x', redirect_uris: [null] },
+    { name: 'x', redirect_uris: ['https://[::1'] },
+    { name: 'x', redirect_uris: Array.from({ length: 500 }, (_, i) => `https://rp${i}.example.com/cb`) },
+    { name: 'x', redirect_uris: ['https://rp.example.com/cb'], grant_types: [{ $ne: null }] },
+    { name: 'x', redirect_uris: ['https://rp.example.com/cb'], scopes: ['openid'.repeat(1000)] },
+    { name: 'x', redirect_uris: ['https://rp.example.com/cb'], token_endpoint_auth_method: ['none'] },
+    { settings: { oidc: { login_url: 'https://[::1' } } },
+    { settings: { oidc: { enabled: true, login_url: 'https://app.example.com/callback', x: deep(40) } } },
   ];
   const raw = ['{', '{"name":', '[1,2', '{"name":"x"}}', '\u0000', "{'name':'x'}"];
 
@@ -69,6 +79,9 @@ describe('hostile input on the admin API', () => {
     ['post', `/v1/admin/organizations/${orgId}/members`],
     ['patch', `/v1/admin/organizations/${orgId}/members/${userId}`],
     ['post', `/v1/admin/organizations/${orgId}/invitations`],
+    ['post', `/v1/admin/projects/${tenant.project.id}/oauth-clients`],
+    ['patch', `/v1/admin/projects/${tenant.project.id}/oauth-clients/${clientId}`],
+    ['post', `/v1/admin/projects/${tenant.project.id}/oauth-clients/${clientId}/secret/rotate`],
   ];
 
   it('answers every hostile body with a 4xx problem or a success, never a 5xx', async () => {
@@ -103,7 +116,7 @@ describe('hostile input on the admin API', () => {
       'end_date=0000-00-00',
       'action=%00',
     ];
-    for (const path of ['/v1/admin/users', '/v1/admin/organizations', '/v1/admin/audit', '/v1/admin/projects', `/v1/admin/organizations/${orgId}/members`, `/v1/admin/organizations/${orgId}/invitations`]) {
+    for (const path of ['/v1/admin/users', '/v1/admin/organizations', '/v1/admin/audit', '/v1/admin/projects', `/v1/admin/organizations/${orgId}/members`, `/v1/admin/organizations/${orgId}/invitations`, `/v1/admin/projects/${tenant.project.id}/oauth-clients`]) {
       for (const q of queries) {
         const res = await t.http().get(`${path}?${q}`).set('Authorization', `Bearer ${token}`);
         expect({ path, q, ok: [200, 400].includes(res.status) }).toEqual({ path, q, ok: true });
@@ -118,6 +131,9 @@ describe('hostile input on the admin API', () => {
         `/v1/admin/users/${userId}/sessions/${id}`,
         `/v1/admin/users/${id}/sessions/${id}`,
         `/v1/admin/users/${id}/sessions`,
+        `/v1/admin/projects/${id}/oauth-clients`,
+        `/v1/admin/projects/${tenant.project.id}/oauth-clients/${id}`,
+        `/v1/admin/projects/${id}/oauth-clients/${clientId}`,
       ]) {
         const method = /\/(members|sessions)(\/|$)/.test(path) ? 'delete' : 'get';
         const res = await t.http()[method](path).set('Authorization', `Bearer ${token}`);
@@ -130,18 +146,24 @@ describe('hostile input on the admin API', () => {
     const rotate = `/v1/admin/projects/${tenant.project.id}/signing-keys/rotate`;
     const hook = await t.http().post('/v1/admin/webhooks').set('Authorization', `Bearer ${token}`).send({ url: 'https://hooks.example.com/in', events: ['*'] });
     const test = `/v1/admin/webhooks/${hook.body.id}/test`;
+    const rotateClient = `/v1/admin/projects/${tenant.project.id}/oauth-clients/${clientId}/secret/rotate`;
     const keys = () => t.dataSource.query(`SELECT count(*)::int AS n FROM signing_keys WHERE project_id = $1`, [tenant.project.id]);
+    const clientSecret = () => t.dataSource.query(`SELECT secret_hash FROM oauth_clients WHERE client_id = $1`, [clientId]);
     const before = await keys();
-    for (const path of [rotate, test]) {
+    const secretBefore = await clientSecret();
+    for (const path of [rotate, test, rotateClient]) {
       for (const body of ['{"algorithm":"HS256"}', '{"alg":"RS256"}', '{"event":"user.created"}', '{"__proto__":{"x":1}}']) {
         const res = await t.http().post(path).set('Authorization', `Bearer ${token}`).set('Content-Type', 'application/json').send(body);
         expect({ path, status: res.status, type: res.body.type }).toEqual({ path, status: 400, type: 'https://gatehouse.dev/problems/validation-error' });
       }
     }
     expect(await keys()).toEqual(before);
+    expect(await clientSecret()).toEqual(secretBefore);
     expect(await t.dataSource.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = $1`, [hook.body.id])).toEqual([{ n: 0 }]);
     expect((await t.http().post(rotate).set('Authorization', `Bearer ${token}`)).status).toBe(201);
     expect((await t.http().post(test).set('Authorization', `Bearer ${token}`).send({})).status).toBe(202);
+    expect((await t.http().post(rotateClient).set('Authorization', `Bearer ${token}`)).status).toBe(201);
+    expect((await t.http().post(rotateClient).set('Authorization', `Bearer ${token}`).send({})).status).toBe(201);
   });
 
   it('answers what the HTTP parser refuses (NUL in a header, oversized header block, no Host) as problems', async () => {
