@@ -12,7 +12,7 @@ describe('OpenAPI document and Swagger UI of the control plane', () => {
     const doc = await t.http().get('/docs/openapi.json');
     expect(doc.status).toBe(200);
     expect(doc.body.openapi).toMatch(/^3\./);
-    for (const path of ['/v1/admin/projects', '/v1/admin/users/{id}', '/v1/admin/webhooks/{id}/deliveries', '/v1/admin/audit', '/v1/admin/stats', '/health/ready']) {
+    for (const path of ['/v1/admin/projects', '/v1/admin/users/{id}', '/v1/admin/webhooks/{id}/deliveries', '/v1/admin/audit', '/v1/admin/stats', '/v1/admin/projects/{id}/oauth-clients/{client_id}', '/health/ready']) {
       expect(Object.keys(doc.body.paths as object)).toContain(path);
     }
     const ui = await t.http().get('/docs');
@@ -30,7 +30,16 @@ describe('OpenAPI document and Swagger UI of the control plane', () => {
     const tenant = await seedTenant(t.app);
     const token = (await mintAccessToken(t.app, tenant.adminUserId)).token;
     const tried = await expectEveryRouteToRefuseBadBodies(t, { Authorization: `Bearer ${token}` });
-    expect(tried).toEqual(expect.arrayContaining(['POST /v1/admin/projects', 'PATCH /v1/admin/users/{id}', 'POST /v1/admin/webhooks/{id}/test']));
+    expect(tried).toEqual(
+      expect.arrayContaining([
+        'POST /v1/admin/projects',
+        'PATCH /v1/admin/users/{id}',
+        'POST /v1/admin/webhooks/{id}/test',
+        'POST /v1/admin/projects/{id}/oauth-clients',
+        'PATCH /v1/admin/projects/{id}/oauth-clients/{client_id}',
+        'POST /v1/admin/projects/{id}/oauth-clients/{client_id}/secret/rotate',
+      ]),
+    );
     expect(tried.length).toBeGreaterThan(30);
   });
 });
