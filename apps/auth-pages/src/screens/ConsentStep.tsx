@@ -1,11 +1,15 @@
-import { Anchor, Button, Group, List, Stack, Text } from '@mantine/core';
+import { Button, Group, List, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import type { AuthApi, Interaction, Redirect } from '../api/client';
 import { describeScope } from '../pages';
 import { ProblemAlert } from '../ui/ProblemAlert';
 
-/** A third-party application asks for the requested scopes: Allow grants them all, Deny ends at the application with `access_denied`. */
-export function ConsentStep({ api, interaction, email, onRedirect, onOtherAccount }: { api: AuthApi; interaction: Interaction; email: string | null; onRedirect: (r: Redirect) => void; onOtherAccount: () => void }) {
+/**
+ * A third-party application asks for the requested scopes: Allow grants them all, Deny ends at the
+ * application with `access_denied`. The consent belongs to the account the provider signed in, so
+ * there is no "use another account" here (Deny, then sign in again from the application).
+ */
+export function ConsentStep({ api, interaction, email, onRedirect }: { api: AuthApi; interaction: Interaction; email: string | null; onRedirect: (r: Redirect) => void }) {
   const [busy, setBusy] = useState<'allow' | 'deny' | null>(null);
   const [error, setError] = useState<unknown>(null);
   const client = interaction.client.name || interaction.client.client_id;
@@ -41,7 +45,7 @@ export function ConsentStep({ api, interaction, email, onRedirect, onOtherAccoun
         })}
       </List>
       <Text size="sm" c="dimmed">
-        Allow only applications you trust. You can revoke access later by signing out of its sessions.
+        Allow only applications you trust.
       </Text>
       <ProblemAlert error={error} title="Your answer could not be recorded" />
       <Group justify="flex-end">
@@ -52,11 +56,6 @@ export function ConsentStep({ api, interaction, email, onRedirect, onOtherAccoun
           Allow
         </Button>
       </Group>
-      {email && (
-        <Anchor component="button" type="button" size="sm" onClick={onOtherAccount}>
-          Not you? Use another account
-        </Anchor>
-      )}
     </Stack>
   );
 }

@@ -213,7 +213,7 @@ export function SignInScreen({ config }: { config: PagesConfig }) {
         {step.kind === 'form' && <PasswordForm api={api} notice={step.notice} onSignedIn={signedIn} onLinkSent={(address) => setStep({ kind: 'link-sent', email: address })} />}
         {step.kind === 'mfa' && <MfaStep api={api} mfaToken={step.mfaToken} factors={step.factors} onDone={signedIn} onCancel={otherAccount} />}
         {step.kind === 'reauth' && <ReauthStep api={api} email={step.email} onRenewed={() => proceed(interaction)} onOtherAccount={otherAccount} />}
-        {step.kind === 'consent' && interaction && <ConsentStep api={api} interaction={interaction} email={step.email} onRedirect={go} onOtherAccount={otherAccount} />}
+        {step.kind === 'consent' && interaction && <ConsentStep api={api} interaction={interaction} email={step.email} onRedirect={go} />}
         {step.kind === 'link-sent' && (
           <Stack>
             <Text>
