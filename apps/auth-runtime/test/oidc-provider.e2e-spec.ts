@@ -2,6 +2,7 @@ import * as jose from 'jose';
 import * as oauth from 'oauth4webapi';
 import * as client from 'openid-client';
 import { AuditEvent } from '@gatehouse/entities';
+import { eventually } from '@gatehouse/testing';
 import { Browser, OidcStack, RP_POST_LOGOUT, RP_REDIRECT, type CreatedClient, type OidcProject } from './support/oidc-stack';
 
 /**
@@ -392,6 +393,71 @@ describe('OIDC provider (CONTRACT §11) with real relying parties', () => {
       expect((await fetch(`${project.issuer}/.well-known/openid-configuration`)).status).toBe(404);
       expect((await fetch(`${project.issuer}/token`, { method: 'POST' })).status).toBe(404);
       expect((await stack.interaction(project.projectKey, 'GET', uid)).status).toBe(404);
+    });
+  });
+
+  describe('dynamic client registration (RFC 7591)', () => {
+    it('is off unless the project opens it; then registers a client stored like an admin one (hashed secret, never first-party)', async () => {
+      const closed = await fetch(`${op.issuer}/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: [RP_REDIRECT] }) });
+      expect(closed.status).toBe(404);
+      const open = await stack.oidcProject({ dynamic_registration: true });
+      const doc = (await (await fetch(`${open.issuer}/.well-known/openid-configuration`)).json()) as { registration_endpoint: string };
+      expect(doc.registration_endpoint).toBe(`${open.issuer}/register`);
+      const register = (body: object) => fetch(doc.registration_endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const firstParty = await register({ redirect_uris: [RP_REDIRECT], first_party: true });
+      expect(firstParty.status).toBe(400);
+      expect(((await firstParty.json()) as { error: string }).error).toBe('invalid_client_metadata');
+      const plainHttp = await register({ redirect_uris: ['http://app.example.com/callback'] });
+      expect(plainHttp.status).toBe(400);
+      expect(((await plainHttp.json()) as { error: string }).error).toBe('invalid_redirect_uri');
+      const res = await register({ client_name: 'Self-registered', redirect_uris: [RP_REDIRECT], grant_types: ['authorization_code', 'refresh_token'] });
+      expect(res.status).toBe(201);
+      const registered = (await res.json()) as { client_id: string; client_secret: string; registration_access_token: string; registration_client_uri: string };
+      expect(registered.client_id).toMatch(/^oc_/);
+      const rows = await stack.cp.dataSource.query(`SELECT secret_hash, first_party, name FROM oauth_clients WHERE client_id = $1`, [registered.client_id]);
+      expect(rows[0]).toMatchObject({ first_party: false, name: 'Self-registered' });
+      expect(rows[0].secret_hash).not.toContain(registered.client_secret);
+      const read = await fetch(registered.registration_client_uri, { headers: { authorization: `Bearer ${registered.registration_access_token}` } });
+      expect(read.status).toBe(200);
+      expect((await fetch(registered.registration_client_uri, { headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
+      // The registered client works with its secret, and its admin view shows it.
+      const config = await client.discovery(new URL(open.issuer), registered.client_id, registered.client_secret, undefined, { execute: [client.allowInsecureRequests] });
+      const user = await newUser(open);
+      const { callback, verifier, state } = await signInThrough(config, user.email, {}, open);
+      const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state });
+      expect(tokens.claims()?.sub).toBe(user.id);
+      const admin = await stack.admin().get(`/v1/admin/projects/${open.project.id}/oauth-clients/${registered.client_id}`);
+      expect(admin.status).toBe(200);
+      expect(admin.body).toMatchObject({ name: 'Self-registered', first_party: false });
+    });
+  });
+
+  describe('security events and assurance', () => {
+    it('a refused token request is an oauth_token.failed event (client, grant type, error; never the secret)', async () => {
+      const rp = await stack.client(op.project.id, { grant_types: ['client_credentials'], redirect_uris: [] });
+      const wrongSecret = `${rp.client_secret!}-wrong`;
+      const res = await tokenRequest({ grant_type: 'client_credentials' }, { client_id: rp.client_id, client_secret: wrongSecret });
+      expect(res.body.error).toBe('invalid_client');
+      let found: AuditEvent | undefined;
+      await eventually(async () => {
+        const rows = await stack.cp.dataSource.getRepository(AuditEvent).find({ where: { projectId: op.project.id, action: 'oauth_token.failed' } });
+        found = rows.find((r) => (r.metadata as { client_id?: string }).client_id === rp.client_id);
+        return found !== undefined;
+      });
+      expect(found!.metadata).toMatchObject({ client_id: rp.client_id, grant_type: 'client_credentials', error: 'invalid_client' });
+      expect(JSON.stringify(found)).not.toContain(wrongSecret);
+    });
+
+    it('acr_values naming the second level needs a session signed in with a second factor or a passkey', async () => {
+      const rp = await stack.client(op.project.id, { first_party: true });
+      const config = await discover(rp);
+      const user = await newUser();
+      const { url } = await authorizationUrl(config, { acr_values: 'urn:gatehouse:loa:2' });
+      const uid = new URL((await new Browser(stack.authUrl).follow(url.href)).url).searchParams.get('interaction')!;
+      const session = await stack.signIn(op.projectKey, user.email);
+      const refused = await stack.interaction(op.projectKey, 'POST', `${uid}/complete`, { token: session.accessToken });
+      expect(refused.status).toBe(403);
+      expect(String(refused.body.detail)).toContain('second factor');
     });
   });
 

@@ -58,3 +58,4 @@ export {
   type OAuthGrantType,
 } from './oauth-clients/oauth-client-rules';
 export { DEFAULT_OIDC_SETTINGS, projectOidcSettings, type ProjectOidcSettings } from './oidc-settings';
+export { isLoopbackHost, MAX_URL_LENGTH, parseUrl, redirectUrlProblem } from './redirect-url-rules';

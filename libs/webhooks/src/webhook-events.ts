@@ -49,6 +49,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'oauth_client.secret_rotated',
   'oauth_grant.created',
   'oauth_grant.revoked',
+  'oauth_token.failed',
   WEBHOOK_TEST_EVENT,
 ] as const;
 

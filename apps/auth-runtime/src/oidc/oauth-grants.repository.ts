@@ -85,6 +85,27 @@ export class OAuthGrantsRepository {
     });
   }
 
+  /**
+   * A refused token request (a wrong client secret, a bad or replayed code, a reused refresh token)
+   * as a security event: `oauth_token.failed` with the client, grant type and OAuth error; never
+   * the presented secret, code or token.
+   */
+  async recordTokenFailure(tenantId: string, projectId: string, failure: { clientId: string | null; grantType: string | null; error: string; description: string | null }, meta: RequestMeta): Promise<void> {
+    await this.dataSource.transaction((manager) =>
+      this.events.record(manager, {
+        tenantId,
+        projectId,
+        actorType: 'system',
+        actorId: null,
+        action: 'oauth_token.failed',
+        resourceType: 'oauth_client',
+        resourceId: failure.clientId,
+        meta,
+        data: { client_id: failure.clientId, grant_type: failure.grantType, error: failure.error, error_description: failure.description },
+      }),
+    );
+  }
+
   /** Revokes a grant once (`oauth_grant.revoked` with the reason); later calls change nothing. */
   async revoke(projectId: string, grantId: string, reason: string, meta: RequestMeta): Promise<boolean> {
     return this.dataSource.transaction(async (manager) => {

@@ -61,14 +61,14 @@ export class OidcInteractionsService {
     }
     this.assertFresh(interaction, auth);
     const authMethod = await this.sessionMethod(auth.sid);
+    const acr = ['mfa', 'passkey'].includes(authMethod) ? ACR_VALUES[1] : ACR_VALUES[0];
+    // acr_values naming only the second level (a second factor or a passkey) is honoured: a password-only session is not enough.
+    const wanted = typeof interaction.params.acr_values === 'string' ? interaction.params.acr_values.split(' ').filter(Boolean) : [];
+    if (wanted.length && wanted.every((v) => v === ACR_VALUES[1]) && acr !== ACR_VALUES[1]) {
+      throw new ProblemError('reauthentication-required', { detail: `The application asks for ${ACR_VALUES[1]}: sign in with a second factor or a passkey, then complete again.` });
+    }
     const result: Record<string, unknown> = {
-      login: {
-        accountId: auth.sub,
-        ts: auth.auth_time ?? auth.iat,
-        amr: AMR[authMethod] ?? ['pwd'],
-        acr: ['mfa', 'passkey'].includes(authMethod) ? ACR_VALUES[1] : ACR_VALUES[0],
-        remember: true,
-      },
+      login: { accountId: auth.sub, ts: auth.auth_time ?? auth.iat, amr: AMR[authMethod] ?? ['pwd'], acr, remember: true },
     };
     if (interaction.prompt.name === 'consent') result.consent = { grantId: await this.grant(project, provider, interaction, auth, null, meta) };
     return this.finish(interaction, result, auth.sid);

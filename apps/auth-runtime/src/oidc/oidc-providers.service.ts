@@ -2,8 +2,9 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Account, Configuration, KoaContextWithOIDC, Provider } from 'oidc-provider';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { hmacSha256, randomToken, safeEqual, sha256Hex } from '@gatehouse/crypto';
-import { projectOidcSettings, SigningKeysService, type ResolvedProject } from '@gatehouse/identity';
+import { newOAuthClientId, newOAuthClientSecret, projectOidcSettings, SigningKeysService, type ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
+import { BackgroundTasks } from '../common/background-tasks';
 import { accessTokenTtl } from '../sessions/sessions.service';
 import { OAuthGrantsRepository } from './oauth-grants.repository';
 import { oidcLibrary } from './oidc-library';
@@ -70,6 +71,7 @@ export class OidcProviders {
     private readonly store: OidcStore,
     private readonly grants: OAuthGrantsRepository,
     private readonly clock: Clock,
+    private readonly tasks: BackgroundTasks,
   ) {}
 
   issuer(projectId: string): string {
@@ -122,7 +124,15 @@ export class OidcProviders {
       pkce: { required: () => true },
       allowOmittingSingleRegisteredRedirectUri: false,
       rotateRefreshToken: true,
-      extraClientMetadata: { properties: ['first_party'] },
+      extraClientMetadata: {
+        properties: ['first_party'],
+        // A client registering itself cannot claim to be first-party (which skips consent).
+        validator: (ctx, key, value) => {
+          if (key === 'first_party' && value !== undefined && value !== false && ctx?.oidc?.route === 'registration') {
+            throw new (oidcLibrary().errors.InvalidClientMetadata)('first_party is set by an administrator, not by registration');
+          }
+        },
+      },
       clientDefaults: { grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'client_secret_basic', id_token_signed_response_alg: 'ES256' },
       enabledJWA: {
         idTokenSigningAlgValues: ['ES256', 'RS256'],
@@ -168,7 +178,10 @@ export class OidcProviders {
           useGrantedResource: () => true,
           getResourceServerInfo: () => ({ scope: RESOURCE_SCOPES, audience: undefined as unknown as string, accessTokenTTL: accessTtl, accessTokenFormat: 'jwt', jwt: { sign: { alg: 'ES256' } } }),
         },
-        registration: { enabled: false },
+        // RFC 7591, when the project opens it: anyone may register a client (never first-party), and reads it back with the registration access token.
+        registration: settings.dynamic_registration
+          ? { enabled: true, initialAccessToken: false, issueRegistrationAccessToken: true, idFactory: () => newOAuthClientId(), secretFactory: () => newOAuthClientSecret() }
+          : { enabled: false },
       },
       interactions: { url: (_ctx, interaction) => interactionUrl(this.config, project, interaction.uid) },
       issueRefreshToken: (_ctx, client, code) => client.grantTypeAllowed('refresh_token') && (code.scopes.has('offline_access') || client.metadata().first_party === true),
@@ -186,11 +199,21 @@ export class OidcProviders {
       },
       clientBasedCORS: (_ctx, origin, client) => client.redirectUris?.some((uri) => new URL(uri).origin === origin) ?? false,
     };
-    if (settings.dynamic_registration) configuration.features!.registration = { enabled: false };
 
     const provider = new ProviderClass(issuer, configuration);
     provider.proxy = true;
     provider.on('server_error', (_ctx: unknown, err: Error) => this.logger.error(`project ${project.id}: ${err.stack ?? err.message}`));
+    provider.on('grant.error', (ctx: KoaContextWithOIDC, err: { error?: string; error_description?: string }) => {
+      const state = oidcRequestState.getStore();
+      const params = ctx.oidc.params as { grant_type?: unknown } | undefined;
+      const failure = {
+        clientId: ctx.oidc.client?.clientId ?? null,
+        grantType: typeof params?.grant_type === 'string' ? params.grant_type.slice(0, 100) : null,
+        error: String(err.error ?? 'server_error'),
+        description: typeof err.error_description === 'string' ? err.error_description.slice(0, 200) : null,
+      };
+      this.tasks.run('oauth_token.failed', () => this.grants.recordTokenFailure(project.tenantId, project.id, failure, state?.meta ?? { ip: null, userAgent: null }));
+    });
     // Client secrets are stored as SHA-256 (oidcClientMetadata); compare the presented one's hash, in constant time.
     provider.Client.prototype.compareClientSecret = function (this: { clientSecret?: string }, actual: string) {
       return Promise.resolve(typeof this.clientSecret === 'string' && safeEqual(sha256Hex(actual), this.clientSecret));

@@ -1,5 +1,7 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
+import { decryptSecretString, encryptSecret, sha256Hex } from '@gatehouse/crypto';
 import { OAuthClientsRepository, type ResolvedProject } from '@gatehouse/identity';
 import { CacheStore } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
@@ -7,6 +9,7 @@ import { SessionsService } from '../sessions/sessions.service';
 import { OAuthGrantsRepository } from './oauth-grants.repository';
 import { oidcClientMetadata } from './oidc-client-metadata';
 import { oidcLibrary } from './oidc-library';
+import { OidcRegistration } from './oidc-registration';
 import { oidcRequestState, type OidcRequestState } from './oidc-request-state';
 
 /** Models whose records name a grant: none is honoured once the grant, its session or its user is gone. */
@@ -16,12 +19,17 @@ const SINGLE_USE = new Set(['AuthorizationCode', 'RefreshToken', 'DeviceCode', '
 /** How long a consumed mark outlives anything it marks (the longest refresh-token lifetime). */
 const CONSUMED_MARK_MS = 31 * 86_400_000;
 
-const key = (projectId: string, model: string, id: string) => `oidc:${projectId}:${model}:${id}`;
-const sessionUidKey = (projectId: string, uid: string) => `oidc:${projectId}:Session:uid:${uid}`;
+/**
+ * Keys name a record by the SHA-256 of its id (an id is a token, a code or a cookie value), and
+ * records are sealed with AES-GCM under ENCRYPTION_KEY: no token, code or cookie value is kept in
+ * the clear.
+ */
+const key = (projectId: string, model: string, id: string) => `oidc:${projectId}:${model}:${sha256Hex(id)}`;
+const sessionUidKey = (projectId: string, uid: string) => `oidc:${projectId}:Session:uid:${sha256Hex(uid)}`;
 /** The Gatehouse session behind a provider session (by the provider session's stable `uid`). */
-const gatehouseSessionKey = (projectId: string, uid: string) => `oidc:${projectId}:Session:gh:${uid}`;
+const gatehouseSessionKey = (projectId: string, uid: string) => `oidc:${projectId}:Session:gh:${sha256Hex(uid)}`;
 /** Which project an interaction belongs to (an interaction of another project is 404, not 400). */
-export const interactionProjectKey = (uid: string) => `oidc:interaction-project:${uid}`;
+export const interactionProjectKey = (uid: string) => `oidc:interaction-project:${sha256Hex(uid)}`;
 
 function requestState(): OidcRequestState | undefined {
   return oidcRequestState.getStore();
@@ -44,6 +52,8 @@ export class OidcStore {
     private readonly grants: OAuthGrantsRepository,
     private readonly clients: OAuthClientsRepository,
     private readonly sessions: SessionsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    readonly registration: OidcRegistration,
   ) {}
 
   adapterFor(project: ResolvedProject): (name: string) => Adapter {
@@ -104,6 +114,18 @@ export class OidcStore {
     }
   }
 
+  seal(value: string): string {
+    return encryptSecret(this.config.auth.encryptionKey, value, 'oidc-record');
+  }
+
+  open(sealed: string): string | null {
+    try {
+      return decryptSecretString(this.config.auth.encryptionKey, sealed, 'oidc-record');
+    } catch {
+      return null;
+    }
+  }
+
   get store(): CacheStore {
     return this.cache;
   }
@@ -123,15 +145,21 @@ class ProjectAdapter implements Adapter {
   async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
     const cache = this.owner.store;
     const ttlMs = expiresIn ? expiresIn * 1000 : undefined;
-    if (this.model === 'Client') throw new Error('clients are managed through the admin API');
+    if (this.model === 'Client') {
+      // Only dynamic registration writes clients through the provider (the admin API writes the rest).
+      const existing = await this.owner.clientMetadata(this.project.id, id);
+      if (existing) throw new (oidcLibrary().errors.InvalidClientMetadata)('clients are changed through the admin API');
+      await this.owner.registration.register(this.project, id, payload, requestState()?.meta ?? { ip: null, userAgent: null });
+      return;
+    }
     if (this.model === 'Session') {
       const state = requestState();
       if (payload.uid && payload.accountId && state?.sid) await cache.set(gatehouseSessionKey(this.project.id, payload.uid), state.sid, ttlMs);
-      if (payload.uid) await cache.set(sessionUidKey(this.project.id, payload.uid), id, ttlMs);
+      if (payload.uid) await cache.set(sessionUidKey(this.project.id, payload.uid), this.owner.seal(id), ttlMs);
     }
     if (this.model === 'Grant') await this.owner.recordGrant(this.project, payload, id);
     if (this.model === 'Interaction') await cache.set(interactionProjectKey(id), this.project.id, ttlMs);
-    await cache.set(this.key(id), JSON.stringify(payload), ttlMs);
+    await cache.set(this.key(id), this.owner.seal(JSON.stringify(payload)), ttlMs);
   }
 
   async find(id: string): Promise<AdapterPayload | undefined> {
@@ -140,7 +168,9 @@ class ProjectAdapter implements Adapter {
     const cache = this.owner.store;
     const [raw, consumed] = SINGLE_USE.has(this.model) ? await cache.mget([this.key(id), `${this.key(id)}:consumed`]) : [await cache.get(this.key(id)), null];
     if (!raw) return undefined;
-    const payload = JSON.parse(raw) as AdapterPayload;
+    const opened = this.owner.open(raw);
+    if (!opened) return undefined;
+    const payload = JSON.parse(opened) as AdapterPayload;
     if (consumed) payload.consumed = Number(consumed);
     if (GRANT_BOUND.has(this.model)) {
       const grantId = this.model === 'Grant' ? id : payload.grantId;
@@ -157,7 +187,8 @@ class ProjectAdapter implements Adapter {
   }
 
   async findByUid(uid: string): Promise<AdapterPayload | undefined> {
-    const id = await this.owner.store.get(sessionUidKey(this.project.id, uid));
+    const sealed = await this.owner.store.get(sessionUidKey(this.project.id, uid));
+    const id = sealed ? this.owner.open(sealed) : null;
     return id ? this.find(id) : undefined;
   }
 
@@ -171,8 +202,8 @@ class ProjectAdapter implements Adapter {
     if (first) return;
     // Two requests raced with the same code or refresh token: the loser is a replay, and a replay
     // ends the grant (and every token it issued), as a sequential one does.
-    const raw = await cache.get(this.key(id));
-    const grantId = raw ? (JSON.parse(raw) as AdapterPayload).grantId : undefined;
+    const opened = await cache.get(this.key(id)).then((raw) => (raw ? this.owner.open(raw) : null));
+    const grantId = opened ? (JSON.parse(opened) as AdapterPayload).grantId : undefined;
     if (typeof grantId === 'string') await this.owner.revokeGrant(this.project.id, grantId, 'replay');
     throw new (oidcLibrary().errors.InvalidGrant)('grant request is invalid');
   }
@@ -181,8 +212,8 @@ class ProjectAdapter implements Adapter {
     const state = requestState();
     if (this.model === 'Session' && state?.endingSession && state.sid) {
       // RP-initiated logout signs the user out of Gatehouse too: their session (and with it every grant it backs) ends.
-      const raw = await this.owner.store.get(this.key(id));
-      const accountId = raw ? (JSON.parse(raw) as AdapterPayload).accountId : undefined;
+      const opened = await this.owner.store.get(this.key(id)).then((raw) => (raw ? this.owner.open(raw) : null));
+      const accountId = opened ? (JSON.parse(opened) as AdapterPayload).accountId : undefined;
       if (typeof accountId === 'string') await this.owner.endGatehouseSession(this.project, accountId, state.sid);
     }
     await this.owner.store.del(this.key(id));

@@ -1,22 +1,10 @@
 import { registerDecorator, type ValidationArguments, type ValidationOptions } from 'class-validator';
 import type { PrivateUrlMode } from '@gatehouse/config';
 import { PRIVATE_ADDRESS_MESSAGE, refusedUrlHost } from '@gatehouse/outbound';
+import { isLoopbackHost, MAX_URL_LENGTH, parseUrl as parse, redirectUrlProblem } from '@gatehouse/identity';
 import type { FieldErrors } from '@gatehouse/problem-details';
 
-const MAX_URL_LENGTH = 2048;
-
-/** `localhost` (and `*.localhost`), 127.0.0.0/8 and `[::1]`: the hosts that may use plain http. */
-export function isLoopbackHost(hostname: string): boolean {
-  return hostname === 'localhost' || hostname.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(hostname) || hostname === '[::1]';
-}
-
-function parse(value: string): URL | null {
-  try {
-    return new URL(value);
-  } catch {
-    return null;
-  }
-}
+export { isLoopbackHost, redirectUrlProblem };
 
 /**
  * An allowed origin (docs/api-contract.md §6): exactly `scheme://host[:port]` as a browser sends it in `Origin`
@@ -29,24 +17,6 @@ export function originProblem(value: string): string | null {
   const url = parse(value);
   if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) return 'must be an origin such as https://app.example.com';
   if (url.origin !== value) return 'must be exactly scheme://host[:port], without path, query or trailing slash';
-  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) return 'may use plain http only for localhost or loopback addresses';
-  return null;
-}
-
-/**
- * A redirect URL (docs/api-contract.md §6): an absolute http(s) URL without wildcards, credentials or fragment;
- * plain `http` only for localhost/loopback. Returns what is wrong, or null.
- */
-export function redirectUrlProblem(value: string): string | null {
-  if (value.length > MAX_URL_LENGTH) return `must be at most ${MAX_URL_LENGTH} characters`;
-  if (value.includes('*')) return 'must not contain wildcards';
-  if (/\s/.test(value)) return 'must not contain whitespace';
-  const url = parse(value);
-  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || !/^https?:\/\//i.test(value)) {
-    return 'must be an absolute http(s) URL such as https://app.example.com/callback';
-  }
-  if (url.username || url.password) return 'must not contain credentials';
-  if (value.includes('#')) return 'must not contain a fragment';
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) return 'may use plain http only for localhost or loopback addresses';
   return null;
 }

@@ -69,6 +69,16 @@ export class OAuthClientsRepository {
     return { client, secret };
   }
 
+  /**
+   * Inserts a client registered through the provider's dynamic client registration (RFC 7591),
+   * whose `client_id` and secret the provider made; the secret is stored as its SHA-256.
+   */
+  async insertRegistered(manager: EntityManager, values: NewOAuthClient & { clientId: string; secret: string | null }): Promise<OAuthClient> {
+    const { secret, ...members } = values;
+    const repo = this.repo(manager);
+    return repo.save(repo.create({ ...members, secretHash: secret === null ? null : sha256Hex(secret), registrationTokenHash: values.registrationTokenHash ?? null }));
+  }
+
   /** The project's clients, newest first (index oauth_clients_project_idx). */
   list(tenantId: string, projectId: string, page: { limit: number; offset: number }): Promise<[OAuthClient[], number]> {
     return this.repo().findAndCount({
