@@ -51,7 +51,6 @@ const GROUPS: Record<EventType, string> = {
   'oauth_grant.created': 'OpenID Connect',
   'oauth_grant.revoked': 'OpenID Connect',
   'oauth_token.failed': 'OpenID Connect',
-  'oauth_token.failed': 'OpenID Connect',
 };
 
 export const EVENT_TYPES = Object.keys(GROUPS) as EventType[];
