@@ -100,7 +100,8 @@ describe('signing keys of both algorithms: ES256 for our access tokens, RS256 be
     expect((await keys.ensureActive(tenant.project.id, 'ES256')).kid).toBe(es256.kid);
     expect(await rows()).toHaveLength(2);
     await expect(keys.ensureActive('00000000-0000-4000-8000-000000000000', 'RS256')).rejects.toThrow(/has no active RS256 signing key/);
-  });
+    // Eleven RSA 2048 key pairs are generated: seconds on a loaded machine.
+  }, 120_000);
 
   it('activeKey reads the key of the asked algorithm (ES256 by default) and never opens a key as another algorithm', async () => {
     const [es256] = await rows('ES256');
