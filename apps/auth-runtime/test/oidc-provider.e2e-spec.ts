@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import * as jose from 'jose';
 import * as oauth from 'oauth4webapi';
 import * as client from 'openid-client';
@@ -139,6 +141,8 @@ describe('OIDC provider (CONTRACT §11) with real relying parties', () => {
       const claims = tokens.claims()!;
       expect(claims).toMatchObject({ iss: op.issuer, aud: rp.client_id, sub: user.id, email: user.email, email_verified: false, preferred_username: user.email, sid: session.sessionId });
       expect(typeof claims.auth_time).toBe('number');
+      expect(claims.acr).toBe('urn:gatehouse:loa:1');
+      expect(claims.amr).toEqual(['pwd']);
       expect(jose.decodeProtectedHeader(tokens.id_token!).alg).toBe('ES256');
       expect(await client.fetchUserInfo(config, tokens.access_token, user.id)).toMatchObject({ sub: user.id, email: user.email, email_verified: false });
       expect(tokens.refresh_token).toBeTruthy();
@@ -393,6 +397,43 @@ describe('OIDC provider (CONTRACT §11) with real relying parties', () => {
       expect((await fetch(`${project.issuer}/.well-known/openid-configuration`)).status).toBe(404);
       expect((await fetch(`${project.issuer}/token`, { method: 'POST' })).status).toBe(404);
       expect((await stack.interaction(project.projectKey, 'GET', uid)).status).toBe(404);
+    });
+  });
+
+  describe('examples/oidc-relying-party', () => {
+    it('signs a user in to the example app as docs/oidc.md tells a newcomer to run it', async () => {
+      const port = 5600 + Math.floor(Math.random() * 300);
+      const base = `http://127.0.0.1:${port}`;
+      const rp = await stack.client(op.project.id, { name: 'Example app', redirect_uris: [`${base}/callback`], first_party: true });
+      const example = spawn(process.execPath, [join(__dirname, '../../../examples/oidc-relying-party/server.mjs')], {
+        // eslint-disable-next-line no-restricted-properties -- the child needs PATH
+        env: { PATH: process.env.PATH ?? '', ISSUER: op.issuer, CLIENT_ID: rp.client_id, CLIENT_SECRET: rp.client_secret!, PORT: String(port), BASE_URL: base },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      try {
+        await new Promise<void>((resolve, reject) => {
+          let out = '';
+          example.stdout.on('data', (d: Buffer) => (out += d.toString()) && out.includes('example relying party on') && resolve());
+          example.stderr.on('data', (d: Buffer) => (out += d.toString()));
+          example.once('exit', () => reject(new Error(`example exited: ${out}`)));
+        });
+        const user = await newUser();
+        const browser = new Browser(stack.authUrl);
+        const login = await browser.get(`${base}/login`);
+        const atLogin = await browser.follow(login.location!);
+        const uid = new URL(atLogin.url).searchParams.get('interaction')!;
+        const session = await stack.signIn(op.projectKey, user.email);
+        const done = await stack.interaction(op.projectKey, 'POST', `${uid}/complete`, { token: session.accessToken });
+        const callback = await browser.follow(String(done.body.redirect_to));
+        expect(callback.url.startsWith(`${base}/callback?`)).toBe(true);
+        const afterCallback = await browser.get(callback.url);
+        expect(afterCallback.location).toBe(`${base}/`);
+        const home = await browser.get(`${base}/`);
+        expect(home.body).toContain('Signed in');
+        expect(home.body).toContain(user.email);
+      } finally {
+        example.kill();
+      }
     });
   });
 

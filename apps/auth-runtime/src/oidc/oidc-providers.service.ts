@@ -117,7 +117,7 @@ export class OidcProviders {
       jwks: { keys },
       routes: OIDC_ROUTES,
       scopes: OIDC_SCOPES,
-      claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['preferred_username'] },
+      claims: { auth_time: null, sid: null, iss: null, openid: ['sub', 'acr', 'amr'], email: ['email', 'email_verified'], profile: ['preferred_username'] },
       conformIdTokenClaims: false,
       responseTypes: ['code'],
       acrValues: ACR_VALUES,
