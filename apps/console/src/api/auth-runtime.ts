@@ -110,7 +110,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The project's public signing keys (JWKS): the active key and retiring keys still verifying */
+        /** The project's public signing keys (JWKS): the active ES256 and RS256 keys and the retiring keys still verifying */
         get: operations["JwksController_jwks"];
         put?: never;
         post?: never;
@@ -336,6 +336,74 @@ export interface paths {
         put?: never;
         /** Provider form_post (Apple): same as the GET callback, parameters in the form body */
         post: operations["OAuthController_callbackPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/oidc/interactions/{uid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the OpenID Connect provider asks of the user: sign in (`login`) or consent (`consent`), for which client and scopes; 400 invalid-token when unknown, finished or expired */
+        get: operations["OidcInteractionsController_describe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/oidc/interactions/{uid}/abort": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The user declines: `redirect_to` ends at the client with error=access_denied */
+        post: operations["OidcInteractionsController_abort"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/oidc/interactions/{uid}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign the user in to the provider with their session (MFA already satisfied); the browser then navigates to `redirect_to`. First-party clients need no separate consent. 403 reauthentication-required when the client asked for a fresh sign-in */
+        post: operations["OidcInteractionsController_complete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/oidc/interactions/{uid}/consent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Grant the client the given scopes (a subset of the requested ones); the browser then navigates to `redirect_to` */
+        post: operations["OidcInteractionsController_consent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -751,6 +819,16 @@ export interface components {
             /** Format: uuid */
             id: string;
         };
+        ConsentDto: {
+            /**
+             * @description The scopes the user grants: a subset of the requested ones (`openid` is always kept)
+             * @example [
+             *       "openid",
+             *       "email"
+             *     ]
+             */
+            scopes: string[];
+        };
         CredentialDescriptor: {
             /** @description The credential id, base64url */
             id: string;
@@ -810,6 +888,24 @@ export interface components {
             info: components["schemas"]["SomeDependencies"];
             /** @enum {string} */
             status: "ok";
+        };
+        InteractionClientResponse: {
+            client_id: string;
+            first_party: boolean;
+            name: string;
+        };
+        InteractionRedirectResponse: {
+            /** @description Where the browser goes next (the provider, which continues to the client) */
+            redirect_to: string;
+        };
+        InteractionResponse: {
+            client: components["schemas"]["InteractionClientResponse"];
+            /** Format: date-time */
+            expires_at: string;
+            /** @enum {string} */
+            prompt: "login" | "consent";
+            scopes: string[];
+            uid: string;
         };
         InvitationAcceptedResponse: {
             organization: components["schemas"]["InvitingOrganization"];
@@ -877,6 +973,7 @@ export interface components {
              */
             user: null;
         };
+        NoInteractionFieldsDto: Record<string, unknown>;
         PasskeyCreationOptionsResponse: {
             /** @enum {string} */
             attestation?: "none" | "indirect" | "direct" | "enterprise";
@@ -969,19 +1066,26 @@ export interface components {
         };
         PublicJwkResponse: {
             /** @enum {string} */
-            alg: "ES256";
-            /** @enum {string} */
-            crv: "P-256";
+            alg: "ES256" | "RS256";
+            /**
+             * @description EC keys only
+             * @enum {string}
+             */
+            crv?: "P-256";
+            /** @description RSA keys only: the public exponent, base64url */
+            e?: string;
             /** @description The `kid` header of the tokens it verifies */
             kid: string;
             /** @enum {string} */
-            kty: "EC";
+            kty: "EC" | "RSA";
+            /** @description RSA keys only: the modulus, base64url (2048 bits) */
+            n?: string;
             /** @enum {string} */
             use: "sig";
-            /** @description base64url */
-            x: string;
-            /** @description base64url */
-            y: string;
+            /** @description EC keys only; base64url */
+            x?: string;
+            /** @description EC keys only; base64url */
+            y?: string;
         };
         ReauthenticateDto: {
             /** @description 6 digits for totp and sms; a backup code such as abcde-fghij */
@@ -1798,6 +1902,146 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    OidcInteractionsController_describe: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-Service-Project-Key": string;
+            };
+            path: {
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InteractionResponse"];
+                };
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    OidcInteractionsController_abort: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-Service-Project-Key": string;
+            };
+            path: {
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NoInteractionFieldsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InteractionRedirectResponse"];
+                };
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    OidcInteractionsController_complete: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-Service-Project-Key": string;
+            };
+            path: {
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NoInteractionFieldsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InteractionRedirectResponse"];
+                };
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    OidcInteractionsController_consent: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-Service-Project-Key": string;
+            };
+            path: {
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConsentDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InteractionRedirectResponse"];
+                };
             };
             /** @description A problem (RFC 9457): every answer that is not a success */
             default: {
