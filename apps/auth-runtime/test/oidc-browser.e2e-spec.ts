@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import type { Page } from 'playwright-core';
 import { buildAuthPages } from './support/auth-pages-build';
+import { LocalProviders } from './support/oauth/test-providers';
 import { OidcStack, PASSWORD, RP_REDIRECT, type CreatedClient, type OidcProject } from './support/oidc-stack';
 import { PagesBrowser, type AxeViolation } from './support/pages-browser';
 import { RelyingPartySpa, type RelyingPartyResult } from './support/relying-party-spa';
@@ -35,14 +36,15 @@ function claimsOf(jwt: string): Record<string, unknown> {
  * built on oidc-client-ts (a public client, code + PKCE) on its own origin sends Debian's Chromium
  * to the provider, which sends it to Gatehouse's hosted sign-in page; the person signs in there
  * (password and TOTP, then a passkey from a virtual authenticator, then a fresh sign-in with the
- * password), consents for a third-party application (Deny, then Allow), and the relying party
- * receives an ID token for the user. Every hosted screen is scanned with axe-core in both themes;
+ * password), consents for a third-party application (Deny, then Allow); another person signs in
+ * with GitHub (a local fake); each time the relying party receives an ID token for the user. Every hosted screen is scanned with axe-core in both themes;
  * no CSP violation, no page error and no request to another host is allowed. The auth runtime is
  * the compiled app as a real process (OidcStack), on `localhost` so that passkeys have an RP ID.
  */
 describe('OIDC hosted pages in Chromium with an oidc-client-ts relying party', () => {
   const stack = new OidcStack();
   const rp = new RelyingPartySpa(RP_ORIGIN, RP_REDIRECT);
+  const providers = new LocalProviders();
   let browser: PagesBrowser;
   let page: Page;
   let op: OidcProject;
@@ -70,7 +72,18 @@ describe('OIDC hosted pages in Chromium with an oidc-client-ts relying party', (
     await stack.start({ AUTH_RUNTIME_PORT: String(port), PUBLIC_AUTH_URL: `http://localhost:${port}` });
     stack.authUrl = `http://localhost:${port}`;
     op = await stack.oidcProject();
-    const patched = await stack.admin().patch(`/v1/admin/projects/${op.project.id}`, { name: 'Acme', settings: { rp_id: 'localhost', rp_name: 'Acme' } });
+    // GitHub sign-in against a local GitHub (test-providers), for a person who has no account yet.
+    await providers.start();
+    providers.githubAccount = { id: 4242, login: 'octo', emails: [{ email: 'octo@example.com', primary: true, verified: true }] };
+    const github = {
+      enabled: true,
+      client_id: providers.github.clientId,
+      client_secret: providers.github.clientSecret,
+      authorization_url: `${providers.url}/github/login/oauth/authorize`,
+      token_url: `${providers.url}/github/login/oauth/access_token`,
+      userinfo_url: `${providers.url}/github/user`,
+    };
+    const patched = await stack.admin().patch(`/v1/admin/projects/${op.project.id}`, { name: 'Acme', settings: { rp_id: 'localhost', rp_name: 'Acme', oauth_providers: { github } } });
     expect(patched.status).toBe(200);
     notes = await stack.client(op.project.id, { name: 'Acme Notes', token_endpoint_auth_method: 'none', first_party: true });
     printer = await stack.client(op.project.id, { name: 'Photo Printer', token_endpoint_auth_method: 'none', first_party: false });
@@ -85,7 +98,7 @@ describe('OIDC hosted pages in Chromium with an oidc-client-ts relying party', (
     expect((await api('/v1/auth/mfa/totp/verify', { token: session.accessToken, body: { code: totp(totpSecret, -1) } })).status).toBe(200);
 
     await rp.start();
-    browser = await PagesBrowser.launch([new URL(stack.authUrl).host, new URL(RP_ORIGIN).host]);
+    browser = await PagesBrowser.launch([new URL(stack.authUrl).host, new URL(RP_ORIGIN).host, new URL(providers.url).host]);
     page = browser.page;
     await browser.addAuthenticator();
   }, 180_000);
@@ -93,6 +106,7 @@ describe('OIDC hosted pages in Chromium with an oidc-client-ts relying party', (
   afterAll(async () => {
     await browser?.close();
     await rp.stop();
+    await providers.stop();
     await stack.stop();
   });
 
@@ -112,12 +126,12 @@ describe('OIDC hosted pages in Chromium with an oidc-client-ts relying party', (
   }
 
   /** How the user's newest Gatehouse session was signed in (the session the hosted page completed the interaction with). */
-  const lastSessionMethod = async () =>
-    ((await stack.cp.dataSource.query(`SELECT auth_method FROM sessions WHERE user_id = $1 ORDER BY created_at DESC LIMIT 1`, [userId])) as { auth_method: string }[])[0]?.auth_method;
+  const lastSessionMethod = async (user = userId) =>
+    (await stack.cp.dataSource.query<{ auth_method: string }[]>(`SELECT auth_method FROM sessions WHERE user_id = $1 ORDER BY created_at DESC LIMIT 1`, [user]))[0]?.auth_method;
   const heading = (name: string) => page.getByRole('heading', { level: 1, name }).waitFor();
   const pagesUrl = (rest: string) => `${op.issuer}/pages/${rest}`;
 
-  it('signs in with password + TOTP, then a passkey, then again with the password; consent for a third party (Deny, then Allow); every screen accessible in both themes', async () => {
+  it('signs in with password + TOTP, then a passkey, then again with the password; consent for a third party (Deny, then Allow); GitHub for a new person; every screen accessible in both themes', async () => {
     const violations: AxeViolation[] = [];
 
     // Pages without a sign-in request: an unknown or expired interaction, the provider's error page, the signed-out page.
@@ -138,6 +152,7 @@ describe('OIDC hosted pages in Chromium with an oidc-client-ts relying party', (
     await startAtRelyingParty(notes);
     await heading('Sign in');
     await page.getByText('to continue to Acme Notes').waitFor();
+    await page.getByRole('link', { name: 'Continue with GitHub' }).waitFor();
     violations.push(...(await browser.checkScreen('sign-in')));
     await page.getByLabel('Email').fill(EMAIL);
     await page.getByRole('textbox', { name: 'Password' }).fill('not the password');
@@ -211,6 +226,19 @@ describe('OIDC hosted pages in Chromium with an oidc-client-ts relying party', (
     expect(allowed).toEqual(expect.objectContaining({ ok: true, sub: userId, email: EMAIL }));
     if (!allowed.ok) throw new Error('unreachable');
     expect(claimsOf(allowed.id_token)).toEqual(expect.objectContaining({ iss: op.issuer, sub: userId, aud: printer.client_id }));
+
+    // 5. Another person, in a fresh browser session: GitHub. The page leaves for the provider and
+    //    comes back to itself (its own URL is a redirect URL of an OIDC project), picks the
+    //    interaction up from sessionStorage and completes it with the new session.
+    await browser.context.clearCookies();
+    await startAtRelyingParty(notes);
+    await heading('Sign in');
+    await page.getByRole('link', { name: 'Continue with GitHub' }).click();
+    const social = await resultAtRelyingParty();
+    const [octo] = await stack.cp.dataSource.query<{ id: string }[]>(`SELECT id FROM users WHERE project_id = $1 AND email = $2`, [op.project.id, 'octo@example.com']);
+    expect(octo).toBeDefined();
+    expect(social).toEqual(expect.objectContaining({ ok: true, sub: octo.id, email: 'octo@example.com' }));
+    expect(await lastSessionMethod(octo.id)).toBe('oauth');
 
     expect(violations).toEqual([]);
     expect(browser.problems).toEqual([]);

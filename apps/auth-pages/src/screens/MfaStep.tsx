@@ -15,6 +15,37 @@ export function factorsOf(available: readonly string[]): Factor[] {
 
 /** The second step of a sign-in: a code from the authenticator app, a text message or a backup code. */
 export function MfaStep({ api, mfaToken, factors, onDone, onCancel }: { api: AuthApi; mfaToken: string; factors: Factor[]; onDone: (answer: SignedIn) => Promise<void>; onCancel: () => void }) {
+  return (
+    <CodeForm
+      factors={factors}
+      intro="Enter a code to finish signing in."
+      note="This sign-in attempt ends after 5 minutes or 5 wrong codes."
+      cancelLabel="Start over"
+      onCancel={onCancel}
+      verify={async (factor, code) => onDone(await api.call<SignedIn>('POST', '/v1/auth/mfa/verify', { mfa_token: mfaToken, factor, code }))}
+      sendSms={async () => void (await api.call('POST', '/v1/auth/mfa/sms/send', { mfa_token: mfaToken }))}
+    />
+  );
+}
+
+/** A code of one of the factors (the choice shown when there are several), with a send button for text messages. */
+export function CodeForm({
+  factors,
+  intro,
+  note,
+  cancelLabel,
+  onCancel,
+  verify: submitCode,
+  sendSms: textCode,
+}: {
+  factors: readonly Factor[];
+  intro: string;
+  note: string | null;
+  cancelLabel: string;
+  onCancel: () => void;
+  verify: (factor: Factor, code: string) => Promise<void>;
+  sendSms: () => Promise<void>;
+}) {
   const [factor, setFactor] = useState<Factor>(factors[0] ?? 'totp');
   const [code, setCode] = useState('');
   const [sent, setSent] = useState(false);
@@ -29,18 +60,18 @@ export function MfaStep({ api, mfaToken, factors, onDone, onCancel }: { api: Aut
   };
   const verify = (e: FormEvent) => {
     e.preventDefault();
-    run(async () => onDone(await api.call<SignedIn>('POST', '/v1/auth/mfa/verify', { mfa_token: mfaToken, factor, code: code.trim() })));
+    run(() => submitCode(factor, code.trim()));
   };
   const sendSms = () =>
     run(async () => {
-      await api.call('POST', '/v1/auth/mfa/sms/send', { mfa_token: mfaToken });
+      await textCode();
       setSent(true);
     });
   const codeError = error instanceof ApiProblem ? error.fieldError('code') : undefined;
   return (
     <form onSubmit={verify} noValidate>
       <Stack>
-        <Text size="sm">Enter a code to finish signing in.</Text>
+        <Text size="sm">{intro}</Text>
         {factors.length > 1 && (
           <SegmentedControl
             aria-label="Verification method"
@@ -74,12 +105,14 @@ export function MfaStep({ api, mfaToken, factors, onDone, onCancel }: { api: Aut
           error={codeError}
         />
         <ProblemAlert error={codeError ? null : error} title="Verification failed" />
-        <Text size="xs" c="dimmed">
-          This sign-in attempt ends after 5 minutes or 5 wrong codes.
-        </Text>
+        {note && (
+          <Text size="xs" c="dimmed">
+            {note}
+          </Text>
+        )}
         <Group justify="space-between">
           <Anchor component="button" type="button" size="sm" onClick={onCancel}>
-            Start over
+            {cancelLabel}
           </Anchor>
           <Button type="submit" loading={busy}>
             Verify

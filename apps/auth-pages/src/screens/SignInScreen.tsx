@@ -62,9 +62,13 @@ export function SignInScreen({ config }: { config: PagesConfig }) {
     window.location.assign(r.redirect_to);
   }, []);
 
-  /** Completes a login prompt with the session; a consent prompt shows the consent step instead. */
+  /**
+   * Completes a login prompt with the session; a consent prompt shows the consent step instead.
+   * After a re-authentication (`renewed`), a second `reauthentication-required` (the proof was not
+   * strong enough) is thrown to the re-authentication step, which shows it.
+   */
   const proceed = useCallback(
-    async (i: Interaction | null) => {
+    async (i: Interaction | null, renewed = false) => {
       setError(null);
       if (!i) {
         new BroadcastChannel(channelName(config.project_id)).postMessage('signed-in');
@@ -78,7 +82,7 @@ export function SignInScreen({ config }: { config: PagesConfig }) {
       try {
         go(await api.complete(i.uid));
       } catch (err) {
-        if (isProblem(err, 'reauthentication-required') && email.current) setStep({ kind: 'reauth', email: email.current });
+        if (isProblem(err, 'reauthentication-required') && email.current && !renewed) setStep({ kind: 'reauth', email: email.current });
         else if (err instanceof ApiProblem && err.status === 401) {
           api.useToken(null);
           setStep({ kind: 'form', notice: null });
@@ -212,7 +216,7 @@ export function SignInScreen({ config }: { config: PagesConfig }) {
         )}
         {step.kind === 'form' && <PasswordForm api={api} notice={step.notice} onSignedIn={signedIn} onLinkSent={(address) => setStep({ kind: 'link-sent', email: address })} />}
         {step.kind === 'mfa' && <MfaStep api={api} mfaToken={step.mfaToken} factors={step.factors} onDone={signedIn} onCancel={otherAccount} />}
-        {step.kind === 'reauth' && <ReauthStep api={api} email={step.email} onRenewed={() => proceed(interaction)} onOtherAccount={otherAccount} />}
+        {step.kind === 'reauth' && <ReauthStep api={api} email={step.email} onRenewed={() => proceed(interaction, true)} onOtherAccount={otherAccount} />}
         {step.kind === 'consent' && interaction && <ConsentStep api={api} interaction={interaction} email={step.email} onRedirect={go} />}
         {step.kind === 'link-sent' && (
           <Stack>
