@@ -532,6 +532,25 @@ describe('OIDC provider (CONTRACT §11) with real relying parties', () => {
       expect((await stack.interaction(op.projectKey, 'POST', `${uid}/complete`, { token: fresh.accessToken })).status).toBe(400);
     });
 
+    it("sends the browser to the project's login_url (an application page) with the interaction, keeping its query", async () => {
+      const loginUrl = 'http://127.0.0.1:5599/login?from=gatehouse';
+      const project = await stack.oidcProject({ login_url: loginUrl }, [RP_REDIRECT, loginUrl]);
+      const rp = await stack.client(project.project.id, { first_party: true });
+      const config = await discover(rp, project);
+      const user = await newUser(project);
+      const { url, verifier, state } = await authorizationUrl(config);
+      const browser = new Browser(stack.authUrl);
+      const atLogin = new URL((await browser.follow(url.href)).url);
+      expect(atLogin.origin + atLogin.pathname).toBe('http://127.0.0.1:5599/login');
+      expect(atLogin.searchParams.get('from')).toBe('gatehouse');
+      const uid = atLogin.searchParams.get('interaction')!;
+      const session = await stack.signIn(project.projectKey, user.email);
+      const done = await stack.interaction(project.projectKey, 'POST', `${uid}/complete`, { token: session.accessToken });
+      const callback = new URL((await browser.follow(String(done.body.redirect_to))).url);
+      const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state });
+      expect(tokens.claims()?.sub).toBe(user.id);
+    });
+
     it('the browser that started the request cannot collect a result without the completion value (a victim completing an attacker\'s interaction gives the attacker nothing)', async () => {
       const rp = await stack.client(op.project.id, { first_party: true });
       const config = await discover(rp);

@@ -1,0 +1,56 @@
+import type { OAuthClient } from '@gatehouse/entities';
+import type { AppConfig } from '@gatehouse/config';
+import type { ResolvedProject } from '@gatehouse/identity';
+import { oidcClientMetadata } from './oidc-client-metadata';
+import { completionOf } from './oidc-interaction-result';
+import { interactionUrl, issuerOf } from './oidc-providers.service';
+
+const config = { http: { publicAuthUrl: 'https://auth.example.com/' } } as AppConfig;
+const project = (oidc: Record<string, unknown> = {}) => ({ id: 'p1', settings: { oidc: { enabled: true, ...oidc } } }) as unknown as ResolvedProject;
+
+describe('issuer and interaction URLs', () => {
+  it('the issuer is PUBLIC_AUTH_URL (without trailing slash) + /v1/projects/{id}', () => {
+    expect(issuerOf(config, 'p1')).toBe('https://auth.example.com/v1/projects/p1');
+  });
+
+  it('sends the browser to the hosted sign-in page, or to login_url keeping its query', () => {
+    expect(interactionUrl(config, project(), 'u1')).toBe('https://auth.example.com/v1/projects/p1/pages/sign-in?interaction=u1');
+    expect(interactionUrl(config, project({ login_url: 'https://app.example.com/login?x=1' }), 'u&2')).toBe('https://app.example.com/login?x=1&interaction=u%262');
+  });
+});
+
+describe('client metadata for the provider', () => {
+  const row = (over: Partial<OAuthClient> = {}) =>
+    ({
+      clientId: 'oc_1',
+      name: 'App',
+      secretHash: 'ab'.repeat(32),
+      redirectUris: ['https://app.example.com/cb'],
+      postLogoutRedirectUris: [],
+      grantTypes: ['authorization_code', 'refresh_token'],
+      tokenEndpointAuthMethod: 'client_secret_basic',
+      scopes: ['openid', 'email'],
+      firstParty: true,
+      idTokenSignedResponseAlg: 'RS256',
+      ...over,
+    }) as OAuthClient;
+
+  it('carries the hash, never a secret, and asks for auth_time in every ID token', () => {
+    expect(oidcClientMetadata(row())).toMatchObject({ client_id: 'oc_1', client_secret: 'ab'.repeat(32), response_types: ['code'], scope: 'openid email', first_party: true, require_auth_time: true, id_token_signed_response_alg: 'RS256' });
+  });
+
+  it('a public client has no secret member; a client-credentials client no redirect URIs or response types', () => {
+    expect(oidcClientMetadata(row({ secretHash: null, tokenEndpointAuthMethod: 'none' }))).not.toHaveProperty('client_secret');
+    expect(oidcClientMetadata(row({ grantTypes: ['client_credentials'] }))).toMatchObject({ redirect_uris: [], response_types: [] });
+  });
+});
+
+describe('completionOf', () => {
+  it('reads the completion Gatehouse added to an interaction result, and nothing else', () => {
+    expect(completionOf({ login: {}, gatehouse: { sid: 's', hash: 'h' } })).toEqual({ sid: 's', hash: 'h' });
+    expect(completionOf({ gatehouse: { hash: 'h' } })).toEqual({ sid: null, hash: 'h' });
+    expect(completionOf({ login: {} })).toBeNull();
+    expect(completionOf(undefined)).toBeNull();
+    expect(completionOf({ gatehouse: { hash: 1 } })).toBeNull();
+  });
+});
