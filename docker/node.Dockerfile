@@ -6,7 +6,8 @@ WORKDIR /src
 COPY package.json package-lock.json ./
 RUN npm install --no-audit --no-fund
 COPY . .
-RUN npm run build && npm prune --omit=dev
+# The hosted sign-in pages (dist/auth-pages) are served by the auth runtime for OIDC projects.
+RUN npm run build && npm run build:pages && npm prune --omit=dev
 
 FROM node:20-bookworm-slim AS runtime
 ARG APP=auth-runtime
