@@ -18,7 +18,7 @@ export function signInPageUrl(authUrl: string, projectId: string): string {
 const UID = /^[A-Za-z0-9_-]{1,128}$/;
 
 /** Keys in sessionStorage (per tab): the interaction and the round trip under way across a social sign-in or a magic link. */
-export const STORAGE_KEYS = { interaction: 'gatehouse.pages.interaction', pending: 'gatehouse.pages.pending' } as const;
+export const STORAGE_KEYS = { interaction: 'gatehouse-pages:interaction', pending: 'gatehouse-pages:pending' } as const;
 export type PendingTrip = 'social' | 'magic-link';
 
 /** What the page's URL says when it opens: the interaction, and what a social sign-in or magic link came back with. */

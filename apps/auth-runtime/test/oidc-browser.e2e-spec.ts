@@ -166,7 +166,7 @@ describe('OIDC hosted pages in Chromium with an oidc-client-ts relying party', (
     expect(await page.evaluate(() => ['H1', 'INPUT'].includes(document.activeElement?.tagName ?? ''))).toBe(true);
     violations.push(...(await browser.checkScreen('mfa')));
     // Nothing but the interaction's uid is kept by the page: no token in any storage.
-    expect(await page.evaluate(() => [localStorage.length, Object.keys(sessionStorage)])).toEqual([0, ['gatehouse.pages.interaction']]);
+    expect(await page.evaluate(() => [localStorage.length, Object.keys(sessionStorage)])).toEqual([0, ['gatehouse-pages:interaction']]);
     await page.getByLabel('6-digit code').fill(totp(totpSecret));
     await page.getByRole('button', { name: 'Verify' }).click();
     const first = await resultAtRelyingParty();
