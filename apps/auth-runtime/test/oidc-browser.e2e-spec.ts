@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import type { Page } from 'playwright-core';
+import { linkIn, SmtpSink, spawnApp, type AppProcess } from '@gatehouse/testing';
 import { buildAuthPages } from './support/auth-pages-build';
 import { LocalProviders } from './support/oauth/test-providers';
 import { OidcStack, PASSWORD, RP_REDIRECT, type CreatedClient, type OidcProject } from './support/oidc-stack';
@@ -37,7 +38,7 @@ function claimsOf(jwt: string): Record<string, unknown> {
  * to the provider, which sends it to Gatehouse's hosted sign-in page; the person signs in there
  * (password and TOTP, then a passkey from a virtual authenticator, then a fresh sign-in with the
  * password), consents for a third-party application (Deny, then Allow); another person signs in
- * with GitHub (a local fake); each time the relying party receives an ID token for the user. Every hosted screen is scanned with axe-core in both themes;
+ * with GitHub (a local fake), a third with a magic link opened in a new tab; each time the relying party receives an ID token for the user. Every hosted screen is scanned with axe-core in both themes;
  * no CSP violation, no page error and no request to another host is allowed. The auth runtime is
  * the compiled app as a real process (OidcStack), on `localhost` so that passkeys have an RP ID.
  */
@@ -45,6 +46,8 @@ describe('OIDC hosted pages in Chromium with an oidc-client-ts relying party', (
   const stack = new OidcStack();
   const rp = new RelyingPartySpa(RP_ORIGIN, RP_REDIRECT);
   const providers = new LocalProviders();
+  const smtp = new SmtpSink();
+  let worker: AppProcess;
   let browser: PagesBrowser;
   let page: Page;
   let op: OidcProject;
@@ -97,6 +100,9 @@ describe('OIDC hosted pages in Chromium with an oidc-client-ts relying party', (
     backupCodes = setup.body.backup_codes as string[];
     expect((await api('/v1/auth/mfa/totp/verify', { token: session.accessToken, body: { code: totp(totpSecret, -1) } })).status).toBe(200);
 
+    // Mail (the magic link) goes out through the worker to a local SMTP server.
+    await smtp.start();
+    worker = await spawnApp('webhook-worker', { SMTP_URL: smtp.url });
     await rp.start();
     browser = await PagesBrowser.launch([new URL(stack.authUrl).host, new URL(RP_ORIGIN).host, new URL(providers.url).host]);
     page = browser.page;
@@ -107,6 +113,8 @@ describe('OIDC hosted pages in Chromium with an oidc-client-ts relying party', (
     await browser?.close();
     await rp.stop();
     await providers.stop();
+    await worker?.stop();
+    await smtp.stop();
     await stack.stop();
   });
 
@@ -131,7 +139,7 @@ describe('OIDC hosted pages in Chromium with an oidc-client-ts relying party', (
   const heading = (name: string) => page.getByRole('heading', { level: 1, name }).waitFor();
   const pagesUrl = (rest: string) => `${op.issuer}/pages/${rest}`;
 
-  it('signs in with password + TOTP, then a passkey, then again with the password; consent for a third party (Deny, then Allow); GitHub for a new person; every screen accessible in both themes', async () => {
+  it('signs in with password + TOTP, then a passkey, then again with the password; consent for a third party (Deny, then Allow); GitHub for a new person; a magic link opened in another tab; every screen accessible in both themes', async () => {
     const violations: AxeViolation[] = [];
 
     // Pages without a sign-in request: an unknown or expired interaction, the provider's error page, the signed-out page.
@@ -239,6 +247,27 @@ describe('OIDC hosted pages in Chromium with an oidc-client-ts relying party', (
     expect(octo).toBeDefined();
     expect(social).toEqual(expect.objectContaining({ ok: true, sub: octo.id, email: 'octo@example.com' }));
     expect(await lastSessionMethod(octo.id)).toBe('oauth');
+
+    // 6. A third person asks for a magic link. It opens in a new tab (as from a mail client), which
+    //    signs in and tells the first tab; the first tab completes the interaction.
+    await browser.context.clearCookies();
+    const lin = await stack.user(op.project, 'lin@example.com');
+    await startAtRelyingParty(notes);
+    await heading('Sign in');
+    await page.getByLabel('Email').fill('lin@example.com');
+    await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+    await heading('Check your email');
+    violations.push(...(await browser.checkScreen('link-sent')));
+    const link = linkIn(await smtp.waitFor('lin@example.com'));
+    expect(link.origin).toBe(stack.authUrl);
+    const tab = await browser.context.newPage();
+    await tab.goto(link.href);
+    await tab.getByRole('heading', { level: 1, name: 'You are signed in' }).waitFor();
+    violations.push(...(await browser.checkScreen('link-opened', tab)));
+    const magic = await resultAtRelyingParty();
+    expect(magic).toEqual(expect.objectContaining({ ok: true, sub: lin.id, email: 'lin@example.com' }));
+    expect(await lastSessionMethod(lin.id)).toBe('magic_link');
+    await tab.close();
 
     expect(violations).toEqual([]);
     expect(browser.problems).toEqual([]);

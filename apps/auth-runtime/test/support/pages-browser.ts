@@ -39,16 +39,22 @@ export class PagesBrowser {
     const context = await browser.newContext({ viewport: { width: 1024, height: 800 }, colorScheme: 'light' });
     const page = await context.newPage();
     const b = new PagesBrowser(browser, context, page);
+    // Every tab is watched: the first one, and those opened later (a magic link in a new tab).
+    b.watch(page, allowedHosts);
+    context.on('page', (p) => b.watch(p, allowedHosts));
+    return b;
+  }
+
+  private watch(page: Page, allowedHosts: string[]): void {
     page.on('console', (msg) => {
       const text = msg.text();
-      if (/Content Security Policy|Refused to/i.test(text)) b.problems.push(`CSP: ${text} (${page.url()})`);
+      if (/Content Security Policy|Refused to/i.test(text)) this.problems.push(`CSP: ${text} (${page.url()})`);
     });
-    page.on('pageerror', (err) => b.problems.push(`page error: ${err.message} (${page.url()})`));
+    page.on('pageerror', (err) => this.problems.push(`page error: ${err.message} (${page.url()})`));
     page.on('request', (req) => {
       const url = new URL(req.url());
-      if (!['data:', 'blob:'].includes(url.protocol) && !allowedHosts.includes(url.host)) b.foreignRequests.push(req.url());
+      if (!['data:', 'blob:'].includes(url.protocol) && !allowedHosts.includes(url.host)) this.foreignRequests.push(req.url());
     });
-    return b;
   }
 
   /** A CTAP2 platform authenticator with resident keys and user verification (Chrome's virtual authenticator). */
@@ -81,11 +87,11 @@ export class PagesBrowser {
   }
 
   /** axe-core's serious and critical violations on the page as it is now (WCAG 2.1 A and AA rules). */
-  async axe(): Promise<AxeViolation[]> {
+  async axe(page: Page = this.page): Promise<AxeViolation[]> {
     // evaluate() runs outside the page's CSP, which forbids injected scripts (as it should).
-    await this.page.evaluate(AXE);
+    await page.evaluate(AXE);
     const options = { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] }, resultTypes: ['violations'] };
-    const result = await this.page.evaluate(
+    const result = await page.evaluate(
       (opts) => (window as unknown as { axe: { run: (ctx: Document, o: object) => Promise<{ violations: AxeViolation[] }> } }).axe.run(document, opts),
       options,
     );
@@ -98,18 +104,18 @@ export class PagesBrowser {
    * The screen in the light and the dark theme (the pages follow prefers-color-scheme): axe
    * violations of both (expected none), and with OIDC_SCREENSHOTS=1 a screenshot of each.
    */
-  async checkScreen(name: string): Promise<AxeViolation[]> {
+  async checkScreen(name: string, page: Page = this.page): Promise<AxeViolation[]> {
     const found: AxeViolation[] = [];
     for (const theme of ['light', 'dark'] as const) {
-      await this.page.emulateMedia({ colorScheme: theme });
-      await this.page.waitForFunction((t) => document.documentElement.getAttribute('data-mantine-color-scheme') === t, theme);
-      found.push(...(await this.axe()).map((v) => ({ ...v, id: `${name} ${theme}: ${v.id}` })));
+      await page.emulateMedia({ colorScheme: theme });
+      await page.waitForFunction((t) => document.documentElement.getAttribute('data-mantine-color-scheme') === t, theme);
+      found.push(...(await this.axe(page)).map((v) => ({ ...v, id: `${name} ${theme}: ${v.id}` })));
       if (SCREENSHOTS) {
         mkdirSync(SCREENSHOT_DIR, { recursive: true });
-        await this.page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-${theme}.png`) });
+        await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-${theme}.png`) });
       }
     }
-    await this.page.emulateMedia({ colorScheme: 'light' });
+    await page.emulateMedia({ colorScheme: 'light' });
     return found;
   }
 
