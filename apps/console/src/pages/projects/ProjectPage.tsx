@@ -1,8 +1,8 @@
-/** One project: its settings, social sign-in providers (write-only secrets), API keys and signing keys. */
-import { Anchor, Badge, Button, Code, Group, NumberInput, Paper, PasswordInput, Stack, Switch, Table, Tabs, Text, TextInput, Textarea, Title, VisuallyHidden } from '@mantine/core';
+/** One project: its settings, social sign-in providers (write-only secrets), OpenID Connect provider and clients, API keys and signing keys. */
+import { Anchor, Badge, Button, Center, Code, Group, Loader, NumberInput, Paper, PasswordInput, Stack, Switch, Table, Tabs, Text, TextInput, Textarea, Title, VisuallyHidden } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
-import { Link, useParams } from 'react-router-dom';
+import { lazy, Suspense, useState, type FormEvent } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router-dom';
 import type { components } from '../../api/control-plane';
 import { unwrap } from '../../api/clients';
 import { fieldErrors } from '../../api/problem';
@@ -19,10 +19,24 @@ type ProvidersBody = components['schemas']['OAuthProvidersDto'];
 const PROVIDERS = ['google', 'github', 'microsoft', 'apple'] as const;
 type ProviderName = (typeof PROVIDERS)[number];
 const PROVIDER_LABELS: Record<ProviderName, string> = { google: 'Google', github: 'GitHub', microsoft: 'Microsoft', apple: 'Apple' };
+// The OpenID Connect tab (its forms and the clients list) loads when it is first opened.
+const OidcPanel = lazy(() => import('./OidcPanel'));
+const TABS = ['settings', 'providers', 'oidc', 'api-keys', 'signing-keys'] as const;
+type Tab = (typeof TABS)[number];
+
+/** The open tab in the URL (`?tab=oidc`), so a link, a reload or back opens the same tab; another tab starts on page 1. */
+function useTab(): [Tab, (tab: string | null) => void] {
+  const [params, setParams] = useSearchParams();
+  const current = params.get('tab');
+  const tab = TABS.find((t) => t === current) ?? 'settings';
+  const select = (next: string | null) => setParams(next && next !== 'settings' ? { tab: next } : {}, { replace: true });
+  return [tab, select];
+}
 
 export default function ProjectPage() {
   const { id = '' } = useParams();
   const api = useAdminApi();
+  const [tab, setTab] = useTab();
   const project = useQuery({ queryKey: ['project', id], queryFn: () => unwrap(api.GET('/v1/admin/projects/{id}', { params: { path: { id } } })) });
   return (
     <QueryState query={project} label="the project">
@@ -35,10 +49,11 @@ export default function ProjectPage() {
           <Text size="sm" mb="md">
             Publishable key <Code>{p.publishable_key}</Code>
           </Text>
-          <Tabs defaultValue="settings" keepMounted={false}>
+          <Tabs value={tab} onChange={setTab} keepMounted={false}>
             <Tabs.List mb="md">
               <Tabs.Tab value="settings">Settings</Tabs.Tab>
               <Tabs.Tab value="providers">Social sign-in</Tabs.Tab>
+              <Tabs.Tab value="oidc">OpenID Connect</Tabs.Tab>
               <Tabs.Tab value="api-keys">API keys</Tabs.Tab>
               <Tabs.Tab value="signing-keys">Signing keys</Tabs.Tab>
             </Tabs.List>
@@ -47,6 +62,17 @@ export default function ProjectPage() {
             </Tabs.Panel>
             <Tabs.Panel value="providers">
               <ProvidersForm project={p} />
+            </Tabs.Panel>
+            <Tabs.Panel value="oidc">
+              <Suspense
+                fallback={
+                  <Center py="xl" role="status" aria-label="Loading OpenID Connect">
+                    <Loader size="sm" />
+                  </Center>
+                }
+              >
+                <OidcPanel project={p} />
+              </Suspense>
             </Tabs.Panel>
             <Tabs.Panel value="api-keys">
               <ApiKeys projectId={p.id} />

@@ -1,0 +1,195 @@
+/** The members of an OAuth client of a project's OpenID Connect provider (docs/api-contract.md §15), with the server's field errors under each. */
+import { Button, Checkbox, Group, NativeSelect, Radio, Stack, Textarea, TextInput } from '@mantine/core';
+import { useState, type FormEvent } from 'react';
+import type { components } from '../../api/control-plane';
+import { fieldErrors } from '../../api/problem';
+import { FormProblem } from '../../ui/FormProblem';
+import { lines } from '../../ui/format';
+
+type Create = components['schemas']['CreateOAuthClientDto'];
+type Client = components['schemas']['OAuthClientResponse'];
+export type GrantType = NonNullable<Create['grant_types']>[number];
+export type Scope = NonNullable<Create['scopes']>[number];
+export type AuthMethod = NonNullable<Create['token_endpoint_auth_method']>;
+export type IdTokenAlg = NonNullable<Create['id_token_signed_response_alg']>;
+
+export interface OAuthClientValues {
+  name: string;
+  redirectUris: string;
+  postLogoutRedirectUris: string;
+  grantTypes: GrantType[];
+  authMethod: AuthMethod;
+  scopes: Scope[];
+  firstParty: boolean;
+  idTokenAlg: IdTokenAlg;
+}
+
+/** The server's defaults for a new client. */
+export const NEW_CLIENT: OAuthClientValues = {
+  name: '',
+  redirectUris: '',
+  postLogoutRedirectUris: '',
+  grantTypes: ['authorization_code', 'refresh_token'],
+  authMethod: 'client_secret_basic',
+  scopes: ['openid', 'profile', 'email', 'offline_access'],
+  firstParty: false,
+  idTokenAlg: 'ES256',
+};
+
+export function valuesOf(c: Client): OAuthClientValues {
+  return {
+    name: c.name,
+    redirectUris: c.redirect_uris.join('\n'),
+    postLogoutRedirectUris: c.post_logout_redirect_uris.join('\n'),
+    grantTypes: c.grant_types,
+    authMethod: c.token_endpoint_auth_method,
+    scopes: c.scopes,
+    firstParty: c.first_party,
+    idTokenAlg: c.id_token_signed_response_alg,
+  };
+}
+
+/** The create body (the PATCH body is the same without `token_endpoint_auth_method`). */
+export function bodyOf(v: OAuthClientValues): Required<Create> {
+  return {
+    name: v.name.trim(),
+    redirect_uris: lines(v.redirectUris),
+    post_logout_redirect_uris: lines(v.postLogoutRedirectUris),
+    grant_types: v.grantTypes,
+    token_endpoint_auth_method: v.authMethod,
+    scopes: v.scopes,
+    first_party: v.firstParty,
+    id_token_signed_response_alg: v.idTokenAlg,
+  };
+}
+
+export const AUTH_METHOD_LABELS: Record<AuthMethod, string> = {
+  client_secret_basic: 'Confidential: secret in the Authorization header (client_secret_basic)',
+  client_secret_post: 'Confidential: secret in the request body (client_secret_post)',
+  none: 'Public: no secret, PKCE only (none)',
+};
+const AUTH_METHODS: { value: AuthMethod; description: string }[] = [
+  { value: 'client_secret_basic', description: 'A server-side app that can keep a secret; what most libraries send by default' },
+  { value: 'client_secret_post', description: 'For libraries that send the secret as a form field' },
+  { value: 'none', description: 'A browser or native app, which cannot keep a secret' },
+];
+const GRANT_TYPES: { value: GrantType; label: string }[] = [
+  { value: 'authorization_code', label: 'Authorization code: users sign in in the browser (with PKCE)' },
+  { value: 'refresh_token', label: 'Refresh token: renew tokens without the user' },
+  { value: 'client_credentials', label: 'Client credentials: the app acts as itself, no user (confidential clients)' },
+];
+const SCOPES: { value: Scope; label: string }[] = [
+  { value: 'openid', label: 'openid: sub, sid, auth_time, acr, amr' },
+  { value: 'profile', label: 'profile: preferred_username' },
+  { value: 'email', label: 'email: email, email_verified' },
+  { value: 'offline_access', label: 'offline_access: a refresh token' },
+];
+const ALGORITHMS: { value: IdTokenAlg; label: string }[] = [
+  { value: 'ES256', label: 'ES256 (default)' },
+  { value: 'RS256', label: 'RS256 (for libraries that only verify RSA)' },
+];
+
+export const CLIENT_FIELDS = ['name', 'redirect_uris', 'post_logout_redirect_uris', 'grant_types', 'token_endpoint_auth_method', 'scopes', 'first_party', 'id_token_signed_response_alg'] as const;
+
+export function OAuthClientForm({
+  initial,
+  editing,
+  submitLabel,
+  busy,
+  error,
+  onSubmit,
+  onCancel,
+}: {
+  initial: OAuthClientValues;
+  /** An existing client: public or confidential cannot change (that is a new client). */
+  editing?: boolean;
+  submitLabel: string;
+  busy: boolean;
+  error: unknown;
+  onSubmit: (values: OAuthClientValues) => void;
+  onCancel: () => void;
+}) {
+  const [values, setValues] = useState<OAuthClientValues>(initial);
+  const set = <K extends keyof OAuthClientValues>(key: K, value: OAuthClientValues[K]) => setValues((v) => ({ ...v, [key]: value }));
+  const errors = fieldErrors(error, CLIENT_FIELDS);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    onSubmit(values);
+  };
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack>
+        <TextInput label="Name" description="Shown to users on the consent screen" required maxLength={100} value={values.name} onChange={(e) => set('name', e.currentTarget.value)} error={errors.fields.name} />
+        <Radio.Group
+          label="Client type"
+          description={editing ? 'Cannot be changed: switching between public and confidential is a new client' : undefined}
+          value={values.authMethod}
+          onChange={(v) => set('authMethod', v)}
+          error={errors.fields.token_endpoint_auth_method}
+        >
+          <Stack gap="xs" mt="xs">
+            {AUTH_METHODS.map((m) => (
+              <Radio key={m.value} value={m.value} label={AUTH_METHOD_LABELS[m.value]} description={m.description} disabled={editing} />
+            ))}
+          </Stack>
+        </Radio.Group>
+        <Textarea
+          label="Redirect URIs"
+          description="One per line, matched exactly: https, or http only on localhost; no wildcard or fragment. At least one for the authorization code grant"
+          placeholder="https://app.example.com/callback"
+          autosize
+          minRows={2}
+          value={values.redirectUris}
+          onChange={(e) => set('redirectUris', e.currentTarget.value)}
+          error={errors.fields.redirect_uris}
+        />
+        <Textarea
+          label="Post-logout redirect URIs"
+          description="One per line: where the app may send users back after signing out at the provider"
+          autosize
+          minRows={1}
+          value={values.postLogoutRedirectUris}
+          onChange={(e) => set('postLogoutRedirectUris', e.currentTarget.value)}
+          error={errors.fields.post_logout_redirect_uris}
+        />
+        <Checkbox.Group label="Grant types" value={values.grantTypes} onChange={(v) => set('grantTypes', v)} error={errors.fields.grant_types}>
+          <Stack gap="xs" mt="xs">
+            {GRANT_TYPES.map((g) => (
+              <Checkbox key={g.value} value={g.value} label={g.label} />
+            ))}
+          </Stack>
+        </Checkbox.Group>
+        <Checkbox.Group label="Scopes" description="What the app may ask for, and the claims each gives" value={values.scopes} onChange={(v) => set('scopes', v)} error={errors.fields.scopes}>
+          <Stack gap="xs" mt="xs">
+            {SCOPES.map((s) => (
+              <Checkbox key={s.value} value={s.value} label={s.label} />
+            ))}
+          </Stack>
+        </Checkbox.Group>
+        <Checkbox
+          label="First-party app"
+          description="Your own app: users are not asked for consent"
+          checked={values.firstParty}
+          onChange={(e) => set('firstParty', e.currentTarget.checked)}
+          error={errors.fields.first_party}
+        />
+        <NativeSelect
+          label="ID token signing algorithm"
+          data={ALGORITHMS}
+          value={values.idTokenAlg}
+          onChange={(e) => set('idTokenAlg', e.currentTarget.value as IdTokenAlg)}
+          error={errors.fields.id_token_signed_response_alg}
+        />
+        <FormProblem error={error} fields={CLIENT_FIELDS} title="The client was not saved" />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onCancel}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={busy}>
+            {submitLabel}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

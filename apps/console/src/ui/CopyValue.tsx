@@ -1,0 +1,19 @@
+import { Button, Code, CopyButton, Group } from '@mantine/core';
+
+/** A public value an admin pastes elsewhere (an issuer URL, a client ID), with a copy button named after it. */
+export function CopyValue({ value, label, testId, nowrap }: { value: string; label: string; testId?: string; nowrap?: boolean }) {
+  return (
+    <Group gap="xs" wrap="nowrap" align="center">
+      <Code data-testid={testId} style={nowrap ? { whiteSpace: 'nowrap' } : { wordBreak: 'break-all', minWidth: 0 }}>
+        {value}
+      </Code>
+      <CopyButton value={value}>
+        {({ copied, copy }) => (
+          <Button size="compact-xs" variant="default" style={{ flexShrink: 0 }} aria-label={`${copied ? 'Copied' : 'Copy'} ${label}`} onClick={copy}>
+            {copied ? 'Copied' : 'Copy'}
+          </Button>
+        )}
+      </CopyButton>
+    </Group>
+  );
+}
