@@ -210,6 +210,117 @@ describe('admin console (Chromium, real stack)', () => {
     expect(signing.body.signing_keys.map((k) => k.status).sort()).toEqual(['active', 'revoked']);
   });
 
+  test("projects: OpenID Connect turned on with the app's login page, a confidential client created (secret once, refused redirect URI on its field), edited, its secret rotated, deleted", async () => {
+    const token = await stack.adminToken();
+    const project = (await stack.adminApi<{ projects: { id: string }[] }>(token, '/v1/admin/projects?q=Storefront')).body.projects[0];
+    const issuer = `${stack.authUrl}/v1/projects/${project.id}`;
+    const oidcOf = async () => (await stack.adminApi<{ settings: { oidc: Record<string, unknown> } }>(token, `/v1/admin/projects/${project.id}`)).body.settings.oidc;
+    const clientsOf = async () => (await stack.adminApi<{ oauth_clients: Record<string, unknown>[] }>(token, `/v1/admin/projects/${project.id}/oauth-clients`)).body.oauth_clients;
+
+    // The provider: off by default, the issuer shown and copied, then on with the app's own login page.
+    await page.getByRole('tab', { name: 'OpenID Connect' }).click();
+    await page.getByTestId('oidc-status').filter({ hasText: 'Provider off' }).waitFor();
+    expect(new URL(page.url()).searchParams.get('tab')).toBe('oidc');
+    expect(await page.getByTestId('oidc-issuer').textContent()).toBe(issuer);
+    await page.getByRole('region', { name: 'OAuth clients' }).getByTestId('empty-state').waitFor();
+    await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(stack.controlPlaneUrl).origin });
+    await page.getByRole('button', { name: 'Copy issuer URL' }).click();
+    await page.getByRole('button', { name: 'Copied issuer URL' }).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(issuer);
+    expect((await fetch(`${issuer}/.well-known/openid-configuration`)).status).toBe(404);
+    await page.getByRole('switch', { name: 'OpenID Connect provider on' }).click();
+    await page.getByRole('combobox', { name: 'Login page' }).selectOption('https://shop.example.com/callback');
+    await page.getByRole('button', { name: 'Save OpenID Connect settings' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    await page.getByTestId('oidc-status').filter({ hasText: 'Provider on' }).waitFor();
+    expect(await oidcOf()).toEqual({ enabled: true, login_url: 'https://shop.example.com/callback', dynamic_registration: false });
+    const discovery = await fetch(`${issuer}/.well-known/openid-configuration`);
+    expect(discovery.status).toBe(200);
+    expect(((await discovery.json()) as { issuer: string }).issuer).toBe(issuer);
+
+    // A confidential client: an http redirect URI off localhost is refused on its field, then created; the secret is shown once.
+    await page.getByRole('button', { name: 'New client' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New OAuth client' });
+    await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('Storefront backend');
+    await dialog.getByRole('textbox', { name: 'Redirect URIs', exact: true }).fill('http://shop.example.com/callback');
+    await dialog.getByRole('textbox', { name: 'Post-logout redirect URIs', exact: true }).fill('https://shop.example.com/');
+    await dialog.getByRole('checkbox', { name: /^First-party app/ }).click();
+    await dialog.getByRole('combobox', { name: 'ID token signing algorithm' }).selectOption('RS256');
+    await dialog.getByRole('button', { name: 'Create client' }).click();
+    const redirectError = dialog.locator('[id$="-error"]').first();
+    await redirectError.waitFor();
+    expect(await redirectError.textContent()).toMatch(/^item 0 /);
+    expect(await dialog.getByRole('textbox', { name: 'Redirect URIs', exact: true }).getAttribute('aria-invalid')).toBe('true');
+    expect(await clientsOf()).toEqual([]);
+    await dialog.getByRole('textbox', { name: 'Redirect URIs', exact: true }).fill('https://shop.example.com/callback');
+    await dialog.getByRole('button', { name: 'Create client' }).click();
+    const secret = (await dialog.getByTestId('secret-once').textContent()) ?? '';
+    expect(secret).toMatch(/^ocs_/);
+    const clientId = (await dialog.getByTestId('created-client-id').textContent()) ?? '';
+    expect(clientId).toMatch(/^oc_/);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    expect(await browser.checkScreen('project-oidc-client-created')).toEqual([]);
+    const [stored] = await clientsOf();
+    expect(stored).toMatchObject({
+      client_id: clientId,
+      name: 'Storefront backend',
+      redirect_uris: ['https://shop.example.com/callback'],
+      post_logout_redirect_uris: ['https://shop.example.com/'],
+      grant_types: ['authorization_code', 'refresh_token'],
+      token_endpoint_auth_method: 'client_secret_basic',
+      scopes: ['openid', 'profile', 'email', 'offline_access'],
+      first_party: true,
+      id_token_signed_response_alg: 'RS256',
+      public: false,
+    });
+    expect(JSON.stringify(await clientsOf())).not.toContain(secret);
+    expect((await oidcOf()).enabled).toBe(true);
+    // The secret shown is the one the provider takes (introspection authenticates the client as the token endpoint does).
+    const introspect = (s: string) =>
+      fetch(`${issuer}/introspect`, {
+        method: 'POST',
+        headers: { Authorization: `Basic ${Buffer.from(`${clientId}:${s}`).toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: 'token=not-a-token',
+      });
+    expect((await introspect(secret)).status).toBe(200);
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await page.getByTestId('secret-once').count()).toBe(0);
+    const row = page.locator(`tr[data-client-id="${clientId}"]`);
+    await row.waitFor();
+    await page.evaluate(() => window.scrollTo(0, 0));
+    expect(await browser.checkScreen('project-oidc')).toEqual([]);
+
+    // Edit: the name and the grant types; public or confidential cannot change.
+    await row.getByRole('button', { name: 'Edit Storefront backend' }).click();
+    const edit = page.getByRole('dialog', { name: /^Edit/ });
+    expect(await edit.getByRole('radio', { name: /^Public/ }).isDisabled()).toBe(true);
+    await edit.getByRole('textbox', { name: 'Name', exact: true }).fill('Storefront web');
+    await edit.getByRole('checkbox', { name: /^Refresh token/ }).click();
+    await edit.getByRole('button', { name: 'Save client' }).click();
+    await edit.waitFor({ state: 'hidden' });
+    await row.getByText('Storefront web').waitFor();
+    expect((await clientsOf())[0]).toMatchObject({ client_id: clientId, name: 'Storefront web', grant_types: ['authorization_code'], token_endpoint_auth_method: 'client_secret_basic' });
+
+    // Rotate: asks first, shows the new secret once; the old one stops working.
+    await row.getByRole('button', { name: 'Rotate secret of Storefront web' }).click();
+    await page.getByRole('dialog', { name: "Rotate this client's secret?" }).getByRole('button', { name: 'Rotate secret' }).click();
+    const rotated = (await page.getByTestId('secret-once').textContent()) ?? '';
+    expect(rotated).toMatch(/^ocs_/);
+    expect(rotated).not.toBe(secret);
+    expect((await introspect(rotated)).status).toBe(200);
+    expect((await introspect(secret)).status).toBe(401);
+    await page.getByRole('button', { name: 'Done' }).click();
+    expect(await page.getByTestId('secret-once').count()).toBe(0);
+
+    // Delete: asks first; the list is empty again.
+    await row.getByRole('button', { name: 'Delete Storefront web' }).click();
+    await page.getByRole('dialog', { name: 'Delete this client?' }).getByRole('button', { name: 'Delete client' }).click();
+    await page.getByRole('region', { name: 'OAuth clients' }).getByTestId('empty-state').waitFor();
+    expect(await clientsOf()).toEqual([]);
+    expect((await introspect(rotated)).status).toBe(401);
+  });
+
   test('at 390 px the navigation is a drawer behind a labelled button, and the theme toggle switches to dark', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.getByRole('button', { name: 'Open navigation' }).click();
