@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -126,6 +127,51 @@ describe('standalone mode: the core flows with embedded PostgreSQL and in-proces
     const out = await rt().post('/v1/auth/sign-out').set('X-Service-Project-Key', projectKey).set('Authorization', `Bearer ${refresh.body.access_token}`);
     expect(out.status).toBe(204);
     expectProblem(await rt().get('/v1/auth/sessions').set('X-Service-Project-Key', projectKey).set('Authorization', `Bearer ${refresh.body.access_token}`), 401, 'unauthenticated');
+  });
+
+  it('edits a project and signs a user in to an OpenID Connect client (provider records in the in-process cache)', async () => {
+    const admin = (method: 'patch' | 'post', path: string, body: object) => request(gh.controlPlane)[method](path).set('Authorization', `Bearer ${adminToken}`).send(body);
+    const projects = await request(gh.controlPlane).get('/v1/admin/projects').set('Authorization', `Bearer ${adminToken}`);
+    const project = (projects.body.projects as { id: string; publishable_key: string }[]).find((p) => p.publishable_key === projectKey)!;
+    // A PATCH reads the project's API keys inside its transaction: on the one embedded connection, not a second one that would wait forever.
+    const patched = await admin('patch', `/v1/admin/projects/${project.id}`, { settings: { oidc: { enabled: true } } });
+    expect(patched.status).toBe(200);
+    const rp = await admin('post', `/v1/admin/projects/${project.id}/oauth-clients`, { name: 'RP', redirect_uris: ['https://app.example.com/callback'], first_party: true });
+    expect(rp.status).toBe(201);
+    await rt().post('/v1/auth/sign-up').set('X-Service-Project-Key', projectKey).set('X-Forwarded-For', nextIp()).send({ email: 'oidc@example.com', password: 'a sturdy passphrase 42' });
+
+    // The browser: follow the provider's redirects on the runtime (its public URL here is http://auth.test), keeping cookies.
+    const jar = new Map<string, string>();
+    const visit = async (url: string) => {
+      const target = new URL(url);
+      const res = await request(gh.runtime).get(target.pathname + target.search).set('Cookie', [...jar].map(([k, v]) => `${k}=${v}`).join('; '));
+      for (const line of (res.headers['set-cookie'] as unknown as string[] | undefined) ?? []) {
+        const [pair] = line.split(';');
+        jar.set(pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1));
+      }
+      return res.headers.location as string | undefined;
+    };
+    const verifier = 'v'.repeat(64);
+    const challenge = createHash('sha256').update(verifier).digest('base64url');
+    const query = new URLSearchParams({ client_id: rp.body.client_id, response_type: 'code', redirect_uri: 'https://app.example.com/callback', scope: 'openid email', state: 's1', code_challenge: challenge, code_challenge_method: 'S256' });
+    let location = await visit(`http://auth.test/v1/projects/${project.id}/authorize?${query}`);
+    expect(location).toContain('/pages/sign-in?interaction=');
+    const uid = new URL(location!).searchParams.get('interaction')!;
+    const user = await signIn('oidc@example.com', 'a sturdy passphrase 42');
+    const done = await rt().post(`/v1/auth/oidc/interactions/${uid}/complete`).set('X-Service-Project-Key', projectKey).set('Authorization', `Bearer ${user.body.session.access_token}`).send({});
+    expect(done.status).toBe(200);
+    location = await visit(done.body.redirect_to);
+    while (location?.startsWith('http://auth.test/')) location = await visit(location);
+    const code = new URL(location!).searchParams.get('code');
+    expect(code).toBeTruthy();
+    const tokens = await request(gh.runtime)
+      .post(`/v1/projects/${project.id}/token`)
+      .auth(rp.body.client_id, rp.body.client_secret)
+      .type('form')
+      .send({ grant_type: 'authorization_code', code, redirect_uri: 'https://app.example.com/callback', code_verifier: verifier });
+    expect(tokens.status).toBe(200);
+    const claims = JSON.parse(Buffer.from(String(tokens.body.id_token).split('.')[1], 'base64url').toString()) as { sub: string; email: string };
+    expect(claims).toMatchObject({ sub: user.body.user.id, email: 'oidc@example.com' });
   });
 
   it('applies the lockout and the rate limits', async () => {

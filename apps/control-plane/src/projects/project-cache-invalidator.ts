@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { ApiKeysRepository, ProjectsCache } from '@gatehouse/identity';
 
 /**
@@ -16,9 +17,13 @@ export class ProjectCacheInvalidator {
     private readonly apiKeys: ApiKeysRepository,
   ) {}
 
-  async invalidate(project: { id: string; publishableKey: string }): Promise<void> {
+  /**
+   * Inside a transaction, pass its manager: the API keys are read on the transaction's own
+   * connection (standalone mode has only one, and a second one would wait for it forever).
+   */
+  async invalidate(project: { id: string; publishableKey: string }, manager?: EntityManager): Promise<void> {
     await this.cache.invalidateProject(project);
-    for (const hash of await this.apiKeys.liveSecretHashes(project.id)) await this.cache.invalidateApiKeyHash(hash);
+    for (const hash of await this.apiKeys.liveSecretHashes(project.id, manager)) await this.cache.invalidateApiKeyHash(hash);
   }
 
   /** The after-commit pass: the change is durable already, so a cache failure is only logged. */

@@ -133,7 +133,7 @@ export class ProjectsService {
           data: { project: { id: row.id, name: row.name }, changed: fields },
         }),
       );
-      await this.invalidator.invalidate(saved);
+      await this.invalidator.invalidate(saved, manager);
       return { project: saved, changed: fields };
     });
     if (changed.length) await this.invalidator.invalidateAfterCommit(project);
