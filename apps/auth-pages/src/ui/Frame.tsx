@@ -3,7 +3,7 @@ import { useEffect, useRef, type ReactNode } from 'react';
 
 /**
  * One card in the middle of the page: the project's name, the screen's heading (which takes the
- * focus whenever the step changes, so a screen reader reads where the person now is), the content.
+ * focus when the step changes and no field of the new step took it), the content.
  */
 export function Frame({ project, heading, step, children }: { project: string | null; heading: string; step: string; children: ReactNode }) {
   const ref = useRef<HTMLHeadingElement>(null);
@@ -12,12 +12,16 @@ export function Frame({ project, heading, step, children }: { project: string | 
     document.title = project ? `${heading} · ${project}` : heading;
   }, [heading, project]);
   useEffect(() => {
-    // The first screen keeps the browser's own focus (or an input's autofocus); later ones move it to their heading.
+    // The first screen keeps the browser's own focus (or an input's autofocus). On a later step, a
+    // field that took the focus keeps it; otherwise (the focused button went away with the old
+    // step) the heading takes it, so a screen reader says where the person now is.
     if (first.current) {
       first.current = false;
       return;
     }
-    ref.current?.focus();
+    const active = document.activeElement;
+    const main = ref.current?.closest('main');
+    if (!active || active === document.body || !main?.contains(active)) ref.current?.focus();
   }, [step]);
   return (
     <Center mih="100vh" p="md" component="main">
