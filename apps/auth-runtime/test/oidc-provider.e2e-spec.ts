@@ -532,6 +532,40 @@ describe('OIDC provider (CONTRACT §11) with real relying parties', () => {
       expect((await stack.interaction(op.projectKey, 'POST', `${uid}/complete`, { token: fresh.accessToken })).status).toBe(400);
     });
 
+    it('prompt=consent asks a first-party client\'s user again (completed without choosing scopes); max_age needs a proof that recent', async () => {
+      const rp = await stack.client(op.project.id, { first_party: true });
+      const config = await discover(rp);
+      const user = await newUser();
+      const { url, verifier, state } = await authorizationUrl(config, { prompt: 'login consent' });
+      const browser = new Browser(stack.authUrl);
+      const uid = new URL((await browser.follow(url.href)).url).searchParams.get('interaction')!;
+      const session = await stack.signIn(op.projectKey, user.email);
+      const done = await stack.interaction(op.projectKey, 'POST', `${uid}/complete`, { token: session.accessToken });
+      const atConsent = new URL((await browser.follow(String(done.body.redirect_to))).url);
+      const consentUid = atConsent.searchParams.get('interaction')!;
+      expect((await stack.interaction(op.projectKey, 'GET', consentUid)).body).toMatchObject({ prompt: 'consent', client: { first_party: true } });
+      const granted = await stack.interaction(op.projectKey, 'POST', `${consentUid}/complete`, { token: session.accessToken });
+      expect(granted.status).toBe(200);
+      const callback = new URL((await browser.follow(String(granted.body.redirect_to))).url);
+      const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state });
+      expect(tokens.claims()?.sub).toBe(user.id);
+
+      const aged = await authorizationUrl(config, { max_age: '1' });
+      const b2 = new Browser(stack.authUrl);
+      const uid2 = new URL((await b2.follow(aged.url.href)).url).searchParams.get('interaction')!;
+      const older = await stack.signIn(op.projectKey, user.email);
+      await new Promise((r) => setTimeout(r, 2100));
+      const stale = await stack.interaction(op.projectKey, 'POST', `${uid2}/complete`, { token: older.accessToken });
+      expect(stale.status).toBe(403);
+      expect(String(stale.body.type)).toMatch(/\/reauthentication-required$/);
+      const recent = await stack.signIn(op.projectKey, user.email);
+      const ok = await stack.interaction(op.projectKey, 'POST', `${uid2}/complete`, { token: recent.accessToken });
+      expect(ok.status).toBe(200);
+      const back = new URL((await b2.follow(String(ok.body.redirect_to))).url);
+      const aging = await client.authorizationCodeGrant(config, back, { pkceCodeVerifier: aged.verifier, expectedState: aged.state, maxAge: 60 });
+      expect(aging.claims()?.auth_time).toBeGreaterThanOrEqual(Math.floor(Date.now() / 1000) - 5);
+    });
+
     it("sends the browser to the project's login_url (an application page) with the interaction, keeping its query", async () => {
       const loginUrl = 'http://127.0.0.1:5599/login?from=gatehouse';
       const project = await stack.oidcProject({ login_url: loginUrl }, [RP_REDIRECT, loginUrl]);
