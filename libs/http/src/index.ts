@@ -15,3 +15,4 @@ export {
 export { RateLimitsModule } from './rate-limits/rate-limits.module';
 export { RateLimitsService, type EndpointRateLimit, type RateLimitRule } from './rate-limits/rate-limits.service';
 export { rateLimitClient } from './rate-limits/client-address';
+export { WebAppFiles, webAppCsp } from './web-app-files';

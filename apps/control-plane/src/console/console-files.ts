@@ -1,61 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { WebAppFiles, webAppCsp } from '@gatehouse/http';
 
-/** Hashed file names only (Vite's `name-hash.ext`): nothing else under assets/ is ever read. */
-const ASSET_NAME = /^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.(?:js|css|svg|png|woff2?)$/;
-const NONCE_PLACEHOLDER = /GATEHOUSE_CSP_NONCE/g;
-
-/**
- * The built console (`npm run build:console` writes dist/console at the repository root). The
- * control plane runs from the sources in tests and from dist/ otherwise; both find the same folder.
- */
-export class ConsoleFiles {
-  private index: string | null | undefined;
-
-  constructor(readonly dir: string = ConsoleFiles.locate()) {}
-
-  static locate(): string {
-    const candidates = [resolve(__dirname, '../../../../dist/console'), resolve(__dirname, '../../../../console')];
-    return candidates.find((dir) => existsSync(join(dir, 'index.html'))) ?? candidates[0];
-  }
-
-  /** index.html with a fresh nonce in place of the build's placeholder, or null when the console is not built. */
-  page(): { html: string; nonce: string } | null {
-    if (this.index === undefined || this.index === null) {
-      const file = join(this.dir, 'index.html');
-      this.index = existsSync(file) ? readFileSync(file, 'utf8') : null;
-    }
-    if (this.index === null) return null;
-    const nonce = randomBytes(16).toString('base64');
-    return { html: this.index.replace(NONCE_PLACEHOLDER, nonce), nonce };
-  }
-
-  /** The path of a hashed asset, or null for any other name. */
-  asset(name: string): string | null {
-    if (!ASSET_NAME.test(name)) return null;
-    const file = join(this.dir, 'assets', name);
-    return existsSync(file) ? file : null;
+/** The built console (dist/console). */
+export class ConsoleFiles extends WebAppFiles {
+  constructor(dir: string = WebAppFiles.locate('console')) {
+    super(dir);
   }
 }
 
-/**
- * The page's Content-Security-Policy: scripts and styles from the console's own origin only, the
- * `<style>` elements Mantine writes carrying this response's nonce; no inline script, no style
- * attribute from markup; API calls to the control plane and the auth runtime only; never framed.
- */
-export function consoleCsp(nonce: string, authOrigin: string): string {
-  return [
-    "default-src 'none'",
-    "script-src 'self'",
-    `style-src 'self' 'nonce-${nonce}'`,
-    "img-src 'self' data:",
-    "font-src 'self'",
-    `connect-src 'self' ${authOrigin}`,
-    "manifest-src 'self'",
-    "base-uri 'none'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-    "object-src 'none'",
-  ].join('; ');
-}
+/** The console's page: API calls to the control plane (its own origin) and the auth runtime. */
+export const consoleCsp = webAppCsp;
