@@ -1,5 +1,4 @@
 import { execFileSync } from 'node:child_process';
-import { createServer } from 'node:net';
 import type { Page } from 'playwright-core';
 import { linkIn, SmtpSink, spawnApp, type AppProcess } from '@gatehouse/testing';
 import { buildAuthPages } from './support/auth-pages-build';
@@ -10,17 +9,6 @@ import { RelyingPartySpa, type RelyingPartyResult } from './support/relying-part
 
 const RP_ORIGIN = new URL(RP_REDIRECT).origin;
 const EMAIL = 'grace@example.com';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const port = (server.address() as { port: number }).port;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** A TOTP code computed by oathtool (RFC 6238), independently of our code, at the real clock (the runtime is a real process) ± whole steps. */
 function totp(secret: string, offsetSteps = 0): string {
@@ -71,9 +59,7 @@ describe('OIDC hosted pages in Chromium with an oidc-client-ts relying party', (
     buildAuthPages();
     // The runtime answers as http://localhost:<port> (passkeys need a domain for their RP ID, not an
     // IP address); the relying party stays on 127.0.0.1, another site.
-    const port = await freePort();
-    await stack.start({ AUTH_RUNTIME_PORT: String(port), PUBLIC_AUTH_URL: `http://localhost:${port}` });
-    stack.authUrl = `http://localhost:${port}`;
+    await stack.start({}, { host: 'localhost' });
     op = await stack.oidcProject();
     // GitHub sign-in against a local GitHub (test-providers), for a person who has no account yet.
     await providers.start();

@@ -9,7 +9,7 @@ import { ProblemError } from '@gatehouse/problem-details';
 import type { GatehouseCompletion } from './oidc-interaction-result';
 import { ACR_VALUES, OidcProviders } from './oidc-providers.service';
 import { newOidcRequestState, oidcRequestState } from './oidc-request-state';
-import { interactionProjectKey } from './oidc-store';
+import { interactionOriginKey, type InteractionOrigin } from './oidc-store';
 
 export interface InteractionView {
   uid: string;
@@ -59,8 +59,9 @@ export class OidcInteractionsService {
       if (!firstParty) throw new ProblemError('conflict', { detail: 'This interaction asks for the user\'s consent: POST …/consent with the scopes they grant, or …/abort.' });
       if (interaction.session?.accountId !== auth.sub) throw new ProblemError('forbidden', { detail: 'This interaction belongs to another user.' });
     }
-    this.assertFresh(interaction, auth);
-    const authMethod = await this.sessionMethod(auth.sid);
+    const session = await this.session(auth.sid);
+    this.assertFresh(interaction, auth, session.authTimeMs, (await this.origin(uid))?.startedMs ?? interaction.iat * 1000);
+    const authMethod = session.authMethod;
     const acr = ['mfa', 'passkey'].includes(authMethod) ? ACR_VALUES[1] : ACR_VALUES[0];
     // acr_values naming only the second level (a second factor or a passkey) is honoured: a password-only session is not enough.
     const wanted = typeof interaction.params.acr_values === 'string' ? interaction.params.acr_values.split(' ').filter(Boolean) : [];
@@ -101,11 +102,16 @@ export class OidcInteractionsService {
     const { provider } = await this.providers.forProject(project);
     const interaction = await provider.Interaction.find(uid);
     if (!interaction) {
-      const owner = await this.cache.get(interactionProjectKey(uid));
+      const owner = (await this.origin(uid))?.projectId;
       if (owner && owner !== project.id) throw new ProblemError('not-found', { detail: 'No such interaction in this project.' });
       throw unknown();
     }
     return { provider, interaction };
+  }
+
+  private async origin(uid: string): Promise<InteractionOrigin | null> {
+    const raw = await this.cache.get(interactionOriginKey(uid));
+    return raw ? (JSON.parse(raw) as InteractionOrigin) : null;
   }
 
   private assertOpen(interaction: Interaction): void {
@@ -116,21 +122,23 @@ export class OidcInteractionsService {
    * `prompt=login` needs a proof made after the request began; `max_age` one at most that old.
    * An older session proves itself again first (POST /v1/auth/reauthenticate).
    */
-  private assertFresh(interaction: Interaction, auth: AccessTokenClaims): void {
+  private assertFresh(interaction: Interaction, auth: AccessTokenClaims, authTimeMs: number | null, startedMs: number): void {
     const authTime = auth.auth_time ?? 0;
     const reasons = interaction.prompt.reasons ?? [];
     const maxAge = Number(interaction.params.max_age);
+    // The session's own proof time (milliseconds) orders it against the request's start exactly.
+    const provedMs = authTimeMs ?? authTime * 1000;
     const stale =
-      (reasons.includes('login_prompt') && authTime < interaction.iat) ||
+      (reasons.includes('login_prompt') && provedMs <= startedMs) ||
       (Number.isFinite(maxAge) && interaction.params.max_age !== undefined && this.clock.nowMs() / 1000 - authTime > maxAge);
     if (stale) {
       throw new ProblemError('reauthentication-required', { detail: 'The application asks for a fresh sign-in: re-authenticate (POST /v1/auth/reauthenticate) and complete again.' });
     }
   }
 
-  private async sessionMethod(sid: string): Promise<string> {
-    const rows: { auth_method: string }[] = await this.dataSource.query(`SELECT auth_method FROM sessions WHERE id = $1`, [sid]);
-    return rows[0]?.auth_method ?? 'password';
+  private async session(sid: string): Promise<{ authMethod: string; authTimeMs: number | null }> {
+    const rows: { auth_method: string; auth_time: Date | null }[] = await this.dataSource.query(`SELECT auth_method, auth_time FROM sessions WHERE id = $1`, [sid]);
+    return { authMethod: rows[0]?.auth_method ?? 'password', authTimeMs: rows[0]?.auth_time ? new Date(rows[0].auth_time).getTime() : null };
   }
 
   /** Saves a grant of `chosen` (all the requested scopes when null) for the interaction's client, tied to the caller's session. */

@@ -28,8 +28,17 @@ const key = (projectId: string, model: string, id: string) => `oidc:${projectId}
 const sessionUidKey = (projectId: string, uid: string) => `oidc:${projectId}:Session:uid:${sha256Hex(uid)}`;
 /** The Gatehouse session behind a provider session (by the provider session's stable `uid`). */
 const gatehouseSessionKey = (projectId: string, uid: string) => `oidc:${projectId}:Session:gh:${sha256Hex(uid)}`;
-/** Which project an interaction belongs to (an interaction of another project is 404, not 400). */
-export const interactionProjectKey = (uid: string) => `oidc:interaction-project:${sha256Hex(uid)}`;
+/**
+ * Which project an interaction belongs to (an interaction of another project is 404, not 400) and
+ * when it began, in milliseconds (`prompt=login` needs a proof made after it: the provider's own
+ * `iat` is whole seconds, too coarse to order a sign-in in the same second).
+ */
+export const interactionOriginKey = (uid: string) => `oidc:interaction-origin:${sha256Hex(uid)}`;
+
+export interface InteractionOrigin {
+  projectId: string;
+  startedMs: number;
+}
 
 function requestState(): OidcRequestState | undefined {
   return oidcRequestState.getStore();
@@ -158,7 +167,10 @@ class ProjectAdapter implements Adapter {
       if (payload.uid) await cache.set(sessionUidKey(this.project.id, payload.uid), this.owner.seal(id), ttlMs);
     }
     if (this.model === 'Grant') await this.owner.recordGrant(this.project, payload, id);
-    if (this.model === 'Interaction') await cache.set(interactionProjectKey(id), this.project.id, ttlMs);
+    if (this.model === 'Interaction') {
+      const origin: InteractionOrigin = { projectId: this.project.id, startedMs: Date.now() };
+      await cache.setIfAbsent(interactionOriginKey(id), JSON.stringify(origin), ttlMs ?? 3_600_000);
+    }
     await cache.set(this.key(id), this.owner.seal(JSON.stringify(payload)), ttlMs);
   }
 

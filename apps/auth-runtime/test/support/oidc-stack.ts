@@ -44,9 +44,10 @@ export class OidcStack {
   tenant: SeededTenant;
   adminToken: string;
 
-  async start(env: Record<string, string> = {}): Promise<void> {
+  /** `host`: the name the runtime is reached by (`localhost` for passkeys, whose RP ID cannot be an IP address). */
+  async start(env: Record<string, string> = {}, opts: { host?: string } = {}): Promise<void> {
     const port = await freePort();
-    this.authUrl = `http://127.0.0.1:${port}`;
+    this.authUrl = `http://${opts.host ?? '127.0.0.1'}:${port}`;
     this.cp = await startTestApp(buildControlPlane, { PUBLIC_AUTH_URL: this.authUrl });
     this.runtime = await spawnApp('auth-runtime', { AUTH_RUNTIME_PORT: String(port), PUBLIC_AUTH_URL: this.authUrl, ...env });
     this.tenant = await seedTenant(this.cp.app, `Oidc${Date.now() % 100000}`);
