@@ -16,10 +16,10 @@ export function buildAuthRuntime(config: AppConfig, opts: { clock?: Clock; logge
     endpointRateLimits: Object.values(RATE_LIMITS),
     beforeBody: (app) => {
       const routes = app.get<RouteTable>(ROUTE_TABLE, { strict: false });
-      // Each project's OpenID Connect provider answers under its issuer, with its own CORS and bodies.
-      app.use(oidcMiddleware(app));
       app.use(corsMiddleware(projectCorsPolicy(app), (path) => routes.allowedMethods(path)));
     },
+    // Each project's OpenID Connect provider answers under its issuer, with its own CORS and bodies, within the global rate limit.
+    afterRateLimit: (app) => app.use(oidcMiddleware(app)),
     ...(opts.logger === false ? { logger: false } : {}),
   });
 }

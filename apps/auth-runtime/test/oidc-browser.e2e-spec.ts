@@ -134,9 +134,11 @@ describe('OIDC hosted pages in Chromium with an oidc-client-ts relying party', (
     await page.getByText('This sign-in request has expired or was already used.').waitFor();
     expect(await page.getByRole('textbox').count()).toBe(0);
     violations.push(...(await browser.checkScreen('expired')));
-    await page.goto(pagesUrl(`error?error=access_denied&error_description=${encodeURIComponent('The application asked for something it may not have.')}`));
+    // A link can choose the code, never the words: a description in the query is not shown (no phishing text on the sign-in origin).
+    await page.goto(pagesUrl(`error?error=access_denied&error_description=${encodeURIComponent('Your account is locked: call +1 555 0100 now.')}`));
     await heading('Access was denied');
-    await page.getByText('The application asked for something it may not have.').waitFor();
+    await page.getByText('The sign-in could not be completed.').waitFor();
+    expect(await page.getByText('call +1 555 0100').count()).toBe(0);
     violations.push(...(await browser.checkScreen('error')));
     await page.goto(pagesUrl('signed-out'));
     await heading('You are signed out');

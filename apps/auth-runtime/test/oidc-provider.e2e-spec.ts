@@ -229,15 +229,34 @@ describe('OIDC provider (CONTRACT §11) with real relying parties', () => {
       expect(payload.sub).toBe(user.id);
     });
 
-    it('issues an RFC 9068 JWT access token (typ at+jwt) for a resource indicator', async () => {
-      const rp = await stack.client(op.project.id, { first_party: true });
-      const config = await discover(rp);
-      const user = await newUser();
-      const { callback, verifier, state } = await signInThrough(config, user.email, { resource: 'https://api.example.com' });
-      const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state }, { resource: 'https://api.example.com' });
+    it("issues an RFC 9068 JWT access token (typ at+jwt) to a first-party client for an API on the project's allowed origins, and to no one else", async () => {
+      const api = await stack.oidcProject();
+      expect((await stack.admin().patch(`/v1/admin/projects/${api.project.id}`, { allowed_origins: ['http://127.0.0.1:5599', 'https://api.example.com'] })).status).toBe(200);
+      const rp = await stack.client(api.project.id, { first_party: true, grant_types: ['authorization_code', 'refresh_token', 'client_credentials'] });
+      const config = await discover(rp, api);
+      const user = await newUser(api);
+      const { callback, verifier, state } = await signInThrough(config, user.email, { resource: 'https://api.example.com/v1' }, api);
+      const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state }, { resource: 'https://api.example.com/v1' });
       expect(jose.decodeProtectedHeader(tokens.access_token)).toMatchObject({ typ: 'at+jwt', alg: 'ES256' });
-      const { payload } = await jose.jwtVerify(tokens.access_token, jose.createRemoteJWKSet(new URL(`${op.issuer}/jwks`)), { issuer: op.issuer, audience: 'https://api.example.com', typ: 'at+jwt' });
+      const { payload } = await jose.jwtVerify(tokens.access_token, jose.createRemoteJWKSet(new URL(`${api.issuer}/jwks`)), { issuer: api.issuer, audience: 'https://api.example.com/v1', typ: 'at+jwt' });
       expect(payload).toMatchObject({ sub: user.id, client_id: rp.client_id });
+
+      // Another company's API, or any URI: refused, by the code flow and by client credentials.
+      await expect(client.clientCredentialsGrant(config, { resource: 'https://api.victim.example/' })).rejects.toMatchObject({ error: 'invalid_target' });
+      await expect(client.clientCredentialsGrant(config, { resource: 'urn:anything' })).rejects.toMatchObject({ error: 'invalid_target' });
+      const foreign = await authorizationUrl(config, { resource: 'https://api.victim.example/' });
+      expect(new URL((await new Browser(stack.authUrl).follow(foreign.url.href)).url).searchParams.get('error')).toBe('invalid_target');
+      // A third-party client gets no token for the project's own API either.
+      const third = await stack.client(api.project.id, { first_party: false, grant_types: ['client_credentials'], redirect_uris: [] });
+      await expect(client.clientCredentialsGrant(await discover(third, api), { resource: 'https://api.example.com/v1' })).rejects.toMatchObject({ error: 'invalid_target' });
+    });
+
+    it("a client introspects its own tokens only", async () => {
+      const a = await stack.client(op.project.id, { grant_types: ['client_credentials'], redirect_uris: [] });
+      const b = await stack.client(op.project.id, { grant_types: ['client_credentials'], redirect_uris: [] });
+      const token = (await client.clientCredentialsGrant(await discover(a))).access_token;
+      expect((await client.tokenIntrospection(await discover(a), token)).active).toBe(true);
+      expect((await client.tokenIntrospection(await discover(b), token)).active).toBe(false);
     });
 
     it('RP-initiated logout ends the provider session and the Gatehouse session behind it', async () => {
@@ -460,6 +479,11 @@ describe('OIDC provider (CONTRACT §11) with real relying parties', () => {
       expect(rows[0].secret_hash).not.toContain(registered.client_secret);
       const read = await fetch(registered.registration_client_uri, { headers: { authorization: `Bearer ${registered.registration_access_token}` } });
       expect(read.status).toBe(200);
+      // The read-back never carries a secret (what is stored is its hash).
+      expect(await read.json()).not.toHaveProperty('client_secret');
+      // Metadata Gatehouse does not honour is refused, not silently dropped.
+      const jwksUri = await register({ redirect_uris: [RP_REDIRECT], jwks_uri: 'https://rp.example/jwks' });
+      expect(jwksUri.status).toBe(400);
       expect((await fetch(registered.registration_client_uri, { headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
       // The registered client works with its secret, and its admin view shows it.
       const config = await client.discovery(new URL(open.issuer), registered.client_id, registered.client_secret, undefined, { execute: [client.allowInsecureRequests] });
@@ -470,6 +494,17 @@ describe('OIDC provider (CONTRACT §11) with real relying parties', () => {
       const admin = await stack.admin().get(`/v1/admin/projects/${open.project.id}/oauth-clients/${registered.client_id}`);
       expect(admin.status).toBe(200);
       expect(admin.body).toMatchObject({ name: 'Self-registered', first_party: false });
+
+      // Open registration writes a row per request: at most 20 per address and hour, then 429 with Retry-After.
+      let limited: Response | undefined;
+      for (let i = 0; i < 25 && !limited; i++) {
+        const res = await register({ client_name: `Flood ${i}`, redirect_uris: [RP_REDIRECT] });
+        if (res.status === 429) limited = res;
+      }
+      expect(limited?.headers.get('content-type')).toContain('application/problem+json');
+      expect(Number(limited?.headers.get('retry-after'))).toBeGreaterThan(0);
+      const count = await stack.cp.dataSource.query(`SELECT count(*)::int AS n FROM oauth_clients WHERE project_id = $1`, [open.project.id]);
+      expect(count[0].n).toBeLessThanOrEqual(20);
     });
   });
 
@@ -598,9 +633,37 @@ describe('OIDC provider (CONTRACT §11) with real relying parties', () => {
       const stolen = await attacker.follow(resume.href);
       expect(stolen.url).toContain('/pages/error');
       expect(stolen.url).not.toContain('code=');
+      // Nor by another spelling of the resume route: a trailing slash, percent-encoding, HEAD.
+      const uidEncoded = [...uid].map((c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`).join('');
+      for (const variant of [`${resume.origin}${resume.pathname}/`, `${resume.origin}${resume.pathname.replace(uid, uidEncoded)}`]) {
+        const res = await attacker.follow(variant);
+        expect(res.url).not.toContain('code=');
+      }
+      const head = await fetch(resume.href, { method: 'HEAD', redirect: 'manual' });
+      expect(head.headers.get('location') ?? '').not.toContain('code=');
       // And the victim's browser, which has the completion value but not the interaction cookie, gets no code either.
       const victimBrowser = await new Browser(stack.authUrl).follow(String(done.body.redirect_to));
       expect(victimBrowser.url).not.toContain('code=');
+      // Whatever the attacker's browser did, it holds no sign-in: prompt=none still needs a login.
+      const silent = await authorizationUrl(config, { prompt: 'none' });
+      expect(new URL((await attacker.follow(silent.url.href)).url).searchParams.get('error')).toBe('login_required');
+    });
+
+    it('a browser signed in as one user completes a fresh sign-in as another (the new account, not a sign-out detour)', async () => {
+      const rp = await stack.client(op.project.id, { first_party: true });
+      const config = await discover(rp);
+      const first = await newUser();
+      const second = await newUser();
+      const one = await signInThrough(config, first.email);
+      expect((await client.authorizationCodeGrant(config, one.callback, { pkceCodeVerifier: one.verifier, expectedState: one.state })).claims()?.sub).toBe(first.id);
+      const again = await authorizationUrl(config, { prompt: 'login' });
+      const uid = new URL((await one.browser.follow(again.url.href)).url).searchParams.get('interaction')!;
+      const session = await stack.signIn(op.projectKey, second.email);
+      const done = await stack.interaction(op.projectKey, 'POST', `${uid}/complete`, { token: session.accessToken });
+      expect(done.status).toBe(200);
+      const callback = new URL((await one.browser.follow(String(done.body.redirect_to))).url);
+      const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: again.verifier, expectedState: again.state });
+      expect(tokens.claims()).toMatchObject({ sub: second.id, sid: session.sessionId });
     });
   });
 });

@@ -39,7 +39,11 @@ export class CoreModule {
 export async function buildHttpApp(
   module: Type<unknown> | DynamicModule,
   config: AppConfig,
-  opts: Omit<HttpAppOptions, 'onRoutes'> & { endpointRateLimits?: readonly EndpointRateLimit[] },
+  opts: Omit<HttpAppOptions, 'onRoutes'> & {
+    endpointRateLimits?: readonly EndpointRateLimit[];
+    /** Middleware that answers requests itself before the body parser but after the global rate limit (the OIDC providers). */
+    afterRateLimit?: (app: NestExpressApplication) => void;
+  },
 ): Promise<NestExpressApplication> {
   let table: RouteTable | undefined;
   const endpointRateLimit = endpointRateLimitLookup(opts.endpointRateLimits ?? []);
@@ -49,6 +53,7 @@ export async function buildHttpApp(
     beforeBody: (app) => {
       opts.beforeBody?.(app);
       app.use(globalRateLimitMiddleware(app.get<ThrottlerStorage>(getStorageToken()), app.get<AppConfig>(APP_CONFIG), endpointRateLimit));
+      opts.afterRateLimit?.(app);
     },
     configure: (a) => {
       table = a.get<RouteTable>(ROUTE_TABLE, { strict: false });

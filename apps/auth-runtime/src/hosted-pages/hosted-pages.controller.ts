@@ -32,6 +32,7 @@ export class HostedPagesController {
   async settings(@Param('projectId') projectId: string, @Res() res: Response): Promise<void> {
     const project = await this.project(projectId);
     res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Cache-Control', 'no-store');
     res.json({
       project_id: project.id,
       project_name: project.name,

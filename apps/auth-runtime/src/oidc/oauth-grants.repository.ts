@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { queryRows } from '@gatehouse/entities';
+import { queryPrepared, queryRows, type PreparedStatement } from '@gatehouse/entities';
 import { EventRecorder, type RequestMeta } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import type { OidcUserRow } from './oidc-request-state';
@@ -17,6 +17,23 @@ export interface NewGrant {
 
 const USER_COLUMNS = `u.id, u.tenant_id, u.email, u.email_verified, u.username`;
 
+/** Prepared once per connection: every code, token and grant lookup runs it. $1 grant id, $2 project, $3 now. */
+const ACTIVE_GRANT: PreparedStatement = {
+  name: 'oidc_active_grant',
+  text: `SELECT ${USER_COLUMNS}, g.session_id FROM oauth_grants g
+           JOIN users u ON u.id = g.user_id AND u.status = 'active'
+           JOIN sessions s ON s.id = g.session_id AND s.user_id = g.user_id AND s.revoked_at IS NULL AND s.expires_at > $3
+          WHERE g.grant_id = $1 AND g.project_id = $2 AND g.revoked_at IS NULL`,
+};
+
+/** $1 session, $2 user, $3 project, $4 now. */
+const LIVE_SESSION: PreparedStatement = {
+  name: 'oidc_live_session',
+  text: `SELECT ${USER_COLUMNS} FROM sessions s
+           JOIN users u ON u.id = s.user_id AND u.status = 'active'
+          WHERE s.id = $1 AND s.user_id = $2 AND s.project_id = $3 AND s.revoked_at IS NULL AND s.expires_at > $4`,
+};
+
 /**
  * `oauth_grants`: what a user granted a client, tied to the Gatehouse session that signed them
  * in. A grant is honoured only while it is not revoked, its session is live and its user active:
@@ -31,25 +48,15 @@ export class OAuthGrantsRepository {
   ) {}
 
   /** The grant's user when the grant may still be used, else null. */
-  async activeGrantUser(projectId: string, grantId: string): Promise<OidcUserRow | null> {
-    const rows: OidcUserRow[] = await this.dataSource.query(
-      `SELECT ${USER_COLUMNS} FROM oauth_grants g
-         JOIN users u ON u.id = g.user_id AND u.status = 'active'
-         JOIN sessions s ON s.id = g.session_id AND s.revoked_at IS NULL AND s.expires_at > $3
-        WHERE g.grant_id = $1 AND g.project_id = $2 AND g.revoked_at IS NULL`,
-      [grantId, projectId, this.clock.now()],
-    );
+  /** The grant's user (and the live session it is tied to) when the grant may still be used, else null. */
+  async activeGrantUser(projectId: string, grantId: string): Promise<(OidcUserRow & { session_id: string }) | null> {
+    const rows = await queryPrepared<OidcUserRow & { session_id: string }>(this.dataSource, ACTIVE_GRANT, [grantId, projectId, this.clock.now()]);
     return rows[0] ?? null;
   }
 
   /** The user when `sessionId` is a live session of this active user of the project, else null. */
   async liveSessionUser(projectId: string, sessionId: string, userId: string): Promise<OidcUserRow | null> {
-    const rows: OidcUserRow[] = await this.dataSource.query(
-      `SELECT ${USER_COLUMNS} FROM sessions s
-         JOIN users u ON u.id = s.user_id AND u.status = 'active'
-        WHERE s.id = $1 AND s.user_id = $2 AND s.project_id = $3 AND s.revoked_at IS NULL AND s.expires_at > $4`,
-      [sessionId, userId, projectId, this.clock.now()],
-    );
+    const rows = await queryPrepared<OidcUserRow>(this.dataSource, LIVE_SESSION, [sessionId, userId, projectId, this.clock.now()]);
     return rows[0] ?? null;
   }
 

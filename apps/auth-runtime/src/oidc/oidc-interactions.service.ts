@@ -72,7 +72,11 @@ export class OidcInteractionsService {
       login: { accountId: auth.sub, ts: auth.auth_time ?? auth.iat, amr: AMR[authMethod] ?? ['pwd'], acr, remember: true },
     };
     if (interaction.prompt.name === 'consent') result.consent = { grantId: await this.grant(project, provider, interaction, auth, null, meta) };
-    return this.finish(interaction, result, auth.sid);
+    // Another account than the browser's provider session: the resume starts a new provider session
+    // for this one (instead of the provider's own sign-out detour, which would lose the completion).
+    const switching = interaction.session?.accountId !== undefined && interaction.session.accountId !== auth.sub;
+    if (switching) delete interaction.session;
+    return this.finish(interaction, result, auth.sid, switching);
   }
 
   async consent(project: ResolvedProject, uid: string, auth: AccessTokenClaims, scopes: string[], meta: RequestMeta): Promise<{ redirect_to: string }> {
@@ -165,9 +169,9 @@ export class OidcInteractionsService {
     });
   }
 
-  private async finish(interaction: Interaction, result: Record<string, unknown>, sid: string | null): Promise<{ redirect_to: string }> {
+  private async finish(interaction: Interaction, result: Record<string, unknown>, sid: string | null, fresh = false): Promise<{ redirect_to: string }> {
     const completion = randomToken(32);
-    const gatehouse: GatehouseCompletion = { sid, hash: sha256Hex(completion) };
+    const gatehouse: GatehouseCompletion = { sid, hash: sha256Hex(completion), ...(fresh ? { fresh: true } : {}) };
     interaction.result = { ...result, gatehouse };
     const ttl = Math.max(1, interaction.exp - Math.floor(this.clock.nowMs() / 1000));
     await interaction.save(ttl);

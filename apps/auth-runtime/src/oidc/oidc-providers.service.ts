@@ -162,7 +162,8 @@ export class OidcProviders {
       features: {
         devInteractions: { enabled: false },
         revocation: { enabled: true },
-        introspection: { enabled: true },
+        // A client introspects its own tokens only (not the sessions and users behind other clients' tokens).
+        introspection: { enabled: true, allowedPolicy: (_ctx, client, token) => (token as { clientId?: string }).clientId === client.clientId },
         userinfo: { enabled: true },
         clientCredentials: { enabled: true },
         rpInitiatedLogout: {
@@ -176,7 +177,21 @@ export class OidcProviders {
           enabled: true,
           defaultResource: (_ctx, _client, oneOf) => oneOf ?? (undefined),
           useGrantedResource: () => true,
-          getResourceServerInfo: () => ({ scope: RESOURCE_SCOPES, audience: undefined as unknown as string, accessTokenTTL: accessTtl, accessTokenFormat: 'jwt', jwt: { sign: { alg: 'ES256' } } }),
+          // A JWT access token for an API (RFC 8707 `resource`) only for a first-party client, and only
+          // for an API on one of the project's allowed origins (which an admin sets): a self-registered
+          // or third-party client cannot mint a token that an API of the project, or anyone else's, accepts.
+          getResourceServerInfo: (_ctx, resource, client) => {
+            const { InvalidTarget } = oidcLibrary().errors;
+            if (client.metadata().first_party !== true) throw new InvalidTarget('resource indicators are for first-party clients');
+            let origin: string | null = null;
+            try {
+              origin = new URL(resource).origin;
+            } catch {
+              origin = null;
+            }
+            if (!origin || !project.allowedOrigins.includes(origin)) throw new InvalidTarget("the resource is not on one of the project's allowed origins");
+            return { scope: RESOURCE_SCOPES, accessTokenTTL: accessTtl, accessTokenFormat: 'jwt', jwt: { sign: { alg: 'ES256' } } };
+          },
         },
         // RFC 7591, when the project opens it: anyone may register a client (never first-party), and reads it back with the registration access token.
         registration: settings.dynamic_registration
@@ -202,6 +217,12 @@ export class OidcProviders {
 
     const provider = new ProviderClass(issuer, configuration);
     provider.proxy = true;
+    // RFC 7592 reads of a registered client: the stored `client_secret` is the secret's hash, never a value to hand back.
+    provider.use(async (ctx, next) => {
+      await next();
+      const route = (ctx as unknown as { oidc?: { route?: string } }).oidc?.route;
+      if (route === 'client' && ctx.body && typeof ctx.body === 'object') delete (ctx.body as Record<string, unknown>).client_secret;
+    });
     provider.on('server_error', (_ctx: unknown, err: Error) => this.logger.error(`project ${project.id}: ${err.stack ?? err.message}`));
     provider.on('grant.error', (ctx: KoaContextWithOIDC, err: { error?: string; error_description?: string }) => {
       const state = oidcRequestState.getStore();

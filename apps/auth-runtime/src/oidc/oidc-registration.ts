@@ -5,6 +5,23 @@ import { EventRecorder, ID_TOKEN_SIGNING_ALGS, OAUTH_CLIENT_AUTH_METHODS, OAUTH_
 import type { TokenEndpointAuthMethod } from '@gatehouse/entities';
 import { oidcLibrary } from './oidc-library';
 
+/** Metadata the provider would accept but Gatehouse does not store or honour: refused rather than silently dropped. */
+const UNSUPPORTED_METADATA = [
+  'jwks',
+  'jwks_uri',
+  'sector_identifier_uri',
+  'request_uris',
+  'logo_uri',
+  'client_uri',
+  'policy_uri',
+  'tos_uri',
+  'initiate_login_uri',
+  'backchannel_logout_uri',
+  'frontchannel_logout_uri',
+  'userinfo_signed_response_alg',
+  'request_object_signing_alg',
+] as const;
+
 function strings(value: unknown, member: string): string[] {
   if (value === undefined) return [];
   if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw invalidMetadata(`${member} must be an array of strings`);
@@ -31,6 +48,8 @@ export class OidcRegistration {
   ) {}
 
   async register(project: ResolvedProject, clientId: string, payload: AdapterPayload, meta: RequestMeta): Promise<void> {
+    const unsupported = UNSUPPORTED_METADATA.filter((member) => payload[member] !== undefined);
+    if (unsupported.length) throw invalidMetadata(`not supported here: ${unsupported.join(', ')}`);
     const redirectUris = strings(payload.redirect_uris, 'redirect_uris');
     const postLogoutRedirectUris = strings(payload.post_logout_redirect_uris, 'post_logout_redirect_uris');
     for (const uri of [...redirectUris, ...postLogoutRedirectUris]) {

@@ -25,11 +25,19 @@ export interface OidcRequestState {
   checkedGrants: Map<string, OidcUserRow | null>;
   /** The request confirms an RP-initiated logout: ending the provider's session ends the Gatehouse one. */
   endingSession: boolean;
+  /** A request the provider itself answers (not the interaction API): interactions with a result need the completion value. */
+  viaProvider: boolean;
+  /** The `completion` value the browser presented (the resume URL's query), if any. */
+  completion: string | null;
+  /** The completed sign-in is another account than the browser's provider session: start a new provider session. */
+  freshSession: boolean;
   users: Map<string, OidcUserRow>;
+  /** Gatehouse sessions this request already found live (by a grant check), so the provider session's check needs no query. */
+  liveSessions: Set<string>;
 }
 
 export const oidcRequestState = new AsyncLocalStorage<OidcRequestState>();
 
 export function newOidcRequestState(project: { id: string; tenantId: string }, meta: RequestMeta, sid: string | null = null): OidcRequestState {
-  return { projectId: project.id, tenantId: project.tenantId, meta, sid, checkedGrants: new Map(), users: new Map(), endingSession: false };
+  return { projectId: project.id, tenantId: project.tenantId, meta, sid, checkedGrants: new Map(), users: new Map(), liveSessions: new Set(), endingSession: false, viaProvider: false, completion: null, freshSession: false };
 }

@@ -1,13 +1,14 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
-import { decryptSecretString, encryptSecret, sha256Hex } from '@gatehouse/crypto';
+import { decryptSecretString, encryptSecret, safeEqual, sha256Hex } from '@gatehouse/crypto';
 import { OAuthClientsRepository, type ResolvedProject } from '@gatehouse/identity';
 import { CacheStore } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import { SessionsService } from '../sessions/sessions.service';
 import { OAuthGrantsRepository } from './oauth-grants.repository';
 import { oidcClientMetadata } from './oidc-client-metadata';
+import { completionOf } from './oidc-interaction-result';
 import { oidcLibrary } from './oidc-library';
 import { OidcRegistration } from './oidc-registration';
 import { oidcRequestState, type OidcRequestState } from './oidc-request-state';
@@ -75,11 +76,17 @@ export class OidcStore {
     if (state?.checkedGrants.has(grantId)) return state.checkedGrants.get(grantId) ?? null;
     const user = await this.grants.activeGrantUser(projectId, grantId);
     state?.checkedGrants.set(grantId, user);
-    if (user) state?.users.set(user.id, user);
+    if (user) {
+      state?.users.set(user.id, user);
+      state?.liveSessions.add(user.session_id);
+    }
     return user;
   }
 
   async liveSession(projectId: string, sid: string, userId: string) {
+    const state = requestState();
+    const known = state?.users.get(userId);
+    if (known && state?.liveSessions.has(sid)) return known;
     const user = await this.grants.liveSessionUser(projectId, sid, userId);
     if (user) requestState()?.users.set(user.id, user);
     return user;
@@ -184,6 +191,18 @@ class ProjectAdapter implements Adapter {
     if (!opened) return undefined;
     const payload = JSON.parse(opened) as AdapterPayload;
     if (consumed) payload.consumed = Number(consumed);
+    const state = requestState();
+    if (this.model === 'Interaction' && state?.viaProvider) {
+      // The provider resumes a completed interaction only for the browser that presents the
+      // completion value given to whoever completed it (whatever the path or method it came by).
+      const completion = completionOf(payload.result);
+      if (completion && !(state.completion && safeEqual(sha256Hex(state.completion), completion.hash))) return undefined;
+      if (completion) {
+        state.sid = completion.sid;
+        state.freshSession = completion.fresh === true;
+      }
+    }
+    if (this.model === 'Session' && state?.freshSession) return undefined;
     if (GRANT_BOUND.has(this.model)) {
       const grantId = this.model === 'Grant' ? id : payload.grantId;
       if (typeof grantId === 'string' && !(await this.owner.grantUser(this.project.id, grantId))) return undefined;
@@ -192,7 +211,6 @@ class ProjectAdapter implements Adapter {
       // A provider session lives only as long as the Gatehouse session that signed the user in.
       const sid = payload.uid ? await cache.get(gatehouseSessionKey(this.project.id, payload.uid)) : null;
       if (!sid || !(await this.owner.liveSession(this.project.id, sid, payload.accountId))) return undefined;
-      const state = requestState();
       if (state && !state.sid) state.sid = sid;
     }
     return payload;

@@ -3,15 +3,19 @@ import type { NextFunction, Request, Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { sha256Hex } from '@gatehouse/crypto';
 import { projectOidcSettings, ProjectsCache, requestMeta } from '@gatehouse/identity';
-import { PlatformError } from '@gatehouse/platform';
+import { CacheStore, PlatformError } from '@gatehouse/platform';
+import { rateLimitClient } from '@gatehouse/http';
 import { OIDC_ROUTES, OidcProviders } from './oidc-providers.service';
 import { newOidcRequestState, oidcRequestState } from './oidc-request-state';
 import { completionOf } from './oidc-interaction-result';
 
+const REGISTRATIONS_PER_WINDOW = 20;
+const REGISTRATION_WINDOW_MS = 3_600_000;
 const PROJECT_PATH = /^\/v1\/projects\/([^/]+)(\/.*)?$/;
 /** RFC 8414 §3: the metadata of issuer `{base}/v1/projects/{id}` is also at `{base}/.well-known/oauth-authorization-server/v1/projects/{id}`. */
 const RFC8414_PATH = /^\/\.well-known\/oauth-authorization-server\/v1\/projects\/([^/]+)\/?$/;
-const RESUME_PATH = new RegExp(`^${OIDC_ROUTES.authorization}/([^/]+)$`);
+/** The resume route as the provider's router matches it (any case, an optional trailing slash); the real check is in OidcStore. */
+const RESUME_PATH = new RegExp(`^${OIDC_ROUTES.authorization}/([^/]+)/?$`, 'i');
 
 /**
  * Mounts each project's OpenID Connect provider under its issuer, `/v1/projects/{id}` (before the
@@ -25,6 +29,7 @@ export function oidcMiddleware(app: INestApplicationContext) {
   const config = app.get<AppConfig>(APP_CONFIG);
   const projects = app.get(ProjectsCache);
   const providers = app.get(OidcProviders);
+  const cache = app.get(CacheStore);
   const publicUrl = new URL(config.http.publicAuthUrl);
 
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
@@ -49,16 +54,31 @@ export function oidcMiddleware(app: INestApplicationContext) {
         return next(new PlatformError('not-found', 'No OpenID Connect provider here: the project does not exist or has not enabled it.'));
       }
       if (!known) return next(new PlatformError('not-found', 'No such endpoint; discovery lists every endpoint of the provider.'));
+      if (req.method === 'POST' && rest === OIDC_ROUTES.registration) {
+        // Open registration writes a client row per request: a few per address and hour.
+        const { count, ttlMs } = await cache.increment(`oidc:register:${project.id}:${rateLimitClient(req.ip)}`, REGISTRATION_WINDOW_MS);
+        if (count > REGISTRATIONS_PER_WINDOW) {
+          res.setHeader('Retry-After', String(Math.ceil(ttlMs / 1000)));
+          return next(new PlatformError('rate-limited', 'Too many client registrations from this address; try again later.'));
+        }
+      }
       const { provider, callback } = await providers.forProject(project);
       const state = newOidcRequestState(project, requestMeta(req));
       const query = req.url.includes('?') ? req.url.slice(req.url.indexOf('?')) : '';
-      const resume = req.method === 'GET' ? RESUME_PATH.exec(rest) : null;
+      const resume = req.method === 'GET' || req.method === 'HEAD' ? RESUME_PATH.exec(rest) : null;
+      state.viaProvider = true;
+      state.completion = typeof req.query.completion === 'string' ? req.query.completion : null;
       state.endingSession = req.method === 'POST' && rest === `${OIDC_ROUTES.end_session}/confirm`;
       await oidcRequestState.run(state, async () => {
         if (resume) {
-          const interaction = await provider.Interaction.find(resume[1]);
+          // A friendly answer for the plain case; OidcStore refuses the result on every other way in.
+          state.viaProvider = false;
+          const interaction = await provider.Interaction.find(safeDecode(resume[1]));
+          state.viaProvider = true;
           const completion = interaction ? completionOf(interaction.result) : null;
-          const presented = typeof req.query.completion === 'string' ? req.query.completion : '';
+          const presented = state.completion ?? '';
+          // A sign-in as another account starts a new provider session (read before the interaction is).
+          if (completion && sha256Hex(presented) === completion.hash) state.freshSession = completion.fresh === true;
           if (completion && sha256Hex(presented) !== completion.hash) {
             const target = new URL(`${providers.issuer(project.id)}/pages/error`);
             target.searchParams.set('error', 'access_denied');
@@ -66,7 +86,6 @@ export function oidcMiddleware(app: INestApplicationContext) {
             res.redirect(303, target.href);
             return;
           }
-          if (completion?.sid) state.sid = completion.sid;
         }
         // The provider sees the issuer's path as its mount point and the public origin as its host.
         req.originalUrl = `/v1/projects/${project.id}${rest}${query}`;
@@ -79,4 +98,12 @@ export function oidcMiddleware(app: INestApplicationContext) {
       next(err);
     }
   };
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
