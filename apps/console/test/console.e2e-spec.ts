@@ -191,6 +191,8 @@ describe('admin console (Chromium, real stack)', () => {
     expect(keys.body.api_keys.map((k) => k.name)).toEqual(['backend']);
     expect(JSON.stringify(keys.body)).not.toContain(secret);
     await page.getByRole('button', { name: 'Done' }).click();
+    // The dialog leaves with a transition: the secret is gone once it has (not necessarily at the click).
+    await page.getByTestId('secret-once').waitFor({ state: 'detached' });
     expect(await page.getByTestId('secret-once').count()).toBe(0);
     await page.getByRole('button', { name: 'Revoke API key backend' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
@@ -311,6 +313,8 @@ describe('admin console (Chromium, real stack)', () => {
     expect((await introspect(rotated)).status).toBe(200);
     expect((await introspect(secret)).status).toBe(401);
     await page.getByRole('button', { name: 'Done' }).click();
+    // The dialog leaves with a transition: the secret is gone once it has (not necessarily at the click).
+    await page.getByTestId('secret-once').waitFor({ state: 'detached' });
     expect(await page.getByTestId('secret-once').count()).toBe(0);
 
     // Delete: asks first; the list is empty again.
