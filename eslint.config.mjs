@@ -4,11 +4,11 @@ import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', '.nx/**', 'coverage/**', 'tmp/**', '.gatehouse/**', '**/*.cjs', '**/*.js', '**/*.mjs', 'apps/console/src/api/auth-runtime.ts', 'apps/console/src/api/control-plane.ts'] },
+  { ignores: ['node_modules/**', 'dist/**', '.nx/**', 'coverage/**', 'tmp/**', '.gatehouse/**', '**/*.cjs', '**/*.js', '**/*.mjs', 'apps/console/src/api/auth-runtime.ts', 'apps/console/src/api/control-plane.ts', 'packages/*/dist/**', 'packages/admin/src/schema.ts', 'examples/**/dist/**'] },
   ...tseslint.configs.recommendedTypeChecked,
   {
     files: ['**/*.ts'],
-    ignores: ['apps/console/src/**', 'apps/auth-pages/src/**'],
+    ignores: ['apps/console/src/**', 'apps/auth-pages/src/**', 'packages/*/src/**', 'packages/*/tsup.config.ts'],
     languageOptions: {
       parserOptions: { project: ['./tsconfig.spec.json'], tsconfigRootDir: import.meta.dirname },
     },
@@ -25,7 +25,8 @@ export default tseslint.config(
             { sourceTag: 'type:infra', onlyDependOnLibsWithTags: ['type:infra', 'type:util'] },
             { sourceTag: 'type:data', onlyDependOnLibsWithTags: ['type:data', 'type:util'] },
             { sourceTag: 'type:util', onlyDependOnLibsWithTags: [] },
-            { sourceTag: 'type:test', onlyDependOnLibsWithTags: ['type:domain', 'type:data', 'type:infra', 'type:util'] },
+            { sourceTag: 'type:test', onlyDependOnLibsWithTags: ['type:domain', 'type:data', 'type:infra', 'type:util', 'type:sdk', 'type:test'] },
+            { sourceTag: 'type:sdk', onlyDependOnLibsWithTags: ['type:sdk'] },
             { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:domain', 'type:data', 'type:infra', 'type:util', 'type:test'] },
           ],
         },
@@ -52,6 +53,37 @@ export default tseslint.config(
       '@typescript-eslint/unbound-method': 'off',
       'no-restricted-imports': ['error', { patterns: [{ group: ['@gatehouse/*'], message: 'The browser apps talk to the services over their public APIs only.' }] }],
       'no-restricted-globals': ['error', { name: 'localStorage', message: 'No token or secret in localStorage (docs/console.md, docs/oidc.md).' }],
+    },
+  },
+  {
+    // The published SDK packages (packages/*): browser, edge and Node runtimes; they talk to Gatehouse over its public APIs only.
+    files: ['packages/*/src/**/*.ts', 'packages/*/src/**/*.tsx', 'packages/*/tsup.config.ts'],
+    ignores: ['packages/test/**', 'packages/admin/src/schema.ts'],
+    languageOptions: {
+      parserOptions: { project: ['./packages/tsconfig.json'], tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/require-await': 'off',
+      '@typescript-eslint/unbound-method': 'off',
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['@gatehouse/*', '!@gatehouse/js', '!@gatehouse/server', '!@gatehouse/react', '!@gatehouse/admin'], message: 'An SDK package depends on published packages only, never on a workspace library.' }] },
+      ],
+      'no-restricted-globals': ['error', { name: 'localStorage', message: 'No token or secret in localStorage (docs/sdk.md).' }],
+    },
+  },
+  {
+    files: ['packages/*/src/**/*.spec.ts', 'packages/*/src/**/*.spec.tsx'],
+    rules: {
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      '@typescript-eslint/no-non-null-assertion': 'off',
     },
   },
   {

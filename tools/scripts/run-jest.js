@@ -18,7 +18,7 @@ const selection =
         // real apps, and the heap kept about 200 MB a file of it, which in one process ran out of
         // memory (4 GB) near the end of the run.
         // --forceExit: a client a test cut mid-command (Redis outage tests) may keep a timer alive past the run.
-        ['--maxWorkers=1', '--workerIdleMemoryLimit=1536MB', '--forceExit', '--projects', ...apps.map((a) => path.join('apps', a, 'test', 'jest.e2e.config.cjs')), path.join('tools', 'test', 'jest.e2e.config.cjs')]
+        ['--maxWorkers=1', '--workerIdleMemoryLimit=1536MB', '--forceExit', '--projects', ...apps.map((a) => path.join('apps', a, 'test', 'jest.e2e.config.cjs')), path.join('tools', 'test', 'jest.e2e.config.cjs'), path.join('packages', 'test', 'jest.e2e.config.cjs')]
       : null;
 if (!selection) {
   console.error('usage: run-jest.js unit|e2e [jest args]');
