@@ -1,0 +1,128 @@
+import { jwtVerify, type JWTHeaderParameters, type JWTPayload } from 'jose';
+import { GatehouseAuthError } from './errors';
+import { ALGORITHMS, KeySet } from './key-set';
+import { SessionStatus } from './session-status';
+
+/** The claims of a Gatehouse access token (CONTRACT §2), checked. */
+export interface AccessTokenClaims extends JWTPayload {
+  /** `{authUrl}/v1/projects/{projectId}`. */
+  iss: string;
+  /** The user id. */
+  sub: string;
+  /** The Gatehouse session the token belongs to. */
+  sid: string;
+  /** The tenant id. */
+  tid: string;
+  /** Whether the user is an administrator of the tenant's console project. */
+  adm: boolean;
+  /** When the user last proved a credential (seconds since the epoch): what `requireRecentAuth` reads. */
+  auth_time: number;
+  iat: number;
+  exp: number;
+}
+
+export interface GatehouseOptions {
+  /** Where the auth runtime is reached, as Gatehouse's `PUBLIC_AUTH_URL` (e.g. `https://auth.example.com`). */
+  authUrl: string;
+  /** The project whose users call this API. */
+  projectId: string;
+  /** The project's publishable key (`pk_…`): it reads `jwks.json` and, in revocation-aware mode, `/v1/auth/me`. */
+  projectKey: string;
+  /** Accepted `aud` values; default the project id (Gatehouse session tokens). */
+  audience?: string | string[];
+  /** Leeway for `exp`/`nbf`/`iat`, in seconds; default 5. */
+  clockToleranceSeconds?: number;
+  /** Minimum seconds between two fetches of `jwks.json` for an unknown `kid`; default 10. */
+  jwksCooldownSeconds?: number;
+  /** Seconds after which the key set is fetched again (keys Gatehouse stopped publishing stop verifying); default 600. */
+  jwksMaxAgeSeconds?: number;
+  /**
+   * Revocation-aware mode: after the signature checks, ask Gatehouse whether the token's session is
+   * still live (`GET /v1/auth/me`), remembering the answer per session for `cacheSeconds` (default
+   * 10): a signed-out or revoked session, or a disabled user, is refused here at most that long after.
+   * Off by default: then a token is good until its `exp` (at most the project's access-token lifetime).
+   */
+  revocation?: boolean | { cacheSeconds?: number; maxSessions?: number };
+  /** Timeout of each call to Gatehouse, in ms; default 5000. */
+  timeoutMs?: number;
+  /** A fetch to use (default the global one). */
+  fetch?: typeof fetch;
+}
+
+export interface Gatehouse {
+  /** Verifies a Gatehouse access token and returns its claims; throws `GatehouseAuthError` otherwise. */
+  verifyAccessToken(token: string): Promise<AccessTokenClaims>;
+  /** The options this verifier was made with, normalised. */
+  readonly issuer: string;
+  readonly projectId: string;
+}
+
+/** A verifier for one project's access tokens. Create it once per process: it caches the project's keys. */
+export function createGatehouse(options: GatehouseOptions): Gatehouse {
+  const authUrl = baseUrl(options.authUrl);
+  if (!options.projectId) throw new TypeError('createGatehouse: projectId is required');
+  if (!options.projectKey) throw new TypeError('createGatehouse: projectKey is required');
+  const fetcher = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const timeoutMs = options.timeoutMs ?? 5000;
+  const issuer = `${authUrl}/v1/projects/${options.projectId}`;
+  const audience = options.audience ?? options.projectId;
+  const clockTolerance = options.clockToleranceSeconds ?? 5;
+  const now = () => Date.now();
+  const keys = new KeySet({
+    url: `${authUrl}/v1/auth/jwks.json`,
+    projectKey: options.projectKey,
+    fetch: fetcher,
+    cooldownMs: (options.jwksCooldownSeconds ?? 10) * 1000,
+    maxAgeMs: (options.jwksMaxAgeSeconds ?? 600) * 1000,
+    timeoutMs,
+    now,
+  });
+  const revocation = options.revocation ? (options.revocation === true ? {} : options.revocation) : null;
+  const sessions = revocation
+    ? new SessionStatus({ url: `${authUrl}/v1/auth/me`, projectKey: options.projectKey, fetch: fetcher, ttlMs: (revocation.cacheSeconds ?? 10) * 1000, maxEntries: revocation.maxSessions ?? 10_000, timeoutMs, now })
+    : null;
+  const verifyOptions = { algorithms: [...ALGORITHMS], issuer, audience, clockTolerance, requiredClaims: ['sub', 'exp', 'iat'] };
+
+  async function verifyAccessToken(token: string): Promise<AccessTokenClaims> {
+    if (typeof token !== 'string' || token.length === 0) throw new GatehouseAuthError('missing_token', 'No access token was presented.');
+    if (token.length > 8192) throw new GatehouseAuthError('invalid_token', 'The access token is malformed.');
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, (header: JWTHeaderParameters) => keys.keyFor(header.kid, header.alg), verifyOptions));
+    } catch (err) {
+      throw refusal(err);
+    }
+    const claims = sessionClaims(payload);
+    if (sessions && !(await sessions.isLive(claims.sid, claims.sub, token))) throw new GatehouseAuthError('revoked_token', 'The session of this access token has ended.');
+    return claims;
+  }
+
+  return { verifyAccessToken, issuer, projectId: options.projectId };
+}
+
+/** A refusal as a GatehouseAuthError: ours pass through; jose's become invalid or expired. */
+function refusal(err: unknown): GatehouseAuthError {
+  if (GatehouseAuthError.is(err)) return err;
+  if ((err as { code?: unknown } | null)?.code === 'ERR_JWT_EXPIRED') return new GatehouseAuthError('expired_token', 'The access token has expired.', { cause: err });
+  return new GatehouseAuthError('invalid_token', 'The access token is not valid for this project.', { cause: err });
+}
+
+/** The Gatehouse members a session token must carry, with their types. */
+function sessionClaims(payload: JWTPayload): AccessTokenClaims {
+  const p = payload as Partial<AccessTokenClaims>;
+  if (typeof p.sid !== 'string' || typeof p.tid !== 'string' || typeof p.adm !== 'boolean' || typeof p.auth_time !== 'number' || typeof p.sub !== 'string') {
+    throw new GatehouseAuthError('invalid_token', 'The access token lacks the claims of a Gatehouse session token.');
+  }
+  return payload as AccessTokenClaims;
+}
+
+function baseUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new TypeError('createGatehouse: authUrl must be an absolute URL');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new TypeError('createGatehouse: authUrl must be http(s)');
+  return url.href.replace(/\/+$/, '');
+}

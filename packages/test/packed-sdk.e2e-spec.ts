@@ -1,0 +1,164 @@
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { Webhook } from 'standardwebhooks';
+import { eventually, spawnApp, type AppProcess } from '@gatehouse/testing';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- the stack of the OIDC journeys: the runtime as a real process on a known URL, the control plane in process
+import { OidcStack } from '../../apps/auth-runtime/test/support/oidc-stack';
+import { installPackedSdk, nodeIn, ROOT, SDK_PACKAGES, startServer, type Running } from './support/packed';
+
+jest.setTimeout(120_000);
+
+/**
+ * The SDK packages as a user gets them: built, packed (`npm pack`) and installed into a project
+ * outside the workspace, then used against the real stack: the Express example out of the
+ * tarballs, with revocation-aware mode and a real webhook delivery from the worker.
+ */
+describe('SDK packages from their packed tarballs, outside the workspace', () => {
+  const stack = new OidcStack();
+  let worker: AppProcess;
+  let consumer: string;
+  let projectId: string;
+  let projectKey: string;
+  let api: Running;
+  let webhookSecret: string;
+
+  const signUp = async (email: string) => {
+    const res = await fetch(`${stack.authUrl}/v1/auth/sign-up`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-service-project-key': projectKey, 'x-forwarded-for': `10.77.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}` },
+      body: JSON.stringify({ email, password: 'a sturdy passphrase 42' }),
+    });
+    const body = (await res.json()) as { user: { id: string }; session: { id: string; access_token: string } };
+    if (res.status !== 201) throw new Error(`sign-up ${res.status} ${JSON.stringify(body)}`);
+    return { userId: body.user.id, token: body.session.access_token };
+  };
+  const me = (token?: string) => fetch(`${api.url}/api/me`, { headers: token === undefined ? {} : { authorization: `Bearer ${token}` } });
+
+  beforeAll(async () => {
+    ({ consumer } = installPackedSdk(['express@^5.2.1', '@nestjs/common@^11', 'reflect-metadata', 'rxjs']));
+    await stack.start();
+    worker = await spawnApp('webhook-worker', { WEBHOOK_RETRY_SCHEDULE: '1s,2s' });
+    const project = await stack.admin().post('/v1/admin/projects', { name: 'SDK consumer', allowed_origins: ['http://127.0.0.1:3000'], redirect_urls: ['http://127.0.0.1:3000/'] });
+    expect(project.status).toBe(201);
+    projectId = project.body.id as string;
+    projectKey = project.body.publishable_key as string;
+    copyFileSync(join(ROOT, 'examples/express-api/server.mjs'), join(consumer, 'server.mjs'));
+  });
+
+  afterAll(async () => {
+    await api?.stop();
+    await worker?.stop();
+    await stack.stop();
+  });
+
+  it('every entry point of every package loads with require() and import, and its types resolve for CommonJS and ESM consumers', () => {
+    const entries = ['@gatehouse/server', '@gatehouse/server/express', '@gatehouse/server/nest', '@gatehouse/server/next', '@gatehouse/server/fastify', '@gatehouse/js', '@gatehouse/react', '@gatehouse/admin'];
+    writeFileSync(join(consumer, 'load.cjs'), `require('reflect-metadata');\nconst out = {};\nfor (const e of ${JSON.stringify(entries)}) out[e] = Object.keys(require(e)).sort();\nconsole.log(JSON.stringify(out));\n`);
+    writeFileSync(join(consumer, 'load.mjs'), `import 'reflect-metadata';\nconst out = {};\nfor (const e of ${JSON.stringify(entries)}) out[e] = Object.keys(await import(e)).filter((k) => k !== 'default').sort();\nconsole.log(JSON.stringify(out));\n`);
+    const cjs = JSON.parse(nodeIn(consumer, 'load.cjs')) as Record<string, string[]>;
+    const esm = JSON.parse(nodeIn(consumer, 'load.mjs')) as Record<string, string[]>;
+    expect(esm).toEqual(cjs);
+    expect(cjs['@gatehouse/server']).toEqual(expect.arrayContaining(['createGatehouse', 'verifyWebhook', 'GatehouseAuthError', 'assertRecentAuth']));
+    expect(cjs['@gatehouse/server/express']).toEqual(['requireAuth', 'requireRecentAuth']);
+    expect(cjs['@gatehouse/server/nest']).toEqual(['CurrentUser', 'GatehouseGuard']);
+    for (const e of entries) expect(cjs[e].length).toBeGreaterThan(0);
+
+    // The declarations, as TypeScript resolves them through each package's exports map (node16: .d.cts for require, .d.ts for import).
+    const code = `import { createGatehouse, verifyWebhook, type AccessTokenClaims } from '@gatehouse/server';
+import { requireAuth } from '@gatehouse/server/express';
+import { GatehouseGuard } from '@gatehouse/server/nest';
+import { withAuth } from '@gatehouse/server/next';
+import { requireAuth as fastifyAuth } from '@gatehouse/server/fastify';
+import * as js from '@gatehouse/js';
+import * as react from '@gatehouse/react';
+import * as admin from '@gatehouse/admin';
+const gh = createGatehouse({ authUrl: 'http://localhost:4000', projectId: 'p', projectKey: 'pk' });
+export const claims: Promise<AccessTokenClaims> = gh.verifyAccessToken('t');
+export const sub: Promise<string> = claims.then((c) => c.sub);
+export const uses = [verifyWebhook, requireAuth(gh), new GatehouseGuard(gh), withAuth(gh, async () => new Response()), fastifyAuth(gh), js, react, admin];
+`;
+    writeFileSync(join(consumer, 'types-esm.mts'), code);
+    writeFileSync(join(consumer, 'types-cjs.cts'), code);
+    const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '--noEmit', '--strict', '--skipLibCheck', '--module', 'node16', '--moduleResolution', 'node16', '--target', 'es2022', '--lib', 'es2022,dom', '--types', 'node', '--typeRoots', join(ROOT, 'node_modules/@types'), 'types-esm.mts', 'types-cjs.cts'], { cwd: consumer, encoding: 'utf8' });
+    expect(tsc.stdout + tsc.stderr).toBe('');
+    expect(tsc.status).toBe(0);
+  });
+
+  it('each package ships its README, its built files and no source, tests or maps of files it lacks', () => {
+    for (const name of SDK_PACKAGES) {
+      const dir = join(consumer, 'node_modules/@gatehouse', name);
+      const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string; exports: Record<string, unknown> };
+      expect(manifest.version).toMatch(/^0\.\d+\.\d+$/);
+      expect(readFileSync(join(dir, 'README.md'), 'utf8')).toMatch(/## Quick start/i);
+      const listed = spawnSync('find', ['.', '-type', 'f'], { cwd: dir, encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
+      expect(listed.filter((f) => /\/src\/|\.spec\.|tsup\.config|project\.json/.test(f))).toEqual([]);
+      // Every file the exports map names exists.
+      const targets = JSON.stringify(manifest.exports).match(/"\.\/[^"]+"/g) ?? [];
+      for (const t of targets) expect(listed).toContain(t.slice(1, -1).replace(/^\.\//, './'));
+    }
+  });
+
+  it('the Express example accepts a token from a real sign-up and refuses none, a malformed, a foreign and a tampered one', async () => {
+    api = await startServer(consumer, 'server.mjs', { PORT: '0', GATEHOUSE_AUTH_URL: stack.authUrl, GATEHOUSE_PROJECT_ID: projectId, GATEHOUSE_PROJECT_KEY: projectKey });
+    const { userId, token } = await signUp('ada@example.com');
+    const ok = await me(token);
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toMatchObject({ user_id: userId, admin: false });
+
+    const none = await me();
+    expect(none.status).toBe(401);
+    expect(none.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(none.headers.get('www-authenticate')).toBe('Bearer');
+    expect(await none.json()).toMatchObject({ type: 'https://gatehouse.dev/problems/unauthenticated', status: 401 });
+
+    const [h, p, s] = token.split('.');
+    const claims = JSON.parse(Buffer.from(p, 'base64url').toString()) as Record<string, unknown>;
+    const tampered = `${h}.${Buffer.from(JSON.stringify({ ...claims, adm: true })).toString('base64url')}.${s}`;
+    // A token of the tenant's console project: signed by Gatehouse, but for another audience and issuer.
+    const foreign = (await stack.signIn(stack.tenant.consoleKey, stack.tenant.adminEmail, stack.tenant.adminPassword)).accessToken;
+    for (const bad of ['garbage', tampered, foreign]) {
+      const res = await me(bad);
+      expect([bad.slice(0, 12), res.status, res.headers.get('www-authenticate')]).toEqual([bad.slice(0, 12), 401, 'Bearer error="invalid_token"']);
+    }
+  });
+
+  it('in revocation-aware mode a signed-out session is refused once the documented cache time has passed', async () => {
+    await api.stop();
+    api = await startServer(consumer, 'server.mjs', { PORT: '0', GATEHOUSE_AUTH_URL: stack.authUrl, GATEHOUSE_PROJECT_ID: projectId, GATEHOUSE_PROJECT_KEY: projectKey, GATEHOUSE_REVOCATION: '1', GATEHOUSE_REVOCATION_CACHE_SECONDS: '1' });
+    const { token } = await signUp('grace@example.com');
+    expect((await me(token)).status).toBe(200);
+    const out = await fetch(`${stack.authUrl}/v1/auth/sign-out`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'x-service-project-key': projectKey } });
+    expect(out.status).toBe(204);
+    // Still within its signature's lifetime; refused as soon as the cached answer (1 s) expires.
+    let refused: Response | null = null;
+    await eventually(async () => {
+      const res = await me(token);
+      refused = res.status === 401 ? res : null;
+      return refused !== null;
+    }, 5_000);
+    expect(await refused!.json()).toMatchObject({ status: 401, detail: 'The session of this access token has ended.' });
+  });
+
+  it('the Express example verifies a real delivery from the webhook worker and refuses a forged one', async () => {
+    const hook = await stack.admin().post('/v1/admin/webhooks', { url: `${api.url}/webhooks/gatehouse`, events: ['user.created'] });
+    expect(hook.status).toBe(201);
+    webhookSecret = hook.body.secret as string;
+    await api.stop();
+    api = await startServer(consumer, 'server.mjs', { PORT: new URL(api.url).port, GATEHOUSE_AUTH_URL: stack.authUrl, GATEHOUSE_PROJECT_ID: projectId, GATEHOUSE_PROJECT_KEY: projectKey, GATEHOUSE_WEBHOOK_SECRET: webhookSecret });
+    const { userId } = await signUp('linus@example.com');
+    await eventually(async () => api.output().includes('webhook verified: user.created'), 30_000);
+
+    // Signed with another secret (by the reference library): 400, and nothing acted on.
+    const body = JSON.stringify({ id: 'evt_forged', type: 'user.deleted', timestamp: new Date().toISOString(), tenant_id: 't', project_id: projectId, data: { user: { id: userId } } });
+    const at = new Date();
+    const signature = new Webhook(Buffer.from('not the endpoint secret, 32 byte').toString('base64')).sign('msg_forged', at, body);
+    const forged = await fetch(`${api.url}/webhooks/gatehouse`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'webhook-id': 'msg_forged', 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': signature },
+      body,
+    });
+    expect(forged.status).toBe(400);
+    expect(api.output()).not.toContain('webhook verified: user.deleted');
+  });
+});

@@ -1,0 +1,86 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const ROOT = join(__dirname, '..', '..', '..');
+export const SDK_PACKAGES = ['server', 'js', 'react', 'admin'] as const;
+
+function run(command: string, args: string[], cwd: string): string {
+  // eslint-disable-next-line no-restricted-properties -- npm needs the environment it runs in (HOME, PATH, its cache)
+  const r = spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' } });
+  if (r.status !== 0) throw new Error(`${command} ${args.join(' ')} (in ${cwd}) failed:\n${r.stdout}\n${r.stderr}`);
+  return r.stdout;
+}
+
+/**
+ * Builds the SDK packages (tsup) and packs them as `npm publish` would (`npm pack`: only the
+ * files their package.json lists), then installs the tarballs into a new project outside the
+ * workspace, with `extra` packages from the registry (or npm's cache), so a file missing from a
+ * package or a wrong `exports` map fails here as it would for a user.
+ */
+export function installPackedSdk(extra: string[]): { consumer: string; tarballs: Record<string, string> } {
+  run(process.execPath, [join(ROOT, 'tools/scripts/build-sdk.js')], ROOT);
+  const packs = mkdtempSync(join(tmpdir(), 'gatehouse-packs-'));
+  const tarballs: Record<string, string> = {};
+  for (const name of SDK_PACKAGES) {
+    run('npm', ['pack', '--silent', '--pack-destination', packs], join(ROOT, 'packages', name));
+  }
+  for (const file of readdirSync(packs)) {
+    const m = /^gatehouse-(server|js|react|admin)-\d+\.\d+\.\d+\.tgz$/.exec(file);
+    if (m) tarballs[m[1]] = join(packs, file);
+  }
+  const consumer = mkdtempSync(join(tmpdir(), 'gatehouse-consumer-'));
+  mkdirSync(consumer, { recursive: true });
+  writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'sdk-consumer', private: true, version: '1.0.0' }, null, 2));
+  run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', ...Object.values(tarballs), ...extra], consumer);
+  return { consumer, tarballs };
+}
+
+/** Runs a Node script in the consumer project and returns its output (throws with it on failure). */
+export function nodeIn(consumer: string, file: string, env: Record<string, string> = {}): string {
+  // eslint-disable-next-line no-restricted-properties -- the script runs with PATH only and what it is given
+  const r = spawnSync(process.execPath, [file], { cwd: consumer, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', ...env }, timeout: 60_000 });
+  if (r.status !== 0) throw new Error(`node ${file} failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
+  return r.stdout;
+}
+
+export interface Running {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+/** Starts a Node server script in the consumer project; resolves once it prints `listening on <url>`. */
+export async function startServer(consumer: string, file: string, env: Record<string, string>): Promise<Running> {
+  // eslint-disable-next-line no-restricted-properties -- the server runs with PATH only and what it is given
+  const child = spawn(process.execPath, [file], { cwd: consumer, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${file} did not start:\n${out}`)), 20_000);
+    child.stdout.on('data', () => {
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    void exited.then(() => {
+      clearTimeout(timer);
+      reject(new Error(`${file} exited:\n${out}`));
+    });
+  });
+  return {
+    child,
+    url,
+    output: () => out,
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
