@@ -37,8 +37,19 @@ export class KeySet {
 
   constructor(private readonly options: KeySetOptions) {}
 
-  /** The key for a token's header; throws `invalid_token` for an unknown `kid` or an algorithm the key is not for. */
-  async keyFor(kid: unknown, alg: unknown): Promise<CryptoKey | Uint8Array> {
+  /**
+   * The key for a token's header; throws `invalid_token` for an unknown `kid` or an algorithm the
+   * key is not for. A known key of a fresh set is returned synchronously (no promise on the hot path).
+   */
+  keyFor(kid: unknown, alg: unknown): CryptoKey | Uint8Array | Promise<CryptoKey | Uint8Array> {
+    if (typeof kid === 'string') {
+      const entry = this.keys.get(kid);
+      if (entry && this.options.now() - this.fetchedAt <= this.options.maxAgeMs) return checked(entry, alg);
+    }
+    return this.keyAfterRefresh(kid, alg);
+  }
+
+  private async keyAfterRefresh(kid: unknown, alg: unknown): Promise<CryptoKey | Uint8Array> {
     if (typeof kid !== 'string' || kid.length === 0 || kid.length > 256) throw new GatehouseAuthError('invalid_token', 'The token names no valid key id.');
     const now = this.options.now();
     let entry = this.keys.get(kid);
@@ -52,8 +63,7 @@ export class KeySet {
     }
     if (!entry && this.fetchedAt === -Infinity) throw new GatehouseAuthError('gatehouse_unavailable', 'The signing keys have not been fetched from Gatehouse yet.');
     if (!entry) throw new GatehouseAuthError('invalid_token', 'The token is signed by a key this project does not publish.');
-    if (entry.alg !== alg) throw new GatehouseAuthError('invalid_token', 'The token algorithm does not match its key.');
-    return entry.key;
+    return checked(entry, alg);
   }
 
   /** One fetch at a time; concurrent callers share it. */
@@ -97,6 +107,11 @@ export class KeySet {
     this.keys = next;
     this.fetchedAt = this.options.now();
   }
+}
+
+function checked(entry: Entry, alg: unknown): CryptoKey | Uint8Array {
+  if (entry.alg !== alg) throw new GatehouseAuthError('invalid_token', 'The token algorithm does not match its key.');
+  return entry.key;
 }
 
 /** ES256 for a P-256 EC key, RS256 for an RSA key; anything else (or a mismatching `alg`, or an encryption key) is not ours to verify with. */
