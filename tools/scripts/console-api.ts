@@ -17,6 +17,9 @@ export const CONSOLE_API_FILES: Record<Exclude<AppName, 'webhook-worker'>, strin
   'control-plane': join(OUT, 'control-plane.ts'),
 };
 
+/** The same control-plane types are the published admin client's (@gatehouse/admin). */
+const ADMIN_SDK_SCHEMA = join(ROOT, 'packages', 'admin', 'src', 'schema.ts');
+
 export async function typesOf(document: object): Promise<string> {
   // openapi-typescript is published as ESM with a CommonJS build; this script runs as CommonJS.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -37,8 +40,13 @@ runMain('console-api', async () => {
   await runMigrations(config.database.url);
   let stale = 0;
   const apps = await Promise.all(Object.keys(CONSOLE_API_FILES).map((name) => appFactory(name as AppName)(config)));
+  const outputs: [string, string][] = [];
   for (const [i, file] of Object.values(CONSOLE_API_FILES).entries()) {
     const text = await typesOf(servedOpenApiDocument(apps[i])!);
+    outputs.push([file, text]);
+    if (file === CONSOLE_API_FILES['control-plane']) outputs.push([ADMIN_SDK_SCHEMA, text.replace('by `npm run console:api`', 'by `npm run console:api` (the control plane\'s, as the console\'s)')]);
+  }
+  for (const [file, text] of outputs) {
     let current = '';
     try {
       current = readFileSync(file, 'utf8');
