@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', '.nx/**', 'coverage/**', 'tmp/**', '.gatehouse/**', '**/*.cjs', '**/*.js', '**/*.mjs', 'apps/console/src/api/auth-runtime.ts', 'apps/console/src/api/control-plane.ts', 'packages/*/dist/**', 'packages/admin/src/schema.ts', 'examples/**/dist/**'] },
+  { ignores: ['node_modules/**', 'dist/**', '.nx/**', 'coverage/**', 'tmp/**', '.gatehouse/**', '**/*.cjs', '**/*.js', '**/*.mjs', 'apps/console/src/api/auth-runtime.ts', 'apps/console/src/api/control-plane.ts', 'packages/*/dist/**', 'packages/*/src/schema.ts', 'examples/**/dist/**'] },
   ...tseslint.configs.recommendedTypeChecked,
   {
     files: ['**/*.ts'],
@@ -58,7 +58,7 @@ export default tseslint.config(
   {
     // The published SDK packages (packages/*): browser, edge and Node runtimes; they talk to Gatehouse over its public APIs only.
     files: ['packages/*/src/**/*.ts', 'packages/*/src/**/*.tsx', 'packages/*/tsup.config.ts'],
-    ignores: ['packages/test/**', 'packages/admin/src/schema.ts'],
+    ignores: ['packages/test/**', 'packages/*/src/schema.ts'],
     languageOptions: {
       parserOptions: { project: ['./packages/tsconfig.json'], tsconfigRootDir: import.meta.dirname },
     },

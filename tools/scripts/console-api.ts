@@ -17,8 +17,11 @@ export const CONSOLE_API_FILES: Record<Exclude<AppName, 'webhook-worker'>, strin
   'control-plane': join(OUT, 'control-plane.ts'),
 };
 
-/** The same control-plane types are the published admin client's (@gatehouse/admin). */
-const ADMIN_SDK_SCHEMA = join(ROOT, 'packages', 'admin', 'src', 'schema.ts');
+/** The same types are the published SDKs': the control plane's for @gatehouse/admin, the auth runtime's for @gatehouse/js. */
+const SDK_SCHEMAS: Record<string, string> = {
+  [join(OUT, 'control-plane.ts')]: join(ROOT, 'packages', 'admin', 'src', 'schema.ts'),
+  [join(OUT, 'auth-runtime.ts')]: join(ROOT, 'packages', 'js', 'src', 'schema.ts'),
+};
 
 export async function typesOf(document: object): Promise<string> {
   // openapi-typescript is published as ESM with a CommonJS build; this script runs as CommonJS.
@@ -44,7 +47,7 @@ runMain('console-api', async () => {
   for (const [i, file] of Object.values(CONSOLE_API_FILES).entries()) {
     const text = await typesOf(servedOpenApiDocument(apps[i])!);
     outputs.push([file, text]);
-    if (file === CONSOLE_API_FILES['control-plane']) outputs.push([ADMIN_SDK_SCHEMA, text.replace('by `npm run console:api`', 'by `npm run console:api` (the control plane\'s, as the console\'s)')]);
+    outputs.push([SDK_SCHEMAS[file], text.replace('by `npm run console:api`', 'by `npm run console:api` (as the console\'s)')]);
   }
   for (const [file, text] of outputs) {
     let current = '';

@@ -1,5 +1,5 @@
 import createClient, { type FetchResponse, type MaybeOptionalInit, type Middleware } from 'openapi-fetch';
-import { GatehouseError } from './errors';
+import { GatehouseError } from '@gatehouse/js';
 import type { paths } from './schema';
 
 export type { paths as AdminPaths } from './schema';
@@ -70,7 +70,7 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
     },
     onError({ error }) {
       if (error instanceof GatehouseError) return error;
-      return new GatehouseError(0, { detail: error instanceof Error ? error.message : 'The request failed.' });
+      return GatehouseError.network(error);
     },
   };
   client.use(middleware);

@@ -1,4 +1,4 @@
-import { GatehouseError } from './errors';
+import { GatehouseError } from '@gatehouse/js';
 
 export interface AdminSessionOptions {
   /** Gatehouse's auth runtime (`PUBLIC_AUTH_URL`, e.g. `http://localhost:4000`). */
@@ -41,7 +41,7 @@ export function adminSession(options: AdminSessionOptions): AdminSession {
     try {
       response = await doFetch(`${base}${path}`, { method: 'POST', headers, body: JSON.stringify(body), redirect: 'error' });
     } catch (err) {
-      throw new GatehouseError(0, { detail: err instanceof Error ? err.message : 'The request failed.' });
+      throw GatehouseError.network(err);
     }
     for (const line of response.headers.getSetCookie()) {
       const m = /^service_refresh_token=([^;]*)/.exec(line);

@@ -1,6 +1,6 @@
-/** An RFC 9457 problem answered by Gatehouse (CONTRACT §4), or a network failure (status 0). */
+/** An RFC 9457 problem answered by Gatehouse (CONTRACT §4), or a failure to get an answer (status 0). */
 export class GatehouseError extends Error {
-  /** The problem's slug: the last segment of its `type` (`validation-error`, `not-found`, …); `network-error` when no answer came. */
+  /** The problem's slug: the last segment of its `type` (`invalid-credentials`, `validation-error`, …); `network-error` when no answer came. */
   readonly slug: string;
   readonly status: number;
   readonly title: string;
@@ -9,8 +9,10 @@ export class GatehouseError extends Error {
   readonly errors: Record<string, string[]> | undefined;
   /** The W3C trace id of the request, for support. */
   readonly traceId: string | undefined;
-  /** Seconds to wait, from `Retry-After` (429, 503). */
+  /** Seconds to wait before trying again, from `Retry-After` (429 `rate-limited` and `account-locked`, 503). */
   readonly retryAfter: number | undefined;
+  /** `account-locked`: until when password sign-in is locked. */
+  readonly lockedUntil: string | undefined;
   /** The whole problem body as received. */
   readonly problem: Record<string, unknown>;
 
@@ -28,21 +30,29 @@ export class GatehouseError extends Error {
     this.traceId = typeof problem.traceId === 'string' ? problem.traceId : undefined;
     const retry = headers?.get('retry-after');
     this.retryAfter = retry && /^\d+$/.test(retry) ? Number(retry) : undefined;
+    this.lockedUntil = typeof problem.locked_until === 'string' ? problem.locked_until : undefined;
     this.problem = problem;
   }
 
-  /** The error for a non-2xx answer (its body read as a problem when it is JSON). */
+  /** The error for a non-2xx answer, its body read as a problem when it is JSON (a proxy's HTML page is not). */
   static async fromResponse(response: Response): Promise<GatehouseError> {
     let body: unknown = null;
     try {
       body = await response.clone().json();
     } catch {
-      /* not JSON (a proxy's HTML page): the status speaks */
+      /* not JSON: the status speaks */
     }
-    return new GatehouseError(response.status, body && typeof body === 'object' ? (body as Record<string, unknown>) : {}, response.headers);
+    return new GatehouseError(response.status, body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {}, response.headers);
+  }
+
+  /** No answer at all (offline, DNS, CORS refusal, timeout). */
+  static network(cause: unknown): GatehouseError {
+    const err = new GatehouseError(0, { detail: cause instanceof Error ? cause.message : 'The request failed.' });
+    (err as { cause?: unknown }).cause = cause;
+    return err;
   }
 }
 
 function isErrors(value: unknown): value is Record<string, string[]> {
-  return !!value && typeof value === 'object' && Object.values(value).every((v) => Array.isArray(v));
+  return !!value && typeof value === 'object' && !Array.isArray(value) && Object.values(value).every((v) => Array.isArray(v));
 }
