@@ -47,7 +47,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 async function main(): Promise<void> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the built package (npm run build:sdk server), as a CommonJS API loads it
-  const server = require(join(ROOT, 'packages/server/dist/index.cjs')) as ServerPackage;
+  const server = require(join(ROOT, 'packages/server/dist/index.js')) as ServerPackage;
   for (const alg of ['ES256', 'RS256'] as const) {
     const { jwk, publicKey, list } = await tokens(alg, 500);
     const fetchKeys = (async () => Response.json({ keys: [jwk] })) as typeof fetch;

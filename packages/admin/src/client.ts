@@ -1,5 +1,5 @@
 import createClient, { type FetchResponse, type MaybeOptionalInit, type Middleware } from 'openapi-fetch';
-import { GatehouseError } from '@gatehouse/js';
+import { GatehouseError } from './errors';
 import type { paths } from './schema';
 
 export type { paths as AdminPaths } from './schema';

@@ -1,5 +1,5 @@
 export { createAdminClient, type AdminClient, type AdminClientOptions, type AdminPaths, type ListItem, type ListParams, type ListPath } from './client';
 export { adminSession, type AdminSession, type AdminSessionOptions } from './session';
-// One error class across the SDK packages: `instanceof GatehouseError` holds for errors of both.
-export { GatehouseError } from '@gatehouse/js';
+// Its own error class (no dependency on @gatehouse/js); `instanceof GatehouseError` holds for errors of both packages.
+export { GatehouseError } from './errors';
 export type { components, operations } from './schema';

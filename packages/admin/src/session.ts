@@ -1,4 +1,4 @@
-import { GatehouseError } from '@gatehouse/js';
+import { GatehouseError } from './errors';
 
 export interface AdminSessionOptions {
   /** Gatehouse's auth runtime (`PUBLIC_AUTH_URL`, e.g. `http://localhost:4000`). */

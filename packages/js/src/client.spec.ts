@@ -158,6 +158,19 @@ describe('GatehouseError', () => {
     expect([locked.slug, locked.retryAfter, locked.lockedUntil]).toEqual(['account-locked', 900, '2026-11-29T05:00:00.000Z']);
   });
 
+  it('a passkey prompt that cannot complete (here: no WebAuthn in Node) is a GatehouseError passkey-failed, and nothing is sent to complete', async () => {
+    const calls: string[] = [];
+    const fetch = (async (input: URL | string) => {
+      calls.push(new URL(String(input)).pathname);
+      return Response.json({ challenge: 'Y2hhbGxlbmdl', rpId: 'localhost', allowCredentials: [], userVerification: 'required', timeout: 300000 });
+    }) as unknown as typeof globalThis.fetch;
+    const gh = createGatehouse({ authUrl: AUTH, projectKey: 'pk', fetch, crossTab: false });
+    const err = await gh.signInWithPasskey().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(GatehouseError);
+    expect(err).toMatchObject({ slug: 'passkey-failed', status: 0, detail: expect.stringMatching(/WebAuthn/) });
+    expect(calls).toEqual(['/v1/auth/passkey/authenticate/begin']);
+  });
+
   it('maps a non-JSON answer to its status and a failed fetch to network-error', async () => {
     const gh = createGatehouse({ authUrl: AUTH, projectKey: 'pk', fetch: fakeRuntime().fetch, crossTab: false });
     const gateway = await gh.forgotPassword('ada@example.com').catch((e: unknown) => e);

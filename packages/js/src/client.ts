@@ -15,7 +15,7 @@ export type MfaFactor = Schemas['MfaVerifyDto']['factor'];
 export interface GatehouseOptions extends TransportOptions {
   /** Renew the access token this many seconds before it expires (and at 80 % of its lifetime if that is earlier); default 60. */
   renewBeforeSeconds?: number;
-  /** Coordinate renewal with the origin's other tabs (Web Locks + BroadcastChannel); default true where they exist. */
+  /** Coordinate renewal with the origin's other tabs (Web Locks + BroadcastChannel); default true in browsers (where there is a `document`). */
   crossTab?: boolean;
   /** For tests: the tabs' coordination (locks and channel). */
   tabs?: Tabs;
@@ -43,6 +43,15 @@ export interface SignedIn {
 
 const SIGNED_OUT: AuthState = { status: 'signed-out', user: null, sessionId: null };
 
+/** The browser's WebAuthn prompt: a refusal, a cancel or a timeout becomes a GatehouseError (`passkey-failed`) like every other failure. */
+async function ceremony<T>(prompt: () => Promise<T>): Promise<T> {
+  try {
+    return await prompt();
+  } catch (err) {
+    throw GatehouseError.passkey(err);
+  }
+}
+
 /** Creates the client for one project. In a browser, create it once per page (it holds the session). */
 export function createGatehouse(options: GatehouseOptions): GatehouseClient {
   return new GatehouseClient(options);
@@ -63,7 +72,8 @@ export class GatehouseClient {
 
   constructor(options: GatehouseOptions) {
     this.transport = new Transport(options);
-    const tabs = options.tabs ?? (options.crossTab === false ? { locks: null, channel: null } : browserTabs(options.projectKey));
+    const crossTab = options.crossTab ?? typeof document !== 'undefined';
+    const tabs = options.tabs ?? (crossTab ? browserTabs(options.projectKey) : { locks: null, channel: null });
     this.tokens = new TokenKeeper(this.transport, { renewBeforeMs: (options.renewBeforeSeconds ?? 60) * 1000, tabs, now: () => Date.now() });
     this.tokens.onChange((held) => this.follow(held));
   }
@@ -153,7 +163,7 @@ export class GatehouseClient {
   async signInWithPasskey(input: { email?: string } = {}): Promise<SignedIn> {
     const { startAuthentication } = await import('@simplewebauthn/browser');
     const options = await this.transport.call<Schemas['PasskeyRequestOptionsResponse']>('POST', '/v1/auth/passkey/authenticate/begin', { body: input.email ? { email: input.email } : {} });
-    const credential = await startAuthentication({ optionsJSON: options });
+    const credential = await ceremony(() => startAuthentication({ optionsJSON: options }));
     const body = await this.transport.call<Schemas['SignedInResponse']>('POST', '/v1/auth/passkey/authenticate/complete', { body: { credential } });
     return this.signedIn(body.session.access_token, body.user.email);
   }
@@ -223,7 +233,7 @@ export class GatehouseClient {
     if ('passkey' in input) {
       const { startAuthentication } = await import('@simplewebauthn/browser');
       const options = await this.transport.call<Schemas['PasskeyRequestOptionsResponse']>('POST', '/v1/auth/passkey/authenticate/begin', { body: {} });
-      body = { credential: await startAuthentication({ optionsJSON: options }) };
+      body = { credential: await ceremony(() => startAuthentication({ optionsJSON: options })) };
     } else {
       body = input;
     }
@@ -294,7 +304,7 @@ export class GatehouseClient {
   async registerPasskey(input: { name?: string } = {}): Promise<void> {
     const { startRegistration } = await import('@simplewebauthn/browser');
     const options = await this.authed<Schemas['PasskeyCreationOptionsResponse']>('POST', '/v1/auth/passkey/register/begin', {});
-    const credential = await startRegistration({ optionsJSON: options });
+    const credential = await ceremony(() => startRegistration({ optionsJSON: options }));
     await this.authed('POST', '/v1/auth/passkey/register/complete', { credential, ...(input.name ? { name: input.name } : {}) });
   }
 

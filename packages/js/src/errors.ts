@@ -1,6 +1,6 @@
 /** An RFC 9457 problem answered by Gatehouse (CONTRACT §4), or a failure to get an answer (status 0). */
 export class GatehouseError extends Error {
-  /** The problem's slug: the last segment of its `type` (`invalid-credentials`, `validation-error`, …); `network-error` when no answer came. */
+  /** The problem's slug: the last segment of its `type` (`invalid-credentials`, `validation-error`, …); `network-error` when no answer came, `passkey-failed` when the browser's passkey prompt did not complete. */
   readonly slug: string;
   readonly status: number;
   readonly title: string;
@@ -43,6 +43,17 @@ export class GatehouseError extends Error {
       /* not JSON: the status speaks */
     }
     return new GatehouseError(response.status, body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {}, response.headers);
+  }
+
+  /**
+   * The browser's passkey prompt failed before Gatehouse was asked to verify anything: cancelled,
+   * timed out, no passkey for this site, or WebAuthn unavailable. `detail` is the browser's reason;
+   * `cause` the error of @simplewebauthn/browser (its `code`, e.g. `ERROR_CEREMONY_ABORTED`).
+   */
+  static passkey(cause: unknown): GatehouseError {
+    const err = new GatehouseError(0, { type: 'passkey-failed', title: 'Passkey prompt failed', detail: cause instanceof Error ? cause.message : 'The passkey prompt failed.' });
+    (err as { cause?: unknown }).cause = cause;
+    return err;
   }
 
   /** No answer at all (offline, DNS, CORS refusal, timeout). */

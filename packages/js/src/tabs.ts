@@ -29,6 +29,8 @@ export function browserTabs(projectKey: string): Tabs {
   let channel: TabChannel | null = null;
   if (typeof BroadcastChannel !== 'undefined') {
     const bc = new BroadcastChannel(`gatehouse:${projectKey}`);
+    // Where a channel can hold a process open (Node, Deno), it must not.
+    (bc as { unref?: () => void }).unref?.();
     channel = {
       post: (message) => bc.postMessage(message),
       subscribe: (listener) => bc.addEventListener('message', (event: MessageEvent<TabMessage>) => listener(event.data)),

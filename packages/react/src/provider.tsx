@@ -1,5 +1,6 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
-import { GatehouseError, type AuthState, type GatehouseClient, type MfaFactor } from '@gatehouse/js';
+import { createContext, useContext, useEffect, useMemo, useSyncExternalStore, type ReactNode } from 'react';
+import type { AuthState, GatehouseClient, MfaFactor } from '@gatehouse/js';
+import { SignInFlow, type SignInSnapshot } from './sign-in-flow';
 
 const GatehouseContext = createContext<GatehouseClient | null>(null);
 
@@ -41,14 +42,7 @@ export function useUser(): AuthState['user'] {
   return useSession().user;
 }
 
-export type SignInStep = 'idle' | 'submitting' | 'mfa-required' | 'signed-in' | 'error';
-
-export interface UseSignIn {
-  step: SignInStep;
-  /** The last failure (wrong password, wrong code, locked, …), cleared by the next attempt. */
-  error: GatehouseError | null;
-  /** During `mfa-required`: the user's factors (`totp`, `sms`, `backup_code`). */
-  factors: string[];
+export interface UseSignIn extends SignInSnapshot {
   signIn(identifier: string, password: string): Promise<void>;
   verifyMfa(factor: MfaFactor, code: string): Promise<void>;
   sendMfaSms(): Promise<void>;
@@ -57,67 +51,18 @@ export interface UseSignIn {
   reset(): void;
 }
 
-/** A sign-in form's state machine: password → (MFA challenge →) signed in, with the error to show. */
+/**
+ * A sign-in form's state machine: `idle` → `submitting` → `mfa-required` (answer with `verifyMfa`,
+ * or a passkey) → `signed-in`, or `error` with the GatehouseError to show. The session itself is
+ * in `useSession()`, which follows the client.
+ */
 export function useSignIn(): UseSignIn {
   const client = useGatehouse();
-  const [step, setStep] = useState<SignInStep>('idle');
-  const [error, setError] = useState<GatehouseError | null>(null);
-  const [challenge, setChallenge] = useState<{ mfaToken: string; factors: string[] } | null>(null);
-
-  const run = useCallback(async (attempt: () => Promise<void>, failedStep: SignInStep) => {
-    setStep('submitting');
-    setError(null);
-    try {
-      await attempt();
-    } catch (err) {
-      setError(err instanceof GatehouseError ? err : GatehouseError.network(err));
-      setStep(failedStep);
-    }
-  }, []);
-
-  const signIn = useCallback(
-    (identifier: string, password: string) =>
-      run(async () => {
-        const result = await client.signIn({ identifier, password });
-        if (result.status === 'mfa-required') {
-          setChallenge({ mfaToken: result.mfaToken, factors: result.factors });
-          setStep('mfa-required');
-        } else setStep('signed-in');
-      }, 'error'),
-    [client, run],
-  );
-  const verifyMfa = useCallback(
-    (factor: MfaFactor, code: string) =>
-      run(async () => {
-        if (!challenge) throw new GatehouseError(400, { title: 'No MFA challenge', detail: 'Sign in with a password first.' });
-        await client.verifyMfa({ mfaToken: challenge.mfaToken, factor, code });
-        setChallenge(null);
-        setStep('signed-in');
-        // A wrong code keeps the challenge: the user tries again (five wrong codes end it: invalid-token).
-      }, 'mfa-required'),
-    [client, run, challenge],
-  );
-  const sendMfaSms = useCallback(async () => {
-    if (challenge) await client.sendMfaSms(challenge.mfaToken);
-  }, [client, challenge]);
-  const signInWithPasskey = useCallback(
-    (email?: string) =>
-      run(async () => {
-        await client.signInWithPasskey(email ? { email } : {});
-        setChallenge(null);
-        setStep('signed-in');
-      }, challenge ? 'mfa-required' : 'error'),
-    [client, run, challenge],
-  );
-  const reset = useCallback(() => {
-    setStep('idle');
-    setError(null);
-    setChallenge(null);
-  }, []);
-
+  const flow = useMemo(() => new SignInFlow(client), [client]);
+  const snapshot = useSyncExternalStore(flow.subscribe, flow.getSnapshot, flow.getSnapshot);
   return useMemo(
-    () => ({ step, error, factors: challenge?.factors ?? [], signIn, verifyMfa, sendMfaSms, signInWithPasskey, reset }),
-    [step, error, challenge, signIn, verifyMfa, sendMfaSms, signInWithPasskey, reset],
+    () => ({ ...snapshot, signIn: flow.signIn, verifyMfa: flow.verifyMfa, sendMfaSms: flow.sendMfaSms, signInWithPasskey: flow.signInWithPasskey, reset: flow.reset }),
+    [snapshot, flow],
   );
 }
 

@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -19,7 +19,7 @@ function run(command: string, args: string[], cwd: string): string {
  * workspace, with `extra` packages from the registry (or npm's cache), so a file missing from a
  * package or a wrong `exports` map fails here as it would for a user.
  */
-export function installPackedSdk(extra: string[]): { consumer: string; tarballs: Record<string, string> } {
+export function installPackedSdk(extra: string[]): { consumer: string; tarballs: Record<string, string>; remove: () => void } {
   run(process.execPath, [join(ROOT, 'tools/scripts/build-sdk.js')], ROOT);
   const packs = mkdtempSync(join(tmpdir(), 'gatehouse-packs-'));
   const tarballs: Record<string, string> = {};
@@ -34,15 +34,28 @@ export function installPackedSdk(extra: string[]): { consumer: string; tarballs:
   mkdirSync(consumer, { recursive: true });
   writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'sdk-consumer', private: true, version: '1.0.0' }, null, 2));
   run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', ...Object.values(tarballs), ...extra], consumer);
-  return { consumer, tarballs };
+  return { consumer, tarballs, remove: () => [packs, consumer].forEach((dir) => rmSync(dir, { recursive: true, force: true })) };
 }
 
-/** Runs a Node script in the consumer project and returns its output (throws with it on failure). */
-export function nodeIn(consumer: string, file: string, env: Record<string, string> = {}): string {
+/**
+ * Runs a Node script in the consumer project and returns its output (rejects with it on failure).
+ * Asynchronous: the control plane of the tests runs in this process and must keep answering.
+ */
+export function nodeIn(consumer: string, file: string, env: Record<string, string> = {}): Promise<string> {
   // eslint-disable-next-line no-restricted-properties -- the script runs with PATH only and what it is given
-  const r = spawnSync(process.execPath, [file], { cwd: consumer, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', ...env }, timeout: 60_000 });
-  if (r.status !== 0) throw new Error(`node ${file} failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
-  return r.stdout;
+  const child = spawn(process.execPath, [file], { cwd: consumer, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(out);
+      else reject(new Error(`node ${file} failed (${code}):\n${out}\n${err}`));
+    });
+  });
 }
 
 export interface Running {
