@@ -40,7 +40,7 @@ export class GatehouseError extends Error {
    * error: any Error named GatehouseError with a slug and a status is one. Subclasses keep the
    * ordinary prototype check.
    */
-  static [Symbol.hasInstance](value: unknown): boolean {
+  static override [Symbol.hasInstance](value: unknown): boolean {
     if (this !== GatehouseError) return Function.prototype[Symbol.hasInstance].call(this, value);
     return value instanceof Error && value.name === 'GatehouseError' && typeof (value as { slug?: unknown }).slug === 'string' && typeof (value as { status?: unknown }).status === 'number';
   }

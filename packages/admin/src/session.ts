@@ -13,10 +13,10 @@ export interface AdminSessionOptions {
 }
 
 export interface AdminSession {
-  /** A current admin access token: signs in on first use, then renews through the refresh cookie before expiry. */
-  token(): Promise<string>;
-  /** Ends the session at Gatehouse. */
-  signOut(): Promise<void>;
+  /** A current admin access token: signs in on first use, then renews through the refresh cookie before expiry. A plain function (no `this`), to pass as `token`. */
+  token: () => Promise<string>;
+  /** Ends the session at Gatehouse (the next `token()` signs in again). */
+  signOut: () => Promise<void>;
 }
 
 /**
@@ -64,23 +64,35 @@ export function adminSession(options: AdminSessionOptions): AdminSession {
       }
     }
     const body = (await (await call('/v1/auth/sign-in', { identifier: options.email, password: options.password }, false)).json()) as { session?: { access_token: string }; mfa_required?: boolean };
-    if (!body.session) throw new GatehouseError(401, { title: 'MFA required', detail: 'This administrator has MFA enabled; adminSession signs in with a password only.' });
+    // Not a server problem but the challenge (CONTRACT §10): named like one so scripts can tell it apart.
+    if (!body.session) throw new GatehouseError(401, { type: 'mfa-required', title: 'MFA required', detail: 'This administrator has MFA enabled; adminSession signs in with a password only: use an administrator without MFA for scripts, or pass a token.' });
     access = { token: body.session.access_token, expiresAt: expiryOf(body.session.access_token) };
     return access.token;
   };
 
+  const token = async (): Promise<string> => {
+    if (access && access.expiresAt - margin > Date.now()) return access.token;
+    pending ??= obtain().finally(() => (pending = null));
+    return pending;
+  };
+
   return {
-    token: async () => {
-      if (access && access.expiresAt - margin > Date.now()) return access.token;
-      pending ??= obtain().finally(() => (pending = null));
-      return pending;
-    },
+    token,
     signOut: async () => {
+      if (pending) await pending.catch(() => undefined);
       if (!access) return;
-      const token = access.token;
+      // An expired access token cannot sign out: renew it first.
+      const current = access.expiresAt > Date.now() ? access.token : await token();
       access = null;
-      await doFetch(`${base}/v1/auth/sign-out`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'x-service-project-key': options.projectKey } });
       refreshCookie = null;
+      let response: Response;
+      try {
+        response = await doFetch(`${base}/v1/auth/sign-out`, { method: 'POST', headers: { authorization: `Bearer ${current}`, 'x-service-project-key': options.projectKey }, redirect: 'error' });
+      } catch (err) {
+        throw GatehouseError.network(err);
+      }
+      // 401: the session had already ended, which is what was asked.
+      if (!response.ok && response.status !== 401) throw await GatehouseError.fromResponse(response);
     },
   };
 }
