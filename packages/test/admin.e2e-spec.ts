@@ -12,13 +12,15 @@ describe('@gatehouse/admin against the real control plane', () => {
   const stack = new OidcStack();
   let controlPlaneUrl: string;
   let admin: AdminClient;
+  /** Every URL the client asked for. */
+  const requested: string[] = [];
 
   beforeAll(async () => {
     await stack.start();
     await stack.cp.app.listen(0, '127.0.0.1');
     controlPlaneUrl = (await stack.cp.app.getUrl()).replace('[::1]', '127.0.0.1');
     const session = adminSession({ authUrl: stack.authUrl, projectKey: stack.tenant.consoleKey, email: stack.tenant.adminEmail, password: stack.tenant.adminPassword });
-    admin = createAdminClient({ baseUrl: controlPlaneUrl, token: session.token, pageSize: 20 });
+    admin = createAdminClient({ baseUrl: controlPlaneUrl, token: session.token, pageSize: 20, fetch: (request: Request) => (requested.push(request.url), fetch(request)) });
   });
   afterAll(() => stack.stop());
 
@@ -35,7 +37,10 @@ describe('@gatehouse/admin against the real control plane', () => {
     const entity = await stack.cp.dataSource.getRepository('Project').findOneByOrFail({ id: project.id });
     for (let i = 0; i < 45; i += 1) await createUser(stack.cp.app, entity as never, `person${String(i).padStart(2, '0')}@crowd.test`);
     const seen: string[] = [];
+    requested.length = 0;
     for await (const user of admin.paginate('/v1/admin/users', { query: { project_id: project.id } })) seen.push(user.email);
+    // Pages of 20: 20 + 20 + 5, and no fourth request past the total.
+    expect(requested.map((u) => new URL(u).searchParams.toString())).toEqual([1, 2, 3].map((page) => `project_id=${project.id}&page=${page}&limit=20`));
     expect(seen).toHaveLength(45);
     expect(new Set(seen).size).toBe(45);
     const { data: first } = await admin.GET('/v1/admin/users', { params: { query: { project_id: project.id, page: 1, limit: 100 } } });
@@ -55,6 +60,22 @@ describe('@gatehouse/admin against the real control plane', () => {
     const invalid = await admin.POST('/v1/admin/projects', { body: { name: 'Bad', allowed_origins: ['not an origin'] } }).catch((e: unknown) => e);
     expect(invalid).toMatchObject({ slug: 'validation-error', status: 400 });
     expect(Object.keys((invalid as GatehouseError).errors ?? {})).toEqual([expect.stringMatching(/^allowed_origins/)]);
+  });
+
+  it('adminSession renews through the refresh cookie of the real runtime, and its sign-out ends the session', async () => {
+    // A renewal margin longer than the token's life: every token() refreshes (as a script running for hours would).
+    const session = adminSession({ authUrl: stack.authUrl, projectKey: stack.tenant.consoleKey, email: stack.tenant.adminEmail, password: stack.tenant.adminPassword, renewBeforeSeconds: 100_000 });
+    const tokens: string[] = [];
+    const client = createAdminClient({ baseUrl: controlPlaneUrl, token: async () => tokens[tokens.push(await session.token()) - 1] });
+    for (let i = 0; i < 3; i += 1) expect((await client.GET('/v1/admin/projects')).data.projects.length).toBeGreaterThan(0);
+    expect(new Set(tokens).size).toBe(3);
+    // Concurrent callers share one refresh: the rotated cookie is never presented twice.
+    const together = await Promise.all(Array.from({ length: 5 }, () => session.token()));
+    expect(new Set(together).size).toBe(1);
+    expect((await createAdminClient({ baseUrl: controlPlaneUrl, token: together[0] }).GET('/v1/admin/stats')).response.status).toBe(200);
+    await session.signOut();
+    const ended = await createAdminClient({ baseUrl: controlPlaneUrl, token: together[0] }).GET('/v1/admin/projects').catch((e: unknown) => e);
+    expect(ended).toMatchObject({ slug: 'unauthenticated', status: 401 });
   });
 
   it('a wrong password surfaces as invalid-credentials', async () => {

@@ -110,6 +110,21 @@ describe('createAdminClient', () => {
     expect(new Special(500, {})).toBeInstanceOf(GatehouseError);
   });
 
+  it('types paginate from the generated paths: list routes only, items of the list, its filters', () => {
+    const admin = createAdminClient({ baseUrl: 'http://cp.test', token: 't', fetch: fakeControlPlane(0).fetch });
+    // Checked by tsc (packages/tsconfig.json covers the specs); nothing is fetched until iterated.
+    const users = admin.paginate('/v1/admin/users', { query: { project_id: 'prj_1', q: 'ada' } });
+    const deliveries = admin.paginate('/v1/admin/webhooks/{id}/deliveries', { path: { id: 'wh_1' } });
+    type Email = Awaited<ReturnType<typeof users.next>>['value'] extends { email: infer E } | void ? E : never;
+    const email: Email = 'a@b.c';
+    // @ts-expect-error -- not a list route
+    const notAList = admin.paginate('/v1/admin/webhooks/{id}/test');
+    // @ts-expect-error -- page and limit belong to paginate
+    const ownPaging = admin.paginate('/v1/admin/users', { query: { page: 2 } });
+    expect([users, deliveries, notAList, ownPaging].every((it) => typeof it[Symbol.asyncIterator] === 'function')).toBe(true);
+    expect(email).toBe('a@b.c');
+  });
+
   it('refuses a page size the API would refuse', () => {
     expect(() => createAdminClient({ baseUrl: 'http://cp.test', token: 't', pageSize: 101 })).toThrow(RangeError);
   });

@@ -17,7 +17,7 @@ export interface AdminClientOptions {
 type JsonOk<Op> = Op extends { responses: { 200: { content: { 'application/json': infer Body } } } } ? Body : never;
 type GetBody<P extends keyof paths> = paths[P] extends { get: infer Op } ? JsonOk<Op> : never;
 /** The admin routes that answer `{"<plural>": […], "pagination": {…}}`. */
-export type ListPath = { [P in keyof paths]: GetBody<P> extends { pagination: unknown } ? P : never }[keyof paths];
+export type ListPath = { [P in keyof paths]: [GetBody<P>] extends [never] ? never : GetBody<P> extends { pagination: unknown } ? P : never }[keyof paths];
 /** One item of a list route. */
 export type ListItem<P extends ListPath> = { [K in Exclude<keyof GetBody<P>, 'pagination'>]: GetBody<P>[K] extends (infer Item)[] ? Item : never }[Exclude<keyof GetBody<P>, 'pagination'>];
 type GetParameters<P extends ListPath> = paths[P] extends { get: { parameters: infer Params } } ? Params : never;
