@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import * as bcrypt from 'bcrypt';
+import { verifyImportedHash, type ImportedScheme } from './imported-hashes';
 
-export type PasswordScheme = 'bcrypt' | 'bcrypt-sha256';
+/** Ours (`bcrypt-sha256`), or an imported hash's own scheme until the next sign-in replaces it. */
+export type PasswordScheme = 'bcrypt-sha256' | ImportedScheme;
 
 /** NFKC, as docs/api-contract.md §3 requires, before any length check or hashing. */
 export function normalizePassword(password: string): string {
@@ -20,10 +22,11 @@ export async function hashPassword(password: string, cost: number): Promise<{ ha
   return { hash: await bcrypt.hash(preHash(password), cost), scheme: 'bcrypt-sha256' };
 }
 
-/** Verifies against either scheme. Plain `bcrypt` is for imported `$2a$/$2b$` hashes. */
+/** Verifies against our scheme or an imported hash's own (plain `bcrypt` is an imported `$2a$/$2b$/$2y$` hash). */
 export async function verifyPassword(password: string, hash: string, scheme: PasswordScheme): Promise<boolean> {
-  const input = scheme === 'bcrypt-sha256' ? preHash(password) : normalizePassword(password);
-  return bcrypt.compare(input, hash);
+  if (scheme === 'bcrypt-sha256') return bcrypt.compare(preHash(password), hash);
+  if (scheme === 'bcrypt') return bcrypt.compare(normalizePassword(password), hash);
+  return verifyImportedHash(password, hash, scheme);
 }
 
 export function bcryptCostOf(hash: string): number {

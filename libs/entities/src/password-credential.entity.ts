@@ -1,6 +1,7 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import type { PasswordScheme } from '@gatehouse/crypto';
 
-export type PasswordScheme = 'bcrypt' | 'bcrypt-sha256';
+export type { PasswordScheme };
 
 @Entity('password_credentials')
 export class PasswordCredential {

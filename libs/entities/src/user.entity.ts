@@ -25,6 +25,10 @@ export class User extends ProjectScoped {
   @Column('jsonb', { default: {} })
   metadata: Record<string, unknown>;
 
+  /** The user's id in the system they were imported from (unique per project; makes a repeated import idempotent). */
+  @Column('text', { nullable: true })
+  externalId: string | null;
+
   @UpdateDateColumn({ type: 'timestamptz' })
   updatedAt: Date;
 
