@@ -20,7 +20,7 @@ describe('@gatehouse/admin against the real control plane', () => {
     await stack.cp.app.listen(0, '127.0.0.1');
     controlPlaneUrl = (await stack.cp.app.getUrl()).replace('[::1]', '127.0.0.1');
     const session = adminSession({ authUrl: stack.authUrl, projectKey: stack.tenant.consoleKey, email: stack.tenant.adminEmail, password: stack.tenant.adminPassword });
-    admin = createAdminClient({ baseUrl: controlPlaneUrl, token: session.token, pageSize: 20, fetch: (request: Request) => (requested.push(request.url), fetch(request)) });
+    admin = createAdminClient({ baseUrl: controlPlaneUrl, token: session.token, pageSize: 20, fetch: ((request: Request) => (requested.push(request.url), fetch(request))) as typeof fetch });
   });
   afterAll(() => stack.stop());
 

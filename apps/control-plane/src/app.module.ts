@@ -15,6 +15,7 @@ import { OrganizationsModule } from './organizations/organizations.module';
 import { ProjectsModule } from './projects/projects.module';
 import { SigningKeysModule } from './signing-keys/signing-keys.module';
 import { StatsModule } from './stats/stats.module';
+import { UserTransferModule } from './user-transfer/user-transfer.module';
 import { UsersModule } from './users/users.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
@@ -25,7 +26,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [CoreModule.forRoot(config, clock), DatabaseModule.forRoot(), IdentityModule, QueueModule.forRoot(), ProjectsModule, WebhooksModule,
-        ApiKeysModule, SigningKeysModule, UsersModule, OrganizationsModule, OrganizationMembersModule, InvitationsModule, OAuthClientsModule, AuditModule, StatsModule, ConsoleModule],
+        ApiKeysModule, SigningKeysModule, UsersModule, UserTransferModule, OrganizationsModule, OrganizationMembersModule, InvitationsModule, OAuthClientsModule, AuditModule, StatsModule, ConsoleModule],
     };
   }
 }

@@ -23,7 +23,8 @@ export interface FirebaseScryptParameters {
 
 /** A hash ready to store: the scheme and the stored string (PHC or modular crypt as given, or JSON of the parameters). */
 export interface ParsedImportedHash {
-  scheme: ImportedScheme;
+  /** `bcrypt-sha256` is ours, from a Gatehouse export. */
+  scheme: ImportedScheme | 'bcrypt-sha256';
   hash: string;
 }
 
@@ -70,8 +71,16 @@ export function parseImportedHash(value: unknown, options: { allowWeak: boolean;
   const o = value as Record<string, unknown>;
   const hash = typeof o.hash === 'string' ? o.hash : null;
   if (!hash) throw new ImportedHashError('hash is required');
+  if (o.algorithm === 'bcrypt_sha256') {
+    // Ours, as a Gatehouse export writes it: bcrypt over the password's SHA-256 (passwords.ts).
+    if (!/^\$2b\$\d{2}\$[./A-Za-z0-9]{53}$/.test(hash)) throw new ImportedHashError('bcrypt_sha256 needs a $2b$ bcrypt hash');
+    return { scheme: 'bcrypt-sha256', hash };
+  }
   if (o.algorithm === 'firebase_scrypt') {
-    const fb = options.firebase;
+    // The project's parameters, or (a Gatehouse export) the line's own.
+    const own = firebaseParametersOf({ signer_key: o.signer_key as string | undefined, salt_separator: o.salt_separator as string | undefined, rounds: o.rounds as number | undefined, mem_cost: o.mem_cost as number | undefined });
+    if (typeof own === 'string') throw new ImportedHashError(own);
+    const fb = own ?? options.firebase;
     if (!fb) throw new ImportedHashError('firebase_scrypt needs the project parameters signer_key, salt_separator, rounds and mem_cost');
     if (typeof o.salt !== 'string' || !b64(o.salt) || !b64(hash)) throw new ImportedHashError('firebase_scrypt needs a base64 hash and salt');
     return { scheme: 'firebase-scrypt', hash: JSON.stringify({ hash, salt: o.salt, signer_key: fb.signer_key, salt_separator: fb.salt_separator, rounds: fb.rounds, mem_cost: fb.mem_cost }) };

@@ -2,6 +2,7 @@
 export { decryptSecret, decryptSecretString, encryptSecret } from './aes-gcm';
 export {
   bcryptCostOf,
+  exportedPasswordHash,
   hashPassword,
   makeDummyHash,
   needsRehash,

@@ -34,6 +34,17 @@ export function bcryptCostOf(hash: string): number {
   return m ? Number(m[1]) : 0;
 }
 
+/**
+ * A stored hash as an import line's `password_hash` (CONTRACT §12): the string where the scheme
+ * names itself, else the object form (ours and Firebase's carry their parameters).
+ */
+export function exportedPasswordHash(hash: string, scheme: PasswordScheme): string | Record<string, unknown> {
+  if (scheme === 'bcrypt-sha256') return { algorithm: 'bcrypt_sha256', hash };
+  if (scheme === 'firebase-scrypt') return { algorithm: 'firebase_scrypt', ...(JSON.parse(hash) as Record<string, unknown>) };
+  if (scheme === 'sha256' || scheme === 'sha512' || scheme === 'md5') return { algorithm: scheme, ...(JSON.parse(hash) as Record<string, unknown>) };
+  return hash;
+}
+
 /** True when a stored hash should be replaced at the next successful sign-in. */
 export function needsRehash(hash: string, scheme: PasswordScheme, cost: number): boolean {
   return scheme !== 'bcrypt-sha256' || bcryptCostOf(hash) < cost;

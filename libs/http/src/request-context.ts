@@ -89,12 +89,14 @@ const BODY_ERRORS: Record<string, [string, string]> = {
  * a missing or unknown project key is 401 whatever the body; an unknown route 404, a wrong method
  * 405. body-parser has read the whole request by then, refused or not.
  */
-export function bodyMiddleware(limitBytes: number, formPaths: string[] = []) {
+export function bodyMiddleware(limitBytes: number, formPaths: string[] = [], streamPaths: RegExp[] = []) {
   const jsonOnly = jsonOnlyMiddleware(formPaths);
   const json = express.json({ limit: limitBytes, strict: false, type: ['application/json', 'application/*+json'] });
   const form = express.urlencoded({ extended: false, limit: limitBytes });
   return (req: Request, res: Response, next: NextFunction): void => {
     if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return next();
+    // A stream of lines, read by its route as it arrives: no size limit here, the route keeps one per line.
+    if (req.is('application/x-ndjson') && streamPaths.some((p) => p.test(req.path))) return next();
     const parsed = (err?: unknown) => (err ? deferBodyError(err, res, next) : next());
     jsonOnly(req, res, (err?: unknown) => {
       if (err) return deferBodyError(err, res, next);

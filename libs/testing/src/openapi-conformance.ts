@@ -139,7 +139,8 @@ export function operationsWithoutSuccessSchema(served: object): string[] {
     for (const [method, operation] of Object.entries(item)) {
       if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
       const successes = Object.entries(operation.responses ?? {}).filter(([status]) => /^[23]\d\d$/.test(status));
-      const described = successes.length > 0 && successes.every(([status, r]) => !['200', '201', '202'].includes(status) || !!r.content?.['application/json']?.schema);
+      // A streamed NDJSON answer (user export) declares the schema of its lines under its own media type.
+      const described = successes.length > 0 && successes.every(([status, r]) => !['200', '201', '202'].includes(status) || !!(r.content?.['application/json'] ?? r.content?.['application/x-ndjson'])?.schema);
       if (!described) missing.push(`${method.toUpperCase()} ${template}`);
     }
   }

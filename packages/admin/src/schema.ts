@@ -353,6 +353,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/projects/{id}/users/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Stream the project's users as NDJSON in the import format; password hashes and TOTP secrets only with `include_password_hashes=true` (a security event) */
+        get: operations["UserTransferController_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/projects/{id}/users/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Import users from an `application/x-ndjson` body, one user a line, streamed; answers the report (docs/migration.md) */
+        post: operations["UserTransferController_import"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/stats": {
         parameters: {
             query?: never;
@@ -828,6 +862,31 @@ export interface components {
             info: components["schemas"]["SomeDependencies"];
             /** @enum {string} */
             status: "ok";
+        };
+        ImportCounts: {
+            conflicts: number;
+            created: number;
+            rejected: number;
+            skipped: number;
+            updated: number;
+        };
+        ImportLineError: {
+            detail: string;
+            /** @description Field (dotted path) → messages */
+            errors?: {
+                [key: string]: unknown;
+            };
+            /** @description Line number, from 1 */
+            line: number;
+            /** @description A problem slug: validation-error, invalid-json, conflict, payload-too-large */
+            type: string;
+        };
+        ImportReportResponse: {
+            counts: components["schemas"]["ImportCounts"];
+            /** @description Refused lines (the first 1000) */
+            errors: components["schemas"]["ImportLineError"][];
+            /** @description Users imported with a weak hash (allow_weak_hashes), upgraded at their first sign-in */
+            weak_hashes: number;
         };
         InvitationListResponse: {
             invitations: components["schemas"]["InvitationResponse"][];
@@ -2559,6 +2618,79 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SigningKeyResponse"];
+                };
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    UserTransferController_export: {
+        parameters: {
+            query?: {
+                include_password_hashes?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One user a line, each line an import line (CONTRACT §12) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    UserTransferController_import: {
+        parameters: {
+            query?: {
+                allow_weak_hashes?: "true" | "false";
+                emit_events?: "true" | "false";
+                mem_cost?: unknown;
+                on_conflict?: "skip" | "update" | "conflict";
+                rounds?: unknown;
+                /** @description Firebase scrypt: base64 */
+                salt_separator?: unknown;
+                /** @description Firebase scrypt: the project's base64 signer key */
+                signer_key?: unknown;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportReportResponse"];
                 };
             };
             /** @description A problem (RFC 9457): every answer that is not a success */

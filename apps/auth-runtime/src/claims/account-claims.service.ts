@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { User } from '@gatehouse/entities';
-import { EventRecorder, LockoutService, MfaFactorsRepository, OneTimeTokensRepository, SecondFactorLockout, UsersRepository, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
+import { EventRecorder, LockoutService, MfaFactorsRepository, OAuthIdentitiesRepository, OneTimeTokensRepository, SecondFactorLockout, UsersRepository, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
-import { OAuthIdentitiesRepository } from '../credentials/oauth-identities.repository';
 import { PasskeysRepository } from '../credentials/passkeys.repository';
 import { SessionsService } from '../sessions/sessions.service';
 

@@ -3,7 +3,7 @@ import type { Response } from 'express';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { decryptSecretString, encryptSecret, randomDigits, safeEqual } from '@gatehouse/crypto';
-import { EventRecorder, MfaFactorsRepository, UsersRepository, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
+import { EventRecorder, MfaFactorsRepository, totpSecretAad, UsersRepository, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { RateLimitsService } from '@gatehouse/http';
 import { CacheStore, Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
@@ -21,7 +21,6 @@ interface PendingSms {
   attempts: number;
 }
 
-const totpAad = (userId: string) => `totp:${userId}`;
 
 /** The signed-in user and their session (access-token claims). */
 type Caller = { sub: string; sid: string };
@@ -65,7 +64,7 @@ export class MfaEnrollmentService {
         projectId: project.id,
         userId: user.id,
         type: 'totp',
-        secretEncrypted: encryptSecret(this.config.auth.encryptionKey, secret, totpAad(user.id)),
+        secretEncrypted: encryptSecret(this.config.auth.encryptionKey, secret, totpSecretAad(user.id)),
         phoneNumber: null,
       });
       await this.factors.replaceBackupCodes(
@@ -83,7 +82,7 @@ export class MfaEnrollmentService {
     if (!factor || factor.status !== 'pending' || !factor.secretEncrypted) {
       throw new ProblemError('conflict', { detail: 'There is no pending TOTP setup; call /v1/auth/mfa/totp/setup first.' });
     }
-    const secret = decryptSecretString(this.config.auth.encryptionKey, factor.secretEncrypted, totpAad(user.id));
+    const secret = decryptSecretString(this.config.auth.encryptionKey, factor.secretEncrypted, totpSecretAad(user.id));
     const step = matchTotpStep(secret, code, Math.floor(this.clock.nowMs() / 1000));
     if (step === null) throw new ProblemError('invalid-code', { detail: 'The code is wrong or expired.' });
     await this.dataSource.transaction(async (manager) => {

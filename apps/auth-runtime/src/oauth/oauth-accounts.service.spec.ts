@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { QueryFailedError, type DataSource, type EntityManager } from 'typeorm';
 import type { User } from '@gatehouse/entities';
-import type { EventRecorder, ResolvedProject, UsersRepository } from '@gatehouse/identity';
+import type { EventRecorder, OAuthIdentitiesRepository, ResolvedProject, UsersRepository } from '@gatehouse/identity';
 import type { Clock } from '@gatehouse/platform';
 import type { AccountClaimsService } from '../claims/account-claims.service';
-import type { OAuthIdentitiesRepository } from '../credentials/oauth-identities.repository';
 import type { UserEvents } from '../sign-in/user-events';
 import { OAuthAccountsService } from './oauth-accounts.service';
 import { OAuthFailure } from './oauth-failure';

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { uniqueViolation, type User } from '@gatehouse/entities';
-import { EventRecorder, UsersRepository, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
+import { EventRecorder, OAuthIdentitiesRepository, UsersRepository, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { AccountClaimsService } from '../claims/account-claims.service';
-import { OAuthIdentitiesRepository } from '../credentials/oauth-identities.repository';
 import { UserEvents } from '../sign-in/user-events';
 import { OAuthFailure } from './oauth-failure';
 import type { ProviderIdentity } from './provider-identity';

@@ -7,6 +7,9 @@ import { MfaBackupCode, MfaFactor, queryRows } from '@gatehouse/entities';
  * (the control plane's user resource, listed or alone): the types of the enabled factors of the
  * user `userRef`, sorted, as a text array (`{}` when none).
  */
+/** The associated data a TOTP secret is sealed with (bound to its user: a sealed secret copied to another row does not open). */
+export const totpSecretAad = (userId: string) => `totp:${userId}`;
+
 export const enabledMfaFactorTypesSql = (userRef: string) =>
   `COALESCE((SELECT array_agg(f.type ORDER BY f.type) FROM mfa_factors f WHERE f.user_id = ${userRef} AND f.status = 'enabled'), '{}')`;
 
@@ -53,6 +56,12 @@ export class MfaFactorsRepository {
   async enable(manager: EntityManager, userId: string, type: MfaFactor['type'], at: Date, lastUsedStep: string | null): Promise<boolean> {
     const r = await manager.getRepository(MfaFactor).update({ userId, type, status: 'pending' }, { status: 'enabled', enabledAt: at, lastUsedStep });
     return (r.affected ?? 0) > 0;
+  }
+
+  /** An imported factor, enabled at once (user import): replaces the user's factor of that type. */
+  async upsertEnabled(manager: EntityManager, f: Pick<MfaFactor, 'tenantId' | 'projectId' | 'userId' | 'type' | 'secretEncrypted' | 'phoneNumber'>, at: Date): Promise<void> {
+    await manager.getRepository(MfaFactor).delete({ userId: f.userId, type: f.type });
+    await manager.getRepository(MfaFactor).save(manager.getRepository(MfaFactor).create({ ...f, status: 'enabled', lastUsedStep: null, enabledAt: at }));
   }
 
   /** Records a TOTP step as used only if it is newer than the last one: a code works once. */

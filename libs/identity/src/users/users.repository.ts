@@ -66,6 +66,22 @@ export interface UserRow {
 }
 
 /** The control plane's user list filters. */
+/** A user as an export reads it (see `exportPage`). */
+export interface ExportRow {
+  id: string;
+  email: string;
+  email_verified: boolean;
+  username: string | null;
+  metadata: Record<string, unknown>;
+  created_at: Date;
+  external_id: string | null;
+  password_hash: string | null;
+  scheme: PasswordCredential['scheme'] | null;
+  totp_secret_encrypted: string | null;
+  phone_number: string | null;
+  identities: { provider: string; subject: string; email: string | null }[];
+}
+
 export interface UserFilter {
   projectId?: string;
   /** Case-insensitive literal substring of email or username. */
@@ -163,6 +179,56 @@ export class UsersRepository {
       .values({ userId, passwordHash: hash, scheme })
       .orUpdate(['password_hash', 'scheme', 'updated_at'], ['user_id'])
       .execute();
+  }
+
+  // User import and export (the control plane, CONTRACT §12).
+
+  /** The project's users an import line may name: by email (case-insensitive) or by external id. */
+  findImportMatches(manager: EntityManager, projectId: string, email: string, externalId: string | null): Promise<{ id: string; external_id: string | null }[]> {
+    return queryRows(manager, `SELECT id, external_id FROM users WHERE project_id = $1 AND (lower(email) = lower($2) OR external_id = $3) ORDER BY id`, [projectId, email, externalId]);
+  }
+
+  /** An imported user; `createdAt` kept from the system they came from. Returns the new id. */
+  async insertImported(
+    manager: EntityManager,
+    u: { tenantId: string; projectId: string; email: string; emailVerified: boolean; username: string | null; metadata: Record<string, unknown>; externalId: string | null; createdAt: Date | null },
+  ): Promise<string> {
+    const rows = await queryRows<{ id: string }>(
+      manager,
+      `INSERT INTO users (tenant_id, project_id, email, email_verified, username, metadata, external_id, status, is_admin, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, 'active', false, COALESCE($8::timestamptz, now()), now()) RETURNING id`,
+      [u.tenantId, u.projectId, u.email, u.emailVerified, u.username, JSON.stringify(u.metadata), u.externalId, u.createdAt],
+    );
+    return rows[0].id;
+  }
+
+  /** `on_conflict=update`: the line's fields replace the user's (an absent field keeps its value). */
+  async updateImported(manager: EntityManager, id: string, f: { email: string; emailVerified?: boolean; username?: string | null; metadata?: Record<string, unknown>; externalId?: string | null }): Promise<void> {
+    await manager.query(
+      `UPDATE users SET email = $2, email_verified = COALESCE($3, email_verified), username = CASE WHEN $4::boolean THEN $5 ELSE username END,
+         metadata = COALESCE($6::jsonb, metadata), external_id = COALESCE($7, external_id), updated_at = now() WHERE id = $1`,
+      [id, f.email, f.emailVerified ?? null, f.username !== undefined, f.username ?? null, f.metadata ? JSON.stringify(f.metadata) : null, f.externalId ?? null],
+    );
+  }
+
+  /**
+   * One page of the project's users for an export, in id order after `afterId`: each with the
+   * password hash and scheme, the enabled TOTP secret (sealed) and SMS phone, and the social
+   * identities, in one statement (the export streams page after page; nothing is held).
+   */
+  exportPage(projectId: string, afterId: string | null, limit: number): Promise<ExportRow[]> {
+    return queryRows<ExportRow>(
+      this.dataSource.manager,
+      `SELECT u.id, u.email, u.email_verified, u.username, u.metadata, u.created_at, u.external_id, c.password_hash, c.scheme,
+              (SELECT f.secret_encrypted FROM mfa_factors f WHERE f.user_id = u.id AND f.type = 'totp' AND f.status = 'enabled') AS totp_secret_encrypted,
+              (SELECT f.phone_number FROM mfa_factors f WHERE f.user_id = u.id AND f.type = 'sms' AND f.status = 'enabled') AS phone_number,
+              COALESCE((SELECT json_agg(json_build_object('provider', i.provider, 'subject', i.subject, 'email', i.email) ORDER BY i.provider, i.subject)
+                          FROM oauth_identities i WHERE i.user_id = u.id), '[]'::json) AS identities
+         FROM users u LEFT JOIN password_credentials c ON c.user_id = u.id
+        WHERE u.project_id = $1 AND ($2::uuid IS NULL OR u.id > $2::uuid)
+        ORDER BY u.id LIMIT $3`,
+      [projectId, afterId, limit],
+    );
   }
 
   async touchSignIn(manager: EntityManager, userId: string, at: Date): Promise<void> {

@@ -23,6 +23,12 @@ export class OAuthIdentitiesRepository {
     return rows.map((r) => ({ provider: r.provider, subject: r.subject })).sort((a, b) => a.provider.localeCompare(b.provider) || a.subject.localeCompare(b.subject));
   }
 
+  /** Whose an identity is in the project (user import: one that is another user's is a conflict). */
+  async ownerOf(manager: EntityManager, projectId: string, provider: string, subject: string): Promise<string | null> {
+    const rows = await queryRows<{ user_id: string }>(manager, `SELECT user_id FROM oauth_identities WHERE project_id = $1 AND provider = $2 AND subject = $3`, [projectId, provider, subject]);
+    return rows[0]?.user_id ?? null;
+  }
+
   async touch(manager: EntityManager, id: string, email: string | null, at: Date): Promise<void> {
     await manager.getRepository(OAuthIdentity).update({ id }, { lastUsedAt: at, ...(email !== null ? { email } : {}) });
   }

@@ -1,0 +1,230 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Readable } from 'node:stream';
+import { DataSource, type EntityManager } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
+import { encryptSecret, ImportedHashError, parseImportedHash, WEAK_SCHEMES, type FirebaseScryptParameters } from '@gatehouse/crypto';
+import { uniqueViolation, type Project } from '@gatehouse/entities';
+import { EventRecorder, MfaFactorsRepository, OAuthIdentitiesRepository, totpSecretAad, UsersRepository, type RequestMeta } from '@gatehouse/identity';
+import { ProblemError, ProblemValidationPipe, type FieldErrors } from '@gatehouse/problem-details';
+import { ImportLineDto } from './dto/import-line.dto';
+import { ndjsonLines } from './ndjson';
+
+export type OnConflict = 'skip' | 'update' | 'conflict';
+
+export interface ImportOptions {
+  onConflict: OnConflict;
+  allowWeakHashes: boolean;
+  emitEvents: boolean;
+  firebase: FirebaseScryptParameters | null;
+}
+
+export interface ImportReport {
+  counts: { created: number; updated: number; skipped: number; conflicts: number; rejected: number };
+  /** Lines imported with a weak hash (upgraded at their first sign-in). */
+  weak_hashes: number;
+  errors: { line: number; type: string; detail: string; errors?: FieldErrors }[];
+}
+
+/** Lines in one transaction: a failure costs at most this many lines' work, and a million lines are not one transaction. */
+const BATCH = 200;
+const MAX_LINE_BYTES = 64 * 1024;
+/** The report lists the first this many refused lines (the counts count them all). */
+const MAX_REPORTED_ERRORS = 1000;
+
+interface Actor {
+  tenantId: string;
+  userId: string;
+  meta: RequestMeta;
+}
+
+/**
+ * User import (CONTRACT §12): NDJSON lines streamed from the request, validated one by one (a
+ * malformed line is reported and the rest go on), written in transactions of `BATCH` lines with a
+ * savepoint per line, so a line that fails at the database is undone alone. Idempotent through the
+ * email and the external id, as `on_conflict` says. One `users.imported` audit event with the counts;
+ * `user.created` per user only with `emit_events`.
+ */
+@Injectable()
+export class UserImportService {
+  private readonly pipe = new ProblemValidationPipe();
+
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly users: UsersRepository,
+    private readonly factors: MfaFactorsRepository,
+    private readonly identities: OAuthIdentitiesRepository,
+    private readonly events: EventRecorder,
+  ) {}
+
+  async import(project: Project, body: Readable, options: ImportOptions, actor: Actor): Promise<ImportReport> {
+    const report: ImportReport = { counts: { created: 0, updated: 0, skipped: 0, conflicts: 0, rejected: 0 }, weak_hashes: 0, errors: [] };
+    const refuse = (line: number, type: string, detail: string, errors?: FieldErrors) => {
+      if (type === 'conflict') report.counts.conflicts += 1;
+      else report.counts.rejected += 1;
+      if (report.errors.length < MAX_REPORTED_ERRORS) report.errors.push({ line, type, detail, ...(errors ? { errors } : {}) });
+    };
+    let batch: { number: number; line: ParsedLine }[] = [];
+    const flush = async () => {
+      if (batch.length === 0) return;
+      const lines = batch;
+      batch = [];
+      await this.dataSource.transaction(async (manager) => {
+        for (const { number, line } of lines) {
+          await manager.query('SAVEPOINT import_line');
+          try {
+            const outcome = await this.write(manager, project, line, options);
+            await manager.query('RELEASE SAVEPOINT import_line');
+            if (outcome.kind === 'conflict') refuse(number, 'conflict', outcome.detail);
+            else {
+              report.counts[outcome.kind] += 1;
+              if (outcome.kind !== 'skipped' && line.weak) report.weak_hashes += 1;
+            }
+          } catch (err) {
+            await manager.query('ROLLBACK TO SAVEPOINT import_line');
+            if (err instanceof LineConflict) refuse(number, 'conflict', err.message);
+            else if (uniqueViolation(err) !== null) refuse(number, 'conflict', 'The username, email or a social identity belongs to another user of the project.');
+            else throw err;
+          }
+        }
+      });
+    };
+
+    for await (const raw of ndjsonLines(body, MAX_LINE_BYTES)) {
+      if (raw.tooLong) {
+        refuse(raw.number, 'payload-too-large', `The line is longer than ${MAX_LINE_BYTES} bytes.`);
+        continue;
+      }
+      const parsed = await this.parse(raw.text, options);
+      if ('problem' in parsed) {
+        refuse(raw.number, parsed.problem.slug, parsed.problem.message, parsed.problem.options.errors);
+        continue;
+      }
+      batch.push({ number: raw.number, line: parsed });
+      if (batch.length >= BATCH) await flush();
+    }
+    await flush();
+
+    await this.dataSource.transaction((manager) =>
+      this.events.record(manager, {
+        tenantId: actor.tenantId,
+        projectId: project.id,
+        actorType: 'admin',
+        actorId: actor.userId,
+        action: 'users.imported',
+        resourceType: 'project',
+        resourceId: project.id,
+        meta: actor.meta,
+        data: { project_id: project.id, counts: report.counts, weak_hashes: report.weak_hashes, on_conflict: options.onConflict },
+      }),
+    );
+    return report;
+  }
+
+  /** One line, validated as a request body would be; the password hash read in its scheme. */
+  private async parse(text: string, options: ImportOptions): Promise<ParsedLine | { problem: ProblemError }> {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return { problem: new ProblemError('invalid-json', { detail: 'The line is not valid JSON.' }) };
+    }
+    let dto: ImportLineDto;
+    try {
+      dto = (await this.pipe.transform(value, { type: 'body', metatype: ImportLineDto })) as ImportLineDto;
+    } catch (err) {
+      if (err instanceof ProblemError) return { problem: err };
+      throw err;
+    }
+    if (dto.metadata && JSON.stringify(dto.metadata).length > 8192) return { problem: ProblemError.validation({ metadata: ['must be at most 8 KiB of JSON'] }) };
+    let hash: { scheme: string; hash: string } | null = null;
+    if (dto.password_hash !== undefined && dto.password_hash !== null) {
+      try {
+        hash = parseImportedHash(dto.password_hash, { allowWeak: options.allowWeakHashes, firebase: options.firebase });
+      } catch (err) {
+        if (err instanceof ImportedHashError) return { problem: ProblemError.validation({ password_hash: [err.message] }) };
+        throw err;
+      }
+    }
+    return {
+      dto,
+      email: dto.email,
+      username: dto.username ? dto.username.toLowerCase() : null,
+      hash,
+      weak: hash !== null && (WEAK_SCHEMES as readonly string[]).includes(hash.scheme),
+    };
+  }
+
+  private async write(manager: EntityManager, project: Project, line: ParsedLine, options: ImportOptions): Promise<{ kind: 'created' | 'updated' | 'skipped' } | { kind: 'conflict'; detail: string }> {
+    const { dto } = line;
+    const matches = await this.users.findImportMatches(manager, project.id, line.email, dto.external_id ?? null);
+    if (matches.length > 1) return { kind: 'conflict', detail: 'The email and the external id name two different users.' };
+    let userId: string;
+    let kind: 'created' | 'updated';
+    if (matches.length === 1) {
+      if (options.onConflict === 'skip') return { kind: 'skipped' };
+      if (options.onConflict === 'conflict') return { kind: 'conflict', detail: 'A user with this email or external id exists.' };
+      userId = matches[0].id;
+      kind = 'updated';
+      await this.users.updateImported(manager, userId, {
+        email: line.email,
+        emailVerified: dto.email_verified,
+        ...(dto.username !== undefined ? { username: line.username } : {}),
+        metadata: dto.metadata,
+        externalId: dto.external_id ?? null,
+      });
+    } else {
+      kind = 'created';
+      userId = await this.users.insertImported(manager, {
+        tenantId: project.tenantId,
+        projectId: project.id,
+        email: line.email,
+        emailVerified: dto.email_verified ?? false,
+        username: line.username,
+        metadata: dto.metadata ?? {},
+        externalId: dto.external_id ?? null,
+        createdAt: dto.created_at ? new Date(dto.created_at) : null,
+      });
+    }
+    if (line.hash) await this.users.setPassword(manager, userId, line.hash.hash, line.hash.scheme as never);
+    const now = new Date();
+    if (dto.totp_secret) {
+      const secret = dto.totp_secret.replace(/=+$/, '').toUpperCase();
+      await this.factors.upsertEnabled(manager, { tenantId: project.tenantId, projectId: project.id, userId, type: 'totp', secretEncrypted: encryptSecret(this.config.auth.encryptionKey, secret, totpSecretAad(userId)), phoneNumber: null }, now);
+    }
+    if (dto.phone_number) {
+      await this.factors.upsertEnabled(manager, { tenantId: project.tenantId, projectId: project.id, userId, type: 'sms', secretEncrypted: null, phoneNumber: dto.phone_number }, now);
+    }
+    for (const identity of dto.identities ?? []) {
+      const owner = await this.identities.ownerOf(manager, project.id, identity.provider, identity.subject);
+      if (owner === userId) continue;
+      // Thrown inside the line's savepoint: everything the line wrote is undone.
+      if (owner) throw new LineConflict(`The ${identity.provider} identity ${identity.subject} belongs to another user of the project.`);
+      await this.identities.create(manager, { tenantId: project.tenantId, projectId: project.id, userId, provider: identity.provider, subject: identity.subject, email: identity.email ?? null, lastUsedAt: null });
+    }
+    if (options.emitEvents) {
+      await this.events.record(manager, {
+        tenantId: project.tenantId,
+        projectId: project.id,
+        actorType: 'system',
+        actorId: null,
+        action: kind === 'created' ? 'user.created' : 'user.updated',
+        resourceType: 'user',
+        resourceId: userId,
+        data: { user: { id: userId, email: line.email, project_id: project.id }, source: 'import' },
+      });
+    }
+    return { kind };
+  }
+}
+
+/** A line that cannot be written as it is (reported as a conflict). */
+class LineConflict extends Error {}
+
+interface ParsedLine {
+  dto: ImportLineDto;
+  email: string;
+  username: string | null;
+  hash: { scheme: string; hash: string } | null;
+  weak: boolean;
+}

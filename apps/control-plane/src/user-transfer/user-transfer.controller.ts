@@ -1,0 +1,79 @@
+import { Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiConsumes, ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { firebaseParametersOf } from '@gatehouse/crypto';
+import { isId, type Project } from '@gatehouse/entities';
+import { ProjectsRepository, requestMeta } from '@gatehouse/identity';
+import { ProblemError } from '@gatehouse/problem-details';
+import { AdminGuard, type AdminContext } from '../auth/admin.guard';
+import { CurrentAdmin } from '../auth/current-admin.decorator';
+import { QueryReader } from '../common/query-params';
+import { ImportReportResponse } from './import-report.response';
+import { UserExportService } from './user-export.service';
+import { UserImportService, type OnConflict } from './user-import.service';
+
+/** The import route: its NDJSON body is left unread by the body parser for the route to stream (app-factory). */
+export const USER_IMPORT_PATH = /^\/v1\/admin\/projects\/[^/]+\/users\/import$/;
+
+@ApiTags('users')
+@ApiBearerAuth()
+@UseGuards(AdminGuard)
+@Controller('v1/admin/projects/:id/users')
+export class UserTransferController {
+  constructor(
+    private readonly imports: UserImportService,
+    private readonly exports: UserExportService,
+    @Inject(ProjectsRepository) private readonly projects: ProjectsRepository,
+  ) {}
+
+  @Post('import')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Import users from an `application/x-ndjson` body, one user a line, streamed; answers the report (docs/migration.md)' })
+  @ApiConsumes('application/x-ndjson')
+  @ApiQuery({ name: 'on_conflict', required: false, enum: ['skip', 'update', 'conflict'] })
+  @ApiQuery({ name: 'allow_weak_hashes', required: false, enum: ['true', 'false'] })
+  @ApiQuery({ name: 'emit_events', required: false, enum: ['true', 'false'] })
+  @ApiQuery({ name: 'signer_key', required: false, description: "Firebase scrypt: the project's base64 signer key" })
+  @ApiQuery({ name: 'salt_separator', required: false, description: 'Firebase scrypt: base64' })
+  @ApiQuery({ name: 'rounds', required: false })
+  @ApiQuery({ name: 'mem_cost', required: false })
+  @ApiOkResponse({ type: ImportReportResponse })
+  async import(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Query() query: Record<string, unknown>, @Req() req: Request): Promise<ImportReportResponse> {
+    const r = new QueryReader(query);
+    const onConflict = (r.string('on_conflict', 16) ?? 'skip') as OnConflict;
+    if (!['skip', 'update', 'conflict'].includes(onConflict)) r.fail('on_conflict', 'must be skip, update or conflict');
+    const allowWeakHashes = flag(r, 'allow_weak_hashes');
+    const emitEvents = flag(r, 'emit_events');
+    const firebase = firebaseParametersOf({ signer_key: r.string('signer_key', 512), salt_separator: r.string('salt_separator', 64), rounds: r.string('rounds', 4), mem_cost: r.string('mem_cost', 4) });
+    if (typeof firebase === 'string') r.fail('signer_key', firebase);
+    r.done();
+    const project = await this.project(admin, id);
+    if (!req.is('application/x-ndjson')) throw new ProblemError('unsupported-media-type', { detail: 'The request body must be application/x-ndjson: one JSON object a line.' });
+    return this.imports.import(project, req, { onConflict, allowWeakHashes, emitEvents, firebase: typeof firebase === 'string' ? null : firebase }, { tenantId: admin.tenantId, userId: admin.userId, meta: requestMeta(req) });
+  }
+
+  @Get('export')
+  @ApiOperation({ summary: "Stream the project's users as NDJSON in the import format; password hashes and TOTP secrets only with `include_password_hashes=true` (a security event)" })
+  @ApiProduces('application/x-ndjson')
+  @ApiQuery({ name: 'include_password_hashes', required: false, enum: ['true', 'false'] })
+  @ApiOkResponse({ description: 'One user a line, each line an import line (CONTRACT §12)', content: { 'application/x-ndjson': { schema: { type: 'string', description: 'Newline-delimited JSON objects' } } } })
+  async export(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Query() query: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const r = new QueryReader(query);
+    const withSecrets = flag(r, 'include_password_hashes');
+    r.done();
+    const project = await this.project(admin, id);
+    await this.exports.export(project, withSecrets, res, { tenantId: admin.tenantId, userId: admin.userId, meta: requestMeta(req) });
+  }
+
+  private async project(admin: AdminContext, id: string): Promise<Project> {
+    const project = isId(id) ? await this.projects.findInTenant(admin.tenantId, id) : null;
+    if (!project) throw new ProblemError('not-found', { detail: 'No such project.' });
+    return project;
+  }
+}
+
+function flag(r: QueryReader, name: string): boolean {
+  const value = r.string(name, 5);
+  if (value !== undefined && value !== 'true' && value !== 'false') r.fail(name, 'must be true or false');
+  return value === 'true';
+}
