@@ -45,6 +45,7 @@ describe('admin projects: create, get, list, patch', () => {
         reauthentication_max_age_seconds: 600,
         sms: { max_per_hour: 100, allowed_countries: ['*'] },
         oidc: { enabled: false, login_url: null, dynamic_registration: false },
+        password_migration: { enabled: false, url: null, timeout_ms: 5000, secret_set: false },
         oauth_providers: {},
       },
       created_at: expect.any(String),
@@ -169,6 +170,7 @@ describe('admin projects: create, get, list, patch', () => {
       reauthentication_max_age_seconds: 600,
       sms: { max_per_hour: 100, allowed_countries: ['*'] },
       oidc: { enabled: false, login_url: null, dynamic_registration: false },
+      password_migration: { enabled: false, url: null, timeout_ms: 5000, secret_set: false },
       oauth_providers: {},
     });
     expect((await cache.byKey(tenant.projectKey))!.settings.rp_name).toBe('Renamed');

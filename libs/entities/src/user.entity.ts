@@ -29,6 +29,10 @@ export class User extends ProjectScoped {
   @Column('text', { nullable: true })
   externalId: string | null;
 
+  /** Imported without a password hash: the first password sign-in asks the project's old system (lazy migration). */
+  @Column('boolean', { default: false })
+  needsMigration: boolean;
+
   @UpdateDateColumn({ type: 'timestamptz' })
   updatedAt: Date;
 

@@ -59,4 +59,5 @@ export {
   type OAuthGrantType,
 } from './oauth-clients/oauth-client-rules';
 export { DEFAULT_OIDC_SETTINGS, projectOidcSettings, type ProjectOidcSettings } from './oidc-settings';
+export { DEFAULT_PASSWORD_MIGRATION_TIMEOUT_MS, openMigrationSecret, projectPasswordMigrationSettings, sealMigrationSecret, type ProjectPasswordMigrationSettings } from './password-migration-settings';
 export { isLoopbackHost, MAX_URL_LENGTH, parseUrl, redirectUrlProblem } from './redirect-url-rules';

@@ -13,7 +13,7 @@ export interface ReceivedRequest {
  */
 export class HttpReceiver {
   readonly requests: ReceivedRequest[] = [];
-  respond: (req: ReceivedRequest) => { status: number; body?: string; headers?: Record<string, string> } = () => ({ status: 200, body: '{}' });
+  respond: (req: ReceivedRequest) => { status: number; body?: string; headers?: Record<string, string>; /** Answer this late (a slow party). */ delayMs?: number } = () => ({ status: 200, body: '{}' });
   private server: http.Server | null = null;
   port = 0;
 
@@ -26,8 +26,13 @@ export class HttpReceiver {
         const received = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString() };
         this.requests.push(received);
         const answer = this.respond(received);
-        res.writeHead(answer.status, { 'Content-Type': 'application/json', ...answer.headers });
-        res.end(answer.body ?? '');
+        const send = () => {
+          if (res.destroyed) return;
+          res.writeHead(answer.status, { 'Content-Type': 'application/json', ...answer.headers });
+          res.end(answer.body ?? '');
+        };
+        if (answer.delayMs) setTimeout(send, answer.delayMs);
+        else send();
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(0, host, resolve));

@@ -4,13 +4,14 @@ import { SignInModule } from '../sign-in/sign-in.module';
 import { UsersModule } from '../users/users.module';
 import { AccountsController } from './accounts.controller';
 import { AccountsService } from './accounts.service';
+import { PasswordMigrationService } from './password-migration.service';
 import { PasswordPolicy } from './password-policy';
 
 /** Email and password accounts: sign-up, sign-in, `/me`, and the password rules they share. */
 @Module({
   imports: [SessionsModule, SignInModule, UsersModule],
   controllers: [AccountsController],
-  providers: [AccountsService, PasswordPolicy],
+  providers: [AccountsService, PasswordMigrationService, PasswordPolicy],
   exports: [AccountsService, PasswordPolicy],
 })
 export class AccountsModule {}

@@ -6,6 +6,7 @@ import { LockoutService, normalizeIdentifier, PasswordHasher, UsersRepository, t
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import { UserEvents } from '../sign-in/user-events';
+import { PasswordMigrationService } from './password-migration.service';
 import { PasswordPolicy } from './password-policy';
 import { SessionsService, type IssuedSession } from '../sessions/sessions.service';
 import type { SignInDto } from './dto/sign-in.dto';
@@ -31,6 +32,7 @@ export class AccountsService {
     private readonly lockout: LockoutService,
     private readonly userEvents: UserEvents,
     private readonly clock: Clock,
+    private readonly migration: PasswordMigrationService,
   ) {}
 
   async signUp(project: ResolvedProject, dto: SignUpDto, meta: RequestMeta): Promise<SignedIn> {
@@ -111,10 +113,18 @@ export class AccountsService {
   private async checkPassword(project: ResolvedProject, identifier: string, password: string, meta: RequestMeta) {
     const attempt = await this.lockout.beginAttempt(project.id, identifier);
     try {
-      const found = await this.users.findByIdentifier(project.id, identifier);
-      const ok = found?.credential
+      let found = await this.users.findByIdentifier(project.id, identifier);
+      let ok = found?.credential
         ? await this.hasher.verify(password, found.credential.passwordHash, found.credential.scheme)
         : await this.hasher.verifyDummy(password);
+      // Lazy migration: an email we do not know, or an imported user whose password is still in the old system.
+      if (!ok && identifier.includes('@') && (!found || (found.user.needsMigration && !found.credential)) && this.migration.applies(project)) {
+        const migrated = await this.migration.migrate(project, identifier, password, found?.user ?? null, meta);
+        if (migrated) {
+          found = await this.users.findByIdentifier(project.id, identifier);
+          ok = found !== null;
+        }
+      }
       if (!found || !ok) {
         const lockStarted = await attempt.failed();
         await this.recordSignInFailures(project, identifier, found?.user.id ?? null, meta, lockStarted, 'invalid_credentials');

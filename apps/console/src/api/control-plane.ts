@@ -1100,6 +1100,32 @@ export interface components {
             /** @description Items matching the query, on every page */
             total: number;
         };
+        PasswordMigrationSettingsDto: {
+            /**
+             * @description Whether password sign-ins of unknown emails and of imported users without a hash ask the old system
+             * @default false
+             */
+            enabled?: boolean;
+            /** @description Signing secret of each call (Standard Webhooks): `whsec_` + base64 of at least 24 random bytes; write-only */
+            secret?: string;
+            /**
+             * @description How long a sign-in waits for the old system
+             * @default 5000
+             */
+            timeout_ms?: number;
+            /**
+             * @description POST {email, password} → 200 {user} when right; private addresses as for webhooks
+             * @example https://legacy.example.com/gatehouse/verify
+             */
+            url?: string;
+        };
+        PasswordMigrationSettingsResponse: {
+            enabled: boolean;
+            /** @description Whether a signing secret is stored (it is write-only) */
+            secret_set: boolean;
+            timeout_ms: number;
+            url: string | null;
+        };
         /** @description Extensions such as `locked_until` (account-locked) or `max_age_seconds` (reauthentication-required) may appear. */
         Problem: {
             /** @example The request is invalid. */
@@ -1183,6 +1209,8 @@ export interface components {
             oauth_providers?: components["schemas"]["OAuthProvidersDto"] | null;
             /** @description The project's OpenID Connect provider; omitted members take their defaults, null resets it (off) */
             oidc?: components["schemas"]["OidcSettingsDto"] | null;
+            /** @description Lazy password migration from an old system (docs/migration.md); null turns it off and forgets the secret */
+            password_migration?: components["schemas"]["PasswordMigrationSettingsDto"] | null;
             /** @description Page the reset mail links to (default: default_redirect_url) */
             password_reset_url?: string | null;
             /**
@@ -1209,6 +1237,7 @@ export interface components {
             invitation_url?: string;
             oauth_providers: components["schemas"]["OAuthProvidersResponse"];
             oidc: components["schemas"]["ProjectOidcSettingsResponse"];
+            password_migration: components["schemas"]["PasswordMigrationSettingsResponse"];
             /** @description Page the reset mail links to */
             password_reset_url?: string;
             reauthentication_max_age_seconds: number;

@@ -3,6 +3,8 @@ import type { ProjectSettingsDto } from './dto/project-settings.dto';
 
 export type SecretField = 'client_secret' | 'private_key';
 export type Sealer = (provider: string, field: SecretField, value: string) => string;
+/** Seals the lazy-migration secret. */
+export type MigrationSealer = (secret: string) => string;
 
 const SECRET_FIELDS: readonly SecretField[] = ['client_secret', 'private_key'];
 
@@ -46,7 +48,7 @@ function mergeProviders(
  * replace theirs, keys set to null are removed, other keys stay. Returns the new settings and
  * the names of the keys the PATCH touched.
  */
-export function mergeSettings(current: ProjectSettings, patch: ProjectSettingsDto, seal: Sealer): { settings: ProjectSettings; changed: string[] } {
+export function mergeSettings(current: ProjectSettings, patch: ProjectSettingsDto, seal: Sealer, sealMigration: MigrationSealer = (s) => s): { settings: ProjectSettings; changed: string[] } {
   const settings: ProjectSettings = { ...current };
   const changed: string[] = [];
   for (const [key, value] of Object.entries(patch)) {
@@ -54,6 +56,11 @@ export function mergeSettings(current: ProjectSettings, patch: ProjectSettingsDt
     changed.push(key);
     if (value === null) {
       delete settings[key];
+    } else if (key === 'password_migration') {
+      // Write-only secret: sealed; kept when the PATCH leaves it out.
+      const { secret, ...rest } = value as { secret?: string } & Record<string, unknown>;
+      const previous = current.password_migration?.secret_encrypted;
+      settings.password_migration = { ...(plain(rest) as object), ...(secret !== undefined ? { secret_encrypted: sealMigration(secret) } : previous ? { secret_encrypted: previous } : {}) };
     } else if (key === 'oauth_providers') {
       settings.oauth_providers = mergeProviders(current.oauth_providers ?? {}, value as Record<string, unknown>, seal);
     } else {

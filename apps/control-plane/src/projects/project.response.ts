@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { Project } from '@gatehouse/entities';
-import { DEFAULT_ACCESS_TOKEN_TTL_SECONDS, DEFAULT_REAUTHENTICATION_MAX_AGE_SECONDS, projectOidcSettings, projectSmsSettings } from '@gatehouse/identity';
+import { DEFAULT_ACCESS_TOKEN_TTL_SECONDS, DEFAULT_REAUTHENTICATION_MAX_AGE_SECONDS, projectOidcSettings, projectPasswordMigrationSettings, projectSmsSettings } from '@gatehouse/identity';
 import { PaginationResponse } from '../common/pagination.response';
 
 /** What a project that never set a key shows; every key of docs/api-contract.md §6's settings is always present. */
@@ -57,6 +57,14 @@ class ProjectOidcSettingsResponse {
   @ApiProperty({ description: 'Whether RFC 7591 dynamic client registration is open' }) dynamic_registration!: boolean;
 }
 
+/** `settings.password_migration` as read: the secret is write-only (`secret_set`). */
+class PasswordMigrationSettingsResponse {
+  @ApiProperty() enabled!: boolean;
+  @ApiProperty({ type: String, nullable: true }) url!: string | null;
+  @ApiProperty({ type: 'integer' }) timeout_ms!: number;
+  @ApiProperty({ description: 'Whether a signing secret is stored (it is write-only)' }) secret_set!: boolean;
+}
+
 /** A project's `settings` (docs/api-contract.md §6): unset keys show their defaults; the mail pages only when set. */
 class ProjectSettingsResponse {
   @ApiProperty({ type: String, nullable: true }) default_redirect_url!: string | null;
@@ -70,6 +78,7 @@ class ProjectSettingsResponse {
   @ApiPropertyOptional({ description: 'Page the invitation mail links to' }) invitation_url?: string;
   @ApiProperty({ type: ProjectSmsSettingsResponse }) sms!: ProjectSmsSettingsResponse;
   @ApiProperty({ type: ProjectOidcSettingsResponse }) oidc!: ProjectOidcSettingsResponse;
+  @ApiProperty({ type: PasswordMigrationSettingsResponse }) password_migration!: PasswordMigrationSettingsResponse;
   @ApiProperty({ type: OAuthProvidersResponse }) oauth_providers!: OAuthProvidersResponse;
 }
 
@@ -91,6 +100,11 @@ export class ProjectListResponse {
   @ApiProperty({ type: PaginationResponse }) pagination!: PaginationResponse;
 }
 
+function migrationSettings(p: Project): PasswordMigrationSettingsResponse {
+  const { secret_encrypted, ...rest } = projectPasswordMigrationSettings(p.settings);
+  return { ...rest, secret_set: secret_encrypted !== null };
+}
+
 export function toProjectResponse(p: Project): ProjectResponse {
   const providers = Object.fromEntries(
     Object.entries(p.settings.oauth_providers ?? {}).map(([name, cfg]) => {
@@ -104,7 +118,7 @@ export function toProjectResponse(p: Project): ProjectResponse {
     publishable_key: p.publishableKey,
     allowed_origins: p.allowedOrigins,
     redirect_urls: p.redirectUrls,
-    settings: { ...SETTINGS_DEFAULTS, ...p.settings, sms: projectSmsSettings(p.settings), oidc: projectOidcSettings(p.settings), oauth_providers: providers },
+    settings: { ...SETTINGS_DEFAULTS, ...p.settings, sms: projectSmsSettings(p.settings), oidc: projectOidcSettings(p.settings), password_migration: migrationSettings(p), oauth_providers: providers },
     created_at: p.createdAt.toISOString(),
     updated_at: p.updatedAt.toISOString(),
   };

@@ -3,7 +3,8 @@ import { DataSource } from 'typeorm';
 import { isId } from '@gatehouse/entities';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import type { Project } from '@gatehouse/entities';
-import { EventRecorder, ProjectsRepository, ProvisioningService, sealOAuthSecret, type RequestMeta } from '@gatehouse/identity';
+import { EventRecorder, ProjectsRepository, ProvisioningService, sealMigrationSecret, sealOAuthSecret, type RequestMeta } from '@gatehouse/identity';
+import { checkWebhookUrl } from '@gatehouse/webhooks';
 import { ProblemError } from '@gatehouse/problem-details';
 import type { AdminContext } from '../auth/admin.guard';
 import { adminEvent } from '../common/admin-events';
@@ -12,7 +13,7 @@ import type { CreateProjectDto } from './dto/create-project.dto';
 import type { ProjectSettingsDto } from './dto/project-settings.dto';
 import type { UpdateProjectDto } from './dto/update-project.dto';
 import { ProjectCacheInvalidator } from './project-cache-invalidator';
-import { mergeSettings, unique, type Sealer } from './project-settings';
+import { mergeSettings, unique, type MigrationSealer, type Sealer } from './project-settings';
 import { toProjectResponse } from './project.response';
 import { isRegisteredRedirectUrl, providerAddressErrors } from './url-rules';
 
@@ -45,6 +46,18 @@ export class ProjectsService {
     return (provider, field, value) => sealOAuthSecret(this.config, projectId, provider, field, value);
   }
 
+  private migrationSealer(projectId: string): MigrationSealer {
+    return (secret) => sealMigrationSecret(this.config, projectId, secret);
+  }
+
+  /** The lazy-migration URL is called by the runtime as a webhook is: the same address rules (SSRF). */
+  private async assertMigrationUrl(settings: ProjectSettingsDto | undefined): Promise<void> {
+    const url = settings?.password_migration?.url;
+    if (url === undefined) return;
+    const check = await checkWebhookUrl(url, { mode: this.config.webhooks.allowPrivateUrls });
+    if (!check.ok) throw ProblemError.validation({ 'settings.password_migration.url': [check.message] });
+  }
+
   /** Provider URLs the runtime would call at an address OAUTH_ALLOW_PRIVATE_URLS refuses: 400 on each field. */
   private assertProviderUrls(settings: ProjectSettingsDto | undefined): void {
     const errors = providerAddressErrors(settings?.oauth_providers, this.config.oauth.allowPrivateUrls);
@@ -64,6 +77,7 @@ export class ProjectsService {
 
   async create(admin: AdminContext, dto: CreateProjectDto, meta: RequestMeta) {
     this.assertProviderUrls(dto.settings);
+    await this.assertMigrationUrl(dto.settings);
     const project = await this.dataSource.transaction(async (manager) => {
       const created = await this.provisioning.createProject(manager, admin.tenantId, {
         name: dto.name,
@@ -71,7 +85,7 @@ export class ProjectsService {
         redirectUrls: unique(dto.redirect_urls ?? []),
       });
       if (dto.settings) {
-        created.settings = mergeSettings({}, dto.settings, this.sealer(created.id)).settings;
+        created.settings = mergeSettings({}, dto.settings, this.sealer(created.id), this.migrationSealer(created.id)).settings;
         assertOidcLoginUrl(created);
         await this.projects.save(created, manager);
       }
@@ -99,6 +113,7 @@ export class ProjectsService {
   async update(admin: AdminContext, id: string, dto: UpdateProjectDto, meta: RequestMeta) {
     if (!isId(id)) throw notFound();
     this.assertProviderUrls(dto.settings);
+    await this.assertMigrationUrl(dto.settings);
     const { project, changed } = await this.dataSource.transaction(async (manager) => {
       const row = await this.projects.lockInTenant(manager, admin.tenantId, id);
       if (!row) throw notFound();
@@ -116,7 +131,7 @@ export class ProjectsService {
         fields.push('redirect_urls');
       }
       if (dto.settings !== undefined) {
-        const merged = mergeSettings(row.settings, dto.settings, this.sealer(row.id));
+        const merged = mergeSettings(row.settings, dto.settings, this.sealer(row.id), this.migrationSealer(row.id));
         row.settings = merged.settings;
         fields.push(...merged.changed.map((k) => `settings.${k}`));
       }

@@ -184,9 +184,14 @@ export class UserImportService {
         metadata: dto.metadata ?? {},
         externalId: dto.external_id ?? null,
         createdAt: dto.created_at ? new Date(dto.created_at) : null,
+        // No hash: the password lives in the old system, asked at the first sign-in (lazy migration).
+        needsMigration: line.hash === null,
       });
     }
-    if (line.hash) await this.users.setPassword(manager, userId, line.hash.hash, line.hash.scheme as never);
+    if (line.hash) {
+      await this.users.setPassword(manager, userId, line.hash.hash, line.hash.scheme as never);
+      if (kind === 'updated') await this.users.completeMigration(manager, userId);
+    }
     const now = new Date();
     if (dto.totp_secret) {
       const secret = dto.totp_secret.replace(/=+$/, '').toUpperCase();

@@ -171,6 +171,11 @@ export class UsersRepository {
     return manager.getRepository(User).save(manager.getRepository(User).create({ status: 'active', isAdmin: false, emailVerified: false, ...user }));
   }
 
+  /** Lazy migration done: the user's password is ours now (set in the same transaction). */
+  async completeMigration(manager: EntityManager, userId: string): Promise<void> {
+    await manager.query(`UPDATE users SET needs_migration = false, updated_at = now() WHERE id = $1`, [userId]);
+  }
+
   async setPassword(manager: EntityManager, userId: string, hash: string, scheme: PasswordCredential['scheme']): Promise<void> {
     await manager
       .createQueryBuilder()
@@ -191,13 +196,13 @@ export class UsersRepository {
   /** An imported user; `createdAt` kept from the system they came from. Returns the new id. */
   async insertImported(
     manager: EntityManager,
-    u: { tenantId: string; projectId: string; email: string; emailVerified: boolean; username: string | null; metadata: Record<string, unknown>; externalId: string | null; createdAt: Date | null },
+    u: { tenantId: string; projectId: string; email: string; emailVerified: boolean; username: string | null; metadata: Record<string, unknown>; externalId: string | null; createdAt: Date | null; needsMigration: boolean },
   ): Promise<string> {
     const rows = await queryRows<{ id: string }>(
       manager,
-      `INSERT INTO users (tenant_id, project_id, email, email_verified, username, metadata, external_id, status, is_admin, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, 'active', false, COALESCE($8::timestamptz, now()), now()) RETURNING id`,
-      [u.tenantId, u.projectId, u.email, u.emailVerified, u.username, JSON.stringify(u.metadata), u.externalId, u.createdAt],
+      `INSERT INTO users (tenant_id, project_id, email, email_verified, username, metadata, external_id, needs_migration, status, is_admin, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'active', false, COALESCE($9::timestamptz, now()), now()) RETURNING id`,
+      [u.tenantId, u.projectId, u.email, u.emailVerified, u.username, JSON.stringify(u.metadata), u.externalId, u.needsMigration, u.createdAt],
     );
     return rows[0].id;
   }

@@ -4,6 +4,7 @@ import { IsBoolean, IsInt, IsObject, IsOptional, IsString, Length, Matches, Max,
 import { IsRedirectUrl } from '../url-rules';
 import { OAuthProvidersDto } from './oauth-providers.dto';
 import { OidcSettingsDto } from './oidc-settings.dto';
+import { PasswordMigrationSettingsDto } from './password-migration-settings.dto';
 import { SmsSettingsDto } from './sms-settings.dto';
 
 const HOSTNAME = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
@@ -77,6 +78,13 @@ export class ProjectSettingsDto {
   @ValidateNested()
   @Type(() => OidcSettingsDto)
   oidc?: OidcSettingsDto | null;
+
+  @ApiPropertyOptional({ type: PasswordMigrationSettingsDto, nullable: true, description: 'Lazy password migration from an old system (docs/migration.md); null turns it off and forgets the secret' })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => PasswordMigrationSettingsDto)
+  password_migration?: PasswordMigrationSettingsDto | null;
 
   @ApiPropertyOptional({ type: OAuthProvidersDto, nullable: true })
   @IsOptional()

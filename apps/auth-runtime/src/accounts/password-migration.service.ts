@@ -1,0 +1,88 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
+import { uniqueViolation, type User } from '@gatehouse/entities';
+import { openMigrationSecret, PasswordHasher, projectPasswordMigrationSettings, UsersRepository, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
+import { outboundRequest } from '@gatehouse/outbound';
+import { signWebhook } from '@gatehouse/webhooks';
+import { UserEvents } from '../sign-in/user-events';
+
+/** The old system's answer is small: `{user}`. */
+const MAX_ANSWER_BYTES = 64 * 1024;
+
+/**
+ * Lazy password migration (docs/migration.md): a password sign-in that names an email Gatehouse
+ * does not know, or an imported user without a hash (`needs_migration`), asks the project's old
+ * system: `POST {email, password}` to `settings.password_migration.url`, signed as our webhooks
+ * are, through the SSRF-guarded client (WEBHOOK_ALLOW_PRIVATE_URLS), within `timeout_ms`. A 200
+ * `{user}` creates or completes the user with our hash of that password; anything else (another
+ * status, a timeout, a refused address, bad JSON) is a wrong password. Lockout and the rate limit
+ * ran before this; the password is sent once over the call and never logged or kept in the clear.
+ */
+@Injectable()
+export class PasswordMigrationService {
+  private readonly log = new Logger('PasswordMigration');
+
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly users: UsersRepository,
+    private readonly hasher: PasswordHasher,
+    private readonly userEvents: UserEvents,
+  ) {}
+
+  /** Whether the project migrates lazily (enabled, with a URL and a secret). */
+  applies(project: ResolvedProject): boolean {
+    const s = projectPasswordMigrationSettings(project.settings);
+    return s.enabled && s.url !== null && s.secret_encrypted !== null;
+  }
+
+  /** The user the old system vouched for, now with our hash; null when it did not. */
+  async migrate(project: ResolvedProject, email: string, password: string, existing: User | null, meta: RequestMeta): Promise<User | null> {
+    if (!(await this.oldSystemAccepts(project, email, password))) return null;
+    const { hash, scheme } = await this.hasher.hash(password);
+    try {
+      return await this.dataSource.transaction(async (manager) => {
+        let user = existing;
+        if (!user) {
+          user = await this.users.create(manager, { tenantId: project.tenantId, projectId: project.id, email, username: null, metadata: {} });
+          await this.userEvents.created(manager, project, user, meta);
+        }
+        await this.users.setPassword(manager, user.id, hash, scheme);
+        await this.users.completeMigration(manager, user.id);
+        return user;
+      });
+    } catch (err) {
+      // Two first sign-ins at once: the other one created the user; this one is refused (it retries as a known user).
+      if (uniqueViolation(err) === 'users_project_email_uq') return null;
+      throw err;
+    }
+  }
+
+  private async oldSystemAccepts(project: ResolvedProject, email: string, password: string): Promise<boolean> {
+    const s = projectPasswordMigrationSettings(project.settings);
+    const body = JSON.stringify({ email, password });
+    const id = `msg_${randomUUID()}`;
+    const timestamp = Math.floor(Date.now() / 1000);
+    try {
+      const secret = openMigrationSecret(this.config, project.id, s.secret_encrypted!);
+      const res = await outboundRequest(
+        s.url!,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'user-agent': 'Gatehouse-Password-Migration/1.0', 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signWebhook(secret, id, timestamp, body) },
+          body,
+        },
+        { mode: this.config.webhooks.allowPrivateUrls, timeoutMs: s.timeout_ms, maxBytes: MAX_ANSWER_BYTES },
+      );
+      if (res.status !== 200) return false;
+      const answer = JSON.parse(res.body) as { user?: unknown };
+      return !!answer && typeof answer === 'object' && !!answer.user && typeof answer.user === 'object';
+    } catch (err) {
+      // No answer, a refused address, or not JSON: a wrong password. The reason is logged, never the password.
+      this.log.warn(`password migration call for project ${project.id} failed: ${err instanceof Error ? err.message : 'unknown error'}`);
+      return false;
+    }
+  }
+}
