@@ -40,6 +40,7 @@ function fakeRuntime(opts: { delayMs?: number; lifetimeS?: number } = {}) {
       }
       return Response.json({ sessions: [] });
     }
+    if (url.pathname === '/v1/auth/me') return Response.json({ user: { id: 'usr_1', email: 'ada@example.com', is_admin: false }, organizations: [], active_sessions: 1 });
     if (url.pathname === '/v1/auth/sign-out') {
       state.refreshStatus = 401; // the session ended: its refresh chain with it
       return new Response(null, { status: 204, headers: { 'set-cookie': 'service_refresh_token=; Path=/v1/auth; Expires=Thu, 01 Jan 1970 00:00:00 GMT' } });
@@ -130,6 +131,18 @@ describe('@gatehouse/js renewal', () => {
     const err = await gh.listSessions().catch((e: unknown) => e);
     expect(err).toMatchObject({ slug: 'unauthenticated', status: 401 });
     expect(gh.getState().status).toBe('signed-out');
+    gh.dispose();
+  });
+
+  it('restore() on page load: the refresh cookie → signed in, told once, with the email from me (never signed in without it)', async () => {
+    const { state, fetch } = fakeRuntime();
+    const gh = createGatehouse({ authUrl: AUTH, projectKey: 'pk', fetch, crossTab: false, cookies: 'browser' });
+    const seen: unknown[] = [];
+    gh.onChange((s) => seen.push(s));
+    await expect(gh.restore()).resolves.toEqual({ status: 'signed-in', user: { id: 'usr_1', email: 'ada@example.com' }, sessionId: 'ses_1' });
+    expect(seen).toEqual([{ status: 'signed-in', user: { id: 'usr_1', email: 'ada@example.com' }, sessionId: 'ses_1' }]);
+    expect(state.refreshes).toBe(1);
+    expect(state.calls).toEqual(['POST /v1/auth/refresh -', 'GET /v1/auth/me bearer']);
     gh.dispose();
   });
 

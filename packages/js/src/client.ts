@@ -106,7 +106,8 @@ export class GatehouseClient {
         this.set(SIGNED_OUT);
         return this.state;
       }
-      const me = await this.me();
+      // The email comes from `me`; without it (offline just now) the session is signed in all the same.
+      const me = await this.me().catch(() => null);
       if (me) this.email = me.user.email;
       this.set(this.signedInState(held));
       return this.state;
@@ -361,6 +362,8 @@ export class GatehouseClient {
 
   /** Follows the token: another tab signed in or out, or a refresh found the session ended. */
   private follow(held: HeldToken | null): void {
+    // A restore on page load sets the state itself once `me` has answered: no "signed in" without the email first.
+    if (held && this.restoring && this.state.status === 'loading') return;
     if (!held) {
       if (this.state.status === 'signed-in') this.set(SIGNED_OUT);
       return;
