@@ -8,7 +8,7 @@ export default tseslint.config(
   ...tseslint.configs.recommendedTypeChecked,
   {
     files: ['**/*.ts'],
-    ignores: ['apps/console/src/**', 'apps/auth-pages/src/**', 'packages/*/src/**', 'packages/*/tsup.config.ts'],
+    ignores: ['apps/console/src/**', 'apps/auth-pages/src/**', 'packages/*/src/**', 'packages/*/tsup.config.ts', 'examples/react-spa/**'],
     languageOptions: {
       parserOptions: { project: ['./tsconfig.spec.json'], tsconfigRootDir: import.meta.dirname },
     },
@@ -84,6 +84,19 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-call': 'off',
       '@typescript-eslint/no-unsafe-return': 'off',
       '@typescript-eslint/no-non-null-assertion': 'off',
+    },
+  },
+  {
+    // examples/react-spa: a browser app on the SDK packages (its tsconfig: DOM, JSX, vite/client).
+    files: ['examples/react-spa/src/**/*.ts', 'examples/react-spa/src/**/*.tsx', 'examples/react-spa/vite.config.mts'],
+    languageOptions: { parserOptions: { project: ['./examples/react-spa/tsconfig.json'], tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/require-await': 'off',
+      '@typescript-eslint/unbound-method': 'off',
+      'no-restricted-globals': ['error', { name: 'localStorage', message: 'No token or secret in localStorage (docs/sdk.md).' }],
     },
   },
   {

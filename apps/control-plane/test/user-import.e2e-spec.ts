@@ -146,6 +146,13 @@ print(hashlib.sha512(('NaCl'+${JSON.stringify(PASSWORD)}).encode()).hexdigest())
     expect(taken.body.counts).toMatchObject({ created: 0, conflicts: 1 });
     expect(await cp.dataSource.getRepository(User).countBy({ email: 'dan@import.test' })).toBe(0);
     expect(await cp.dataSource.getRepository(OAuthIdentity).countBy({ subject: '42' })).toBe(0);
+    // Two new users of one batch with the same username (written together, then one by one): the second is the conflict.
+    const twins = await importLines(tenant.project.id, [{ email: 'twin1@import.test', username: 'twin' }, { email: 'twin2@import.test', username: 'TWIN' }, { email: 'solo@import.test' }]);
+    expect(twins.body.counts).toMatchObject({ created: 2, conflicts: 1 });
+    expect(twins.body.errors.map((e: { line: number }) => e.line)).toEqual([2]);
+    // The same email twice in one file: the second line meets the first as an existing user.
+    const again = await importLines(tenant.project.id, [{ email: 'echo@import.test' }, { email: 'ECHO@import.test' }], '?on_conflict=conflict');
+    expect(again.body.counts).toMatchObject({ created: 1, conflicts: 1 });
   });
 
   it('emits user.created per user only with emit_events, and refuses what is not NDJSON, another tenant\'s project and bad options', async () => {

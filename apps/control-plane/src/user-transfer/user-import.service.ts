@@ -70,7 +70,8 @@ export class UserImportService {
       const lines = batch;
       batch = [];
       await this.dataSource.transaction(async (manager) => {
-        for (const { number, line } of lines) {
+        const oneByOne = await this.writeNewInBulk(manager, project, lines, options, report);
+        for (const { number, line } of oneByOne) {
           await manager.query('SAVEPOINT import_line');
           try {
             const outcome = await this.write(manager, project, line, options);
@@ -104,6 +105,7 @@ export class UserImportService {
       if (batch.length >= BATCH) await flush();
     }
     await flush();
+    report.errors.sort((a, b) => a.line - b.line);
 
     await this.dataSource.transaction((manager) =>
       this.events.record(manager, {
@@ -119,6 +121,63 @@ export class UserImportService {
       }),
     );
     return report;
+  }
+
+  /**
+   * The bulk of an import: lines of users that exist nowhere yet (no match by email or external id,
+   * once in the batch) and bring only a user and a hash, written in two statements. Returns the
+   * lines left to write one by one: the others, or all of them when the bulk insert met a conflict
+   * (a username taken, a user created meanwhile) — undone to its savepoint.
+   */
+  private async writeNewInBulk(manager: EntityManager, project: Project, lines: { number: number; line: ParsedLine }[], options: ImportOptions, report: ImportReport): Promise<{ number: number; line: ParsedLine }[]> {
+    const emails = lines.map((l) => l.line.email.toLowerCase());
+    const externalIds = lines.flatMap((l) => (l.line.dto.external_id ? [l.line.dto.external_id] : []));
+    const existing = await this.users.existingForImport(manager, project.id, emails, externalIds);
+    const seen = new Set<string>();
+    const bulk: { number: number; line: ParsedLine }[] = [];
+    const rest: { number: number; line: ParsedLine }[] = [];
+    for (const l of lines) {
+      const { dto } = l.line;
+      const email = l.line.email.toLowerCase();
+      const ext = dto.external_id ? `ext:${dto.external_id}` : null;
+      const plain = !dto.totp_secret && !dto.phone_number && !dto.identities?.length;
+      const fresh = !existing.emails.has(email) && !(dto.external_id && existing.externalIds.has(dto.external_id)) && !seen.has(email) && !(ext && seen.has(ext));
+      seen.add(email);
+      if (ext) seen.add(ext);
+      (plain && fresh ? bulk : rest).push(l);
+    }
+    if (bulk.length === 0) return rest;
+    await manager.query('SAVEPOINT import_bulk');
+    try {
+      const ids = await this.users.insertImportedBatch(
+        manager,
+        project.tenantId,
+        project.id,
+        bulk.map(({ line }) => ({ email: line.email, emailVerified: line.dto.email_verified ?? false, username: line.username, metadata: line.dto.metadata ?? {}, externalId: line.dto.external_id ?? null, createdAt: line.dto.created_at ? new Date(line.dto.created_at) : null, hash: line.hash })),
+      );
+      if (options.emitEvents) for (const [i, { line }] of bulk.entries()) await this.userCreated(manager, project, ids[i], line.email);
+      await manager.query('RELEASE SAVEPOINT import_bulk');
+    } catch (err) {
+      await manager.query('ROLLBACK TO SAVEPOINT import_bulk');
+      if (uniqueViolation(err) === null) throw err;
+      return lines;
+    }
+    report.counts.created += bulk.length;
+    report.weak_hashes += bulk.filter(({ line }) => line.weak).length;
+    return rest;
+  }
+
+  private userCreated(manager: EntityManager, project: Project, userId: string, email: string): Promise<string> {
+    return this.events.record(manager, {
+      tenantId: project.tenantId,
+      projectId: project.id,
+      actorType: 'system',
+      actorId: null,
+      action: 'user.created',
+      resourceType: 'user',
+      resourceId: userId,
+      data: { user: { id: userId, email, project_id: project.id }, source: 'import' },
+    });
   }
 
   /** One line, validated as a request body would be; the password hash read in its scheme. */

@@ -193,6 +193,64 @@ export class UsersRepository {
     return queryRows(manager, `SELECT id, external_id FROM users WHERE project_id = $1 AND (lower(email) = lower($2) OR external_id = $3) ORDER BY id`, [projectId, email, externalId]);
   }
 
+  /**
+   * Of a batch of import lines, the ones that name an existing user of the project (by email,
+   * case-insensitive, or external id): their lower-cased emails and external ids, one statement.
+   */
+  async existingForImport(manager: EntityManager, projectId: string, emails: string[], externalIds: string[]): Promise<{ emails: Set<string>; externalIds: Set<string> }> {
+    const rows = await queryRows<{ email: string; external_id: string | null }>(
+      manager,
+      `SELECT lower(email) AS email, external_id FROM users WHERE project_id = $1 AND (lower(email) = ANY($2::text[]) OR external_id = ANY($3::text[]))`,
+      [projectId, emails, externalIds],
+    );
+    return { emails: new Set(rows.map((r) => r.email)), externalIds: new Set(rows.flatMap((r) => (r.external_id ? [r.external_id] : []))) };
+  }
+
+  /**
+   * New imported users and their password hashes in two statements (the bulk of an import): rows
+   * of users that exist nowhere yet. A unique violation fails the whole call (the caller then
+   * writes those lines one by one).
+   */
+  async insertImportedBatch(
+    manager: EntityManager,
+    tenantId: string,
+    projectId: string,
+    rows: { email: string; emailVerified: boolean; username: string | null; metadata: Record<string, unknown>; externalId: string | null; createdAt: Date | null; hash: { hash: string; scheme: string } | null }[],
+  ): Promise<string[]> {
+    const inserted = await queryRows<{ id: string; email: string }>(
+      manager,
+      `INSERT INTO users (tenant_id, project_id, email, email_verified, username, metadata, external_id, needs_migration, status, is_admin, created_at, updated_at)
+       SELECT $1, $2, u.email, u.email_verified, u.username, u.metadata, u.external_id, u.needs_migration, 'active', false, COALESCE(u.created_at, now()), now()
+         FROM unnest($3::text[], $4::boolean[], $5::text[], $6::jsonb[], $7::text[], $8::boolean[], $9::timestamptz[]) WITH ORDINALITY
+              AS u(email, email_verified, username, metadata, external_id, needs_migration, created_at, ord)
+        ORDER BY u.ord
+       RETURNING id, lower(email) AS email`,
+      [
+        tenantId,
+        projectId,
+        rows.map((r) => r.email),
+        rows.map((r) => r.emailVerified),
+        rows.map((r) => r.username),
+        rows.map((r) => JSON.stringify(r.metadata)),
+        rows.map((r) => r.externalId),
+        rows.map((r) => r.hash === null),
+        rows.map((r) => r.createdAt),
+      ],
+    );
+    // Matched by email (unique in the project, and in the batch): RETURNING promises no order.
+    const idOf = new Map(inserted.map((r) => [r.email, r.id]));
+    const ids = rows.map((r) => idOf.get(r.email.toLowerCase())!);
+    const withHash = rows.flatMap((r, i) => (r.hash ? [{ id: ids[i], ...r.hash }] : []));
+    if (withHash.length) {
+      await manager.query(`INSERT INTO password_credentials (user_id, password_hash, scheme) SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[])`, [
+        withHash.map((h) => h.id),
+        withHash.map((h) => h.hash),
+        withHash.map((h) => h.scheme),
+      ]);
+    }
+    return ids;
+  }
+
   /** An imported user; `createdAt` kept from the system they came from. Returns the new id. */
   async insertImported(
     manager: EntityManager,
