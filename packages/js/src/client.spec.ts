@@ -184,6 +184,12 @@ describe('GatehouseError', () => {
     expect(calls).toEqual(['/v1/auth/passkey/authenticate/begin']);
   });
 
+  it('instanceof holds for an error of another copy (as @gatehouse/admin keeps its own)', () => {
+    const foreign = Object.assign(new Error('No such project.'), { name: 'GatehouseError', slug: 'not-found', status: 404 });
+    expect(foreign).toBeInstanceOf(GatehouseError);
+    expect(new Error('plain')).not.toBeInstanceOf(GatehouseError);
+  });
+
   it('maps a non-JSON answer to its status and a failed fetch to network-error', async () => {
     const gh = createGatehouse({ authUrl: AUTH, projectKey: 'pk', fetch: fakeRuntime().fetch, crossTab: false });
     const gateway = await gh.forgotPassword('ada@example.com').catch((e: unknown) => e);

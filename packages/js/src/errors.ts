@@ -34,6 +34,16 @@ export class GatehouseError extends Error {
     this.problem = problem;
   }
 
+  /**
+   * `instanceof GatehouseError` holds for an error of @gatehouse/admin (which keeps its own copy to
+   * depend on openapi-fetch only) and of another installed copy of this package: any Error named
+   * GatehouseError with a slug and a status is one. Subclasses keep the ordinary prototype check.
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    if (this !== GatehouseError) return Function.prototype[Symbol.hasInstance].call(this, value);
+    return value instanceof Error && value.name === 'GatehouseError' && typeof (value as { slug?: unknown }).slug === 'string' && typeof (value as { status?: unknown }).status === 'number';
+  }
+
   /** The error for a non-2xx answer, its body read as a problem when it is JSON (a proxy's HTML page is not). */
   static async fromResponse(response: Response): Promise<GatehouseError> {
     let body: unknown = null;
