@@ -190,7 +190,14 @@ export class UsersRepository {
 
   /** The project's users an import line may name: by email (case-insensitive) or by external id. */
   findImportMatches(manager: EntityManager, projectId: string, email: string, externalId: string | null): Promise<{ id: string; external_id: string | null }[]> {
-    return queryRows(manager, `SELECT id, external_id FROM users WHERE project_id = $1 AND (lower(email) = lower($2) OR external_id = $3) ORDER BY id`, [projectId, email, externalId]);
+    return queryRows(
+      manager,
+      `SELECT id, external_id FROM users WHERE project_id = $1 AND lower(email) = lower($2)
+       UNION
+       SELECT id, external_id FROM users WHERE project_id = $1 AND external_id = $3
+       ORDER BY id`,
+      [projectId, email, externalId],
+    );
   }
 
   /**
@@ -200,7 +207,10 @@ export class UsersRepository {
   async existingForImport(manager: EntityManager, projectId: string, emails: string[], externalIds: string[]): Promise<{ emails: Set<string>; externalIds: Set<string> }> {
     const rows = await queryRows<{ email: string; external_id: string | null }>(
       manager,
-      `SELECT lower(email) AS email, external_id FROM users WHERE project_id = $1 AND (lower(email) = ANY($2::text[]) OR external_id = ANY($3::text[]))`,
+      // Two index lookups, not one OR (which the planner answers with a scan of the whole project: quadratic over an import).
+      `SELECT lower(email) AS email, external_id FROM users WHERE project_id = $1 AND lower(email) = ANY($2::text[])
+       UNION
+       SELECT lower(email), external_id FROM users WHERE project_id = $1 AND external_id = ANY($3::text[])`,
       [projectId, emails, externalIds],
     );
     return { emails: new Set(rows.map((r) => r.email)), externalIds: new Set(rows.flatMap((r) => (r.external_id ? [r.external_id] : []))) };
