@@ -8,7 +8,7 @@ export default tseslint.config(
   ...tseslint.configs.recommendedTypeChecked,
   {
     files: ['**/*.ts'],
-    ignores: ['apps/console/src/**', 'apps/auth-pages/src/**', 'packages/*/src/**', 'packages/*/tsup.config.ts', 'examples/react-spa/**'],
+    ignores: ['apps/console/src/**', 'apps/auth-pages/src/**', 'packages/*/src/**', 'packages/*/tsup.config.ts', 'packages/tsup.shared.ts', 'examples/react-spa/**'],
     languageOptions: {
       parserOptions: { project: ['./tsconfig.spec.json'], tsconfigRootDir: import.meta.dirname },
     },
@@ -57,7 +57,7 @@ export default tseslint.config(
   },
   {
     // The published SDK packages (packages/*): browser, edge and Node runtimes; they talk to Gatehouse over its public APIs only.
-    files: ['packages/*/src/**/*.ts', 'packages/*/src/**/*.tsx', 'packages/*/tsup.config.ts'],
+    files: ['packages/*/src/**/*.ts', 'packages/*/src/**/*.tsx', 'packages/*/tsup.config.ts', 'packages/tsup.shared.ts'],
     ignores: ['packages/test/**', 'packages/*/src/schema.ts'],
     languageOptions: {
       parserOptions: { project: ['./packages/tsconfig.json'], tsconfigRootDir: import.meta.dirname },

@@ -168,16 +168,7 @@ export class UserImportService {
   }
 
   private userCreated(manager: EntityManager, project: Project, userId: string, email: string): Promise<string> {
-    return this.events.record(manager, {
-      tenantId: project.tenantId,
-      projectId: project.id,
-      actorType: 'system',
-      actorId: null,
-      action: 'user.created',
-      resourceType: 'user',
-      resourceId: userId,
-      data: { user: { id: userId, email, project_id: project.id }, source: 'import' },
-    });
+    return this.events.record(manager, { ...userEvent(project, userId, email), action: 'user.created' });
   }
 
   /** One line, validated as a request body would be; the password hash read in its scheme. */
@@ -267,19 +258,16 @@ export class UserImportService {
       await this.identities.create(manager, { tenantId: project.tenantId, projectId: project.id, userId, provider: identity.provider, subject: identity.subject, email: identity.email ?? null, lastUsedAt: null });
     }
     if (options.emitEvents) {
-      await this.events.record(manager, {
-        tenantId: project.tenantId,
-        projectId: project.id,
-        actorType: 'system',
-        actorId: null,
-        action: kind === 'created' ? 'user.created' : 'user.updated',
-        resourceType: 'user',
-        resourceId: userId,
-        data: { user: { id: userId, email: line.email, project_id: project.id }, source: 'import' },
-      });
+      if (kind === 'created') await this.userCreated(manager, project, userId, line.email);
+      else await this.events.record(manager, { ...userEvent(project, userId, line.email), action: 'user.updated' });
     }
     return { kind };
   }
+}
+
+/** `user.created` / `user.updated` of an imported user (`emit_events`), as provisioning writes them, marked `source: import`. */
+function userEvent(project: Project, userId: string, email: string) {
+  return { tenantId: project.tenantId, projectId: project.id, actorType: 'system' as const, actorId: null, resourceType: 'user', resourceId: userId, data: { user: { id: userId, email, project_id: project.id }, source: 'import' } };
 }
 
 /** A line that cannot be written as it is (reported as a conflict). */
