@@ -885,8 +885,6 @@ export interface components {
             counts: components["schemas"]["ImportCounts"];
             /** @description Refused lines (the first 1000) */
             errors: components["schemas"]["ImportLineError"][];
-            /** @description Users imported with a weak hash (allow_weak_hashes), upgraded at their first sign-in */
-            weak_hashes: number;
         };
         InvitationListResponse: {
             invitations: components["schemas"]["InvitationResponse"][];

@@ -18,6 +18,5 @@ export class ImportLineError {
 /** The import report (CONTRACT §12). */
 export class ImportReportResponse {
   @ApiProperty({ type: ImportCounts }) counts!: ImportCounts;
-  @ApiProperty({ description: 'Users imported with a weak hash (allow_weak_hashes), upgraded at their first sign-in' }) weak_hashes!: number;
   @ApiProperty({ type: [ImportLineError], description: 'Refused lines (the first 1000)' }) errors!: ImportLineError[];
 }

@@ -49,7 +49,9 @@ export class UserTransferController {
     r.done();
     const project = await this.project(admin, id);
     if (!req.is('application/x-ndjson')) throw new ProblemError('unsupported-media-type', { detail: 'The request body must be application/x-ndjson: one JSON object a line.' });
-    return this.imports.import(project, req, { onConflict, allowWeakHashes, emitEvents, firebase: typeof firebase === 'string' ? null : firebase }, { tenantId: admin.tenantId, userId: admin.userId, meta: requestMeta(req) });
+    const report = await this.imports.import(project, req, { onConflict, allowWeakHashes, emitEvents, firebase: typeof firebase === 'string' ? null : firebase }, { tenantId: admin.tenantId, userId: admin.userId, meta: requestMeta(req) });
+    // The answer is CONTRACT §12's report exactly; the weak-hash count goes to the users.imported audit event.
+    return { counts: report.counts, errors: report.errors };
   }
 
   @Get('export')
