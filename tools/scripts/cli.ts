@@ -1,6 +1,9 @@
 import 'reflect-metadata';
+import { accessSync, constants, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfigOrExit, type AppConfig } from '@gatehouse/config';
+import { firebaseParametersOf, type FirebaseScryptParameters } from '@gatehouse/crypto';
 import { runMigrations } from '@gatehouse/entities';
 import { createIdentityContext, ProvisioningService } from '@gatehouse/identity';
 import { runMain } from '@gatehouse/platform';
@@ -9,7 +12,13 @@ import { reachEmbeddedDatabase, shouldRunStandalone, standaloneDataDir } from '.
 
 const USAGE = `Usage:
   npm run cli -- bootstrap --admin-email E --admin-password P [--tenant-name N] [--json]
-  npm run cli -- tenant create --name N --admin-email E --admin-password P [--json]`;
+  npm run cli -- tenant create --name N --admin-email E --admin-password P [--json]
+  npm run cli -- users import --project ID --file F [--format gatehouse|auth0|firebase|supabase|clerk]
+      [--on-conflict skip|update|conflict] [--allow-weak-hashes] [--emit-events]
+      [--signer-key K --salt-separator S --rounds R --mem-cost M] [--json]`;
+
+const FORMATS = ['gatehouse', 'auth0', 'firebase', 'supabase', 'clerk'] as const;
+type Format = (typeof FORMATS)[number];
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n${USAGE}\n`);
@@ -24,10 +33,21 @@ runMain('cli', async () => {
       'admin-password': { type: 'string' },
       'tenant-name': { type: 'string' },
       name: { type: 'string' },
+      project: { type: 'string' },
+      file: { type: 'string' },
+      format: { type: 'string', default: 'gatehouse' },
+      'on-conflict': { type: 'string', default: 'skip' },
+      'allow-weak-hashes': { type: 'boolean', default: false },
+      'emit-events': { type: 'boolean', default: false },
+      'signer-key': { type: 'string' },
+      'salt-separator': { type: 'string' },
+      rounds: { type: 'string' },
+      'mem-cost': { type: 'string' },
       json: { type: 'boolean', default: false },
     },
   });
   const command = positionals.join(' ');
+  if (command === 'users import') return usersImport(values);
   if (command !== 'bootstrap' && command !== 'tenant create') fail(`Unknown command "${command}".`);
   const email = values['admin-email'];
   const password = values['admin-password'];
@@ -35,22 +55,29 @@ runMain('cli', async () => {
   if (!password || password.length < 8) fail('--admin-password must have at least 8 characters.');
   if (command === 'tenant create' && !values.name) fail('--name is required.');
 
+  const args = { email, password, name: values.name, tenantName: values['tenant-name'], json: values.json };
+  await withDatabase((config) => provision(command, args, config));
+});
+
+/**
+ * Runs `work` with the config of the database the service uses. Where `npm start` runs standalone,
+ * that is its embedded database: through the running service, or in the data directory itself
+ * while the service is stopped.
+ */
+async function withDatabase(work: (config: AppConfig) => Promise<void>): Promise<void> {
   // The CLI sends no mail or SMS: their transports are not asked for (nor refused) here.
   // eslint-disable-next-line no-restricted-properties -- CLI entry point
   const env = { ...withLocalSecrets(process.env), MAIL_TRANSPORT: 'log', SMS_TRANSPORT: 'log' };
-  const args = { email, password, name: values.name, tenantName: values['tenant-name'], json: values.json };
-  // Where `npm start` runs standalone, the tenant goes to its embedded database: through the running
-  // service, or in the data directory itself while the service is stopped.
   const standalone = await shouldRunStandalone(env);
   const config = loadConfigOrExit(standalone ? { ...env, GATEHOUSE_STANDALONE: '1' } : env);
-  if (!standalone) return provision(command, args, config);
+  if (!standalone) return work(config);
   const embedded = await reachEmbeddedDatabase(standaloneDataDir(env));
   try {
-    await provision(command, args, loadConfigOrExit({ ...env, GATEHOUSE_STANDALONE: '1', DATABASE_URL: embedded.url }));
+    await work(loadConfigOrExit({ ...env, GATEHOUSE_STANDALONE: '1', DATABASE_URL: embedded.url }));
   } finally {
     await embedded.close();
   }
-});
+}
 
 async function provision(command: string, args: { email: string; password: string; name?: string; tenantName?: string; json: boolean }, config: AppConfig): Promise<void> {
   await runMigrations(config.database.url);
@@ -66,4 +93,96 @@ async function provision(command: string, args: { email: string; password: strin
   } finally {
     await ctx.close();
   }
+}
+
+interface ImportReport {
+  counts: { created: number; updated: number; skipped: number; conflicts: number; rejected: number };
+  weak_hashes: number;
+  errors: { line: number; type: string; detail: string; errors?: Record<string, string[]> }[];
+}
+
+/** apps/control-plane/src/user-transfer/formats/file-import.ts, loaded by path (apps are not libraries: see app-entries.ts). */
+type ImportUsersFile = (
+  config: AppConfig,
+  request: { projectId: string; file: string; format: Format; onConflict: 'skip' | 'update' | 'conflict'; allowWeakHashes: boolean; emitEvents: boolean; firebase: FirebaseScryptParameters | null },
+) => Promise<{ kind: 'report'; report: ImportReport } | { kind: 'no-project' }>;
+
+function importUsersFile(): ImportUsersFile {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const entry = require(join(__dirname, '..', '..', 'apps', 'control-plane', 'src', 'user-transfer', 'formats', 'file-import')) as { importUsersFile: ImportUsersFile };
+  return entry.importUsersFile;
+}
+
+/** How many refused lines the readable summary shows (`--json` has the report's whole list). */
+const SHOWN_ERRORS = 20;
+
+/**
+ * `users import` (CONTRACT §12, docs/migration.md): the file converted from its format and
+ * imported in-process by the control plane's import, as the system; prints the report (`--json`:
+ * exactly the API's `{counts, errors}`). Exit 0 once the file went through, whatever its lines'
+ * outcomes; 1 when the project or the file is not there; 2 for bad arguments.
+ */
+async function usersImport(values: Record<string, string | boolean | undefined>): Promise<void> {
+  const str = (name: string) => {
+    const value = values[name];
+    return typeof value === 'string' ? value : undefined;
+  };
+  const projectId = str('project');
+  const file = str('file');
+  const format = str('format') as Format;
+  const onConflict = str('on-conflict') as 'skip' | 'update' | 'conflict';
+  if (!projectId) fail('--project is required.');
+  if (!file) fail('--file is required.');
+  if (!FORMATS.includes(format)) fail(`--format must be one of ${FORMATS.join(', ')}.`);
+  if (!['skip', 'update', 'conflict'].includes(onConflict)) fail('--on-conflict must be skip, update or conflict.');
+  const firebase = firebaseParametersOf({ signer_key: str('signer-key'), salt_separator: str('salt-separator'), rounds: str('rounds'), mem_cost: str('mem-cost') });
+  if (typeof firebase === 'string') fail(`--signer-key, --salt-separator, --rounds, --mem-cost: ${firebase}.`);
+  const path = resolve(file);
+  try {
+    accessSync(path, constants.R_OK);
+    if (!statSync(path).isFile()) throw new Error('not a file');
+  } catch {
+    process.stderr.write(`Cannot read ${file}: no such readable file.\n`);
+    process.exit(1);
+  }
+  if (format === 'firebase' && !firebase) {
+    process.stderr.write('Note: no Firebase scrypt parameters (--signer-key, --salt-separator, --rounds, --mem-cost, from the Firebase console: Authentication → Users → ⋮ → Password hash parameters): users with a password hash will be refused.\n');
+  }
+  await withDatabase(async (config) => {
+    await runMigrations(config.database.url);
+    const result = await importUsersFile()(config, { projectId, file: path, format, onConflict, allowWeakHashes: values['allow-weak-hashes'] === true, emitEvents: values['emit-events'] === true, firebase });
+    if (result.kind === 'no-project') {
+      process.stderr.write(`No project ${projectId}.\n`);
+      process.exitCode = 1;
+      return;
+    }
+    const { report } = result;
+    if (values.json) {
+      process.stdout.write(`${JSON.stringify({ counts: report.counts, errors: report.errors })}\n`);
+      return;
+    }
+    process.stdout.write(summary(report, format));
+  });
+}
+
+function summary(report: ImportReport, format: Format): string {
+  const c = report.counts;
+  const unit = format === 'firebase' ? 'user' : 'line';
+  const out = [
+    `created: ${c.created}`,
+    `updated: ${c.updated}`,
+    `skipped: ${c.skipped}`,
+    `conflicts: ${c.conflicts}`,
+    `rejected: ${c.rejected}`,
+  ];
+  if (report.weak_hashes > 0) out.push(`weak hashes let in (upgraded at each user's first sign-in): ${report.weak_hashes}`);
+  const problems = c.conflicts + c.rejected;
+  if (problems > 0) {
+    out.push(`problems${problems > SHOWN_ERRORS ? ` (the first ${SHOWN_ERRORS} of ${problems}; --json lists ${Math.min(problems, 1000)})` : ''}:`);
+    for (const e of report.errors.slice(0, SHOWN_ERRORS)) {
+      const fields = e.errors ? ` (${Object.entries(e.errors).map(([field, messages]) => `${field}: ${messages.join(', ')}`).join('; ')})` : '';
+      out.push(`  ${unit} ${e.line}: ${e.type}: ${e.detail}${fields}`);
+    }
+  }
+  return `${out.join('\n')}\n`;
 }

@@ -31,9 +31,10 @@ const MAX_LINE_BYTES = 64 * 1024;
 /** The report lists the first this many refused lines (the counts count them all). */
 const MAX_REPORTED_ERRORS = 1000;
 
-interface Actor {
+/** Who imports: an admin (the API), or the system (`userId` null: the CLI, run on the server). */
+export interface ImportActor {
   tenantId: string;
-  userId: string;
+  userId: string | null;
   meta: RequestMeta;
 }
 
@@ -57,7 +58,7 @@ export class UserImportService {
     private readonly events: EventRecorder,
   ) {}
 
-  async import(project: Project, body: Readable, options: ImportOptions, actor: Actor): Promise<ImportReport> {
+  async import(project: Project, body: Readable, options: ImportOptions, actor: ImportActor): Promise<ImportReport> {
     const report: ImportReport = { counts: { created: 0, updated: 0, skipped: 0, conflicts: 0, rejected: 0 }, weak_hashes: 0, errors: [] };
     const refuse = (line: number, type: string, detail: string, errors?: FieldErrors) => {
       if (type === 'conflict') report.counts.conflicts += 1;
@@ -111,7 +112,7 @@ export class UserImportService {
       this.events.record(manager, {
         tenantId: actor.tenantId,
         projectId: project.id,
-        actorType: 'admin',
+        actorType: actor.userId ? 'admin' : 'system',
         actorId: actor.userId,
         action: 'users.imported',
         resourceType: 'project',

@@ -1,0 +1,61 @@
+import { createReadStream } from 'node:fs';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { firebaseLines } from './firebase';
+import type { ConvertedLine } from './lines';
+
+const collect = async (lines: AsyncIterable<ConvertedLine>) => {
+  const out: ConvertedLine[] = [];
+  for await (const line of lines) out.push(line);
+  return out;
+};
+const json = (line: ConvertedLine) => JSON.parse(line.text) as Record<string, unknown>;
+const fromText = (text: string) => collect(firebaseLines(Readable.from([Buffer.from(text)])));
+
+describe('Firebase auth:export → import lines', () => {
+  it('maps each user: scrypt hash and salt, createdAt in ms, providers to identities, the phone (an SMS second factor first), disabled and email-less users refused', async () => {
+    const lines = await collect(firebaseLines(createReadStream(join(__dirname, 'fixtures', 'firebase-users.json'))));
+    expect(lines).toHaveLength(6);
+    expect(json(lines[0])).toEqual({
+      email: 'user1@example.com',
+      email_verified: true,
+      metadata: { display_name: 'User One', custom_attributes: { role: 'editor' } },
+      created_at: '2024-01-01T00:00:00.000Z',
+      external_id: 'user1',
+      password_hash: { algorithm: 'firebase_scrypt', hash: 'lSrfV15cpx95/sZS2W9c9Kp6i/LVgQNDNC/qzrCnh1SAyZvqmZqAjTdn3aoItz+VHjoZilo78198JAdRuid5lQ==', salt: '42xEC+ixf3L2lw==' },
+    });
+    expect(json(lines[1])).toMatchObject({
+      email: 'grace@example.com',
+      metadata: { display_name: 'Grace Hopper', photo_url: 'https://lh3.googleusercontent.com/a/grace' },
+      identities: [
+        { provider: 'google', subject: '104729385610293847561', email: 'grace@example.com' },
+        { provider: 'github', subject: '9001', email: 'grace@users.noreply.github.com' },
+      ],
+    });
+    expect(json(lines[1]).password_hash).toBeUndefined();
+    expect(json(lines[2])).toMatchObject({ email: 'phone@example.com', email_verified: false, phone_number: '+14155550100' });
+    expect(json(lines[2]).identities).toBeUndefined();
+    expect(lines[3].note).toMatch(/pOnly4 has no email address/);
+    expect(lines[4].note).toMatch(/off5 is disabled in Firebase/);
+    expect(json(lines[5]).phone_number).toBe('+14155550199');
+  });
+
+  it('reads the users one by one: a document broken part way gives the users before the break, then one unreadable line', async () => {
+    const lines = await fromText('{"users":[{"localId":"a","email":"a@example.com"},{"localId":"b","email":"b@example.com"},{"localId":"c","email":');
+    expect(lines.slice(0, 2).map((l) => json(l).external_id)).toEqual(['a', 'b']);
+    expect(lines).toHaveLength(3);
+    expect(lines[2].note).toMatch(/^The file is not valid JSON after user 2 /);
+  });
+
+  it('refuses a file that is not a Firebase export, and reads none of an export without users', async () => {
+    expect((await fromText('[{"localId":"a"}]'))[0].note).toMatch(/one JSON object \{"users": \[\.\.\.\]\}/);
+    expect(await fromText('{"users":[]}')).toEqual([]);
+    expect(await fromText('{"kind":"nothing"}')).toEqual([]);
+  });
+
+  it('passes a createdAt it cannot read to the import (which reports it) and maps other providers by name', async () => {
+    const [line] = await fromText(JSON.stringify({ users: [{ localId: 'x', email: 'x@example.com', createdAt: 'yesterday', providerUserInfo: [{ providerId: 'apple.com', rawId: '001.abc' }, { providerId: 'microsoft.com', rawId: 'ms-1' }, { providerId: 'oidc.my-idp', rawId: 'o-1' }] }] }));
+    expect(json(line).created_at).toBe('yesterday');
+    expect((json(line).identities as { provider: string }[]).map((i) => i.provider)).toEqual(['apple', 'microsoft', 'oidc-my-idp']);
+  });
+});

@@ -1,0 +1,60 @@
+import type { Readable } from 'node:stream';
+import { jsonArrayRecords } from './json';
+import { bool, compact, e164, isoDate, jsonObject, lineOf, numbered, providerName, refused, sniff, text, unreadable, type ConvertedLine, type ImportLine } from './lines';
+
+/** Firebase provider ids that are no social identity. */
+const NOT_SOCIAL = new Set(['password', 'phone', 'anonymous', 'emaillink']);
+
+/**
+ * `firebase auth:export users.json --format=json` as our lines: `{"users": [...]}`, streamed user
+ * by user (the file is never parsed whole). A user is line N of the report for the Nth user of the
+ * file. Password hashes become `{"algorithm":"firebase_scrypt","hash","salt"}`, verified with the
+ * project's scrypt parameters given to the import (signer key, salt separator, rounds, memory cost).
+ */
+export async function* firebaseLines(input: Readable): AsyncGenerator<ConvertedLine> {
+  const { first, stream } = await sniff(input);
+  if (first !== '{') {
+    stream.destroy();
+    yield unreadable('A Firebase export is one JSON object {"users": [...]}, as `firebase auth:export users.json --format=json` writes it.');
+    return;
+  }
+  yield* numbered(jsonArrayRecords(stream, 'users'), (value) => fromFirebase(value as Record<string, unknown>));
+}
+
+/** One user of a Firebase export as our line. */
+export function fromFirebase(u: Record<string, unknown>): ConvertedLine {
+  const localId = text(u.localId);
+  if (bool(u.disabled) === true) return refused(`The user${localId ? ` ${localId}` : ''} is disabled in Firebase: not imported.`);
+  const email = text(u.email);
+  if (!email) return refused(`The user${localId ? ` ${localId}` : ''} has no email address: Gatehouse signs users in by email (phone-only and anonymous users cannot be imported).`);
+  const providers = Array.isArray(u.providerUserInfo) ? (u.providerUserInfo as unknown[]).filter((p): p is Record<string, unknown> => !!p && typeof p === 'object') : [];
+  const identities: NonNullable<ImportLine['identities']> = [];
+  let phone: string | undefined;
+  for (const p of providers) {
+    const id = text(p.providerId)?.toLowerCase();
+    if (!id) continue;
+    if (id === 'phone') phone ??= e164(p.phoneNumber ?? p.rawId);
+    if (NOT_SOCIAL.has(id)) continue;
+    const subject = text(p.rawId);
+    if (subject) identities.push({ provider: providerName(id), subject, email: text(p.email) ?? email });
+  }
+  // A phone enrolled as Firebase's SMS second factor is the number that stays a second factor here.
+  const mfaPhone = Array.isArray(u.mfaInfo) ? (u.mfaInfo as Record<string, unknown>[]).map((m) => e164(m?.phoneInfo)).find((p) => p) : undefined;
+  const hash = text(u.passwordHash);
+  const line: ImportLine = {
+    email,
+    email_verified: bool(u.emailVerified) ?? false,
+    metadata: compact({
+      display_name: text(u.displayName),
+      photo_url: text(u.photoUrl),
+      // Custom claims: a JSON text in the export.
+      custom_attributes: jsonObject(u.customAttributes) ?? text(u.customAttributes),
+    }),
+    created_at: isoDate(u.createdAt),
+    external_id: localId,
+    password_hash: hash ? { algorithm: 'firebase_scrypt', hash, salt: text(u.salt) ?? '' } : undefined,
+    identities: identities.length ? identities : undefined,
+    phone_number: mfaPhone ?? phone ?? e164(u.phoneNumber),
+  };
+  return lineOf(line);
+}

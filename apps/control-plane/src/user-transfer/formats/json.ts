@@ -1,0 +1,26 @@
+import { pipeline, type Readable } from 'node:stream';
+import { parser } from 'stream-json';
+import { pick } from 'stream-json/filters/Pick';
+import { streamArray } from 'stream-json/streamers/StreamArray';
+import type { SourceRecord } from './lines';
+
+/**
+ * The elements of a JSON array, one at a time (stream-json: a file of 100,000 users is never one
+ * object in memory): the document itself, or its member `path` (`users` in Firebase's export).
+ * Element N (from 1) is record N. A document broken part way gives the elements before the break
+ * and then one unreadable record saying where it broke; nothing after it can be read.
+ */
+export async function* jsonArrayRecords(input: Readable, path?: string): AsyncGenerator<SourceRecord> {
+  const stages = path ? [parser(), pick({ filter: path }), streamArray()] : [parser(), streamArray()];
+  const elements = pipeline([input, ...stages], () => undefined) as unknown as AsyncIterable<{ key: number; value: unknown }>;
+  let count = 0;
+  try {
+    for await (const element of elements) {
+      count += 1;
+      yield { line: count, value: element.value };
+    }
+  } catch (err) {
+    const where = count === 0 ? 'before its first user' : `after user ${count}`;
+    yield { line: count + 1, error: `The file is not valid JSON ${where} (${(err as Error).message}); nothing after that point could be read.` };
+  }
+}

@@ -1,0 +1,117 @@
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { AuditEvent, OAuthIdentity, PasswordCredential, User } from '@gatehouse/entities';
+import { seedTenant, startTestApp, TEST_DATABASE_URL, TEST_ENCRYPTION_KEY, type TestApp } from '@gatehouse/testing';
+import { appFactory } from '../scripts/app-entries';
+
+const run = promisify(execFile);
+const ROOT = join(__dirname, '..', '..');
+const FIXTURES = join(ROOT, 'apps/control-plane/src/user-transfer/formats/fixtures');
+/** Firebase's published scrypt test vector (the firebase-scrypt README): the project parameters of user1's hash. */
+const FIREBASE = ['--signer-key', 'jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA==', '--salt-separator', 'Bw==', '--rounds', '8', '--mem-cost', '14'];
+
+/** `npm run cli -- …` runs this compiled entry point (after `npm run build`). */
+async function cli(...args: string[]): Promise<{ stdout: string; code: number; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['-r', join(ROOT, 'tools/register.js'), join(ROOT, 'dist/tools/scripts/cli.js'), ...args], {
+      cwd: ROOT,
+      // eslint-disable-next-line no-restricted-properties -- the child needs PATH
+      env: { PATH: process.env.PATH ?? '', DATABASE_URL: TEST_DATABASE_URL, ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, LOG_LEVEL: 'error' },
+    });
+    return { stdout, stderr, code: 0 };
+  } catch (err) {
+    const e = err as { stdout: string; stderr: string; code: number };
+    return { stdout: e.stdout, stderr: e.stderr, code: e.code };
+  }
+}
+
+/**
+ * `users import` as an operator runs it, against the real database: vendor export files (the
+ * converters' fixtures, in Auth0's and Firebase's published shapes) imported into a project, the
+ * report printed, the users there; imported passwords then sign in through the real auth runtime.
+ */
+describe('CLI: users import', () => {
+  let runtime: TestApp;
+  const signIn = (projectKey: string, identifier: string, password: string) =>
+    runtime.http().post('/v1/auth/sign-in').set('X-Service-Project-Key', projectKey).set('X-Forwarded-For', `198.51.100.${Math.floor(Math.random() * 250)}`).send({ identifier, password });
+  const user = (projectId: string, email: string) => runtime.dataSource.getRepository(User).findOneByOrFail({ projectId, email });
+  const schemeOf = async (userId: string) => (await runtime.dataSource.getRepository(PasswordCredential).findOneBy({ userId }))?.scheme ?? null;
+
+  beforeAll(async () => {
+    runtime = await startTestApp(appFactory('auth-runtime'), { TRUST_PROXY: 'loopback' });
+  });
+  afterAll(async () => {
+    await runtime.close();
+  });
+
+  it('imports an Auth0 users export, then its password hashes export (joined by external id), and the user signs in with the old password', async () => {
+    const tenant = await seedTenant(runtime.app);
+    const project = tenant.project.id;
+    const users = await cli('users', 'import', '--project', project, '--file', join(FIXTURES, 'auth0-users.ndjson'), '--format', 'auth0', '--json');
+    expect(users.code).toBe(0);
+    const report = JSON.parse(users.stdout) as { counts: Record<string, number>; errors: { line: number; type: string; detail: string }[] };
+    expect(report.counts).toEqual({ created: 4, updated: 0, skipped: 0, conflicts: 0, rejected: 3 });
+    expect(report.errors).toEqual([
+      { line: 5, type: 'validation-error', detail: expect.stringMatching(/blocked in Auth0/) },
+      { line: 7, type: 'validation-error', detail: expect.stringMatching(/has no email address/) },
+      { line: 8, type: 'invalid-json', detail: 'The line is not valid JSON.' },
+    ]);
+    const ada = await user(project, 'ada@example.com');
+    expect(ada).toMatchObject({ emailVerified: true, username: 'ada_l', externalId: 'auth0|64b0c0ffee0000000000a001', metadata: expect.objectContaining({ app_metadata: { plan: 'pro', roles: ['admin'] } }) });
+    expect(ada.createdAt.toISOString()).toBe('2021-03-04T10:11:12.345Z');
+    const identities = await runtime.dataSource.getRepository(OAuthIdentity).findBy({ projectId: project });
+    expect(identities.map((i) => [i.provider, i.subject]).sort()).toEqual([['github', '9001'], ['google', '104729385610293847561'], ['microsoft', '4d0c0ffee5c0ffee']]);
+    // Audited as the system's import, with the counts.
+    expect(await runtime.dataSource.getRepository(AuditEvent).findBy({ projectId: project, action: 'users.imported' })).toEqual([
+      expect.objectContaining({ actorType: 'system', actorId: null, userAgent: 'gatehouse-cli users import', metadata: expect.objectContaining({ counts: report.counts }) }),
+    ]);
+    // No hash yet: the users export carries none.
+    expect(await schemeOf(ada.id)).toBeNull();
+
+    const hashes = await cli('users', 'import', '--project', project, '--file', join(FIXTURES, 'auth0-password-hashes.ndjson'), '--format', 'auth0', '--on-conflict', 'update');
+    expect(hashes.code).toBe(0);
+    expect(hashes.stdout).toBe('created: 0\nupdated: 2\nskipped: 0\nconflicts: 0\nrejected: 0\n');
+    expect(await schemeOf(ada.id)).toBe('bcrypt');
+    expect((await signIn(tenant.projectKey, 'ada@example.com', 'auth0 password 1')).status).toBe(200);
+    expect(await schemeOf(ada.id)).toBe('bcrypt-sha256');
+  });
+
+  it('imports a Firebase auth:export file: refused without the project scrypt parameters, in with them; the user signs in with user1password', async () => {
+    const tenant = await seedTenant(runtime.app);
+    const project = tenant.project.id;
+    const file = join(FIXTURES, 'firebase-users.json');
+    const without = await cli('users', 'import', '--project', project, '--file', file, '--format', 'firebase', '--json');
+    expect(without.stderr).toMatch(/no Firebase scrypt parameters/);
+    const first = JSON.parse(without.stdout) as { counts: Record<string, number>; errors: { line: number; type: string; detail: string; errors?: Record<string, string[]> }[] };
+    expect(first.counts).toEqual({ created: 2, updated: 0, skipped: 0, conflicts: 0, rejected: 4 });
+    expect(first.errors.map((e) => [e.line, e.errors?.password_hash ?? e.detail])).toEqual([
+      [1, ['firebase_scrypt needs the project parameters signer_key, salt_separator, rounds and mem_cost']],
+      [4, expect.stringMatching(/pOnly4 has no email address/)],
+      [5, expect.stringMatching(/off5 is disabled in Firebase/)],
+      [6, ['firebase_scrypt needs the project parameters signer_key, salt_separator, rounds and mem_cost']],
+    ]);
+
+    const again = await cli('users', 'import', '--project', project, '--file', file, '--format', 'firebase', ...FIREBASE, '--json');
+    expect(JSON.parse(again.stdout).counts).toEqual({ created: 2, updated: 0, skipped: 2, conflicts: 0, rejected: 2 });
+    const user1 = await user(project, 'user1@example.com');
+    expect(user1).toMatchObject({ externalId: 'user1', emailVerified: true, metadata: { display_name: 'User One', custom_attributes: { role: 'editor' } } });
+    expect(await schemeOf(user1.id)).toBe('firebase-scrypt');
+    expect((await signIn(tenant.projectKey, 'user1@example.com', 'user1password-not')).status).toBe(401);
+    expect((await signIn(tenant.projectKey, 'user1@example.com', 'user1password')).status).toBe(200);
+    expect(await schemeOf(user1.id)).toBe('bcrypt-sha256');
+    const grace = await user(project, 'grace@example.com');
+    expect((await runtime.dataSource.getRepository(OAuthIdentity).findBy({ userId: grace.id })).map((i) => i.provider).sort()).toEqual(['github', 'google']);
+  });
+
+  it('exits 1 with one line for a project or a file that is not there, 2 for bad arguments', async () => {
+    const noProject = await cli('users', 'import', '--project', randomUUID(), '--file', join(FIXTURES, 'auth0-users.ndjson'), '--format', 'auth0');
+    expect([noProject.code, noProject.stderr.trim().split('\n')]).toEqual([1, [expect.stringMatching(/^No project [0-9a-f-]{36}\.$/)]]);
+    expect(noProject.stdout).toBe('');
+    const noFile = await cli('users', 'import', '--project', randomUUID(), '--file', join(FIXTURES, 'nothing-here.json'));
+    expect([noFile.code, noFile.stderr]).toEqual([1, expect.stringMatching(/^Cannot read .*nothing-here\.json: no such readable file\.\n$/)]);
+    const badFormat = await cli('users', 'import', '--project', randomUUID(), '--file', join(FIXTURES, 'auth0-users.ndjson'), '--format', 'okta');
+    expect([badFormat.code, badFormat.stderr]).toEqual([2, expect.stringContaining('--format must be one of gatehouse, auth0, firebase, supabase, clerk.')]);
+  });
+});
