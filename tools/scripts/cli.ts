@@ -14,7 +14,7 @@ const USAGE = `Usage:
   npm run cli -- bootstrap --admin-email E --admin-password P [--tenant-name N] [--json]
   npm run cli -- tenant create --name N --admin-email E --admin-password P [--json]
   npm run cli -- users import --project ID --file F [--format gatehouse|auth0|firebase|supabase|clerk]
-      [--on-conflict skip|update|conflict] [--allow-weak-hashes] [--emit-events]
+      [--on-conflict skip|update|conflict] [--allow-weak-hashes] [--emit-events] [--login-phones]
       [--signer-key K --salt-separator S --rounds R --mem-cost M] [--json]`;
 
 const FORMATS = ['gatehouse', 'auth0', 'firebase', 'supabase', 'clerk'] as const;
@@ -38,6 +38,7 @@ runMain('cli', async () => {
       format: { type: 'string', default: 'gatehouse' },
       'on-conflict': { type: 'string', default: 'skip' },
       'allow-weak-hashes': { type: 'boolean', default: false },
+      'login-phones': { type: 'boolean', default: false },
       'emit-events': { type: 'boolean', default: false },
       'signer-key': { type: 'string' },
       'salt-separator': { type: 'string' },
@@ -104,7 +105,7 @@ interface ImportReport {
 /** apps/control-plane/src/user-transfer/formats/file-import.ts, loaded by path (apps are not libraries: see app-entries.ts). */
 type ImportUsersFile = (
   config: AppConfig,
-  request: { projectId: string; file: string; format: Format; onConflict: 'skip' | 'update' | 'conflict'; allowWeakHashes: boolean; emitEvents: boolean; firebase: FirebaseScryptParameters | null },
+  request: { projectId: string; file: string; format: Format; onConflict: 'skip' | 'update' | 'conflict'; allowWeakHashes: boolean; emitEvents: boolean; firebase: FirebaseScryptParameters | null; loginPhones: boolean },
 ) => Promise<{ kind: 'report'; report: ImportReport } | { kind: 'no-project' }>;
 
 function importUsersFile(): ImportUsersFile {
@@ -135,6 +136,7 @@ async function usersImport(values: Record<string, string | boolean | undefined>)
   if (!file) fail('--file is required.');
   if (!FORMATS.includes(format)) fail(`--format must be one of ${FORMATS.join(', ')}.`);
   if (!['skip', 'update', 'conflict'].includes(onConflict)) fail('--on-conflict must be skip, update or conflict.');
+  if (values['login-phones'] === true && format === 'gatehouse') fail('--login-phones applies to a vendor export (--format auth0|firebase|supabase|clerk): in our own format every phone_number is an SMS second factor.');
   const firebase = firebaseParametersOf({ signer_key: str('signer-key'), salt_separator: str('salt-separator'), rounds: str('rounds'), mem_cost: str('mem-cost') });
   if (typeof firebase === 'string') fail(`--signer-key, --salt-separator, --rounds, --mem-cost: ${firebase}.`);
   const path = resolve(file);
@@ -150,7 +152,7 @@ async function usersImport(values: Record<string, string | boolean | undefined>)
   }
   await withDatabase(async (config) => {
     await runMigrations(config.database.url);
-    const result = await importUsersFile()(config, { projectId, file: path, format, onConflict, allowWeakHashes: values['allow-weak-hashes'] === true, emitEvents: values['emit-events'] === true, firebase });
+    const result = await importUsersFile()(config, { projectId, file: path, format, onConflict, allowWeakHashes: values['allow-weak-hashes'] === true, emitEvents: values['emit-events'] === true, firebase, loginPhones: values['login-phones'] === true });
     if (result.kind === 'no-project') {
       process.stderr.write(`No project ${projectId}.\n`);
       process.exitCode = 1;

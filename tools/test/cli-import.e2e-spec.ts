@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { AuditEvent, OAuthIdentity, PasswordCredential, User } from '@gatehouse/entities';
+import { AuditEvent, MfaFactor, OAuthIdentity, PasswordCredential, User } from '@gatehouse/entities';
 import { seedTenant, startTestApp, TEST_DATABASE_URL, TEST_ENCRYPTION_KEY, type TestApp } from '@gatehouse/testing';
 import { appFactory } from '../scripts/app-entries';
 
@@ -103,6 +103,17 @@ describe('CLI: users import', () => {
     expect(await schemeOf(user1.id)).toBe('bcrypt-sha256');
     const grace = await user(project, 'grace@example.com');
     expect((await runtime.dataSource.getRepository(OAuthIdentity).findBy({ userId: grace.id })).map((i) => i.provider).sort()).toEqual(['github', 'google']);
+
+    // Firebase's SMS second factor stays one; the phone pUser3 signed in with does not become one
+    // (every sign-in would ask a code they never had to give) unless the operator asks.
+    const smsOf = async (email: string) => (await runtime.dataSource.getRepository(MfaFactor).findBy({ userId: (await user(project, email)).id })).map((f) => [f.type, f.status, f.phoneNumber]);
+    expect(await smsOf('mfa@example.com')).toEqual([['sms', 'enabled', '+14155550199']]);
+    expect(await smsOf('phone@example.com')).toEqual([]);
+    const mfaSignIn = await signIn(tenant.projectKey, 'mfa@example.com', 'user1password');
+    expect([mfaSignIn.status, mfaSignIn.body.mfa_required, mfaSignIn.body.available_factors]).toEqual([200, true, ['sms']]);
+    const phones = await cli('users', 'import', '--project', project, '--file', file, '--format', 'firebase', ...FIREBASE, '--on-conflict', 'update', '--login-phones', '--json');
+    expect(JSON.parse(phones.stdout).counts).toEqual({ created: 0, updated: 4, skipped: 0, conflicts: 0, rejected: 2 });
+    expect(await smsOf('phone@example.com')).toEqual([['sms', 'enabled', '+14155550100']]);
   });
 
   it('exits 1 with one line for a project or a file that is not there, 2 for bad arguments', async () => {
@@ -113,5 +124,7 @@ describe('CLI: users import', () => {
     expect([noFile.code, noFile.stderr]).toEqual([1, expect.stringMatching(/^Cannot read .*nothing-here\.json: no such readable file\.\n$/)]);
     const badFormat = await cli('users', 'import', '--project', randomUUID(), '--file', join(FIXTURES, 'auth0-users.ndjson'), '--format', 'okta');
     expect([badFormat.code, badFormat.stderr]).toEqual([2, expect.stringContaining('--format must be one of gatehouse, auth0, firebase, supabase, clerk.')]);
+    const ours = await cli('users', 'import', '--project', randomUUID(), '--file', join(FIXTURES, 'auth0-users.ndjson'), '--login-phones');
+    expect([ours.code, ours.stderr]).toEqual([2, expect.stringContaining('--login-phones applies to a vendor export')]);
   });
 });

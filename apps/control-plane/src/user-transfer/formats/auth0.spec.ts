@@ -46,7 +46,7 @@ describe('Auth0 export → import lines', () => {
     ]);
   });
 
-  it('reads a JSON array (the Import / Export extension) element by element, and one file whose lines carry the hash (passwordHash or password_hash)', async () => {
+  it('reads a JSON array (the Import / Export extension) element by element, and one file whose lines carry the hash (passwordHash or password_hash); a verified phone only with loginPhones', async () => {
     const users = [
       { user_id: 'auth0|1', email: 'a@example.com', passwordHash: '$2b$10$abc' },
       { user_id: 'auth0|2', email: 'b@example.com', password_hash: '$2a$10$def', phone_number: '+14155550100', phone_verified: true },
@@ -55,10 +55,14 @@ describe('Auth0 export → import lines', () => {
     ];
     const lines = await collect(auth0Lines(Readable.from([Buffer.from(`  ${JSON.stringify(users, null, 2)}`)])));
     expect(json(lines[0])).toMatchObject({ external_id: 'auth0|1', password_hash: '$2b$10$abc' });
-    expect(json(lines[1])).toMatchObject({ password_hash: '$2a$10$def', phone_number: '+14155550100' });
-    // An unverified phone is not made a second factor.
-    expect(json(lines[2]).phone_number).toBeUndefined();
+    expect(json(lines[1])).toMatchObject({ password_hash: '$2a$10$def' });
+    // A profile or passwordless phone is no second factor by default.
+    expect(json(lines[1]).phone_number).toBeUndefined();
     expect(lines[3].note).toBe('The record is not a JSON object.');
+    const loginPhones = await collect(auth0Lines(Readable.from([Buffer.from(JSON.stringify(users))]), { loginPhones: true }));
+    expect(json(loginPhones[1]).phone_number).toBe('+14155550100');
+    // An unverified phone is never made a second factor.
+    expect(json(loginPhones[2]).phone_number).toBeUndefined();
   });
 
   it('derives the social identity from a social user_id when the export did not ask for identities', () => {

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { jsonArrayRecords } from './json';
-import { bool, compact, e164, isoDate, lineOf, ndjsonRecords, numbered, providerName, refused, sniff, text, type ConvertedLine, type ImportLine } from './lines';
+import { bool, compact, DEFAULT_CONVERT_OPTIONS, e164, isoDate, lineOf, ndjsonRecords, numbered, providerName, refused, sniff, text, type ConvertOptions, type ConvertedLine, type ImportLine } from './lines';
 
 /** Auth0 connection strategies that are no social identity: the database, and passwordless by email or SMS. */
 const NOT_SOCIAL = new Set(['auth0', 'email', 'sms']);
@@ -11,13 +11,17 @@ const NOT_SOCIAL = new Set(['auth0', 'email', 'sms']);
  * extension's JSON, and the password hashes export Auth0 support hands over (NDJSON of
  * `{_id: {$oid}, email, email_verified, passwordHash, …}`). A JSON array is read element by element.
  */
-export async function* auth0Lines(input: Readable): AsyncGenerator<ConvertedLine> {
+export async function* auth0Lines(input: Readable, options: ConvertOptions = DEFAULT_CONVERT_OPTIONS): AsyncGenerator<ConvertedLine> {
   const { first, stream } = await sniff(input);
-  yield* numbered(first === '[' ? jsonArrayRecords(stream) : ndjsonRecords(stream), (value) => fromAuth0(value as Record<string, unknown>));
+  yield* numbered(first === '[' ? jsonArrayRecords(stream) : ndjsonRecords(stream), (value) => fromAuth0(value as Record<string, unknown>, options));
 }
 
-/** One Auth0 user (from either export) as our line. */
-export function fromAuth0(u: Record<string, unknown>): ConvertedLine {
+/**
+ * One Auth0 user (from either export) as our line. Auth0's `phone_number` is a profile or SMS
+ * passwordless number (Guardian's SMS enrolments are not exported): a second factor here only
+ * with `loginPhones`, and only when verified.
+ */
+export function fromAuth0(u: Record<string, unknown>, options: ConvertOptions = DEFAULT_CONVERT_OPTIONS): ConvertedLine {
   if (bool(u.blocked) === true) return refused(`The user${text(u.user_id) ? ` ${text(u.user_id)}` : ''} is blocked in Auth0: not imported.`);
   const email = text(u.email);
   const oid = oidOf(u._id);
@@ -41,7 +45,7 @@ export function fromAuth0(u: Record<string, unknown>): ConvertedLine {
     external_id: userId,
     password_hash: text(u.passwordHash) ?? text(u.password_hash),
     identities: identitiesOf(u, email),
-    phone_number: bool(u.phone_verified) === true ? e164(u.phone_number) : undefined,
+    phone_number: options.loginPhones && bool(u.phone_verified) === true ? e164(u.phone_number) : undefined,
   };
   if (line.identities?.length === 0) delete line.identities;
   return lineOf(line);

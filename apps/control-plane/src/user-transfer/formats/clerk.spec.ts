@@ -12,7 +12,7 @@ const collect = async (lines: AsyncIterable<ConvertedLine>) => {
 const json = (line: ConvertedLine) => JSON.parse(line.text) as Record<string, unknown>;
 
 describe('Clerk CSV export → import lines', () => {
-  it('maps each row: bcrypt digest, Argon2 PHC digest, TOTP secret, names, verified email and phone; unsupported hashers and email-less users refused; a broken row and what it swallowed reported at their lines', async () => {
+  it('maps each row: bcrypt digest, Argon2 PHC digest, TOTP secret, names, verified email, no phone by default; unsupported hashers and email-less users refused; a broken row and what it swallowed reported at their lines', async () => {
     const lines = await collect(clerkLines(createReadStream(join(__dirname, 'fixtures', 'clerk-users.csv'))));
     expect(lines).toHaveLength(8);
     expect(lines[0].text).toBe('');
@@ -24,17 +24,21 @@ describe('Clerk CSV export → import lines', () => {
       external_id: 'user_2YDryYFVMM1W1plDDKz7Gzf4we6',
       password_hash: '$2b$10$6DL3wN8YzwgPsdVMwWt9wufp9.k7UknJM8HE9ctp0E1tUSfH0m0h.',
       totp_secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
-      phone_number: '+14155550142',
     });
-    // Unverified email and phone: not verified here, and the phone is no second factor.
+    // Unverified email: not verified here.
     expect(json(lines[2])).toMatchObject({ email: 'john@example.com', email_verified: false, password_hash: expect.stringMatching(/^\$argon2id\$v=19\$/) });
-    expect(json(lines[2]).phone_number).toBeUndefined();
     expect(json(lines[3])).toMatchObject({ email: 'social@example.com', email_verified: true });
     expect(json(lines[3]).password_hash).toBeUndefined();
     expect(lines[4].note).toMatch(/Clerk's md5 hasher, which Gatehouse does not import/);
     expect(lines[5].note).toMatch(/user_2dA1B2C3D4E5F6G7H8I9J0K1L2M has no email address/);
     expect(lines[6].note).toMatch(/^The CSV record could not be read: Invalid Closing Quote: got "k" at line 7/);
     expect(lines[7].note).toMatch(/^The CSV record could not be read: Quote Not Closed/);
+  });
+
+  it('makes the verified primary phone an SMS factor only with loginPhones, an unverified one never', async () => {
+    const lines = await collect(clerkLines(createReadStream(join(__dirname, 'fixtures', 'clerk-users.csv')), { loginPhones: true }));
+    expect(json(lines[1]).phone_number).toBe('+14155550142');
+    expect(json(lines[2]).phone_number).toBeUndefined();
   });
 
   it('reports every line a broken record swallowed before the parser found its feet again', async () => {

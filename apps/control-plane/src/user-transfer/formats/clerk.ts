@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { csvRecords } from './csv';
-import { compact, e164, isoDate, jsonObject, lineOf, numbered, refused, text, type ConvertedLine, type ImportLine } from './lines';
+import { compact, DEFAULT_CONVERT_OPTIONS, e164, isoDate, jsonObject, lineOf, numbered, refused, text, type ConvertOptions, type ConvertedLine, type ImportLine } from './lines';
 
 /**
  * Clerk's `password_hasher` values whose `password_digest` is a string our import reads as it is:
@@ -16,8 +16,8 @@ const DIGEST_AS_IS = new Set(['bcrypt', 'argon2i', 'argon2id', 'pbkdf2_sha256_dj
  * `unverified_phone_numbers`, `totp_secret`, `password_digest`, `password_hasher` (and
  * `created_at` or metadata columns where an export has them). Line numbers are the file's.
  */
-export async function* clerkLines(input: Readable): AsyncGenerator<ConvertedLine> {
-  yield* numbered(csvRecords(input), (value) => fromClerk(value as Record<string, unknown>));
+export async function* clerkLines(input: Readable, options: ConvertOptions = DEFAULT_CONVERT_OPTIONS): AsyncGenerator<ConvertedLine> {
+  yield* numbered(csvRecords(input), (value) => fromClerk(value as Record<string, unknown>, options));
 }
 
 /** The addresses of a list cell (Clerk separates them; we accept `|`, `,`, `;` or spaces). */
@@ -25,8 +25,12 @@ function list(value: unknown): string[] {
   return (text(value) ?? '').split(/[|,;\s]+/).filter(Boolean);
 }
 
-/** One row of Clerk's export as our line. */
-export function fromClerk(row: Record<string, unknown>): ConvertedLine {
+/**
+ * One row of Clerk's export as our line. The CSV does not say which numbers were second factors
+ * (Clerk's phones also sign in): the primary one, when verified, is an SMS factor here only with
+ * `loginPhones`.
+ */
+export function fromClerk(row: Record<string, unknown>, options: ConvertOptions = DEFAULT_CONVERT_OPTIONS): ConvertedLine {
   const id = text(row.id);
   const who = id ? ` ${id}` : '';
   const email = text(row.primary_email_address) ?? list(row.verified_email_addresses)[0] ?? list(row.unverified_email_addresses)[0];
@@ -54,8 +58,7 @@ export function fromClerk(row: Record<string, unknown>): ConvertedLine {
     external_id: id,
     password_hash: digest,
     totp_secret: text(row.totp_secret),
-    // A verified number only: it becomes the user's SMS second factor.
-    phone_number: phone && verifiedPhones.includes(phone) ? e164(phone) : undefined,
+    phone_number: options.loginPhones && phone && verifiedPhones.includes(phone) ? e164(phone) : undefined,
   };
   return lineOf(line);
 }

@@ -23,6 +23,8 @@ export interface FileImportRequest {
   allowWeakHashes: boolean;
   emitEvents: boolean;
   firebase: FirebaseScryptParameters | null;
+  /** `--login-phones`: verified sign-in numbers become SMS second factors too (ConvertOptions). */
+  loginPhones: boolean;
 }
 
 export type FileImportResult = { kind: 'report'; report: ImportReport } | { kind: 'no-project' };
@@ -52,7 +54,7 @@ export async function importUsersFile(config: AppConfig, request: FileImportRequ
     if (!project) return { kind: 'no-project' };
     const file = await openFile(request.file);
     const notes = new Map<number, string>();
-    const body = request.format === 'gatehouse' ? file : ndjsonStream(noted(CONVERTERS[request.format](file), notes));
+    const body = request.format === 'gatehouse' ? file : ndjsonStream(noted(CONVERTERS[request.format](file, { loginPhones: request.loginPhones }), notes));
     const report = await ctx.get(UserImportService).import(
       project,
       body,

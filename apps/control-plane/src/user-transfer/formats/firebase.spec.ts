@@ -13,7 +13,7 @@ const json = (line: ConvertedLine) => JSON.parse(line.text) as Record<string, un
 const fromText = (text: string) => collect(firebaseLines(Readable.from([Buffer.from(text)])));
 
 describe('Firebase auth:export → import lines', () => {
-  it('maps each user: scrypt hash and salt, createdAt in ms, providers to identities, the phone (an SMS second factor first), disabled and email-less users refused', async () => {
+  it('maps each user: scrypt hash and salt, createdAt in ms, providers to identities, an SMS second factor’s phone, disabled and email-less users refused', async () => {
     const lines = await collect(firebaseLines(createReadStream(join(__dirname, 'fixtures', 'firebase-users.json'))));
     expect(lines).toHaveLength(6);
     expect(json(lines[0])).toEqual({
@@ -33,11 +33,21 @@ describe('Firebase auth:export → import lines', () => {
       ],
     });
     expect(json(lines[1]).password_hash).toBeUndefined();
-    expect(json(lines[2])).toMatchObject({ email: 'phone@example.com', email_verified: false, phone_number: '+14155550100' });
+    // The phone provider's number (phone sign-in) is no second factor by default.
+    expect(json(lines[2])).toMatchObject({ email: 'phone@example.com', email_verified: false });
+    expect(json(lines[2]).phone_number).toBeUndefined();
     expect(json(lines[2]).identities).toBeUndefined();
     expect(lines[3].note).toMatch(/pOnly4 has no email address/);
     expect(lines[4].note).toMatch(/off5 is disabled in Firebase/);
     expect(json(lines[5]).phone_number).toBe('+14155550199');
+  });
+
+  it('carries the phone provider’s number as an SMS factor with loginPhones; an SMS second factor’s number still comes first', async () => {
+    const lines = await collect(firebaseLines(createReadStream(join(__dirname, 'fixtures', 'firebase-users.json')), { loginPhones: true }));
+    expect(json(lines[2]).phone_number).toBe('+14155550100');
+    expect(json(lines[5]).phone_number).toBe('+14155550199');
+    const both = await collect(firebaseLines(Readable.from([Buffer.from(JSON.stringify({ users: [{ localId: 'b', email: 'b@example.com', phoneNumber: '+14155550111', mfaInfo: [{ phoneInfo: '+14155550122' }] }] }))]), { loginPhones: true }));
+    expect(json(both[0]).phone_number).toBe('+14155550122');
   });
 
   it('reads the users one by one: a document broken part way gives the users before the break, then one unreadable line', async () => {

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { jsonArrayRecords } from './json';
-import { bool, compact, e164, isoDate, jsonObject, lineOf, numbered, providerName, refused, sniff, text, unreadable, type ConvertedLine, type ImportLine } from './lines';
+import { bool, compact, DEFAULT_CONVERT_OPTIONS, e164, isoDate, jsonObject, lineOf, numbered, providerName, refused, sniff, text, unreadable, type ConvertOptions, type ConvertedLine, type ImportLine } from './lines';
 
 /** Firebase provider ids that are no social identity. */
 const NOT_SOCIAL = new Set(['password', 'phone', 'anonymous', 'emaillink']);
@@ -11,18 +11,18 @@ const NOT_SOCIAL = new Set(['password', 'phone', 'anonymous', 'emaillink']);
  * file. Password hashes become `{"algorithm":"firebase_scrypt","hash","salt"}`, verified with the
  * project's scrypt parameters given to the import (signer key, salt separator, rounds, memory cost).
  */
-export async function* firebaseLines(input: Readable): AsyncGenerator<ConvertedLine> {
+export async function* firebaseLines(input: Readable, options: ConvertOptions = DEFAULT_CONVERT_OPTIONS): AsyncGenerator<ConvertedLine> {
   const { first, stream } = await sniff(input);
   if (first !== '{') {
     stream.destroy();
     yield unreadable('A Firebase export is one JSON object {"users": [...]}, as `firebase auth:export users.json --format=json` writes it.');
     return;
   }
-  yield* numbered(jsonArrayRecords(stream, 'users'), (value) => fromFirebase(value as Record<string, unknown>));
+  yield* numbered(jsonArrayRecords(stream, 'users'), (value) => fromFirebase(value as Record<string, unknown>, options));
 }
 
 /** One user of a Firebase export as our line. */
-export function fromFirebase(u: Record<string, unknown>): ConvertedLine {
+export function fromFirebase(u: Record<string, unknown>, options: ConvertOptions = DEFAULT_CONVERT_OPTIONS): ConvertedLine {
   const localId = text(u.localId);
   if (bool(u.disabled) === true) return refused(`The user${localId ? ` ${localId}` : ''} is disabled in Firebase: not imported.`);
   const email = text(u.email);
@@ -38,7 +38,8 @@ export function fromFirebase(u: Record<string, unknown>): ConvertedLine {
     const subject = text(p.rawId);
     if (subject) identities.push({ provider: providerName(id), subject, email: text(p.email) ?? email });
   }
-  // A phone enrolled as Firebase's SMS second factor is the number that stays a second factor here.
+  // A phone enrolled as Firebase's SMS second factor stays a second factor here; the phone
+  // provider's number (phone sign-in) becomes one only with `loginPhones`.
   const mfaPhone = Array.isArray(u.mfaInfo) ? (u.mfaInfo as Record<string, unknown>[]).map((m) => e164(m?.phoneInfo)).find((p) => p) : undefined;
   const hash = text(u.passwordHash);
   const line: ImportLine = {
@@ -54,7 +55,7 @@ export function fromFirebase(u: Record<string, unknown>): ConvertedLine {
     external_id: localId,
     password_hash: hash ? { algorithm: 'firebase_scrypt', hash, salt: text(u.salt) ?? '' } : undefined,
     identities: identities.length ? identities : undefined,
-    phone_number: mfaPhone ?? phone ?? e164(u.phoneNumber),
+    phone_number: mfaPhone ?? (options.loginPhones ? (phone ?? e164(u.phoneNumber)) : undefined),
   };
   return lineOf(line);
 }

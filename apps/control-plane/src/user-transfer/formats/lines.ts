@@ -26,6 +26,19 @@ export interface ImportLine {
   phone_number?: string;
 }
 
+/**
+ * What the operator tells a converter. By default a phone number becomes our SMS second factor
+ * only where it was a second factor in the old system (Firebase's `mfaInfo`, Supabase's verified
+ * phone factor): a number users signed in with, or that the old system merely verified, would make
+ * every sign-in ask for a code the user never had to give. `loginPhones` carries those verified
+ * numbers too, as SMS second factors (`users import --login-phones`).
+ */
+export interface ConvertOptions {
+  loginPhones: boolean;
+}
+
+export const DEFAULT_CONVERT_OPTIONS: ConvertOptions = { loginPhones: false };
+
 /** A line of our format; members left undefined are left out. */
 export function lineOf(line: ImportLine): ConvertedLine {
   return { text: JSON.stringify(line) };
