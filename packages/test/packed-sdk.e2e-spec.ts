@@ -1,11 +1,11 @@
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { Webhook } from 'standardwebhooks';
 import { eventually, spawnApp, type AppProcess } from '@gatehouse/testing';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- the stack of the OIDC journeys: the runtime as a real process on a known URL, the control plane in process
 import { OidcStack } from '../../apps/auth-runtime/test/support/oidc-stack';
-import { installPackedSdk, nodeIn, ROOT, SDK_PACKAGES, startServer, type Running } from './support/packed';
+import { commandIn, installPackedSdk, nodeIn, ROOT, SDK_PACKAGES, startServer, type Running } from './support/packed';
 
 jest.setTimeout(120_000);
 
@@ -222,5 +222,89 @@ const env = process.env;
     });
     expect(forged.status).toBe(400);
     expect(api.output()).not.toContain('webhook verified: user.deleted');
+  });
+
+  it('@gatehouse/server in Bun, Deno and Vercel’s edge runtime (Web Crypto and fetch only): a real token verified with keys fetched from jwks.json, a tampered one refused, a signed-out session refused in revocation-aware mode, withAuth answering Requests, a webhook signature checked', async () => {
+    const live = await signUp('bun-deno-edge@example.com');
+    const ended = await signUp('ended@example.com');
+    const out = await fetch(`${stack.authUrl}/v1/auth/sign-out`, { method: 'POST', headers: { authorization: `Bearer ${ended.token}`, 'x-service-project-key': projectKey } });
+    expect(out.status).toBe(204);
+    const [h, p, s] = live.token.split('.');
+    const tampered = `${h}.${Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(p, 'base64url').toString()), adm: true })).toString('base64url')}.${s}`;
+    // A delivery signed by the Standard Webhooks reference library, and the same body under another key.
+    const secret = `whsec_${Buffer.from('the endpoint secret of 32 bytes!').toString('base64')}`;
+    const body = JSON.stringify({ id: 'evt_1', type: 'user.created', timestamp: new Date().toISOString(), tenant_id: 't', project_id: projectId, data: { user: { id: live.userId } } });
+    const at = new Date();
+    const headers = { 'webhook-id': 'msg_1', 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': new Webhook(secret).sign('msg_1', at, body) };
+    const forged = new Webhook(Buffer.from('not the endpoint secret, 32 byte').toString('base64')).sign('msg_1', at, body);
+    const config = { authUrl: stack.authUrl, projectId, projectKey, live: live.token, ended: ended.token, tampered, webhook: { secret, body, headers, forged } };
+
+    // One check, written once for every runtime: only Web APIs and the package's ESM entry points.
+    writeFileSync(
+      join(consumer, 'runtime-check.mjs'),
+      `import { createGatehouse, GatehouseAuthError, verifyWebhook } from '@gatehouse/server';
+import { withAuth } from '@gatehouse/server/next';
+export async function check(C) {
+  const options = { authUrl: C.authUrl, projectId: C.projectId, projectKey: C.projectKey };
+  const gh = createGatehouse(options);
+  const aware = createGatehouse({ ...options, revocation: { cacheSeconds: 1 } });
+  const outcome = (p) => p.then(() => 'accepted', (e) => (GatehouseAuthError.is(e) ? e.code : 'thrown: ' + e));
+  const claims = await gh.verifyAccessToken(C.live);
+  const route = withAuth(gh, async (request, { auth }) => new Response(JSON.stringify({ sub: auth.sub }), { headers: { 'content-type': 'application/json' } }));
+  const ok = await route(new Request('http://api.test/me', { headers: { authorization: 'Bearer ' + C.live } }));
+  const none = await route(new Request('http://api.test/me'));
+  const hook = await verifyWebhook(C.webhook.headers, C.webhook.body, C.webhook.secret);
+  const forged = await verifyWebhook({ ...C.webhook.headers, 'webhook-signature': C.webhook.forged }, C.webhook.body, C.webhook.secret).then(() => 'accepted', (e) => e.name);
+  return {
+    runtime: typeof Bun !== 'undefined' ? 'bun' : typeof Deno !== 'undefined' ? 'deno' : typeof EdgeRuntime === 'string' ? 'edge' : 'other',
+    sub: claims.sub,
+    tampered: await outcome(gh.verifyAccessToken(C.tampered)),
+    endedBySignature: await outcome(gh.verifyAccessToken(C.ended)),
+    endedRevocationAware: await outcome(aware.verifyAccessToken(C.ended)),
+    liveRevocationAware: await outcome(aware.verifyAccessToken(C.live)),
+    route: [ok.status, await ok.json()],
+    none: [none.status, none.headers.get('www-authenticate')],
+    webhook: hook.type,
+    forged,
+  };
+}
+`,
+    );
+    writeFileSync(join(consumer, 'runtime-main.mjs'), `import { check } from './runtime-check.mjs';\nconsole.log(JSON.stringify(await check(${JSON.stringify(config)})));\n`);
+    // The edge runtime evaluates one script (no modules, no require): bundled as an edge deployment is, then run in
+    // edge-runtime's sandbox, which has fetch, Request, Response and Web Crypto but nothing of Node.
+    writeFileSync(join(consumer, 'edge-entry.mjs'), `import { check } from './runtime-check.mjs';\nglobalThis.__result = check(${JSON.stringify(config)}).then((r) => JSON.stringify(r));\n`);
+    writeFileSync(
+      join(consumer, 'edge.cjs'),
+      `const { buildSync } = require(${JSON.stringify(join(ROOT, 'node_modules/esbuild'))});
+const { EdgeRuntime } = require(${JSON.stringify(join(ROOT, 'node_modules/edge-runtime'))});
+const bundle = buildSync({ entryPoints: ['edge-entry.mjs'], bundle: true, write: false, format: 'iife', platform: 'browser', conditions: ['edge-light', 'worker'], target: 'es2022', logLevel: 'silent' });
+const runtime = new EdgeRuntime({ initialCode: bundle.outputFiles[0].text });
+(async () => {
+  const node = await runtime.evaluate('[typeof process, typeof require, typeof Buffer].join()');
+  console.log(JSON.stringify({ node, result: JSON.parse(await runtime.evaluate('globalThis.__result')) }));
+})().catch((err) => { console.error(err); process.exit(1); });
+`,
+    );
+    mkdirSync(join(consumer, '.deno'), { recursive: true });
+    const expected = {
+      sub: live.userId,
+      tampered: 'invalid_token',
+      // Its signature stays good until exp; only the revocation-aware mode asks Gatehouse.
+      endedBySignature: 'accepted',
+      endedRevocationAware: 'revoked_token',
+      liveRevocationAware: 'accepted',
+      route: [200, { sub: live.userId }],
+      none: [401, 'Bearer'],
+      webhook: 'user.created',
+      forged: 'WebhookVerificationError',
+    };
+    const bin = (name: string) => join(ROOT, 'node_modules/.bin', name);
+    const bun = await commandIn(consumer, bin('bun'), ['runtime-main.mjs'], { HOME: consumer });
+    const deno = await commandIn(consumer, bin('deno'), ['run', '--quiet', '--no-prompt', '--allow-net', '--allow-read', '--allow-env', 'runtime-main.mjs'], { HOME: consumer, DENO_DIR: join(consumer, '.deno'), DENO_NO_UPDATE_CHECK: '1' });
+    const edge = JSON.parse(await nodeIn(consumer, 'edge.cjs')) as { node: string; result: unknown };
+    expect({ bun: JSON.parse(bun), deno: JSON.parse(deno), edge: edge.result }).toEqual({ bun: { runtime: 'bun', ...expected }, deno: { runtime: 'deno', ...expected }, edge: { runtime: 'edge', ...expected } });
+    // The sandbox really had nothing of Node.
+    expect(edge.node).toBe('undefined,undefined,undefined');
   });
 });

@@ -42,18 +42,24 @@ export function installPackedSdk(extra: string[]): { consumer: string; tarballs:
  * Asynchronous: the control plane of the tests runs in this process and must keep answering.
  */
 export function nodeIn(consumer: string, file: string, env: Record<string, string> = {}): Promise<string> {
-  // eslint-disable-next-line no-restricted-properties -- the script runs with PATH only and what it is given
-  const child = spawn(process.execPath, [file], { cwd: consumer, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return commandIn(consumer, process.execPath, [file], env);
+}
+
+/** Runs a program (Node, Bun, Deno…) in the consumer project with PATH and `env` only; resolves with its stdout. */
+export function commandIn(consumer: string, command: string, args: string[], env: Record<string, string> = {}): Promise<string> {
+  // eslint-disable-next-line no-restricted-properties -- the program runs with PATH only and what it is given
+  const child = spawn(command, args, { cwd: consumer, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.once('error', reject);
     child.once('exit', (code) => {
       clearTimeout(timer);
       if (code === 0) resolve(out);
-      else reject(new Error(`node ${file} failed (${code}):\n${out}\n${err}`));
+      else reject(new Error(`${command} ${args.join(' ')} failed (${code}):\n${out}\n${err}`));
     });
   });
 }
