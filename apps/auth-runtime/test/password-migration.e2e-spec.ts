@@ -19,7 +19,7 @@ describe('lazy password migration', () => {
   let cp: TestApp;
   let tenant: SeededTenant;
   let adminToken: string;
-  let mode: 'accept' | 'refuse' | 'error' | 'slow' = 'accept';
+  let mode: 'accept' | 'refuse' | 'error' | 'slow' | 'slow-refuse' = 'accept';
 
   const signIn = (identifier: string, password: string, ip = '198.51.100.7') =>
     runtime.http().post('/v1/auth/sign-in').set('X-Service-Project-Key', tenant.projectKey).set('X-Forwarded-For', ip).send({ identifier, password });
@@ -32,6 +32,7 @@ describe('lazy password migration', () => {
       const body = JSON.parse(req.body) as { email: string; password: string };
       if (mode === 'error') return { status: 500, body: '{"error":"boom"}' };
       if (mode === 'slow') return { status: 200, body: JSON.stringify({ user: { email: body.email } }), delayMs: 1500 };
+      if (mode === 'slow-refuse') return { status: 401, body: '{}', delayMs: 600 };
       if (mode === 'refuse' || body.password !== LEGACY_PASSWORD) return { status: 401, body: '{}' };
       return { status: 200, body: JSON.stringify({ user: { email: body.email, name: 'Legacy' } }) };
     };
@@ -108,6 +109,23 @@ describe('lazy password migration', () => {
     legacy.clear();
     expectProblem(await signIn('linus@legacy.test', 'wrong password here'), 401, 'invalid-credentials');
     expect(legacy.requests).toHaveLength(0);
+  });
+
+  it('a wrong password takes as long for a known email as the call for an unknown one does, so its time does not tell them apart', async () => {
+    const known = await runtime.http().post('/v1/auth/sign-up').set('X-Service-Project-Key', tenant.projectKey).set('X-Forwarded-For', '198.51.100.40').send({ email: 'known@legacy.test', password: 'a Gatehouse password 42' });
+    expect(known.status).toBe(201);
+    mode = 'slow-refuse';
+    const timed = async (email: string, ip: string) => {
+      const started = Date.now();
+      expectProblem(await signIn(email, 'a wrong password', ip), 401, 'invalid-credentials');
+      return Date.now() - started;
+    };
+    // Unknown emails: the old system is asked, and takes 600 ms to refuse.
+    for (let i = 0; i < 3; i += 1) expect(await timed(`unknown${i}@legacy.test`, `198.51.100.${50 + i}`)).toBeGreaterThanOrEqual(600);
+    expect(legacy.requests).toHaveLength(3);
+    // The known email: not asked, yet no quicker than those calls.
+    for (let i = 0; i < 2; i += 1) expect(await timed('known@legacy.test', `198.51.100.${60 + i}`)).toBeGreaterThanOrEqual(600);
+    expect(legacy.requests).toHaveLength(3);
   });
 
   it('the limits apply before the call: after five failures the sixth attempt is refused (429) and the old system is not asked', async () => {

@@ -117,12 +117,17 @@ export class AccountsService {
       let ok = found?.credential
         ? await this.hasher.verify(password, found.credential.passwordHash, found.credential.scheme)
         : await this.hasher.verifyDummy(password);
-      // Lazy migration: an email we do not know, or an imported user whose password is still in the old system.
-      if (!ok && identifier.includes('@') && (!found || (found.user.needsMigration && !found.credential)) && this.migration.applies(project)) {
-        const migrated = await this.migration.migrate(project, identifier, password, found?.user ?? null, meta);
-        if (migrated) {
-          found = await this.users.findByIdentifier(project.id, identifier);
-          ok = found !== null;
+      if (!ok && identifier.includes('@') && this.migration.applies(project)) {
+        if (!found || (found.user.needsMigration && !found.credential)) {
+          // Lazy migration: an email we do not know, or an imported user whose password is still in the old system.
+          const migrated = await this.migration.migrate(project, identifier, password, found?.user ?? null, meta);
+          if (migrated) {
+            found = await this.users.findByIdentifier(project.id, identifier);
+            ok = found !== null;
+          }
+        } else {
+          // A known email's wrong password takes as long as the call an unknown one makes.
+          await this.migration.waitAsLongAsACall(project);
         }
       }
       if (!found || !ok) {

@@ -1,4 +1,6 @@
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
@@ -10,6 +12,10 @@ import { UserEvents } from '../sign-in/user-events';
 
 /** The old system's answer is small: `{user}`. */
 const MAX_ANSWER_BYTES = 64 * 1024;
+
+/** How many recent call durations are kept per project, and for how many projects (per process). */
+const DURATION_SAMPLES = 32;
+const DURATION_PROJECTS = 1000;
 
 /**
  * Lazy password migration (docs/migration.md): a password sign-in that names an email Gatehouse
@@ -23,6 +29,8 @@ const MAX_ANSWER_BYTES = 64 * 1024;
 @Injectable()
 export class PasswordMigrationService {
   private readonly log = new Logger('PasswordMigration');
+  /** The last calls' durations (ms), per project: what a refused sign-in that did not call waits for. */
+  private readonly durations = new Map<string, number[]>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -60,7 +68,38 @@ export class PasswordMigrationService {
     }
   }
 
+  /**
+   * A wrong password for an email Gatehouse knows is answered after as long as a recent call to the
+   * old system took (one of the project's last durations, drawn at random), so that the answer's
+   * time does not tell a known email (a bcrypt check) from one that is not here yet (a bcrypt check
+   * and the call). Nothing to wait for until this process has made a call.
+   */
+  async waitAsLongAsACall(project: ResolvedProject): Promise<void> {
+    const samples = this.durations.get(project.id);
+    if (!samples?.length) return;
+    await sleep(samples[randomInt(samples.length)]);
+  }
+
+  private recordDuration(projectId: string, ms: number): void {
+    const samples = this.durations.get(projectId) ?? [];
+    // Re-inserted: the map's order is the projects' last calls, so the oldest is dropped first.
+    this.durations.delete(projectId);
+    samples.push(ms);
+    if (samples.length > DURATION_SAMPLES) samples.shift();
+    this.durations.set(projectId, samples);
+    if (this.durations.size > DURATION_PROJECTS) this.durations.delete(this.durations.keys().next().value!);
+  }
+
   private async oldSystemAccepts(project: ResolvedProject, email: string, password: string): Promise<boolean> {
+    const started = performance.now();
+    try {
+      return await this.askOldSystem(project, email, password);
+    } finally {
+      this.recordDuration(project.id, performance.now() - started);
+    }
+  }
+
+  private async askOldSystem(project: ResolvedProject, email: string, password: string): Promise<boolean> {
     const s = projectPasswordMigrationSettings(project.settings);
     const body = JSON.stringify({ email, password });
     const id = `msg_${randomUUID()}`;
