@@ -99,6 +99,7 @@ async function provision(command: string, args: { email: string; password: strin
 interface ImportReport {
   counts: { created: number; updated: number; skipped: number; conflicts: number; rejected: number };
   weak_hashes: number;
+  credentials_kept: number;
   errors: { line: number; type: string; detail: string; errors?: Record<string, string[]> }[];
 }
 
@@ -178,6 +179,7 @@ function summary(report: ImportReport, format: Format): string {
     `rejected: ${c.rejected}`,
   ];
   if (report.weak_hashes > 0) out.push(`weak hashes let in (upgraded at each user's first sign-in): ${report.weak_hashes}`);
+  if (report.credentials_kept > 0) out.push(`updated users whose password, MFA and identities were kept (they signed in or changed them here): ${report.credentials_kept}`);
   const problems = c.conflicts + c.rejected;
   if (problems > 0) {
     out.push(`problems${problems > SHOWN_ERRORS ? ` (the first ${SHOWN_ERRORS} of ${problems}; --json lists ${Math.min(problems, 1000)})` : ''}:`);

@@ -22,6 +22,8 @@ export interface ImportReport {
   counts: { created: number; updated: number; skipped: number; conflicts: number; rejected: number };
   /** Lines imported with a weak hash (upgraded at their first sign-in). */
   weak_hashes: number;
+  /** Updated users whose credentials the import left alone: they had signed in or changed them here. */
+  credentials_kept: number;
   errors: { line: number; type: string; detail: string; errors?: FieldErrors }[];
 }
 
@@ -59,7 +61,7 @@ export class UserImportService {
   ) {}
 
   async import(project: Project, body: Readable, options: ImportOptions, actor: ImportActor): Promise<ImportReport> {
-    const report: ImportReport = { counts: { created: 0, updated: 0, skipped: 0, conflicts: 0, rejected: 0 }, weak_hashes: 0, errors: [] };
+    const report: ImportReport = { counts: { created: 0, updated: 0, skipped: 0, conflicts: 0, rejected: 0 }, weak_hashes: 0, credentials_kept: 0, errors: [] };
     const refuse = (line: number, type: string, detail: string, errors?: FieldErrors) => {
       if (type === 'conflict') report.counts.conflicts += 1;
       else report.counts.rejected += 1;
@@ -80,7 +82,8 @@ export class UserImportService {
             if (outcome.kind === 'conflict') refuse(number, 'conflict', outcome.detail);
             else {
               report.counts[outcome.kind] += 1;
-              if (outcome.kind !== 'skipped' && line.weak) report.weak_hashes += 1;
+              if (outcome.kind !== 'skipped' && line.weak && !outcome.credentialsKept) report.weak_hashes += 1;
+              if (outcome.credentialsKept) report.credentials_kept += 1;
             }
           } catch (err) {
             await manager.query('ROLLBACK TO SAVEPOINT import_line');
@@ -118,7 +121,7 @@ export class UserImportService {
         resourceType: 'project',
         resourceId: project.id,
         meta: actor.meta,
-        data: { project_id: project.id, counts: report.counts, weak_hashes: report.weak_hashes, on_conflict: options.onConflict },
+        data: { project_id: project.id, counts: report.counts, weak_hashes: report.weak_hashes, credentials_kept: report.credentials_kept, on_conflict: options.onConflict },
       }),
     );
     return report;
@@ -206,17 +209,25 @@ export class UserImportService {
     };
   }
 
-  private async write(manager: EntityManager, project: Project, line: ParsedLine, options: ImportOptions): Promise<{ kind: 'created' | 'updated' | 'skipped' } | { kind: 'conflict'; detail: string }> {
+  /**
+   * One line. An update of a user who has signed in here or changed their credentials here (a
+   * password change or reset, an account claim) changes their profile only: the line's password
+   * hash, TOTP secret, phone and identities would otherwise bring back what the user replaced or
+   * removed (an old export's password after a reset, an identity an account claim cut off).
+   */
+  private async write(manager: EntityManager, project: Project, line: ParsedLine, options: ImportOptions): Promise<{ kind: 'created' | 'updated' | 'skipped'; credentialsKept?: boolean } | { kind: 'conflict'; detail: string }> {
     const { dto } = line;
     const matches = await this.users.findImportMatches(manager, project.id, line.email, dto.external_id ?? null);
     if (matches.length > 1) return { kind: 'conflict', detail: 'The email and the external id name two different users.' };
     let userId: string;
     let kind: 'created' | 'updated';
+    let credentialsKept = false;
     if (matches.length === 1) {
       if (options.onConflict === 'skip') return { kind: 'skipped' };
       if (options.onConflict === 'conflict') return { kind: 'conflict', detail: 'A user with this email or external id exists.' };
       userId = matches[0].id;
       kind = 'updated';
+      credentialsKept = matches[0].owned;
       await this.users.updateImported(manager, userId, {
         email: line.email,
         emailVerified: dto.email_verified,
@@ -239,6 +250,17 @@ export class UserImportService {
         needsMigration: line.hash === null,
       });
     }
+    if (!credentialsKept) await this.writeCredentials(manager, project, userId, line, kind);
+    if (options.emitEvents) {
+      if (kind === 'created') await this.userCreated(manager, project, userId, line.email);
+      else await this.events.record(manager, { ...userEvent(project, userId, line.email), action: 'user.updated' });
+    }
+    return { kind, credentialsKept };
+  }
+
+  /** The line's password hash, TOTP secret, SMS phone and social identities, on the user it created or updates. */
+  private async writeCredentials(manager: EntityManager, project: Project, userId: string, line: ParsedLine, kind: 'created' | 'updated'): Promise<void> {
+    const { dto } = line;
     if (line.hash) {
       await this.users.setPassword(manager, userId, line.hash.hash, line.hash.scheme as never);
       if (kind === 'updated') await this.users.completeMigration(manager, userId);
@@ -258,11 +280,6 @@ export class UserImportService {
       if (owner) throw new LineConflict(`The ${identity.provider} identity ${identity.subject} belongs to another user of the project.`);
       await this.identities.create(manager, { tenantId: project.tenantId, projectId: project.id, userId, provider: identity.provider, subject: identity.subject, email: identity.email ?? null, lastUsedAt: null });
     }
-    if (options.emitEvents) {
-      if (kind === 'created') await this.userCreated(manager, project, userId, line.email);
-      else await this.events.record(manager, { ...userEvent(project, userId, line.email), action: 'user.updated' });
-    }
-    return { kind };
   }
 }
 

@@ -188,13 +188,17 @@ export class UsersRepository {
 
   // User import and export (the control plane, CONTRACT §12).
 
-  /** The project's users an import line may name: by email (case-insensitive) or by external id. */
-  findImportMatches(manager: EntityManager, projectId: string, email: string, externalId: string | null): Promise<{ id: string; external_id: string | null }[]> {
+  /**
+   * The project's users an import line may name: by email (case-insensitive) or by external id.
+   * `owned`: the user has signed in here, or changed their credentials here (a password change or
+   * reset, an account claim: the security stamp moved), so their credentials are theirs now.
+   */
+  findImportMatches(manager: EntityManager, projectId: string, email: string, externalId: string | null): Promise<{ id: string; external_id: string | null; owned: boolean }[]> {
     return queryRows(
       manager,
-      `SELECT id, external_id FROM users WHERE project_id = $1 AND lower(email) = lower($2)
+      `SELECT id, external_id, (last_sign_in_at IS NOT NULL OR security_stamp > 0) AS owned FROM users WHERE project_id = $1 AND lower(email) = lower($2)
        UNION
-       SELECT id, external_id FROM users WHERE project_id = $1 AND external_id = $3
+       SELECT id, external_id, (last_sign_in_at IS NOT NULL OR security_stamp > 0) AS owned FROM users WHERE project_id = $1 AND external_id = $3
        ORDER BY id`,
       [projectId, email, externalId],
     );
