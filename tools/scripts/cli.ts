@@ -13,11 +13,11 @@ import { reachEmbeddedDatabase, shouldRunStandalone, standaloneDataDir } from '.
 const USAGE = `Usage:
   npm run cli -- bootstrap --admin-email E --admin-password P [--tenant-name N] [--json]
   npm run cli -- tenant create --name N --admin-email E --admin-password P [--json]
-  npm run cli -- users import --project ID --file F [--format gatehouse|auth0|firebase|supabase|clerk]
+  npm run cli -- users import --project ID --file F [--format gatehouse|auth0|firebase|supabase|clerk|cognito|keycloak]
       [--on-conflict skip|update|conflict] [--allow-weak-hashes] [--emit-events] [--login-phones]
       [--signer-key K --salt-separator S --rounds R --mem-cost M] [--json]`;
 
-const FORMATS = ['gatehouse', 'auth0', 'firebase', 'supabase', 'clerk'] as const;
+const FORMATS = ['gatehouse', 'auth0', 'firebase', 'supabase', 'clerk', 'cognito', 'keycloak'] as const;
 type Format = (typeof FORMATS)[number];
 
 function fail(message: string): never {
@@ -137,7 +137,7 @@ async function usersImport(values: Record<string, string | boolean | undefined>)
   if (!file) fail('--file is required.');
   if (!FORMATS.includes(format)) fail(`--format must be one of ${FORMATS.join(', ')}.`);
   if (!['skip', 'update', 'conflict'].includes(onConflict)) fail('--on-conflict must be skip, update or conflict.');
-  if (values['login-phones'] === true && format === 'gatehouse') fail('--login-phones applies to a vendor export (--format auth0|firebase|supabase|clerk): in our own format every phone_number is an SMS second factor.');
+  if (values['login-phones'] === true && format === 'gatehouse') fail('--login-phones applies to a vendor export (--format auth0|firebase|supabase|clerk|cognito): in our own format every phone_number is an SMS second factor.');
   const firebase = firebaseParametersOf({ signer_key: str('signer-key'), salt_separator: str('salt-separator'), rounds: str('rounds'), mem_cost: str('mem-cost') });
   if (typeof firebase === 'string') fail(`--signer-key, --salt-separator, --rounds, --mem-cost: ${firebase}.`);
   const path = resolve(file);
@@ -170,7 +170,8 @@ async function usersImport(values: Record<string, string | boolean | undefined>)
 
 function summary(report: ImportReport, format: Format): string {
   const c = report.counts;
-  const unit = format === 'firebase' ? 'user' : 'line';
+  // JSON documents are numbered by user; NDJSON and CSV by line.
+  const unit = format === 'firebase' || format === 'cognito' || format === 'keycloak' ? 'user' : 'line';
   const out = [
     `created: ${c.created}`,
     `updated: ${c.updated}`,

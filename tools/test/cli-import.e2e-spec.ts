@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -116,6 +116,46 @@ describe('CLI: users import', () => {
     expect(await smsOf('phone@example.com')).toEqual([['sms', 'enabled', '+14155550100']]);
   });
 
+  it('imports a Keycloak realm export: PBKDF2-SHA512, Argon2id and PBKDF2-SHA256 passwords sign in and are re-hashed, the authenticator app Keycloak set up keeps working, federated identities are linked', async () => {
+    const tenant = await seedTenant(runtime.app);
+    const project = tenant.project.id;
+    const out = await cli('users', 'import', '--project', project, '--file', join(FIXTURES, 'keycloak-realm.json'), '--format', 'keycloak');
+    expect(out.code).toBe(0);
+    expect(out.stdout.split('\n').slice(0, 5)).toEqual(['created: 3', 'updated: 0', 'skipped: 0', 'conflicts: 0', 'rejected: 3']);
+    expect(out.stdout).toMatch(/user 4: validation-error: The user .* is the service account of client backend/);
+    for (const [email, password, scheme] of [['grace@example.com', 'keycloak password 2', 'argon2'], ['linus@example.com', 'keycloak password 3', 'pbkdf2']] as const) {
+      const u = await user(project, email);
+      expect([email, await schemeOf(u.id)]).toEqual([email, scheme]);
+      expect([email, (await signIn(tenant.projectKey, email, `${password}?`)).status]).toEqual([email, 401]);
+      expect([email, (await signIn(tenant.projectKey, email, password)).status]).toEqual([email, 200]);
+      expect([email, await schemeOf(u.id)]).toEqual([email, 'bcrypt-sha256']);
+    }
+    expect((await runtime.dataSource.getRepository(OAuthIdentity).findBy({ userId: (await user(project, 'grace@example.com')).id })).map((i) => [i.provider, i.subject]).sort()).toEqual([['github', '9001'], ['google', '104729385610293847561']]);
+
+    // Ada has Keycloak's OTP: the code her app computes from the secret Keycloak gave it (its bytes, as hex to oathtool) completes the sign-in.
+    const first = await signIn(tenant.projectKey, 'ada@example.com', 'keycloak password 1');
+    expect([first.status, first.body.mfa_required, first.body.available_factors]).toEqual([200, true, ['totp']]);
+    const seconds = Math.floor(runtime.clock.nowMs() / 1000);
+    const code = execFileSync('oathtool', ['--totp', Buffer.from('abcdefghijklmnopqrst').toString('hex'), '-N', `@${seconds}`]).toString().trim();
+    const verified = await runtime.http().post('/v1/auth/mfa/verify').set('X-Service-Project-Key', tenant.projectKey).send({ mfa_token: first.body.mfa_token, factor: 'totp', code });
+    expect(verified.status).toBe(200);
+    expect(await schemeOf((await user(project, 'ada@example.com')).id)).toBe('bcrypt-sha256');
+  });
+
+  it('imports a Cognito list-users export: profiles and federated identities, every user waiting for lazy migration (Cognito exports no hashes)', async () => {
+    const tenant = await seedTenant(runtime.app);
+    const project = tenant.project.id;
+    const out = JSON.parse((await cli('users', 'import', '--project', project, '--file', join(FIXTURES, 'cognito-users.json'), '--format', 'cognito', '--json')).stdout) as { counts: Record<string, number> };
+    expect(out.counts).toEqual({ created: 3, updated: 0, skipped: 0, conflicts: 0, rejected: 2 });
+    const ada = await user(project, 'ada@example.com');
+    expect(ada).toMatchObject({ externalId: '3c5e1a2b-0000-4000-8000-00000000c001', emailVerified: true, needsMigration: true, metadata: { name: 'Ada Lovelace', custom: { plan: 'pro' } } });
+    expect(await schemeOf(ada.id)).toBeNull();
+    const grace = await user(project, 'grace@example.com');
+    expect((await runtime.dataSource.getRepository(OAuthIdentity).findBy({ userId: grace.id })).map((i) => [i.provider, i.subject])).toEqual([['google', '104729385610293847561']]);
+    // No SMS factor from the phone without --login-phones.
+    expect(await runtime.dataSource.getRepository(MfaFactor).countBy({ userId: ada.id })).toBe(0);
+  });
+
   it('exits 1 with one line for a project or a file that is not there, 2 for bad arguments', async () => {
     const noProject = await cli('users', 'import', '--project', randomUUID(), '--file', join(FIXTURES, 'auth0-users.ndjson'), '--format', 'auth0');
     expect([noProject.code, noProject.stderr.trim().split('\n')]).toEqual([1, [expect.stringMatching(/^No project [0-9a-f-]{36}\.$/)]]);
@@ -123,7 +163,7 @@ describe('CLI: users import', () => {
     const noFile = await cli('users', 'import', '--project', randomUUID(), '--file', join(FIXTURES, 'nothing-here.json'));
     expect([noFile.code, noFile.stderr]).toEqual([1, expect.stringMatching(/^Cannot read .*nothing-here\.json: no such readable file\.\n$/)]);
     const badFormat = await cli('users', 'import', '--project', randomUUID(), '--file', join(FIXTURES, 'auth0-users.ndjson'), '--format', 'okta');
-    expect([badFormat.code, badFormat.stderr]).toEqual([2, expect.stringContaining('--format must be one of gatehouse, auth0, firebase, supabase, clerk.')]);
+    expect([badFormat.code, badFormat.stderr]).toEqual([2, expect.stringContaining('--format must be one of gatehouse, auth0, firebase, supabase, clerk, cognito, keycloak.')]);
     const ours = await cli('users', 'import', '--project', randomUUID(), '--file', join(FIXTURES, 'auth0-users.ndjson'), '--login-phones');
     expect([ours.code, ours.stderr]).toEqual([2, expect.stringContaining('--login-phones applies to a vendor export')]);
   });

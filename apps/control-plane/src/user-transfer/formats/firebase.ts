@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
-import { jsonArrayRecords } from './json';
-import { bool, compact, DEFAULT_CONVERT_OPTIONS, e164, isoDate, jsonObject, lineOf, numbered, providerName, refused, sniff, text, unreadable, type ConvertOptions, type ConvertedLine, type ImportLine } from './lines';
+import { documentMemberLines } from './json';
+import { bool, compact, DEFAULT_CONVERT_OPTIONS, e164, isoDate, jsonObject, lineOf, providerName, refused, text, type ConvertOptions, type ConvertedLine, type ImportLine } from './lines';
 
 /** Firebase provider ids that are no social identity. */
 const NOT_SOCIAL = new Set(['password', 'phone', 'anonymous', 'emaillink']);
@@ -12,13 +12,7 @@ const NOT_SOCIAL = new Set(['password', 'phone', 'anonymous', 'emaillink']);
  * project's scrypt parameters given to the import (signer key, salt separator, rounds, memory cost).
  */
 export async function* firebaseLines(input: Readable, options: ConvertOptions = DEFAULT_CONVERT_OPTIONS): AsyncGenerator<ConvertedLine> {
-  const { first, stream } = await sniff(input);
-  if (first !== '{') {
-    stream.destroy();
-    yield unreadable('A Firebase export is one JSON object {"users": [...]}, as `firebase auth:export users.json --format=json` writes it.');
-    return;
-  }
-  yield* numbered(jsonArrayRecords(stream, 'users'), (value) => fromFirebase(value as Record<string, unknown>, options));
+  yield* documentMemberLines(input, 'users', 'A Firebase export is one JSON object {"users": [...]}, as `firebase auth:export users.json --format=json` writes it.', (value) => fromFirebase(value, options));
 }
 
 /** One user of a Firebase export as our line. */

@@ -2,7 +2,7 @@ import { pipeline, type Readable } from 'node:stream';
 import { parser } from 'stream-json';
 import { pick } from 'stream-json/filters/Pick';
 import { streamArray } from 'stream-json/streamers/StreamArray';
-import type { SourceRecord } from './lines';
+import { numbered, sniff, unreadable, type ConvertedLine, type SourceRecord } from './lines';
 
 /**
  * The elements of a JSON array, one at a time (stream-json: a file of 100,000 users is never one
@@ -23,4 +23,19 @@ export async function* jsonArrayRecords(input: Readable, path?: string): AsyncGe
     const where = count === 0 ? 'before its first user' : `after user ${count}`;
     yield { line: count + 1, error: `The file is not valid JSON ${where} (${(err as Error).message}); nothing after that point could be read.` };
   }
+}
+
+/**
+ * The records of a vendor's JSON document `{member: [...]}` (Firebase's `users`, Cognito's `Users`,
+ * Keycloak's `users`) as our lines, converted one by one; a document of another shape is one
+ * unreadable line saying what was expected.
+ */
+export async function* documentMemberLines(input: Readable, member: string, expected: string, convert: (value: Record<string, unknown>) => ConvertedLine): AsyncGenerator<ConvertedLine> {
+  const { first, stream } = await sniff(input);
+  if (first !== '{') {
+    stream.destroy();
+    yield unreadable(expected);
+    return;
+  }
+  yield* numbered(jsonArrayRecords(stream, member), (value) => convert(value as Record<string, unknown>));
 }

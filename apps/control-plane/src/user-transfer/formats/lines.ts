@@ -228,6 +228,9 @@ export function providerName(vendorName: string): string {
     microsoft: 'microsoft',
     apple: 'apple',
     'apple.com': 'apple',
+    // Cognito's names for its built-in providers.
+    signinwithapple: 'apple',
+    loginwithamazon: 'amazon',
     facebook: 'facebook',
     'facebook.com': 'facebook',
     twitter: 'twitter',
