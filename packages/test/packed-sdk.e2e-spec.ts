@@ -1,6 +1,7 @@
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { createServer } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { eventually, spawnApp, type AppProcess } from '@gatehouse/testing';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- the stack of the OIDC journeys: the runtime as a real process on a known URL, the control plane in process
@@ -37,7 +38,7 @@ describe('SDK packages from their packed tarballs, outside the workspace', () =>
   const me = (token?: string) => fetch(`${api.url}/api/me`, { headers: token === undefined ? {} : { authorization: `Bearer ${token}` } });
 
   beforeAll(async () => {
-    ({ consumer, remove: removeInstall } = installPackedSdk(['express@^5.2.1', '@nestjs/common@^11', 'reflect-metadata', 'rxjs']));
+    ({ consumer, remove: removeInstall } = installPackedSdk(['express@^5.2.1', '@nestjs/common@^11', 'reflect-metadata', 'rxjs', 'next@16.4.6', 'react@19.3.1', 'react-dom@19.3.1']));
     // Sign-ups are rate-limited per address: the tests' own sign-ups name theirs (X-Forwarded-For from loopback).
     await stack.start({ TRUST_PROXY: 'loopback' });
     worker = await spawnApp('webhook-worker', { WEBHOOK_RETRY_SCHEDULE: '1s,2s' });
@@ -306,5 +307,80 @@ const runtime = new EdgeRuntime({ initialCode: bundle.outputFiles[0].text });
     expect({ bun: JSON.parse(bun), deno: JSON.parse(deno), edge: edge.result }).toEqual({ bun: { runtime: 'bun', ...expected }, deno: { runtime: 'deno', ...expected }, edge: { runtime: 'edge', ...expected } });
     // The sandbox really had nothing of Node.
     expect(edge.node).toBe('undefined,undefined,undefined');
+  });
+
+  it('a real Next.js 16 app built and started from the tarball: middleware.ts in the edge runtime refuses a missing, a tampered and a signed-out token before any route, and a withAuth route handler answers with the verified user', async () => {
+    const live = await signUp('next@example.com');
+    const ended = await signUp('next-ended@example.com');
+    expect((await fetch(`${stack.authUrl}/v1/auth/sign-out`, { method: 'POST', headers: { authorization: `Bearer ${ended.token}`, 'x-service-project-key': projectKey } })).status).toBe(204);
+    const app = join(consumer, 'next-app');
+    mkdirSync(join(app, 'app/api/me'), { recursive: true });
+    // Its packages are the consumer project's (node_modules one level up), as in a monorepo.
+    writeFileSync(join(app, 'next.config.mjs'), `export default { turbopack: { root: ${JSON.stringify(consumer)} } };\n`);
+    writeFileSync(
+      join(app, 'gatehouse.js'),
+      `import { createGatehouse } from '@gatehouse/server';\nexport const gatehouse = createGatehouse(${JSON.stringify({ authUrl: stack.authUrl, projectId, projectKey })});\nexport const aware = createGatehouse(${JSON.stringify({ authUrl: stack.authUrl, projectId, projectKey, revocation: { cacheSeconds: 1 } })});\n`,
+    );
+    writeFileSync(join(app, 'app/layout.js'), 'export default function RootLayout({ children }) { return <html><body>{children}</body></html>; }\n');
+    // The docs' two uses: authenticateRequest in middleware.ts (revocation-aware), withAuth on the route handler.
+    writeFileSync(
+      join(app, 'middleware.js'),
+      `import { NextResponse } from 'next/server';
+import { authenticateRequest, refusalResponse } from '@gatehouse/server/next';
+import { GatehouseAuthError } from '@gatehouse/server';
+import { aware } from './gatehouse';
+export async function middleware(request) {
+  try {
+    const claims = await authenticateRequest(aware, request);
+    const headers = new Headers(request.headers);
+    headers.set('x-middleware', [claims.sub, typeof EdgeRuntime === 'string' ? 'edge' : 'node'].join(' '));
+    return NextResponse.next({ request: { headers } });
+  } catch (err) {
+    if (GatehouseAuthError.is(err)) return refusalResponse(err);
+    throw err;
+  }
+}
+export const config = { matcher: '/api/:path*' };
+`,
+    );
+    writeFileSync(
+      join(app, 'app/api/me/route.js'),
+      `import { withAuth } from '@gatehouse/server/next';
+import { gatehouse } from '../../../gatehouse';
+export const GET = withAuth(gatehouse, async (request, { auth }) => Response.json({ sub: auth.sub, middleware: request.headers.get('x-middleware') }));
+`,
+    );
+    const next = join(consumer, 'node_modules/next/dist/bin/next');
+    const env = { NEXT_TELEMETRY_DISABLED: '1', HOME: consumer };
+    await commandIn(app, process.execPath, [next, 'build'], env);
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as { port: number };
+        probe.close(() => resolve(free));
+      });
+    });
+    // eslint-disable-next-line no-restricted-properties -- the server runs with PATH only and what it is given
+    const server = spawn(process.execPath, [next, 'start', '-p', String(port), '-H', '127.0.0.1'], { cwd: app, env: { PATH: process.env.PATH ?? '', ...env }, stdio: 'ignore' });
+    try {
+      const url = `http://127.0.0.1:${port}/api/me`;
+      const call = (token?: string) => fetch(url, { headers: token === undefined ? {} : { authorization: `Bearer ${token}` } });
+      await eventually(async () => (await call().catch(() => null)) !== null, 30_000);
+      const ok = await call(live.token);
+      expect([ok.status, await ok.json()]).toEqual([200, { sub: live.userId, middleware: `${live.userId} edge` }]);
+      const [h, p, sig] = live.token.split('.');
+      const tampered = `${h}.${Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(p, 'base64url').toString()), sub: ended.userId })).toString('base64url')}.${sig}`;
+      const refused: unknown[] = [];
+      for (const token of [undefined, tampered, ended.token]) {
+        const res = await call(token);
+        refused.push([res.status, res.headers.get('content-type'), ((await res.json()) as { type: string }).type]);
+      }
+      expect(refused).toEqual([
+        [401, 'application/problem+json', 'https://gatehouse.dev/problems/unauthenticated'],
+        [401, 'application/problem+json', 'https://gatehouse.dev/problems/unauthenticated'],
+        [401, 'application/problem+json', 'https://gatehouse.dev/problems/unauthenticated'],
+      ]);
+    } finally {
+      server.kill('SIGTERM');
+    }
   });
 });
