@@ -180,7 +180,7 @@ function summary(report: ImportReport, format: Format): string {
     `rejected: ${c.rejected}`,
   ];
   if (report.weak_hashes > 0) out.push(`weak hashes let in (upgraded at each user's first sign-in): ${report.weak_hashes}`);
-  if (report.credentials_kept > 0) out.push(`updated users whose password, MFA and identities were kept (they signed in or changed them here): ${report.credentials_kept}`);
+  if (report.credentials_kept > 0) out.push(`updated users whose email, username, password, MFA and identities were kept (they signed in or changed credentials here): ${report.credentials_kept}`);
   const problems = c.conflicts + c.rejected;
   if (problems > 0) {
     out.push(`problems${problems > SHOWN_ERRORS ? ` (the first ${SHOWN_ERRORS} of ${problems}; --json lists ${Math.min(problems, 1000)})` : ''}:`);

@@ -124,21 +124,25 @@ print(hashlib.sha512(('NaCl'+${JSON.stringify(PASSWORD)}).encode()).hexdigest())
     expect([six.username, six.metadata, six.externalId, six.createdAt.toISOString()]).toEqual(['six', { plan: 'pro' }, 'auth0|6', '2019-05-01T10:00:00.000Z']);
   });
 
-  it('on_conflict=update leaves the password, MFA and identities of a user who signed in here alone (an old export cannot bring back what they replaced), and still updates their profile', async () => {
-    await importLines(tenant.project.id, [{ email: 'grace@import.test', external_id: 'ext-g', password_hash: await bcrypt.hash(PASSWORD, 10) }]);
-    // Grace signs in here: from now on her credentials are hers.
+  it('on_conflict=update leaves the email, username, password, MFA and identities of a user who signed in here alone (an old export cannot bring back what they replaced), and still updates their metadata', async () => {
+    await importLines(tenant.project.id, [{ email: 'grace@import.test', external_id: 'ext-g', username: 'grace', email_verified: true, password_hash: await bcrypt.hash(PASSWORD, 10) }]);
+    // Grace signs in here: from now on her account is hers.
     expect((await signIn(tenant.projectKey, 'grace@import.test', PASSWORD)).status).toBe(200);
     const old = 'an old password from a leaked export';
-    const update = await importLines(tenant.project.id, [{ email: 'grace@import.test', external_id: 'ext-g', metadata: { team: 'navy' }, password_hash: await bcrypt.hash(old, 10), totp_secret: TOTP_SECRET, identities: [{ provider: 'github', subject: '1906' }] }], '?on_conflict=update');
+    // An old export: matched by external id, with another (old) address, a username, a password, TOTP and an identity.
+    const update = await importLines(tenant.project.id, [{ email: 'grace.old@import.test', external_id: 'ext-g', username: 'gh_old', email_verified: false, metadata: { team: 'navy' }, password_hash: await bcrypt.hash(old, 10), totp_secret: TOTP_SECRET, identities: [{ provider: 'github', subject: '1906' }] }], '?on_conflict=update');
     expect(update.body).toEqual({ counts: { created: 0, updated: 1, skipped: 0, conflicts: 0, rejected: 0 }, errors: [] });
     const grace = await cp.dataSource.getRepository(User).findOneByOrFail({ externalId: 'ext-g' });
-    expect(grace.metadata).toEqual({ team: 'navy' });
+    expect([grace.email, grace.username, grace.emailVerified, grace.metadata]).toEqual(['grace@import.test', 'grace', true, { team: 'navy' }]);
     expectProblem(await signIn(tenant.projectKey, 'grace@import.test', old), 401, 'invalid-credentials');
     const again = await signIn(tenant.projectKey, 'grace@import.test', PASSWORD);
     expect([again.status, again.body.mfa_required]).toEqual([200, undefined]);
     expect(await cp.dataSource.getRepository(OAuthIdentity).countBy({ userId: grace.id })).toBe(0);
+    // A line with only her metadata changes nothing of her account: not counted as kept.
+    const metadataOnly = await importLines(tenant.project.id, [{ email: 'grace@import.test', external_id: 'ext-g', metadata: { team: 'army' } }], '?on_conflict=update');
+    expect(metadataOnly.body.counts).toMatchObject({ updated: 1 });
     const audit = await cp.dataSource.getRepository(AuditEvent).find({ where: { projectId: tenant.project.id, action: 'users.imported' }, order: { createdAt: 'ASC' } });
-    expect(audit.at(-1)!.metadata).toMatchObject({ counts: update.body.counts, credentials_kept: 1 });
+    expect(audit.slice(-2).map((a) => a.metadata.credentials_kept)).toEqual([1, 0]);
   });
 
   it('on_conflict: skip leaves the user, update replaces the given fields, conflict reports the line; the email and external id find the user', async () => {

@@ -211,9 +211,10 @@ export class UserImportService {
 
   /**
    * One line. An update of a user who has signed in here or changed their credentials here (a
-   * password change or reset, an account claim) changes their profile only: the line's password
-   * hash, TOTP secret, phone and identities would otherwise bring back what the user replaced or
-   * removed (an old export's password after a reset, an identity an account claim cut off).
+   * password change or reset, an account claim) changes their metadata and external id only: the
+   * line's email, username, password hash, TOTP secret, phone and identities would otherwise bring
+   * back what the user replaced or removed (an old address after an email change, an old export's
+   * password after a reset, an identity an account claim cut off).
    */
   private async write(manager: EntityManager, project: Project, line: ParsedLine, options: ImportOptions): Promise<{ kind: 'created' | 'updated' | 'skipped'; credentialsKept?: boolean } | { kind: 'conflict'; detail: string }> {
     const { dto } = line;
@@ -221,20 +222,28 @@ export class UserImportService {
     if (matches.length > 1) return { kind: 'conflict', detail: 'The email and the external id name two different users.' };
     let userId: string;
     let kind: 'created' | 'updated';
+    let owned = false;
     let credentialsKept = false;
     if (matches.length === 1) {
       if (options.onConflict === 'skip') return { kind: 'skipped' };
       if (options.onConflict === 'conflict') return { kind: 'conflict', detail: 'A user with this email or external id exists.' };
       userId = matches[0].id;
       kind = 'updated';
-      credentialsKept = matches[0].owned;
-      await this.users.updateImported(manager, userId, {
-        email: line.email,
-        emailVerified: dto.email_verified,
-        ...(dto.username !== undefined ? { username: line.username } : {}),
-        metadata: dto.metadata,
-        externalId: dto.external_id ?? null,
-      });
+      const current = await this.users.lockForImportUpdate(manager, userId);
+      owned = current.owned;
+      if (owned) {
+        // Theirs now: the email, its verification, the username and every credential stay; the profile is updated.
+        credentialsKept = wouldChangeAccount(line, current);
+        await this.users.updateImported(manager, userId, { metadata: dto.metadata, externalId: dto.external_id ?? null });
+      } else {
+        await this.users.updateImported(manager, userId, {
+          email: line.email,
+          emailVerified: dto.email_verified,
+          ...(dto.username !== undefined ? { username: line.username } : {}),
+          metadata: dto.metadata,
+          externalId: dto.external_id ?? null,
+        });
+      }
     } else {
       kind = 'created';
       userId = await this.users.insertImported(manager, {
@@ -250,7 +259,7 @@ export class UserImportService {
         needsMigration: line.hash === null,
       });
     }
-    if (!credentialsKept) await this.writeCredentials(manager, project, userId, line, kind);
+    if (!owned) await this.writeCredentials(manager, project, userId, line, kind);
     if (options.emitEvents) {
       if (kind === 'created') await this.userCreated(manager, project, userId, line.email);
       else await this.events.record(manager, { ...userEvent(project, userId, line.email), action: 'user.updated' });
@@ -286,6 +295,20 @@ export class UserImportService {
 /** `user.created` / `user.updated` of an imported user (`emit_events`), as provisioning writes them, marked `source: import`. */
 function userEvent(project: Project, userId: string, email: string) {
   return { tenantId: project.tenantId, projectId: project.id, actorType: 'system' as const, actorId: null, resourceType: 'user', resourceId: userId, data: { user: { id: userId, email, project_id: project.id }, source: 'import' } };
+}
+
+/** Whether an update line would change an owned user's sign-in identifiers or credentials (what `credentials_kept` counts). */
+function wouldChangeAccount(line: ParsedLine, current: { email: string; email_verified: boolean; username: string | null }): boolean {
+  const { dto } = line;
+  return (
+    line.hash !== null ||
+    !!dto.totp_secret ||
+    !!dto.phone_number ||
+    !!dto.identities?.length ||
+    line.email.toLowerCase() !== current.email.toLowerCase() ||
+    (dto.username !== undefined && line.username !== current.username) ||
+    (dto.email_verified !== undefined && dto.email_verified !== current.email_verified)
+  );
 }
 
 /** A line that cannot be written as it is (reported as a conflict). */

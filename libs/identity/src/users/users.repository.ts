@@ -188,17 +188,13 @@ export class UsersRepository {
 
   // User import and export (the control plane, CONTRACT §12).
 
-  /**
-   * The project's users an import line may name: by email (case-insensitive) or by external id.
-   * `owned`: the user has signed in here, or changed their credentials here (a password change or
-   * reset, an account claim: the security stamp moved), so their credentials are theirs now.
-   */
-  findImportMatches(manager: EntityManager, projectId: string, email: string, externalId: string | null): Promise<{ id: string; external_id: string | null; owned: boolean }[]> {
+  /** The project's users an import line may name: by email (case-insensitive) or by external id. */
+  findImportMatches(manager: EntityManager, projectId: string, email: string, externalId: string | null): Promise<{ id: string; external_id: string | null }[]> {
     return queryRows(
       manager,
-      `SELECT id, external_id, (last_sign_in_at IS NOT NULL OR security_stamp > 0) AS owned FROM users WHERE project_id = $1 AND lower(email) = lower($2)
+      `SELECT id, external_id FROM users WHERE project_id = $1 AND lower(email) = lower($2)
        UNION
-       SELECT id, external_id, (last_sign_in_at IS NOT NULL OR security_stamp > 0) AS owned FROM users WHERE project_id = $1 AND external_id = $3
+       SELECT id, external_id FROM users WHERE project_id = $1 AND external_id = $3
        ORDER BY id`,
       [projectId, email, externalId],
     );
@@ -279,12 +275,27 @@ export class UsersRepository {
     return rows[0].id;
   }
 
+  /**
+   * The user an `on_conflict=update` line names, locked until the line's transaction ends (a
+   * password reset or claim in flight finishes first, and is seen). `owned`: the user has signed in
+   * here, or changed their credentials here (a password change or reset, an account claim: the
+   * security stamp moved), so their sign-in identifiers and credentials are theirs now.
+   */
+  async lockForImportUpdate(manager: EntityManager, id: string): Promise<{ email: string; email_verified: boolean; username: string | null; owned: boolean }> {
+    const rows = await queryRows<{ email: string; email_verified: boolean; username: string | null; owned: boolean }>(
+      manager,
+      `SELECT email, email_verified, username, (last_sign_in_at IS NOT NULL OR security_stamp > 0) AS owned FROM users WHERE id = $1 FOR NO KEY UPDATE`,
+      [id],
+    );
+    return rows[0];
+  }
+
   /** `on_conflict=update`: the line's fields replace the user's (an absent field keeps its value). */
-  async updateImported(manager: EntityManager, id: string, f: { email: string; emailVerified?: boolean; username?: string | null; metadata?: Record<string, unknown>; externalId?: string | null }): Promise<void> {
+  async updateImported(manager: EntityManager, id: string, f: { email?: string; emailVerified?: boolean; username?: string | null; metadata?: Record<string, unknown>; externalId?: string | null }): Promise<void> {
     await manager.query(
-      `UPDATE users SET email = $2, email_verified = COALESCE($3, email_verified), username = CASE WHEN $4::boolean THEN $5 ELSE username END,
+      `UPDATE users SET email = COALESCE($2, email), email_verified = COALESCE($3, email_verified), username = CASE WHEN $4::boolean THEN $5 ELSE username END,
          metadata = COALESCE($6::jsonb, metadata), external_id = COALESCE($7, external_id), updated_at = now() WHERE id = $1`,
-      [id, f.email, f.emailVerified ?? null, f.username !== undefined, f.username ?? null, f.metadata ? JSON.stringify(f.metadata) : null, f.externalId ?? null],
+      [id, f.email ?? null, f.emailVerified ?? null, f.username !== undefined, f.username ?? null, f.metadata ? JSON.stringify(f.metadata) : null, f.externalId ?? null],
     );
   }
 
