@@ -26,6 +26,7 @@ describe('Cognito list-users → import lines', () => {
     expect(json(lines[1])).toEqual({
       email: 'grace@example.com',
       email_verified: false,
+      metadata: { cognito_username: 'Google_104729385610293847561' },
       created_at: '2023-11-14T22:13:20.500Z',
       external_id: '3c5e1a2b-0000-4000-8000-00000000c002',
       identities: [{ provider: 'google', subject: '104729385610293847561', email: 'grace@example.com' }],

@@ -40,7 +40,12 @@ export function fromCognito(u: Record<string, unknown>, options: ConvertOptions 
   const line: ImportLine = {
     email,
     email_verified: bool(attributes.get('email_verified')) ?? false,
-    metadata: compact({ ...Object.fromEntries(PROFILE.map((k) => [k, attributes.get(k)])), custom: Object.keys(custom).length ? custom : undefined }),
+    metadata: compact({
+      ...Object.fromEntries(PROFILE.map((k) => [k, attributes.get(k)])),
+      custom: Object.keys(custom).length ? custom : undefined,
+      // The pool's username when it is not the sub (pools where users sign in by username): what a lazy-migration endpoint asks Cognito with.
+      cognito_username: username !== attributes.get('sub') ? username : undefined,
+    }),
     created_at: cognitoDate(u.UserCreateDate),
     external_id: attributes.get('sub') ?? username,
     identities: identitiesOf(attributes.get('identities'), text(u.UserStatus) === 'EXTERNAL_PROVIDER' ? username : undefined, email),

@@ -61,6 +61,11 @@ describe('Keycloak realm export → import lines', () => {
     expect(json(fromKeycloak({ ...user, credentials: [credential('password', { value: bcryptHash }, { algorithm: 'bcrypt', hashIterations: 10 })] })).password_hash).toBe(bcryptHash);
     expect(fromKeycloak({ ...user, credentials: [credential('password', { value: 'aGFzaA==', salt: 'c2FsdA==' }, { algorithm: 'argon2', hashIterations: 3, additionalParameters: { type: ['d'], version: ['1.3'] } })] }).note).toMatch(/Argon2d version 1\.3 password, which Gatehouse does not import/);
     expect(fromKeycloak({ ...user, credentials: [credential('password', { value: 'aGFzaA==', salt: 'c2FsdA==' }, { algorithm: 'sha1-custom', hashIterations: 1 })] }).note).toMatch(/Keycloak's sha1-custom provider/);
+    // An OTP credential without a secret refuses the user (never imported without their second factor); Keycloak < 12's layout is read.
+    expect(fromKeycloak({ ...user, credentials: [{ type: 'otp', secretData: '{}', credentialData: JSON.stringify({ subType: 'totp', digits: 6, period: 30, algorithm: 'HmacSHA1' }) }] }).note).toMatch(/OTP credential whose secret the export does not carry/);
+    expect(json(fromKeycloak({ ...user, credentials: [{ type: 'totp', value: 'abcdefghijklmnopqrst', digits: 6, period: 30, algorithm: 'HmacSHA1' }] })).totp_secret).toBe('MFRGGZDFMZTWQ2LKNNWG23TPOBYXE43U');
+    // A temporary password (UPDATE_PASSWORD required) is not carried.
+    expect(json(fromKeycloak({ ...user, requiredActions: ['UPDATE_PASSWORD'], credentials: [credential('password', { value: bcryptHash }, { algorithm: 'bcrypt', hashIterations: 10 })] })).password_hash).toBeUndefined();
     // A username our rules do not take is kept in metadata.
     expect(json(fromKeycloak({ ...user, username: 'ada lovelace' })).metadata).toEqual({ keycloak_username: 'ada lovelace' });
   });

@@ -30,10 +30,14 @@ export function fromKeycloak(u: Record<string, unknown>, _options: ConvertOption
   const email = text(u.email);
   if (!email) return refused(`The user${who} has no email address: Gatehouse signs users in by email (username-only users cannot be imported).`);
   const credentials = Array.isArray(u.credentials) ? (u.credentials as unknown[]).filter((c): c is Record<string, unknown> => !!c && typeof c === 'object') : [];
+  // A password Keycloak asks to change at the next sign-in (a temporary one an administrator set)
+  // is not carried: it must not become a lasting one here. The user then has none (a reset, or lazy migration).
+  const mustChange = Array.isArray(u.requiredActions) && (u.requiredActions as unknown[]).includes('UPDATE_PASSWORD');
   const password = credentials.find((c) => text(c.type) === 'password');
-  const hash = password ? passwordHashOf(password) : undefined;
+  const hash = password && !mustChange ? passwordHashOf(password) : undefined;
   if (typeof hash === 'object') return refused(`The user${who} has ${hash.refusal}`);
-  const otp = credentials.find((c) => text(c.type) === 'otp');
+  // Keycloak before 12 called the type `totp`; the user is refused rather than imported without a second factor it cannot read.
+  const otp = credentials.find((c) => text(c.type) === 'otp' || text(c.type) === 'totp');
   const totp = otp ? totpSecretOf(otp) : undefined;
   if (typeof totp === 'object') return refused(`The user${who} has ${totp.refusal}`);
   const username = text(u.username);
@@ -98,14 +102,15 @@ function passwordHashOf(credential: Record<string, unknown>): string | { refusal
  * the authenticator app has (its QR code shows their base32), or already base32 where
  * `secretEncoding` says so. Only the codes our TOTP checks (6 digits, 30 s, SHA-1) can keep working.
  */
-function totpSecretOf(credential: Record<string, unknown>): string | { refusal: string } | undefined {
-  const secret = text(data(credential.secretData).value);
-  if (!secret) return undefined;
-  const params = data(credential.credentialData);
+function totpSecretOf(credential: Record<string, unknown>): string | { refusal: string } {
+  // Keycloak 12+ keeps the secret in `secretData` and the settings in `credentialData`; older exports have both on the credential.
+  const secret = text(data(credential.secretData).value) ?? text(credential.value);
+  if (!secret) return { refusal: 'an OTP credential whose secret the export does not carry (an older or encrypted layout): remove the credential to import the user without it.' };
+  const params = credential.credentialData !== undefined ? data(credential.credentialData) : { subType: 'totp', ...credential };
   const digits = Number(params.digits ?? 6);
   const period = Number(params.period ?? 30);
   const algorithm = text(params.algorithm) ?? 'HmacSHA1';
-  if (text(params.subType) !== 'totp' || digits !== 6 || period !== 30 || algorithm !== 'HmacSHA1') {
+  if ((text(params.subType) ?? 'totp') !== 'totp' || digits !== 6 || period !== 30 || algorithm !== 'HmacSHA1') {
     return { refusal: `an OTP credential (${text(params.subType) ?? 'unknown'}, ${digits} digits, ${period} s, ${algorithm}) Gatehouse cannot check (TOTP, 6 digits, 30 s, HmacSHA1): remove the credential to import the user without it.` };
   }
   return text(params.secretEncoding)?.toUpperCase() === 'BASE32' ? secret.toUpperCase() : base32.encode(new TextEncoder().encode(secret));
