@@ -126,6 +126,17 @@ describe('lazy password migration', () => {
     // The known email: not asked, yet no quicker than those calls.
     for (let i = 0; i < 2; i += 1) expect(await timed('known@legacy.test', `198.51.100.${60 + i}`)).toBeGreaterThanOrEqual(600);
     expect(legacy.requests).toHaveLength(3);
+    // Another replica (or this one restarted) has made no call itself: it draws from the same shared durations.
+    const replica = await startTestApp(buildAuthRuntime, { TRUST_PROXY: 'loopback' });
+    try {
+      const started = Date.now();
+      const res = await replica.http().post('/v1/auth/sign-in').set('X-Service-Project-Key', tenant.projectKey).set('X-Forwarded-For', '198.51.100.70').send({ identifier: 'known@legacy.test', password: 'a wrong password' });
+      expectProblem(res, 401, 'invalid-credentials');
+      expect(Date.now() - started).toBeGreaterThanOrEqual(600);
+    } finally {
+      await replica.close();
+    }
+    expect(legacy.requests).toHaveLength(3);
   });
 
   it('the limits apply before the call: after five failures the sixth attempt is refused (429) and the old system is not asked', async () => {

@@ -7,15 +7,17 @@ import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { uniqueViolation, type User } from '@gatehouse/entities';
 import { openMigrationSecret, PasswordHasher, projectPasswordMigrationSettings, UsersRepository, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { outboundRequest } from '@gatehouse/outbound';
+import { CacheStore } from '@gatehouse/platform';
 import { signWebhook } from '@gatehouse/webhooks';
 import { UserEvents } from '../sign-in/user-events';
 
 /** The old system's answer is small: `{user}`. */
 const MAX_ANSWER_BYTES = 64 * 1024;
 
-/** How many recent call durations are kept per project, and for how many projects (per process). */
+/** How many recent call durations are kept per project (in the shared cache, so every replica and a restarted one draw from them), and for how long. */
 const DURATION_SAMPLES = 32;
-const DURATION_PROJECTS = 1000;
+const DURATION_TTL_MS = 7 * 24 * 3600 * 1000;
+const durationsKey = (projectId: string) => `pwmig:durations:${projectId}`;
 
 /**
  * Lazy password migration (docs/migration.md): a password sign-in that names an email Gatehouse
@@ -29,8 +31,6 @@ const DURATION_PROJECTS = 1000;
 @Injectable()
 export class PasswordMigrationService {
   private readonly log = new Logger('PasswordMigration');
-  /** The last calls' durations (ms), per project: what a refused sign-in that did not call waits for. */
-  private readonly durations = new Map<string, number[]>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -38,6 +38,7 @@ export class PasswordMigrationService {
     private readonly users: UsersRepository,
     private readonly hasher: PasswordHasher,
     private readonly userEvents: UserEvents,
+    private readonly cache: CacheStore,
   ) {}
 
   /** Whether the project migrates lazily (enabled, with a URL and a secret). */
@@ -72,22 +73,28 @@ export class PasswordMigrationService {
    * A wrong password for an email Gatehouse knows is answered after as long as a recent call to the
    * old system took (one of the project's last durations, drawn at random), so that the answer's
    * time does not tell a known email (a bcrypt check) from one that is not here yet (a bcrypt check
-   * and the call). Nothing to wait for until this process has made a call.
+   * and the call). The durations live in the shared cache: every replica, and one just restarted,
+   * draws from the project's last calls. Nothing to wait for before the project's first call.
    */
   async waitAsLongAsACall(project: ResolvedProject): Promise<void> {
-    const samples = this.durations.get(project.id);
-    if (!samples?.length) return;
+    const samples = await this.durationsOf(project.id);
+    if (!samples.length) return;
     await sleep(samples[randomInt(samples.length)]);
   }
 
-  private recordDuration(projectId: string, ms: number): void {
-    const samples = this.durations.get(projectId) ?? [];
-    // Re-inserted: the map's order is the projects' last calls, so the oldest is dropped first.
-    this.durations.delete(projectId);
-    samples.push(ms);
-    if (samples.length > DURATION_SAMPLES) samples.shift();
-    this.durations.set(projectId, samples);
-    if (this.durations.size > DURATION_PROJECTS) this.durations.delete(this.durations.keys().next().value!);
+  private async durationsOf(projectId: string): Promise<number[]> {
+    try {
+      const parsed = JSON.parse((await this.cache.get(durationsKey(projectId))) ?? '[]') as unknown;
+      return Array.isArray(parsed) ? parsed.filter((n): n is number => typeof n === 'number' && n >= 0 && n <= 60_000) : [];
+    } catch {
+      return [];
+    }
+  }
+
+  /** Read, append, write: two calls at once may drop one sample, which a statistic can afford. */
+  private async recordDuration(projectId: string, ms: number): Promise<void> {
+    const samples = [...(await this.durationsOf(projectId)), Math.round(ms)].slice(-DURATION_SAMPLES);
+    await this.cache.set(durationsKey(projectId), JSON.stringify(samples), DURATION_TTL_MS);
   }
 
   private async oldSystemAccepts(project: ResolvedProject, email: string, password: string): Promise<boolean> {
@@ -95,7 +102,7 @@ export class PasswordMigrationService {
     try {
       return await this.askOldSystem(project, email, password);
     } finally {
-      this.recordDuration(project.id, performance.now() - started);
+      await this.recordDuration(project.id, performance.now() - started);
     }
   }
 
