@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import * as argon2 from 'argon2';
 import * as bcrypt from 'bcrypt';
+import { Like } from 'typeorm';
 import { AuditEvent, OAuthIdentity, OutboxEvent, PasswordCredential, User } from '@gatehouse/entities';
 import { expectProblem, mintAccessToken, seedTenant, startTestApp, type SeededTenant, type TestApp } from '@gatehouse/testing';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- imported users sign in through the real auth runtime
@@ -143,6 +144,20 @@ print(hashlib.sha512(('NaCl'+${JSON.stringify(PASSWORD)}).encode()).hexdigest())
     expect(metadataOnly.body.counts).toMatchObject({ updated: 1 });
     const audit = await cp.dataSource.getRepository(AuditEvent).find({ where: { projectId: tenant.project.id, action: 'users.imported' }, order: { createdAt: 'ASC' } });
     expect(audit.slice(-2).map((a) => a.metadata.credentials_kept)).toEqual([1, 0]);
+  });
+
+  it('two imports of the same users at once, in opposite orders (plain users in bulk, some with identities line by line): no error, each user written once, every line counted once in each mode', async () => {
+    const lines = Array.from({ length: 300 }, (_, i) => ({ email: `c${i}@import.test`, external_id: `c-${i}`, ...(i % 10 === 0 ? { identities: [{ provider: 'github', subject: `c${i}` }] } : {}) }));
+    for (const mode of ['skip', 'update', 'conflict'] as const) {
+      await cp.dataSource.query(`DELETE FROM users WHERE project_id = $1 AND email LIKE 'c%@import.test'`, [tenant.project.id]);
+      const [forward, backward] = await Promise.all([importLines(tenant.project.id, lines, `?on_conflict=${mode}`), importLines(tenant.project.id, [...lines].reverse(), `?on_conflict=${mode}`)]);
+      expect([mode, forward.status, backward.status]).toEqual([mode, 200, 200]);
+      const sum = (key: string) => (forward.body.counts[key] as number) + (backward.body.counts[key] as number);
+      const other = { skip: 'skipped', update: 'updated', conflict: 'conflicts' }[mode];
+      expect([mode, sum('created'), sum(other), sum('rejected')]).toEqual([mode, 300, 300, 0]);
+      expect(await cp.dataSource.getRepository(User).countBy({ projectId: tenant.project.id, email: Like('c%@import.test') })).toBe(300);
+      expect(await cp.dataSource.getRepository(OAuthIdentity).countBy({ projectId: tenant.project.id })).toBe(30);
+    }
   });
 
   it('on_conflict: skip leaves the user, update replaces the given fields, conflict reports the line; the email and external id find the user', async () => {

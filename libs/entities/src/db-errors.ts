@@ -8,6 +8,11 @@ export function uniqueViolation(err: unknown): string | null {
   return driver.code === '23505' ? (driver.constraint ?? '') : null;
 }
 
+/** True when PostgreSQL aborted the statement's transaction to break a deadlock (40P01): the whole transaction may be run again. */
+export function deadlockDetected(err: unknown): boolean {
+  return err instanceof QueryFailedError && (err.driverError as { code?: string }).code === '40P01';
+}
+
 /** True when `err` is a PostgreSQL foreign-key violation (23503): a referenced row vanished meanwhile. */
 export function foreignKeyViolation(err: unknown): boolean {
   return err instanceof QueryFailedError && (err.driverError as { code?: string }).code === '23503';

@@ -31,4 +31,4 @@ export { buildDataSourceOptions, ensureDatabase, runMigrations } from './data-so
 export type { PostgresConnectionOptions } from './data-source';
 export { DatabaseModule } from './database.module';
 export { containsPattern, queryPrepared, queryRows, type PreparedStatement, type SqlRunner } from './raw-query';
-export { foreignKeyViolation, isId, uniqueViolation } from './db-errors';
+export { deadlockDetected, foreignKeyViolation, isId, uniqueViolation } from './db-errors';

@@ -1,9 +1,11 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { randomInt } from 'node:crypto';
 import type { Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { encryptSecret, ImportedHashError, parseImportedHash, WEAK_SCHEMES, type FirebaseScryptParameters } from '@gatehouse/crypto';
-import { uniqueViolation, type Project } from '@gatehouse/entities';
+import { deadlockDetected, uniqueViolation, type Project } from '@gatehouse/entities';
 import { EventRecorder, MfaFactorsRepository, OAuthIdentitiesRepository, totpSecretAad, UsersRepository, type RequestMeta } from '@gatehouse/identity';
 import { ProblemError, ProblemValidationPipe, type FieldErrors } from '@gatehouse/problem-details';
 import { ImportLineDto } from './dto/import-line.dto';
@@ -29,6 +31,8 @@ export interface ImportReport {
 
 /** Lines in one transaction: a failure costs at most this many lines' work, and a million lines are not one transaction. */
 const BATCH = 200;
+/** A batch aborted by a deadlock with another import is run again, this many times at most. */
+const MAX_BATCH_ATTEMPTS = 5;
 const MAX_LINE_BYTES = 64 * 1024;
 /** The report lists the first this many refused lines (the counts count them all). */
 const MAX_REPORTED_ERRORS = 1000;
@@ -61,38 +65,26 @@ export class UserImportService {
   ) {}
 
   async import(project: Project, body: Readable, options: ImportOptions, actor: ImportActor): Promise<ImportReport> {
-    const report: ImportReport = { counts: { created: 0, updated: 0, skipped: 0, conflicts: 0, rejected: 0 }, weak_hashes: 0, credentials_kept: 0, errors: [] };
-    const refuse = (line: number, type: string, detail: string, errors?: FieldErrors) => {
-      if (type === 'conflict') report.counts.conflicts += 1;
-      else report.counts.rejected += 1;
-      if (report.errors.length < MAX_REPORTED_ERRORS) report.errors.push({ line, type, detail, ...(errors ? { errors } : {}) });
-    };
+    const report = emptyReport();
+    const refuse = refuseIn(report);
     let batch: { number: number; line: ParsedLine }[] = [];
     const flush = async () => {
       if (batch.length === 0) return;
       const lines = batch;
       batch = [];
-      await this.dataSource.transaction(async (manager) => {
-        const oneByOne = await this.writeNewInBulk(manager, project, lines, options, report);
-        for (const { number, line } of oneByOne) {
-          await manager.query('SAVEPOINT import_line');
-          try {
-            const outcome = await this.write(manager, project, line, options);
-            await manager.query('RELEASE SAVEPOINT import_line');
-            if (outcome.kind === 'conflict') refuse(number, 'conflict', outcome.detail);
-            else {
-              report.counts[outcome.kind] += 1;
-              if (outcome.kind !== 'skipped' && line.weak && !outcome.credentialsKept) report.weak_hashes += 1;
-              if (outcome.credentialsKept) report.credentials_kept += 1;
-            }
-          } catch (err) {
-            await manager.query('ROLLBACK TO SAVEPOINT import_line');
-            if (err instanceof LineConflict) refuse(number, 'conflict', err.message);
-            else if (uniqueViolation(err) !== null) refuse(number, 'conflict', 'The username, email or a social identity belongs to another user of the project.');
-            else throw err;
-          }
+      // Another import writing the same users in another order can deadlock with this batch:
+      // PostgreSQL aborts one transaction, which is then run again whole (its counts kept apart until it commits).
+      for (let attempt = 1; ; attempt += 1) {
+        const part = emptyReport();
+        try {
+          await this.dataSource.transaction((manager) => this.writeBatch(manager, project, lines, options, part));
+          merge(report, part);
+          return;
+        } catch (err) {
+          if (!deadlockDetected(err) || attempt >= MAX_BATCH_ATTEMPTS) throw err;
+          await sleep(randomInt(20, 200));
         }
-      });
+      }
     };
 
     for await (const raw of ndjsonLines(body, MAX_LINE_BYTES)) {
@@ -127,6 +119,41 @@ export class UserImportService {
     return report;
   }
 
+  /** One batch, in its transaction: new plain users in bulk, the rest line by line under savepoints. */
+  private async writeBatch(manager: EntityManager, project: Project, lines: { number: number; line: ParsedLine }[], options: ImportOptions, part: ImportReport): Promise<void> {
+    const refuse = refuseIn(part);
+    const oneByOne = await this.writeNewInBulk(manager, project, lines, options, part);
+    // In email order (stable: a repeated email keeps its lines' order), as the bulk insert: users
+    // are locked in the same order by every import, so two imports of the same users wait rather than deadlock.
+    oneByOne.sort((a, b) => compareEmails(a.line, b.line));
+    for (const { number, line } of oneByOne) {
+      // A user another import created meanwhile (this line waited for its commit on the unique index)
+      // is there on a second try: the line is then skipped, updated or a conflict as any other.
+      for (let attempt = 1; ; attempt += 1) {
+        await manager.query('SAVEPOINT import_line');
+        try {
+          const outcome = await this.write(manager, project, line, options);
+          await manager.query('RELEASE SAVEPOINT import_line');
+          if (outcome.kind === 'conflict') refuse(number, 'conflict', outcome.detail);
+          else {
+            part.counts[outcome.kind] += 1;
+            if (outcome.kind !== 'skipped' && line.weak && !outcome.credentialsKept) part.weak_hashes += 1;
+            if (outcome.credentialsKept) part.credentials_kept += 1;
+          }
+          break;
+        } catch (err) {
+          await manager.query('ROLLBACK TO SAVEPOINT import_line');
+          const constraint = uniqueViolation(err);
+          if (attempt === 1 && (constraint === 'users_project_email_uq' || constraint === 'users_project_external_id')) continue;
+          if (err instanceof LineConflict) refuse(number, 'conflict', err.message);
+          else if (constraint !== null) refuse(number, 'conflict', 'The username, email or a social identity belongs to another user of the project.');
+          else throw err;
+          break;
+        }
+      }
+    }
+  }
+
   /**
    * The bulk of an import: lines of users that exist nowhere yet (no match by email or external id,
    * once in the batch) and bring only a user and a hash, written in two statements. Returns the
@@ -151,6 +178,8 @@ export class UserImportService {
       (plain && fresh ? bulk : rest).push(l);
     }
     if (bulk.length === 0) return rest;
+    // In email order, as every import takes them: two imports of the same users wait for each other rather than deadlock.
+    bulk.sort((a, b) => compareEmails(a.line, b.line));
     await manager.query('SAVEPOINT import_bulk');
     try {
       const ids = await this.users.insertImportedBatch(
@@ -309,6 +338,33 @@ function wouldChangeAccount(line: ParsedLine, current: { email: string; email_ve
     (dto.username !== undefined && line.username !== current.username) ||
     (dto.email_verified !== undefined && dto.email_verified !== current.email_verified)
   );
+}
+
+function compareEmails(a: ParsedLine, b: ParsedLine): number {
+  const x = a.email.toLowerCase();
+  const y = b.email.toLowerCase();
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+function emptyReport(): ImportReport {
+  return { counts: { created: 0, updated: 0, skipped: 0, conflicts: 0, rejected: 0 }, weak_hashes: 0, credentials_kept: 0, errors: [] };
+}
+
+/** Counts a refused line in `report` and lists it (the first MAX_REPORTED_ERRORS). */
+function refuseIn(report: ImportReport) {
+  return (line: number, type: string, detail: string, errors?: FieldErrors) => {
+    if (type === 'conflict') report.counts.conflicts += 1;
+    else report.counts.rejected += 1;
+    if (report.errors.length < MAX_REPORTED_ERRORS) report.errors.push({ line, type, detail, ...(errors ? { errors } : {}) });
+  };
+}
+
+/** A committed batch's outcomes added to the import's report. */
+function merge(report: ImportReport, part: ImportReport): void {
+  for (const key of Object.keys(part.counts) as (keyof ImportReport['counts'])[]) report.counts[key] += part.counts[key];
+  report.weak_hashes += part.weak_hashes;
+  report.credentials_kept += part.credentials_kept;
+  for (const e of part.errors) if (report.errors.length < MAX_REPORTED_ERRORS) report.errors.push(e);
 }
 
 /** A line that cannot be written as it is (reported as a conflict). */
