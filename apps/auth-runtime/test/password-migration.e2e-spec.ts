@@ -79,6 +79,15 @@ describe('lazy password migration', () => {
     expect(legacy.requests).toHaveLength(1);
   });
 
+  it('first sign-ins of the same unknown email at once (a double click) all sign in, and one user is created', async () => {
+    const results = await Promise.all([0, 1, 2, 3, 4].map((i) => signIn('ada.twice@legacy.test', LEGACY_PASSWORD, `198.51.100.${80 + i}`)));
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(await runtime.dataSource.getRepository(User).countBy({ email: 'ada.twice@legacy.test' })).toBe(1);
+    // And a wrong password in such a race stays wrong.
+    const mixed = await Promise.all([signIn('grace.twice@legacy.test', LEGACY_PASSWORD, '198.51.100.90'), signIn('grace.twice@legacy.test', 'not the legacy password', '198.51.100.91')]);
+    expect(mixed.map((r) => r.status)).toEqual([200, 401]);
+  });
+
   it('a refusal, a 500 or no answer in time is a wrong password (the same answer), and no user is created', async () => {
     const control = await signIn('nobody@legacy.test', 'not the legacy password');
     expectProblem(control, 401, 'invalid-credentials');

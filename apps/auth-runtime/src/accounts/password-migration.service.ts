@@ -63,9 +63,11 @@ export class PasswordMigrationService {
         return user;
       });
     } catch (err) {
-      // Two first sign-ins at once: the other one created the user; this one is refused (it retries as a known user).
-      if (uniqueViolation(err) === 'users_project_email_uq') return null;
-      throw err;
+      if (uniqueViolation(err) !== 'users_project_email_uq') throw err;
+      // Two first sign-ins at once (a double click): the other one created the user with its hash.
+      // This password signs in if it is the one stored, as any sign-in of a known user would.
+      const now = await this.users.findByIdentifier(project.id, email);
+      return now?.credential && (await this.hasher.verify(password, now.credential.passwordHash, now.credential.scheme)) ? now.user : null;
     }
   }
 
