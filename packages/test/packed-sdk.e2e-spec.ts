@@ -372,12 +372,14 @@ export const GET = withAuth(gatehouse, async (request, { auth }) => Response.jso
       const refused: unknown[] = [];
       for (const token of [undefined, tampered, ended.token]) {
         const res = await call(token);
-        refused.push([res.status, res.headers.get('content-type'), ((await res.json()) as { type: string }).type]);
+        refused.push([res.status, res.headers.get('content-type'), res.headers.get('www-authenticate'), await res.json()]);
       }
+      const problem = (detail: string) => ({ type: 'https://gatehouse.dev/problems/unauthenticated', title: 'Unauthenticated', status: 401, detail });
       expect(refused).toEqual([
-        [401, 'application/problem+json', 'https://gatehouse.dev/problems/unauthenticated'],
-        [401, 'application/problem+json', 'https://gatehouse.dev/problems/unauthenticated'],
-        [401, 'application/problem+json', 'https://gatehouse.dev/problems/unauthenticated'],
+        [401, 'application/problem+json', 'Bearer', problem('No access token was presented.')],
+        [401, 'application/problem+json', 'Bearer error="invalid_token"', problem('The access token is not valid for this project.')],
+        // Its signature is good: the middleware's revocation-aware check refused it.
+        [401, 'application/problem+json', 'Bearer error="invalid_token"', problem('The session of this access token has ended.')],
       ]);
     } finally {
       server.kill('SIGTERM');

@@ -155,6 +155,9 @@ print(hashlib.sha512(('NaCl'+${JSON.stringify(PASSWORD)}).encode()).hexdigest())
       const sum = (key: string) => (forward.body.counts[key] as number) + (backward.body.counts[key] as number);
       const other = { skip: 'skipped', update: 'updated', conflict: 'conflicts' }[mode];
       expect([mode, sum('created'), sum(other), sum('rejected')]).toEqual([mode, 300, 300, 0]);
+      // Only the conflict mode reports lines, each as a conflict.
+      const errors = [...forward.body.errors, ...backward.body.errors] as { type: string }[];
+      expect([mode, errors.length, errors.every((e) => e.type === 'conflict')]).toEqual([mode, mode === 'conflict' ? 300 : 0, true]);
       expect(await cp.dataSource.getRepository(User).countBy({ projectId: tenant.project.id, email: Like('c%@import.test') })).toBe(300);
       expect(await cp.dataSource.getRepository(OAuthIdentity).countBy({ projectId: tenant.project.id })).toBe(30);
     }

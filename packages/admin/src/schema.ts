@@ -2697,6 +2697,7 @@ export interface operations {
                 allow_weak_hashes?: "true" | "false";
                 emit_events?: "true" | "false";
                 mem_cost?: unknown;
+                /** @description A line whose email or external id names an existing user: `skip` (default), `update` (its members replace the user’s; for a user who has signed in or changed credentials here, only metadata and external id), or `conflict` (reported) */
                 on_conflict?: "skip" | "update" | "conflict";
                 rounds?: unknown;
                 /** @description Firebase scrypt: base64 */

@@ -84,13 +84,16 @@ export class PasswordMigrationService {
     await sleep(samples[randomInt(samples.length)]);
   }
 
+  /** The project's recorded durations; a value that is not such a list (written by hand, say) counts as none. */
   private async durationsOf(projectId: string): Promise<number[]> {
+    const stored = await this.cache.get(durationsKey(projectId));
+    let parsed: unknown;
     try {
-      const parsed = JSON.parse((await this.cache.get(durationsKey(projectId))) ?? '[]') as unknown;
-      return Array.isArray(parsed) ? parsed.filter((n): n is number => typeof n === 'number' && n >= 0 && n <= 60_000) : [];
+      parsed = JSON.parse(stored ?? '[]');
     } catch {
       return [];
     }
+    return Array.isArray(parsed) ? parsed.filter((n): n is number => typeof n === 'number' && n >= 0 && n <= 60_000) : [];
   }
 
   /** Read, append, write: two calls at once may drop one sample, which a statistic can afford. */

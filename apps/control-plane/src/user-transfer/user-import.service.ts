@@ -24,7 +24,7 @@ export interface ImportReport {
   counts: { created: number; updated: number; skipped: number; conflicts: number; rejected: number };
   /** Lines imported with a weak hash (upgraded at their first sign-in). */
   weak_hashes: number;
-  /** Updated users whose credentials the import left alone: they had signed in or changed them here. */
+  /** Update lines that would have changed the email, username, password, MFA or identities of a user who had signed in or changed credentials here, and did not. */
   credentials_kept: number;
   errors: { line: number; type: string; detail: string; errors?: FieldErrors }[];
 }

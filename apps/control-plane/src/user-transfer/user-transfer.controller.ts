@@ -30,7 +30,13 @@ export class UserTransferController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Import users from an `application/x-ndjson` body, one user a line, streamed; answers the report (docs/migration.md)' })
   @ApiConsumes('application/x-ndjson')
-  @ApiQuery({ name: 'on_conflict', required: false, enum: ['skip', 'update', 'conflict'] })
+  @ApiQuery({
+    name: 'on_conflict',
+    required: false,
+    enum: ['skip', 'update', 'conflict'],
+    description:
+      'A line whose email or external id names an existing user: `skip` (default), `update` (its members replace the user’s; for a user who has signed in or changed credentials here, only metadata and external id), or `conflict` (reported)',
+  })
   @ApiQuery({ name: 'allow_weak_hashes', required: false, enum: ['true', 'false'] })
   @ApiQuery({ name: 'emit_events', required: false, enum: ['true', 'false'] })
   @ApiQuery({ name: 'signer_key', required: false, description: "Firebase scrypt: the project's base64 signer key" })
