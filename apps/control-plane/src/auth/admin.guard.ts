@@ -1,6 +1,6 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
-import { AccessTokensService, assertSameOriginForCookie, presentedAccessToken, ProjectsCache } from '@gatehouse/identity';
+import { AccessTokensService, assertSameOriginForCookie, presentedAccessToken, ProjectsCache, reauthenticationMaxAgeSeconds } from '@gatehouse/identity';
 import { setRequestTenant } from '@gatehouse/http';
 import { ProblemError } from '@gatehouse/problem-details';
 
@@ -9,6 +9,10 @@ export interface AdminContext {
   userId: string;
   sessionId: string;
   consoleProjectId: string;
+  /** When the admin last proved a credential (the token's `auth_time`, seconds); absent on tokens older than the claim. */
+  authTime?: number;
+  /** The console project's `settings.reauthentication_max_age_seconds` (or its default). */
+  reauthenticationMaxAgeSeconds?: number;
 }
 
 export interface AdminRequest extends Request {
@@ -37,7 +41,14 @@ export class AdminGuard implements CanActivate {
       throw new ProblemError('forbidden', { detail: 'This account is not an administrator.' });
     }
     assertSameOriginForCookie(req, presented.via, project.allowedOrigins);
-    req.admin = { tenantId: claims.tid, userId: claims.sub, sessionId: claims.sid, consoleProjectId: project.id };
+    req.admin = {
+      tenantId: claims.tid,
+      userId: claims.sub,
+      sessionId: claims.sid,
+      consoleProjectId: project.id,
+      ...(typeof claims.auth_time === 'number' ? { authTime: claims.auth_time } : {}),
+      reauthenticationMaxAgeSeconds: reauthenticationMaxAgeSeconds(project),
+    };
     setRequestTenant(req, claims.tid);
     return true;
   }

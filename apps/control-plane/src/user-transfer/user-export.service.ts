@@ -56,6 +56,7 @@ export class UserExportService {
       email: row.email,
       email_verified: row.email_verified,
       ...(row.username ? { username: row.username } : {}),
+      status: row.status,
       metadata: row.metadata,
       created_at: new Date(row.created_at).toISOString(),
       // The id it had where it came from, else ours: a re-import into another project stays idempotent.

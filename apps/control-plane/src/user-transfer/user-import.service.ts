@@ -6,7 +6,8 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { encryptSecret, ImportedHashError, parseImportedHash, WEAK_SCHEMES, type FirebaseScryptParameters } from '@gatehouse/crypto';
 import { deadlockDetected, uniqueViolation, type Project } from '@gatehouse/entities';
-import { EventRecorder, MfaFactorsRepository, OAuthIdentitiesRepository, totpSecretAad, UsersRepository, type RequestMeta } from '@gatehouse/identity';
+import { AccessTokensService, EventRecorder, MfaFactorsRepository, OAuthIdentitiesRepository, SessionsRepository, totpSecretAad, UsersRepository, type RequestMeta } from '@gatehouse/identity';
+import { Clock } from '@gatehouse/platform';
 import { ProblemError, ProblemValidationPipe, type FieldErrors } from '@gatehouse/problem-details';
 import { ImportLineDto } from './dto/import-line.dto';
 import { ndjsonLines } from './ndjson';
@@ -62,6 +63,9 @@ export class UserImportService {
     private readonly factors: MfaFactorsRepository,
     private readonly identities: OAuthIdentitiesRepository,
     private readonly events: EventRecorder,
+    private readonly sessions: SessionsRepository,
+    private readonly tokens: AccessTokensService,
+    private readonly clock: Clock,
   ) {}
 
   async import(project: Project, body: Readable, options: ImportOptions, actor: ImportActor): Promise<ImportReport> {
@@ -77,7 +81,7 @@ export class UserImportService {
       for (let attempt = 1; ; attempt += 1) {
         const part = emptyReport();
         try {
-          await this.dataSource.transaction((manager) => this.writeBatch(manager, project, lines, options, part));
+          await this.dataSource.transaction((manager) => this.writeBatch(manager, project, lines, options, part, actor));
           merge(report, part);
           return;
         } catch (err) {
@@ -120,7 +124,7 @@ export class UserImportService {
   }
 
   /** One batch, in its transaction: new plain users in bulk, the rest line by line under savepoints. */
-  private async writeBatch(manager: EntityManager, project: Project, lines: { number: number; line: ParsedLine }[], options: ImportOptions, part: ImportReport): Promise<void> {
+  private async writeBatch(manager: EntityManager, project: Project, lines: { number: number; line: ParsedLine }[], options: ImportOptions, part: ImportReport, actor: ImportActor): Promise<void> {
     const refuse = refuseIn(part);
     const oneByOne = await this.writeNewInBulk(manager, project, lines, options, part);
     // In email order (stable: a repeated email keeps its lines' order), as the bulk insert: users
@@ -132,7 +136,7 @@ export class UserImportService {
       for (let attempt = 1; ; attempt += 1) {
         await manager.query('SAVEPOINT import_line');
         try {
-          const outcome = await this.write(manager, project, line, options);
+          const outcome = await this.write(manager, project, line, options, actor);
           await manager.query('RELEASE SAVEPOINT import_line');
           if (outcome.kind === 'conflict') refuse(number, 'conflict', outcome.detail);
           else {
@@ -171,7 +175,7 @@ export class UserImportService {
       const { dto } = l.line;
       const email = l.line.email.toLowerCase();
       const ext = dto.external_id ? `ext:${dto.external_id}` : null;
-      const plain = !dto.totp_secret && !dto.phone_number && !dto.identities?.length;
+      const plain = !dto.totp_secret && !dto.phone_number && !dto.identities?.length && dto.status !== 'disabled';
       const fresh = !existing.emails.has(email) && !(dto.external_id && existing.externalIds.has(dto.external_id)) && !seen.has(email) && !(ext && seen.has(ext));
       seen.add(email);
       if (ext) seen.add(ext);
@@ -245,7 +249,7 @@ export class UserImportService {
    * back what the user replaced or removed (an old address after an email change, an old export's
    * password after a reset, an identity an account claim cut off).
    */
-  private async write(manager: EntityManager, project: Project, line: ParsedLine, options: ImportOptions): Promise<{ kind: 'created' | 'updated' | 'skipped'; credentialsKept?: boolean } | { kind: 'conflict'; detail: string }> {
+  private async write(manager: EntityManager, project: Project, line: ParsedLine, options: ImportOptions, actor: ImportActor): Promise<{ kind: 'created' | 'updated' | 'skipped'; credentialsKept?: boolean } | { kind: 'conflict'; detail: string }> {
     const { dto } = line;
     const matches = await this.users.findImportMatches(manager, project.id, line.email, dto.external_id ?? null);
     if (matches.length > 1) return { kind: 'conflict', detail: 'The email and the external id name two different users.' };
@@ -273,6 +277,7 @@ export class UserImportService {
           externalId: dto.external_id ?? null,
         });
       }
+      if (dto.status === 'disabled' && current.status !== 'disabled') await this.disable(manager, project, userId, actor);
     } else {
       kind = 'created';
       userId = await this.users.insertImported(manager, {
@@ -286,6 +291,7 @@ export class UserImportService {
         createdAt: dto.created_at ? new Date(dto.created_at) : null,
         // No hash: the password lives in the old system, asked at the first sign-in (lazy migration).
         needsMigration: line.hash === null,
+        status: dto.status ?? 'active',
       });
     }
     if (!owned) await this.writeCredentials(manager, project, userId, line, kind);
@@ -294,6 +300,21 @@ export class UserImportService {
       else await this.events.record(manager, { ...userEvent(project, userId, line.email), action: 'user.updated' });
     }
     return { kind, credentialsKept };
+  }
+
+  /**
+   * An update line says the user is disabled in the system they come from: disabled here too, as an
+   * admin disables (every session revoked and marked in the shared cache before commit, one
+   * `session.revoked` each), whether or not the user has signed in here. A line never re-enables
+   * a disabled user (`active`, or no status, leaves them disabled): enabling stays an admin's act.
+   */
+  private async disable(manager: EntityManager, project: Project, userId: string, actor: ImportActor): Promise<void> {
+    // Thrown inside the line's savepoint: nothing of the line is written (an admin cannot lock themselves out, as with PATCH).
+    if (userId === actor.userId) throw new LineConflict('You cannot disable your own account.');
+    await this.users.update(manager, userId, { status: 'disabled' });
+    const revoked = await this.sessions.revokeAllOfUser(manager, userId, 'user_disabled', this.clock.now());
+    await this.tokens.markRevoked(revoked);
+    await this.events.sessionsRevoked(manager, { tenantId: project.tenantId, projectId: project.id, actorType: actor.userId ? 'admin' : 'system', actorId: actor.userId, meta: actor.meta }, userId, revoked, 'user_disabled');
   }
 
   /** The line's password hash, TOTP secret, SMS phone and social identities, on the user it created or updates. */

@@ -4,9 +4,11 @@ import type { Request, Response } from 'express';
 import { firebaseParametersOf } from '@gatehouse/crypto';
 import { isId, type Project } from '@gatehouse/entities';
 import { ProjectsRepository, requestMeta } from '@gatehouse/identity';
+import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import { AdminGuard, type AdminContext } from '../auth/admin.guard';
 import { CurrentAdmin } from '../auth/current-admin.decorator';
+import { assertRecentProof } from '../auth/recent-proof';
 import { QueryReader } from '../common/query-params';
 import { ImportReportResponse } from './import-report.response';
 import { UserExportService } from './user-export.service';
@@ -24,11 +26,15 @@ export class UserTransferController {
     private readonly imports: UserImportService,
     private readonly exports: UserExportService,
     @Inject(ProjectsRepository) private readonly projects: ProjectsRepository,
+    private readonly clock: Clock,
   ) {}
 
   @Post('import')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Import users from an `application/x-ndjson` body, one user a line, streamed; answers the report (docs/migration.md)' })
+  @ApiOperation({
+    summary: 'Import users from an `application/x-ndjson` body, one user a line, streamed; answers the report (docs/migration.md)',
+    description: 'With `on_conflict=update` (its lines may overwrite passwords and TOTP secrets), the admin needs a recent proof of identity: 403 `reauthentication-required` before any line is read (`POST /v1/auth/reauthenticate` renews it).',
+  })
   @ApiConsumes('application/x-ndjson')
   @ApiQuery({
     name: 'on_conflict',
@@ -54,6 +60,8 @@ export class UserTransferController {
     if (typeof firebase === 'string') r.fail('signer_key', firebase);
     r.done();
     const project = await this.project(admin, id);
+    // Each batch commits as the body streams in, so the decision is made before any line is read: any update line may write credentials.
+    if (onConflict === 'update') assertRecentProof(admin, this.clock.nowMs());
     if (!req.is('application/x-ndjson')) throw new ProblemError('unsupported-media-type', { detail: 'The request body must be application/x-ndjson: one JSON object a line.' });
     const report = await this.imports.import(project, req, { onConflict, allowWeakHashes, emitEvents, firebase: typeof firebase === 'string' ? null : firebase }, { tenantId: admin.tenantId, userId: admin.userId, meta: requestMeta(req) });
     // The answer is CONTRACT §12's report exactly; the weak-hash count goes to the users.imported audit event.
@@ -61,7 +69,10 @@ export class UserTransferController {
   }
 
   @Get('export')
-  @ApiOperation({ summary: "Stream the project's users as NDJSON in the import format; password hashes and TOTP secrets only with `include_password_hashes=true` (a security event)" })
+  @ApiOperation({
+    summary: "Stream the project's users as NDJSON in the import format; password hashes and TOTP secrets only with `include_password_hashes=true` (a security event)",
+    description: 'With `include_password_hashes=true` the admin needs a recent proof of identity: 403 `reauthentication-required` otherwise (`POST /v1/auth/reauthenticate` renews it).',
+  })
   @ApiProduces('application/x-ndjson')
   @ApiQuery({ name: 'include_password_hashes', required: false, enum: ['true', 'false'] })
   @ApiOkResponse({ description: 'One user a line, each line an import line (CONTRACT §12)', content: { 'application/x-ndjson': { schema: { type: 'string', description: 'Newline-delimited JSON objects' } } } })
@@ -70,6 +81,7 @@ export class UserTransferController {
     const withSecrets = flag(r, 'include_password_hashes');
     r.done();
     const project = await this.project(admin, id);
+    if (withSecrets) assertRecentProof(admin, this.clock.nowMs());
     await this.exports.export(project, withSecrets, res, { tenantId: admin.tenantId, userId: admin.userId, meta: requestMeta(req) });
   }
 

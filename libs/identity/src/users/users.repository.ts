@@ -72,6 +72,7 @@ export interface ExportRow {
   email: string;
   email_verified: boolean;
   username: string | null;
+  status: 'active' | 'disabled';
   metadata: Record<string, unknown>;
   created_at: Date;
   external_id: string | null;
@@ -264,13 +265,13 @@ export class UsersRepository {
   /** An imported user; `createdAt` kept from the system they came from. Returns the new id. */
   async insertImported(
     manager: EntityManager,
-    u: { tenantId: string; projectId: string; email: string; emailVerified: boolean; username: string | null; metadata: Record<string, unknown>; externalId: string | null; createdAt: Date | null; needsMigration: boolean },
+    u: { tenantId: string; projectId: string; email: string; emailVerified: boolean; username: string | null; metadata: Record<string, unknown>; externalId: string | null; createdAt: Date | null; needsMigration: boolean; status?: 'active' | 'disabled' },
   ): Promise<string> {
     const rows = await queryRows<{ id: string }>(
       manager,
       `INSERT INTO users (tenant_id, project_id, email, email_verified, username, metadata, external_id, needs_migration, status, is_admin, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'active', false, COALESCE($9::timestamptz, now()), now()) RETURNING id`,
-      [u.tenantId, u.projectId, u.email, u.emailVerified, u.username, JSON.stringify(u.metadata), u.externalId, u.needsMigration, u.createdAt],
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $10, false, COALESCE($9::timestamptz, now()), now()) RETURNING id`,
+      [u.tenantId, u.projectId, u.email, u.emailVerified, u.username, JSON.stringify(u.metadata), u.externalId, u.needsMigration, u.createdAt, u.status ?? 'active'],
     );
     return rows[0].id;
   }
@@ -281,10 +282,10 @@ export class UsersRepository {
    * here, or changed their credentials here (a password change or reset, an account claim: the
    * security stamp moved), so their sign-in identifiers and credentials are theirs now.
    */
-  async lockForImportUpdate(manager: EntityManager, id: string): Promise<{ email: string; email_verified: boolean; username: string | null; owned: boolean }> {
-    const rows = await queryRows<{ email: string; email_verified: boolean; username: string | null; owned: boolean }>(
+  async lockForImportUpdate(manager: EntityManager, id: string): Promise<{ email: string; email_verified: boolean; username: string | null; status: 'active' | 'disabled'; owned: boolean }> {
+    const rows = await queryRows<{ email: string; email_verified: boolean; username: string | null; status: 'active' | 'disabled'; owned: boolean }>(
       manager,
-      `SELECT email, email_verified, username, (last_sign_in_at IS NOT NULL OR security_stamp > 0) AS owned FROM users WHERE id = $1 FOR NO KEY UPDATE`,
+      `SELECT email, email_verified, username, status, (last_sign_in_at IS NOT NULL OR security_stamp > 0) AS owned FROM users WHERE id = $1 FOR NO KEY UPDATE`,
       [id],
     );
     return rows[0];
@@ -307,7 +308,7 @@ export class UsersRepository {
   exportPage(projectId: string, afterId: string | null, limit: number): Promise<ExportRow[]> {
     return queryRows<ExportRow>(
       this.dataSource.manager,
-      `SELECT u.id, u.email, u.email_verified, u.username, u.metadata, u.created_at, u.external_id, c.password_hash, c.scheme,
+      `SELECT u.id, u.email, u.email_verified, u.username, u.status, u.metadata, u.created_at, u.external_id, c.password_hash, c.scheme,
               (SELECT f.secret_encrypted FROM mfa_factors f WHERE f.user_id = u.id AND f.type = 'totp' AND f.status = 'enabled') AS totp_secret_encrypted,
               (SELECT f.phone_number FROM mfa_factors f WHERE f.user_id = u.id AND f.type = 'sms' AND f.status = 'enabled') AS phone_number,
               COALESCE((SELECT json_agg(json_build_object('provider', i.provider, 'subject', i.subject, 'email', i.email) ORDER BY i.provider, i.subject)

@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsArray, IsBoolean, IsISO8601, IsObject, IsOptional, IsString, Matches, MaxLength, ArrayMaxSize, ValidateNested, IsDefined } from 'class-validator';
+import { IsArray, IsBoolean, IsIn, IsISO8601, IsObject, IsOptional, IsString, Matches, MaxLength, ArrayMaxSize, ValidateNested, IsDefined } from 'class-validator';
 import { IsEmailAddress } from '@gatehouse/identity';
 
 export class ImportIdentityDto {
@@ -12,6 +12,8 @@ export class ImportIdentityDto {
 export class ImportLineDto {
   @IsEmailAddress() email!: string;
   @IsOptional() @IsBoolean() email_verified?: boolean;
+  /** `disabled`: the user is created disabled (an update disables, never re-enables: see UserImportService.write). */
+  @IsOptional() @IsIn(['active', 'disabled'], { message: 'must be active or disabled' }) status?: 'active' | 'disabled';
   @IsOptional() @IsString() @Matches(/^[A-Za-z0-9_.-]{3,32}$/, { message: 'must be 3–32 characters of a-z, 0-9, _, . and -' }) username?: string | null;
   @IsOptional() @IsObject() metadata?: Record<string, unknown>;
   @IsOptional() @IsISO8601({ strict: true }, { message: 'must be an ISO 8601 date' }) created_at?: string;
