@@ -1,16 +1,10 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { join, resolve } from 'node:path';
-import { PGlite, type Extension } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, loadConfigOrExit, type AppConfig } from '@gatehouse/config';
-import { runMigrations } from '@gatehouse/entities';
+import { EmbeddedDatabaseServer, openPglite, runMigrations } from '@gatehouse/entities';
 import { listen, stopOnSignals, type RunningApp } from '@gatehouse/http';
 import { appFactory } from './app-entries';
-
-// The `exports` subpath is invisible to TypeScript's `node` module resolution; Node resolves it fine.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { pg_trgm } = require('@electric-sql/pglite/contrib/pg_trgm') as { pg_trgm: Extension };
 
 const truthy = (v: string | undefined) => ['1', 'true', 'yes'].includes((v ?? '').toLowerCase());
 
@@ -86,7 +80,8 @@ export interface EmbeddedDatabase {
 
 /**
  * Opens the data directory's PGlite database (PostgreSQL's files in `<dataDir>/pgdata`, with the
- * extensions the migrations need) and serves it to the `pg` driver on a loopback port, which it
+ * extensions the migrations need) and serves it to the `pg` driver on a loopback port, one session
+ * at a time (EmbeddedDatabaseServer), which it
  * publishes in `<dataDir>/standalone.json` until closed. One process at a time holds the directory:
  * this refuses while another serves it.
  */
@@ -94,10 +89,11 @@ export async function openEmbeddedDatabase(dataDir: string): Promise<EmbeddedDat
   const running = await runningStandalone(dataDir);
   if (running) throw new Error(`the embedded database in ${dataDir} is in use by process ${running.pid} (\`npm start\` or the CLI); stop it first`);
   mkdirSync(dataDir, { recursive: true });
-  const db = await PGlite.create(join(dataDir, 'pgdata'), { extensions: { pg_trgm } });
-  const socket = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 64 });
-  await socket.start();
-  const port = Number(socket.getServerConn().split(':').pop());
+  const db = await openPglite(join(dataDir, 'pgdata'));
+  // One session at a time: PGlite is one backend, so a connection keeps it from its first message
+  // to a ReadyForQuery outside a transaction (EmbeddedDatabaseServer; docs/architecture.md).
+  const socket = new EmbeddedDatabaseServer(db, { host: '127.0.0.1', port: 0, maxConnections: 64 });
+  const port = await socket.start();
   const addressFile = join(dataDir, ADDRESS_FILE);
   writeFileSync(addressFile, JSON.stringify({ port, pid: process.pid }) + '\n');
   return {
@@ -129,7 +125,7 @@ export interface Standalone {
 
 /**
  * The whole service in this process: PostgreSQL embedded through PGlite (data under
- * `<GATEHOUSE_DATA_DIR>/pgdata`, served to the apps' `pg` driver and to the CLI by pglite-socket on
+ * `<GATEHOUSE_DATA_DIR>/pgdata`, served to the apps' `pg` driver and to the CLI by EmbeddedDatabaseServer on
  * loopback, `openEmbeddedDatabase`), the in-process cache and job broker, and the three apps. Same
  * migrations, entities and HTTP behaviour.
  */

@@ -32,3 +32,4 @@ export type { PostgresConnectionOptions } from './data-source';
 export { DatabaseModule } from './database.module';
 export { containsPattern, queryPrepared, queryRows, type PreparedStatement, type SqlRunner } from './raw-query';
 export { deadlockDetected, foreignKeyViolation, isId, uniqueViolation } from './db-errors';
+export { EmbeddedDatabaseServer, openPglite, type EmbeddedDatabaseServerOptions } from './embedded-database-server';
