@@ -52,14 +52,15 @@ describe('CLI: users import', () => {
     const users = await cli('users', 'import', '--project', project, '--file', join(FIXTURES, 'auth0-users.ndjson'), '--format', 'auth0', '--json');
     expect(users.code).toBe(0);
     const report = JSON.parse(users.stdout) as { counts: Record<string, number>; errors: { line: number; type: string; detail: string }[] };
-    expect(report.counts).toEqual({ created: 4, updated: 0, skipped: 0, conflicts: 0, rejected: 3 });
+    expect(report.counts).toEqual({ created: 5, updated: 0, skipped: 0, conflicts: 0, rejected: 2 });
     expect(report.errors).toEqual([
-      { line: 5, type: 'validation-error', detail: expect.stringMatching(/blocked in Auth0/) },
       { line: 7, type: 'validation-error', detail: expect.stringMatching(/has no email address/) },
       { line: 8, type: 'invalid-json', detail: 'The line is not valid JSON.' },
     ]);
+    // Blocked in Auth0: here, but disabled (a correct password is answered account-disabled).
+    expect(await user(project, 'mallory@example.com')).toMatchObject({ status: 'disabled', externalId: 'auth0|64b0c0ffee0000000000a005' });
     const ada = await user(project, 'ada@example.com');
-    expect(ada).toMatchObject({ emailVerified: true, username: 'ada_l', externalId: 'auth0|64b0c0ffee0000000000a001', metadata: expect.objectContaining({ app_metadata: { plan: 'pro', roles: ['admin'] } }) });
+    expect(ada).toMatchObject({ status: 'active', emailVerified: true, username: 'ada_l', externalId: 'auth0|64b0c0ffee0000000000a001', metadata: expect.objectContaining({ app_metadata: { plan: 'pro', roles: ['admin'] } }) });
     expect(ada.createdAt.toISOString()).toBe('2021-03-04T10:11:12.345Z');
     const identities = await runtime.dataSource.getRepository(OAuthIdentity).findBy({ projectId: project });
     expect(identities.map((i) => [i.provider, i.subject]).sort()).toEqual([['github', '9001'], ['google', '104729385610293847561'], ['microsoft', '4d0c0ffee5c0ffee']]);
@@ -85,16 +86,17 @@ describe('CLI: users import', () => {
     const without = await cli('users', 'import', '--project', project, '--file', file, '--format', 'firebase', '--json');
     expect(without.stderr).toMatch(/no Firebase scrypt parameters/);
     const first = JSON.parse(without.stdout) as { counts: Record<string, number>; errors: { line: number; type: string; detail: string; errors?: Record<string, string[]> }[] };
-    expect(first.counts).toEqual({ created: 2, updated: 0, skipped: 0, conflicts: 0, rejected: 4 });
+    expect(first.counts).toEqual({ created: 3, updated: 0, skipped: 0, conflicts: 0, rejected: 3 });
     expect(first.errors.map((e) => [e.line, e.errors?.password_hash ?? e.detail])).toEqual([
       [1, ['firebase_scrypt needs the project parameters signer_key, salt_separator, rounds and mem_cost']],
       [4, expect.stringMatching(/pOnly4 has no email address/)],
-      [5, expect.stringMatching(/off5 is disabled in Firebase/)],
       [6, ['firebase_scrypt needs the project parameters signer_key, salt_separator, rounds and mem_cost']],
     ]);
 
     const again = await cli('users', 'import', '--project', project, '--file', file, '--format', 'firebase', ...FIREBASE, '--json');
-    expect(JSON.parse(again.stdout).counts).toEqual({ created: 2, updated: 0, skipped: 2, conflicts: 0, rejected: 2 });
+    expect(JSON.parse(again.stdout).counts).toEqual({ created: 2, updated: 0, skipped: 3, conflicts: 0, rejected: 1 });
+    // Disabled in Firebase: disabled here.
+    expect(await user(project, 'off@example.com')).toMatchObject({ externalId: 'off5', status: 'disabled' });
     const user1 = await user(project, 'user1@example.com');
     expect(user1).toMatchObject({ externalId: 'user1', emailVerified: true, metadata: { display_name: 'User One', custom_attributes: { role: 'editor' } } });
     expect(await schemeOf(user1.id)).toBe('firebase-scrypt');
@@ -112,7 +114,7 @@ describe('CLI: users import', () => {
     const mfaSignIn = await signIn(tenant.projectKey, 'mfa@example.com', 'user1password');
     expect([mfaSignIn.status, mfaSignIn.body.mfa_required, mfaSignIn.body.available_factors]).toEqual([200, true, ['sms']]);
     const phones = await cli('users', 'import', '--project', project, '--file', file, '--format', 'firebase', ...FIREBASE, '--on-conflict', 'update', '--login-phones', '--json');
-    expect(JSON.parse(phones.stdout).counts).toEqual({ created: 0, updated: 4, skipped: 0, conflicts: 0, rejected: 2 });
+    expect(JSON.parse(phones.stdout).counts).toEqual({ created: 0, updated: 5, skipped: 0, conflicts: 0, rejected: 1 });
     expect(await smsOf('phone@example.com')).toEqual([['sms', 'enabled', '+14155550100']]);
   });
 
@@ -121,7 +123,8 @@ describe('CLI: users import', () => {
     const project = tenant.project.id;
     const out = await cli('users', 'import', '--project', project, '--file', join(FIXTURES, 'keycloak-realm.json'), '--format', 'keycloak');
     expect(out.code).toBe(0);
-    expect(out.stdout.split('\n').slice(0, 5)).toEqual(['created: 3', 'updated: 0', 'skipped: 0', 'conflicts: 0', 'rejected: 3']);
+    expect(out.stdout.split('\n').slice(0, 5)).toEqual(['created: 4', 'updated: 0', 'skipped: 0', 'conflicts: 0', 'rejected: 2']);
+    expect(await user(project, 'off@example.com')).toMatchObject({ status: 'disabled' });
     expect(out.stdout).toMatch(/user 4: validation-error: The user .* is the service account of client backend/);
     for (const [email, password, scheme] of [['grace@example.com', 'keycloak password 2', 'argon2'], ['linus@example.com', 'keycloak password 3', 'pbkdf2']] as const) {
       const u = await user(project, email);
@@ -146,7 +149,8 @@ describe('CLI: users import', () => {
     const tenant = await seedTenant(runtime.app);
     const project = tenant.project.id;
     const out = JSON.parse((await cli('users', 'import', '--project', project, '--file', join(FIXTURES, 'cognito-users.json'), '--format', 'cognito', '--json')).stdout) as { counts: Record<string, number> };
-    expect(out.counts).toEqual({ created: 3, updated: 0, skipped: 0, conflicts: 0, rejected: 2 });
+    expect(out.counts).toEqual({ created: 4, updated: 0, skipped: 0, conflicts: 0, rejected: 1 });
+    expect(await user(project, 'off@example.com')).toMatchObject({ status: 'disabled' });
     const ada = await user(project, 'ada@example.com');
     expect(ada).toMatchObject({ externalId: '3c5e1a2b-0000-4000-8000-00000000c001', emailVerified: true, needsMigration: true, metadata: { name: 'Ada Lovelace', custom: { plan: 'pro' } } });
     expect(await schemeOf(ada.id)).toBeNull();

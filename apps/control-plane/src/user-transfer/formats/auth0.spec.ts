@@ -13,7 +13,7 @@ const collect = async (lines: AsyncIterable<ConvertedLine>) => {
 const json = (line: ConvertedLine) => JSON.parse(line.text) as Record<string, unknown>;
 
 describe('Auth0 export → import lines', () => {
-  it('maps the bulk export (NDJSON) line by line: the database user with its profile and metadata, social identities normalised, blocked and email-less users refused, a broken line unreadable, numbering kept', async () => {
+  it('maps the bulk export (NDJSON) line by line: the database user with its profile and metadata, social identities normalised, a blocked user disabled, email-less users refused, a broken line unreadable, numbering kept', async () => {
     const lines = await collect(auth0Lines(fixture('auth0-users.ndjson')));
     expect(lines).toHaveLength(8);
     expect(json(lines[0])).toEqual({
@@ -30,7 +30,11 @@ describe('Auth0 export → import lines', () => {
     // A linked GitHub account (numeric user id) beside the database identity; its own email.
     expect(json(lines[2])).toMatchObject({ email: 'linus@example.com', email_verified: false, identities: [{ provider: 'github', subject: '9001', email: 'linus@users.noreply.github.com' }] });
     expect(json(lines[3]).identities).toEqual([{ provider: 'microsoft', subject: '4d0c0ffee5c0ffee', email: 'bill@example.com' }]);
-    expect(lines[4].note).toMatch(/blocked in Auth0/);
+    // Blocked in Auth0: imported disabled (not refused, and not active).
+    expect(lines[4].note).toBeUndefined();
+    expect(json(lines[4])).toMatchObject({ email: 'mallory@example.com', status: 'disabled', external_id: 'auth0|64b0c0ffee0000000000a005' });
+    // Users not blocked carry no status (active by default).
+    expect(lines.slice(0, 4).map((l) => json(l).status)).toEqual([undefined, undefined, undefined, undefined]);
     // Line 6 of the file is blank: kept blank, so line 7 (the SMS user) stays line 7.
     expect(lines[5].text).toBe('');
     expect(lines[6].note).toMatch(/sms\|64b0c0ffee0000000000a006 has no email address/);
@@ -69,5 +73,10 @@ describe('Auth0 export → import lines', () => {
     expect(json(fromAuth0({ user_id: 'apple|001234.abcd', email: 'x@example.com' })).identities).toEqual([{ provider: 'apple', subject: '001234.abcd', email: 'x@example.com' }]);
     expect(json(fromAuth0({ user_id: 'auth0|abc', email: 'x@example.com' })).identities).toBeUndefined();
     expect(json(fromAuth0({ user_id: 'oauth2|my-idp|77', email: 'x@example.com', identities: [{ provider: 'oauth2', connection: 'My-IdP', user_id: 'my-idp|77' }] })).identities).toEqual([{ provider: 'my-idp', subject: 'my-idp|77', email: 'x@example.com' }]);
+  });
+
+  it('carries Auth0 blocked as status disabled, blocked: false (or absent) as no status', () => {
+    expect(json(fromAuth0({ user_id: 'auth0|b', email: 'b@example.com', blocked: true }))).toEqual({ email: 'b@example.com', status: 'disabled', external_id: 'auth0|b' });
+    expect(json(fromAuth0({ user_id: 'auth0|c', email: 'c@example.com', blocked: false })).status).toBeUndefined();
   });
 });

@@ -22,7 +22,6 @@ export async function* auth0Lines(input: Readable, options: ConvertOptions = DEF
  * with `loginPhones`, and only when verified.
  */
 export function fromAuth0(u: Record<string, unknown>, options: ConvertOptions = DEFAULT_CONVERT_OPTIONS): ConvertedLine {
-  if (bool(u.blocked) === true) return refused(`The user${text(u.user_id) ? ` ${text(u.user_id)}` : ''} is blocked in Auth0: not imported.`);
   const email = text(u.email);
   const oid = oidOf(u._id);
   // The database connection's users are `auth0|<_id>`: the id the password hashes export names them by.
@@ -31,6 +30,8 @@ export function fromAuth0(u: Record<string, unknown>, options: ConvertOptions = 
   const line: ImportLine = {
     email,
     email_verified: bool(u.email_verified),
+    // Blocked in Auth0: imported disabled, so it does not arrive active.
+    status: bool(u.blocked) === true ? 'disabled' : undefined,
     username: text(u.username),
     metadata: compact({
       name: text(u.name),

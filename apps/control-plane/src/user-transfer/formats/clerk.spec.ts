@@ -52,4 +52,10 @@ describe('Clerk CSV export → import lines', () => {
     expect(json(fromClerk({ id: 'u', verified_email_addresses: 'x@example.com|y@example.com', created_at: '1704067200000' }))).toMatchObject({ email: 'x@example.com', email_verified: true, created_at: '2024-01-01T00:00:00.000Z' });
     expect(json(fromClerk({ id: 'u', primary_email_address: 'z@example.com', password_digest: 'pbkdf2_sha256$600000$salt$aGFzaA==', password_hasher: 'pbkdf2_sha256_django' })).password_hash).toBe('pbkdf2_sha256$600000$salt$aGFzaA==');
   });
+
+  it('carries banned or locked (columns some exports have) as status disabled; their absence or false as no status', () => {
+    const status = (extra: Record<string, unknown>) => json(fromClerk({ id: 'u', primary_email_address: 'u@example.com', ...extra })).status;
+    expect([status({ banned: 'true' }), status({ locked: 'true' }), status({ banned: true, locked: false })]).toEqual(['disabled', 'disabled', 'disabled']);
+    expect([status({ banned: 'false', locked: 'false' }), status({})]).toEqual([undefined, undefined]);
+  });
 });

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { csvRecords } from './csv';
-import { compact, DEFAULT_CONVERT_OPTIONS, e164, isoDate, jsonObject, lineOf, numbered, refused, text, type ConvertOptions, type ConvertedLine, type ImportLine } from './lines';
+import { bool, compact, DEFAULT_CONVERT_OPTIONS, e164, isoDate, jsonObject, lineOf, numbered, refused, text, type ConvertOptions, type ConvertedLine, type ImportLine } from './lines';
 
 /**
  * Clerk's `password_hasher` values whose `password_digest` is a string our import reads as it is:
@@ -46,6 +46,8 @@ export function fromClerk(row: Record<string, unknown>, options: ConvertOptions 
   const line: ImportLine = {
     email,
     email_verified: verified.includes(email.toLowerCase()),
+    // Banned or locked in Clerk (columns of some exports): imported disabled.
+    status: bool(row.banned) === true || bool(row.locked) === true ? 'disabled' : undefined,
     username: text(row.username),
     metadata: compact({
       first_name: text(row.first_name),

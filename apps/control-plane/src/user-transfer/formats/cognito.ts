@@ -3,6 +3,8 @@ import { documentMemberLines } from './json';
 import { bool, compact, DEFAULT_CONVERT_OPTIONS, e164, isoDate, lineOf, providerName, refused, text, type ConvertOptions, type ConvertedLine, type ImportLine } from './lines';
 
 /** Cognito's standard profile attributes kept in metadata under their own names. */
+/** Cognito `UserStatus` values of users who may no longer sign in there. */
+const DISABLED_STATUSES = new Set(['ARCHIVED', 'COMPROMISED']);
 const PROFILE = ['name', 'given_name', 'family_name', 'middle_name', 'nickname', 'preferred_username', 'picture', 'locale', 'zoneinfo', 'website', 'profile', 'birthdate', 'gender'];
 
 /**
@@ -33,13 +35,14 @@ export function fromCognito(u: Record<string, unknown>, options: ConvertOptions 
       if (name && value !== undefined) attributes.set(name, value);
     }
   }
-  if (bool(u.Enabled) === false) return refused(`The user${who} is disabled in Cognito: not imported.`);
   const email = attributes.get('email');
   if (!email) return refused(`The user${who} has no email attribute: Gatehouse signs users in by email (phone-only and username-only users cannot be imported).`);
   const custom = Object.fromEntries([...attributes].filter(([k]) => k.startsWith('custom:')).map(([k, v]) => [k.slice('custom:'.length), v]));
   const line: ImportLine = {
     email,
     email_verified: bool(attributes.get('email_verified')) ?? false,
+    // Disabled in the pool (`Enabled: false`), or a user Cognito no longer lets sign in (`ARCHIVED`, `COMPROMISED`): imported disabled.
+    status: bool(u.Enabled) === false || DISABLED_STATUSES.has(text(u.UserStatus) ?? '') ? 'disabled' : undefined,
     metadata: compact({
       ...Object.fromEntries(PROFILE.map((k) => [k, attributes.get(k)])),
       custom: Object.keys(custom).length ? custom : undefined,

@@ -13,7 +13,7 @@ const json = (line: ConvertedLine) => JSON.parse(line.text) as Record<string, un
 const fromText = (text: string) => collect(firebaseLines(Readable.from([Buffer.from(text)])));
 
 describe('Firebase auth:export → import lines', () => {
-  it('maps each user: scrypt hash and salt, createdAt in ms, providers to identities, an SMS second factor’s phone, disabled and email-less users refused', async () => {
+  it('maps each user: scrypt hash and salt, createdAt in ms, providers to identities, an SMS second factor’s phone, a disabled user disabled, email-less users refused', async () => {
     const lines = await collect(firebaseLines(createReadStream(join(__dirname, 'fixtures', 'firebase-users.json'))));
     expect(lines).toHaveLength(6);
     expect(json(lines[0])).toEqual({
@@ -38,7 +38,10 @@ describe('Firebase auth:export → import lines', () => {
     expect(json(lines[2]).phone_number).toBeUndefined();
     expect(json(lines[2]).identities).toBeUndefined();
     expect(lines[3].note).toMatch(/pOnly4 has no email address/);
-    expect(lines[4].note).toMatch(/off5 is disabled in Firebase/);
+    // Disabled in Firebase: imported disabled.
+    expect(lines[4].note).toBeUndefined();
+    expect(json(lines[4])).toMatchObject({ status: 'disabled', external_id: 'off5' });
+    expect([lines[0], lines[1], lines[2], lines[5]].map((l) => json(l).status)).toEqual([undefined, undefined, undefined, undefined]);
     expect(json(lines[5]).phone_number).toBe('+14155550199');
   });
 

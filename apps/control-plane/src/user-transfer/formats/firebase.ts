@@ -18,7 +18,6 @@ export async function* firebaseLines(input: Readable, options: ConvertOptions = 
 /** One user of a Firebase export as our line. */
 export function fromFirebase(u: Record<string, unknown>, options: ConvertOptions = DEFAULT_CONVERT_OPTIONS): ConvertedLine {
   const localId = text(u.localId);
-  if (bool(u.disabled) === true) return refused(`The user${localId ? ` ${localId}` : ''} is disabled in Firebase: not imported.`);
   const email = text(u.email);
   if (!email) return refused(`The user${localId ? ` ${localId}` : ''} has no email address: Gatehouse signs users in by email (phone-only and anonymous users cannot be imported).`);
   const providers = Array.isArray(u.providerUserInfo) ? (u.providerUserInfo as unknown[]).filter((p): p is Record<string, unknown> => !!p && typeof p === 'object') : [];
@@ -39,6 +38,8 @@ export function fromFirebase(u: Record<string, unknown>, options: ConvertOptions
   const line: ImportLine = {
     email,
     email_verified: bool(u.emailVerified) ?? false,
+    // Disabled in Firebase: imported disabled.
+    status: bool(u.disabled) === true ? 'disabled' : undefined,
     metadata: compact({
       display_name: text(u.displayName),
       photo_url: text(u.photoUrl),

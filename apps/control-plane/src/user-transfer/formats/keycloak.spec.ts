@@ -14,7 +14,7 @@ const json = (line: ConvertedLine) => JSON.parse(line.text) as Record<string, un
 const credential = (type: string, secretData: object, credentialData: object) => ({ type, secretData: JSON.stringify(secretData), credentialData: JSON.stringify(credentialData) });
 
 describe('Keycloak realm export → import lines', () => {
-  it('maps each user of the realm file: PBKDF2-SHA512, Argon2id and PBKDF2-SHA256 passwords as PHC strings, the OTP secret as base32, federated identities; service accounts, disabled users and unsupported OTP refused', async () => {
+  it('maps each user of the realm file: PBKDF2-SHA512, Argon2id and PBKDF2-SHA256 passwords as PHC strings, the OTP secret as base32, federated identities; a disabled user disabled; service accounts and unsupported OTP refused', async () => {
     const lines = await collect(keycloakLines(createReadStream(join(__dirname, 'fixtures', 'keycloak-realm.json'))));
     expect(lines).toHaveLength(6);
     expect(json(lines[0])).toEqual({
@@ -40,7 +40,10 @@ describe('Keycloak realm export → import lines', () => {
     expect(json(lines[2])).toMatchObject({ email: 'linus@example.com', email_verified: false, password_hash: expect.stringMatching(/^\$pbkdf2-sha256\$i=27500\$/) });
     expect(json(lines[2]).username).toBeUndefined();
     expect(lines[3].note).toMatch(/service account of client backend/);
-    expect(lines[4].note).toMatch(/disabled in Keycloak/);
+    // enabled: false in Keycloak: imported disabled.
+    expect(lines[4].note).toBeUndefined();
+    expect(json(lines[4])).toMatchObject({ status: 'disabled' });
+    expect([lines[0], lines[1], lines[2]].map((l) => json(l).status)).toEqual([undefined, undefined, undefined]);
     expect(lines[5].note).toMatch(/OTP credential \(totp, 8 digits, 30 s, HmacSHA1\) Gatehouse cannot check/);
   });
 

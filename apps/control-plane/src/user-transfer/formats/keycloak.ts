@@ -26,7 +26,6 @@ export function fromKeycloak(u: Record<string, unknown>, _options: ConvertOption
   const who = id ? ` ${id}` : '';
   const serviceAccount = text(u.serviceAccountClientId);
   if (serviceAccount) return refused(`The user${who} is the service account of client ${serviceAccount}: not a person, not imported.`);
-  if (bool(u.enabled) === false) return refused(`The user${who} is disabled in Keycloak: not imported.`);
   const email = text(u.email);
   if (!email) return refused(`The user${who} has no email address: Gatehouse signs users in by email (username-only users cannot be imported).`);
   const credentials = Array.isArray(u.credentials) ? (u.credentials as unknown[]).filter((c): c is Record<string, unknown> => !!c && typeof c === 'object') : [];
@@ -45,6 +44,8 @@ export function fromKeycloak(u: Record<string, unknown>, _options: ConvertOption
   const line: ImportLine = {
     email,
     email_verified: bool(u.emailVerified) ?? false,
+    // Disabled in Keycloak (`enabled: false`): imported disabled.
+    status: bool(u.enabled) === false ? 'disabled' : undefined,
     username: keepUsername ? username : undefined,
     metadata: compact({
       first_name: text(u.firstName),

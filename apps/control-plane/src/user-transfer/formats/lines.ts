@@ -16,6 +16,8 @@ export interface ConvertedLine {
 export interface ImportLine {
   email?: unknown;
   email_verified?: boolean;
+  /** `disabled` where the old system had the account blocked, banned or disabled (left out when active). */
+  status?: 'disabled';
   username?: unknown;
   metadata?: Record<string, unknown>;
   created_at?: unknown;

@@ -47,12 +47,19 @@ describe('Supabase auth.users → import lines', () => {
         { provider: 'github', subject: '9001', email: 'oauth@users.noreply.github.com' },
       ],
     });
-    expect(lines[1].note).toMatch(/banned in Supabase until 2999-01-01T00:00:00.000Z/);
+    // Banned until a time still to come: imported disabled.
+    expect(lines[1].note).toBeUndefined();
+    expect(json(lines[1])).toMatchObject({ status: 'disabled' });
+    expect(json(lines[0]).status).toBeUndefined();
   });
 
   it('reads identities given as JSON text (a CSV cell) and identity_data.sub where provider_id is missing; a ban in the past is no ban', () => {
     const line = fromSupabase({ id: 'u', email: 'u@example.com', banned_until: '2020-01-01 00:00:00+00', identities: JSON.stringify([{ provider: 'azure', identity_data: { sub: 'ms-1' } }]) }, DEFAULT_CONVERT_OPTIONS, NOW);
     expect(json(line).identities).toEqual([{ provider: 'microsoft', subject: 'ms-1', email: 'u@example.com' }]);
+    expect(json(line).status).toBeUndefined();
+    // A ban that has not ended yet (PostgreSQL's text, as in a CSV cell): disabled; a deleted user is still refused.
+    expect(json(fromSupabase({ id: 'b', email: 'b@example.com', banned_until: '2999-01-01 00:00:00+00' }, DEFAULT_CONVERT_OPTIONS, NOW))).toMatchObject({ email: 'b@example.com', status: 'disabled' });
+    expect(fromSupabase({ id: 'd', email: 'd@example.com', deleted_at: '2024-01-01 00:00:00+00' }, DEFAULT_CONVERT_OPTIONS, NOW).note).toMatch(/deleted in Supabase/);
   });
 
   it('keeps MFA: a verified phone factor as the SMS factor, a base32 TOTP secret; the sign-in phone only with loginPhones; an encrypted TOTP secret refuses the user', async () => {

@@ -30,8 +30,9 @@ export function fromSupabase(row: Record<string, unknown>, options: ConvertOptio
   const id = text(row.id);
   const who = id ? ` ${id}` : '';
   if (text(row.deleted_at)) return refused(`The user${who} is deleted in Supabase (deleted_at is set): not imported.`);
+  // Banned until a time still to come: imported disabled (a ban that has ended is no ban). Gatehouse has no ban with an end: an admin enables the user.
   const bannedUntil = isoDate(row.banned_until);
-  if (typeof bannedUntil === 'string' && Date.parse(bannedUntil) > now.getTime()) return refused(`The user${who} is banned in Supabase until ${bannedUntil}: not imported.`);
+  const banned = typeof bannedUntil === 'string' && Date.parse(bannedUntil) > now.getTime();
   const email = text(row.email);
   if (!email) return refused(`The user${who} has no email address: Gatehouse signs users in by email (phone-only and anonymous users cannot be imported).`);
   const totpSecret = text(row.mfa_totp_secret);
@@ -42,6 +43,7 @@ export function fromSupabase(row: Record<string, unknown>, options: ConvertOptio
     email,
     // Supabase confirms an email by setting the time it was confirmed.
     email_verified: text(row.email_confirmed_at) !== undefined,
+    status: banned ? 'disabled' : undefined,
     metadata: nonEmpty(jsonObject(row.raw_user_meta_data)),
     created_at: isoDate(row.created_at),
     external_id: id,
