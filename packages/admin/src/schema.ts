@@ -360,7 +360,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Stream the project's users as NDJSON in the import format; password hashes and TOTP secrets only with `include_password_hashes=true` (a security event) */
+        /**
+         * Stream the project's users as NDJSON in the import format; password hashes and TOTP secrets only with `include_password_hashes=true` (a security event)
+         * @description With `include_password_hashes=true` the admin needs a recent proof of identity: 403 `reauthentication-required` otherwise (`POST /v1/auth/reauthenticate` renews it).
+         */
         get: operations["UserTransferController_export"];
         put?: never;
         post?: never;
@@ -379,7 +382,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Import users from an `application/x-ndjson` body, one user a line, streamed; answers the report (docs/migration.md) */
+        /**
+         * Import users from an `application/x-ndjson` body, one user a line, streamed; answers the report (docs/migration.md)
+         * @description With `on_conflict=update` (its lines may overwrite passwords and TOTP secrets), the admin needs a recent proof of identity: 403 `reauthentication-required` before any line is read (`POST /v1/auth/reauthenticate` renews it).
+         */
         post: operations["UserTransferController_import"];
         delete?: never;
         options?: never;
