@@ -34,16 +34,31 @@ export class ImportedHashError extends Error {}
 const pbkdf2Async = promisify(pbkdf2);
 const scryptAsync = promisify(scrypt) as (password: BinaryLike, salt: BinaryLike, keylen: number, options: ScryptOptions) => Promise<Buffer>;
 
-// Work limits: an imported hash is computed at a sign-in, so a hostile file must not be able to
-// make one sign-in cost seconds of CPU or gigabytes of memory.
-const MAX_PBKDF2_ITERATIONS = 5_000_000;
-const MAX_SCRYPT_LOG_N = 20;
-const MAX_SCRYPT_R = 16;
-const MAX_SCRYPT_P = 4;
-const MAX_ARGON2_MEMORY_KIB = 262_144;
-const MAX_ARGON2_TIME = 10;
-const MAX_FIREBASE_MEM_COST = 16;
-const MAX_FIREBASE_ROUNDS = 16;
+/**
+ * The work budget of one verification (CONTRACT §12): at most 64 MiB of memory and about a second
+ * of one core, measured per scheme on a 2-core AMD EPYC host with its reference implementation
+ * (docs/migration.md, "Work budget"). A hash beyond it is refused at import, and one stored before
+ * the budget existed is refused at sign-in without being computed (`importedHashOverBudget`).
+ */
+export const IMPORTED_HASH_BUDGET = {
+  memoryBytes: 64 * 1024 * 1024,
+  /** bcrypt: cost 14 ≈ 0.94 s. */
+  bcryptMaxCost: 14,
+  /** scrypt: 128·N·r bytes of memory, 128·N·r·p bytes worked through (320 MiB ≈ 0.8–1.1 s). */
+  scryptMaxWorkBytes: 320 * 1024 * 1024,
+  /** Argon2: m ≤ 64 MiB; m·t (KiB passes) ≤ 1 GiB, t = 16 at 64 MiB ≈ 0.85 s of CPU; p lanes are threads. */
+  argon2MaxPasses: 1024 * 1024,
+  argon2MaxLanes: 4,
+  /** PBKDF2: iterations × blocks of the derived key (ceil(dkLen / digest length)), ≈ 1 s each. */
+  pbkdf2MaxBlockIterations: { sha1: 4_000_000, sha256: 5_000_000, sha512: 1_700_000 } as Record<'sha1' | 'sha256' | 'sha512', number>,
+  pbkdf2MaxKeyBytes: 64,
+  /** Firebase's own ranges (its scrypt at rounds 8, mem_cost 14 is 16 MiB, ≈ 45 ms). */
+  firebaseMaxRounds: 8,
+  firebaseMaxMemCost: 14,
+} as const;
+
+const MIB = 1024 * 1024;
+const PBKDF2_DIGEST_BYTES = { sha1: 20, sha256: 32, sha512: 64 } as const;
 
 /** Standard or passlib's adapted base64 ('.' for '+'), padding optional. */
 function b64(value: string): Buffer | null {
@@ -74,7 +89,7 @@ export function parseImportedHash(value: unknown, options: { allowWeak: boolean;
   if (o.algorithm === 'bcrypt_sha256') {
     // Ours, as a Gatehouse export writes it: bcrypt over the password's SHA-256 (passwords.ts).
     if (!/^\$2b\$\d{2}\$[./A-Za-z0-9]{53}$/.test(hash)) throw new ImportedHashError('bcrypt_sha256 needs a $2b$ bcrypt hash');
-    return { scheme: 'bcrypt-sha256', hash };
+    return withinBudget({ scheme: 'bcrypt-sha256', hash });
   }
   if (o.algorithm === 'firebase_scrypt') {
     // The project's parameters, or (a Gatehouse export) the line's own.
@@ -83,7 +98,7 @@ export function parseImportedHash(value: unknown, options: { allowWeak: boolean;
     const fb = own ?? options.firebase;
     if (!fb) throw new ImportedHashError('firebase_scrypt needs the project parameters signer_key, salt_separator, rounds and mem_cost');
     if (typeof o.salt !== 'string' || !b64(o.salt) || !b64(hash)) throw new ImportedHashError('firebase_scrypt needs a base64 hash and salt');
-    return { scheme: 'firebase-scrypt', hash: JSON.stringify({ hash, salt: o.salt, signer_key: fb.signer_key, salt_separator: fb.salt_separator, rounds: fb.rounds, mem_cost: fb.mem_cost }) };
+    return withinBudget({ scheme: 'firebase-scrypt', hash: JSON.stringify({ hash, salt: o.salt, signer_key: fb.signer_key, salt_separator: fb.salt_separator, rounds: fb.rounds, mem_cost: fb.mem_cost }) });
   }
   if (o.algorithm === 'sha256' || o.algorithm === 'sha512' || o.algorithm === 'md5') {
     if (!options.allowWeak) throw new ImportedHashError(`${o.algorithm} is a weak hash: import it only with allow_weak_hashes=true`);
@@ -104,35 +119,114 @@ function parseHashString(value: string): ParsedImportedHash {
   if (value.length > 1024) throw new ImportedHashError('is too long');
   if (/^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/.test(value)) {
     const cost = Number(value.slice(4, 6));
-    if (cost < 4 || cost > 16) throw new ImportedHashError('bcrypt cost must be 4–16');
+    if (cost < 4 || cost > 31) throw new ImportedHashError('bcrypt cost must be 4–31');
     // $2y$ (PHP) is $2b$ under another name.
-    return { scheme: 'bcrypt', hash: value.replace(/^\$2y\$/, '$2b$') };
+    return withinBudget({ scheme: 'bcrypt', hash: value.replace(/^\$2y\$/, '$2b$') });
   }
   const argon = /^\$argon2(?:id|i)\$v=19\$([a-z]=\d+(?:,[a-z]=\d+){2})\$([A-Za-z0-9+/]+)\$([A-Za-z0-9+/]+)$/.exec(value);
   if (argon) {
     // Parameters in any order (the reference encoder writes m,t,p; node-argon2 writes m,p,t).
     const params = Object.fromEntries(argon[1].split(',').map((kv) => kv.split('=') as [string, string]));
-    if (intIn(params.m, 8, MAX_ARGON2_MEMORY_KIB) === null || intIn(params.t, 1, MAX_ARGON2_TIME) === null || intIn(params.p, 1, 16) === null) throw new ImportedHashError('argon2 parameters beyond the limits (m ≤ 256 MiB, t ≤ 10, p ≤ 16)');
-    return { scheme: 'argon2', hash: value };
+    if (intIn(params.m, 8, 2 ** 32 - 1) === null || intIn(params.t, 1, 2 ** 32 - 1) === null || intIn(params.p, 1, 2 ** 24 - 1) === null) throw new ImportedHashError('argon2 needs m ≥ 8, t ≥ 1 and p ≥ 1');
+    return withinBudget({ scheme: 'argon2', hash: value });
   }
   const sc = /^\$scrypt\$ln=(\d+),r=(\d+),p=(\d+)\$([^$]+)\$([^$]+)$/.exec(value);
   if (sc) {
-    if (intIn(sc[1], 1, MAX_SCRYPT_LOG_N) === null || intIn(sc[2], 1, MAX_SCRYPT_R) === null || intIn(sc[3], 1, MAX_SCRYPT_P) === null) throw new ImportedHashError(`scrypt parameters beyond the limits (ln ≤ ${MAX_SCRYPT_LOG_N}, r ≤ ${MAX_SCRYPT_R}, p ≤ ${MAX_SCRYPT_P})`);
+    if (intIn(sc[1], 1, 63) === null || intIn(sc[2], 1, 2 ** 30 - 1) === null || intIn(sc[3], 1, 2 ** 30 - 1) === null) throw new ImportedHashError('scrypt needs ln 1–63, r ≥ 1 and p ≥ 1');
     if (!b64(sc[4]) || !b64(sc[5])) throw new ImportedHashError('scrypt salt and hash must be base64');
-    return { scheme: 'scrypt', hash: value };
+    return withinBudget({ scheme: 'scrypt', hash: value });
   }
   const pb = /^\$pbkdf2(-sha256|-sha512)?\$(?:i=)?(\d+)\$([^$]+)\$([^$]+)$/.exec(value);
   if (pb) {
-    if (intIn(pb[2], 1, MAX_PBKDF2_ITERATIONS) === null) throw new ImportedHashError(`pbkdf2 iterations must be 1–${MAX_PBKDF2_ITERATIONS}`);
+    if (intIn(pb[2], 1, 2 ** 32 - 1) === null) throw new ImportedHashError('pbkdf2 iterations must be at least 1');
     if (!b64(pb[3]) || !b64(pb[4])) throw new ImportedHashError('pbkdf2 salt and hash must be base64');
-    return { scheme: 'pbkdf2', hash: value };
+    return withinBudget({ scheme: 'pbkdf2', hash: value });
   }
   const dj = /^pbkdf2_(sha256|sha1)\$(\d+)\$([^$]+)\$([A-Za-z0-9+/]+=*)$/.exec(value);
   if (dj) {
-    if (intIn(dj[2], 1, MAX_PBKDF2_ITERATIONS) === null) throw new ImportedHashError(`pbkdf2 iterations must be 1–${MAX_PBKDF2_ITERATIONS}`);
-    return { scheme: 'pbkdf2', hash: value };
+    if (intIn(dj[2], 1, 2 ** 32 - 1) === null) throw new ImportedHashError('pbkdf2 iterations must be at least 1');
+    return withinBudget({ scheme: 'pbkdf2', hash: value });
   }
   throw new ImportedHashError('names no supported scheme (bcrypt, argon2, scrypt, pbkdf2, Django pbkdf2)');
+}
+
+function withinBudget(parsed: ParsedImportedHash): ParsedImportedHash {
+  const over = importedHashOverBudget(parsed.hash, parsed.scheme);
+  if (over) throw new ImportedHashError(over);
+  return parsed;
+}
+
+const mib = (bytes: number) => `${Math.round((bytes / MIB) * 10) / 10} MiB`;
+
+/**
+ * Why one verification of this stored hash would exceed the work budget (IMPORTED_HASH_BUDGET:
+ * 64 MiB, about a second of one core), or null when it would not. Reads only the parameters: the
+ * hash is never computed. A hash whose parameters cannot be read is over budget (nothing knows its
+ * cost); salted digests cost one hash. `bcrypt-sha256` is ours and counts as bcrypt.
+ */
+export function importedHashOverBudget(stored: string, scheme: ImportedScheme | 'bcrypt-sha256'): string | null {
+  const B = IMPORTED_HASH_BUDGET;
+  switch (scheme) {
+    case 'bcrypt':
+    case 'bcrypt-sha256': {
+      const m = /^\$2[abxy]\$(\d{2})\$/.exec(stored);
+      if (!m) return 'bcrypt hash without a readable cost';
+      return Number(m[1]) > B.bcryptMaxCost ? `bcrypt cost ${Number(m[1])} is over the work budget (cost ≤ ${B.bcryptMaxCost}, about a second)` : null;
+    }
+    case 'argon2': {
+      const m = /^\$argon2(?:id|i)\$v=19\$([a-z]=\d{1,10}(?:,[a-z]=\d{1,10}){2})\$/.exec(stored);
+      if (!m) return 'argon2 hash without readable parameters';
+      const p = Object.fromEntries(m[1].split(',').map((kv) => kv.split('='))) as Record<string, string | undefined>;
+      const [mem, t, lanes] = [Number(p.m), Number(p.t), Number(p.p)];
+      if (!(mem >= 1 && t >= 1 && lanes >= 1)) return 'argon2 hash without readable parameters';
+      if (mem * 1024 > B.memoryBytes) return `argon2 m=${mem} KiB (${mib(mem * 1024)}) is over the work budget (m ≤ ${B.memoryBytes / 1024} KiB, ${mib(B.memoryBytes)} a verification)`;
+      if (lanes > B.argon2MaxLanes) return `argon2 p=${lanes} is over the work budget (p ≤ ${B.argon2MaxLanes})`;
+      if (mem * t > B.argon2MaxPasses) return `argon2 m·t = ${mem * t} is over the work budget (m·t ≤ ${B.argon2MaxPasses}, KiB; t ≤ 16 at 64 MiB)`;
+      return null;
+    }
+    case 'scrypt': {
+      const m = /^\$scrypt\$ln=(\d{1,2}),r=(\d{1,10}),p=(\d{1,10})\$/.exec(stored);
+      if (!m) return 'scrypt hash without readable parameters';
+      const [ln, r, p] = [Number(m[1]), Number(m[2]), Number(m[3])];
+      if (!(ln >= 1 && r >= 1 && p >= 1)) return 'scrypt hash without readable parameters';
+      const memory = 128 * 2 ** ln * r;
+      if (memory > B.memoryBytes) return `scrypt needs ${mib(memory)} (128·N·r); the work budget is ${mib(B.memoryBytes)} a verification`;
+      if (memory * p > B.scryptMaxWorkBytes) return `scrypt p=${p} at ${mib(memory)} is over the work budget (128·N·r·p ≤ ${mib(B.scryptMaxWorkBytes)}, about a second)`;
+      // OpenSSL (Node's scrypt) computes only N < 2^(16·r): such a hash could never verify.
+      if (ln >= 16 * r) return `scrypt needs N < 2^(16·r)`;
+      return null;
+    }
+    case 'pbkdf2': {
+      const phc = /^\$pbkdf2(-sha256|-sha512)?\$(?:i=)?(\d{1,10})\$[^$]+\$([^$]+)$/.exec(stored);
+      const dj = phc ? null : /^pbkdf2_(sha256|sha1)\$(\d{1,10})\$[^$]+\$([A-Za-z0-9+/]+=*)$/.exec(stored);
+      if (!phc && !dj) return 'pbkdf2 hash without readable parameters';
+      const digest = phc ? (phc[1] === '-sha256' ? 'sha256' : phc[1] === '-sha512' ? 'sha512' : 'sha1') : (dj![1] as 'sha256' | 'sha1');
+      const iterations = Number((phc ?? dj)![2]);
+      const keyBytes = phc ? (b64(phc[3])?.length ?? 0) : Buffer.from(dj![3], 'base64').length;
+      if (keyBytes < 1) return 'pbkdf2 hash without a readable derived key';
+      if (keyBytes > B.pbkdf2MaxKeyBytes) return `pbkdf2 derived key of ${keyBytes} bytes is over the work budget (≤ ${B.pbkdf2MaxKeyBytes} bytes)`;
+      const work = iterations * Math.ceil(keyBytes / PBKDF2_DIGEST_BYTES[digest]);
+      const max = B.pbkdf2MaxBlockIterations[digest];
+      if (work > max) return `pbkdf2-${digest} at ${iterations} iterations × ${Math.ceil(keyBytes / PBKDF2_DIGEST_BYTES[digest])} block(s) is over the work budget (≤ ${max}, about a second)`;
+      return null;
+    }
+    case 'firebase-scrypt': {
+      let p: { rounds?: unknown; mem_cost?: unknown };
+      try {
+        p = JSON.parse(stored) as typeof p;
+      } catch {
+        return 'firebase_scrypt hash without readable parameters';
+      }
+      const { rounds, mem_cost: memCost } = p;
+      if (typeof rounds !== 'number' || typeof memCost !== 'number' || !Number.isInteger(rounds) || !Number.isInteger(memCost) || rounds < 1 || memCost < 1) return 'firebase_scrypt hash without readable parameters';
+      if (rounds > B.firebaseMaxRounds || memCost > B.firebaseMaxMemCost) return `firebase_scrypt rounds ${rounds}, mem_cost ${memCost} are over the work budget (rounds ≤ ${B.firebaseMaxRounds}, mem_cost ≤ ${B.firebaseMaxMemCost})`;
+      return null;
+    }
+    case 'sha256':
+    case 'sha512':
+    case 'md5':
+      return null;
+  }
 }
 
 function same(a: Buffer, b: Buffer): boolean {
@@ -191,9 +285,9 @@ export function firebaseParametersOf(input: { signer_key?: string; salt_separato
   const given = [input.signer_key, input.salt_separator, input.rounds, input.mem_cost].filter((v) => v !== undefined).length;
   if (given === 0) return null;
   if (given < 4) return 'signer_key, salt_separator, rounds and mem_cost go together';
-  const rounds = intIn(String(input.rounds), 1, MAX_FIREBASE_ROUNDS);
-  const memCost = intIn(String(input.mem_cost), 1, MAX_FIREBASE_MEM_COST);
-  if (rounds === null || memCost === null) return `rounds must be 1–${MAX_FIREBASE_ROUNDS} and mem_cost 1–${MAX_FIREBASE_MEM_COST}`;
+  const rounds = intIn(String(input.rounds), 1, IMPORTED_HASH_BUDGET.firebaseMaxRounds);
+  const memCost = intIn(String(input.mem_cost), 1, IMPORTED_HASH_BUDGET.firebaseMaxMemCost);
+  if (rounds === null || memCost === null) return `rounds must be 1–${IMPORTED_HASH_BUDGET.firebaseMaxRounds} and mem_cost 1–${IMPORTED_HASH_BUDGET.firebaseMaxMemCost} (Firebase's own ranges, within the work budget)`;
   if (!b64(input.signer_key!) || !b64(input.salt_separator!)) return 'signer_key and salt_separator must be base64';
   return { signer_key: input.signer_key!, salt_separator: input.salt_separator!, rounds, mem_cost: memCost };
 }

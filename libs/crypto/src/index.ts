@@ -24,6 +24,6 @@ export {
   type GeneratedSigningKey,
   type SigningAlgorithm,
 } from './signing-keys';
-export { firebaseParametersOf, ImportedHashError, parseImportedHash, WEAK_SCHEMES, type FirebaseScryptParameters, type ImportedScheme, type ParsedImportedHash } from './imported-hashes';
+export { firebaseParametersOf, IMPORTED_HASH_BUDGET, ImportedHashError, importedHashOverBudget, parseImportedHash, WEAK_SCHEMES, type FirebaseScryptParameters, type ImportedScheme, type ParsedImportedHash } from './imported-hashes';
 export { hmacSha256, randomDigits, randomToken, safeEqual, sha256Hex } from './tokens';
 export { newSpanId, traceIdFrom, traceResponse } from './trace-context';
