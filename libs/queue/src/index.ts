@@ -10,7 +10,7 @@ export {
   type JobRecord,
   type QueueCounts,
 } from './job-broker';
-export { MemoryJobBroker, sharedMemoryJobBroker } from './memory-job-broker';
+export { MemoryJobBroker, sharedMemoryJobBroker, type FailedJob } from './memory-job-broker';
 export { MailQueue, MESSAGE_JOB_OPTIONS, openMessage, sealMessage, SmsQueue } from './message-queues';
 export type { MailMessage, MailTemplate, SealedJob, SmsMessage } from './messages';
 export { QUEUES, type QueueName } from './queue-names';

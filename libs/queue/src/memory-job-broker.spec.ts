@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { MemoryJobBroker } from './memory-job-broker';
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -38,6 +39,31 @@ describe('MemoryJobBroker', () => {
     expect(times[2] - times[1]).toBeGreaterThanOrEqual(55);
     expect(await broker.counts('sms')).toEqual({ waiting: 0, active: 0, delayed: 0, failed: 1 });
     await broker.close();
+  });
+
+  it('logs a job that failed its last attempt as an error and keeps it in the failed list, as BullMQ keeps its failed set', async () => {
+    const errors: string[] = [];
+    const spy = jest.spyOn(Logger.prototype, 'error').mockImplementation((message: unknown) => void errors.push(String(message)));
+    try {
+      const broker = new MemoryJobBroker();
+      let calls = 0;
+      broker.consume('mail', async () => {
+        calls += 1;
+        throw new Error('451 try again later');
+      }, { concurrency: 1 });
+      await broker.add('mail', 'magic-link', {}, { jobId: 'm1', attempts: 2, backoff: { type: 'fixed', delayMs: 10 } });
+      await broker.add('mail', 'reset', {}, { jobId: 'm2', removeWhenDone: true });
+      await wait(150);
+      expect(calls).toBe(3);
+      expect(errors.sort()).toEqual(['mail job magic-link m1 failed after 2 attempt(s): 451 try again later', 'mail job reset m2 failed after 1 attempt(s): 451 try again later']);
+      // removeWhenDone forgets it (BullMQ's removeOnFail), the other is kept with its reason.
+      expect(broker.failedJobs('mail')).toEqual([{ id: 'm1', name: 'magic-link', attemptsMade: 2, failedReason: '451 try again later', failedAt: expect.any(Date) }]);
+      expect(await broker.counts('mail')).toEqual({ waiting: 0, active: 0, delayed: 0, failed: 1 });
+      expect(await broker.has('mail', 'm1')).toBe(false);
+      await broker.close();
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('holds delayed jobs until their time and waits for active jobs on stop', async () => {

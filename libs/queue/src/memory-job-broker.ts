@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Logger } from '@nestjs/common';
 import { backoffDelay, JobBroker, type ConsumerOptions, type JobHandler, type JobOptions, type QueueCounts } from './job-broker';
 import type { QueueName } from './queue-names';
 
@@ -12,10 +13,22 @@ interface MemJob {
   timer?: NodeJS.Timeout;
 }
 
+/** A job that failed for good, kept as BullMQ keeps it in its failed set. */
+export interface FailedJob {
+  id: string;
+  name: string;
+  attemptsMade: number;
+  failedReason: string;
+  failedAt: Date;
+}
+
+/** As many failed jobs as BullMQ keeps per queue (its `removeOnFail` in BullMqJobBroker). */
+const KEEP_FAILED = 5000;
+
 interface MemQueue {
   jobs: Map<string, MemJob>;
   ready: MemJob[];
-  failed: number;
+  failed: FailedJob[];
   consumer?: { handler: JobHandler<unknown>; concurrency: number; active: number };
 }
 
@@ -23,8 +36,12 @@ interface MemQueue {
  * In-process JobBroker for standalone mode: the same delays, job-id deduplication, attempts and
  * exponential backoff as BullMQ, without Redis. Jobs live in memory: what is queued when the process
  * stops is gone (webhook deliveries are re-enqueued from PostgreSQL by the worker's sweeper).
+ * A job that fails its last attempt is logged as an error and kept in the queue's failed list
+ * (`failedJobs`, counted as `failed` by `counts` and so in `gatehouse_queue_jobs`), as BullMQ keeps
+ * it in its failed set; never dropped silently.
  */
 export class MemoryJobBroker extends JobBroker {
+  private readonly logger = new Logger('JobBroker');
   private readonly queues = new Map<QueueName, MemQueue>();
   private readonly inFlight = new Set<Promise<void>>();
   private stopped = false;
@@ -32,7 +49,7 @@ export class MemoryJobBroker extends JobBroker {
   private q(name: QueueName): MemQueue {
     let q = this.queues.get(name);
     if (!q) {
-      q = { jobs: new Map(), ready: [], failed: 0 };
+      q = { jobs: new Map(), ready: [], failed: [] };
       this.queues.set(name, q);
     }
     return q;
@@ -68,8 +85,24 @@ export class MemoryJobBroker extends JobBroker {
       waiting: jobs.filter((j) => j.state === 'waiting').length,
       active: jobs.filter((j) => j.state === 'active').length,
       delayed: jobs.filter((j) => j.state === 'delayed').length,
-      failed: q.failed,
+      failed: q.failed.length,
     };
+  }
+
+  /** The jobs of `queue` that failed for good, oldest first (BullMQ's failed set). */
+  failedJobs(queue: QueueName): readonly FailedJob[] {
+    return this.q(queue).failed;
+  }
+
+  private fail(queue: QueueName, job: MemJob, err: unknown): void {
+    const q = this.q(queue);
+    q.jobs.delete(job.id);
+    const reason = err instanceof Error ? err.message : String(err);
+    const why = this.stopped && job.attemptsMade < (job.opts?.attempts ?? 1) ? ' (not retried: the broker is stopping, and its jobs live in memory)' : '';
+    this.logger.error(`${queue} job ${job.name} ${job.id} failed after ${job.attemptsMade} attempt(s)${why}: ${reason}`);
+    if (job.opts?.removeWhenDone) return;
+    q.failed.push({ id: job.id, name: job.name, attemptsMade: job.attemptsMade, failedReason: reason, failedAt: new Date() });
+    if (q.failed.length > KEEP_FAILED) q.failed.shift();
   }
 
   private schedule(queue: QueueName, job: MemJob, delayMs: number): void {
@@ -103,13 +136,10 @@ export class MemoryJobBroker extends JobBroker {
           () => {
             q.jobs.delete(job.id);
           },
-          () => {
+          (err: unknown) => {
             job.attemptsMade += 1;
             if (job.attemptsMade < (job.opts?.attempts ?? 1) && !this.stopped) this.schedule(queue, job, backoffDelay(job.opts, job.attemptsMade));
-            else {
-              q.jobs.delete(job.id);
-              q.failed += 1;
-            }
+            else this.fail(queue, job, err);
           },
         )
         .finally(() => {
