@@ -122,8 +122,9 @@ export class AccountsService {
           // Lazy migration: an email we do not know, or an imported user whose password is still in the old system.
           const migrated = await this.migration.migrate(project, identifier, password, found?.user ?? null, meta);
           if (migrated) {
-            found = await this.users.findByIdentifier(project.id, identifier);
-            ok = found !== null;
+            // As the migration read them under its lock: a claim committed since moved the stamp, and no session is written.
+            found = migrated;
+            ok = true;
           }
         } else {
           // A known email's wrong password takes as long as the call an unknown one makes.

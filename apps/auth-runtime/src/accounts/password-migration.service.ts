@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
-import { uniqueViolation, type User } from '@gatehouse/entities';
+import { uniqueViolation, type PasswordCredential, type User } from '@gatehouse/entities';
 import { openMigrationSecret, PasswordHasher, projectPasswordMigrationSettings, UsersRepository, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { outboundRequest } from '@gatehouse/outbound';
 import { CacheStore } from '@gatehouse/platform';
@@ -27,6 +27,12 @@ const durationsKey = (projectId: string) => `pwmig:durations:${projectId}`;
  * `{user}` creates or completes the user with our hash of that password; anything else (another
  * status, a timeout, a refused address, bad JSON) is a wrong password. Lockout and the rate limit
  * ran before this; the password is sent once over the call and never logged or kept in the clear.
+ *
+ * The old system is asked only about a user never used here (no sign-in of any kind, no credential
+ * changed: `UsersRepository.lockForLazyMigration`, the rule import's `on_conflict=update` applies),
+ * checked on the user's locked row before the call and again in the transaction that writes the
+ * password: a claim, reset or sign-in of the owner that lands in between ends it. A user refused
+ * so is answered as any wrong password of a known email, after as long as a call.
  */
 @Injectable()
 export class PasswordMigrationService {
@@ -47,14 +53,28 @@ export class PasswordMigrationService {
     return s.enabled && s.url !== null && s.secret_encrypted !== null;
   }
 
-  /** The user the old system vouched for, now with our hash; null when it did not. */
-  async migrate(project: ResolvedProject, email: string, password: string, existing: User | null, meta: RequestMeta): Promise<User | null> {
+  /**
+   * The user the old system vouched for, now with our hash, as read under the row lock of the write
+   * (their security stamp is the one the session checks: a claim committed after it ends this
+   * sign-in); null when it did not vouch, or when the user has been used here (`existing` is then
+   * not asked about at all).
+   */
+  async migrate(project: ResolvedProject, email: string, password: string, existing: User | null, meta: RequestMeta): Promise<{ user: User; credential: Pick<PasswordCredential, 'passwordHash' | 'scheme'> } | null> {
+    if (existing && !(await this.dataSource.transaction((manager) => this.users.lockForLazyMigration(manager, project.id, existing.id)))) {
+      // Used here (a claim, a reset, any sign-in): their password is theirs, never the old system's again.
+      await this.waitAsLongAsACall(project);
+      return null;
+    }
     if (!(await this.oldSystemAccepts(project, email, password))) return null;
     const { hash, scheme } = await this.hasher.hash(password);
     try {
-      return await this.dataSource.transaction(async (manager) => {
-        let user = existing;
-        if (!user) {
+      const user = await this.dataSource.transaction(async (manager) => {
+        let user: User | null;
+        if (existing) {
+          // Again, on the row the write locks: the owner may have taken the account during the call.
+          user = await this.users.lockForLazyMigration(manager, project.id, existing.id);
+          if (!user) return null;
+        } else {
           user = await this.users.create(manager, { tenantId: project.tenantId, projectId: project.id, email, username: null, metadata: {} });
           await this.userEvents.created(manager, project, user, meta);
         }
@@ -62,13 +82,15 @@ export class PasswordMigrationService {
         await this.users.completeMigration(manager, user.id);
         return user;
       });
+      if (user) return { user, credential: { passwordHash: hash, scheme } };
     } catch (err) {
       if (uniqueViolation(err) !== 'users_project_email_uq') throw err;
-      // Two first sign-ins at once (a double click): the other one created the user with its hash.
-      // This password signs in if it is the one stored, as any sign-in of a known user would.
-      const now = await this.users.findByIdentifier(project.id, email);
-      return now?.credential && (await this.hasher.verify(password, now.credential.passwordHash, now.credential.scheme)) ? now.user : null;
     }
+    // Another request got there first: a first sign-in at once (a double click) that stored its hash,
+    // or the owner's claim, reset or sign-in. This password signs in if it is the one stored now, as
+    // any sign-in of a known user would (a claim left none).
+    const now = await this.users.findByIdentifier(project.id, email);
+    return now?.credential && (await this.hasher.verify(password, now.credential.passwordHash, now.credential.scheme)) ? { user: now.user, credential: now.credential } : null;
   }
 
   /**

@@ -48,6 +48,17 @@ const ME_STATEMENT: PreparedStatement = {
             AND EXISTS (SELECT 1 FROM (${projectsNamedByKeySql('p.id', '$5', '$6')}) named WHERE named.id = u.project_id)`,
 };
 
+/**
+ * Whether user `u` has been used here: signed in by any way (every session starts with
+ * `touchSignIn`: password, magic link, social, passkey, a completed MFA step, sign-up), or changed
+ * credentials here (a password reset or change, an account claim, an admin's disabling: the
+ * security stamp moved). Whatever else a user sets up here (a passkey, TOTP, SMS, backup codes, a
+ * verified email) needs a session first. Never undone: neither column goes back. Such a user's
+ * identifiers and credentials are theirs: an `on_conflict=update` import keeps them
+ * (`lockForImportUpdate`) and lazy migration no longer asks the old system (`lockForLazyMigration`).
+ */
+const usedHereSql = (u: string) => `(${u}.last_sign_in_at IS NOT NULL OR ${u}.security_stamp > 0)`;
+
 /** The control plane's user resource (docs/api-contract.md §10), with the enabled MFA factor types. */
 export interface UserRow {
   id: string;
@@ -159,9 +170,30 @@ export class UsersRepository {
     return rows[0]?.status === 'active';
   }
 
-  /** Ends every sign-in in flight that read the user before this change (see `User.securityStamp`). */
+  /**
+   * Ends every sign-in in flight that read the user before this change (see `User.securityStamp`),
+   * and the user's lazy migration for good (their credentials changed here).
+   */
   async bumpSecurityStamp(manager: EntityManager, userId: string): Promise<void> {
-    await manager.query(`UPDATE users SET security_stamp = security_stamp + 1 WHERE id = $1`, [userId]);
+    await manager.query(`UPDATE users SET security_stamp = security_stamp + 1, needs_migration = false WHERE id = $1`, [userId]);
+  }
+
+  /**
+   * Lazy migration: the user's row, locked until the caller's transaction ends (a claim, reset or
+   * sign-in in progress, which hold or take it, finishes first), when the old system may still
+   * vouch for their password: marked `needs_migration`, no password here, and never used here
+   * (`usedHereSql`). Null otherwise. The check is a statement of its own after the lock, so it sees
+   * what the change it waited for committed.
+   */
+  async lockForLazyMigration(manager: EntityManager, projectId: string, id: string): Promise<User | null> {
+    const user = await this.lockById(manager, projectId, id);
+    if (!user) return null;
+    const rows = await queryRows<{ migratable: boolean }>(
+      manager,
+      `SELECT (u.needs_migration AND NOT ${usedHereSql('u')} AND NOT EXISTS (SELECT 1 FROM password_credentials c WHERE c.user_id = u.id)) AS migratable FROM users u WHERE u.id = $1`,
+      [id],
+    );
+    return rows[0]?.migratable ? user : null;
   }
 
   findById(projectId: string, id: string, manager?: EntityManager): Promise<User | null> {
@@ -285,7 +317,7 @@ export class UsersRepository {
   async lockForImportUpdate(manager: EntityManager, id: string): Promise<{ email: string; email_verified: boolean; username: string | null; status: 'active' | 'disabled'; owned: boolean }> {
     const rows = await queryRows<{ email: string; email_verified: boolean; username: string | null; status: 'active' | 'disabled'; owned: boolean }>(
       manager,
-      `SELECT email, email_verified, username, status, (last_sign_in_at IS NOT NULL OR security_stamp > 0) AS owned FROM users WHERE id = $1 FOR NO KEY UPDATE`,
+      `SELECT email, email_verified, username, status, ${usedHereSql('users')} AS owned FROM users WHERE id = $1 FOR NO KEY UPDATE`,
       [id],
     );
     return rows[0];
@@ -320,8 +352,9 @@ export class UsersRepository {
     );
   }
 
+  /** A session started (any way in): the user is used here, so their lazy migration ends for good (`usedHereSql`). */
   async touchSignIn(manager: EntityManager, userId: string, at: Date): Promise<void> {
-    await manager.getRepository(User).update({ id: userId }, { lastSignInAt: at });
+    await manager.getRepository(User).update({ id: userId }, { lastSignInAt: at, needsMigration: false });
   }
 
   async setEmailVerified(manager: EntityManager, userId: string): Promise<void> {
