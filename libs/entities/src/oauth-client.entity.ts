@@ -41,6 +41,14 @@ export class OAuthClient extends ProjectScoped {
   @Column('text', { default: 'ES256' })
   idTokenSignedResponseAlg: string;
 
+  /** Registered by itself through dynamic registration (RFC 7591): errors before sign-in are shown, not redirected (RFC 9700 §4.11.2). */
+  @Column('boolean', { default: false })
+  selfRegistered: boolean;
+
+  /** `default_acr_values` the client registered with: an authorization request without `acr_values` asks for these. */
+  @Column('jsonb', { default: [] })
+  defaultAcrValues: string[];
+
   /** SHA-256 hex of the registration access token of a dynamically registered client (RFC 7591/7592). */
   @Column('text', { nullable: true })
   registrationTokenHash: string | null;

@@ -9,7 +9,7 @@ export type NewOAuthClient = Pick<
   OAuthClient,
   'tenantId' | 'projectId' | 'name' | 'redirectUris' | 'postLogoutRedirectUris' | 'grantTypes' | 'tokenEndpointAuthMethod' | 'scopes' | 'firstParty' | 'idTokenSignedResponseAlg'
 > &
-  Partial<Pick<OAuthClient, 'registrationTokenHash'>>;
+  Partial<Pick<OAuthClient, 'registrationTokenHash' | 'selfRegistered' | 'defaultAcrValues'>>;
 
 /** The members a PATCH may change (never the auth method: public ↔ confidential is a new client). */
 export type OAuthClientChanges = Partial<
