@@ -20,6 +20,9 @@ export function oidcClientMetadata(row: OAuthClient): Record<string, unknown> {
     scope: row.scopes.join(' '),
     id_token_signed_response_alg: row.idTokenSignedResponseAlg,
     first_party: row.firstParty,
+    // Errors before sign-in are shown, not redirected, and a post-logout redirect needs the client's ID token (docs/oidc.md).
+    self_registered: row.selfRegistered === true,
+    ...(row.defaultAcrValues?.length ? { default_acr_values: row.defaultAcrValues } : {}),
     // `auth_time` in every ID token (CONTRACT §11), not only when `max_age` is asked.
     require_auth_time: true,
   };

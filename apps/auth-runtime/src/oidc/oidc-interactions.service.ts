@@ -7,7 +7,8 @@ import { projectOidcSettings, type RequestMeta, type ResolvedProject } from '@ga
 import { CacheStore, Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import type { GatehouseCompletion } from './oidc-interaction-result';
-import { ACR_VALUES, OidcProviders } from './oidc-providers.service';
+import { acrOfAuthMethod, acrSatisfies, LOA_2, requiredAcr } from './oidc-acr';
+import { OidcProviders } from './oidc-providers.service';
 import { newOidcRequestState, oidcRequestState } from './oidc-request-state';
 import { interactionOriginKey, type InteractionOrigin } from './oidc-store';
 
@@ -62,11 +63,17 @@ export class OidcInteractionsService {
     const session = await this.session(auth.sid);
     this.assertFresh(interaction, auth, session.authTimeMs, (await this.origin(uid))?.startedMs ?? interaction.iat * 1000);
     const authMethod = session.authMethod;
-    const acr = ['mfa', 'passkey'].includes(authMethod) ? ACR_VALUES[1] : ACR_VALUES[0];
-    // acr_values naming only the second level (a second factor or a passkey) is honoured: a password-only session is not enough.
-    const wanted = typeof interaction.params.acr_values === 'string' ? interaction.params.acr_values.split(' ').filter(Boolean) : [];
-    if (wanted.length && wanted.every((v) => v === ACR_VALUES[1]) && acr !== ACR_VALUES[1]) {
-      throw new ProblemError('reauthentication-required', { detail: `The application asks for ${ACR_VALUES[1]}: sign in with a second factor or a passkey, then complete again.` });
+    const acr = acrOfAuthMethod(authMethod);
+    // The class the request asks for (its acr_values, or the client's default_acr_values) is honoured:
+    // a password-only session is not enough for the second level (a second factor or a passkey).
+    const required = requiredAcr(interaction.params.acr_values);
+    if (!acrSatisfies(acr, required)) {
+      // Without a second factor or a passkey the user cannot meet it here: the request ends at the
+      // client with unmet_authentication_requirements (never a code with a level not proved).
+      if (required === LOA_2 && !(await this.hasSecondFactor(auth.sub))) {
+        return this.finish(interaction, { error: 'unmet_authentication_requirements', error_description: `${LOA_2} needs a second factor or a passkey, and the user has none` }, null);
+      }
+      throw new ProblemError('reauthentication-required', { detail: `The application asks for ${LOA_2}: sign in with a second factor or a passkey (or confirm it's you with one), then complete again.` });
     }
     const result: Record<string, unknown> = {
       login: { accountId: auth.sub, ts: auth.auth_time ?? auth.iat, amr: AMR[authMethod] ?? ['pwd'], acr, remember: true },
@@ -138,6 +145,15 @@ export class OidcInteractionsService {
     if (stale) {
       throw new ProblemError('reauthentication-required', { detail: 'The application asks for a fresh sign-in: re-authenticate (POST /v1/auth/reauthenticate) and complete again.' });
     }
+  }
+
+  /** Whether the user could prove the second level: an enabled second factor or a passkey. */
+  private async hasSecondFactor(userId: string): Promise<boolean> {
+    const rows: { found: boolean }[] = await this.dataSource.query(
+      `SELECT EXISTS (SELECT 1 FROM mfa_factors WHERE user_id = $1 AND status = 'enabled') OR EXISTS (SELECT 1 FROM passkeys WHERE user_id = $1) AS found`,
+      [userId],
+    );
+    return rows[0]?.found === true;
   }
 
   private async session(sid: string): Promise<{ authMethod: string; authTimeMs: number | null }> {

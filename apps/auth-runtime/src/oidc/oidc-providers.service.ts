@@ -5,8 +5,10 @@ import { hmacSha256, randomToken, safeEqual, sha256Hex } from '@gatehouse/crypto
 import { newOAuthClientId, newOAuthClientSecret, projectOidcSettings, SigningKeysService, type ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { BackgroundTasks } from '../common/background-tasks';
+import { hostedPagesCsp } from '../hosted-pages/hosted-pages-files';
 import { accessTokenTtl } from '../sessions/sessions.service';
 import { OAuthGrantsRepository } from './oauth-grants.repository';
+import { ACR_VALUES, acrSatisfies, requiredAcr } from './oidc-acr';
 import { oidcLibrary } from './oidc-library';
 import { oidcRequestState, type OidcUserRow } from './oidc-request-state';
 import { OidcStore } from './oidc-store';
@@ -16,7 +18,6 @@ const RECHECK_MS = 30_000;
 export const OIDC_SCOPES = ['openid', 'offline_access', 'profile', 'email'];
 /** Scopes an access token for a resource server (RFC 8707 `resource`) may carry. */
 const RESOURCE_SCOPES = 'profile email';
-export const ACR_VALUES = ['urn:gatehouse:loa:1', 'urn:gatehouse:loa:2'];
 
 /** The routes under the issuer; every URL is whatever discovery says (CONTRACT §11). */
 export const OIDC_ROUTES = {
@@ -120,16 +121,19 @@ export class OidcProviders {
       claims: { auth_time: null, sid: null, iss: null, openid: ['sub', 'acr', 'amr'], email: ['email', 'email_verified'], profile: ['preferred_username'] },
       conformIdTokenClaims: false,
       responseTypes: ['code'],
-      acrValues: ACR_VALUES,
+      acrValues: [...ACR_VALUES],
       pkce: { required: () => true },
       allowOmittingSingleRegisteredRedirectUri: false,
       rotateRefreshToken: true,
       extraClientMetadata: {
-        properties: ['first_party'],
-        // A client registering itself cannot claim to be first-party (which skips consent).
+        properties: ['first_party', 'self_registered'],
+        // A client registering itself cannot claim to be first-party (which skips consent), nor say how it was registered.
         validator: (ctx, key, value) => {
           if (key === 'first_party' && value !== undefined && value !== false && ctx?.oidc?.route === 'registration') {
             throw new (oidcLibrary().errors.InvalidClientMetadata)('first_party is set by an administrator, not by registration');
+          }
+          if (key === 'self_registered' && value !== undefined && ctx?.oidc?.route === 'registration') {
+            throw new (oidcLibrary().errors.InvalidClientMetadata)('self_registered is not client metadata');
           }
         },
       },
@@ -198,7 +202,7 @@ export class OidcProviders {
           ? { enabled: true, initialAccessToken: false, issueRegistrationAccessToken: true, idFactory: () => newOAuthClientId(), secretFactory: () => newOAuthClientSecret() }
           : { enabled: false },
       },
-      interactions: { url: (_ctx, interaction) => interactionUrl(this.config, project, interaction.uid) },
+      interactions: { policy: interactionPolicy(), url: (_ctx, interaction) => interactionUrl(this.config, project, interaction.uid) },
       issueRefreshToken: (_ctx, client, code) => client.grantTypeAllowed('refresh_token') && (code.scopes.has('offline_access') || client.metadata().first_party === true),
       loadExistingGrant: (ctx) => loadExistingGrant(ctx),
       findAccount: async (_ctx, sub): Promise<Account | undefined> => {
@@ -206,7 +210,8 @@ export class OidcProviders {
         if (!user) return undefined;
         return { accountId: user.id, claims: () => ({ sub: user.id, ...userClaims(user) }) };
       },
-      renderError: (ctx, out) => {
+      renderError: (ctx, out, err) => {
+        if (heldRedirects.has(err)) return heldErrorPage(ctx, out, project.name, new URL(this.config.http.publicAuthUrl).origin);
         const target = new URL(`${issuer}/pages/error`);
         target.searchParams.set('error', String(out.error ?? 'server_error'));
         if (out.error_description) target.searchParams.set('error_description', String(out.error_description));
@@ -221,9 +226,16 @@ export class OidcProviders {
     provider.use(async (ctx, next) => {
       await next();
       const route = (ctx as unknown as { oidc?: { route?: string } }).oidc?.route;
-      if (route === 'client' && ctx.body && typeof ctx.body === 'object') delete (ctx.body as Record<string, unknown>).client_secret;
+      if (route === 'client' && ctx.body && typeof ctx.body === 'object') {
+        delete (ctx.body as Record<string, unknown>).client_secret;
+        delete (ctx.body as Record<string, unknown>).self_registered;
+      }
     });
-    provider.on('server_error', (_ctx: unknown, err: Error) => this.logger.error(`project ${project.id}: ${err.stack ?? err.message}`));
+    provider.on('server_error', (ctx: KoaContextWithOIDC, err: Error) => {
+      holdErrorRedirect(ctx, err);
+      this.logger.error(`project ${project.id}: ${err.stack ?? err.message}`);
+    });
+    provider.on('authorization.error', (ctx: KoaContextWithOIDC, err: Error) => holdErrorRedirect(ctx, err));
     provider.on('grant.error', (ctx: KoaContextWithOIDC, err: { error?: string; error_description?: string }) => {
       const state = oidcRequestState.getStore();
       const params = ctx.oidc.params as { grant_type?: unknown } | undefined;
@@ -238,6 +250,18 @@ export class OidcProviders {
     // Client secrets are stored as SHA-256 (oidcClientMetadata); compare the presented one's hash, in constant time.
     provider.Client.prototype.compareClientSecret = function (this: { clientSecret?: string }, actual: string) {
       return Promise.resolve(typeof this.clientSecret === 'string' && safeEqual(sha256Hex(actual), this.clientSecret));
+    };
+    // A self-registered client's post-logout redirect needs its own ID token (a valid `id_token_hint`,
+    // which the provider has checked by now): with only `client_id`, the logout ends on the
+    // signed-out page instead (RP-Initiated Logout 1.0 §3: no redirect when the conditions are not met).
+    const postLogoutAllowed = provider.Client.prototype.postLogoutRedirectUriAllowed;
+    provider.Client.prototype.postLogoutRedirectUriAllowed = function (this: InstanceType<Provider['Client']>, value: string) {
+      if (!postLogoutAllowed.call(this, value)) return false;
+      if (this.metadata().self_registered !== true) return true;
+      const ctx = (ProviderClass as unknown as { ctx?: KoaContextWithOIDC }).ctx;
+      if (!ctx?.oidc?.params) return false;
+      if (ctx.oidc.entities.IdTokenHint === undefined) ctx.oidc.params.post_logout_redirect_uri = undefined;
+      return true;
     };
     // Every ID token carries `sid`, not only for back-channel logout clients, and it is the
     // Gatehouse session that signed the user in (the `sid` of our own access tokens).
@@ -288,6 +312,107 @@ async function loadExistingGrant(ctx: KoaContextWithOIDC) {
   if (!state?.sid) return undefined;
   await grant.save();
   return grant;
+}
+
+/**
+ * The login prompt also asks when the provider session is weaker than the request's `acr_values`
+ * (or the client's `default_acr_values`): a password-only session meets no demand for
+ * `urn:gatehouse:loa:2`, so the browser goes through the interaction (a sign-in with the second
+ * factor, or a step-up), never straight back with a code. `prompt=none` then answers `login_required`.
+ */
+function interactionPolicy() {
+  const { interactionPolicy: ip } = oidcLibrary();
+  const policy = ip.base();
+  policy.get('login')!.checks.add(
+    new ip.Check(
+      'acr_values',
+      'the requested authentication context class is not met by the session',
+      'login_required',
+      (ctx) => (acrSatisfies(ctx.oidc.session?.acr, requiredAcr(ctx.oidc.params?.acr_values)) ? ip.Check.NO_NEED_TO_PROMPT : ip.Check.REQUEST_PROMPT),
+      (ctx) => ({ acr_values: requiredAcr(ctx.oidc.params?.acr_values) }),
+    ),
+  );
+  return policy;
+}
+
+/** Errors of self-registered clients that the authorization endpoint shows instead of redirecting (holdErrorRedirect). */
+const heldRedirects = new WeakSet<object>();
+
+/**
+ * RFC 9700 §4.11.2: anyone can register a client with any https redirect URI, so an error the
+ * authorization endpoint finds before a user has signed in (a request without PKCE, a bad scope
+ * or response type, `prompt=none` without a session, an interaction aborted before sign-in) would
+ * make the sign-in origin an open redirector to it. For a self-registered client such an error is
+ * shown (heldErrorPage) with a link the person may follow; an admin-created client keeps the
+ * standard redirect, and so does any error once the user has signed in (a consent denied).
+ * Runs from the provider's error events, before its handler decides whether to redirect.
+ */
+function holdErrorRedirect(ctx: KoaContextWithOIDC, err: unknown): void {
+  const oidc = ctx?.oidc;
+  if (!oidc || (oidc.route !== 'authorization' && oidc.route !== 'resume')) return;
+  if (!err || typeof err !== 'object' || (err as { allow_redirect?: boolean }).allow_redirect === false) return;
+  if (oidc.client?.metadata().self_registered !== true) return;
+  const signedIn = oidc.entities.Account !== undefined || (oidc.route === 'resume' && oidc.session?.accountId !== undefined);
+  if (signedIn) return;
+  (err as { allow_redirect?: boolean }).allow_redirect = false;
+  heldRedirects.add(err);
+}
+
+const ERROR_TITLES: Record<string, string> = {
+  access_denied: 'Access was denied',
+  login_required: 'You need to sign in',
+  interaction_required: 'You need to sign in',
+  consent_required: 'You need to sign in',
+  invalid_client: 'The application is not recognised',
+  unauthorized_client: 'The application is not recognised',
+  temporarily_unavailable: 'The service is temporarily unavailable',
+  server_error: 'Something went wrong',
+};
+
+/**
+ * The hosted error page of a held error (holdErrorRedirect): the client's name and a link to its
+ * redirect URI with the error (what the standard redirect would have sent), which the person may
+ * follow or not; 400, under the hosted pages' CSP (no script at all). The name and the link are
+ * the client's own choice, so both are escaped, and the link is shown only for a redirect URI the
+ * client registered (http or https).
+ */
+function heldErrorPage(ctx: KoaContextWithOIDC, out: object, projectName: string, authOrigin: string): void {
+  const oidc = ctx.oidc;
+  const client = oidc.client;
+  const params = (oidc.params ?? (ctx.method === 'POST' ? oidc.body : ctx.query) ?? {}) as Record<string, unknown>;
+  const redirectUri = typeof params.redirect_uri === 'string' ? params.redirect_uri : null;
+  let link: URL | null = null;
+  if (client && redirectUri && client.redirectUriAllowed(redirectUri)) {
+    const target = new URL(redirectUri);
+    if (target.protocol === 'https:' || target.protocol === 'http:') {
+      const response = new URLSearchParams();
+      for (const [k, v] of Object.entries(out as Record<string, unknown>)) if (typeof v === 'string') response.set(k, v);
+      if (params.response_mode === 'fragment') target.hash = response.toString();
+      else for (const [k, v] of response) target.searchParams.set(k, v);
+      link = target;
+    }
+  }
+  const code = String((out as { error?: unknown }).error ?? 'server_error');
+  const title = ERROR_TITLES[code] ?? 'The application sent an invalid request';
+  const name = escapeHtml(client?.clientName ?? client?.clientId ?? 'The application');
+  const nonce = randomToken(16);
+  ctx.status = 400;
+  ctx.type = 'html';
+  ctx.set('Content-Security-Policy', hostedPagesCsp(nonce, authOrigin));
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  ctx.set('X-Frame-Options', 'DENY');
+  ctx.set('Referrer-Policy', 'no-referrer');
+  ctx.set('Cache-Control', 'no-store');
+  const back = link
+    ? `<p>If you trust it, you can go back to it: <a id="client-link" href="${escapeHtml(link.href)}" rel="noreferrer noopener">Return to ${name}</a> <span class="host">(${escapeHtml(link.host)})</span></p>`
+    : '<p>Go back to the application and try again.</p>';
+  ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title>
+<style nonce="${nonce}">body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#1a1b1e;line-height:1.5}.project,.host,.code{color:#495057;font-size:.875rem}a{color:#1864ab}@media (prefers-color-scheme:dark){body{background:#1a1b1e;color:#e9ecef}.project,.host,.code{color:#adb5bd}a{color:#74c0fc}}</style></head>
+<body><main><p class="project">${escapeHtml(projectName)}</p><h1>${escapeHtml(title)}</h1>
+<p role="alert">The sign-in could not be completed: <strong id="client-name">${name}</strong> sent a request that cannot be accepted.</p>
+<p>This application registered itself with this sign-in service, so you are not sent back to it automatically.</p>
+${back}
+<p class="code">Error code: <code>${escapeHtml(code)}</code></p></main></body></html>`;
 }
 
 function escapeHtml(value: string): string {

@@ -3,6 +3,7 @@ import type { AdapterPayload } from 'oidc-provider';
 import { DataSource } from 'typeorm';
 import { EventRecorder, ID_TOKEN_SIGNING_ALGS, OAUTH_CLIENT_AUTH_METHODS, OAUTH_CLIENT_MAX_LIST, OAUTH_CLIENT_SCOPES, OAUTH_GRANT_TYPES, OAuthClientsRepository, oauthClientRuleErrors, redirectUrlProblem, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
 import type { TokenEndpointAuthMethod } from '@gatehouse/entities';
+import { ACR_VALUES } from './oidc-acr';
 import { oidcLibrary } from './oidc-library';
 
 /** Metadata the provider would accept but Gatehouse does not store or honour: refused rather than silently dropped. */
@@ -67,6 +68,8 @@ export class OidcRegistration {
     const rules = oauthClientRuleErrors({ grantTypes, tokenEndpointAuthMethod: method, redirectUris });
     const firstRule = Object.entries(rules)[0];
     if (firstRule) throw invalidMetadata(`${firstRule[0]} ${firstRule[1][0]}`);
+    const defaultAcrValues = strings(payload.default_acr_values, 'default_acr_values');
+    if (defaultAcrValues.some((v) => !(ACR_VALUES as readonly string[]).includes(v))) throw invalidMetadata(`default_acr_values must be among ${ACR_VALUES.join(' ')}`);
     const name = typeof payload.client_name === 'string' && payload.client_name.trim() ? payload.client_name.trim().slice(0, 100) : 'Registered client';
     const secret = method === 'none' ? null : typeof payload.client_secret === 'string' ? payload.client_secret : null;
     if (method !== 'none' && !secret) throw invalidMetadata('a confidential client needs a secret');
@@ -85,6 +88,8 @@ export class OidcRegistration {
         scopes,
         firstParty: false,
         idTokenSignedResponseAlg: alg,
+        selfRegistered: true,
+        defaultAcrValues,
       });
       await this.events.record(manager, {
         tenantId: project.tenantId,
@@ -95,7 +100,7 @@ export class OidcRegistration {
         resourceType: 'oauth_client',
         resourceId: client.clientId,
         meta,
-        data: { client_id: client.clientId, name, dynamic_registration: true, redirect_uris: redirectUris, grant_types: grantTypes, token_endpoint_auth_method: method },
+        data: { client_id: client.clientId, name, dynamic_registration: true, redirect_uris: redirectUris, grant_types: grantTypes, token_endpoint_auth_method: method, ...(defaultAcrValues.length ? { default_acr_values: defaultAcrValues } : {}) },
       });
     });
   }

@@ -225,7 +225,7 @@ export class SessionsService {
   async reauthenticated(project: ResolvedProject, user: User, sessionId: string, method: string, meta: RequestMeta): Promise<{ accessToken: string; accessExpiresAt: Date; expiresIn: number }> {
     const now = this.clock.now();
     const renewed = await this.dataSource.transaction(async (manager) => {
-      const row = await this.sessions.renewAuthTime(manager, sessionId, user.id, now);
+      const row = await this.sessions.renewAuthTime(manager, sessionId, user.id, now, method);
       if (!row) throw new ProblemError('unauthenticated', { detail: 'A valid session is required.' });
       await this.sessionEvent(manager, 'session.reauthenticated', { tenantId: user.tenantId, projectId: user.projectId, userId: user.id, sessionId }, 'user', meta, { method });
       return row;

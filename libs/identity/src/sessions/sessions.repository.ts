@@ -90,14 +90,20 @@ export class SessionsRepository {
 
   /**
    * Records a fresh proof of identity in a live session of the user (re-authentication); returns
-   * the project's active signing key, or null when the session is not live.
+   * the project's active signing key, or null when the session is not live. A step-up (`proof`
+   * `mfa` on a password session, `passkey` on any session below the second level) raises the
+   * session's `auth_method` to what it has now proved, as the sign-in would have recorded it.
    */
-  async renewAuthTime(manager: EntityManager, sessionId: string, userId: string, at: Date): Promise<{ active_kid: string | null } | null> {
+  async renewAuthTime(manager: EntityManager, sessionId: string, userId: string, at: Date, proof?: string): Promise<{ active_kid: string | null } | null> {
     const rows = await queryRows<{ active_kid: string | null }>(
       manager,
-      `UPDATE sessions s SET auth_time = $3 WHERE s.id = $1 AND s.user_id = $2 AND s.revoked_at IS NULL AND s.expires_at > $3
+      `UPDATE sessions s SET auth_time = $3,
+              auth_method = CASE WHEN $4 = 'mfa' AND s.auth_method = 'password' THEN 'mfa'
+                                 WHEN $4 = 'passkey' AND s.auth_method NOT IN ('mfa', 'passkey') THEN 'passkey'
+                                 ELSE s.auth_method END
+        WHERE s.id = $1 AND s.user_id = $2 AND s.revoked_at IS NULL AND s.expires_at > $3
        RETURNING ${activeKidSql('s.project_id')} AS active_kid`,
-      [sessionId, userId, at],
+      [sessionId, userId, at, proof ?? null],
     );
     return rows[0] ?? null;
   }
