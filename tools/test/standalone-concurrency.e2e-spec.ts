@@ -1,5 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import request, { type Response } from 'supertest';
-import { cookiesOf, linkIn, nextIp, SmtpSink } from '@gatehouse/testing';
+import { cookiesOf, expectProblem, linkIn, nextIp, SmtpSink } from '@gatehouse/testing';
 import { startStandaloneProcess, type StandaloneProcess } from './standalone-process';
 
 /**
@@ -43,6 +44,21 @@ describe('standalone mode holds under concurrent requests', () => {
     return Promise.all(emails.map(async (email) => linkIn(await smtp.waitFor(email, 30_000, /sign/i))));
   }
 
+  /** A TOTP code computed by oathtool (RFC 6238), independently of our code, `offsetSteps` steps from now. */
+  const totp = (secret: string, offsetSteps = 0) =>
+    execFileSync('oathtool', ['--totp', '-b', secret, '-N', `@${Math.floor(Date.now() / 1000) + offsetSteps * 30}`]).toString().trim();
+
+  /** A user with TOTP enrolled (with the previous step's code) and a sign-in's mfa_token. */
+  async function mfaChallenge(prefix: string): Promise<{ secret: string; mfaToken: string }> {
+    const u = await newUser(prefix);
+    const setup = await post('/v1/auth/mfa/totp/setup', {}, u.accessToken);
+    expect(setup.status).toBe(200);
+    expect((await post('/v1/auth/mfa/totp/verify', { code: totp(setup.body.secret, -1) }, u.accessToken)).status).toBe(200);
+    const challenge = await signIn(u.email);
+    expect(challenge.body.mfa_required).toBe(true);
+    return { secret: setup.body.secret, mfaToken: challenge.body.mfa_token };
+  }
+
   /** Every answer that is a 5xx, with its body: what the journeys must never see. */
   const serverErrors = (answers: Response[]) => answers.filter((r) => r.status >= 500).map((r) => `${r.status} ${r.req.path}: ${JSON.stringify(r.body)}`);
 
@@ -65,12 +81,11 @@ describe('standalone mode holds under concurrent requests', () => {
   });
 
   it('answers three bursts of 60 mixed requests (sign-ins, /me, refreshes, magic-link sends and verifies) with no 5xx, and every mail arrives', async () => {
+    // The same users each burst (a magic link address gets at most 5 a quarter of an hour); each
+    // refresh uses the successor the previous burst handed out.
+    const twelve = (prefix: string) => Promise.all(Array.from({ length: 12 }, () => newUser(prefix)));
+    const [signInUsers, meUsers, refreshUsers, sendUsers, verifyUsers] = [await twelve('signin'), await twelve('me'), await twelve('refresh'), await twelve('send'), await twelve('verify')];
     for (let burst = 1; burst <= 3; burst++) {
-      const signInUsers = await Promise.all(Array.from({ length: 12 }, () => newUser(`b${burst}-signin`)));
-      const meUsers = await Promise.all(Array.from({ length: 12 }, () => newUser(`b${burst}-me`)));
-      const refreshUsers = await Promise.all(Array.from({ length: 12 }, () => newUser(`b${burst}-refresh`)));
-      const sendUsers = await Promise.all(Array.from({ length: 12 }, () => newUser(`b${burst}-send`)));
-      const verifyUsers = await Promise.all(Array.from({ length: 12 }, () => newUser(`b${burst}-verify`)));
       const links = await magicLinks(verifyUsers.map((u) => u.email));
       smtp.clear();
 
@@ -91,9 +106,90 @@ describe('standalone mode holds under concurrent requests', () => {
       expect(serverErrors(answers)).toEqual([]);
       const wrong = requests.flatMap((q, i) => (q.ok(answers[i]) ? [] : [`${q.kind}: ${answers[i].status} ${JSON.stringify(answers[i].body)} ${answers[i].headers.location ?? ''}`]));
       expect(wrong).toEqual([]);
+      for (let i = 0; i < 12; i++) refreshUsers[i].refreshToken = refreshCookie(answers[i * 5 + 2]);
       const mails = await Promise.all(sendUsers.map((u) => smtp.waitFor(u.email, 30_000, /sign/i).then(linkIn)));
       expect(mails.map((l) => l.pathname)).toEqual(sendUsers.map(() => '/v1/auth/magic-link/verify'));
       smtp.clear();
     }
   }, 240_000);
+
+  describe('single-use tokens', () => {
+    it('lets exactly one of 20 concurrent verifications of a magic link sign in', async () => {
+      const u = await newUser('race-magic');
+      const [link] = await magicLinks([u.email]);
+      const results = await Promise.all(Array.from({ length: 20 }, () => follow(link)));
+      expect(serverErrors(results)).toEqual([]);
+      expect(results.every((r) => r.status === 302)).toBe(true);
+      expect(results.filter((r) => r.headers.location === 'https://app.example.com/callback' && cookiesOf(r).service_session)).toHaveLength(1);
+      expect(results.filter((r) => r.headers.location === 'https://app.example.com/callback?error=invalid_token')).toHaveLength(19);
+    });
+
+    it('lets exactly one of 20 concurrent password resets with the same token succeed', async () => {
+      const u = await newUser('race-reset');
+      expect((await post('/v1/auth/password/forgot', { email: u.email })).status).toBe(202);
+      const token = linkIn(await smtp.waitFor(u.email, 30_000, /reset/i)).searchParams.get('token')!;
+      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => post('/v1/auth/password/reset', { token, password: `a brand new passphrase ${i}` })));
+      expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+      for (const r of results.filter((x) => x.status !== 200)) expectProblem(r, 400, 'invalid-token');
+    });
+  });
+
+  describe('MFA counting', () => {
+    it('gives exactly one session to 10 concurrent correct verifications', async () => {
+      const { secret, mfaToken } = await mfaChallenge('mfa-race');
+      const code = totp(secret);
+      const results = await Promise.all(Array.from({ length: 10 }, () => post('/v1/auth/mfa/verify', { mfa_token: mfaToken, factor: 'totp', code })));
+      expect(serverErrors(results)).toEqual([]);
+      expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+      // The nine others are refused as problems (the code spent, or the token gone), never a server error.
+      expect(results.filter((r) => r.status !== 200).every((r) => [400, 401].includes(r.status) && r.headers['content-type'].startsWith('application/problem+json'))).toBe(true);
+    });
+
+    it('gives 30 concurrent wrong codes five checks between them; the token then refuses the right code', async () => {
+      const { secret, mfaToken } = await mfaChallenge('mfa-burst');
+      const answers = await Promise.all(Array.from({ length: 30 }, () => post('/v1/auth/mfa/verify', { mfa_token: mfaToken, factor: 'totp', code: '000000' })));
+      expect(answers.filter((r) => r.status === 401).map((r) => r.body.type)).toEqual(Array(5).fill(expect.stringMatching(/\/invalid-code$/)));
+      expect(answers.filter((r) => r.status === 400).map((r) => r.body.type)).toEqual(Array(25).fill(expect.stringMatching(/\/invalid-token$/)));
+      expectProblem(await post('/v1/auth/mfa/verify', { mfa_token: mfaToken, factor: 'totp', code: totp(secret) }), 400, 'invalid-token');
+    });
+  });
+
+  describe('refresh races', () => {
+    it('gives 20 concurrent refreshes of one token the same successor, which refreshes once more', async () => {
+      const u = await newUser('race-refresh');
+      const results = await Promise.all(Array.from({ length: 20 }, () => refresh(u.refreshToken)));
+      expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
+      const successors = new Set(results.map(refreshCookie));
+      expect(successors.size).toBe(1);
+      expect((await refresh([...successors][0])).status).toBe(200);
+    });
+  });
+
+  describe('key rotation under concurrent sign-ins', () => {
+    it('answers every sign-in around two rotations, and every token it handed out is accepted', async () => {
+      const users = await Promise.all(Array.from({ length: 20 }, () => newUser('rotation')));
+      const rotate = (algorithm: string) => cp('post', `/v1/admin/projects/${projectId}/signing-keys/rotate`).send({ algorithm });
+      const [signIns, rotations] = await Promise.all([Promise.all(users.map((u) => signIn(u.email))), Promise.all([rotate('ES256'), rotate('ES256')])]);
+      expect(serverErrors([...signIns, ...rotations])).toEqual([]);
+      expect(rotations.map((r) => r.status)).toEqual([201, 201]);
+      expect(signIns.map((r) => r.status)).toEqual(Array(20).fill(200));
+      const seen = await Promise.all(signIns.map((r) => me(r.body.session.access_token as string)));
+      expect(seen.map((r) => r.body.user?.email)).toEqual(users.map((u) => u.email));
+    });
+  });
+
+  describe('the OpenID Connect token endpoint', () => {
+    it('answers 20 concurrent client-credentials grants with the right secret, and refuses the wrong ones among them', async () => {
+      expect((await cp('patch', `/v1/admin/projects/${projectId}`).send({ settings: { oidc: { enabled: true } } })).status).toBe(200);
+      const created = await cp('post', `/v1/admin/projects/${projectId}/oauth-clients`).send({ name: 'Service', grant_types: ['client_credentials'], redirect_uris: [] });
+      expect(created.status).toBe(201);
+      const { client_id: id, client_secret: secret } = created.body as { client_id: string; client_secret: string };
+      const grant = (s: string) => rt().post(`/v1/projects/${projectId}/token`).auth(id, s).type('form').send({ grant_type: 'client_credentials' });
+      const answers = await Promise.all(Array.from({ length: 24 }, (_, i) => grant(i % 6 === 5 ? `${secret}x` : secret)));
+      expect(serverErrors(answers)).toEqual([]);
+      expect(answers.map((r) => r.status)).toEqual(Array.from({ length: 24 }, (_, i) => (i % 6 === 5 ? 401 : 200)));
+      expect(answers.filter((r) => r.status === 401).map((r) => r.body.error)).toEqual(Array(4).fill('invalid_client'));
+      expect(answers.filter((r) => r.status === 200).every((r) => typeof r.body.access_token === 'string')).toBe(true);
+    });
+  });
 });
