@@ -41,6 +41,8 @@ export interface AppConfig {
     readonly bcryptCost: number;
     /** At most this many bcrypt hashes or compares at once (default: the number of cores), so hashing never crowds the event loop off the CPU. */
     readonly passwordHashConcurrency: number;
+    /** A sign-in whose password check waited this long for its turn is answered 503 at that moment. */
+    readonly passwordHashQueueTimeoutMs: number;
     readonly bootstrapAdminEmail: string | null;
     readonly bootstrapAdminPassword: string | null;
   };

@@ -47,6 +47,7 @@ export class EnvSchema {
   @IsString({ message: 'is required (base64 of 32 random bytes)' }) @Matches(/^[A-Za-z0-9+/_-]{42,44}={0,2}$/, { message: 'must be base64 of exactly 32 bytes' }) ENCRYPTION_KEY!: string;
   @IsOptional() @Type(() => Number) @IsInt() @Min(10) @Max(15) BCRYPT_COST?: number;
   @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(1024) PASSWORD_HASH_CONCURRENCY?: number;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(60000) PASSWORD_HASH_QUEUE_TIMEOUT_MS?: number;
   @IsOptional() @IsString() @Matches(/^[^@\s]+@[^@\s]+$/, { message: 'must be an email address' }) BOOTSTRAP_ADMIN_EMAIL?: string;
   @IsOptional() @IsString() @MinLength(8) BOOTSTRAP_ADMIN_PASSWORD?: string;
 
@@ -72,7 +73,7 @@ export const ENV_KEYS = [
   'TRUST_PROXY', 'COOKIE_SECURE', 'BODY_LIMIT_BYTES', 'ERROR_TYPE_BASE', 'LOG_LEVEL', 'LOG_JSON',
   'RATE_LIMITS_ENABLED', 'DEPENDENCY_TIMEOUT_MS', 'SHUTDOWN_GRACE_MS', 'METRICS_ENABLED', 'METRICS_HOST',
   'AUTH_RUNTIME_METRICS_PORT', 'CONTROL_PLANE_METRICS_PORT', 'WEBHOOK_WORKER_METRICS_PORT', 'DATABASE_URL', 'REDIS_URL',
-  'DATABASE_PREPARED_STATEMENTS', 'GATEHOUSE_STANDALONE', 'GATEHOUSE_DATA_DIR', 'ENCRYPTION_KEY', 'BCRYPT_COST', 'PASSWORD_HASH_CONCURRENCY', 'BOOTSTRAP_ADMIN_EMAIL',
+  'DATABASE_PREPARED_STATEMENTS', 'GATEHOUSE_STANDALONE', 'GATEHOUSE_DATA_DIR', 'ENCRYPTION_KEY', 'BCRYPT_COST', 'PASSWORD_HASH_CONCURRENCY', 'PASSWORD_HASH_QUEUE_TIMEOUT_MS', 'BOOTSTRAP_ADMIN_EMAIL',
   'BOOTSTRAP_ADMIN_PASSWORD', 'SMTP_URL', 'MAIL_FROM', 'SMS_GATEWAY_URL', 'MAIL_TRANSPORT', 'SMS_TRANSPORT', 'WEBHOOK_ALLOW_PRIVATE_URLS',
   'WEBHOOK_RETRY_SCHEDULE', 'WEBHOOK_TIMEOUT_MS', 'OAUTH_TIMEOUT_MS', 'OAUTH_ALLOW_PRIVATE_URLS',
 ] as const satisfies readonly (keyof EnvSchema)[];

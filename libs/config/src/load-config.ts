@@ -123,6 +123,7 @@ export function loadConfig(source: Record<string, string | undefined>): AppConfi
       encryptionKey: key,
       bcryptCost: env.BCRYPT_COST ?? 10,
       passwordHashConcurrency: env.PASSWORD_HASH_CONCURRENCY ?? availableParallelism(),
+      passwordHashQueueTimeoutMs: env.PASSWORD_HASH_QUEUE_TIMEOUT_MS ?? 10000,
       bootstrapAdminEmail: env.BOOTSTRAP_ADMIN_EMAIL ?? null,
       bootstrapAdminPassword: env.BOOTSTRAP_ADMIN_PASSWORD ?? null,
     },

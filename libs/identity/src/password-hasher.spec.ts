@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { loadConfig } from '@gatehouse/config';
 import * as crypto from '@gatehouse/crypto';
 import { ProblemError } from '@gatehouse/problem-details';
@@ -5,7 +6,9 @@ import { PasswordHasher } from './password-hasher';
 
 jest.mock('@gatehouse/crypto', () => ({ ...jest.requireActual('@gatehouse/crypto'), verifyPassword: jest.fn(), hashPassword: jest.fn(), makeDummyHash: jest.fn() }));
 
-const config = (concurrency: number) => loadConfig({ ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'), PASSWORD_HASH_CONCURRENCY: String(concurrency) });
+const config = (concurrency: number, timeoutMs = 10_000) => loadConfig({ ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'), PASSWORD_HASH_CONCURRENCY: String(concurrency), PASSWORD_HASH_QUEUE_TIMEOUT_MS: String(timeoutMs) });
+const BCRYPT_12 = `$2b$12$${'a'.repeat(53)}`;
+const ARGON2 = '$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHQ$aGFzaGhhc2g';
 
 /** Each bcrypt stand-in stays running until released; counts how many run at once. */
 function gate() {
@@ -38,7 +41,7 @@ describe('PasswordHasher', () => {
       hasher.hash('b'),
       hasher.verify('c', 'h', 'bcrypt-sha256'),
       hasher.hash('d'),
-      hasher.verify('e', 'h', 'bcrypt'),
+      hasher.verify('e', 'h', 'bcrypt-sha256'),
     ]);
     await g.settle();
     expect(g.running()).toBe(2);
@@ -75,25 +78,101 @@ describe('PasswordHasher', () => {
     );
   });
 
-  it('refuses a hash that waited too long for its turn with 503, and runs the others', async () => {
+  it('refuses a check that waited PASSWORD_HASH_QUEUE_TIMEOUT_MS for its turn with 503 at that moment, while the slot is still taken, and runs the others', async () => {
     const g = gate();
     jest.mocked(crypto.verifyPassword).mockImplementation(g.job(true));
-    class QuickHasher extends PasswordHasher {
-      protected override readonly maxQueueWaitMs = 30;
-    }
-    const hasher = new QuickHasher(config(1));
+    const hasher = new PasswordHasher(config(1, 30));
     const first = hasher.verify('a', 'h', 'bcrypt-sha256');
     const queued = hasher.verify('b', 'h', 'bcrypt-sha256').catch((err: unknown) => err);
-    await new Promise((r) => setTimeout(r, 60));
-    g.releases.shift()?.();
-    expect(await first).toBe(true);
+    // Refused by its own timer: the running check has not finished (before, only when a slot opened).
     const refused = await queued;
+    expect(g.running()).toBe(1);
     expect(refused).toBeInstanceOf(ProblemError);
     expect(refused).toMatchObject({ slug: 'service-unavailable', options: { headers: { 'Retry-After': '1' } } });
+    g.releases.shift()?.();
+    expect(await first).toBe(true);
     expect(jest.mocked(crypto.verifyPassword).mock.calls.map((c) => c[0])).toEqual(['a']);
     const later = hasher.verify('c', 'h', 'bcrypt-sha256');
     await g.settle();
     g.releases.shift()?.();
     expect(await later).toBe(true);
+  });
+
+  it('checks imported hashes beside ours, one at a time per project, projects taking turns', async () => {
+    const g = gate();
+    jest.mocked(crypto.verifyPassword).mockImplementation(g.job(true));
+    // Two cores: two of ours at once, and one imported check at once beside them.
+    const hasher = new PasswordHasher(config(2));
+    const b1 = hasher.verify('b1', ARGON2, 'argon2', { projectId: 'B' });
+    const b2 = hasher.verify('b2', ARGON2, 'argon2', { projectId: 'B' });
+    const b3 = hasher.verify('b3', BCRYPT_12, 'bcrypt', { projectId: 'B' });
+    const a1 = hasher.verify('a1', ARGON2, 'argon2', { projectId: 'A' });
+    const ours = [hasher.verify('o1', 'h', 'bcrypt-sha256'), hasher.verify('o2', 'h', 'bcrypt-sha256')];
+    await g.settle();
+    // B's first imported check and both of ours run; B's backlog waits.
+    expect(jest.mocked(crypto.verifyPassword).mock.calls.map((c) => c[0])).toEqual(['b1', 'o1', 'o2']);
+    g.releases.splice(1, 2).forEach((release) => release());
+    expect(await Promise.all(ours)).toEqual([true, true]);
+    g.releases.shift()?.();
+    await g.settle();
+    // A's turn comes before the rest of B's, though B queued first.
+    expect(jest.mocked(crypto.verifyPassword).mock.calls.map((c) => c[0])).toEqual(['b1', 'o1', 'o2', 'a1']);
+    for (let i = 0; i < 3; i++) {
+      expect(g.running()).toBe(1);
+      g.releases.shift()?.();
+      await g.settle();
+    }
+    expect(await Promise.all([b1, b2, b3, a1])).toEqual([true, true, true, true]);
+    expect(jest.mocked(crypto.verifyPassword).mock.calls.map((c) => c[0])).toEqual(['b1', 'o1', 'o2', 'a1', 'b2', 'b3']);
+    expect(g.peak()).toBe(3);
+  });
+
+  it('a bcrypt-sha256 hash above BCRYPT_COST (an imported Gatehouse export) waits in its project’s queue, not ours', async () => {
+    const g = gate();
+    jest.mocked(crypto.verifyPassword).mockImplementation(g.job(true));
+    const hasher = new PasswordHasher(config(2));
+    const imported = [hasher.verify('x', BCRYPT_12, 'bcrypt-sha256', { projectId: 'B' }), hasher.verify('y', BCRYPT_12, 'bcrypt-sha256', { projectId: 'B' })];
+    const ours = hasher.verify('z', 'h', 'bcrypt-sha256');
+    await g.settle();
+    expect(jest.mocked(crypto.verifyPassword).mock.calls.map((c) => c[0])).toEqual(['x', 'z']);
+    while (g.releases.length > 0) {
+      g.releases.shift()?.();
+      await g.settle();
+    }
+    expect(await Promise.all([...imported, ours])).toEqual([true, true, true]);
+  });
+
+  it('refuses at once an imported check beyond the 32 waiting for one project, with 503', async () => {
+    const g = gate();
+    jest.mocked(crypto.verifyPassword).mockImplementation(g.job(true));
+    const hasher = new PasswordHasher(config(2));
+    const all = Array.from({ length: 34 }, (_, i) => hasher.verify(`p${i}`, ARGON2, 'argon2', { projectId: 'B' }).catch((err: unknown) => err));
+    // One runs, 32 wait, the 34th is refused without waiting.
+    expect(await all[33]).toMatchObject({ slug: 'service-unavailable', options: { headers: { 'Retry-After': '1' } } });
+    const other = hasher.verify('a', ARGON2, 'argon2', { projectId: 'A' });
+    while (g.releases.length > 0) {
+      g.releases.shift()?.();
+      await g.settle();
+    }
+    expect(await Promise.all(all.slice(0, 33))).toEqual(Array(33).fill(true));
+    expect(await other).toBe(true);
+  });
+
+  it('never computes a stored hash over the work budget: refused after the dummy check, logged once per hash', async () => {
+    jest.mocked(crypto.makeDummyHash).mockResolvedValue('dummy-hash');
+    jest.mocked(crypto.verifyPassword).mockResolvedValue(true);
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    const hasher = new PasswordHasher(config(2));
+    const scrypt = '$scrypt$ln=20,r=16,p=4$c2FsdA$aGFzaA';
+    expect(await hasher.verify('right', scrypt, 'scrypt', { projectId: 'B', userId: 'u1' })).toBe(false);
+    expect(await hasher.verify('right', scrypt, 'scrypt', { projectId: 'B', userId: 'u1' })).toBe(false);
+    expect(await hasher.verify('right', `$2b$16$${'a'.repeat(53)}`, 'bcrypt', { projectId: 'B', userId: 'u2' })).toBe(false);
+    expect(jest.mocked(crypto.verifyPassword).mock.calls).toEqual([
+      ['right', 'dummy-hash', 'bcrypt-sha256'],
+      ['right', 'dummy-hash', 'bcrypt-sha256'],
+      ['right', 'dummy-hash', 'bcrypt-sha256'],
+    ]);
+    expect(warn.mock.calls.map((c) => String(c[0]))).toEqual([expect.stringMatching(/scrypt .*user u1.*128·N·r/), expect.stringMatching(/bcrypt .*user u2.*cost 16/)]);
+    warn.mockRestore();
   });
 });

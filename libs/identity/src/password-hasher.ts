@@ -1,50 +1,65 @@
-import { Inject, Injectable } from '@nestjs/common';
-import pLimit from 'p-limit';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
-import { hashPassword, makeDummyHash, needsRehash, verifyPassword, type PasswordScheme } from '@gatehouse/crypto';
-import { ProblemError } from '@gatehouse/problem-details';
+import { bcryptCostOf, hashPassword, importedHashOverBudget, makeDummyHash, needsRehash, sha256Hex, verifyPassword, type PasswordScheme } from '@gatehouse/crypto';
+import { HashQueue } from './hash-queue';
 
-/** A hash that could not start within this long is refused (503) instead of queueing on. */
-const MAX_QUEUE_WAIT_MS = 10_000;
+/** Imported-hash checks of one project that may wait; one more is refused at once. */
+const IMPORTED_WAITING_PER_PROJECT = 32;
+/** Over-budget hashes remembered as logged (then forgotten all at once: logged again, never unbounded). */
+const OVER_BUDGET_LOGGED_MAX = 10_000;
+
+/** Whose hash is checked: imported hashes wait in their project's queue. */
+export interface HashOwner {
+  projectId: string;
+  userId?: string;
+}
 
 /**
  * bcrypt at BCRYPT_COST with the SHA-256 pre-hash; one hash per sign-in, even for unknown users.
- * At most PASSWORD_HASH_CONCURRENCY hashes run at once (default: one per core; the rest wait
- * their turn here, in order). bcrypt runs on libuv's thread pool, four threads by default: on a
- * machine with fewer cores, four hashes at once would crowd the event loop off the CPU, and every
- * other request with it, during a burst of sign-ins. A hash that has waited MAX_QUEUE_WAIT_MS
- * for its turn is answered 503 `service-unavailable` with `Retry-After: 1` instead: under a flood
- * the queue sheds load rather than growing without bound, and a password attempt never outlives
- * its lockout slot (LockoutService) while it waits.
+ *
+ * Two queues of turns (HashQueue), each answering 503 `service-unavailable` with `Retry-After: 1`
+ * to a check that waited PASSWORD_HASH_QUEUE_TIMEOUT_MS (default 10 s) for its turn, at that
+ * moment: under a flood the queues shed load rather than grow, and a password attempt never
+ * outlives its lockout slot (LockoutService) while it waits.
+ * - Ours (bcrypt-sha256 at most at BCRYPT_COST, and the dummy check): at most
+ *   PASSWORD_HASH_CONCURRENCY at once (default: one per core), the rest in order. bcrypt runs on
+ *   libuv's thread pool, four threads by default: on a machine with fewer cores, four hashes at
+ *   once would crowd the event loop off the CPU, and every other request with it.
+ * - Imported hashes (any other scheme or cost, up to the work budget of CONTRACT §12: 64 MiB and
+ *   about a second): beside ours, one at a time per project and at most half of
+ *   PASSWORD_HASH_CONCURRENCY (at least one) at once, projects taking turns, at most
+ *   IMPORTED_WAITING_PER_PROJECT waiting per project. One project's expensive hashes therefore
+ *   never take another project's turn, nor a core from our own bcrypt checks.
+ * A stored hash over the budget (written before it existed) is never computed: it is refused as a
+ * wrong password, after the dummy check a wrong password's timing class costs, and logged once.
  */
 @Injectable()
 export class PasswordHasher {
   private dummy: Promise<string> | null = null;
-  private readonly limit: pLimit.Limit;
-  /** A field so that a unit test can shorten it. */
-  protected readonly maxQueueWaitMs: number = MAX_QUEUE_WAIT_MS;
+  private readonly ours: HashQueue;
+  private readonly imported: HashQueue;
+  private readonly log = new Logger('PasswordHasher');
+  private readonly overBudgetLogged = new Set<string>();
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
-    this.limit = pLimit(config.auth.passwordHashConcurrency);
-  }
-
-  /** Runs `work` when a hash may start; refused if that took longer than `maxQueueWaitMs`. */
-  private slot<T>(work: () => Promise<T>): Promise<T> {
-    const queuedAt = Date.now();
-    return this.limit(() => {
-      if (Date.now() - queuedAt > this.maxQueueWaitMs) {
-        throw new ProblemError('service-unavailable', { detail: 'Too many password checks at once; try again shortly.', headers: { 'Retry-After': '1' } });
-      }
-      return work();
-    });
+    const { passwordHashConcurrency: concurrency, passwordHashQueueTimeoutMs: timeoutMs } = config.auth;
+    this.ours = new HashQueue({ concurrency, perKey: concurrency, maxWaitingPerKey: Number.POSITIVE_INFINITY, timeoutMs });
+    this.imported = new HashQueue({ concurrency: Math.max(1, Math.floor(concurrency / 2)), perKey: 1, maxWaitingPerKey: IMPORTED_WAITING_PER_PROJECT, timeoutMs });
   }
 
   hash(password: string) {
-    return this.slot(() => hashPassword(password, this.config.auth.bcryptCost));
+    return this.ours.run('', () => hashPassword(password, this.config.auth.bcryptCost));
   }
 
-  verify(password: string, hash: string, scheme: PasswordScheme): Promise<boolean> {
-    return this.slot(() => verifyPassword(password, hash, scheme));
+  /** `owner`: the project (and user) the hash belongs to; imported hashes wait in that project's turn. */
+  verify(password: string, hash: string, scheme: PasswordScheme, owner?: HashOwner): Promise<boolean> {
+    if (scheme === 'bcrypt-sha256' && bcryptCostOf(hash) <= this.config.auth.bcryptCost) return this.ours.run('', () => verifyPassword(password, hash, scheme));
+    const over = importedHashOverBudget(hash, scheme);
+    if (over) {
+      this.logOverBudget(hash, scheme, over, owner);
+      return this.verifyDummy(password);
+    }
+    return this.imported.run(owner?.projectId ?? '', () => verifyPassword(password, hash, scheme));
   }
 
   needsRehash(hash: string, scheme: PasswordScheme): boolean {
@@ -53,9 +68,19 @@ export class PasswordHasher {
 
   /** Spends the same time as a real check, for identifiers that match no user. Always false. */
   async verifyDummy(password: string): Promise<false> {
-    this.dummy ??= this.slot(() => makeDummyHash(this.config.auth.bcryptCost));
+    this.dummy ??= this.ours.run('', () => makeDummyHash(this.config.auth.bcryptCost));
+    // A refused first attempt (queue full) must not stay cached.
+    void this.dummy.catch(() => (this.dummy = null));
     const dummy = await this.dummy;
-    await this.slot(() => verifyPassword(password, dummy, 'bcrypt-sha256'));
+    await this.ours.run('', () => verifyPassword(password, dummy, 'bcrypt-sha256'));
     return false;
+  }
+
+  private logOverBudget(hash: string, scheme: PasswordScheme, reason: string, owner?: HashOwner): void {
+    const key = sha256Hex(`${owner?.userId ?? ''}\n${hash}`);
+    if (this.overBudgetLogged.has(key)) return;
+    if (this.overBudgetLogged.size >= OVER_BUDGET_LOGGED_MAX) this.overBudgetLogged.clear();
+    this.overBudgetLogged.add(key);
+    this.log.warn(`Stored ${scheme} password hash over the work budget refused without computing it (project ${owner?.projectId ?? 'unknown'}, user ${owner?.userId ?? 'unknown'}): ${reason}. The user signs in after a password reset.`);
   }
 }

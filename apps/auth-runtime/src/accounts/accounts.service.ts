@@ -115,7 +115,7 @@ export class AccountsService {
     try {
       let found = await this.users.findByIdentifier(project.id, identifier);
       let ok = found?.credential
-        ? await this.hasher.verify(password, found.credential.passwordHash, found.credential.scheme)
+        ? await this.hasher.verify(password, found.credential.passwordHash, found.credential.scheme, { projectId: project.id, userId: found.user.id })
         : await this.hasher.verifyDummy(password);
       if (!ok && identifier.includes('@') && this.migration.applies(project)) {
         if (!found || (found.user.needsMigration && !found.credential)) {
