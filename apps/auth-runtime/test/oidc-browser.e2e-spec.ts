@@ -262,4 +262,75 @@ describe('OIDC hosted pages in Chromium with an oidc-client-ts relying party', (
     expect(browser.problems).toEqual([]);
     expect(browser.foreignRequests).toEqual([]);
   }, 240_000);
+
+  it('a demand for loa:2 is never skipped: a password-only session steps up with a TOTP code on the hosted page; an account without a second factor goes back with access_denied; a self-registered client\'s error is shown with its name', async () => {
+    const violations: AxeViolation[] = [];
+    const LOA_2 = 'urn:gatehouse:loa:2';
+    await browser.context.clearCookies();
+
+    // Signed in to the provider with a password only (no second factor yet), then an authenticator app is set up.
+    const ada = await stack.user(op.project, 'ada@example.com');
+    await startAtRelyingParty(notes);
+    await page.getByLabel('Email').fill('ada@example.com');
+    await page.getByRole('textbox', { name: 'Password' }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    const plain = await resultAtRelyingParty();
+    if (!plain.ok) throw new Error(`sign-in failed: ${JSON.stringify(plain)}`);
+    expect(claimsOf(plain.id_token)).toEqual(expect.objectContaining({ sub: ada.id, acr: 'urn:gatehouse:loa:1' }));
+    const session = await stack.signIn(op.projectKey, 'ada@example.com');
+    const setup = await api('/v1/auth/mfa/totp/setup', { token: session.accessToken });
+    const secret = String(setup.body.secret);
+    expect((await api('/v1/auth/mfa/totp/verify', { token: session.accessToken, body: { code: totp(secret, -1) } })).status).toBe(200);
+
+    // The application asks for loa:2: the hosted page, not a code; continuing asks to confirm with a second factor.
+    await startAtRelyingParty(notes, { acr_values: LOA_2 });
+    expect(new URL(page.url()).pathname).toBe(`/v1/projects/${op.project.id}/pages/sign-in`);
+    await page.getByRole('button', { name: 'Continue as ada@example.com' }).click();
+    await heading("Confirm it's you");
+    await page.getByRole('button', { name: 'Use a verification code' }).click();
+    await page.getByLabel('6-digit code').fill(totp(secret));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    const stepped = await resultAtRelyingParty();
+    if (!stepped.ok) throw new Error(`step-up failed: ${JSON.stringify(stepped)}`);
+    expect(claimsOf(stepped.id_token)).toEqual(expect.objectContaining({ sub: ada.id, acr: LOA_2, amr: ['pwd', 'mfa'] }));
+
+    // An account with no second factor and no passkey: the page says so and goes back to the application (access_denied).
+    await browser.context.clearCookies();
+    await stack.user(op.project, 'bo@example.com');
+    await startAtRelyingParty(notes, { acr_values: LOA_2 });
+    await page.getByLabel('Email').fill('bo@example.com');
+    await page.getByRole('textbox', { name: 'Password' }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await heading('A second factor is needed');
+    await page.getByText('bo@example.com has none set up yet', { exact: false }).waitFor();
+    violations.push(...(await browser.checkScreen('needs-factor')));
+    await page.getByRole('button', { name: 'Back to the application' }).click();
+    expect(await resultAtRelyingParty()).toEqual(expect.objectContaining({ ok: false, error: 'access_denied' }));
+
+    // A self-registered client's request without PKCE: the error page with its name as text and a link that is not followed.
+    const open = await stack.oidcProject({ dynamic_registration: true });
+    const registered = await fetch(`${open.issuer}/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_name: '<b>Evil</b> & Co', redirect_uris: ['https://evil.example/cb'], token_endpoint_auth_method: 'none' }),
+    });
+    const evil = (await registered.json()) as { client_id: string };
+    const answer = await page.goto(`${open.issuer}/authorize?${new URLSearchParams({ client_id: evil.client_id, response_type: 'code', redirect_uri: 'https://evil.example/cb', scope: 'openid', state: 's' })}`);
+    expect(answer?.status()).toBe(400);
+    await page.getByRole('heading', { level: 1, name: 'The application sent an invalid request' }).waitFor();
+    expect(await page.locator('#client-name').textContent()).toBe('<b>Evil</b> & Co');
+    const link = page.getByRole('link', { name: 'Return to <b>Evil</b> & Co' });
+    const href = new URL((await link.getAttribute('href'))!);
+    expect([href.origin + href.pathname, href.searchParams.get('error'), href.searchParams.get('state')]).toEqual(['https://evil.example/cb', 'invalid_request', 's']);
+    expect(new URL(page.url()).origin).toBe(stack.authUrl);
+    for (const theme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: theme });
+      violations.push(...(await browser.axe()).map((v) => ({ ...v, id: `held-error ${theme}: ${v.id}` })));
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+
+    expect(violations).toEqual([]);
+    expect(browser.problems).toEqual([]);
+    expect(browser.foreignRequests).toEqual([]);
+  }, 120_000);
 });

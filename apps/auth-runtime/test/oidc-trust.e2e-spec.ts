@@ -199,7 +199,7 @@ describe('OIDC provider: requested assurance and self-registered clients', () =>
       expect(tokens.claims()).toMatchObject({ sub: user.id, sid: mfa.sessionId, acr: LOA_2, amr: ['pwd', 'mfa'] });
     });
 
-    it('a user with no second factor and no passkey: the request ends at the client with unmet_authentication_requirements, never a code of loa:2', async () => {
+    it('a user with no second factor and no passkey is refused (403 forbidden, the interaction stays open): ending it gives the client access_denied; once they set one up and sign in with it, loa:2', async () => {
       const rp = await stack.client(op.project.id, { first_party: true });
       const config = await discover(rp);
       const user = await newUser();
@@ -207,18 +207,49 @@ describe('OIDC provider: requested assurance and self-registered clients', () =>
       const strong = await authorizationUrl(config, { acr_values: LOA_2 });
       const uid = new URL((await browser.follow(strong.url.href)).url).searchParams.get('interaction')!;
       expect(uid).toBeTruthy();
-      const done = await stack.interaction(op.projectKey, 'POST', `${uid}/complete`, { token: session.accessToken });
-      expect(done.status).toBe(200);
-      const back = new URL((await browser.follow(String(done.body.redirect_to))).url);
+      const refused = await stack.interaction(op.projectKey, 'POST', `${uid}/complete`, { token: session.accessToken });
+      expect(refused).toEqual({
+        status: 403,
+        body: {
+          type: expect.stringMatching(/\/forbidden$/),
+          title: 'Forbidden',
+          status: 403,
+          detail: `The application asks for ${LOA_2}, which needs a second factor or a passkey, and this account has neither: set one up and sign in with it, or end the request (POST …/abort).`,
+          instance: `/v1/auth/oidc/interactions/${uid}/complete`,
+          traceId: expect.stringMatching(/^[0-9a-f]{32}$/),
+          required_acr: LOA_2,
+        },
+      });
+      // The hosted page's way out: the request ends at the client, with no code.
+      const aborted = await stack.interaction(op.projectKey, 'POST', `${uid}/abort`);
+      expect(aborted.status).toBe(200);
+      const back = new URL((await browser.follow(String(aborted.body.redirect_to))).url);
       expect(back.origin + back.pathname).toBe(RP_REDIRECT);
-      expect(back.searchParams.get('error')).toBe('unmet_authentication_requirements');
+      expect(back.searchParams.get('error')).toBe('access_denied');
       expect(back.searchParams.get('state')).toBe(strong.state);
       expect(back.searchParams.get('code')).toBeNull();
-      // A request that accepts either level is still answered with the password-only session.
+
+      // An application's own login page may have them set one up first: then a sign-in with it completes the request.
+      const retry = await authorizationUrl(config, { acr_values: LOA_2 });
+      const uid2 = new URL((await browser.follow(retry.url.href)).url).searchParams.get('interaction')!;
+      expect((await stack.interaction(op.projectKey, 'POST', `${uid2}/complete`, { token: session.accessToken })).status).toBe(403);
+      const step = currentStep();
+      const secret = await enrolTotp(session.accessToken, step);
+      const mfa = await signInWithTotp(user.email, secret, step + 1);
+      const done = await stack.interaction(op.projectKey, 'POST', `${uid2}/complete`, { token: mfa.accessToken });
+      expect(done.status).toBe(200);
+      const callback = new URL((await browser.follow(String(done.body.redirect_to))).url);
+      const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: retry.verifier, expectedState: retry.state });
+      expect(tokens.claims()).toMatchObject({ sub: user.id, sid: mfa.sessionId, acr: LOA_2 });
+
+      // A request that accepts either level is answered by a password-only session at once.
+      const other = await newUser();
+      const plain = await passwordOnlyProviderSession(config, other.email);
       const either = await authorizationUrl(config, { acr_values: `${LOA_2} ${LOA_1}` });
-      const direct = new URL((await browser.follow(either.url.href)).url);
-      const tokens = await client.authorizationCodeGrant(config, direct, { pkceCodeVerifier: either.verifier, expectedState: either.state });
-      expect(tokens.claims()).toMatchObject({ sub: user.id, acr: LOA_1 });
+      const direct = new URL((await plain.browser.follow(either.url.href)).url);
+      expect(direct.origin + direct.pathname).toBe(RP_REDIRECT);
+      const plainTokens = await client.authorizationCodeGrant(config, direct, { pkceCodeVerifier: either.verifier, expectedState: either.state });
+      expect(plainTokens.claims()).toMatchObject({ sub: other.id, acr: LOA_1 });
     });
   });
 

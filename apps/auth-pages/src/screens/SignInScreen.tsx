@@ -19,6 +19,8 @@ type Step =
   | { kind: 'form'; notice: string | null }
   | { kind: 'mfa'; mfaToken: string; factors: Factor[] }
   | { kind: 'reauth'; email: string }
+  /** The application asks for a second factor or a passkey and the account has neither: back to it (the request ends). */
+  | { kind: 'needs-factor'; email: string | null }
   | { kind: 'consent'; email: string | null }
   | { kind: 'link-sent'; email: string }
   /** Signed in in a tab that has no interaction (a magic link opened in a new tab): the first tab goes on. */
@@ -32,6 +34,7 @@ const HEADINGS: Record<Step['kind'], string> = {
   form: 'Sign in',
   mfa: 'Two-step verification',
   reauth: "Confirm it's you",
+  'needs-factor': 'A second factor is needed',
   consent: 'Allow access?',
   'link-sent': 'Check your email',
   elsewhere: 'You are signed in',
@@ -83,6 +86,7 @@ export function SignInScreen({ config }: { config: PagesConfig }) {
         go(await api.complete(i.uid));
       } catch (err) {
         if (isProblem(err, 'reauthentication-required') && email.current && !renewed) setStep({ kind: 'reauth', email: email.current });
+        else if (isProblem(err, 'forbidden') && err instanceof ApiProblem && typeof err.body.required_acr === 'string') setStep({ kind: 'needs-factor', email: email.current });
         else if (err instanceof ApiProblem && err.status === 401) {
           api.useToken(null);
           setStep({ kind: 'form', notice: null });
@@ -190,7 +194,7 @@ export function SignInScreen({ config }: { config: PagesConfig }) {
   return (
     <Frame project={config.project_name} heading={HEADINGS[step.kind]} step={step.kind}>
       <Stack>
-        {client && ['continue', 'form', 'mfa', 'reauth'].includes(step.kind) && (
+        {client && ['continue', 'form', 'mfa', 'reauth', 'needs-factor'].includes(step.kind) && (
           <Text size="sm">
             to continue to{' '}
             <Text span fw={700}>
@@ -217,6 +221,20 @@ export function SignInScreen({ config }: { config: PagesConfig }) {
         {step.kind === 'form' && <PasswordForm api={api} notice={step.notice} onSignedIn={signedIn} onLinkSent={(address) => setStep({ kind: 'link-sent', email: address })} />}
         {step.kind === 'mfa' && <MfaStep api={api} mfaToken={step.mfaToken} factors={step.factors} onDone={signedIn} onCancel={otherAccount} />}
         {step.kind === 'reauth' && <ReauthStep api={api} email={step.email} onRenewed={() => proceed(interaction, true)} onOtherAccount={otherAccount} />}
+        {step.kind === 'needs-factor' && interaction && (
+          <Stack>
+            <Text role="alert">
+              This application asks you to sign in with a second factor (an authenticator app or a text message) or a passkey, and {step.email ? `${step.email} has` : 'your account has'} none set up yet.
+            </Text>
+            <Text size="sm">Set one up in your account, then sign in again from the application.</Text>
+            <Button onClick={() => act(async () => go(await api.abort(interaction.uid)))} loading={busy}>
+              Back to the application
+            </Button>
+            <Anchor component="button" type="button" size="sm" onClick={otherAccount}>
+              Use another account
+            </Anchor>
+          </Stack>
+        )}
         {step.kind === 'consent' && interaction && <ConsentStep api={api} interaction={interaction} email={step.email} onRedirect={go} />}
         {step.kind === 'link-sent' && (
           <Stack>

@@ -68,10 +68,14 @@ export class OidcInteractionsService {
     // a password-only session is not enough for the second level (a second factor or a passkey).
     const required = requiredAcr(interaction.params.acr_values);
     if (!acrSatisfies(acr, required)) {
-      // Without a second factor or a passkey the user cannot meet it here: the request ends at the
-      // client with unmet_authentication_requirements (never a code with a level not proved).
+      // Without a second factor or a passkey the user cannot meet it (never a code with a level not
+      // proved): the interaction stays open, so an application's login page may have them set one
+      // up and sign in with it; the hosted page ends the request at the client (…/abort).
       if (required === LOA_2 && !(await this.hasSecondFactor(auth.sub))) {
-        return this.finish(interaction, { error: 'unmet_authentication_requirements', error_description: `${LOA_2} needs a second factor or a passkey, and the user has none` }, null);
+        throw new ProblemError('forbidden', {
+          detail: `The application asks for ${LOA_2}, which needs a second factor or a passkey, and this account has neither: set one up and sign in with it, or end the request (POST …/abort).`,
+          extensions: { required_acr: LOA_2 },
+        });
       }
       throw new ProblemError('reauthentication-required', { detail: `The application asks for ${LOA_2}: sign in with a second factor or a passkey (or confirm it's you with one), then complete again.` });
     }
