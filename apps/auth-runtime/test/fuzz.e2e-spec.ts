@@ -8,6 +8,7 @@ import {
   mintAccessToken,
   seedTenant,
   signUpUser,
+  startStandaloneTestApp,
   startTestApp,
   TEST_REDIS_URL,
   type FuzzMode,
@@ -20,15 +21,19 @@ import { buildAuthRuntime } from '../src/app-factory';
  * fuzzer's own user's credentials and without, hostile values everywhere (libs/testing/src/fuzz).
  * `npm test` runs a bounded slice; `npm run fuzz -- --seconds 600 --seed N` a longer one.
  */
-describe('fuzzing the auth runtime from its OpenAPI document', () => {
+// Once on PostgreSQL and Redis, once more (a shorter slice) in standalone mode: the embedded database and the in-process cache and queues.
+describe.each([
+  ['PostgreSQL and Redis', startTestApp, 20],
+  ['standalone mode', startStandaloneTestApp, 8],
+] as const)('fuzzing the auth runtime from its OpenAPI document (%s)', (_mode, start, seconds) => {
   let t: TestApp;
 
   beforeAll(async () => {
-    t = await startTestApp(buildAuthRuntime, { TRUST_PROXY: 'loopback' });
-  });
+    t = await start(buildAuthRuntime, { TRUST_PROXY: 'loopback' });
+  }, 60_000);
   afterAll(() => t.close());
 
-  const { seed, budgetMs, trace } = fuzzSettings(20);
+  const { seed, budgetMs, trace } = fuzzSettings(seconds);
 
   it(
     'answers every operation within the contract, changing nothing it refuses (seeded: FUZZ_SEED replays)',

@@ -7,6 +7,7 @@ import {
   fuzzSettings,
   mintAccessToken,
   seedTenant,
+  startStandaloneTestApp,
   startTestApp,
   TEST_REDIS_URL,
   type FuzzMode,
@@ -21,15 +22,19 @@ import { buildControlPlane } from '../src/app-factory';
  * ids it may name in paths are its own tenant's and another tenant's (which must stay out of
  * reach). `npm test` runs a bounded slice; `npm run fuzz -- --seconds 600 --seed N` a longer one.
  */
-describe('fuzzing the control plane from its OpenAPI document', () => {
+// Once on PostgreSQL and Redis, once more (a shorter slice) in standalone mode: the embedded database and the in-process cache and queues.
+describe.each([
+  ['PostgreSQL and Redis', startTestApp, 20],
+  ['standalone mode', startStandaloneTestApp, 8],
+] as const)('fuzzing the control plane from its OpenAPI document (%s)', (_mode, start, seconds) => {
   let t: TestApp;
 
   beforeAll(async () => {
-    t = await startTestApp(buildControlPlane, { TRUST_PROXY: 'loopback' });
-  });
+    t = await start(buildControlPlane, { TRUST_PROXY: 'loopback' });
+  }, 60_000);
   afterAll(() => t.close());
 
-  const { seed, budgetMs, trace } = fuzzSettings(20);
+  const { seed, budgetMs, trace } = fuzzSettings(seconds);
 
   /** A tenant with one of everything the admin API manages, created through the API itself. */
   async function furnish(tenant: SeededTenant, token: string): Promise<void> {
