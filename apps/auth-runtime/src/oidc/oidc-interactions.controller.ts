@@ -29,7 +29,7 @@ export class OidcInteractionsController {
   @HttpCode(200)
   @UseGuards(SessionAuthGuard)
   @ApiBearerAuth()
-  @ApiOperation({ summary: "Sign the user in to the provider with their session (MFA already satisfied); the browser then navigates to `redirect_to`. First-party clients need no separate consent. 403 reauthentication-required when the client asked for a fresh sign-in" })
+  @ApiOperation({ summary: "Sign the user in to the provider with their session (MFA already satisfied); the browser then navigates to `redirect_to`. First-party clients need no separate consent. 403 reauthentication-required when the client asked for a fresh sign-in, or for `urn:gatehouse:loa:2` (acr_values) and the session has no second factor; 403 forbidden (member `required_acr`) when the user has neither a second factor nor a passkey" })
   @ApiOkResponse({ type: InteractionRedirectResponse })
   complete(@CurrentProject() project: ResolvedProject, @CurrentAuth() auth: Auth, @Param('uid') uid: string, @Body() _body: NoInteractionFieldsDto, @Req() req: Request): Promise<InteractionRedirectResponse> {
     return this.interactions.complete(project, uid, auth, requestMeta(req));

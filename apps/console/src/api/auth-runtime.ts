@@ -385,7 +385,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign the user in to the provider with their session (MFA already satisfied); the browser then navigates to `redirect_to`. First-party clients need no separate consent. 403 reauthentication-required when the client asked for a fresh sign-in */
+        /** Sign the user in to the provider with their session (MFA already satisfied); the browser then navigates to `redirect_to`. First-party clients need no separate consent. 403 reauthentication-required when the client asked for a fresh sign-in, or for `urn:gatehouse:loa:2` (acr_values) and the session has no second factor; 403 forbidden (member `required_acr`) when the user has neither a second factor nor a passkey */
         post: operations["OidcInteractionsController_complete"];
         delete?: never;
         options?: never;
