@@ -169,10 +169,10 @@ describe('hostile input on the admin API', () => {
   it('answers what the HTTP parser refuses (NUL in a header, oversized header block, no Host) as problems', async () => {
     const port = await listenOnLoopback(t);
     const nul = await rawHttp(port, `GET /v1/admin/users HTTP/1.1\r\nHost: admin.test\r\nAuthorization: Bearer \u0000\r\n\r\n`);
-    expectRawProblem(nul.response, 400, 'validation-error', '/v1/admin/users');
+    expectRawProblem(nul.response, 400, 'bad-request', '/v1/admin/users');
     const big = await rawHttp(port, `GET /v1/admin/users HTTP/1.1\r\nHost: admin.test\r\nCookie: ${'a'.repeat(20_000)}\r\n\r\n`);
-    expectRawProblem(big.response, 431, 'payload-too-large', '/v1/admin/users');
+    expectRawProblem(big.response, 431, 'headers-too-large', '/v1/admin/users');
     const noHost = await rawHttp(port, `GET /v1/admin/users HTTP/1.1\r\nConnection: close\r\n\r\n`);
-    expectRawProblem(noHost.response, 400, 'validation-error', '/v1/admin/users', false);
+    expectRawProblem(noHost.response, 400, 'bad-request', '/v1/admin/users', false);
   });
 });

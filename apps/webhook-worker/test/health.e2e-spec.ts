@@ -29,8 +29,8 @@ describe('webhook-worker health', () => {
   it('answers what the HTTP parser refuses as problems on its health server too', async () => {
     const port = await listenOnLoopback(t);
     const bad = await rawHttp(port, 'GET /health/\u00ff HTTP/1.1\r\nHost: worker.test\r\n\r\n');
-    expectRawProblem(bad.response, 400, 'validation-error', '/health/%FF');
+    expectRawProblem(bad.response, 400, 'bad-request', '/health/%FF');
     const big = await rawHttp(port, `GET /health/live HTTP/1.1\r\nHost: worker.test\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
-    expectRawProblem(big.response, 431, 'payload-too-large', '/health/live');
+    expectRawProblem(big.response, 431, 'headers-too-large', '/health/live');
   });
 });

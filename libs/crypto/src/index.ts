@@ -26,4 +26,4 @@ export {
 } from './signing-keys';
 export { firebaseParametersOf, IMPORTED_HASH_BUDGET, ImportedHashError, importedHashOverBudget, parseImportedHash, WEAK_SCHEMES, type FirebaseScryptParameters, type ImportedScheme, type ParsedImportedHash } from './imported-hashes';
 export { hmacSha256, randomDigits, randomToken, safeEqual, sha256Hex } from './tokens';
-export { newSpanId, traceIdFrom, traceResponse } from './trace-context';
+export { newSpanId, readTraceId, traceIdFrom, traceResponse } from './trace-context';

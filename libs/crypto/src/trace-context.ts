@@ -21,12 +21,17 @@ function randomHex(bytes: number): string {
  */
 const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$/;
 
-/** The W3C trace id of a request: taken from a valid `traceparent`, else freshly generated. */
-export function traceIdFrom(traceparent: string | string[] | undefined): string {
+/** The trace id a `traceparent` carries, or null when it is not a valid one. */
+export function readTraceId(traceparent: string | string[] | undefined): string | null {
   const header = Array.isArray(traceparent) ? traceparent[0] : traceparent;
   const m = header ? TRACEPARENT.exec(header.trim()) : null;
   if (m && m[1] !== 'ff' && !(m[1] === '00' && m[5] !== undefined) && !/^0+$/.test(m[2]) && !/^0+$/.test(m[3])) return m[2];
-  return randomHex(16);
+  return null;
+}
+
+/** The W3C trace id of a request: taken from a valid `traceparent`, else freshly generated. */
+export function traceIdFrom(traceparent: string | string[] | undefined): string {
+  return readTraceId(traceparent) ?? randomHex(16);
 }
 
 export function newSpanId(): string {

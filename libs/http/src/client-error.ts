@@ -14,24 +14,25 @@ export interface HttpClientError extends Error {
 interface Refusal {
   status: number;
   /** A slug of the problem catalog (docs/api-contract.md §4); platform cannot import the catalog itself. */
-  slug: 'validation-error' | 'payload-too-large';
+  slug: 'bad-request' | 'headers-too-large' | 'payload-too-large';
   title: string;
   detail: string;
 }
 
-const MALFORMED = { slug: 'validation-error', title: 'Validation Error' } as const;
+const MALFORMED = { slug: 'bad-request', title: 'Bad Request' } as const;
+const HEADERS_TOO_LARGE = { slug: 'headers-too-large', title: 'Request Header Fields Too Large' } as const;
 const TOO_LARGE = { slug: 'payload-too-large', title: 'Payload Too Large' } as const;
 
 /**
- * The answer to each kind of refusal: the status HTTP defines for it, and the catalog type of its
- * nature — a size limit is `payload-too-large` (431 for the header block, 413 for chunk
- * extensions), anything malformed or incomplete `validation-error` (400; 408 when the request did
- * not arrive in time). Null for socket errors (reset, broken pipe), which no answer can reach.
+ * The answer to each kind of refusal (CONTRACT §4): a header block over the limit is 431
+ * `headers-too-large`, oversized chunk extensions (part of the body) 413 `payload-too-large`,
+ * anything malformed or incomplete `bad-request` (400; 408 when the request did not arrive in
+ * time). Null for socket errors (reset, broken pipe), which no answer can reach.
  */
 export function clientErrorRefusal(code: string | undefined): Refusal | null {
   switch (code) {
     case 'HPE_HEADER_OVERFLOW':
-      return { status: 431, ...TOO_LARGE, detail: 'The request line and header fields exceed the size limit.' };
+      return { status: 431, ...HEADERS_TOO_LARGE, detail: 'The request line and header fields exceed the size limit.' };
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
       return { status: 413, ...TOO_LARGE, detail: 'The chunk extensions of the request body exceed the size limit.' };
     case 'ERR_HTTP_REQUEST_TIMEOUT':
@@ -52,49 +53,91 @@ export function clientErrorRefusal(code: string | undefined): Refusal | null {
   }
 }
 
-const MAX_INSTANCE_BYTES = 2048;
-const REQUEST_LINE = /^(\S+) (\/\S*) HTTP\/\d\.\d$/;
+/**
+ * A request line of origin form. The target is everything between the method's space and the
+ * version: a target holding raw spaces, tabs or line feeds (what makes the parser refuse it) is
+ * still read, and its bytes percent-encoded.
+ */
+const REQUEST_LINE = /^(\S+) (\/[^\r]*?) HTTP\/\d\.\d$/;
+/** The start of a request line the packet cuts off, up to where its query or fragment begins. */
+const PARTIAL_REQUEST_LINE = /^\S+ (\/[^\r?#]*)[?#]/;
 /** Bytes a path may carry as they are (RFC 3986 pchar, `/` and `%`); every other byte is percent-encoded. */
 const PATH_BYTE = /[A-Za-z0-9\-._~!$&'()*+,;=:@/%]/;
+/** A header line naming the W3C trace context (field names are case-insensitive, the value trimmed). */
+const TRACEPARENT_LINE = /^traceparent:[ \t]*([^\r\n]*?)[ \t]*$/i;
 
 /** Errors only a request body can raise: the request they refuse is the one whose head ended before. */
 const BODY_ERRORS = new Set(['HPE_INVALID_CHUNK_SIZE', 'HPE_CHUNK_EXTENSIONS_OVERFLOW']);
 
+export interface RefusedRequest {
+  method: string | null;
+  path: string | null;
+  /** The `traceparent` field of the refused request's head, when a whole line of it can be read. */
+  traceparent: string | null;
+}
+
 /**
- * The method and path of the refused request, each when it can be read: the packet begins with the
- * refused request's own head — the error lies in that head (no head ended before it), or in its
- * body (one head ended before, and the error is one only a body raises); in a pipelined packet the
- * first line may be another request's, so nothing is read. The path needs a whole request line of
- * origin form (`METHOD /path HTTP/x.y`) and at most 2 KiB; it is given without the query string, as
- * every problem's `instance`, with bytes outside a URL path's characters percent-encoded, so
- * nothing hostile is echoed raw. The method (to answer a HEAD without a body) is the first word.
+ * Where the refused request's head begins in the packet, or -1 when that cannot be told. The error
+ * lies in that head (no head ended before it: the packet's start; or heads ended before it, the
+ * last of them that of a whole request the packet carried before, so the refused head starts right
+ * after it, when a request line stands there), or in its body (one head ended before, and the error
+ * is one only a body raises: the packet's start).
  */
-export function refusedRequestLine(err: HttpClientError): { method: string | null; path: string | null } {
-  const none = { method: null, path: null };
+function refusedHeadStart(packet: Buffer, errorAt: number, code: string | undefined): number {
+  const before = packet.subarray(0, Math.max(0, errorAt));
+  const firstEnd = before.indexOf('\r\n\r\n');
+  if (firstEnd < 0) return 0;
+  if (BODY_ERRORS.has(code ?? '')) return before.indexOf('\r\n\r\n', firstEnd + 4) < 0 ? 0 : -1;
+  const start = before.lastIndexOf('\r\n\r\n') + 4;
+  const lineEnd = packet.indexOf('\r\n', start);
+  return lineEnd > start && REQUEST_LINE.test(packet.toString('latin1', start, lineEnd)) ? start : -1;
+}
+
+/**
+ * The method, path and `traceparent` of the refused request, each when it can be read from the
+ * bytes Node hands over: the refused request's own head (`refusedHeadStart`). The path needs a
+ * whole request line of origin form (`METHOD /path HTTP/x.y`, CRLF-terminated); it is given without the query
+ * string, as every problem's `instance`, with bytes outside a URL path's characters
+ * percent-encoded, so nothing hostile is echoed raw. The method (to answer a HEAD without a body)
+ * is the first word; the `traceparent` the first whole header line of that name in the head.
+ */
+export function refusedRequestLine(err: HttpClientError): RefusedRequest {
+  const none = { method: null, path: null, traceparent: null };
   const packet = err.rawPacket;
   if (!Buffer.isBuffer(packet)) return none;
   const errorAt = typeof err.bytesParsed === 'number' ? Math.min(err.bytesParsed, packet.length) : packet.length;
-  const before = packet.subarray(0, Math.max(0, errorAt));
-  const headEnd = before.indexOf('\r\n\r\n');
-  const ownRequest = headEnd < 0 || (BODY_ERRORS.has(err.code ?? '') && before.indexOf('\r\n\r\n', headEnd + 4) < 0);
-  if (!ownRequest) return none;
-  const method = /^([A-Z]{1,20}) /.exec(packet.toString('latin1', 0, 21))?.[1] ?? null;
-  const lineEnd = packet.indexOf('\r\n');
-  const target = lineEnd < 0 ? undefined : REQUEST_LINE.exec(packet.toString('latin1', 0, lineEnd))?.[2];
+  const start = refusedHeadStart(packet, errorAt, err.code);
+  if (start < 0) return none;
+  const headEnd = packet.indexOf('\r\n\r\n', start);
+  const head = packet.toString('latin1', start, headEnd < 0 ? packet.length : headEnd + 2);
+  const method = /^([A-Z]{1,20}) /.exec(head.slice(0, 21))?.[1] ?? null;
+  const lines = head.split('\r\n');
+  // The last element is what follows the last CRLF: a line not yet whole.
+  lines.pop();
+  let traceparent: string | null = null;
+  for (const line of lines.slice(1)) {
+    const m = TRACEPARENT_LINE.exec(line);
+    if (m) {
+      traceparent = m[1] ?? null;
+      break;
+    }
+  }
+  // A request line longer than the packet still names its path when its query has begun in it.
+  const target = lines.length > 0 ? REQUEST_LINE.exec(lines[0] ?? '')?.[2] : PARTIAL_REQUEST_LINE.exec(head)?.[1];
   const path = target?.split(/[?#]/, 1)[0];
-  if (path === undefined || path.length > MAX_INSTANCE_BYTES) return { method, path: null };
+  if (path === undefined) return { method, path: null, traceparent };
   let out = '';
   for (const ch of path) out += PATH_BYTE.test(ch) ? ch : `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
-  return { method, path: out };
+  return { method, path: out, traceparent };
 }
 
 /**
  * A whole HTTP/1.1 answer: the problem body (as the ProblemDetailsFilter renders it; none for a
  * HEAD request, whose answer has only the head) and `Connection: close`.
  */
-export function clientErrorResponse(refusal: Refusal, errorTypeBase: string, request: { method: string | null; path: string | null }): Buffer {
+export function clientErrorResponse(refusal: Refusal, errorTypeBase: string, request: RefusedRequest): Buffer {
   const instance = request.path;
-  const traceId = traceIdFrom(undefined);
+  const traceId = traceIdFrom(request.traceparent ?? undefined);
   const body: Record<string, unknown> = {
     type: `${errorTypeBase}/${refusal.slug}`,
     title: refusal.title,
@@ -102,7 +145,6 @@ export function clientErrorResponse(refusal: Refusal, errorTypeBase: string, req
     detail: refusal.detail,
     ...(instance === null ? {} : { instance }),
     traceId,
-    ...(refusal.slug === 'validation-error' ? { errors: {} } : {}),
   };
   const json = JSON.stringify(body);
   const head = [
@@ -196,7 +238,7 @@ export function installClientErrorHandler(server: Server, errorTypeBase: string)
 export function hostRequiredMiddleware() {
   return (req: Request, _res: Response, next: NextFunction): void => {
     if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor === 1) {
-      next(new PlatformError('validation-error', 'An HTTP/1.1 request must carry a Host header.'));
+      next(new PlatformError('bad-request', 'An HTTP/1.1 request must carry a Host header.'));
       return;
     }
     next();

@@ -1,6 +1,7 @@
 /** The error catalog of docs/api-contract.md §4: slug -> status and title. */
 export const PROBLEM_TYPES = {
   'validation-error': { status: 400, title: 'Validation Error' },
+  'bad-request': { status: 400, title: 'Bad Request' },
   'invalid-json': { status: 400, title: 'Invalid JSON' },
   'invalid-token': { status: 400, title: 'Invalid Token' },
   unauthenticated: { status: 401, title: 'Unauthenticated' },
@@ -13,6 +14,7 @@ export const PROBLEM_TYPES = {
   'method-not-allowed': { status: 405, title: 'Method Not Allowed' },
   conflict: { status: 409, title: 'Conflict' },
   'payload-too-large': { status: 413, title: 'Payload Too Large' },
+  'headers-too-large': { status: 431, title: 'Request Header Fields Too Large' },
   'unsupported-media-type': { status: 415, title: 'Unsupported Media Type' },
   'account-locked': { status: 429, title: 'Account Locked' },
   'rate-limited': { status: 429, title: 'Too Many Requests' },
@@ -33,6 +35,7 @@ export function slugForStatus(status: number): ProblemSlug {
     case 409: return 'conflict';
     case 413: return 'payload-too-large';
     case 415: return 'unsupported-media-type';
+    case 431: return 'headers-too-large';
     case 429: return 'rate-limited';
     case 503: return 'service-unavailable';
     default: return 'internal-error';

@@ -1,3 +1,4 @@
+import { readTraceId } from '@gatehouse/crypto';
 import { PROBLEM_TYPES, type ProblemSlug } from '@gatehouse/problem-details';
 
 export interface WireAnswer {
@@ -25,11 +26,12 @@ const header = (a: WireAnswer, name: string): string | undefined => {
 /**
  * What is wrong with an answer, as readable lines (empty when nothing): no 5xx; no leak in any
  * body; every 4xx a whole problem of the catalog (type, its title, its status, a detail, the
- * request's path as `instance`, the `traceresponse`'s trace id, `errors` of string arrays for a
- * validation error), a 405 with `Allow`, a 429 with `Retry-After`; a redirect only to a host of
- * `redirectHosts`.
+ * request's path as `instance` (a refusal of the HTTP parser's too, unless its path is over the
+ * header limit), the `traceresponse`'s trace id, that of the request's `traceparent` when it is
+ * a valid one, `errors` of string arrays for a validation error), a 405 with `Allow`, a 429 with
+ * `Retry-After`; a redirect only to a host of `redirectHosts`.
  */
-export function answerViolations(a: WireAnswer, req: { method: string; path: string }, opts: { errorTypeBase: string; redirectHosts: readonly string[] }): string[] {
+export function answerViolations(a: WireAnswer, req: { method: string; path: string; traceparent?: string }, opts: { errorTypeBase: string; redirectHosts: readonly string[] }): string[] {
   const out: string[] = [];
   if (a.status >= 500) out.push(`answered ${a.status}`);
   for (const [pattern, what] of LEAKS) if (pattern.test(a.body)) out.push(`the body shows ${what}`);
@@ -58,8 +60,8 @@ export function answerViolations(a: WireAnswer, req: { method: string; path: str
   if (!body || typeof body !== 'object' || Array.isArray(body)) return [...out, 'a problem that is not an object'];
   const slug = typeof body.type === 'string' && body.type.startsWith(`${opts.errorTypeBase}/`) ? body.type.slice(opts.errorTypeBase.length + 1) : null;
   const entry = slug && slug in PROBLEM_TYPES ? PROBLEM_TYPES[slug as ProblemSlug] : null;
-  // Statuses HTTP defines where the catalog has no slug (Node's parser refusals, see docs/decisions.md).
-  const parserStatus = [408, 431].includes(a.status) || (a.status === 413 && slug === 'payload-too-large');
+  // Statuses HTTP defines where the catalog has no slug of their own (Node's parser refusals, see docs/decisions.md).
+  const parserStatus = (a.status === 408 && slug === 'bad-request') || (a.status === 413 && slug === 'payload-too-large');
   if (!entry) out.push(`problem type ${JSON.stringify(body.type)} is not in the catalog`);
   else {
     if (body.title !== entry.title) out.push(`title ${JSON.stringify(body.title)} is not the catalog's for ${slug}`);
@@ -69,9 +71,13 @@ export function answerViolations(a: WireAnswer, req: { method: string; path: str
   if (typeof body.detail !== 'string' || body.detail.length === 0) out.push('no detail');
   if (typeof body.traceId !== 'string' || !/^[0-9a-f]{32}$/.test(body.traceId)) out.push(`traceId ${JSON.stringify(body.traceId)}`);
   else if (!(header(a, 'traceresponse') ?? '').includes(`00-${body.traceId}-`)) out.push('traceresponse does not carry the body\'s trace id');
-  const parserAnswer = header(a, 'connection') === 'close' && [400, 408, 413, 431].includes(a.status);
+  const requestTrace = readTraceId(req.traceparent);
+  if (requestTrace !== null && body.traceId !== requestTrace) out.push(`traceId ${JSON.stringify(body.traceId)} is not the request's traceparent's ${requestTrace}`);
   const path = req.path.split('?')[0];
-  if (body.instance === undefined ? !parserAnswer : body.instance !== path && !percentEncodedPaths(path).includes(body.instance as string)) {
+  // A refusal of the HTTP parser reads the path from the bytes Node hands over: the chunk it was
+  // parsing, which holds at most 64 KiB. A path over the 16 KiB header limit may end past it.
+  const unreadable = header(a, 'connection') === 'close' && a.status === 431 && Buffer.byteLength(path, 'latin1') > 16 * 1024;
+  if (body.instance === undefined ? !unreadable : body.instance !== path && !percentEncodedPaths(path).includes(body.instance as string)) {
     out.push(`instance ${JSON.stringify(body.instance)} is not the path ${JSON.stringify(path)}`);
   }
   if (slug === 'validation-error' || body.errors !== undefined) {

@@ -397,7 +397,8 @@ export async function fuzzApi(opts: FuzzOptions): Promise<FuzzReport> {
     report.statuses[answer.status] = (report.statuses[answer.status] ?? 0) + 1;
     covered.add(`${op.method.toUpperCase()} ${op.template} ${mode.valid ? 'valid' : 'invalid'}`);
 
-    const problems = answerViolations(answer, { method: c.method.toUpperCase(), path }, { errorTypeBase: t.config.http.errorTypeBase, redirectHosts: opts.redirectHosts });
+    const traceparent = Object.entries(headers).find(([name]) => name.toLowerCase() === 'traceparent')?.[1];
+    const problems = answerViolations(answer, { method: c.method.toUpperCase(), path, traceparent: typeof traceparent === 'string' ? traceparent : undefined }, { errorTypeBase: t.config.http.errorTypeBase, redirectHosts: opts.redirectHosts });
     const success = answer.status < 400;
     // OPTIONS is a CORS preflight: it acts on nothing, whatever the path names.
     if (foreign && success && c.method !== 'options') problems.push(`a request naming a foreign id answered ${answer.status}`);

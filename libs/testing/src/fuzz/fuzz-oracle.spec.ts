@@ -53,14 +53,21 @@ describe('answerViolations', () => {
     expect(check({ status: 304, headers: {}, body: '' })).toEqual(['answered 304 to POST']);
   });
 
-  it('accepts a parser refusal without instance, or naming the path percent-encoded', () => {
+  it('wants the trace id of a valid traceparent, and any trace id for an invalid one', () => {
+    const traced = (traceparent: string) => answerViolations({ status: 400, headers: { 'content-type': 'application/problem+json', traceresponse: `00-${TRACE}-b7ad6b7169203331-01` }, body: problem() }, { ...req, traceparent }, { errorTypeBase: BASE, redirectHosts: [] });
+    expect(traced(`00-${TRACE}-b7ad6b7169203331-01`)).toEqual([]);
+    expect(traced(`00-${'1'.repeat(32)}-b7ad6b7169203331-01`)).toEqual([`traceId "${TRACE}" is not the request's traceparent's ${'1'.repeat(32)}`]);
+    expect(traced(`ff-${'1'.repeat(32)}-b7ad6b7169203331-01`)).toEqual([]);
+  });
+
+  it('wants a parser refusal to name the path, percent-encoded where it must be (found by the review: some had no instance)', () => {
     const refusal = (instance?: string) =>
       answerViolations(
         { status: 400, headers: { 'content-type': 'application/problem+json', connection: 'close', traceresponse: `00-${TRACE}-b7ad6b7169203331-01` }, body: problem({ instance }) },
         { method: 'GET', path: '/a/\u00e9' },
         { errorTypeBase: BASE, redirectHosts: [] },
       );
-    expect(refusal()).toEqual([]);
+    expect(refusal()).toEqual(['instance undefined is not the path "/a/\u00e9"']);
     expect(refusal('/a/%E9')).toEqual([]);
     expect(refusal('/a/%C3%A9')).toEqual([]);
     expect(refusal('/b')).not.toEqual([]);
