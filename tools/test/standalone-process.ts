@@ -61,7 +61,7 @@ export async function startStandaloneProcess(env: Record<string, string> = {}): 
     const consoleKey = (JSON.parse(readFileSync(join(dataDir, 'admin.json'), 'utf8')) as { project_key: string }).project_key;
     const admin = await request(runtime).post('/v1/auth/sign-in').set('X-Service-Project-Key', consoleKey).send({ identifier: ADMIN.email, password: ADMIN.password });
     if (admin.status !== 200) throw new Error(`the bootstrap admin could not sign in: ${admin.status} ${JSON.stringify(admin.body)}`);
-    return { ...spawned, dataDir, runtime, controlPlane, worker, consoleKey, adminToken: admin.body.session.access_token as string, stop };
+    return { ...spawned, dataDir, runtime, controlPlane, worker, consoleKey, adminToken: (admin.body as { session: { access_token: string } }).session.access_token, stop };
   } catch (err) {
     await stop();
     throw err;

@@ -21,10 +21,10 @@ function startServerProcess(idleInTransactionTimeoutMs: number, warnings: string
       process.stdout.write('PORT ' + (await server.start()) + '\\n');
     })();`;
   const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stderr!.on('data', (d: Buffer) => warnings.push(...d.toString().split('\n').filter((l) => l.startsWith('WARN '))));
+  child.stderr.on('data', (d: Buffer) => warnings.push(...d.toString().split('\n').filter((l) => l.startsWith('WARN '))));
   return new Promise((resolve, reject) => {
     let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
+    child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
       const port = /PORT (\d+)/.exec(out)?.[1];
       if (port) resolve({ child, port: Number(port) });
@@ -238,7 +238,7 @@ describe('EmbeddedDatabaseServer: one PGlite session, one connection at a time',
       expect((await read).rows).toEqual([{ n: 0 }]);
       // Outside any transaction now: a BEGIN is a fresh one, not a warning about one in progress.
       const notices: string[] = [];
-      b.on('notice', (n) => notices.push(n.message));
+      b.on('notice', (n) => notices.push(String(n.message)));
       await b.query('BEGIN');
       await b.query('ROLLBACK');
       expect(notices).toEqual([]);

@@ -30,12 +30,12 @@ function simpleQuery(sql: string): Buffer {
 
 /** One client connection: its unread input, the messages it sent that have not run yet, where its exchange stands. */
 class Session {
-  input = Buffer.alloc(0);
+  input: Buffer = Buffer.alloc(0);
   started = false;
   /** Complete frontend messages waiting for the database (a StartupMessage is flagged: PGlite takes it alone). */
   pending: { data: Buffer; startup: boolean }[] = [];
   /** Backend output not yet framed into whole messages. */
-  output = Buffer.alloc(0);
+  output: Buffer = Buffer.alloc(0);
   /** The transaction status of the last ReadyForQuery, and whether nothing has come since (the session is between exchanges). */
   status: TxStatus = 'I';
   betweenExchanges = true;

@@ -27,7 +27,7 @@ async function startEmbeddedDatabase(): Promise<{ url: string; child: ChildProce
   const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve, reject) => {
     let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
+    child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
       const m = /PORT (\d+)/.exec(out);
       if (m) resolve(Number(m[1]));
