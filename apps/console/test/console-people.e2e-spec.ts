@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
 import type { Locator, Page } from 'playwright-core';
+import { DataSource } from 'typeorm';
+import { TEST_DATABASE_URL } from '@gatehouse/testing';
 import { ConsoleBrowser, signInThroughPage } from './support/console-browser';
 import { ConsoleStack } from './support/console-stack';
 
@@ -397,5 +400,60 @@ describe('admin console: users and organizations (Chromium, real stack)', () => 
     await page.getByRole('heading', { name: 'Organizations', level: 1 }).waitFor();
     expect((await stack.adminApi(token, `/v1/admin/organizations/${orgId}`)).status).toBe(404);
     await page.getByTestId('empty-state').waitFor();
+  }, 120_000);
+
+  test('export users with password hashes from an aged session: the console asks for the password in place, then the file holds the hashes', async () => {
+    // The admin's proof is 11 minutes old (the console project's reauthentication_max_age_seconds is 600):
+    // as if that time had passed, the sessions' auth_time moves back, and a reload renews the page's
+    // token from the refresh cookie, which carries the session's auth_time.
+    const db = await new DataSource({ type: 'postgres', url: TEST_DATABASE_URL }).initialize();
+    try {
+      await db.query(`UPDATE sessions SET auth_time = now() - interval '11 minutes' WHERE user_id = $1`, [await adminId()]);
+    } finally {
+      await db.destroy();
+    }
+    await page.goto(`${stack.consoleUrl}/users?project=${projectId}`);
+    await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
+    await page.getByRole('table', { name: 'Users' }).getByRole('link', { name: 'bob@people.test' }).waitFor();
+
+    await page.getByRole('button', { name: 'Export users' }).click();
+    const exportDialog = page.getByRole('dialog', { name: 'Export users' });
+    await exportDialog.getByRole('checkbox', { name: 'Include password hashes and TOTP secrets' }).check();
+    await exportDialog.getByText('It is recorded in the audit log as a security event').waitFor();
+    expect(await exportDialog.getByRole('combobox', { name: 'Project' }).inputValue()).toBe('People app');
+    expect(await browser.checkScreen('users-export')).toEqual([]);
+    await exportDialog.getByRole('button', { name: 'Export', exact: true }).click();
+
+    // 403 reauthentication-required: the proof is asked for in place.
+    const proof = page.getByRole('dialog', { name: 'Confirm it’s you' });
+    await proof.getByText('Exporting password hashes and TOTP secrets needs a recent proof of identity.').waitFor();
+    expect(await browser.checkScreen('users-export-reauthenticate')).toEqual([]);
+    // A wrong password: the server's refusal in the dialog, which stays open; nothing was exported.
+    await proof.getByLabel('Your password').fill('not the password');
+    await proof.getByRole('button', { name: 'Confirm' }).click();
+    await proof.getByRole('alert').filter({ hasText: 'Invalid Credentials' }).waitFor();
+    const audited = async () => (await stack.adminApi<{ events: unknown[] }>(token, '/v1/admin/audit?action=users.exported_with_secrets')).body.events.length;
+    expect(await audited()).toBe(0);
+
+    await proof.getByLabel('Your password').fill(stack.admin.password);
+    const [download] = await Promise.all([page.waitForEvent('download'), proof.getByRole('button', { name: 'Confirm' }).click()]);
+    expect(download.suggestedFilename()).toBe(`users-${projectId}.ndjson`);
+    const lines = readFileSync((await download.path()), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { email: string; status: string; password_hash?: { algorithm: string; hash: string } });
+    expect(lines.map((l) => l.email).sort()).toEqual(['bob@people.test', 'carol@people.test']);
+    for (const line of lines) expect([line.email, line.status, line.password_hash]).toEqual([line.email, 'active', { algorithm: 'bcrypt_sha256', hash: expect.stringMatching(/^\$2b\$/) }]);
+    await proof.waitFor({ state: 'detached' });
+    await exportDialog.waitFor({ state: 'detached' });
+    expect(await audited()).toBe(1);
+
+    // The renewed proof is recent now: a second export with hashes goes through without asking.
+    await page.getByRole('button', { name: 'Export users' }).click();
+    await exportDialog.getByRole('checkbox', { name: 'Include password hashes and TOTP secrets' }).check();
+    const [again] = await Promise.all([page.waitForEvent('download'), exportDialog.getByRole('button', { name: 'Export', exact: true }).click()]);
+    expect(readFileSync((await again.path()), 'utf8')).toContain('password_hash');
+    expect(await proof.count()).toBe(0);
+    expect(await audited()).toBe(2);
   }, 120_000);
 });

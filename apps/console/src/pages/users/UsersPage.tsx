@@ -1,4 +1,4 @@
-/** Users of the tenant: search by email or username, filter by project, page through, open one. */
+/** Users of the tenant: search by email or username, filter by project, page through, open one; export a project's users. */
 import { Anchor, Badge, Group, Table, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
@@ -11,6 +11,7 @@ import { ProjectSelect, useProjectOptions } from '../../ui/ProjectSelect';
 import { QueryState } from '../../ui/QueryState';
 import { SearchInput } from '../../ui/SearchInput';
 import { useListParams } from '../../ui/useListParams';
+import { ExportUsersButton } from './ExportUsers';
 import { StatusBadge } from './StatusBadge';
 
 export default function UsersPage() {
@@ -29,6 +30,7 @@ export default function UsersPage() {
       <Group align="flex-end" mb="md" wrap="wrap">
         <SearchInput label="Search users" placeholder="Email or username" value={values.q} onSearch={(q) => setFilter('q', q)} />
         <ProjectSelect label="Project" placeholder="All projects" clearable value={values.project || null} onChange={(id) => setFilter('project', id)} miw={220} />
+        <ExportUsersButton projectId={values.project || null} />
       </Group>
       <QueryState query={query} label="users" isEmpty={(d) => d.users.length === 0} empty={filtered ? 'No user matches this search.' : 'No users yet: they appear here once they sign up to a project.'}>
         {(data) => (
