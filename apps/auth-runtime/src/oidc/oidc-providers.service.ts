@@ -392,7 +392,8 @@ function heldErrorPage(ctx: KoaContextWithOIDC, out: object, projectName: string
       link = target;
     }
   }
-  const code = String((out as { error?: unknown }).error ?? 'server_error');
+  const error = (out as { error?: unknown }).error;
+  const code = typeof error === 'string' ? error : 'server_error';
   const title = ERROR_TITLES[code] ?? 'The application sent an invalid request';
   const name = escapeHtml(client?.clientName ?? client?.clientId ?? 'The application');
   const nonce = randomToken(16);
