@@ -36,7 +36,7 @@ const scryptAsync = promisify(scrypt) as (password: BinaryLike, salt: BinaryLike
 
 /**
  * The work budget of one verification (CONTRACT §12): at most 64 MiB of memory and about a second
- * of one core, measured per scheme on a 2-core AMD EPYC host with its reference implementation
+ * of one core, measured per scheme on a 2-core Intel Xeon host with its reference implementation
  * (docs/migration.md, "Work budget"). A hash beyond it is refused at import, and one stored before
  * the budget existed is refused at sign-in without being computed (`importedHashOverBudget`).
  */
