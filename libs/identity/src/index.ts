@@ -5,6 +5,7 @@ export { ACTIVITY_COUNTS, AuditEventsRepository, type AuditEventRow, type AuditF
 export { EventsModule, IdentityModule } from './identity.module';
 export { createIdentityContext } from './identity-context';
 export { PasswordHasher } from './password-hasher';
+export { PASSWORD_MAX, PASSWORD_MIN, PasswordPolicy } from './password-policy';
 export { PublicJwkResponse } from './public-jwk.response';
 export { liveSessionCountSql, SessionsRepository, unrevokedSessionOfUserSql, type NewSession, type SessionRow } from './sessions/sessions.repository';
 export { RefreshChainsRepository, type ChainStateRow, type RotatedRow, type Rotation } from './sessions/refresh-chains.repository';

@@ -1,12 +1,15 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Query, Req, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req, UseGuards } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiBearerAuth, ApiCreatedResponse, ApiForbiddenResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { requestMeta } from '@gatehouse/identity';
 import { AdminGuard, type AdminContext } from '../auth/admin.guard';
 import { CurrentAdmin } from '../auth/current-admin.decorator';
+import { NoFieldsDto } from '../common/no-fields.dto';
 import { QueryReader } from '../common/query-params';
+import { CreateUserDto } from './dto/create-user.dto';
 import { UpdateUserDto } from './dto/update-user.dto';
-import { UserDetailResponse, UserListResponse } from './user.response';
+import { UserFactorListResponse } from './user-factor.response';
+import { UserDetailResponse, UserListResponse, UserResponse } from './user.response';
 import { UsersService } from './users.service';
 
 @ApiTags('users')
@@ -32,6 +35,58 @@ export class UsersController {
     return this.users.list(admin.tenantId, { q, projectId }, page);
   }
 
+  @Post()
+  @HttpCode(201)
+  @ApiOperation({
+    summary: 'Create a user in one of the tenant\'s projects (201), by the sign-up rules: a password, or none (optionally with a mailed set-password link, `send_invitation`)',
+    description: 'The password follows the sign-up policy (400 `validation-error` on `password`); a taken email or username → 409 `conflict` naming the field; an unknown or other tenant\'s `project_id` → 404. Event `user.created`.',
+  })
+  @ApiCreatedResponse({ type: UserResponse, description: 'The admin user resource' })
+  create(@CurrentAdmin() admin: AdminContext, @Body() dto: CreateUserDto, @Req() req: Request): Promise<UserResponse> {
+    return this.users.create(admin, dto, requestMeta(req));
+  }
+
+  @Post(':id/password-reset')
+  @HttpCode(202)
+  @ApiOperation({ summary: 'Mail the user a password-reset link, the mail `password/forgot` sends (202 `{}`); a disabled user → 409. Audit `user.password_reset_sent`' })
+  @ApiAcceptedResponse({ description: '`{}`: the mail is queued', schema: { type: 'object', properties: {}, additionalProperties: false } })
+  async sendPasswordReset(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Body() _body: NoFieldsDto, @Req() req: Request): Promise<Record<string, never>> {
+    await this.users.sendPasswordReset(admin, id, requestMeta(req));
+    return {};
+  }
+
+  @Get(':id/factors')
+  @ApiOperation({ summary: "The user's second factors: enabled TOTP and SMS, the backup-code set (with `remaining`) and passkeys, oldest first" })
+  @ApiOkResponse({ type: UserFactorListResponse })
+  listFactors(@CurrentAdmin() admin: AdminContext, @Param('id') id: string): Promise<UserFactorListResponse> {
+    return this.users.listFactors(admin.tenantId, id);
+  }
+
+  @Delete(':id/factors/:factor_id')
+  @HttpCode(204)
+  @ApiOperation({
+    summary: 'Remove one second factor, the backup-code set or one passkey (204) ★',
+    description: 'Needs the admin\'s recent proof of identity (403 `reauthentication-required`; `POST /v1/auth/reauthenticate` renews it). Removing the last TOTP/SMS factor also removes the backup codes. Events `mfa.disabled` / `passkey.removed`.',
+  })
+  @ApiParam({ name: 'factor_id', description: 'An `id` from `GET …/factors`' })
+  @ApiNoContentResponse({ description: 'Removed' })
+  @ApiForbiddenResponse({ description: '`reauthentication-required`: the admin\'s proof is older than the console project\'s `reauthentication_max_age_seconds`' })
+  async removeFactor(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Param('factor_id') factorId: string, @Req() req: Request): Promise<void> {
+    await this.users.removeFactor(admin, id, factorId, requestMeta(req));
+  }
+
+  @Delete(':id/factors')
+  @HttpCode(204)
+  @ApiOperation({
+    summary: 'Reset MFA: remove every second factor, backup code and passkey of the user (204) ★; their next password sign-in needs no second factor',
+    description: 'Needs the admin\'s recent proof of identity (403 `reauthentication-required`). Events `mfa.disabled` per factor and `passkey.removed` per passkey, then audit `user.mfa_reset`.',
+  })
+  @ApiNoContentResponse({ description: 'Every factor removed (none left is also 204)' })
+  @ApiForbiddenResponse({ description: '`reauthentication-required`' })
+  async removeAllFactors(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Req() req: Request): Promise<void> {
+    await this.users.removeAllFactors(admin, id, requestMeta(req));
+  }
+
   @Get(':id')
   @ApiOperation({ summary: 'Get a user with their active sessions and organizations' })
   @ApiOkResponse({ type: UserDetailResponse })
@@ -40,7 +95,7 @@ export class UsersController {
   }
 
   @Patch(':id')
-  @ApiOperation({ summary: 'Update `status` (disabled revokes every session; active also unlocks) and/or `metadata`' })
+  @ApiOperation({ summary: 'Update `status` (disabled revokes every session; active also unlocks), `metadata` and/or `email_verified`; event `user.updated` with `data.changes`' })
   @ApiOkResponse({ type: UserDetailResponse, description: 'The user as `GET` shows it' })
   update(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Body() dto: UpdateUserDto, @Req() req: Request): Promise<UserDetailResponse> {
     return this.users.update(admin, id, dto, requestMeta(req));

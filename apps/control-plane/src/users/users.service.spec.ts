@@ -1,10 +1,28 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
-import type { AccessTokensService, EventRecorder, LockoutService, SecondFactorLockout, SessionsRepository, UsersRepository } from '@gatehouse/identity';
+import type { AppConfig } from '@gatehouse/config';
+import type {
+  AccessTokensService,
+  EventRecorder,
+  LockoutService,
+  OneTimeTokensRepository,
+  PasswordHasher,
+  PasswordPolicy,
+  ProjectsRepository,
+  SecondFactorLockout,
+  SessionsRepository,
+  UsersRepository,
+} from '@gatehouse/identity';
+import type { MailQueue } from '@gatehouse/queue';
 import type { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import type { OrganizationMembersRepository } from '@gatehouse/organizations';
+import type { UserFactorsRepository } from './user-factors.repository';
 import { UsersService } from './users.service';
+
+/** The services of the support operations (create, reset mail, factors), which these tests do not reach. */
+const unusedSupportServices = () =>
+  [{} as ProjectsRepository, {} as PasswordPolicy, {} as PasswordHasher, {} as OneTimeTokensRepository, {} as UserFactorsRepository, {} as MailQueue, {} as AppConfig] as const;
 
 type Membership = { organization_id: string; name: string; role: 'admin' | 'member'; other_admins: number };
 
@@ -46,7 +64,7 @@ describe('UsersService.delete decides on what the locked rows say', () => {
       sessionsRevoked: async (_m: EntityManager, _by: unknown, _userId: string, ids: string[]) => void actions.push(`sessions.revoked:${ids.length}`),
     } as unknown as EventRecorder;
     const dataSource = { transaction: async (work: (m: EntityManager) => Promise<unknown>) => work({} as EntityManager) } as unknown as DataSource;
-    service = new UsersService(dataSource, users, sessions, members, tokens, {} as LockoutService, {} as SecondFactorLockout, events, {} as Clock);
+    service = new UsersService(dataSource, users, sessions, members, tokens, {} as LockoutService, {} as SecondFactorLockout, events, {} as Clock, ...unusedSupportServices());
   });
 
   const outcome = (promise: Promise<unknown>) => promise.then(() => 'deleted', (e: unknown) => (e instanceof ProblemError ? `${e.slug}: ${e.message}` : String(e)));
@@ -143,7 +161,7 @@ describe('UsersService ends sessions by the rule of the runtime\'s own revoke', 
     } as unknown as EventRecorder;
     const dataSource = { transaction: async (work: (m: EntityManager) => Promise<unknown>) => work({} as EntityManager) } as unknown as DataSource;
     const clock = { now: () => new Date() } as unknown as Clock;
-    service = new UsersService(dataSource, users, sessions, {} as OrganizationMembersRepository, tokens, {} as LockoutService, {} as SecondFactorLockout, events, clock);
+    service = new UsersService(dataSource, users, sessions, {} as OrganizationMembersRepository, tokens, {} as LockoutService, {} as SecondFactorLockout, events, clock, ...unusedSupportServices());
   });
 
   const outcome = (promise: Promise<unknown>) => promise.then(() => 'ok', (e: unknown) => (e instanceof ProblemError ? `${e.slug}: ${e.message}` : String(e)));

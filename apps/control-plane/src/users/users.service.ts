@@ -1,20 +1,70 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { isId } from '@gatehouse/entities';
-import { AccessTokensService, EventRecorder, LockoutService, SecondFactorLockout, SessionsRepository, UsersRepository, type RequestMeta, type UserFilter, type UserRow } from '@gatehouse/identity';
-import { Clock } from '@gatehouse/platform';
+import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
+import { isId, uniqueViolation, type Project } from '@gatehouse/entities';
+import {
+  AccessTokensService,
+  EventRecorder,
+  LockoutService,
+  OneTimeTokensRepository,
+  PasswordHasher,
+  PasswordPolicy,
+  ProjectsRepository,
+  SecondFactorLockout,
+  SessionsRepository,
+  UsersRepository,
+  type RequestMeta,
+  type UserFilter,
+  type UserRow,
+} from '@gatehouse/identity';
+import { Clock, DependencyUnavailableError } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
+import { MailQueue, type MailMessage } from '@gatehouse/queue';
 import type { AdminContext } from '../auth/admin.guard';
+import { assertRecentProof } from '../auth/recent-proof';
 import { adminEvent } from '../common/admin-events';
 import { paginated, type Page } from '../common/pagination';
 import { OrganizationMembersRepository } from '@gatehouse/organizations';
+import type { CreateUserDto } from './dto/create-user.dto';
 import type { UpdateUserDto } from './dto/update-user.dto';
-import { toUserDetailResponse, toUserResponse } from './user.response';
+import { toUserFactorResponse, type UserFactorListResponse } from './user-factor.response';
+import { UserFactorsRepository } from './user-factors.repository';
+import { toUserDetailResponse, toUserResponse, type UserResponse } from './user.response';
 
 const notFound = () => new ProblemError('not-found', { detail: 'No such user.' });
 const noSuchSession = () => new ProblemError('not-found', { detail: 'No such session.' });
 /** The `revoke_reason` (and event `reason`) of a session an admin ended through the session routes. */
 const ADMIN_REVOKED = 'admin_revoked';
+
+/** The reset flow's token lifetime (CONTRACT §5) and a set-password invitation's (§13). */
+const RESET_TTL_MS = 3600_000;
+const SET_PASSWORD_TTL_MS = 7 * 24 * 3600_000;
+
+/**
+ * The application page a reset or set-password mail links to (CONTRACT §10): the project's
+ * `settings.password_reset_url`, else `default_redirect_url`, else its first redirect URL, with
+ * `?token=`; null when it has none of these.
+ */
+export function passwordResetLink(project: Pick<Project, 'settings' | 'redirectUrls'>, token: string): string | null {
+  const settings = project.settings as Record<string, unknown>;
+  const base = [settings.password_reset_url, settings.default_redirect_url, project.redirectUrls[0]].find((v): v is string => typeof v === 'string' && v.length > 0);
+  if (!base) return null;
+  const url = new URL(base);
+  url.searchParams.set('token', token);
+  return url.toString();
+}
+
+const noLinkTarget = () =>
+  new ProblemError('conflict', { detail: 'The project has no password_reset_url, default_redirect_url or redirect URL for the link.' });
+
+/** `{from, to}` of each field whose value changes (`data.changes` of an update event, CONTRACT §13). */
+function changesOf(before: Record<string, unknown>, after: Record<string, unknown>): Record<string, { from: unknown; to: unknown }> {
+  const changes: Record<string, { from: unknown; to: unknown }> = {};
+  for (const [field, to] of Object.entries(after)) {
+    if (to !== undefined && JSON.stringify(before[field]) !== JSON.stringify(to)) changes[field] = { from: before[field], to };
+  }
+  return changes;
+}
 
 /** A membership of the user appeared between locking their organizations and locking them. */
 class MembershipsChanged extends Error {}
@@ -38,7 +88,190 @@ export class UsersService {
     private readonly mfaLockout: SecondFactorLockout,
     private readonly events: EventRecorder,
     private readonly clock: Clock,
+    private readonly projects: ProjectsRepository,
+    private readonly policy: PasswordPolicy,
+    private readonly hasher: PasswordHasher,
+    private readonly oneTimeTokens: OneTimeTokensRepository,
+    private readonly factors: UserFactorsRepository,
+    private readonly mail: MailQueue,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  /**
+   * `POST /v1/admin/users` (CONTRACT §13): a user of one of the tenant's projects by the sign-up
+   * rules (password policy, 409 naming the field for a taken email or username), with a password,
+   * or none and optionally a mailed set-password link (a reset token living 7 days). The mail is
+   * queued inside the transaction: a queue failure leaves no user behind (503).
+   */
+  async create(admin: AdminContext, dto: CreateUserDto, meta: RequestMeta): Promise<UserResponse> {
+    const project = isId(dto.project_id) ? await this.projects.findInTenant(admin.tenantId, dto.project_id) : null;
+    if (!project) throw new ProblemError('not-found', { detail: 'No such project.' });
+    const email = dto.email.trim();
+    const username = dto.username?.toLowerCase() ?? null;
+    const invite = dto.send_invitation === true;
+    const errors: Record<string, string[]> = {};
+    if (dto.password !== undefined) {
+      const problems = this.policy.problems(dto.password, { email, username });
+      if (problems.length) errors.password = problems;
+      if (invite) errors.send_invitation = ['must not be true when a password is given'];
+    }
+    if (Object.keys(errors).length) throw ProblemError.validation(errors);
+    if (invite && !passwordResetLink(project, 'x')) throw noLinkTarget();
+    const hashed = dto.password !== undefined ? await this.hasher.hash(dto.password) : null;
+    let userId: string;
+    try {
+      userId = await this.dataSource.transaction(async (manager) => {
+        const user = await this.users.create(manager, {
+          tenantId: admin.tenantId,
+          projectId: project.id,
+          email,
+          username,
+          emailVerified: dto.email_verified ?? false,
+          metadata: dto.metadata ?? {},
+        });
+        if (hashed) await this.users.setPassword(manager, user.id, hashed.hash, hashed.scheme);
+        await this.events.record(
+          manager,
+          adminEvent(admin, meta, {
+            projectId: project.id,
+            action: 'user.created',
+            resourceType: 'user',
+            resourceId: user.id,
+            data: { user: { id: user.id, email: user.email, username: user.username, project_id: project.id }, password_set: hashed !== null, invitation_sent: invite },
+          }),
+        );
+        if (invite) {
+          const token = await this.oneTimeTokens.issue(manager, user, 'password-reset', new Date(this.clock.nowMs() + SET_PASSWORD_TTL_MS), { email: user.email, set_password: true });
+          await this.enqueue({ template: 'set-password', to: user.email, projectId: project.id, projectName: project.name, variables: { link: passwordResetLink(project, token)!, expires_in_days: '7' } });
+        }
+        return user.id;
+      });
+    } catch (err) {
+      const constraint = uniqueViolation(err);
+      if (constraint === 'users_project_email_uq') throw new ProblemError('conflict', { detail: 'A user with this email already exists in the project.', errors: { email: ['is already registered'] } });
+      if (constraint === 'users_project_username_uq') throw new ProblemError('conflict', { detail: 'This username is taken in the project.', errors: { username: ['is already taken'] } });
+      throw err;
+    }
+    const created = await this.users.findInTenant(admin.tenantId, userId);
+    return toUserResponse(created!);
+  }
+
+  /**
+   * `POST /v1/admin/users/{id}/password-reset` (CONTRACT §13): the mail `password/forgot` sends (a
+   * reset token of 1 hour), queued in the transaction of its audit event `user.password_reset_sent`.
+   * A disabled user cannot reset (409), as `forgot` sends them nothing.
+   */
+  async sendPasswordReset(admin: AdminContext, id: string, meta: RequestMeta): Promise<void> {
+    if (!isId(id)) throw notFound();
+    await this.dataSource.transaction(async (manager) => {
+      const user = await this.users.lockInTenant(manager, admin.tenantId, id);
+      if (!user) throw notFound();
+      if (user.status !== 'active') throw new ProblemError('conflict', { detail: 'The user is disabled; enable them first.' });
+      const project = await this.projects.findInTenant(admin.tenantId, user.project_id, manager);
+      if (!project) throw notFound();
+      if (!passwordResetLink(project, 'x')) throw noLinkTarget();
+      const token = await this.oneTimeTokens.issue(manager, { id: user.id, tenantId: user.tenant_id, projectId: user.project_id }, 'password-reset', new Date(this.clock.nowMs() + RESET_TTL_MS), { email: user.email });
+      await this.events.record(
+        manager,
+        adminEvent(admin, meta, {
+          projectId: user.project_id,
+          action: 'user.password_reset_sent',
+          resourceType: 'user',
+          resourceId: user.id,
+          data: { user: { id: user.id, email: user.email, project_id: user.project_id } },
+        }),
+      );
+      await this.enqueue({ template: 'password-reset', to: user.email, projectId: project.id, projectName: project.name, variables: { link: passwordResetLink(project, token)!, expires_in_minutes: '60' } });
+    });
+  }
+
+  /** `GET /v1/admin/users/{id}/factors`. */
+  async listFactors(tenantId: string, id: string): Promise<UserFactorListResponse> {
+    const user = isId(id) ? await this.users.findInTenant(tenantId, id) : null;
+    if (!user) throw notFound();
+    return { factors: (await this.factors.list(this.dataSource.manager, user.id)).map(toUserFactorResponse) };
+  }
+
+  /**
+   * `DELETE /v1/admin/users/{id}/factors/{factor_id}` ★: one TOTP or SMS factor (its backup codes
+   * go with the last one, as the runtime's own removal does), the backup-code set, or one passkey.
+   */
+  async removeFactor(admin: AdminContext, id: string, factorId: string, meta: RequestMeta): Promise<void> {
+    assertRecentProof(admin, this.clock.nowMs());
+    if (!isId(id)) throw notFound();
+    const noSuchFactor = () => new ProblemError('not-found', { detail: 'No such factor.' });
+    if (!isId(factorId)) throw noSuchFactor();
+    await this.dataSource.transaction(async (manager) => {
+      const user = await this.users.lockInTenant(manager, admin.tenantId, id);
+      if (!user) throw notFound();
+      const factor = await this.factors.deleteFactor(manager, user.id, factorId);
+      if (factor) {
+        await this.mfaEvent(manager, admin, user, factor, meta);
+        await this.factors.deleteBackupCodesIfNoFactor(manager, user.id);
+        return;
+      }
+      if ((await this.factors.deleteBackupCodes(manager, user.id, factorId)) !== null) {
+        await this.mfaEvent(manager, admin, user, 'backup_code', meta);
+        return;
+      }
+      const passkey = await this.factors.deletePasskey(manager, user.id, factorId);
+      if (!passkey) throw noSuchFactor();
+      await this.passkeyRemoved(manager, admin, user, passkey, meta);
+    });
+  }
+
+  /**
+   * `DELETE /v1/admin/users/{id}/factors` ★ ("reset MFA"): every second factor, backup code and
+   * passkey; one `mfa.disabled` / `passkey.removed` each, then `user.mfa_reset`. Nothing to remove is
+   * still 204 (and audited).
+   */
+  async removeAllFactors(admin: AdminContext, id: string, meta: RequestMeta): Promise<void> {
+    assertRecentProof(admin, this.clock.nowMs());
+    if (!isId(id)) throw notFound();
+    await this.dataSource.transaction(async (manager) => {
+      const user = await this.users.lockInTenant(manager, admin.tenantId, id);
+      if (!user) throw notFound();
+      const removed = await this.factors.deleteAll(manager, user.id);
+      for (const factor of removed.factors) await this.mfaEvent(manager, admin, user, factor, meta);
+      for (const passkey of removed.passkeys) await this.passkeyRemoved(manager, admin, user, passkey, meta);
+      await this.events.record(
+        manager,
+        adminEvent(admin, meta, {
+          projectId: user.project_id,
+          action: 'user.mfa_reset',
+          resourceType: 'user',
+          resourceId: user.id,
+          data: { user: { id: user.id, email: user.email, project_id: user.project_id }, factors: removed.factors, backup_codes: removed.backupCodes, passkeys: removed.passkeys.length },
+        }),
+      );
+    });
+  }
+
+  private mfaEvent(manager: EntityManager, admin: AdminContext, user: UserRow, factor: string, meta: RequestMeta) {
+    return this.events.record(manager, adminEvent(admin, meta, { projectId: user.project_id, action: 'mfa.disabled', resourceType: 'user', resourceId: user.id, data: { user: { id: user.id }, factor } }));
+  }
+
+  private passkeyRemoved(manager: EntityManager, admin: AdminContext, user: UserRow, passkey: { id: string; name: string }, meta: RequestMeta) {
+    return this.events.record(
+      manager,
+      adminEvent(admin, meta, { projectId: user.project_id, action: 'passkey.removed', resourceType: 'passkey', resourceId: passkey.id, data: { passkey: { id: passkey.id, user_id: user.id, name: passkey.name } } }),
+    );
+  }
+
+  /** Enqueues a mail, giving up after DEPENDENCY_TIMEOUT_MS (the transaction then rolls back: 503), as invitations do. */
+  private async enqueue(message: MailMessage): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new DependencyUnavailableError('queue')), this.config.http.dependencyTimeoutMs);
+    });
+    try {
+      await Promise.race([this.mail.send(message), timeout]);
+    } catch (err) {
+      throw err instanceof DependencyUnavailableError ? err : new DependencyUnavailableError('queue', err);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
 
   async list(tenantId: string, filter: UserFilter, page: Page) {
     if (filter.projectId !== undefined && !isId(filter.projectId)) return paginated('users', [], page, 0);
@@ -61,9 +294,13 @@ export class UsersService {
     await this.dataSource.transaction(async (manager) => {
       const user = await this.users.lockInTenant(manager, admin.tenantId, id);
       if (!user) throw notFound();
-      const changed = (['status', 'metadata'] as const).filter((k) => dto[k] !== undefined);
+      const changed = (['status', 'metadata', 'email_verified'] as const).filter((k) => dto[k] !== undefined);
       if (!changed.length) return;
-      await this.users.update(manager, user.id, { status: dto.status, metadata: dto.metadata });
+      const changes = changesOf(
+        { status: user.status, metadata: user.metadata, email_verified: user.email_verified },
+        { status: dto.status, metadata: dto.metadata, email_verified: dto.email_verified },
+      );
+      await this.users.update(manager, user.id, { status: dto.status, metadata: dto.metadata, emailVerified: dto.email_verified });
       let revoked: string[] = [];
       if (dto.status === 'disabled') {
         revoked = await this.sessions.revokeAllOfUser(manager, user.id, 'user_disabled', this.clock.now());
@@ -83,6 +320,7 @@ export class UsersService {
           data: {
             user: { id: user.id, email: user.email, project_id: user.project_id },
             changed,
+            changes,
             ...(dto.status !== undefined ? { status: dto.status, previous_status: user.status } : {}),
             ...(dto.status === 'disabled' ? { revoked_sessions: revoked.length } : {}),
           },

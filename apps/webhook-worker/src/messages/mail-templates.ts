@@ -30,6 +30,12 @@ const TEMPLATES: Record<MailMessage['template'], Template> = {
     action: 'Choose a new password',
     outro: (v) => `This link expires in ${v.expires_in_minutes ?? '60'} minutes. If you did not ask for it, ignore this message; your password stays the same.`,
   },
+  'set-password': {
+    subject: (_, p) => `Set your ${p} password`,
+    intro: (_, p) => `An account was created for you on ${p}. Choose a password to start using it.`,
+    action: 'Choose a password',
+    outro: (v) => `This link expires in ${v.expires_in_days ?? '7'} days and works once. If you did not expect this account, ignore this message.`,
+  },
   'magic-link': {
     subject: (_, p) => `Your sign-in link for ${p}`,
     intro: (_, p) => `Use this link to sign in to ${p}. It works once.`,

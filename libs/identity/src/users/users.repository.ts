@@ -440,8 +440,8 @@ export class UsersRepository {
     return locked.length ? this.findInTenant(tenantId, id, manager) : null;
   }
 
-  /** An admin's change of status or metadata. */
-  async update(manager: EntityManager, id: string, fields: { status?: UserStatus; metadata?: Record<string, unknown> }): Promise<void> {
+  /** An admin's change of status, metadata or `email_verified`. */
+  async update(manager: EntityManager, id: string, fields: { status?: UserStatus; metadata?: Record<string, unknown>; emailVerified?: boolean }): Promise<void> {
     const sets: string[] = [];
     const params: unknown[] = [id];
     if (fields.status !== undefined) {
@@ -453,6 +453,10 @@ export class UsersRepository {
     if (fields.metadata !== undefined) {
       params.push(JSON.stringify(fields.metadata));
       sets.push(`metadata = $${params.length}::jsonb`);
+    }
+    if (fields.emailVerified !== undefined) {
+      params.push(fields.emailVerified);
+      sets.push(`email_verified = $${params.length}`);
     }
     if (!sets.length) return;
     await manager.query(`UPDATE users SET ${sets.join(', ')}, updated_at = now() WHERE id = $1`, params);

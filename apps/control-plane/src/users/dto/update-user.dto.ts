@@ -1,9 +1,9 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, ValidateIf } from 'class-validator';
+import { IsBoolean, IsIn, ValidateIf } from 'class-validator';
 import type { UserStatus } from '@gatehouse/entities';
 import { IsMetadata } from '../../common/metadata';
 
-/** `status` and/or `metadata`; anything else (`id`, `email`, `is_admin`, `password_hash`…) is refused. */
+/** `status`, `metadata` and/or `email_verified`; anything else (`id`, `email`, `is_admin`, `password_hash`…) is refused. */
 export class UpdateUserDto {
   @ApiPropertyOptional({ enum: ['active', 'disabled'], description: '`disabled` revokes every session; `active` also clears a lockout' })
   @ValidateIf((_, v) => v !== undefined)
@@ -14,4 +14,9 @@ export class UpdateUserDto {
   @ValidateIf((_, v) => v !== undefined)
   @IsMetadata()
   metadata?: Record<string, unknown>;
+
+  @ApiPropertyOptional({ description: 'Mark the email verified (or not) on the user\'s behalf (CONTRACT §13)' })
+  @ValidateIf((_, v) => v !== undefined)
+  @IsBoolean()
+  email_verified?: boolean;
 }
