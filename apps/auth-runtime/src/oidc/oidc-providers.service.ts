@@ -420,9 +420,24 @@ function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** RP-initiated logout's confirmation: a plain form (no script), under a strict CSP. */
+/**
+ * RP-initiated logout's confirmation: a plain form (no script), under a strict CSP. The form posts
+ * to `end-session/confirm`, which answers 303 to the client's `post_logout_redirect_uri`, and
+ * browsers apply `form-action` to that redirect too: so the directive names, besides 'self', exactly
+ * the origins of the client's registered post-logout redirect URIs (RP-Initiated Logout 1.0 §3).
+ */
 function logoutPage(ctx: KoaContextWithOIDC, form: string): void {
-  ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
+  const postLogoutOrigins = new Set<string>();
+  for (const uri of ctx.oidc.client?.postLogoutRedirectUris ?? []) {
+    try {
+      const { protocol, origin } = new URL(uri);
+      if (protocol === 'https:' || protocol === 'http:') postLogoutOrigins.add(origin);
+    } catch {
+      // not a URL: nothing to allow
+    }
+  }
+  const formAction = ["'self'", ...postLogoutOrigins].join(' ');
+  ctx.set('Content-Security-Policy', `default-src 'none'; style-src 'unsafe-inline'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`);
   ctx.set('Cache-Control', 'no-store');
   const client = ctx.oidc.client?.clientName ?? ctx.oidc.client?.clientId;
   ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Sign out</title>

@@ -8,7 +8,7 @@ export const RP_REDIRECT = 'http://127.0.0.1:5599/callback';
 export const RP_POST_LOGOUT = 'http://127.0.0.1:5599/signed-out';
 export const PASSWORD = 'a sturdy passphrase 42';
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
