@@ -23,7 +23,8 @@ export function oidcClientMetadata(row: OAuthClient): Record<string, unknown> {
     // Errors before sign-in are shown, not redirected, and a post-logout redirect needs the client's ID token (docs/oidc.md).
     self_registered: row.selfRegistered === true,
     ...(row.defaultAcrValues?.length ? { default_acr_values: row.defaultAcrValues } : {}),
-    // `auth_time` in every ID token (CONTRACT §11), not only when `max_age` is asked.
-    require_auth_time: true,
+    // No `require_auth_time`: the provider would refuse every request without `openid` (an OAuth 2.1
+    // client asking for API scopes only, RFC 6749 §3.3). `auth_time` is in every ID token all the
+    // same: it is a claim of the `openid` scope (OidcProviders).
   };
 }

@@ -118,7 +118,8 @@ export class OidcProviders {
       jwks: { keys },
       routes: OIDC_ROUTES,
       scopes: OIDC_SCOPES,
-      claims: { auth_time: null, sid: null, iss: null, openid: ['sub', 'acr', 'amr'], email: ['email', 'email_verified'], profile: ['preferred_username'] },
+      // `auth_time` is a claim of the `openid` scope: in every ID token (CONTRACT §11), not only when `max_age` asks for it.
+      claims: { sid: null, iss: null, openid: ['sub', 'acr', 'amr', 'auth_time'], email: ['email', 'email_verified'], profile: ['preferred_username'] },
       conformIdTokenClaims: false,
       responseTypes: ['code'],
       acrValues: [...ACR_VALUES],
