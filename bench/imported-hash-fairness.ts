@@ -26,6 +26,8 @@ const { values: args } = parseArgs({
     seconds: { type: 'string', default: '20' },
     'a-concurrency': { type: 'string', default: '1' },
     'b-concurrency': { type: 'string', default: '8' },
+    /** Which of B's hashes: bcrypt, argon2, scrypt, pbkdf2-sha256, pbkdf2-sha512, pbkdf2-sha1 (default all). */
+    'b-schemes': { type: 'string', default: 'bcrypt,argon2,scrypt,pbkdf2-sha256,pbkdf2-sha512,pbkdf2-sha1' },
     'database-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/gatehouse_bench_hashes' },
     'redis-url': { type: 'string', default: 'redis://127.0.0.1:6379/9' },
     json: { type: 'boolean', default: false },
@@ -40,18 +42,23 @@ const B_USERS = 400;
 const B_PASSWORD = 'the imported password';
 
 /** The most expensive hash of each scheme the budget accepts, made by its reference implementation. */
-async function edgeHashes(): Promise<string[]> {
+async function edgeHashes(names: string[]): Promise<string[]> {
   const salt = randomBytes(16);
   const b64 = (b: Buffer) => b.toString('base64').replace(/=+$/, '');
   const ab64 = (b: Buffer) => b64(b).replace(/\+/g, '.');
-  const hashes = [
-    await bcrypt.hash(B_PASSWORD, 14),
-    await argon2.hash(B_PASSWORD, { type: argon2.argon2id, memoryCost: 65536, timeCost: 16, parallelism: 4 }),
-    `$scrypt$ln=16,r=8,p=5$${b64(salt)}$${b64(scryptSync(B_PASSWORD, salt, 32, { N: 2 ** 16, r: 8, p: 5, maxmem: 2 ** 28 }))}`,
-    `pbkdf2_sha256$5000000$benchsalt$${pbkdf2Sync(B_PASSWORD, 'benchsalt', 5_000_000, 32, 'sha256').toString('base64')}`,
-    `$pbkdf2-sha512$1700000$${ab64(salt)}$${ab64(pbkdf2Sync(B_PASSWORD, salt, 1_700_000, 64, 'sha512'))}`,
-    `$pbkdf2$1000000$${ab64(salt)}$${ab64(pbkdf2Sync(B_PASSWORD, salt, 1_000_000, 64, 'sha1'))}`,
-  ];
+  const make: Record<string, () => Promise<string> | string> = {
+    bcrypt: () => bcrypt.hash(B_PASSWORD, 14),
+    argon2: () => argon2.hash(B_PASSWORD, { type: argon2.argon2id, memoryCost: 65536, timeCost: 16, parallelism: 4 }),
+    scrypt: () => `$scrypt$ln=16,r=8,p=5$${b64(salt)}$${b64(scryptSync(B_PASSWORD, salt, 32, { N: 2 ** 16, r: 8, p: 5, maxmem: 2 ** 28 }))}`,
+    'pbkdf2-sha256': () => `pbkdf2_sha256$5000000$benchsalt$${pbkdf2Sync(B_PASSWORD, 'benchsalt', 5_000_000, 32, 'sha256').toString('base64')}`,
+    'pbkdf2-sha512': () => `$pbkdf2-sha512$1700000$${ab64(salt)}$${ab64(pbkdf2Sync(B_PASSWORD, salt, 1_700_000, 64, 'sha512'))}`,
+    'pbkdf2-sha1': () => `$pbkdf2$1000000$${ab64(salt)}$${ab64(pbkdf2Sync(B_PASSWORD, salt, 1_000_000, 64, 'sha1'))}`,
+  };
+  const hashes: string[] = [];
+  for (const name of names) {
+    if (!make[name]) throw new Error(`--b-schemes: unknown ${name}`);
+    hashes.push(await make[name]());
+  }
   // Each is what the import accepts (the same parser), at the edge of its budget.
   for (const h of hashes) parseImportedHash(h, { allowWeak: false });
   return hashes;
@@ -85,7 +92,7 @@ async function main(): Promise<void> {
   const env = { databaseUrl: DATABASE_URL, redisUrl: REDIS_URL, encryptionKey, bcryptCost: 10 };
   const a = await seed(env, `a${runId}`);
   const b = await seed(env, `b${runId}`);
-  const hashes = await edgeHashes();
+  const hashes = await edgeHashes(args['b-schemes'].split(','));
   // B's users, their imported hashes written as an import writes them (scheme and string).
   const ctx = await createIdentityContext(loadConfig({ DATABASE_URL, REDIS_URL, ENCRYPTION_KEY: encryptionKey, LOG_LEVEL: 'error' }));
   const bUsers: { email: string; password: string }[] = [];

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
-import { bcryptCostOf, hashPassword, importedHashOverBudget, makeDummyHash, needsRehash, sha256Hex, verifyPassword, type PasswordScheme } from '@gatehouse/crypto';
+import { bcryptCostOf, hashPassword, importedHashOverBudget, lowPriorityVerifier, makeDummyHash, needsRehash, sha256Hex, verifyPassword, type PasswordScheme } from '@gatehouse/crypto';
 import { HashQueue } from './hash-queue';
 
 /** Imported-hash checks of one project that may wait; one more is refused at once. */
@@ -29,7 +29,9 @@ export interface HashOwner {
  *   about a second): beside ours, one at a time per project and at most half of
  *   PASSWORD_HASH_CONCURRENCY (at least one) at once, projects taking turns, at most
  *   IMPORTED_WAITING_PER_PROJECT waiting per project. One project's expensive hashes therefore
- *   never take another project's turn, nor a core from our own bcrypt checks.
+ *   never take another project's turn. In a compiled build they run in a child process at the
+ *   lowest CPU priority (LowPriorityVerifier), so under load they get only the CPU our own sign-ins
+ *   leave; under ts-jest, in this process.
  * A stored hash over the budget (written before it existed) is never computed: it is refused as a
  * wrong password, after the dummy check a wrong password's timing class costs, and logged once.
  */
@@ -40,6 +42,8 @@ export class PasswordHasher {
   private readonly imported: HashQueue;
   private readonly log = new Logger('PasswordHasher');
   private readonly overBudgetLogged = new Set<string>();
+  /** Imported checks at the lowest CPU priority, in a child process (compiled builds); else here. */
+  private readonly lowPriority = lowPriorityVerifier();
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
     const { passwordHashConcurrency: concurrency, passwordHashQueueTimeoutMs: timeoutMs } = config.auth;
@@ -59,7 +63,7 @@ export class PasswordHasher {
       this.logOverBudget(hash, scheme, over, owner);
       return this.verifyDummy(password);
     }
-    return this.imported.run(owner?.projectId ?? '', () => verifyPassword(password, hash, scheme));
+    return this.imported.run(owner?.projectId ?? '', () => (this.lowPriority ? this.lowPriority.verify(password, hash, scheme) : verifyPassword(password, hash, scheme)));
   }
 
   needsRehash(hash: string, scheme: PasswordScheme): boolean {
