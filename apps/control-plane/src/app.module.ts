@@ -6,6 +6,7 @@ import { CoreModule } from '@gatehouse/http';
 import { Clock } from '@gatehouse/platform';
 import { QueueModule } from '@gatehouse/queue';
 import { ApiKeysModule } from './api-keys/api-keys.module';
+import { ApiResourcesModule } from './api-resources/api-resources.module';
 import { AuditModule } from './audit/audit.module';
 import { ConsoleModule } from './console/console.module';
 import { InvitationsModule } from './invitations/invitations.module';
@@ -26,7 +27,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [CoreModule.forRoot(config, clock), DatabaseModule.forRoot(), IdentityModule, QueueModule.forRoot(), ProjectsModule, WebhooksModule,
-        ApiKeysModule, SigningKeysModule, UsersModule, UserTransferModule, OrganizationsModule, OrganizationMembersModule, InvitationsModule, OAuthClientsModule, AuditModule, StatsModule, ConsoleModule],
+        ApiKeysModule, SigningKeysModule, UsersModule, UserTransferModule, OrganizationsModule, OrganizationMembersModule, InvitationsModule, OAuthClientsModule, ApiResourcesModule, AuditModule, StatsModule, ConsoleModule],
     };
   }
 }

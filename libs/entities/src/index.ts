@@ -1,5 +1,6 @@
 /** The database: TypeORM entities, migrations, the data source, prepared-statement helpers and what PostgreSQL errors mean. */
 export * from './api-key.entity';
+export * from './api-resource.entity';
 export { ProjectScoped, TenantScoped, UserScoped } from './scoped-entity';
 export * from './audit-event.entity';
 export * from './invitation.entity';

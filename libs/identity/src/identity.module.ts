@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { AccessTokensService } from './access-tokens.service';
 import { ApiKeysRepository } from './api-keys/api-keys.repository';
+import { ApiResourcesRepository } from './api-resources/api-resources.repository';
 import { ApiKeyUsage } from './api-key-usage.service';
 import { EventRecorder } from './event-recorder';
 import { LockoutService, SecondFactorLockout } from './lockout.service';
@@ -17,6 +18,7 @@ import { UsersRepository } from './users/users.repository';
 const PROVIDERS = [
   AccessTokensService,
   ApiKeysRepository,
+  ApiResourcesRepository,
   ApiKeyUsage,
   LockoutService,
   OAuthClientsRepository,

@@ -62,3 +62,11 @@ export {
 export { DEFAULT_OIDC_SETTINGS, projectOidcSettings, type ProjectOidcSettings } from './oidc-settings';
 export { DEFAULT_PASSWORD_MIGRATION_TIMEOUT_MS, openMigrationSecret, projectPasswordMigrationSettings, sealMigrationSecret, type ProjectPasswordMigrationSettings } from './password-migration-settings';
 export { isLoopbackHost, MAX_URL_LENGTH, parseUrl, redirectUrlProblem } from './redirect-url-rules';
+export { ApiResourcesRepository, type ApiResourceChanges, type NewApiResource } from './api-resources/api-resources.repository';
+export {
+  API_RESOURCE_MAX_SCOPES,
+  apiResourceIdentifierProblem,
+  normalizeApiResourceIdentifier,
+  OIDC_STANDARD_SCOPES,
+  SCOPE_TOKEN,
+} from './api-resources/api-resource-rules';

@@ -248,6 +248,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/projects/{id}/api-resources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the project's API resources (paginated, newest first) */
+        get: operations["ApiResourcesController_list"];
+        put?: never;
+        /** Register an API of the project: its OpenID Connect provider then issues RFC 9068 JWT access tokens for it (`aud` = identifier) (201); an identifier already registered in the project is 409 */
+        post: operations["ApiResourcesController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/projects/{id}/api-resources/{resource_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an API resource */
+        get: operations["ApiResourcesController_get"];
+        put?: never;
+        post?: never;
+        /** Delete an API resource: requests naming it are invalid_target from then on (204) */
+        delete: operations["ApiResourcesController_remove"];
+        options?: never;
+        head?: never;
+        /** Update an API resource (any subset of the create members) */
+        patch: operations["ApiResourcesController_update"];
+        trace?: never;
+    };
     "/v1/admin/projects/{id}/oauth-clients": {
         parameters: {
             query?: never;
@@ -628,6 +665,46 @@ export interface components {
             /** Format: uuid */
             project_id: string;
         };
+        ApiResourceListResponse: {
+            api_resources: components["schemas"]["ApiResourceResponse"][];
+            pagination: components["schemas"]["PaginationResponse"];
+        };
+        ApiResourceResponse: {
+            /** @description null: the project's access_token_ttl_seconds */
+            access_token_ttl_seconds: number | null;
+            allow_dynamic_clients: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description The resource indicator, URL-normalised: the `aud` of its tokens
+             * @example https://mcp.example.com/mcp
+             */
+            identifier: string;
+            name: string;
+            scopes: components["schemas"]["ApiResourceScopeResponse"][];
+            /** Format: date-time */
+            updated_at: string;
+        };
+        ApiResourceScopeDto: {
+            /**
+             * @default
+             * @example Use the tools of the MCP server
+             */
+            description?: string;
+            /**
+             * @description A scope token (RFC 6749 §3.3), not one of openid, profile, email, offline_access
+             * @example mcp:tools
+             */
+            name: string;
+        };
+        ApiResourceScopeResponse: {
+            /** @example Use the tools of the MCP server */
+            description: string;
+            /** @example mcp:tools */
+            name: string;
+        };
         AppleProviderDto: {
             authorization_url?: string;
             client_id?: string;
@@ -690,6 +767,24 @@ export interface components {
         CreateApiKeyDto: {
             /** @example Backend server */
             name: string;
+        };
+        CreateApiResourceDto: {
+            /** @description Lifetime of its access tokens; null or absent: the project's access_token_ttl_seconds */
+            access_token_ttl_seconds?: number | null;
+            /**
+             * @description Whether self-registered clients (RFC 7591) may get tokens for it, after the user consents
+             * @default false
+             */
+            allow_dynamic_clients?: boolean;
+            /**
+             * @description The RFC 8707 resource indicator: an absolute https URL (plain http only on localhost or loopback), no query or fragment; stored URL-normalised; unique in the project
+             * @example https://mcp.example.com/mcp
+             */
+            identifier: string;
+            /** @example MCP server */
+            name: string;
+            /** @description The scopes a token for this API may carry */
+            scopes: components["schemas"]["ApiResourceScopeDto"][];
         };
         CreateInvitationDto: {
             /** @example grace@example.com */
@@ -1372,6 +1467,15 @@ export interface components {
             /** @description `user.created` events whose actor is the user (password sign-up, or a first social sign-in that created the account); users the system provisions are not counted */
             sign_ups: number;
         };
+        UpdateApiResourceDto: {
+            /** @description null: back to the project's access_token_ttl_seconds */
+            access_token_ttl_seconds?: number | null;
+            allow_dynamic_clients?: boolean;
+            /** @example https://mcp.example.com/mcp */
+            identifier?: string;
+            name?: string;
+            scopes?: components["schemas"]["ApiResourceScopeDto"][];
+        };
         UpdateMemberDto: {
             /** @enum {string} */
             role: "admin" | "member";
@@ -1525,7 +1629,7 @@ export interface components {
             disabled_reason: "gone" | null;
             enabled: boolean;
             /** @description Event types it receives, or `["*"]` for all */
-            events: ("user.created" | "user.updated" | "user.deleted" | "users.imported" | "users.exported" | "users.exported_with_secrets" | "user.locked" | "user.sign_in_failed" | "session.created" | "session.revoked" | "session.reauthenticated" | "email.verified" | "password.reset" | "password.changed" | "mfa.enabled" | "mfa.disabled" | "mfa.backup_codes.regenerated" | "passkey.registered" | "passkey.deleted" | "oauth.linked" | "organization.created" | "organization.updated" | "organization.deleted" | "organization.member.added" | "organization.member.updated" | "organization.member.removed" | "invitation.created" | "invitation.accepted" | "invitation.revoked" | "project.created" | "project.updated" | "api_key.created" | "api_key.revoked" | "signing_key.rotated" | "signing_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "oauth_client.created" | "oauth_client.updated" | "oauth_client.deleted" | "oauth_client.secret_rotated" | "oauth_grant.created" | "oauth_grant.revoked" | "oauth_token.failed" | "webhook.test" | "*")[];
+            events: ("user.created" | "user.updated" | "user.deleted" | "users.imported" | "users.exported" | "users.exported_with_secrets" | "user.locked" | "user.sign_in_failed" | "session.created" | "session.revoked" | "session.reauthenticated" | "email.verified" | "password.reset" | "password.changed" | "mfa.enabled" | "mfa.disabled" | "mfa.backup_codes.regenerated" | "passkey.registered" | "passkey.deleted" | "oauth.linked" | "organization.created" | "organization.updated" | "organization.deleted" | "organization.member.added" | "organization.member.updated" | "organization.member.removed" | "invitation.created" | "invitation.accepted" | "invitation.revoked" | "project.created" | "project.updated" | "api_key.created" | "api_key.revoked" | "signing_key.rotated" | "signing_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "oauth_client.created" | "oauth_client.updated" | "oauth_client.deleted" | "oauth_client.secret_rotated" | "api_resource.created" | "api_resource.updated" | "api_resource.deleted" | "oauth_grant.created" | "oauth_grant.revoked" | "oauth_token.failed" | "webhook.test" | "*")[];
             /** Format: uuid */
             id: string;
             /** @description The `whsec_…` signing secret, shown this once only */
@@ -1590,7 +1694,7 @@ export interface components {
             disabled_reason: "gone" | null;
             enabled: boolean;
             /** @description Event types it receives, or `["*"]` for all */
-            events: ("user.created" | "user.updated" | "user.deleted" | "users.imported" | "users.exported" | "users.exported_with_secrets" | "user.locked" | "user.sign_in_failed" | "session.created" | "session.revoked" | "session.reauthenticated" | "email.verified" | "password.reset" | "password.changed" | "mfa.enabled" | "mfa.disabled" | "mfa.backup_codes.regenerated" | "passkey.registered" | "passkey.deleted" | "oauth.linked" | "organization.created" | "organization.updated" | "organization.deleted" | "organization.member.added" | "organization.member.updated" | "organization.member.removed" | "invitation.created" | "invitation.accepted" | "invitation.revoked" | "project.created" | "project.updated" | "api_key.created" | "api_key.revoked" | "signing_key.rotated" | "signing_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "oauth_client.created" | "oauth_client.updated" | "oauth_client.deleted" | "oauth_client.secret_rotated" | "oauth_grant.created" | "oauth_grant.revoked" | "oauth_token.failed" | "webhook.test" | "*")[];
+            events: ("user.created" | "user.updated" | "user.deleted" | "users.imported" | "users.exported" | "users.exported_with_secrets" | "user.locked" | "user.sign_in_failed" | "session.created" | "session.revoked" | "session.reauthenticated" | "email.verified" | "password.reset" | "password.changed" | "mfa.enabled" | "mfa.disabled" | "mfa.backup_codes.regenerated" | "passkey.registered" | "passkey.deleted" | "oauth.linked" | "organization.created" | "organization.updated" | "organization.deleted" | "organization.member.added" | "organization.member.updated" | "organization.member.removed" | "invitation.created" | "invitation.accepted" | "invitation.revoked" | "project.created" | "project.updated" | "api_key.created" | "api_key.revoked" | "signing_key.rotated" | "signing_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "oauth_client.created" | "oauth_client.updated" | "oauth_client.deleted" | "oauth_client.secret_rotated" | "api_resource.created" | "api_resource.updated" | "api_resource.deleted" | "oauth_grant.created" | "oauth_grant.revoked" | "oauth_token.failed" | "webhook.test" | "*")[];
             /** Format: uuid */
             id: string;
             /** Format: date-time */
@@ -2353,6 +2457,168 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    ApiResourcesController_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResourceListResponse"];
+                };
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    ApiResourcesController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateApiResourceDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResourceResponse"];
+                };
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    ApiResourcesController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                resource_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResourceResponse"];
+                };
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    ApiResourcesController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                resource_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    ApiResourcesController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                resource_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateApiResourceDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResourceResponse"];
+                };
             };
             /** @description A problem (RFC 9457): every answer that is not a success */
             default: {

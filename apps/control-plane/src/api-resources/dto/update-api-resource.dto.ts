@@ -1,0 +1,39 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean, IsInt, IsString, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
+import { API_RESOURCE_MAX_SCOPES } from '@gatehouse/identity';
+import { IsApiResourceIdentifier, IsScopeList } from './api-resource-rules';
+import { ApiResourceScopeDto } from './create-api-resource.dto';
+
+const present = (_: object, v: unknown) => v !== undefined;
+
+/** `PATCH /v1/admin/projects/{id}/api-resources/{resource_id}`: any subset of the create members, each replacing the stored one. */
+export class UpdateApiResourceDto {
+  @ApiPropertyOptional({ example: 'https://mcp.example.com/mcp' })
+  @ValidateIf(present)
+  @IsApiResourceIdentifier()
+  identifier?: string;
+
+  @ApiPropertyOptional({ minLength: 1, maxLength: 100 })
+  @ValidateIf(present)
+  @IsString()
+  @Length(1, 100)
+  @Matches(/\S/, { message: 'must not be blank' })
+  name?: string;
+
+  @ApiPropertyOptional({ type: [ApiResourceScopeDto], maxItems: API_RESOURCE_MAX_SCOPES })
+  @ValidateIf(present)
+  @IsScopeList()
+  scopes?: ApiResourceScopeDto[];
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 60, maximum: 86400, nullable: true, description: "null: back to the project's access_token_ttl_seconds" })
+  @ValidateIf((_: object, v: unknown) => v !== undefined && v !== null)
+  @IsInt()
+  @Min(60)
+  @Max(86400)
+  access_token_ttl_seconds?: number | null;
+
+  @ApiPropertyOptional()
+  @ValidateIf(present)
+  @IsBoolean()
+  allow_dynamic_clients?: boolean;
+}
