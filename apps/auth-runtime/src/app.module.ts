@@ -10,6 +10,7 @@ import { EmailVerificationModule } from './email-verification/email-verification
 import { HostedPagesModule } from './hosted-pages/hosted-pages.module';
 import { InvitationsModule } from './invitations/invitations.module';
 import { JwksModule } from './jwks/jwks.module';
+import { ImpersonationModule } from './impersonation/impersonation.module';
 import { MagicLinksModule } from './magic-links/magic-links.module';
 import { MfaModule } from './mfa/mfa.module';
 import { OAuthModule } from './oauth/oauth.module';
@@ -41,6 +42,7 @@ export class AppModule {
         InvitationsModule,
         JwksModule,
         MagicLinksModule,
+        ImpersonationModule,
         MfaModule,
         OAuthModule,
         OidcModule,

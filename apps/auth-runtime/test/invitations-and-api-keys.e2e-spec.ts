@@ -84,7 +84,7 @@ describe('runtime: API key secrets as project keys, rotated keys in jwks.json, a
       const { secret, row } = await apiKey();
       const u = await signUpUser(t, key(), 'me-by-secret@example.com');
       const me = () => t.http().get('/v1/auth/me').set('X-Service-Project-Key', secret).set('Authorization', `Bearer ${u.accessToken}`);
-      expect((await me()).body).toEqual({ user: { id: u.id, email: 'me-by-secret@example.com', is_admin: false }, active_sessions: 1, organizations: [] });
+      expect((await me()).body).toEqual({ user: { id: u.id, email: 'me-by-secret@example.com', is_admin: false, mfa_factors: [] }, active_sessions: 1, organizations: [] });
       // A key of another project (the console's live secret) never shows this project's user.
       const foreign = randomToken(32, 'sk_');
       await t.dataSource.getRepository(ApiKey).save({ tenantId: tenant.tenantId, projectId: tenant.consoleProjectId, name: 'console', keyPrefix: foreign.slice(0, 11), secretHash: sha256Hex(foreign) });

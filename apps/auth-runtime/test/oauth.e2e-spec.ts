@@ -198,7 +198,7 @@ describe('social sign-in (OAuth 2.0 + PKCE) against real providers on loopback',
     expect(cookies.service_refresh_token.attributes).toEqual(expect.arrayContaining(['Path=/v1/auth', 'HttpOnly', 'Secure', 'SameSite=Strict']));
     const me = await t.http().get('/v1/auth/me').set('X-Service-Project-Key', tenant.projectKey).set('Cookie', `service_session=${cookies.service_session.value}`);
     expect(me.status).toBe(200);
-    expect(me.body.user).toEqual({ id: expect.any(String), email, is_admin: false });
+    expect(me.body.user).toEqual({ id: expect.any(String), email, is_admin: false, mfa_factors: [] });
     const user = await t.dataSource.getRepository(User).findOneByOrFail({ id: me.body.user.id as string });
     const [session] = await t.dataSource.getRepository(Session).find({ where: { userId: user.id }, order: { createdAt: 'DESC' } });
     expect(session.authMethod).toBe('oauth');

@@ -79,7 +79,7 @@ describe('passkeys in a real browser', () => {
     const signUp = await call('POST', '/v1/auth/sign-up', { email, password: 'a sturdy passphrase 42' });
     expect(signUp.status).toBe(201);
     const userId = signUp.body.user.id as string;
-    expect((await call('GET', '/v1/auth/me')).body.user).toEqual({ id: userId, email, is_admin: false });
+    expect((await call('GET', '/v1/auth/me')).body.user).toEqual({ id: userId, email, is_admin: false, mfa_factors: [] });
 
     // Registration, authenticated by the session cookie from a cross-origin page.
     const regOptions = await call('POST', '/v1/auth/passkey/register/begin', {});
@@ -105,7 +105,7 @@ describe('passkeys in a real browser', () => {
     const signedIn = await call('POST', '/v1/auth/passkey/authenticate/complete', { credential: assertion });
     expect(signedIn.status).toBe(200);
     expect(signedIn.body).toEqual({ user: { id: userId, email }, session: { id: expect.any(String), access_token: expect.any(String) } });
-    expect((await call('GET', '/v1/auth/me')).body.user).toEqual({ id: userId, email, is_admin: false });
+    expect((await call('GET', '/v1/auth/me')).body.user).toEqual({ id: userId, email, is_admin: false, mfa_factors: ['passkey'] });
     // The same assertion again is a replay.
     const replay = await call('POST', '/v1/auth/passkey/authenticate/complete', { credential: assertion });
     expect(replay.status).toBe(401);
@@ -122,7 +122,7 @@ describe('passkeys in a real browser', () => {
     const signedIn2 = await call('POST', '/v1/auth/passkey/authenticate/complete', { credential: resident });
     expect(signedIn2.status).toBe(200);
     expect(signedIn2.body.user).toEqual({ id: userId, email });
-    expect((await call('GET', '/v1/auth/me')).body.user).toEqual({ id: userId, email, is_admin: false });
+    expect((await call('GET', '/v1/auth/me')).body.user).toEqual({ id: userId, email, is_admin: false, mfa_factors: ['passkey'] });
 
     expect(await t.dataSource.getRepository(Session).countBy({ userId, authMethod: 'passkey' })).toBe(2);
     const used = await t.dataSource.getRepository(Passkey).findOneByOrFail({ id: registered.body.id });

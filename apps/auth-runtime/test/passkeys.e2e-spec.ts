@@ -116,7 +116,7 @@ describe('passkeys (WebAuthn) on the API', () => {
     const session = await t.dataSource.getRepository(Session).findOneByOrFail({ id: res.body.session.id });
     expect(session.authMethod).toBe('passkey');
     const me = await t.http().get('/v1/auth/me').set('X-Service-Project-Key', key()).set('Authorization', `Bearer ${res.body.session.access_token}`);
-    expect(me.body.user).toEqual({ id: user.id, email: 'ada@example.com', is_admin: false });
+    expect(me.body.user).toEqual({ id: user.id, email: 'ada@example.com', is_admin: false, mfa_factors: ['passkey'] });
     const row = await t.dataSource.getRepository(Passkey).findOneByOrFail({ id: passkeyId });
     expect(row.counter).toBe('1');
     expect(row.lastUsedAt).toBeInstanceOf(Date);

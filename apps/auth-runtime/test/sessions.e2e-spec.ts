@@ -64,7 +64,7 @@ describe('sign-up, sign-in, me, refresh, sessions, sign-out', () => {
 
     const me = await t.http().get('/v1/auth/me').set('X-Service-Project-Key', key()).set('Cookie', cookieHeader);
     expect(me.status).toBe(200);
-    expect(me.body).toEqual({ user: { id: signUp.body.user.id, email: 'Ada@Example.com', is_admin: false }, active_sessions: 3, organizations: [] });
+    expect(me.body).toEqual({ user: { id: signUp.body.user.id, email: 'Ada@Example.com', is_admin: false, mfa_factors: [] }, active_sessions: 3, organizations: [] });
 
     const refreshed = await t.http().post('/v1/auth/refresh').set('X-Service-Project-Key', key()).set('Cookie', cookieHeader);
     expect(refreshed.status).toBe(200);
@@ -85,6 +85,7 @@ describe('sign-up, sign-in, me, refresh, sessions, sign-out', () => {
       ip_address: expect.any(String),
       user_agent: null,
       current: true,
+      impersonator_id: null,
     });
 
     const revoke = await t.http().delete(`/v1/auth/sessions/${signUp.body.session.id}`).set('X-Service-Project-Key', key()).set('Authorization', `Bearer ${refreshed.body.access_token}`);
@@ -126,14 +127,14 @@ describe('sign-up, sign-in, me, refresh, sessions, sign-out', () => {
     const disabled = await signUpUser(t, key(), 'disabled-in-db@example.com');
     const kept = await signUpUser(t, key(), 'kept-in-db@example.com');
     const me = (token: string) => t.http().get('/v1/auth/me').set('X-Service-Project-Key', key()).set('Authorization', `Bearer ${token}`);
-    expect((await me(revoked.accessToken)).body).toEqual({ user: { id: revoked.id, email: 'revoked-in-db@example.com', is_admin: false }, active_sessions: 1, organizations: [] });
+    expect((await me(revoked.accessToken)).body).toEqual({ user: { id: revoked.id, email: 'revoked-in-db@example.com', is_admin: false, mfa_factors: [] }, active_sessions: 1, organizations: [] });
     // Written behind the services' back: no revocation mark in Redis.
     await t.dataSource.query(`UPDATE sessions SET revoked_at = now(), revoke_reason = 'test' WHERE id = $1`, [revoked.sessionId]);
     await t.dataSource.query(`UPDATE users SET status = 'disabled' WHERE id = $1`, [disabled.id]);
     expect((await me(revoked.accessToken)).body).toEqual({ user: null });
     expect((await me(disabled.accessToken)).body).toEqual({ user: null });
     const still = await me(kept.accessToken);
-    expect(still.body).toEqual({ user: { id: kept.id, email: 'kept-in-db@example.com', is_admin: false }, active_sessions: 1, organizations: [] });
+    expect(still.body).toEqual({ user: { id: kept.id, email: 'kept-in-db@example.com', is_admin: false, mfa_factors: [] }, active_sessions: 1, organizations: [] });
   });
 
   it('gives each of many concurrent /me requests its own answer, whoever, whichever key, whatever state', async () => {
@@ -144,7 +145,7 @@ describe('sign-up, sign-in, me, refresh, sessions, sign-out', () => {
     const asks = Array.from({ length: 40 }, (_, n) => {
       const who = users[n % 4] ?? a;
       const projectKey = n % 10 === 9 ? tenant.consoleKey : key();
-      const expected = projectKey !== key() || who === c || who === d ? { user: null } : { user: { id: who.id, email: who.email, is_admin: false }, active_sessions: 1, organizations: [] };
+      const expected = projectKey !== key() || who === c || who === d ? { user: null } : { user: { id: who.id, email: who.email, is_admin: false, mfa_factors: [] }, active_sessions: 1, organizations: [] };
       return { who, projectKey, expected };
     });
     const answers = await Promise.all(asks.map((q) => t.http().get('/v1/auth/me').set('X-Service-Project-Key', q.projectKey).set('Authorization', `Bearer ${q.who.accessToken}`)));

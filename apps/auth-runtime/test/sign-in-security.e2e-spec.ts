@@ -407,7 +407,7 @@ describe('passwords, enumeration, rate limits, lockout, hostile input, forged to
       const consoleAdminToken = (await t.app.get(AccessTokensService).issue({ tenantId: tenant.tenantId, projectId: tenant.consoleProjectId, userId: tenant.adminUserId, sessionId: '00000000-0000-0000-0000-000000000001', isAdmin: true })).token;
       expectProblem(await t.http().get('/v1/auth/sessions').set('X-Service-Project-Key', key()).set('Authorization', `Bearer ${consoleAdminToken}`), 401, 'unauthenticated');
       expect(await me(consoleAdminToken)).toEqual({ user: null });
-      expect((await me(u.accessToken)).user).toEqual({ id: u.id, email: 'forge@example.com', is_admin: false });
+      expect((await me(u.accessToken)).user).toEqual({ id: u.id, email: 'forge@example.com', is_admin: false, mfa_factors: [] });
       t.clock.advance(901_000);
       expectProblem(await t.http().get('/v1/auth/sessions').set('X-Service-Project-Key', key()).set('Authorization', `Bearer ${u.accessToken}`), 401, 'unauthenticated');
       expect(await me(u.accessToken)).toEqual({ user: null });

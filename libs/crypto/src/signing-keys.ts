@@ -78,6 +78,8 @@ export interface AccessTokenClaims {
   adm: boolean;
   /** When the user last proved a credential (seconds); absent in tokens issued before it existed. */
   auth_time?: number;
+  /** RFC 8693 §4.1 actor: the admin acting as the user in an impersonated session (CONTRACT §13). */
+  act?: { sub: string };
   iat: number;
   exp: number;
 }
@@ -118,6 +120,7 @@ export function verifyAccessToken(token: string, key: KeyObject, opts: { nowSeco
     if (typeof c.sub !== 'string' || typeof c.sid !== 'string' || typeof c.tid !== 'string' || typeof c.aud !== 'string') return null;
     if (typeof c.exp !== 'number') return null;
     if (c.auth_time !== undefined && typeof c.auth_time !== 'number') return null;
+    if (c.act !== undefined && (typeof c.act !== 'object' || c.act === null || typeof c.act.sub !== 'string')) return null;
     return c as AccessTokenClaims;
   } catch {
     return null;

@@ -27,4 +27,8 @@ export class Session extends UserScoped {
 
   @Column('text', { nullable: true })
   revokeReason: string | null;
+
+  /** The admin who opened this session by an impersonation link (CONTRACT §13); null for the user's own. */
+  @Column('uuid', { nullable: true })
+  impersonatorId: string | null;
 }

@@ -30,6 +30,17 @@ export class WebhookDelivery extends TenantScoped {
   @Column('text', { nullable: true })
   error: string | null;
 
+  /** The headers the attempt sent (signatures included, never a secret); null before it was made. */
+  @Column('jsonb', { nullable: true })
+  requestHeaders: Record<string, string> | null;
+
+  /** The receiver's answer: its headers and the first 4 KiB of its body, as text; null without one. */
+  @Column('jsonb', { nullable: true })
+  responseHeaders: Record<string, string> | null;
+
+  @Column('text', { nullable: true })
+  responseBody: string | null;
+
   /**
    * For a failed attempt: when the next one is due (null when none is scheduled). For a pending
    * attempt: when it is due.

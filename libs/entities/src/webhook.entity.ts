@@ -21,6 +21,13 @@ export class Webhook extends TenantScoped {
   @Column('text')
   secretEncrypted: string;
 
+  /** The secret before the last rotation, which signs beside the new one until `previousSecretExpiresAt`. */
+  @Column('text', { nullable: true })
+  previousSecretEncrypted: string | null;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  previousSecretExpiresAt: Date | null;
+
   @UpdateDateColumn({ type: 'timestamptz' })
   updatedAt: Date;
 }

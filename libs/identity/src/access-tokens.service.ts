@@ -33,6 +33,8 @@ export interface IssueTokenInput {
   issuedAt?: Date;
   /** The project's active kid when the caller read it in its own statement (else it is read here). */
   activeKid?: string | null;
+  /** The admin acting as the user (an impersonated session): the token carries `act: {sub}` (RFC 8693 §4.1). */
+  impersonatorId?: string | null;
 }
 
 /** A token whose signature and claims checked out, with the kid that signed it. */
@@ -79,6 +81,7 @@ export class AccessTokensService {
       tid: input.tenantId,
       adm: input.isAdmin,
       auth_time: input.authTime ? Math.floor(input.authTime.getTime() / 1000) : iat,
+      ...(input.impersonatorId ? { act: { sub: input.impersonatorId } } : {}),
       iat,
       exp: iat + ttl,
     };

@@ -21,6 +21,9 @@ export interface SignedIn {
 }
 
 /** Sign-up and password sign-in (docs/api-contract.md §3) and the current-user view. */
+/** The order `user.mfa_factors` of `/me` lists the enabled factors in. */
+const MFA_FACTOR_ORDER = ['totp', 'sms', 'passkey', 'backup_code'];
+
 @Injectable()
 export class AccountsService {
   constructor(
@@ -157,9 +160,10 @@ export class AccountsService {
     const row = await this.users.me({ userId: claims.sub, projectId: claims.aud, sessionId: claims.sid, kid, ...key, now: this.clock.now() });
     if (!row) return { user: null };
     return {
-      user: { id: row.id, email: row.email, is_admin: row.is_admin },
+      user: { id: row.id, email: row.email, is_admin: row.is_admin, mfa_factors: MFA_FACTOR_ORDER.filter((f) => row.mfa_factors.includes(f)) },
       active_sessions: row.active_sessions,
       organizations: row.organizations,
+      ...(row.impersonator ? { impersonator: row.impersonator } : {}),
     };
   }
 }

@@ -1,9 +1,16 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 class MeUser {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty() email!: string;
   @ApiProperty() is_admin!: boolean;
+  @ApiProperty({ enum: ['totp', 'sms', 'passkey', 'backup_code'], isArray: true, description: 'Enabled second factors (backup_code while unused codes remain beside a factor), in this order' }) mfa_factors!: string[];
+}
+
+/** The admin acting as the user in an impersonated session (CONTRACT §13). */
+class MeImpersonator {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() email!: string;
 }
 
 class MeOrganization {
@@ -17,6 +24,7 @@ export class MeResponse {
   @ApiProperty({ type: MeUser }) user!: MeUser;
   @ApiProperty({ type: 'integer', description: "The user's sessions that are neither revoked nor expired" }) active_sessions!: number;
   @ApiProperty({ type: [MeOrganization], description: 'By name' }) organizations!: MeOrganization[];
+  @ApiPropertyOptional({ type: MeImpersonator, description: 'Only in an impersonated session: the admin acting as the user' }) impersonator?: MeImpersonator;
 }
 
 /**

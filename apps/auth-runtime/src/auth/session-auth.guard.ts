@@ -21,6 +21,15 @@ const RECENT_AUTHENTICATION = 'gatehouse:recent-authentication';
  */
 export const RequiresRecentAuthentication = () => SetMetadata(RECENT_AUTHENTICATION, true);
 
+const NOT_IMPERSONATED = 'gatehouse:not-impersonated';
+
+/**
+ * Marks an action an impersonated session (a token with `act`, CONTRACT §13) may not take besides
+ * the sensitive ones above, which it never may: renewing the proof, confirming a second factor.
+ * Such a session gets 403 `forbidden`.
+ */
+export const ForbiddenWhileImpersonated = () => SetMetadata(NOT_IMPERSONATED, true);
+
 /**
  * Requires a valid, unrevoked access token of the request's project (bearer or `service_session`
  * cookie) and applies the CSRF origin rule to cookie-authenticated unsafe requests (the project's
@@ -48,6 +57,10 @@ export class SessionAuthGuard implements CanActivate {
     const claims = project && presented ? await this.tokens.verify(presented.token, project.id) : null;
     if (!project || !presented || !claims) throw new ProblemError('unauthenticated', { detail: 'A valid session is required.' });
     assertSameOriginForCookie(req, presented.via, projectOrigins(project, this.authOrigin));
+    const sensitive = this.reflector.get<boolean | undefined>(RECENT_AUTHENTICATION, context.getHandler());
+    if (claims.act && (sensitive || this.reflector.get<boolean | undefined>(NOT_IMPERSONATED, context.getHandler()))) {
+      throw new ProblemError('forbidden', { detail: 'An impersonated session cannot change the password, email, second factors or passkeys of the account.' });
+    }
     if (this.reflector.get<boolean | undefined>(RECENT_AUTHENTICATION, context.getHandler()) && !this.recent(claims, project)) {
       throw new ProblemError('reauthentication-required', {
         detail: 'This action needs a recent proof of identity; re-authenticate with POST /v1/auth/reauthenticate and try again.',

@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { requestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
-import { CurrentAuth, RequiresRecentAuthentication, SessionAuthGuard, type SessionRequest } from '../auth/session-auth.guard';
+import { CurrentAuth, ForbiddenWhileImpersonated, RequiresRecentAuthentication, SessionAuthGuard, type SessionRequest } from '../auth/session-auth.guard';
 import { setSessionCookies } from '../auth/session-cookies';
 import { SignedInResponse, signedInBody } from '../sign-in/signed-in.response';
 import { CurrentProject } from '../projects/current-project.decorator';
@@ -41,6 +41,7 @@ export class MfaController {
 
   @Post('totp/verify')
   @HttpCode(200)
+  @ForbiddenWhileImpersonated()
   @ApiOkResponse({ type: FactorEnabledResponse })
   @UseGuards(SessionAuthGuard)
   @ApiOperation({ summary: 'Confirm TOTP enrolment with the first code' })
@@ -61,6 +62,7 @@ export class MfaController {
 
   @Post('sms/verify')
   @HttpCode(200)
+  @ForbiddenWhileImpersonated()
   @ApiOkResponse({ type: FactorEnabledResponse })
   @UseGuards(SessionAuthGuard)
   @ApiOperation({ summary: 'Confirm SMS enrolment with the texted code' })

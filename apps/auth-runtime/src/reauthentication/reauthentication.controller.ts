@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { requestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
-import { CurrentAuth, SessionAuthGuard, type SessionRequest } from '../auth/session-auth.guard';
+import { CurrentAuth, ForbiddenWhileImpersonated, SessionAuthGuard, type SessionRequest } from '../auth/session-auth.guard';
 import { setAccessCookie } from '../auth/session-cookies';
 import { CurrentProject } from '../projects/current-project.decorator';
 import { ProjectKeyGuard } from '../projects/project-key.guard';
@@ -28,6 +28,7 @@ export class ReauthenticationController {
 
   @Post()
   @HttpCode(200)
+  @ForbiddenWhileImpersonated()
   @ApiOkResponse({ type: AccessTokenResponse })
   @ApiOperation({ summary: 'Prove a credential again ({password}, {factor, code} or a passkey {credential}): a fresh access token, same session, new auth_time' })
   async reauthenticate(@CurrentProject() project: ResolvedProject, @CurrentAuth() auth: Auth, @Body() dto: ReauthenticateDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {

@@ -10,6 +10,7 @@ export class SessionResponse {
   @ApiProperty({ type: String, nullable: true }) ip_address!: string | null;
   @ApiProperty({ type: String, nullable: true }) user_agent!: string | null;
   @ApiProperty({ description: 'The session of the presented access token' }) current!: boolean;
+  @ApiProperty({ type: String, nullable: true, description: 'The admin who opened this session by impersonation (CONTRACT §13); null for your own' }) impersonator_id!: string | null;
 }
 
 /** `GET /v1/auth/sessions`. */
@@ -26,6 +27,7 @@ export function toSessionResponse(s: SessionRow, currentSessionId: string): Sess
     ip_address: s.ip_address,
     user_agent: s.user_agent,
     current: s.id === currentSessionId,
+    impersonator_id: s.impersonator_id ?? null,
   };
 }
 

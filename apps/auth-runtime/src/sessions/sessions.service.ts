@@ -29,7 +29,18 @@ export function accessTokenTtl(v: unknown): number {
   return typeof v === 'number' && v >= 60 && v <= 86400 ? v : DEFAULT_ACCESS_TOKEN_TTL_SECONDS;
 }
 
-export type AuthMethod = 'password' | 'magic_link' | 'passkey' | 'oauth' | 'mfa';
+export type AuthMethod = 'password' | 'magic_link' | 'passkey' | 'oauth' | 'mfa' | 'impersonation';
+
+/**
+ * An impersonated session (CONTRACT §13): its access tokens live at most 15 minutes and carry
+ * `act`; the session itself ends 60 minutes after the link was opened, so no refresh goes past.
+ */
+export const IMPERSONATION_ACCESS_TTL_SECONDS = 900;
+export const IMPERSONATION_SESSION_MS = 3600_000;
+
+/** The access-token lifetime of a session: the project's, capped for an impersonated one. */
+const sessionAccessTtl = (projectTtl: unknown, impersonatorId: string | null | undefined) =>
+  impersonatorId ? Math.min(accessTokenTtl(projectTtl), IMPERSONATION_ACCESS_TTL_SECONDS) : accessTokenTtl(projectTtl);
 
 /**
  * Sessions and their tokens: start (every way in ends here), refresh with rotation and reuse
@@ -52,10 +63,14 @@ export class SessionsService {
     this.refreshTokens = new RefreshTokenCodec(hmacSha256(config.auth.encryptionKey, 'gatehouse:refresh-token-mac'));
   }
 
-  /** Creates a session with its first refresh token and access token, in the caller's transaction. */
-  async start(manager: EntityManager, project: ResolvedProject, user: User, meta: RequestMeta, method: AuthMethod): Promise<IssuedSession> {
+  /**
+   * Creates a session with its first refresh token and access token, in the caller's transaction.
+   * With `impersonatorId` (an admin's impersonation link), the session lasts IMPERSONATION_SESSION_MS,
+   * its tokens carry `act` and `session.created` carries `impersonator_id`.
+   */
+  async start(manager: EntityManager, project: ResolvedProject, user: User, meta: RequestMeta, method: AuthMethod, opts: { impersonatorId?: string } = {}): Promise<IssuedSession> {
     const now = this.clock.now();
-    const expiresAt = new Date(now.getTime() + SESSION_ABSOLUTE_MS);
+    const expiresAt = new Date(now.getTime() + (opts.impersonatorId ? IMPERSONATION_SESSION_MS : SESSION_ABSOLUTE_MS));
     const sessionId = randomUUID();
     const refreshToken = this.refreshTokens.issue(sessionId, 0);
     const refreshExpiresAt = new Date(Math.min(now.getTime() + REFRESH_IDLE_MS, expiresAt.getTime()));
@@ -72,11 +87,12 @@ export class SessionsService {
       refreshTokenHash: sha256Hex(refreshToken),
       refreshExpiresAt,
       securityStamp: user.securityStamp ?? 0,
+      impersonatorId: opts.impersonatorId ?? null,
     });
     // A claim, reset or disabling ended the credential this sign-in proved after it was checked.
     if (!session) throw new ProblemError('invalid-credentials', { detail: 'The credentials are no longer valid.' });
-    await this.sessionEvent(manager, 'session.created', { tenantId: user.tenantId, projectId: user.projectId, userId: user.id, sessionId: session.id }, 'user', meta, {}, { method });
-    const access = await this.accessTokenFor(project, user, session.id, now, session.activeKid, manager);
+    await this.sessionEvent(manager, 'session.created', { tenantId: user.tenantId, projectId: user.projectId, userId: user.id, sessionId: session.id }, 'user', meta, {}, { method, ...(opts.impersonatorId ? { impersonator_id: opts.impersonatorId } : {}) });
+    const access = await this.accessTokenFor(project, user, session.id, now, session.activeKid, manager, opts.impersonatorId);
     return {
       sessionId: session.id,
       sessionExpiresAt: session.expiresAt,
@@ -117,7 +133,7 @@ export class SessionsService {
     if (rotation.kind === 'unknown-project') throw projectKeyRequired();
     if (rotation.kind === 'origin-refused') throw originRefused();
 
-    let session: Pick<ChainStateRow, 'session_id' | 'user_id' | 'project_id' | 'tenant_id' | 'is_admin' | 'session_expires_at' | 'auth_time'>;
+    let session: Pick<ChainStateRow, 'session_id' | 'user_id' | 'project_id' | 'tenant_id' | 'is_admin' | 'session_expires_at' | 'auth_time' | 'impersonator_id'>;
     let refreshToken: string;
     let refreshExpiresAt: Date;
     let ttl: unknown;
@@ -151,9 +167,10 @@ export class SessionsService {
       userId: session.user_id,
       sessionId: session.session_id,
       isAdmin: session.is_admin,
-      ttlSeconds: accessTokenTtl(ttl),
+      ttlSeconds: sessionAccessTtl(ttl, session.impersonator_id),
       authTime: new Date(session.auth_time),
       activeKid,
+      impersonatorId: session.impersonator_id,
     });
     return {
       tenantId: session.tenant_id,
@@ -263,9 +280,20 @@ export class SessionsService {
   }
 
   /** A token for a proof made at `authTime` (a sign-in or re-authentication): issued at that same instant. */
-  private accessTokenFor(project: ResolvedProject, user: User, sessionId: string, authTime: Date, activeKid: string | null, manager?: EntityManager) {
+  private accessTokenFor(project: ResolvedProject, user: User, sessionId: string, authTime: Date, activeKid: string | null, manager?: EntityManager, impersonatorId?: string) {
     return this.tokens.issue(
-      { tenantId: user.tenantId, projectId: user.projectId, userId: user.id, sessionId, isAdmin: user.isAdmin, ttlSeconds: accessTokenTtl(project.settings.access_token_ttl_seconds), authTime, issuedAt: authTime, activeKid },
+      {
+        tenantId: user.tenantId,
+        projectId: user.projectId,
+        userId: user.id,
+        sessionId,
+        isAdmin: user.isAdmin,
+        ttlSeconds: sessionAccessTtl(project.settings.access_token_ttl_seconds, impersonatorId),
+        authTime,
+        issuedAt: authTime,
+        activeKid,
+        impersonatorId,
+      },
       manager,
     );
   }

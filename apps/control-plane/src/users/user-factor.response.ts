@@ -36,3 +36,11 @@ export function toUserFactorResponse(f: UserFactorRow): UserFactorResponse {
     last_used_at: f.last_used_at === null ? null : new Date(f.last_used_at).toISOString(),
   };
 }
+
+/** `POST /v1/admin/users/{id}/impersonate`: the one-time link and when it stops working. */
+export class ImpersonationLinkResponse {
+  @ApiProperty({ description: 'Open it in a browser once, within 60 s: a session of the user starts on the auth runtime and the browser lands on the redirect URL', example: 'https://auth.example.com/v1/auth/impersonation/verify?token=…&project_key=pk_…' })
+  url!: string;
+
+  @ApiProperty({ format: 'date-time' }) expires_at!: string;
+}

@@ -31,6 +31,7 @@ class UserSessionResponse {
   @ApiProperty({ format: 'date-time' }) created_at!: string;
   @ApiProperty({ format: 'date-time' }) last_active_at!: string;
   @ApiProperty({ format: 'date-time' }) expires_at!: string;
+  @ApiProperty({ type: String, nullable: true, description: 'The admin who opened this session by impersonation (CONTRACT §13); null for the user\'s own' }) impersonator_id!: string | null;
 }
 
 /** One of the user's organizations, with their role in it. */
@@ -82,6 +83,7 @@ export function toUserDetailResponse(u: UserRow, sessions: SessionRow[], organiz
       created_at: iso(s.created_at),
       last_active_at: iso(s.last_active_at),
       expires_at: iso(s.expires_at),
+      impersonator_id: s.impersonator_id ?? null,
     })),
     organizations: organizations.map((o) => ({ id: o.id, name: o.name, slug: o.slug, role: o.role, joined_at: iso(o.joined_at) })),
   };

@@ -7,8 +7,9 @@ import { CurrentAdmin } from '../auth/current-admin.decorator';
 import { NoFieldsDto } from '../common/no-fields.dto';
 import { QueryReader } from '../common/query-params';
 import { CreateUserDto } from './dto/create-user.dto';
+import { ImpersonateUserDto } from './dto/impersonate-user.dto';
 import { UpdateUserDto } from './dto/update-user.dto';
-import { UserFactorListResponse } from './user-factor.response';
+import { ImpersonationLinkResponse, UserFactorListResponse } from './user-factor.response';
 import { UserDetailResponse, UserListResponse, UserResponse } from './user.response';
 import { UsersService } from './users.service';
 
@@ -53,6 +54,19 @@ export class UsersController {
   async sendPasswordReset(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Body() _body: NoFieldsDto, @Req() req: Request): Promise<Record<string, never>> {
     await this.users.sendPasswordReset(admin, id, requestMeta(req));
     return {};
+  }
+
+  @Post(':id/impersonate')
+  @HttpCode(201)
+  @ApiOperation({
+    summary: 'Sign in as the user: a one-time link (60 s, single use) to the auth runtime that starts a session of theirs (201) ★',
+    description:
+      "Needs the admin's recent proof of identity (403 `reauthentication-required`). The session's access tokens carry `act: {sub: <admin id>}`, live at most 15 minutes and cannot be refreshed past 60 minutes after the link was opened; `GET /v1/auth/me` shows `impersonator`, session lists `impersonator_id`. Such a session cannot change the password, email, second factors or passkeys (403 `forbidden`). Another admin of the tenant → 403 `forbidden`; a disabled user → 409. Audit `user.impersonated` with the reason; `session.created` carries `impersonator_id`.",
+  })
+  @ApiCreatedResponse({ type: ImpersonationLinkResponse })
+  @ApiForbiddenResponse({ description: '`reauthentication-required`, or `forbidden` for an admin of the tenant' })
+  impersonate(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Body() dto: ImpersonateUserDto, @Req() req: Request): Promise<ImpersonationLinkResponse> {
+    return this.users.impersonate(admin, id, dto, requestMeta(req));
   }
 
   @Get(':id/factors')

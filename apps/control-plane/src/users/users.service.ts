@@ -7,6 +7,7 @@ import {
   EventRecorder,
   LockoutService,
   OneTimeTokensRepository,
+  parseUrl,
   PasswordHasher,
   PasswordPolicy,
   ProjectsRepository,
@@ -26,8 +27,9 @@ import { adminEvent } from '../common/admin-events';
 import { paginated, type Page } from '../common/pagination';
 import { OrganizationMembersRepository } from '@gatehouse/organizations';
 import type { CreateUserDto } from './dto/create-user.dto';
+import type { ImpersonateUserDto } from './dto/impersonate-user.dto';
 import type { UpdateUserDto } from './dto/update-user.dto';
-import { toUserFactorResponse, type UserFactorListResponse } from './user-factor.response';
+import { toUserFactorResponse, type ImpersonationLinkResponse, type UserFactorListResponse } from './user-factor.response';
 import { UserFactorsRepository } from './user-factors.repository';
 import { toUserDetailResponse, toUserResponse, type UserResponse } from './user.response';
 
@@ -39,6 +41,8 @@ const ADMIN_REVOKED = 'admin_revoked';
 /** The reset flow's token lifetime (CONTRACT §5) and a set-password invitation's (§13). */
 const RESET_TTL_MS = 3600_000;
 const SET_PASSWORD_TTL_MS = 7 * 24 * 3600_000;
+/** An impersonation link works once, within 60 s (CONTRACT §13). */
+export const IMPERSONATION_LINK_TTL_MS = 60_000;
 
 /**
  * The application page a reset or set-password mail links to (CONTRACT §10): the project's
@@ -183,6 +187,60 @@ export class UsersService {
       );
       await this.enqueue({ template: 'password-reset', to: user.email, projectId: project.id, projectName: project.name, variables: { link: passwordResetLink(project, token)!, expires_in_minutes: '60' } });
     });
+  }
+
+  /**
+   * `POST /v1/admin/users/{id}/impersonate` ★ (CONTRACT §13): a one-time link (60 s) to the auth
+   * runtime that starts a session of the user with `act: {sub: <admin>}`. Another admin of the
+   * tenant cannot be impersonated (403), nor a disabled user (409); `redirect_url` must be one of
+   * the project's registered redirect URLs (400). Audited `user.impersonated` with the reason.
+   */
+  async impersonate(admin: AdminContext, id: string, dto: ImpersonateUserDto, meta: RequestMeta): Promise<ImpersonationLinkResponse> {
+    assertRecentProof(admin, this.clock.nowMs());
+    if (!isId(id)) throw notFound();
+    return this.dataSource.transaction(async (manager) => {
+      const user = await this.users.lockInTenant(manager, admin.tenantId, id);
+      if (!user) throw notFound();
+      if (user.is_admin) throw new ProblemError('forbidden', { detail: 'An administrator of the tenant cannot be impersonated.' });
+      if (user.status !== 'active') throw new ProblemError('conflict', { detail: 'The user is disabled; enable them first.' });
+      const project = await this.projects.findInTenant(admin.tenantId, user.project_id, manager);
+      if (!project) throw notFound();
+      const target = this.impersonationTarget(project, dto.redirect_url);
+      const expiresAt = new Date(this.clock.nowMs() + IMPERSONATION_LINK_TTL_MS);
+      const token = await this.oneTimeTokens.issue(manager, { id: user.id, tenantId: user.tenant_id, projectId: user.project_id }, 'impersonation', expiresAt, {
+        admin_id: admin.userId,
+        admin_project_id: admin.consoleProjectId,
+        redirect_url: target,
+      });
+      await this.events.record(
+        manager,
+        adminEvent(admin, meta, {
+          projectId: user.project_id,
+          action: 'user.impersonated',
+          resourceType: 'user',
+          resourceId: user.id,
+          data: { user: { id: user.id, email: user.email, project_id: user.project_id }, reason: dto.reason, redirect_url: target, expires_at: expiresAt.toISOString() },
+        }),
+      );
+      const url = new URL(`${this.config.http.publicAuthUrl}/v1/auth/impersonation/verify`);
+      url.searchParams.set('token', token);
+      url.searchParams.set('project_key', project.publishableKey);
+      return { url: url.toString(), expires_at: expiresAt.toISOString() };
+    });
+  }
+
+  /** The registered redirect URL `given` names (equal after URL parsing), else the project's default; 400/409 otherwise. */
+  private impersonationTarget(project: Project, given: string | undefined): string {
+    if (given !== undefined) {
+      const href = parseUrl(given)?.href;
+      const match = href ? project.redirectUrls.find((r) => parseUrl(r)?.href === href) : undefined;
+      if (!match) throw ProblemError.validation({ redirect_url: ["must be one of the project's registered redirect URLs"] });
+      return match;
+    }
+    const settings = project.settings as Record<string, unknown>;
+    const fallback = [settings.default_redirect_url, project.redirectUrls[0]].find((v): v is string => typeof v === 'string' && v.length > 0);
+    if (!fallback) throw new ProblemError('conflict', { detail: 'The project has no default_redirect_url or redirect URL to land on.' });
+    return fallback;
   }
 
   /** `GET /v1/admin/users/{id}/factors`. */

@@ -44,7 +44,7 @@ export function mailedToCurrentAddress(token: Pick<OneTimeToken, 'payload'>, use
   return typeof to !== 'string' || to.toLowerCase() === user.email.toLowerCase();
 }
 
-export type TokenPurpose = 'verify-email' | 'email-change' | 'password-reset' | 'magic-link' | 'mfa';
+export type TokenPurpose = 'verify-email' | 'email-change' | 'password-reset' | 'magic-link' | 'mfa' | 'impersonation';
 
 /**
  * The only code that queries `one_time_tokens` (the auth runtime's mailed links and MFA tokens,

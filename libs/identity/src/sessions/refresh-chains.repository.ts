@@ -26,6 +26,8 @@ export interface ChainStateRow {
   is_admin: boolean;
   /** The session's `auth_time` (its creation for sessions older than the column). */
   auth_time: Date;
+  /** The admin acting as the user in an impersonated session (its tokens carry `act`); else null. */
+  impersonator_id: string | null;
 }
 
 /** What a successful rotation returns: whose session it is, and the successor's expiry. */
@@ -40,6 +42,7 @@ export interface RotatedRow {
   /** The project's `settings.access_token_ttl_seconds`, as stored (validated by the caller). */
   access_token_ttl: unknown;
   auth_time: Date;
+  impersonator_id: string | null;
   /** The project's active signing key, which signs the new access token. */
   active_kid: string | null;
 }
@@ -79,7 +82,7 @@ const ROTATE_STATEMENT: PreparedStatement = {
             AND ${originAllowedSql('$10', 'proj.allowed_origins', { settings: 'proj.settings', authOrigin: '$11' })}
          RETURNING c.session_id, s.user_id, s.project_id, s.tenant_id, u.is_admin, s.expires_at AS session_expires_at,
                    c.expires_at AS new_expires_at, proj.settings -> 'access_token_ttl_seconds' AS access_token_ttl,
-                   COALESCE(s.auth_time, s.created_at) AS auth_time,
+                   COALESCE(s.auth_time, s.created_at) AS auth_time, s.impersonator_id,
                    ${activeKidSql('s.project_id')} AS active_kid
        )
        SELECT cur.*, set_config('synchronous_commit', 'off', true) AS commit_mode FROM cur`,
@@ -100,7 +103,7 @@ const STATE_STATEMENT: PreparedStatement = {
                 SELECT c.session_id, c.generation, c.token_hash, c.expires_at AS token_expires_at, c.previous_token_hash,
                        c.rotated_at, c.successor_token_encrypted,
                        s.user_id, s.project_id, s.tenant_id, s.expires_at AS session_expires_at, s.revoked_at AS session_revoked_at,
-                       COALESCE(s.auth_time, s.created_at) AS auth_time, u.status AS user_status, u.is_admin
+                       COALESCE(s.auth_time, s.created_at) AS auth_time, s.impersonator_id, u.status AS user_status, u.is_admin
                   FROM refresh_chains c
                   JOIN sessions s ON s.id = c.session_id
                   JOIN users u ON u.id = s.user_id

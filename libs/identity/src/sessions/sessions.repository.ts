@@ -8,6 +8,8 @@ export type NewSession = Pick<Session, 'id' | 'tenantId' | 'projectId' | 'userId
   securityStamp: number;
   refreshTokenHash: string;
   refreshExpiresAt: Date;
+  /** The admin opening the session by an impersonation link. */
+  impersonatorId?: string | null;
 };
 
 /** A live session as its owner (`/v1/auth/sessions`) and an admin (the user detail) see it. */
@@ -19,6 +21,8 @@ export interface SessionRow {
   expires_at: Date;
   ip_address: string | null;
   user_agent: string | null;
+  /** The admin acting as the user in an impersonated session (CONTRACT §13); else null. */
+  impersonator_id: string | null;
 }
 
 /**
@@ -35,7 +39,7 @@ export const unrevokedSessionOfUserSql = (sessionRef: string, userRef: string) =
  * $1–$6 tenant, project, user, method, ip, user agent; $7 now (also the session's `auth_time`); $8
  * expiry; $9 refresh token hash; $10 its expiry; $11 the session's id (chosen by the caller: the
  * refresh token names it); $12 the user's security stamp as the sign-in read it with the credential
- * it checked. The session is written only while the stamp is unchanged: the user's row is locked
+ * it checked; $13 the impersonating admin (null for the user's own sign-in). The session is written only while the stamp is unchanged: the user's row is locked
  * first, so a claim, reset or disabling in progress is waited for, and a sign-in whose credential
  * it ended meanwhile writes nothing. Also answers the project's active signing key, which signs
  * the first access token (read here so that a rotation applies at once, at no extra round trip).
@@ -45,8 +49,8 @@ const CREATE_STATEMENT: PreparedStatement = {
   text: `WITH u AS (
            SELECT id FROM users WHERE id = $3 AND security_stamp = $12 FOR NO KEY UPDATE
          ), s AS (
-           INSERT INTO sessions (id, tenant_id, project_id, user_id, auth_method, ip_address, user_agent, last_active_at, auth_time, expires_at)
-           SELECT $11, $1, $2, u.id, $4, $5, $6, $7, $7, $8 FROM u
+           INSERT INTO sessions (id, tenant_id, project_id, user_id, auth_method, ip_address, user_agent, last_active_at, auth_time, expires_at, impersonator_id)
+           SELECT $11, $1, $2, u.id, $4, $5, $6, $7, $7, $8, $13::uuid FROM u
            RETURNING id, expires_at
          ), c AS (
            INSERT INTO refresh_chains (session_id, generation, token_hash, expires_at) SELECT id, 0, $9, $10 FROM s
@@ -69,7 +73,7 @@ export class SessionsRepository {
    */
   async create(manager: EntityManager, s: NewSession): Promise<{ id: string; expiresAt: Date; activeKid: string | null } | null> {
     const rows = await queryPrepared<{ id: string; expires_at: Date; active_kid: string | null }>(manager, CREATE_STATEMENT, [
-      s.tenantId, s.projectId, s.userId, s.authMethod, s.ipAddress, s.userAgent, s.now, s.expiresAt, s.refreshTokenHash, s.refreshExpiresAt, s.id, s.securityStamp,
+      s.tenantId, s.projectId, s.userId, s.authMethod, s.ipAddress, s.userAgent, s.now, s.expiresAt, s.refreshTokenHash, s.refreshExpiresAt, s.id, s.securityStamp, s.impersonatorId ?? null,
     ]);
     return rows[0] ? { id: rows[0].id, expiresAt: new Date(rows[0].expires_at), activeKid: rows[0].active_kid } : null;
   }
@@ -125,7 +129,7 @@ export class SessionsRepository {
    */
   listActive(userId: string, now: Date, limit: number | null = null): Promise<SessionRow[]> {
     return this.dataSource.query(
-      `SELECT s.id, s.auth_method, s.created_at, GREATEST(s.last_active_at, c.rotated_at) AS last_active_at, s.expires_at, s.ip_address, s.user_agent
+      `SELECT s.id, s.auth_method, s.created_at, GREATEST(s.last_active_at, c.rotated_at) AS last_active_at, s.expires_at, s.ip_address, s.user_agent, s.impersonator_id
          FROM sessions s LEFT JOIN refresh_chains c ON c.session_id = s.id
         WHERE s.user_id = $1 AND s.revoked_at IS NULL AND s.expires_at > $2
         ORDER BY s.created_at DESC, s.id LIMIT $3`,

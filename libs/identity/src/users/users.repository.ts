@@ -14,6 +14,10 @@ export interface MeRow {
   is_admin: boolean;
   active_sessions: number;
   organizations: { id: string; name: string; role: string }[];
+  /** Enabled second factors among `totp`, `sms`, `passkey`, `backup_code` (CONTRACT §13), unordered. */
+  mfa_factors: string[];
+  /** The admin acting as the user when the session is an impersonated one. */
+  impersonator: { id: string; email: string } | null;
 }
 
 /** Whose `/me` to show: the access token's claims and what the presented project key resolves to. */
@@ -40,7 +44,12 @@ const ME_STATEMENT: PreparedStatement = {
   name: 'auth_me',
   text: `SELECT u.id, u.email, u.is_admin,
                 ${liveSessionCountSql('u.id', '$4')} AS active_sessions,
-                ${organizationsOfUserJsonSql('u.id')} AS organizations
+                ${organizationsOfUserJsonSql('u.id')} AS organizations,
+                ARRAY(SELECT f.type FROM mfa_factors f WHERE f.user_id = u.id AND f.status = 'enabled'
+                      UNION ALL SELECT 'passkey' WHERE EXISTS (SELECT 1 FROM passkeys p WHERE p.user_id = u.id)
+                      UNION ALL SELECT 'backup_code' WHERE EXISTS (SELECT 1 FROM mfa_factors f WHERE f.user_id = u.id AND f.status = 'enabled')
+                                                      AND EXISTS (SELECT 1 FROM mfa_backup_codes c WHERE c.user_id = u.id AND c.used_at IS NULL)) AS mfa_factors,
+                (SELECT json_build_object('id', a.id, 'email', a.email) FROM sessions s JOIN users a ON a.id = s.impersonator_id WHERE s.id = $3) AS impersonator
            FROM users u
           WHERE u.id = $1 AND u.project_id = $2 AND u.status = 'active'
             AND ${unrevokedSessionOfUserSql('$3', 'u.id')}
