@@ -73,6 +73,7 @@ describe('SessionsService.refresh decides on what the chain answered', () => {
     user_status: 'active',
     is_admin: false,
     auth_time: new Date('2026-11-25T11:00:00Z'),
+    impersonator_id: null,
     ...over,
   });
   const notRotated = (state: ChainStateRow | null): Rotation => ({ kind: 'not-rotated', state, accessTokenTtl: undefined, activeKid: 'kid-1' });
@@ -83,7 +84,7 @@ describe('SessionsService.refresh decides on what the chain answered', () => {
     const authTime = new Date('2026-11-25T10:00:00Z');
     answers.push({
       kind: 'rotated',
-      row: { session_id: sessionId, user_id: 'u', project_id: 'p', tenant_id: 't', is_admin: false, session_expires_at: new Date(now.getTime() + 86400_000), new_expires_at: new Date(now.getTime() + 7 * 86400_000), access_token_ttl: 600, auth_time: authTime, active_kid: 'kid-1' },
+      row: { session_id: sessionId, user_id: 'u', project_id: 'p', tenant_id: 't', is_admin: false, session_expires_at: new Date(now.getTime() + 86400_000), new_expires_at: new Date(now.getTime() + 7 * 86400_000), access_token_ttl: 600, auth_time: authTime, impersonator_id: null, active_kid: 'kid-1' },
     });
     const issued = await service.refresh(key, null, presented, meta);
     expect(codec.read(issued.refreshToken)).toEqual({ sessionId, generation: 4 });
