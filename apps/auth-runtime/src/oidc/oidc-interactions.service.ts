@@ -3,12 +3,12 @@ import type { Interaction, Provider } from 'oidc-provider';
 import { DataSource } from 'typeorm';
 import type { AccessTokenClaims } from '@gatehouse/crypto';
 import { randomToken, sha256Hex } from '@gatehouse/crypto';
-import { projectOidcSettings, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
+import { ApiResourcesRepository, projectOidcSettings, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { CacheStore, Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import type { GatehouseCompletion } from './oidc-interaction-result';
 import { acrOfAuthMethod, acrSatisfies, LOA_2, requiredAcr } from './oidc-acr';
-import { OidcProviders } from './oidc-providers.service';
+import { OIDC_SCOPES, OidcProviders } from './oidc-providers.service';
 import { newOidcRequestState, oidcRequestState } from './oidc-request-state';
 import { interactionOriginKey, type InteractionOrigin } from './oidc-store';
 
@@ -36,6 +36,7 @@ export class OidcInteractionsService {
     private readonly cache: CacheStore,
     private readonly clock: Clock,
     private readonly dataSource: DataSource,
+    private readonly apiResources: ApiResourcesRepository,
   ) {}
 
   async describe(project: ResolvedProject, uid: string): Promise<InteractionView> {
@@ -45,7 +46,7 @@ export class OidcInteractionsService {
       uid: interaction.uid,
       prompt: interaction.prompt.name === 'consent' ? 'consent' : 'login',
       client: { client_id: String(interaction.params.client_id), name: client?.clientName ?? String(interaction.params.client_id), first_party: client?.metadata().first_party === true },
-      scopes: requestedScopes(interaction),
+      scopes: await this.grantableScopes(project, interaction),
       expires_at: new Date(interaction.exp * 1000).toISOString(),
     };
   }
@@ -95,7 +96,7 @@ export class OidcInteractionsService {
     this.assertOpen(interaction);
     if (interaction.prompt.name !== 'consent') throw new ProblemError('conflict', { detail: 'The user has not signed in yet: POST …/complete with their session first.' });
     if (interaction.session?.accountId !== auth.sub) throw new ProblemError('forbidden', { detail: 'This interaction belongs to another user.' });
-    const requested = new Set(requestedScopes(interaction));
+    const requested = new Set(await this.grantableScopes(project, interaction));
     const unknown = scopes.filter((s) => !requested.has(s));
     if (unknown.length) throw ProblemError.validation({ scopes: [`must be a subset of the requested scopes (${[...requested].join(' ')}); not requested: ${unknown.join(' ')}`] });
     const chosen = new Set(scopes);
@@ -149,6 +150,22 @@ export class OidcInteractionsService {
     if (stale) {
       throw new ProblemError('reauthentication-required', { detail: 'The application asks for a fresh sign-in: re-authenticate (POST /v1/auth/reauthenticate) and complete again.' });
     }
+  }
+
+  /**
+   * The requested scopes the provider can grant: OpenID Connect's, and those of the registered API
+   * resources the request names (`resource`). Any other scope in the request (one an API does not
+   * have) would never reach a token, so it is neither shown for consent nor accepted in it.
+   */
+  private async grantableScopes(project: ResolvedProject, interaction: Interaction): Promise<string[]> {
+    const raw = interaction.params.resource;
+    const resources = (Array.isArray(raw) ? raw : [raw]).filter((r): r is string => typeof r === 'string');
+    const apiScopes = new Set<string>();
+    for (const resource of resources) {
+      const api = await this.apiResources.findByIdentifier(project.id, resource);
+      for (const scope of api?.scopes ?? []) apiScopes.add(scope.name);
+    }
+    return requestedScopes(interaction).filter((s) => OIDC_SCOPES.includes(s) || apiScopes.has(s));
   }
 
   /** Whether the user could prove the second level: an enabled second factor or a passkey. */

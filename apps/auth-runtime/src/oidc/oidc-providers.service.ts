@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Account, Configuration, KoaContextWithOIDC, Provider } from 'oidc-provider';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { hmacSha256, randomToken, safeEqual, sha256Hex } from '@gatehouse/crypto';
-import { newOAuthClientId, newOAuthClientSecret, projectOidcSettings, SigningKeysService, type ResolvedProject } from '@gatehouse/identity';
+import { ApiResourcesRepository, newOAuthClientId, newOAuthClientSecret, projectOidcSettings, SigningKeysService, type ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { BackgroundTasks } from '../common/background-tasks';
 import { hostedPagesCsp } from '../hosted-pages/hosted-pages-files';
@@ -16,7 +16,7 @@ import { OidcStore } from './oidc-store';
 /** How long a built provider serves before its keys and settings are read again. */
 const RECHECK_MS = 30_000;
 export const OIDC_SCOPES = ['openid', 'offline_access', 'profile', 'email'];
-/** Scopes an access token for a resource server (RFC 8707 `resource`) may carry. */
+/** Scopes an access token for an API on an allowed origin (RFC 8707 `resource`, not a registered API resource) may carry. */
 const RESOURCE_SCOPES = 'profile email';
 
 /** The routes under the issuer; every URL is whatever discovery says (CONTRACT §11). */
@@ -73,6 +73,7 @@ export class OidcProviders {
     private readonly grants: OAuthGrantsRepository,
     private readonly clock: Clock,
     private readonly tasks: BackgroundTasks,
+    private readonly apiResources: ApiResourcesRepository,
   ) {}
 
   issuer(projectId: string): string {
@@ -111,6 +112,7 @@ export class OidcProviders {
     const accessTtl = accessTokenTtl(project.settings.access_token_ttl_seconds);
     const cookieKey = hmacSha256(this.config.auth.encryptionKey, `oidc-cookies:${project.id}`).toString('base64url');
     const grants = this.grants;
+    const apiResources = this.apiResources;
     const findUser = async (userId: string): Promise<OidcUserRow | null> => oidcRequestState.getStore()?.users.get(userId) ?? (await grants.user(project.id, userId));
 
     const configuration: Configuration = {
@@ -155,8 +157,9 @@ export class OidcProviders {
         short: { signed: true, httpOnly: true, sameSite: 'lax', secure: issuer.startsWith('https:') },
       },
       ttl: {
-        AccessToken: accessTtl,
-        ClientCredentials: accessTtl,
+        // An API resource's own lifetime for a token for it (resourceServerInfo), else the project's.
+        AccessToken: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? accessTtl,
+        ClientCredentials: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? accessTtl,
         AuthorizationCode: 60,
         IdToken: 3600,
         Interaction: 600,
@@ -182,25 +185,24 @@ export class OidcProviders {
           enabled: true,
           defaultResource: (_ctx, _client, oneOf) => oneOf ?? (undefined),
           useGrantedResource: () => true,
-          // A JWT access token for an API (RFC 8707 `resource`) only for a first-party client, and only
-          // for an API on one of the project's allowed origins (which an admin sets): a self-registered
-          // or third-party client cannot mint a token that an API of the project, or anyone else's, accepts.
-          getResourceServerInfo: (_ctx, resource, client) => {
-            const { InvalidTarget } = oidcLibrary().errors;
-            if (client.metadata().first_party !== true) throw new InvalidTarget('resource indicators are for first-party clients');
-            let origin: string | null = null;
-            try {
-              origin = new URL(resource).origin;
-            } catch {
-              origin = null;
-            }
-            if (!origin || !project.allowedOrigins.includes(origin)) throw new InvalidTarget("the resource is not on one of the project's allowed origins");
-            return { scope: RESOURCE_SCOPES, accessTokenTTL: accessTtl, accessTokenFormat: 'jwt', jwt: { sign: { alg: 'ES256' } } };
-          },
+          // RFC 8707 `resource` → an RFC 9068 JWT access token for that API, only for an API the admin
+          // named (resourceServerInfo): no client can mint a signed token that an API of the project,
+          // or anyone else's, accepts.
+          getResourceServerInfo: (ctx, resource, client) => resourceServerInfo(ctx, resource, client, project, accessTtl, apiResources),
         },
         // RFC 7591, when the project opens it: anyone may register a client (never first-party), and reads it back with the registration access token.
         registration: settings.dynamic_registration
-          ? { enabled: true, initialAccessToken: false, issueRegistrationAccessToken: true, idFactory: () => newOAuthClientId(), secretFactory: () => newOAuthClientSecret() }
+          ? {
+              enabled: true,
+              initialAccessToken: false,
+              // Awaited before the provider reads the metadata: the API scopes a client may register are taken out first (registrationApiScopes).
+              issueRegistrationAccessToken: async (ctx) => {
+                await registrationApiScopes(ctx, project.id, apiResources);
+                return true;
+              },
+              idFactory: () => newOAuthClientId(),
+              secretFactory: () => newOAuthClientSecret(),
+            }
           : { enabled: false },
       },
       interactions: { policy: interactionPolicy(), url: (_ctx, interaction) => interactionUrl(this.config, project, interaction.uid) },
@@ -275,6 +277,63 @@ export class OidcProviders {
     };
     return provider;
   }
+}
+
+/**
+ * The API a `resource` parameter names (RFC 8707), as oidc-provider's resource server. An API the
+ * admin registered (api_resources, matched URL-normalised) gets RFC 9068 JWTs with `aud` = its
+ * identifier, its own scopes (what the user granted among them) and its token lifetime: for any
+ * admin-created client (a third-party one after the user's consent), for a self-registered client
+ * only when the API allows dynamic clients, and without a user (`client_credentials`) only for a
+ * first-party client. The earlier rule stays as one case: a first-party client may name an API on
+ * one of the project's allowed origins (which only an admin sets), with scopes `profile email`.
+ * Anything else is `invalid_target`.
+ */
+async function resourceServerInfo(
+  ctx: KoaContextWithOIDC,
+  resource: string,
+  client: InstanceType<Provider['Client']>,
+  project: ResolvedProject,
+  accessTtl: number,
+  apiResources: ApiResourcesRepository,
+) {
+  const { InvalidTarget } = oidcLibrary().errors;
+  const metadata = client.metadata();
+  const firstParty = metadata.first_party === true;
+  const api = await apiResources.findByIdentifier(project.id, resource);
+  if (api) {
+    if (metadata.self_registered === true && !api.allowDynamicClients) throw new InvalidTarget('this API does not accept self-registered clients');
+    const grantType = (ctx.oidc.params as { grant_type?: unknown } | undefined)?.grant_type;
+    if (!firstParty && grantType === 'client_credentials') throw new InvalidTarget('a token without a user for this API is for first-party clients only');
+    const scope = api.scopes.map((s) => s.name).join(' ');
+    return { scope, audience: api.identifier, accessTokenTTL: api.accessTokenTtlSeconds ?? accessTtl, accessTokenFormat: 'jwt' as const, jwt: { sign: { alg: 'ES256' as const } } };
+  }
+  if (!firstParty) throw new InvalidTarget('the resource is not an API registered in this project');
+  let origin: string | null = null;
+  try {
+    origin = new URL(resource).origin;
+  } catch {
+    origin = null;
+  }
+  if (!origin || !project.allowedOrigins.includes(origin)) throw new InvalidTarget("the resource is neither an API registered in this project nor on one of the project's allowed origins");
+  return { scope: RESOURCE_SCOPES, accessTokenTTL: accessTtl, accessTokenFormat: 'jwt' as const, jwt: { sign: { alg: 'ES256' as const } } };
+}
+
+/**
+ * RFC 7591 lets a client register the scopes it will ask for, and an MCP client registers its
+ * server's (RFC 9728 `scopes_supported`). A client's `scope` limits only OpenID Connect scopes (an
+ * API's scopes are the user's to grant on the consent screen), and the provider refuses any scope
+ * it does not know: so the scopes of the project's APIs that accept self-registered clients are
+ * taken out of the registered `scope` (`openid` when nothing else is left), and any other unknown
+ * scope is still refused (invalid_client_metadata).
+ */
+async function registrationApiScopes(ctx: KoaContextWithOIDC, projectId: string, apiResources: ApiResourcesRepository): Promise<void> {
+  const body = ctx.oidc.body as { scope?: unknown } | undefined;
+  if (!body || typeof body.scope !== 'string') return;
+  const requested = body.scope.split(' ').filter(Boolean);
+  const apiScopes = await apiResources.dynamicClientScopes(projectId);
+  const kept = requested.filter((s) => !apiScopes.has(s));
+  if (kept.length !== requested.length) body.scope = kept.length ? kept.join(' ') : 'openid';
 }
 
 /**
