@@ -55,6 +55,7 @@ describe('admin audit log query', () => {
           ip_address: '203.0.113.9',
           user_agent: 'console/2',
           created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+          data: { project: { id: expect.any(String), name: 'Audited' } },
         },
       ],
       pagination: { page: 1, limit: 20, total: 1 },

@@ -18,6 +18,14 @@ export interface AuditEventRow {
   ip_address: string | null;
   user_agent: string | null;
   created_at: Date;
+  /** The event's `data` (CONTRACT §13): what changed, why a sign-in failed, an import's counts; `{}` when nothing. */
+  metadata: Record<string, unknown>;
+}
+
+/** Where an export page ends: the last event's `created_at` (as PostgreSQL wrote it, microseconds kept) and id. */
+export interface AuditCursor {
+  created_at: string;
+  id: string;
 }
 
 /** One UTC day of one project in `daily`: how many of each kind of sign-in activity it recorded. */
@@ -56,9 +64,17 @@ const ACTIVITY_ACTIONS = `('session.created', 'user.created', 'user.sign_in_fail
 
 export interface AuditFilter {
   action?: string;
+  /** `user.*`: actions starting with `user.` (CONTRACT §13). */
+  actionPrefix?: string;
+  /** Events whose actor or resource is this user. */
+  userId?: string;
+  actorId?: string;
+  projectId?: string;
   start?: AuditTimeBound;
   end?: AuditTimeBound;
 }
+
+const AUDIT_COLUMNS = 'id, actor_type, actor_id, action, resource_type, resource_id, project_id, ip_address, user_agent, created_at, metadata';
 
 /**
  * The only code that reads `audit_events` (the control plane's audit query and the daily activity
@@ -72,24 +88,62 @@ export class AuditEventsRepository {
 
   /** The page and the count statements (also EXPLAINed by `npm run bench:admin`). */
   sql(tenantId: string, filter: AuditFilter, page: { limit: number; offset: number }): { list: string; count: string; params: unknown[] } {
+    const { where, params } = this.where(tenantId, filter);
+    return {
+      list: `SELECT ${AUDIT_COLUMNS}
+               FROM audit_events WHERE ${where} ORDER BY created_at DESC, id LIMIT ${page.limit} OFFSET ${page.offset}`,
+      count: `SELECT count(*)::int AS total FROM audit_events WHERE ${where}`,
+      params,
+    };
+  }
+
+  /**
+   * One page of the export (`GET /v1/admin/audit/export`): newest first, after `cursor` (keyset on
+   * created_at DESC, id DESC, so events written meanwhile are neither skipped nor read twice).
+   */
+  async exportPage(tenantId: string, filter: AuditFilter, cursor: AuditCursor | null, limit: number): Promise<(AuditEventRow & { cursor: string })[]> {
+    const { where, params } = this.where(tenantId, filter);
+    const clauses = [where];
+    if (cursor) {
+      params.push(cursor.created_at, cursor.id);
+      clauses.push(`(created_at, id) < ($${params.length - 1}::timestamptz, $${params.length}::uuid)`);
+    }
+    return this.dataSource.query(
+      `SELECT ${AUDIT_COLUMNS}, created_at::text AS cursor FROM audit_events WHERE ${clauses.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ${limit}`,
+      params,
+    );
+  }
+
+  private where(tenantId: string, filter: AuditFilter): { where: string; params: unknown[] } {
     const params: unknown[] = [tenantId];
     const clauses = ['tenant_id = $1'];
     if (filter.action !== undefined) {
       params.push(filter.action);
       clauses.push(`action = $${params.length}`);
     }
+    if (filter.actionPrefix !== undefined) {
+      // A literal prefix: LIKE's own wildcards in it are escaped.
+      params.push(`${filter.actionPrefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+      clauses.push(`action LIKE $${params.length} ESCAPE '\\'`);
+    }
+    if (filter.userId !== undefined) {
+      params.push(filter.userId);
+      clauses.push(`(actor_id = $${params.length} OR (resource_type = 'user' AND resource_id = $${params.length}))`);
+    }
+    if (filter.actorId !== undefined) {
+      params.push(filter.actorId);
+      clauses.push(`actor_id = $${params.length}`);
+    }
+    if (filter.projectId !== undefined) {
+      params.push(filter.projectId);
+      clauses.push(`project_id = $${params.length}::uuid`);
+    }
     for (const bound of [filter.start, filter.end]) {
       if (!bound) continue;
       params.push(bound.at);
       clauses.push(`created_at ${bound.op} $${params.length}::timestamptz`);
     }
-    const where = clauses.join(' AND ');
-    return {
-      list: `SELECT id, actor_type, actor_id, action, resource_type, resource_id, project_id, ip_address, user_agent, created_at
-               FROM audit_events WHERE ${where} ORDER BY created_at DESC, id LIMIT ${page.limit} OFFSET ${page.offset}`,
-      count: `SELECT count(*)::int AS total FROM audit_events WHERE ${where}`,
-      params,
-    };
+    return { where: clauses.join(' AND '), params };
   }
 
   async list(tenantId: string, filter: AuditFilter, page: { limit: number; offset: number }): Promise<[AuditEventRow[], number]> {

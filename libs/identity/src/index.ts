@@ -1,7 +1,7 @@
 /** Identity services the HTTP apps share: users and their MFA factors, access tokens, sessions and their refresh chains, signing keys, project keys, passwords, lockouts, provisioning, events. */
 export { AccessTokensService, DEFAULT_ACCESS_TOKEN_TTL_SECONDS, type IssueTokenInput, type VerifiedAccessToken } from './access-tokens.service';
 export { EventRecorder, type RecordedEvent, type RequestMeta } from './event-recorder';
-export { ACTIVITY_COUNTS, AuditEventsRepository, type AuditEventRow, type AuditFilter, type AuditTimeBound, type DailyActivityRow } from './audit-events.repository';
+export { ACTIVITY_COUNTS, AuditEventsRepository, type AuditCursor, type AuditEventRow, type AuditFilter, type AuditTimeBound, type DailyActivityRow } from './audit-events.repository';
 export { EventsModule, IdentityModule } from './identity.module';
 export { createIdentityContext } from './identity-context';
 export { PasswordHasher } from './password-hasher';

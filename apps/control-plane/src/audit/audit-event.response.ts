@@ -16,6 +16,12 @@ export class AuditEventResponse {
   @ApiProperty({ type: String, nullable: true }) ip_address!: string | null;
   @ApiProperty({ type: String, nullable: true }) user_agent!: string | null;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: 'What there is to say (CONTRACT §13): an update\'s `changes` (`{"<field>": {"from", "to"}}`, a secret as `{"changed": true}`), a failed sign-in\'s `reason`, an import\'s counts; `{}` when nothing',
+  })
+  data!: Record<string, unknown>;
 }
 
 /** `GET /v1/admin/audit`, newest first. */
@@ -36,5 +42,6 @@ export function toAuditEventResponse(e: AuditEventRow): AuditEventResponse {
     ip_address: e.ip_address,
     user_agent: e.user_agent,
     created_at: new Date(e.created_at).toISOString(),
+    data: e.metadata ?? {},
   };
 }
