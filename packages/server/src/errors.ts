@@ -10,6 +10,8 @@ export type GatehouseAuthErrorCode =
   | 'revoked_token'
   /** `requireRecentAuth`: the last proof of identity (`auth_time`) is older than the route allows. */
   | 'reauthentication_required'
+  /** `verifyResourceToken` with `scopes`: the token lacks a scope the route needs (RFC 6750 §3.1). */
+  | 'insufficient_scope'
   /** Gatehouse could not be reached for its keys or (revocation-aware mode) the session's state. */
   | 'gatehouse_unavailable';
 
@@ -19,6 +21,7 @@ const STATUS: Record<GatehouseAuthErrorCode, number> = {
   expired_token: 401,
   revoked_token: 401,
   reauthentication_required: 403,
+  insufficient_scope: 403,
   gatehouse_unavailable: 503,
 };
 
@@ -27,6 +30,8 @@ const BRAND = Symbol.for('@gatehouse/server.GatehouseAuthError');
 /** A token or request refused by `@gatehouse/server`. The message never contains the token. */
 export class GatehouseAuthError extends Error {
   readonly status: number;
+  /** `insufficient_scope`: the scopes the route needs (for the `WWW-Authenticate` challenge). */
+  readonly scope?: string;
 
   /** True for a GatehouseAuthError from any copy of this package (ESM and CommonJS builds, two installed versions), where `instanceof` may not be. */
   static is(value: unknown): value is GatehouseAuthError {
@@ -36,11 +41,12 @@ export class GatehouseAuthError extends Error {
   constructor(
     readonly code: GatehouseAuthErrorCode,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; scope?: string },
   ) {
     super(message, options);
     this.name = 'GatehouseAuthError';
     this.status = STATUS[code];
+    if (options?.scope !== undefined) this.scope = options.scope;
     Object.defineProperty(this, BRAND, { value: true });
   }
 }
@@ -59,6 +65,7 @@ const SLUG: Record<GatehouseAuthErrorCode, [string, string]> = {
   expired_token: ['unauthenticated', 'Unauthenticated'],
   revoked_token: ['unauthenticated', 'Unauthenticated'],
   reauthentication_required: ['reauthentication-required', 'Reauthentication required'],
+  insufficient_scope: ['forbidden', 'Forbidden'],
   gatehouse_unavailable: ['service-unavailable', 'Service unavailable'],
 };
 
@@ -70,5 +77,6 @@ export function problemFor(error: GatehouseAuthError): { status: number; body: A
     // RFC 6750 §3: the challenge names the scheme, and `invalid_token` when a token was presented.
     headers['www-authenticate'] = error.code === 'missing_token' ? 'Bearer' : 'Bearer error="invalid_token"';
   }
+  if (error.code === 'insufficient_scope') headers['www-authenticate'] = `Bearer error="insufficient_scope"${error.scope ? `, scope="${error.scope.replace(/["\\]/g, '')}"` : ''}`;
   return { status: error.status, body: { type: `https://gatehouse.dev/problems/${slug}`, title, status: error.status, detail: error.message }, headers };
 }

@@ -21,6 +21,32 @@ export interface AccessTokenClaims extends JWTPayload {
   exp: number;
 }
 
+/**
+ * The claims of an RFC 9068 access token the project's OpenID Connect provider issued for an API
+ * resource (`verifyResourceToken`), checked.
+ */
+export interface ResourceAccessTokenClaims extends JWTPayload {
+  /** The project's issuer, `{authUrl}/v1/projects/{projectId}`. */
+  iss: string;
+  /** The user id (or, for a token without a user, the client id). */
+  sub: string;
+  /** The API resource's identifier. */
+  aud: string | string[];
+  /** The OAuth client the token was issued to. */
+  client_id: string;
+  /** The scopes granted, space-separated (RFC 9068 §2.2.3). */
+  scope?: string;
+  /** `scope` as a list (empty when the token carries none). */
+  scopes: string[];
+  iat: number;
+  exp: number;
+}
+
+export interface VerifyResourceTokenOptions {
+  /** Scopes the route needs: a token without each of them is refused with `insufficient_scope` (403). */
+  scopes?: string[];
+}
+
 export interface GatehouseOptions {
   /** Where the auth runtime is reached, as Gatehouse's `PUBLIC_AUTH_URL` (e.g. `https://auth.example.com`). */
   authUrl: string;
@@ -30,6 +56,13 @@ export interface GatehouseOptions {
   projectKey: string;
   /** Accepted `aud` values; default the project id (Gatehouse session tokens). */
   audience?: string | string[];
+  /**
+   * The identifier of the API resource this server is (as registered with `POST
+   * /v1/admin/projects/{id}/api-resources`), or several: `verifyResourceToken` accepts the RFC 9068
+   * access tokens the project's OpenID Connect provider issues for it (`aud`). Compared
+   * URL-normalised, as Gatehouse stores it (`https://api.example.com` is `https://api.example.com/`).
+   */
+  resource?: string | string[];
   /** Leeway for `exp`/`nbf`/`iat`, in seconds; default 5. */
   clockToleranceSeconds?: number;
   /** Minimum seconds between two fetches of `jwks.json` for an unknown `kid`; default 10. */
@@ -52,6 +85,14 @@ export interface GatehouseOptions {
 export interface Gatehouse {
   /** Verifies a Gatehouse access token and returns its claims; throws `GatehouseAuthError` otherwise. */
   verifyAccessToken(token: string): Promise<AccessTokenClaims>;
+  /**
+   * Verifies an access token the project's OpenID Connect provider issued for this server's API
+   * resource (`resource` option): signature by a published key of the project, `typ: at+jwt`,
+   * `iss`, `aud` = the resource, `exp`, `client_id`; then the `scopes` the route needs. A token for
+   * another API (or a Gatehouse session token) is `invalid_token`. Such tokens are good until their
+   * `exp` (the resource's `access_token_ttl_seconds`): revocation-aware mode does not apply to them.
+   */
+  verifyResourceToken(token: string, options?: VerifyResourceTokenOptions): Promise<ResourceAccessTokenClaims>;
   /** The options this verifier was made with, normalised. */
   readonly issuer: string;
   readonly projectId: string;
@@ -82,6 +123,8 @@ export function createGatehouse(options: GatehouseOptions): Gatehouse {
     ? new SessionStatus({ url: `${authUrl}/v1/auth/me`, projectKey: options.projectKey, fetch: fetcher, ttlMs: (revocation.cacheSeconds ?? 10) * 1000, maxEntries: revocation.maxSessions ?? 10_000, timeoutMs, now })
     : null;
   const verifyOptions = { algorithms: [...ALGORITHMS], issuer, audience, clockTolerance, requiredClaims: ['sub', 'exp', 'iat'] };
+  const resources = options.resource === undefined ? null : (Array.isArray(options.resource) ? options.resource : [options.resource]).map(resourceIdentifier);
+  const resourceVerifyOptions = resources && { algorithms: [...ALGORITHMS], issuer, audience: resources, clockTolerance, typ: 'at+jwt', requiredClaims: ['sub', 'exp', 'iat', 'client_id'] };
 
   async function verifyAccessToken(token: string): Promise<AccessTokenClaims> {
     if (typeof token !== 'string' || token.length === 0) throw new GatehouseAuthError('missing_token', 'No access token was presented.');
@@ -97,14 +140,43 @@ export function createGatehouse(options: GatehouseOptions): Gatehouse {
     return claims;
   }
 
-  return { verifyAccessToken, issuer, projectId: options.projectId };
+  async function verifyResourceToken(token: string, opts: VerifyResourceTokenOptions = {}): Promise<ResourceAccessTokenClaims> {
+    if (!resourceVerifyOptions) throw new TypeError('verifyResourceToken: createGatehouse needs the resource option (the API resource identifier)');
+    if (typeof token !== 'string' || token.length === 0) throw new GatehouseAuthError('missing_token', 'No access token was presented.');
+    if (token.length > 8192) throw new GatehouseAuthError('invalid_token', 'The access token is malformed.');
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, (header: JWTHeaderParameters) => keys.keyFor(header.kid, header.alg), resourceVerifyOptions));
+    } catch (err) {
+      throw refusal(err, 'The access token is not valid for this API.');
+    }
+    const p = payload as Partial<ResourceAccessTokenClaims>;
+    if (typeof p.client_id !== 'string' || typeof p.sub !== 'string' || (p.scope !== undefined && typeof p.scope !== 'string')) {
+      throw new GatehouseAuthError('invalid_token', 'The access token lacks the claims of an access token for this API.');
+    }
+    const scopes = (p.scope ?? '').split(' ').filter(Boolean);
+    const missing = (opts.scopes ?? []).filter((s) => !scopes.includes(s));
+    if (missing.length) throw new GatehouseAuthError('insufficient_scope', `The access token lacks the scope ${missing.join(' ')}.`, { scope: (opts.scopes ?? []).join(' ') });
+    return { ...(payload as ResourceAccessTokenClaims), scopes };
+  }
+
+  return { verifyAccessToken, verifyResourceToken, issuer, projectId: options.projectId };
+}
+
+/** An API resource identifier as Gatehouse stores and signs it: the URL as parsed. */
+function resourceIdentifier(value: string): string {
+  try {
+    return new URL(value).href;
+  } catch {
+    throw new TypeError('createGatehouse: resource must be an absolute URL (the API resource identifier)');
+  }
 }
 
 /** A refusal as a GatehouseAuthError: ours pass through; jose's become invalid or expired. */
-function refusal(err: unknown): GatehouseAuthError {
+function refusal(err: unknown, invalid = 'The access token is not valid for this project.'): GatehouseAuthError {
   if (GatehouseAuthError.is(err)) return err;
   if ((err as { code?: unknown } | null)?.code === 'ERR_JWT_EXPIRED') return new GatehouseAuthError('expired_token', 'The access token has expired.', { cause: err });
-  return new GatehouseAuthError('invalid_token', 'The access token is not valid for this project.', { cause: err });
+  return new GatehouseAuthError('invalid_token', invalid, { cause: err });
 }
 
 /** The Gatehouse members a session token must carry, with their types. */
