@@ -143,7 +143,7 @@ describe('OIDC provider (CONTRACT §11) with real relying parties', () => {
       expect(typeof claims.auth_time).toBe('number');
       expect(claims.acr).toBe('urn:gatehouse:loa:1');
       expect(claims.amr).toEqual(['pwd']);
-      expect(jose.decodeProtectedHeader(tokens.id_token!).alg).toBe('ES256');
+      expect(jose.decodeProtectedHeader(tokens.id_token!).alg).toBe('RS256'); // the default (OpenID Connect Dynamic Client Registration §2)
       expect(await client.fetchUserInfo(config, tokens.access_token, user.id)).toMatchObject({ sub: user.id, email: user.email, email_verified: false });
       expect(tokens.refresh_token).toBeTruthy();
       const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token!);

@@ -235,7 +235,7 @@ describe('admin console (Chromium, real stack)', () => {
     await page.getByRole('button', { name: 'Save OpenID Connect settings' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
     await page.getByTestId('oidc-status').filter({ hasText: 'Provider on' }).waitFor();
-    expect(await oidcOf()).toEqual({ enabled: true, login_url: 'https://shop.example.com/callback', dynamic_registration: false });
+    expect(await oidcOf()).toEqual({ enabled: true, login_url: 'https://shop.example.com/callback', dynamic_registration: false, require_pushed_authorization_requests: false, allow_sign_up: true });
     const discovery = await fetch(`${issuer}/.well-known/openid-configuration`);
     expect(discovery.status).toBe(200);
     expect(((await discovery.json()) as { issuer: string }).issuer).toBe(issuer);

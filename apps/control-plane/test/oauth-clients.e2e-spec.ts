@@ -15,6 +15,8 @@ const RESOURCE_KEYS = [
   'post_logout_redirect_uris',
   'public',
   'redirect_uris',
+  'require_pkce',
+  'require_pushed_authorization_requests',
   'scopes',
   'token_endpoint_auth_method',
   'updated_at',
@@ -69,7 +71,10 @@ describe('admin OAuth clients of a project (OpenID Connect provider)', () => {
       token_endpoint_auth_method: 'client_secret_basic',
       scopes: ['openid', 'profile', 'email', 'offline_access'],
       first_party: false,
-      id_token_signed_response_alg: 'ES256',
+      // OpenID Connect Dynamic Client Registration §2's default; PKCE required; PAR optional.
+      id_token_signed_response_alg: 'RS256',
+      require_pkce: true,
+      require_pushed_authorization_requests: false,
       public: false,
       created_at: expect.any(String),
       updated_at: expect.any(String),
@@ -139,7 +144,9 @@ describe('admin OAuth clients of a project (OpenID Connect provider)', () => {
       token_endpoint_auth_method: 'client_secret_post',
       scopes: ['openid', 'email', 'openid'],
       first_party: true,
-      id_token_signed_response_alg: 'RS256',
+      id_token_signed_response_alg: 'ES256',
+      require_pkce: false,
+      require_pushed_authorization_requests: true,
     });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
@@ -149,7 +156,9 @@ describe('admin OAuth clients of a project (OpenID Connect provider)', () => {
       token_endpoint_auth_method: 'client_secret_post',
       scopes: ['openid', 'email'],
       first_party: true,
-      id_token_signed_response_alg: 'RS256',
+      id_token_signed_response_alg: 'ES256',
+      require_pkce: false,
+      require_pushed_authorization_requests: true,
       public: false,
       client_secret: expect.stringMatching(SECRET),
     });
@@ -206,6 +215,10 @@ describe('admin OAuth clients of a project (OpenID Connect provider)', () => {
     [b({ first_party: null }), ['first_party']],
     [b({ id_token_signed_response_alg: 'HS256' }), ['id_token_signed_response_alg']],
     [b({ id_token_signed_response_alg: 'none' }), ['id_token_signed_response_alg']],
+    [b({ token_endpoint_auth_method: 'none', require_pkce: false }), ['require_pkce']],
+    [b({ require_pkce: 'false' }), ['require_pkce']],
+    [b({ require_pkce: null }), ['require_pkce']],
+    [b({ require_pushed_authorization_requests: 1 }), ['require_pushed_authorization_requests']],
     [b({ client_secret: 'ocs_mine' }), ['client_secret']],
     [b({ client_id: 'oc_mine' }), ['client_id']],
     [b({ secret_hash: 'x' }), ['secret_hash']],
@@ -251,7 +264,7 @@ describe('admin OAuth clients of a project (OpenID Connect provider)', () => {
       post_logout_redirect_uris: ['https://rp.example.com/bye'],
       scopes: ['openid'],
       first_party: true,
-      id_token_signed_response_alg: 'RS256',
+      id_token_signed_response_alg: 'ES256',
     });
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(RESOURCE_KEYS);
@@ -263,7 +276,7 @@ describe('admin OAuth clients of a project (OpenID Connect provider)', () => {
       grant_types: ['authorization_code', 'refresh_token'],
       scopes: ['openid'],
       first_party: true,
-      id_token_signed_response_alg: 'RS256',
+      id_token_signed_response_alg: 'ES256',
       created_at: c.created_at,
     });
     expect(res.body.updated_at > (c.updated_at as string)).toBe(true);
@@ -317,6 +330,10 @@ describe('admin OAuth clients of a project (OpenID Connect provider)', () => {
     const spa = await create({ token_endpoint_auth_method: 'none' });
     const problem = expectProblem(await patch(`${base()}/${spa.client_id}`, { grant_types: ['authorization_code', 'client_credentials'] }), 400, 'validation-error');
     expect(Object.keys(problem.errors as object)).toEqual(['grant_types']);
+    // ... and always uses PKCE (only a confidential client may use the nonce instead).
+    const noPkce = expectProblem(await patch(`${base()}/${spa.client_id}`, { require_pkce: false }), 400, 'validation-error');
+    expect(noPkce.errors).toEqual({ require_pkce: ['must be true for a public client (token_endpoint_auth_method "none"): it has no secret, PKCE is what binds its code'] });
+    expect((await patch(url, { require_pkce: false, require_pushed_authorization_requests: true })).body).toMatchObject({ require_pkce: false, require_pushed_authorization_requests: true });
   });
 
   it('rotates a confidential client’s secret: the new one is shown once, the old hash is replaced', async () => {
@@ -480,16 +497,16 @@ describe('admin OAuth clients of a project (OpenID Connect provider)', () => {
     const LOGIN = 'https://app.example.com/login';
 
     it('shows the defaults when never set, and what was set with the rest at its defaults', async () => {
-      expect((await get(projectUrl())).body.settings.oidc).toEqual({ enabled: false, login_url: null, dynamic_registration: false });
+      expect((await get(projectUrl())).body.settings.oidc).toEqual({ enabled: false, login_url: null, dynamic_registration: false, require_pushed_authorization_requests: false, allow_sign_up: true });
       expect((await stored()).oidc).toBeUndefined();
 
       const res = await patch(projectUrl(), { settings: { oidc: { enabled: true } } });
       expect(res.status).toBe(200);
-      expect(res.body.settings.oidc).toEqual({ enabled: true, login_url: null, dynamic_registration: false });
+      expect(res.body.settings.oidc).toEqual({ enabled: true, login_url: null, dynamic_registration: false, require_pushed_authorization_requests: false, allow_sign_up: true });
       expect((await stored()).oidc).toEqual({ enabled: true });
 
       const reset = await patch(projectUrl(), { settings: { oidc: null } });
-      expect(reset.body.settings.oidc).toEqual({ enabled: false, login_url: null, dynamic_registration: false });
+      expect(reset.body.settings.oidc).toEqual({ enabled: false, login_url: null, dynamic_registration: false, require_pushed_authorization_requests: false, allow_sign_up: true });
       expect((await stored()).oidc).toBeUndefined();
     });
 
@@ -500,7 +517,7 @@ describe('admin OAuth clients of a project (OpenID Connect provider)', () => {
 
       const res = await patch(projectUrl(), { settings: { oidc: { enabled: true, login_url: 'HTTPS://APP.EXAMPLE.COM/callback', dynamic_registration: true } } });
       expect(res.status).toBe(200);
-      expect(res.body.settings.oidc).toEqual({ enabled: true, login_url: 'HTTPS://APP.EXAMPLE.COM/callback', dynamic_registration: true });
+      expect(res.body.settings.oidc).toEqual({ enabled: true, login_url: 'HTTPS://APP.EXAMPLE.COM/callback', dynamic_registration: true, require_pushed_authorization_requests: false, allow_sign_up: true });
       expect((await cache.byKey(tenant.projectKey))!.settings.oidc).toEqual({ enabled: true, login_url: 'HTTPS://APP.EXAMPLE.COM/callback', dynamic_registration: true });
       expect((await cache.byId(tenant.project.id))!.settings.oidc).toMatchObject({ enabled: true });
       const audit = await t.dataSource.getRepository(AuditEvent).findOneByOrFail({ action: 'project.updated' });
@@ -509,7 +526,7 @@ describe('admin OAuth clients of a project (OpenID Connect provider)', () => {
       // The same PATCH may add the page to redirect_urls.
       const both = await patch(projectUrl(), { redirect_urls: [APP_REDIRECT, LOGIN], settings: { oidc: { login_url: LOGIN } } });
       expect(both.status).toBe(200);
-      expect(both.body.settings.oidc).toEqual({ enabled: false, login_url: LOGIN, dynamic_registration: false });
+      expect(both.body.settings.oidc).toEqual({ enabled: false, login_url: LOGIN, dynamic_registration: false, require_pushed_authorization_requests: false, allow_sign_up: true });
       expect((await cache.byKey(tenant.projectKey))!.settings.oidc).toEqual({ login_url: LOGIN });
     });
 
@@ -533,7 +550,7 @@ describe('admin OAuth clients of a project (OpenID Connect provider)', () => {
       expect(Object.keys(expectProblem(created, 400, 'validation-error', '/v1/admin/projects').errors as object)).toEqual([field]);
       const ok = await post('/v1/admin/projects', { name: 'Provider', redirect_urls: [APP_REDIRECT, LOGIN], settings: { oidc: { enabled: true, login_url: LOGIN } } });
       expect(ok.status).toBe(201);
-      expect(ok.body.settings.oidc).toEqual({ enabled: true, login_url: LOGIN, dynamic_registration: false });
+      expect(ok.body.settings.oidc).toEqual({ enabled: true, login_url: LOGIN, dynamic_registration: false, require_pushed_authorization_requests: false, allow_sign_up: true });
     });
 
     it.each<[unknown, string]>([
@@ -542,6 +559,8 @@ describe('admin OAuth clients of a project (OpenID Connect provider)', () => {
       [{ enabled: 'true' }, 'settings.oidc.enabled'],
       [{ enabled: null }, 'settings.oidc.enabled'],
       [{ dynamic_registration: 1 }, 'settings.oidc.dynamic_registration'],
+      [{ require_pushed_authorization_requests: 'yes' }, 'settings.oidc.require_pushed_authorization_requests'],
+      [{ allow_sign_up: 0 }, 'settings.oidc.allow_sign_up'],
       [{ login_url: 42 }, 'settings.oidc.login_url'],
       [{ login_url: 'javascript:alert(1)' }, 'settings.oidc.login_url'],
       [{ login_url: 'http://app.example.com/callback' }, 'settings.oidc.login_url'],

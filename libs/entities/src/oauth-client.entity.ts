@@ -38,8 +38,16 @@ export class OAuthClient extends ProjectScoped {
   @Column('boolean', { default: false })
   firstParty: boolean;
 
-  @Column('text', { default: 'ES256' })
+  @Column('text', { default: 'RS256' })
   idTokenSignedResponseAlg: string;
+
+  /** PKCE on every authorization request; false only for a confidential client that uses the OpenID Connect nonce instead (RFC 9700 §2.1.1). */
+  @Column('boolean', { default: true })
+  requirePkce: boolean;
+
+  /** Authorization requests only through the pushed authorization request endpoint (RFC 9126 §6). */
+  @Column('boolean', { default: false })
+  requirePushedAuthorizationRequests: boolean;
 
   /** Registered by itself through dynamic registration (RFC 7591): errors before sign-in are shown, not redirected (RFC 9700 §4.11.2). */
   @Column('boolean', { default: false })

@@ -19,6 +19,9 @@ export function oidcClientMetadata(row: OAuthClient): Record<string, unknown> {
     token_endpoint_auth_method: row.tokenEndpointAuthMethod,
     scope: row.scopes.join(' '),
     id_token_signed_response_alg: row.idTokenSignedResponseAlg,
+    // A confidential client may use the OpenID Connect nonce instead of PKCE (OidcProviders' pkce policy).
+    require_pkce: row.requirePkce !== false,
+    require_pushed_authorization_requests: row.requirePushedAuthorizationRequests === true,
     first_party: row.firstParty,
     // Errors before sign-in are shown, not redirected, and a post-logout redirect needs the client's ID token (docs/oidc.md).
     self_registered: row.selfRegistered === true,

@@ -29,6 +29,7 @@ export const OIDC_ROUTES = {
   introspection: '/introspect',
   end_session: '/end-session',
   registration: '/register',
+  pushed_authorization_request: '/request',
 } as const;
 
 interface BuiltProvider {
@@ -125,11 +126,11 @@ export class OidcProviders {
       conformIdTokenClaims: false,
       responseTypes: ['code'],
       acrValues: [...ACR_VALUES],
-      pkce: { required: () => true },
+      pkce: { required: (ctx, client) => pkceRequired(ctx, client) },
       allowOmittingSingleRegisteredRedirectUri: false,
       rotateRefreshToken: true,
       extraClientMetadata: {
-        properties: ['first_party', 'self_registered'],
+        properties: ['first_party', 'self_registered', 'require_pkce'],
         // A client registering itself cannot claim to be first-party (which skips consent), nor say how it was registered.
         validator: (ctx, key, value) => {
           if (key === 'first_party' && value !== undefined && value !== false && ctx?.oidc?.route === 'registration') {
@@ -138,9 +139,12 @@ export class OidcProviders {
           if (key === 'self_registered' && value !== undefined && ctx?.oidc?.route === 'registration') {
             throw new (oidcLibrary().errors.InvalidClientMetadata)('self_registered is not client metadata');
           }
+          if (key === 'require_pkce' && value !== undefined && ctx?.oidc?.route === 'registration') {
+            throw new (oidcLibrary().errors.InvalidClientMetadata)('require_pkce is set by an administrator: a registered client always uses PKCE');
+          }
         },
       },
-      clientDefaults: { grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'client_secret_basic', id_token_signed_response_alg: 'ES256' },
+      clientDefaults: { grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'client_secret_basic', id_token_signed_response_alg: 'RS256' },
       enabledJWA: {
         idTokenSigningAlgValues: ['ES256', 'RS256'],
         userinfoSigningAlgValues: ['ES256', 'RS256'],
@@ -148,6 +152,7 @@ export class OidcProviders {
         authorizationSigningAlgValues: ['ES256', 'RS256'],
         requestObjectSigningAlgValues: ['ES256', 'RS256'],
         clientAuthSigningAlgValues: ['ES256', 'RS256'],
+        dPoPSigningAlgValues: ['ES256', 'RS256'],
       },
       clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],
       cookies: {
@@ -174,6 +179,12 @@ export class OidcProviders {
         introspection: { enabled: true, allowedPolicy: (_ctx, client, token) => (token as { clientId?: string }).clientId === client.clientId },
         userinfo: { enabled: true },
         clientCredentials: { enabled: true },
+        // RFC 9126: `{issuer}/request`, then `request_uri` at the authorization endpoint; required
+        // for every client when the project says so, or for a client registered with
+        // `require_pushed_authorization_requests`.
+        pushedAuthorizationRequests: { enabled: true, requirePushedAuthorizationRequests: settings.require_pushed_authorization_requests, allowUnregisteredRedirectUris: false },
+        // RFC 9449: sender-constrained access and refresh tokens for a client that sends a DPoP proof.
+        dPoP: { enabled: true },
         rpInitiatedLogout: {
           enabled: true,
           logoutSource: (ctx, form) => logoutPage(ctx, form),
@@ -217,7 +228,7 @@ export class OidcProviders {
         if (heldRedirects.has(err)) return heldErrorPage(ctx, out, project.name, new URL(this.config.http.publicAuthUrl).origin);
         const target = new URL(`${issuer}/pages/error`);
         target.searchParams.set('error', String(out.error ?? 'server_error'));
-        if (out.error_description) target.searchParams.set('error_description', String(out.error_description));
+        if (out.error_description) target.searchParams.set('error_description', settingHint(String(out.error_description)));
         ctx.redirect(target.href);
       },
       clientBasedCORS: (_ctx, origin, client) => client.redirectUris?.some((uri) => new URL(uri).origin === origin) ?? false,
@@ -228,6 +239,7 @@ export class OidcProviders {
     // RFC 7592 reads of a registered client: the stored `client_secret` is the secret's hash, never a value to hand back.
     provider.use(async (ctx, next) => {
       await next();
+      withSettingHints(ctx);
       const route = (ctx as unknown as { oidc?: { route?: string } }).oidc?.route;
       if (route === 'client' && ctx.body && typeof ctx.body === 'object') {
         delete (ctx.body as Record<string, unknown>).client_secret;
@@ -277,6 +289,18 @@ export class OidcProviders {
     };
     return provider;
   }
+}
+
+/**
+ * PKCE (S256) on every authorization request, except for a confidential client registered with
+ * `require_pkce: false` whose request is an OpenID Connect one carrying a `nonce` (RFC 9700
+ * §2.1.1: the nonce then binds the code to the session). A public client always needs PKCE.
+ */
+function pkceRequired(ctx: KoaContextWithOIDC, client: InstanceType<Provider['Client']>): boolean {
+  if (client.metadata().require_pkce !== false || client.clientAuthMethod === 'none') return true;
+  const params = ctx.oidc.params as { nonce?: unknown; scope?: unknown } | undefined;
+  const openid = typeof params?.scope === 'string' && params.scope.split(' ').includes('openid');
+  return !(openid && typeof params?.nonce === 'string' && params.nonce.length > 0);
 }
 
 /**
@@ -393,6 +417,47 @@ function interactionPolicy() {
     ),
   );
   return policy;
+}
+
+/**
+ * The provider's error descriptions that a developer fixes in the client's (or the project's)
+ * settings, with the setting named: the description alone says what is wrong, not where to change it.
+ */
+const SETTING_HINTS: [RegExp, string][] = [
+  [/^redirect_uri did not match any of the client's registered redirect_uris$/, "add it to the client's redirect_uris setting (admin API or console)"],
+  [/^post_logout_redirect_uri not registered$/, "add it to the client's post_logout_redirect_uris setting (admin API or console)"],
+  [/^requested scope is not allowed$/, "add the scope to the client's scopes setting (admin API or console)"],
+  [/^openid scope must be requested /, "ask for the openid scope, and list openid in the client's scopes setting"],
+  [/^Authorization Server policy requires PKCE /, 'send code_challenge with code_challenge_method S256 (a confidential client may instead be set to require_pkce: false and send a nonce)'],
+  [/^Pushed Authorization Request must be used$/, "push the request to the pushed_authorization_request_endpoint first (the client's or the project's require_pushed_authorization_requests setting)"],
+];
+
+export function settingHint(description: string): string {
+  const hint = SETTING_HINTS.find(([pattern]) => pattern.test(description));
+  return hint ? `${description}: ${hint[1]}` : description;
+}
+
+/** Applies settingHint to the provider's answer: a JSON error body, or an error redirect's query or fragment. */
+function withSettingHints(ctx: KoaContextWithOIDC): void {
+  const body = ctx.body as { error_description?: unknown } | undefined;
+  if (body && typeof body === 'object' && !Buffer.isBuffer(body) && typeof body.error_description === 'string') body.error_description = settingHint(body.error_description);
+  const location = ctx.status >= 300 && ctx.status < 400 ? ctx.response.get('Location') : '';
+  if (!location || !location.includes('error_description=')) return;
+  let target: URL;
+  try {
+    target = new URL(location);
+  } catch {
+    return;
+  }
+  const described = target.searchParams.get('error_description');
+  if (described !== null) target.searchParams.set('error_description', settingHint(described));
+  const fragment = new URLSearchParams(target.hash.slice(1));
+  const inFragment = fragment.get('error_description');
+  if (inFragment !== null) {
+    fragment.set('error_description', settingHint(inFragment));
+    target.hash = fragment.toString();
+  }
+  ctx.response.set('Location', target.href);
 }
 
 /** Errors of self-registered clients that the authorization endpoint shows instead of redirecting (holdErrorRedirect). */

@@ -63,7 +63,8 @@ export class OidcRegistration {
     if (!(OAUTH_CLIENT_AUTH_METHODS as readonly string[]).includes(method)) throw invalidMetadata(`token_endpoint_auth_method must be one of ${OAUTH_CLIENT_AUTH_METHODS.join(', ')}`);
     const scopes = typeof payload.scope === 'string' ? [...new Set(payload.scope.split(' ').filter(Boolean))] : [...OAUTH_CLIENT_SCOPES];
     if (scopes.some((s) => !(OAUTH_CLIENT_SCOPES as readonly string[]).includes(s))) throw invalidMetadata(`scope must be among ${OAUTH_CLIENT_SCOPES.join(' ')}`);
-    const alg = String(payload.id_token_signed_response_alg ?? 'ES256');
+    // OpenID Connect Dynamic Client Registration §2: RS256 when the client does not say.
+    const alg = String(payload.id_token_signed_response_alg ?? 'RS256');
     if (!(ID_TOKEN_SIGNING_ALGS as readonly string[]).includes(alg)) throw invalidMetadata(`id_token_signed_response_alg must be one of ${ID_TOKEN_SIGNING_ALGS.join(', ')}`);
     const rules = oauthClientRuleErrors({ grantTypes, tokenEndpointAuthMethod: method, redirectUris });
     const firstRule = Object.entries(rules)[0];

@@ -16,7 +16,7 @@ import { oidcRequestState, type OidcRequestState } from './oidc-request-state';
 /** Models whose records name a grant: none is honoured once the grant, its session or its user is gone. */
 const GRANT_BOUND = new Set(['AccessToken', 'RefreshToken', 'AuthorizationCode', 'Grant', 'BackchannelAuthenticationRequest', 'DeviceCode']);
 /** Single-use models: the first `consume` wins, a second one is a replay. */
-const SINGLE_USE = new Set(['AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest']);
+const SINGLE_USE = new Set(['AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest', 'PushedAuthorizationRequest']);
 /** How long a consumed mark outlives anything it marks (the longest refresh-token lifetime). */
 const CONSUMED_MARK_MS = 31 * 86_400_000;
 

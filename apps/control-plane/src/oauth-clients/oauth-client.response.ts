@@ -14,6 +14,8 @@ export class OAuthClientResponse {
   @ApiProperty({ enum: OAUTH_CLIENT_SCOPES, isArray: true }) scopes!: string[];
   @ApiProperty({ description: 'First-party clients skip the consent screen' }) first_party!: boolean;
   @ApiProperty({ enum: ID_TOKEN_SIGNING_ALGS }) id_token_signed_response_alg!: string;
+  @ApiProperty({ description: 'PKCE on every authorization request (false: a confidential client that uses the OpenID Connect nonce instead)' }) require_pkce!: boolean;
+  @ApiProperty({ description: 'Authorization requests only through the pushed authorization request endpoint (RFC 9126)' }) require_pushed_authorization_requests!: boolean;
   @ApiProperty({ description: 'A public client (`token_endpoint_auth_method: none`) has no secret and uses PKCE' }) public!: boolean;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
   @ApiProperty({ format: 'date-time' }) updated_at!: string;
@@ -47,6 +49,8 @@ export function toOAuthClientResponse(c: OAuthClient): OAuthClientResponse {
     scopes: c.scopes,
     first_party: c.firstParty,
     id_token_signed_response_alg: c.idTokenSignedResponseAlg,
+    require_pkce: c.requirePkce,
+    require_pushed_authorization_requests: c.requirePushedAuthorizationRequests,
     public: isPublicClient(c),
     created_at: c.createdAt.toISOString(),
     updated_at: c.updatedAt.toISOString(),

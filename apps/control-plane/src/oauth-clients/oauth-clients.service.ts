@@ -30,7 +30,7 @@ function clientData(c: OAuthClient) {
 }
 
 /** The rules between members, on the client as it would be stored: 400 with each problem on its member. */
-function assertClientRules(c: { grantTypes: readonly string[]; tokenEndpointAuthMethod: string; redirectUris: readonly string[] }): void {
+function assertClientRules(c: { grantTypes: readonly string[]; tokenEndpointAuthMethod: string; redirectUris: readonly string[]; requirePkce: boolean }): void {
   const errors = oauthClientRuleErrors(c);
   if (Object.keys(errors).length) throw ProblemError.validation(errors);
 }
@@ -45,6 +45,8 @@ function changesOf(dto: UpdateOAuthClientDto): OAuthClientChanges {
   if (dto.scopes !== undefined) changes.scopes = unique(dto.scopes);
   if (dto.first_party !== undefined) changes.firstParty = dto.first_party;
   if (dto.id_token_signed_response_alg !== undefined) changes.idTokenSignedResponseAlg = dto.id_token_signed_response_alg;
+  if (dto.require_pkce !== undefined) changes.requirePkce = dto.require_pkce;
+  if (dto.require_pushed_authorization_requests !== undefined) changes.requirePushedAuthorizationRequests = dto.require_pushed_authorization_requests;
   return changes;
 }
 
@@ -56,6 +58,8 @@ const SNAKE: Record<keyof OAuthClientChanges, string> = {
   scopes: 'scopes',
   firstParty: 'first_party',
   idTokenSignedResponseAlg: 'id_token_signed_response_alg',
+  requirePkce: 'require_pkce',
+  requirePushedAuthorizationRequests: 'require_pushed_authorization_requests',
 };
 
 /**
@@ -102,6 +106,8 @@ export class OAuthClientsService {
       scopes: unique(dto.scopes ?? OAUTH_CLIENT_DEFAULTS.scopes),
       firstParty: dto.first_party ?? OAUTH_CLIENT_DEFAULTS.firstParty,
       idTokenSignedResponseAlg: dto.id_token_signed_response_alg ?? OAUTH_CLIENT_DEFAULTS.idTokenSignedResponseAlg,
+      requirePkce: dto.require_pkce ?? OAUTH_CLIENT_DEFAULTS.requirePkce,
+      requirePushedAuthorizationRequests: dto.require_pushed_authorization_requests ?? OAUTH_CLIENT_DEFAULTS.requirePushedAuthorizationRequests,
     };
     const { client, secret } = await this.dataSource.transaction(async (manager) => {
       const project = await this.project(admin, projectId, manager);

@@ -55,6 +55,8 @@ class ProjectOidcSettingsResponse {
   @ApiProperty({ description: "Whether the project's OpenID Connect provider answers" }) enabled!: boolean;
   @ApiProperty({ type: String, nullable: true, description: "The application's page that completes sign-in and consent; null: the hosted pages" }) login_url!: string | null;
   @ApiProperty({ description: 'Whether RFC 7591 dynamic client registration is open' }) dynamic_registration!: boolean;
+  @ApiProperty({ description: 'Whether every client must push its authorization requests first (RFC 9126)' }) require_pushed_authorization_requests!: boolean;
+  @ApiProperty({ description: "Whether the hosted sign-in page offers 'Create an account'" }) allow_sign_up!: boolean;
 }
 
 /** `settings.password_migration` as read: the secret is write-only (`secret_set`). */

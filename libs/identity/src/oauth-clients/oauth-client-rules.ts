@@ -22,7 +22,10 @@ export const OAUTH_CLIENT_DEFAULTS = {
   tokenEndpointAuthMethod: 'client_secret_basic' as TokenEndpointAuthMethod,
   scopes: ['openid', 'profile', 'email', 'offline_access'] as OAuthClientScope[],
   firstParty: false,
-  idTokenSignedResponseAlg: 'ES256' as IdTokenSigningAlg,
+  // OpenID Connect Dynamic Client Registration §2: RS256 unless the client asks for another.
+  idTokenSignedResponseAlg: 'RS256' as IdTokenSigningAlg,
+  requirePkce: true,
+  requirePushedAuthorizationRequests: false,
 };
 
 /** At most this many redirect URIs, post-logout redirect URIs, grant types or scopes. */
@@ -38,10 +41,11 @@ export function isPublicClient(c: { tokenEndpointAuthMethod: string }): boolean 
  * defaults, or after a PATCH is applied): each problem under the member to change.
  * - a public client cannot use `client_credentials` (it has no secret to prove itself with);
  * - `refresh_token` comes only with `authorization_code` (a refresh token is issued by a code exchange);
- * - `authorization_code` needs at least one redirect URI.
+ * - `authorization_code` needs at least one redirect URI;
+ * - a public client always uses PKCE (only a confidential one may use the nonce instead).
  * The form of each member (known values, URL rules, sizes) is the caller's DTO's business.
  */
-export function oauthClientRuleErrors(c: { grantTypes: readonly string[]; tokenEndpointAuthMethod: string; redirectUris: readonly string[] }): FieldErrors {
+export function oauthClientRuleErrors(c: { grantTypes: readonly string[]; tokenEndpointAuthMethod: string; redirectUris: readonly string[]; requirePkce?: boolean }): FieldErrors {
   const errors: FieldErrors = {};
   const add = (field: string, message: string) => (errors[field] = [...(errors[field] ?? []), message]);
   const code = c.grantTypes.includes('authorization_code');
@@ -50,5 +54,6 @@ export function oauthClientRuleErrors(c: { grantTypes: readonly string[]; tokenE
   }
   if (c.grantTypes.includes('refresh_token') && !code) add('grant_types', 'must include authorization_code when it includes refresh_token');
   if (code && c.redirectUris.length === 0) add('redirect_uris', 'must list at least one redirect URI for the authorization_code grant');
+  if (isPublicClient(c) && c.requirePkce === false) add('require_pkce', 'must be true for a public client (token_endpoint_auth_method "none"): it has no secret, PKCE is what binds its code');
   return errors;
 }

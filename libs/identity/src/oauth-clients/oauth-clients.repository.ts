@@ -9,11 +9,11 @@ export type NewOAuthClient = Pick<
   OAuthClient,
   'tenantId' | 'projectId' | 'name' | 'redirectUris' | 'postLogoutRedirectUris' | 'grantTypes' | 'tokenEndpointAuthMethod' | 'scopes' | 'firstParty' | 'idTokenSignedResponseAlg'
 > &
-  Partial<Pick<OAuthClient, 'registrationTokenHash' | 'selfRegistered' | 'defaultAcrValues'>>;
+  Partial<Pick<OAuthClient, 'registrationTokenHash' | 'selfRegistered' | 'defaultAcrValues' | 'requirePkce' | 'requirePushedAuthorizationRequests'>>;
 
 /** The members a PATCH may change (never the auth method: public ↔ confidential is a new client). */
 export type OAuthClientChanges = Partial<
-  Pick<OAuthClient, 'name' | 'redirectUris' | 'postLogoutRedirectUris' | 'grantTypes' | 'scopes' | 'firstParty' | 'idTokenSignedResponseAlg'>
+  Pick<OAuthClient, 'name' | 'redirectUris' | 'postLogoutRedirectUris' | 'grantTypes' | 'scopes' | 'firstParty' | 'idTokenSignedResponseAlg' | 'requirePkce' | 'requirePushedAuthorizationRequests'>
 >;
 
 /** `oc_` + 128 random bits (base64url): public, unique in the database. */

@@ -61,7 +61,8 @@ function Provider({ project, issuer }: { project: Project; issuer: string }) {
       unwrap(
         api.PATCH('/v1/admin/projects/{id}', {
           params: { path: { id: project.id } },
-          body: { settings: { oidc: { enabled, login_url: loginUrl || null, dynamic_registration: dynamic } } },
+          // settings.oidc is replaced whole: the members this panel does not show keep their values.
+          body: { settings: { oidc: { ...oidc, enabled, login_url: loginUrl || null, dynamic_registration: dynamic } } },
         }),
       ),
     onSuccess: (updated) => {

@@ -58,8 +58,18 @@ export class CreateOAuthClientDto {
   @IsBoolean()
   first_party?: boolean;
 
-  @ApiPropertyOptional({ enum: ID_TOKEN_SIGNING_ALGS, default: 'ES256' })
+  @ApiPropertyOptional({ enum: ID_TOKEN_SIGNING_ALGS, default: 'RS256', description: 'How ID tokens are signed: RS256 unless the client asks for ES256 (OpenID Connect Dynamic Client Registration §2)' })
   @ValidateIf(present)
   @IsIn(ID_TOKEN_SIGNING_ALGS)
   id_token_signed_response_alg?: string;
+
+  @ApiPropertyOptional({ default: true, description: 'PKCE on every authorization request. `false` (a confidential client only) lets an OpenID Connect request use a `nonce` instead (RFC 9700 §2.1.1)' })
+  @ValidateIf(present)
+  @IsBoolean()
+  require_pkce?: boolean;
+
+  @ApiPropertyOptional({ default: false, description: 'Authorization requests only through the pushed authorization request endpoint (RFC 9126 §6)' })
+  @ValidateIf(present)
+  @IsBoolean()
+  require_pushed_authorization_requests?: boolean;
 }

@@ -66,6 +66,16 @@ export class UpdateOAuthClientDto {
   @IsIn(ID_TOKEN_SIGNING_ALGS)
   id_token_signed_response_alg?: string;
 
+  @ApiPropertyOptional({ description: 'PKCE on every authorization request; `false` only for a confidential client (it then uses the OpenID Connect `nonce`)' })
+  @ValidateIf(present)
+  @IsBoolean()
+  require_pkce?: boolean;
+
+  @ApiPropertyOptional({ description: 'Authorization requests only through the pushed authorization request endpoint (RFC 9126 §6)' })
+  @ValidateIf(present)
+  @IsBoolean()
+  require_pushed_authorization_requests?: boolean;
+
   @ValidateIf(present)
   @Unchangeable('cannot be changed: switching between a public and a confidential client is a new client')
   token_endpoint_auth_method?: never;

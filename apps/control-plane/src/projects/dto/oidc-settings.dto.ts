@@ -29,4 +29,14 @@ export class OidcSettingsDto {
   @ValidateIf((_, v) => v !== undefined)
   @IsBoolean()
   dynamic_registration?: boolean;
+
+  @ApiPropertyOptional({ default: false, description: 'Whether every client must push its authorization requests first (RFC 9126 §5); a client can also be required to alone' })
+  @ValidateIf((_, v) => v !== undefined)
+  @IsBoolean()
+  require_pushed_authorization_requests?: boolean;
+
+  @ApiPropertyOptional({ default: true, description: "Whether the hosted sign-in page offers 'Create an account' (and honours `prompt=create`)" })
+  @ValidateIf((_, v) => v !== undefined)
+  @IsBoolean()
+  allow_sign_up?: boolean;
 }
