@@ -4,7 +4,7 @@ import * as crypto from '@gatehouse/crypto';
 import { ProblemError } from '@gatehouse/problem-details';
 import { PasswordHasher } from './password-hasher';
 
-jest.mock('@gatehouse/crypto', () => ({ ...jest.requireActual('@gatehouse/crypto'), verifyPassword: jest.fn(), hashPassword: jest.fn(), makeDummyHash: jest.fn() }));
+jest.mock('@gatehouse/crypto', () => ({ ...jest.requireActual('@gatehouse/crypto'), verifyPassword: jest.fn(), hashPassword: jest.fn(), makeDummyHash: jest.fn(), lowPriorityVerifier: jest.fn(() => null) }));
 
 const config = (concurrency: number, timeoutMs = 10_000) => loadConfig({ ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'), PASSWORD_HASH_CONCURRENCY: String(concurrency), PASSWORD_HASH_QUEUE_TIMEOUT_MS: String(timeoutMs) });
 const BCRYPT_12 = `$2b$12$${'a'.repeat(53)}`;
@@ -174,5 +174,65 @@ describe('PasswordHasher', () => {
     ]);
     expect(warn.mock.calls.map((c) => String(c[0]))).toEqual([expect.stringMatching(/scrypt .*user u1.*128·N·r/), expect.stringMatching(/bcrypt .*user u2.*cost 16/)]);
     warn.mockRestore();
+  });
+
+  describe('with the low-priority child (compiled builds)', () => {
+    /** A stand-in for LowPriorityVerifier: records pause and resume; each check waits until released. */
+    function child() {
+      const events: string[] = [];
+      const checks: ((ok: boolean) => void)[] = [];
+      const verifier = {
+        pause: jest.fn(() => events.push('pause')),
+        resume: jest.fn(() => events.push('resume')),
+        verify: jest.fn(() => new Promise<boolean>((resolve) => checks.push(resolve))),
+      };
+      jest.mocked(crypto.lowPriorityVerifier).mockReturnValue(verifier as unknown as crypto.LowPriorityVerifier);
+      return { verifier, events, checks };
+    }
+
+    it('stops the child while any of our own hashes is queued or running, and lets it go on when none is (found by the fairness bench: nice 19 alone cost another project a third of its sign-ins)', async () => {
+      const c = child();
+      const g = gate();
+      jest.mocked(crypto.verifyPassword).mockImplementation(g.job(true));
+      const hasher = new PasswordHasher(config(1));
+      const imported = hasher.verify('pw', ARGON2, 'argon2', { projectId: 'b' });
+      await g.settle();
+      expect(c.verifier.verify).toHaveBeenCalledTimes(1);
+      expect(c.events).toEqual([]);
+      const first = hasher.verify('a', 'h', 'bcrypt-sha256');
+      const second = hasher.verify('b', 'h', 'bcrypt-sha256');
+      await g.settle();
+      // One runs, one waits: the child is stopped once, for both.
+      expect(c.events).toEqual(['pause']);
+      g.releases.shift()!();
+      await g.settle();
+      await g.settle();
+      expect(c.events).toEqual(['pause']);
+      g.releases.shift()!();
+      await expect(Promise.all([first, second])).resolves.toEqual([true, true]);
+      expect(c.events).toEqual(['pause', 'resume']);
+      c.checks.shift()!(true);
+      await expect(imported).resolves.toBe(true);
+    });
+
+    it('answers 503 an imported check the child has not answered PASSWORD_HASH_QUEUE_TIMEOUT_MS after it started (stopped while ours keep coming)', async () => {
+      jest.useFakeTimers();
+      try {
+        const c = child();
+        const hasher = new PasswordHasher(config(2, 1000));
+        const imported = hasher.verify('pw', ARGON2, 'argon2', { projectId: 'b' });
+        const refused = expect(imported).rejects.toMatchObject({ slug: 'service-unavailable', status: 503 });
+        await jest.advanceTimersByTimeAsync(999);
+        expect(c.verifier.verify).toHaveBeenCalledTimes(1);
+        await jest.advanceTimersByTimeAsync(1);
+        await refused;
+        // The project's turn is free again: its next check reaches the child.
+        void hasher.verify('pw', ARGON2, 'argon2', { projectId: 'b' }).catch(() => undefined);
+        await jest.advanceTimersByTimeAsync(0);
+        expect(c.verifier.verify).toHaveBeenCalledTimes(2);
+      } finally {
+        jest.useRealTimers();
+      }
+    });
   });
 });

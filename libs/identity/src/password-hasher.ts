@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
-import { bcryptCostOf, hashPassword, importedHashOverBudget, lowPriorityVerifier, makeDummyHash, needsRehash, sha256Hex, verifyPassword, type PasswordScheme } from '@gatehouse/crypto';
-import { HashQueue } from './hash-queue';
+import { bcryptCostOf, hashPassword, importedHashOverBudget, lowPriorityVerifier, makeDummyHash, needsRehash, sha256Hex, verifyPassword, type LowPriorityVerifier, type PasswordScheme } from '@gatehouse/crypto';
+import { HashQueue, hashQueueFull } from './hash-queue';
 
 /** Imported-hash checks of one project that may wait; one more is refused at once. */
 const IMPORTED_WAITING_PER_PROJECT = 32;
@@ -44,6 +44,8 @@ export class PasswordHasher {
   private readonly overBudgetLogged = new Set<string>();
   /** Imported checks at the lowest CPU priority, in a child process (compiled builds); else here. */
   private readonly lowPriority = lowPriorityVerifier();
+  /** Our own hashes queued or running (the low-priority child is stopped while any is). */
+  private oursInFlight = 0;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
     const { passwordHashConcurrency: concurrency, passwordHashQueueTimeoutMs: timeoutMs } = config.auth;
@@ -52,18 +54,52 @@ export class PasswordHasher {
   }
 
   hash(password: string) {
-    return this.ours.run('', () => hashPassword(password, this.config.auth.bcryptCost));
+    return this.runOurs(() => hashPassword(password, this.config.auth.bcryptCost));
+  }
+
+  /**
+   * One of our own hashes, in its queue. While any is queued or running, the low-priority child
+   * that checks imported hashes is stopped (LowPriorityVerifier.pause): imported hashes get only
+   * the time our sign-ins leave, on every hardware thread.
+   */
+  private runOurs<T>(work: () => Promise<T>): Promise<T> {
+    if (this.oursInFlight++ === 0) this.lowPriority?.pause();
+    return this.ours.run('', work).finally(() => {
+      if (--this.oursInFlight === 0) this.lowPriority?.resume();
+    });
+  }
+
+  /**
+   * An imported check in the low-priority child, answered 503 (as a queue that is full) when it is
+   * not done PASSWORD_HASH_QUEUE_TIMEOUT_MS after it started: stopped while our own hashes run, it
+   * could otherwise wait for as long as they keep coming.
+   */
+  private verifyImported(password: string, hash: string, scheme: PasswordScheme, verifier: LowPriorityVerifier): Promise<boolean> {
+    return new Promise<boolean>((resolve, reject) => {
+      const timer = setTimeout(() => reject(hashQueueFull()), this.config.auth.passwordHashQueueTimeoutMs);
+      verifier.verify(password, hash, scheme).then(
+        (ok) => {
+          clearTimeout(timer);
+          resolve(ok);
+        },
+        (err: unknown) => {
+          clearTimeout(timer);
+          reject(err instanceof Error ? err : new Error(String(err)));
+        },
+      );
+    });
   }
 
   /** `owner`: the project (and user) the hash belongs to; imported hashes wait in that project's turn. */
   verify(password: string, hash: string, scheme: PasswordScheme, owner?: HashOwner): Promise<boolean> {
-    if (scheme === 'bcrypt-sha256' && bcryptCostOf(hash) <= this.config.auth.bcryptCost) return this.ours.run('', () => verifyPassword(password, hash, scheme));
+    if (scheme === 'bcrypt-sha256' && bcryptCostOf(hash) <= this.config.auth.bcryptCost) return this.runOurs(() => verifyPassword(password, hash, scheme));
     const over = importedHashOverBudget(hash, scheme);
     if (over) {
       this.logOverBudget(hash, scheme, over, owner);
       return this.verifyDummy(password);
     }
-    return this.imported.run(owner?.projectId ?? '', () => (this.lowPriority ? this.lowPriority.verify(password, hash, scheme) : verifyPassword(password, hash, scheme)));
+    const verifier = this.lowPriority;
+    return this.imported.run(owner?.projectId ?? '', () => (verifier ? this.verifyImported(password, hash, scheme, verifier) : verifyPassword(password, hash, scheme)));
   }
 
   needsRehash(hash: string, scheme: PasswordScheme): boolean {
@@ -72,11 +108,11 @@ export class PasswordHasher {
 
   /** Spends the same time as a real check, for identifiers that match no user. Always false. */
   async verifyDummy(password: string): Promise<false> {
-    this.dummy ??= this.ours.run('', () => makeDummyHash(this.config.auth.bcryptCost));
+    this.dummy ??= this.runOurs(() => makeDummyHash(this.config.auth.bcryptCost));
     // A refused first attempt (queue full) must not stay cached.
     void this.dummy.catch(() => (this.dummy = null));
     const dummy = await this.dummy;
-    await this.ours.run('', () => verifyPassword(password, dummy, 'bcrypt-sha256'));
+    await this.runOurs(() => verifyPassword(password, dummy, 'bcrypt-sha256'));
     return false;
   }
 
