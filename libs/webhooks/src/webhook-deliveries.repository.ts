@@ -14,6 +14,8 @@ export interface ClaimedAttempt {
   webhookUrl: string;
   webhookEnabled: boolean;
   secretEncrypted: string;
+  /** The secret before a rotation, while it still signs beside the new one (CONTRACT §13); else null. */
+  previousSecretEncrypted: string | null;
   event: WebhookEventSource;
 }
 
@@ -25,6 +27,10 @@ export interface AttemptResult {
   error: string | null;
   /** When the next attempt is due; null when none follows. */
   nextAttemptAt: Date | null;
+  /** The headers sent (signatures included), and the receiver's headers and body (first 4 KiB) when it answered. */
+  requestHeaders?: Record<string, string> | null;
+  responseHeaders?: Record<string, string> | null;
+  responseBody?: string | null;
 }
 
 export interface RecordedAttempt {
@@ -42,6 +48,7 @@ interface ClaimRow {
   url: string;
   enabled: boolean;
   secret_encrypted: string;
+  previous_secret_encrypted: string | null;
   event_id: string;
   event_type: string;
   event_tenant_id: string;
@@ -71,9 +78,10 @@ export class WebhookDeliveriesRepository {
   }
 
   /** Newest first; attempts of one event made in the same instant keep their order. */
-  list(tenantId: string, webhookId: string, page: Page): Promise<[WebhookDelivery[], number]> {
+  /** A webhook's delivery records, newest first; `status` and `eventType` filter (CONTRACT §13). */
+  list(tenantId: string, webhookId: string, page: Page, filter: { status?: WebhookDelivery['status']; eventType?: string } = {}): Promise<[WebhookDelivery[], number]> {
     return this.repo().findAndCount({
-      where: { tenantId, webhookId },
+      where: { tenantId, webhookId, ...(filter.status ? { status: filter.status } : {}), ...(filter.eventType ? { eventType: filter.eventType } : {}) },
       order: { createdAt: 'DESC', attempt: 'DESC', id: 'DESC' },
       skip: page.offset,
       take: page.limit,
@@ -100,6 +108,16 @@ export class WebhookDeliveriesRepository {
     const q = this.statusCountsSql(tenantId, from, until);
     const [row] = await this.dataSource.query<[{ succeeded: number; failed: number; pending: number }]>(q.sql, q.params);
     return row;
+  }
+
+  /** The event a delivery sent, as the worker builds its body; null once the outbox row was purged. */
+  async eventOf(tenantId: string, eventId: string): Promise<WebhookEventSource | null> {
+    const rows: { id: string; type: string; tenant_id: string; project_id: string | null; created_at: Date; payload: Record<string, unknown> }[] = await this.dataSource.query(
+      `SELECT id, type, tenant_id, project_id, created_at, payload FROM outbox_events WHERE id = $1 AND tenant_id = $2`,
+      [eventId, tenantId],
+    );
+    const r = rows[0];
+    return r ? { id: r.id, type: r.type, tenantId: r.tenant_id, projectId: r.project_id, createdAt: new Date(r.created_at), payload: r.payload } : null;
   }
 
   findOfWebhook(manager: EntityManager, tenantId: string, webhookId: string, id: string): Promise<WebhookDelivery | null> {
@@ -143,6 +161,7 @@ export class WebhookDeliveriesRepository {
   async pending(ids: string[], now: Date, leaseUntil: Date | null): Promise<ClaimedAttempt[]> {
     if (ids.length === 0) return [];
     const columns = `d.id, d.attempt, d.manual, d.webhook_id, w.url, w.enabled, w.secret_encrypted,
+                     CASE WHEN w.previous_secret_expires_at > $2 THEN w.previous_secret_encrypted END AS previous_secret_encrypted,
                      e.id AS event_id, e.type AS event_type, e.tenant_id AS event_tenant_id,
                      e.project_id AS event_project_id, e.created_at AS event_created_at, e.payload`;
     const rows: ClaimRow[] = leaseUntil
@@ -178,6 +197,7 @@ export class WebhookDeliveriesRepository {
       webhookUrl: r.url,
       webhookEnabled: r.enabled,
       secretEncrypted: r.secret_encrypted,
+      previousSecretEncrypted: r.previous_secret_encrypted,
       event: {
         id: r.event_id,
         type: r.event_type,
@@ -204,12 +224,13 @@ export class WebhookDeliveriesRepository {
       manager ?? this.dataSource.manager
     ).query(
       `WITH r AS (
-         SELECT * FROM unnest($1::uuid[], $2::text[], $3::int[], $4::int[], $5::text[], $6::timestamptz[])
-                    AS r(id, status, response_status, duration_ms, error, next_at)
+         SELECT * FROM unnest($1::uuid[], $2::text[], $3::int[], $4::int[], $5::text[], $6::timestamptz[], $7::jsonb[], $8::jsonb[], $9::text[])
+                    AS r(id, status, response_status, duration_ms, error, next_at, request_headers, response_headers, response_body)
        ), done AS (
          UPDATE webhook_deliveries d
             SET status = r.status, response_status = r.response_status, duration_ms = r.duration_ms,
                 error = r.error, claimed_until = NULL,
+                request_headers = r.request_headers, response_headers = r.response_headers, response_body = r.response_body,
                 -- A redelivery that already took the next number is the follow-up: point at it.
                 next_attempt_at = CASE WHEN r.next_at IS NULL THEN NULL ELSE COALESCE(
                   (SELECT ${FOLLOW_UP_DUE}
@@ -236,6 +257,9 @@ export class WebhookDeliveriesRepository {
         results.map((r) => r.durationMs),
         results.map((r) => r.error?.slice(0, 500) ?? null),
         results.map((r) => r.nextAttemptAt),
+        results.map((r) => (r.requestHeaders ? JSON.stringify(r.requestHeaders) : null)),
+        results.map((r) => (r.responseHeaders ? JSON.stringify(r.responseHeaders) : null)),
+        results.map((r) => r.responseBody ?? null),
       ],
     );
     // A redelivery took the next number while this statement ran (its INSERT met it, the UPDATE

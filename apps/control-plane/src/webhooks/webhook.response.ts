@@ -45,3 +45,9 @@ export function toWebhookResponse(w: Webhook): WebhookResponse {
     updated_at: w.updatedAt.toISOString(),
   };
 }
+
+/** `POST /v1/admin/webhooks/{id}/secret/rotate` (201): the new secret, shown this once. */
+export class WebhookSecretRotatedResponse {
+  @ApiProperty({ description: 'The new `whsec_…` signing secret; for 24 hours deliveries carry both signatures (`v1,<new> v1,<old>`)', example: 'whsec_…' })
+  secret!: string;
+}

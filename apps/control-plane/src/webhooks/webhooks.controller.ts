@@ -1,15 +1,16 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req, UseGuards } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiBearerAuth, ApiCreatedResponse, ApiForbiddenResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { requestMeta } from '@gatehouse/identity';
 import { AdminGuard, type AdminContext } from '../auth/admin.guard';
 import { CurrentAdmin } from '../auth/current-admin.decorator';
 import { NoFieldsDto } from '../common/no-fields.dto';
 import { ApiPageQueries, parsePage } from '../common/pagination';
+import { QueryReader } from '../common/query-params';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
 import { UpdateWebhookDto } from './dto/update-webhook.dto';
-import { WebhookDeliveryListResponse, WebhookDeliveryResponse } from './webhook-delivery.response';
-import { WebhookCreatedResponse, WebhookListResponse, WebhookResponse, WebhookTestQueuedResponse } from './webhook.response';
+import { WebhookDeliveryDetailResponse, WebhookDeliveryListResponse, WebhookDeliveryResponse } from './webhook-delivery.response';
+import { WebhookCreatedResponse, WebhookListResponse, WebhookResponse, WebhookSecretRotatedResponse, WebhookTestQueuedResponse } from './webhook.response';
 import { WebhooksService } from './webhooks.service';
 
 @ApiTags('webhooks')
@@ -66,10 +67,37 @@ export class WebhooksController {
 
   @Get(':id/deliveries')
   @ApiPageQueries()
-  @ApiOperation({ summary: 'List delivery attempts of a webhook (paginated, newest first)' })
+  @ApiOperation({ summary: 'List delivery attempts of a webhook (paginated, newest first); `status` and `event_type` filter' })
+  @ApiQuery({ name: 'status', required: false, enum: ['pending', 'succeeded', 'failed'] })
+  @ApiQuery({ name: 'event_type', required: false, description: 'Exact event type, e.g. user.created' })
   @ApiOkResponse({ type: WebhookDeliveryListResponse })
   deliveries(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Query() query: Record<string, unknown>): Promise<WebhookDeliveryListResponse> {
-    return this.webhooks.listDeliveries(admin, id, parsePage(query));
+    const r = new QueryReader(query);
+    const status = r.string('status', 20);
+    if (status !== undefined && status !== 'pending' && status !== 'succeeded' && status !== 'failed') r.fail('status', 'must be pending, succeeded or failed');
+    const eventType = r.string('event_type', 100);
+    const page = r.page();
+    r.done();
+    return this.webhooks.listDeliveries(admin, id, page, { status: status as 'pending' | 'succeeded' | 'failed' | undefined, eventType });
+  }
+
+  @Get(':id/deliveries/:deliveryId')
+  @ApiOperation({ summary: "One delivery attempt with the request sent (signature header shown, never the secret), the receiver's answer (first 4 KiB of its body) and why it failed" })
+  @ApiOkResponse({ type: WebhookDeliveryDetailResponse })
+  delivery(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Param('deliveryId') deliveryId: string): Promise<WebhookDeliveryDetailResponse> {
+    return this.webhooks.getDelivery(admin, id, deliveryId);
+  }
+
+  @Post(':id/secret/rotate')
+  @HttpCode(201)
+  @ApiOperation({
+    summary: "Rotate the webhook's signing secret (201 `{secret}`, shown once) ★: for 24 hours every delivery carries both signatures (`v1,<new> v1,<old>`), then the new one only",
+    description: "Needs the admin's recent proof of identity (403 `reauthentication-required`). Audit `webhook.secret_rotated`.",
+  })
+  @ApiCreatedResponse({ type: WebhookSecretRotatedResponse })
+  @ApiForbiddenResponse({ description: '`reauthentication-required`' })
+  rotateSecret(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Body() _body: NoFieldsDto, @Req() req: Request): Promise<WebhookSecretRotatedResponse> {
+    return this.webhooks.rotateSecret(admin, id, requestMeta(req));
   }
 
   @Post(':id/deliveries/:deliveryId/redeliver')

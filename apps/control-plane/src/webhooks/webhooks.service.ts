@@ -5,17 +5,20 @@ import { isId, uniqueViolation } from '@gatehouse/entities';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import type { Webhook, WebhookDelivery } from '@gatehouse/entities';
 import { EventRecorder, type RequestMeta } from '@gatehouse/identity';
-import { checkWebhookUrl, newWebhookSecret, sealWebhookSecret, WEBHOOK_TEST_EVENT, WebhookDeliveriesRepository, WebhookDeliveryQueue, WebhooksRepository } from '@gatehouse/webhooks';
+import { checkWebhookUrl, newWebhookSecret, sealWebhookSecret, WEBHOOK_TEST_EVENT, webhookBody, WebhookDeliveriesRepository, WebhookDeliveryQueue, WebhooksRepository } from '@gatehouse/webhooks';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import type { AdminContext } from '../auth/admin.guard';
+import { assertRecentProof } from '../auth/recent-proof';
 import { paginated, type Page } from '../common/pagination';
 import type { CreateWebhookDto } from './dto/create-webhook.dto';
 import type { UpdateWebhookDto } from './dto/update-webhook.dto';
-import { toWebhookDeliveryResponse, type WebhookDeliveryResponse } from './webhook-delivery.response';
+import { deliveryError, toWebhookDeliveryResponse, type WebhookDeliveryDetailResponse, type WebhookDeliveryResponse } from './webhook-delivery.response';
 import { toWebhookResponse, type WebhookResponse } from './webhook.response';
 
 const NOT_FOUND = 'No such webhook.';
+/** After a rotation the old secret signs beside the new one this long (CONTRACT §13). */
+export const SECRET_OVERLAP_MS = 24 * 3600_000;
 
 /** Unique, in the order given. */
 function dedupe(events: string[]): string[] {
@@ -148,10 +151,44 @@ export class WebhooksService {
     return { event_id: eventId, type: WEBHOOK_TEST_EVENT };
   }
 
-  async listDeliveries(admin: AdminContext, id: string, page: Page) {
+  async listDeliveries(admin: AdminContext, id: string, page: Page, filter: { status?: WebhookDelivery['status']; eventType?: string } = {}) {
     const webhook = await this.find(admin, id);
-    const [rows, total] = await this.deliveries.list(admin.tenantId, webhook.id, page);
+    const [rows, total] = await this.deliveries.list(admin.tenantId, webhook.id, page, filter);
     return paginated('deliveries', rows.map(toWebhookDeliveryResponse), page, total);
+  }
+
+  /** `GET /v1/admin/webhooks/{id}/deliveries/{delivery_id}`: the record plus what was sent and received. */
+  async getDelivery(admin: AdminContext, id: string, deliveryId: string): Promise<WebhookDeliveryDetailResponse> {
+    const webhook = await this.find(admin, id);
+    const d = isId(deliveryId) ? await this.deliveries.findOfWebhook(this.dataSource.manager, admin.tenantId, webhook.id, deliveryId) : null;
+    if (!d) throw new ProblemError('not-found', { detail: 'No such delivery.' });
+    const event = await this.deliveries.eventOf(admin.tenantId, d.eventId);
+    return {
+      ...toWebhookDeliveryResponse(d),
+      request: { url: webhook.url, headers: d.requestHeaders ?? {}, body: event ? webhookBody(event) : null },
+      response: d.responseStatus !== null && d.responseHeaders ? { status: d.responseStatus, headers: d.responseHeaders, body: d.responseBody ?? '' } : null,
+      error: deliveryError(d),
+    };
+  }
+
+  /**
+   * `POST /v1/admin/webhooks/{id}/secret/rotate` ★: a new secret, shown once; the current one keeps
+   * signing beside it for SECRET_OVERLAP_MS (an earlier overlap still running is cut short: only
+   * the secret being replaced stays). Audited `webhook.secret_rotated`, never with a secret.
+   */
+  async rotateSecret(admin: AdminContext, id: string, meta: RequestMeta): Promise<{ secret: string }> {
+    assertRecentProof(admin, this.clock.nowMs());
+    const secret = newWebhookSecret();
+    await this.dataSource.transaction(async (manager) => {
+      const w = await this.lock(manager, admin, id);
+      const until = new Date(this.clock.nowMs() + SECRET_OVERLAP_MS);
+      w.previousSecretEncrypted = w.secretEncrypted;
+      w.previousSecretExpiresAt = until;
+      w.secretEncrypted = sealWebhookSecret(this.config, w.id, secret);
+      await this.webhooks.save(manager, w);
+      await this.events.record(manager, this.event(admin, meta, 'webhook.secret_rotated', w, { ...webhookData(w), previous_secret_expires_at: until.toISOString(), changes: { secret: { changed: true } } }));
+    });
+    return { secret };
   }
 
   /**

@@ -6,7 +6,7 @@ import { openWebhookSecret, signWebhook, webhookBody, webhookSigningKey, Webhook
 import { Clock, webhookDeliveries } from '@gatehouse/platform';
 import { DeliveryRecorder } from './delivery-recorder';
 import { retryDelayMs } from './retry-schedule';
-import { WebhookSender } from './webhook-sender';
+import { USER_AGENT, WebhookSender } from './webhook-sender';
 
 /** Also the `outcome` label of `gatehouse_webhook_deliveries_total` (docs/operations.md). */
 export type AttemptOutcome = 'succeeded' | 'retrying' | 'failed' | 'gone' | 'refused';
@@ -56,11 +56,11 @@ export class WebhookDeliveriesService {
     );
   }
 
-  private keyOf(c: ClaimedAttempt): Buffer {
-    const id = `${c.webhookId}:${c.secretEncrypted}`;
+  private keyOf(c: ClaimedAttempt, sealed = c.secretEncrypted): Buffer {
+    const id = `${c.webhookId}:${sealed}`;
     let key = this.keys.get(id);
     if (key === undefined) {
-      key = webhookSigningKey(openWebhookSecret(this.config, c.webhookId, c.secretEncrypted));
+      key = webhookSigningKey(openWebhookSecret(this.config, c.webhookId, sealed));
       if (this.keys.size >= SECRET_CACHE_SIZE) this.keys.clear();
       this.keys.set(id, key);
     }
@@ -74,8 +74,10 @@ export class WebhookDeliveriesService {
       return 'failed';
     }
     let key: Buffer;
+    let previousKey: Buffer | null;
     try {
       key = this.keyOf(c);
+      previousKey = c.previousSecretEncrypted ? this.keyOf(c, c.previousSecretEncrypted) : null;
     } catch {
       this.logger.error(`webhook ${c.webhookId}: the signing secret cannot be opened (was ENCRYPTION_KEY changed?)`);
       await this.recorder.record(final('signing secret unreadable'));
@@ -84,13 +86,23 @@ export class WebhookDeliveriesService {
 
     const body = webhookBody(c.event);
     const timestamp = Math.floor(this.clock.nowMs() / 1000);
-    const sent = await this.sender.send(
-      c.webhookUrl,
-      { 'webhook-id': c.event.id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signWebhook(key, c.event.id, timestamp, body) },
-      body,
-    );
+    // During a secret rotation (24 h) both signatures, the new one first (Standard Webhooks: space-separated).
+    const signature = previousKey ? `${signWebhook(key, c.event.id, timestamp, body)} ${signWebhook(previousKey, c.event.id, timestamp, body)}` : signWebhook(key, c.event.id, timestamp, body);
+    const headers = { 'webhook-id': c.event.id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signature };
+    const sent = await this.sender.send(c.webhookUrl, headers, body);
     const ok = sent.status !== null && sent.status >= 200 && sent.status <= 299;
-    const result: AttemptResult = { id: c.id, status: ok ? 'succeeded' : 'failed', responseStatus: sent.status, durationMs: sent.durationMs, error: ok ? null : sent.error, nextAttemptAt: null };
+    const result: AttemptResult = {
+      id: c.id,
+      status: ok ? 'succeeded' : 'failed',
+      responseStatus: sent.status,
+      durationMs: sent.durationMs,
+      error: ok ? null : sent.error,
+      nextAttemptAt: null,
+      // What the delivery detail shows (CONTRACT §13); the secret is never among them.
+      requestHeaders: sent.refused ? null : { 'content-type': 'application/json', 'user-agent': USER_AGENT, ...headers },
+      responseHeaders: sent.responseHeaders ?? null,
+      responseBody: sent.responseBody ?? null,
+    };
     if (ok) {
       await this.recorder.record(result);
       return 'succeeded';

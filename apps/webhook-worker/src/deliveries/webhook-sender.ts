@@ -12,9 +12,15 @@ export interface SendResult {
   durationMs: number;
   /** The address was refused (SSRF guard): nothing was sent. */
   refused?: boolean;
+  /** The receiver's headers and the first RESPONSE_BODY_LIMIT bytes of its body (as text), when it answered. */
+  responseHeaders?: Record<string, string>;
+  responseBody?: string;
 }
 
-const USER_AGENT = 'Gatehouse-Webhooks/1.0';
+/** How much of a receiver's answer a delivery record keeps (CONTRACT §13: the first 4 KiB). */
+export const RESPONSE_BODY_LIMIT = 4096;
+
+export const USER_AGENT = 'Gatehouse-Webhooks/1.0';
 
 interface Target {
   secure: boolean;
@@ -69,11 +75,20 @@ export class WebhookSender implements OnApplicationShutdown {
       let timer: NodeJS.Timeout | undefined;
       let settled = false;
       let refused = false;
+      let responseHeaders: Record<string, string> | undefined;
+      const bodyChunks: Buffer[] = [];
+      let bodyBytes = 0;
       const settle = (error: string | null) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        resolve({ status, error: status === null ? (error ?? 'no response') : error, durationMs: elapsed(), ...(refused ? { refused } : {}) });
+        resolve({
+          status,
+          error: status === null ? (error ?? 'no response') : error,
+          durationMs: elapsed(),
+          ...(refused ? { refused } : {}),
+          ...(responseHeaders ? { responseHeaders, responseBody: Buffer.concat(bodyChunks).subarray(0, RESPONSE_BODY_LIMIT).toString('utf8') } : {}),
+        });
       };
       const answered = () => settle(status !== null && (status < 200 || status > 299) ? `HTTP ${status}` : null);
       try {
@@ -87,10 +102,17 @@ export class WebhookSender implements OnApplicationShutdown {
         }, this.config.webhooks.timeoutMs);
         req.on('response', (res) => {
           status = res.statusCode ?? null;
+          responseHeaders = {};
+          for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) responseHeaders[name] = Array.isArray(value) ? value.join(', ') : value;
           res.on('error', answered);
           res.on('end', answered);
           res.on('close', answered);
-          res.resume();
+          // Keeps the first 4 KiB; the rest is read and dropped.
+          res.on('data', (chunk: Buffer) => {
+            if (bodyBytes >= RESPONSE_BODY_LIMIT) return;
+            bodyChunks.push(chunk);
+            bodyBytes += chunk.length;
+          });
         });
         req.on('error', (err) => {
           if (err instanceof PrivateAddressError) refused = true;
