@@ -1,3 +1,5 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { buildAuthPages } from './support/auth-pages-build';
 import { OidcClientTsApp, type SpaUser } from './support/oidc-client-ts-app';
@@ -14,6 +16,23 @@ function headerOf(jwt: string): Record<string, unknown> {
 
 type SpaResult = { ok: true; user?: SpaUser; signedOut?: true } | { ok: false; error: string; description: string | null };
 
+type RpKind = 'authjs' | 'openid-client-passport' | 'openid-client-passport-par' | 'passport-openidconnect' | 'express-openid-connect';
+
+/** The Express relying parties (support/relying-parties/*.mjs) in one child process: they are ES modules. */
+async function startRelyingParties(spec: { issuer: string; secret: string; apps: Record<string, unknown>[] }): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [join(__dirname, 'support/relying-parties/server.mjs'), JSON.stringify(spec)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (d: Buffer) => {
+      output += d.toString();
+      if (output.includes('ready\n')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`relying parties exited (${code}):\n${output}`)));
+  });
+  return child;
+}
+
 /**
  * Relying-party libraries nobody here wrote, each wired as its own README says, against the
  * compiled auth runtime as a real process and its hosted pages, in Debian's Chromium (docs/oidc.md,
@@ -27,14 +46,35 @@ describe('OIDC relying-party libraries through the hosted pages in Chromium', ()
   let op: OidcProject;
   let spa: OidcClientTsApp;
   let spaClient: CreatedClient;
+  let rpProcess: ChildProcess | undefined;
+  const rps = {} as Record<RpKind, { origin: string; client: CreatedClient }>;
 
   beforeAll(async () => {
     buildAuthPages();
     await stack.start();
     spa = new OidcClientTsApp(`http://127.0.0.1:${await freePort()}`);
-    op = await stack.oidcProject({}, [spa.redirectUri, spa.silentRedirectUri]);
+    const kinds: RpKind[] = ['authjs', 'openid-client-passport', 'openid-client-passport-par', 'passport-openidconnect', 'express-openid-connect'];
+    for (const kind of kinds) rps[kind] = { origin: `http://127.0.0.1:${await freePort()}`, client: { client_id: '' } };
+    const callbackOf = (kind: RpKind) => (kind === 'authjs' ? `${rps[kind].origin}/auth/callback/gatehouse` : `${rps[kind].origin}/callback`);
+    op = await stack.oidcProject({}, [spa.redirectUri, spa.silentRedirectUri, ...kinds.map(callbackOf)]);
     const patched = await stack.admin().patch(`/v1/admin/projects/${op.project.id}`, { name: 'Acme', allowed_origins: [spa.origin] });
     expect(patched.status).toBe(200);
+    // Each relying party's client as its README needs it, every other member at its default.
+    const clientSettings: Record<RpKind, Record<string, unknown>> = {
+      authjs: { name: 'Auth.js app' },
+      'openid-client-passport': { name: 'Passport app' },
+      // Required, so that a sign-in proves the request was pushed.
+      'openid-client-passport-par': { name: 'PAR app', require_pushed_authorization_requests: true },
+      // The library has no PKCE (it sends a nonce) and sends its secret in the body.
+      'passport-openidconnect': { name: 'Legacy app', require_pkce: false, token_endpoint_auth_method: 'client_secret_post' },
+      'express-openid-connect': { name: 'Express app', post_logout_redirect_uris: [rps['express-openid-connect'].origin] },
+    };
+    for (const kind of kinds) rps[kind].client = await stack.client(op.project.id, { first_party: true, redirect_uris: [callbackOf(kind)], post_logout_redirect_uris: [], ...clientSettings[kind] });
+    rpProcess = await startRelyingParties({
+      issuer: op.issuer,
+      secret: 'a relying party cookie secret of 32+ characters',
+      apps: kinds.map((kind) => ({ kind: kind.replace(/-par$/, ''), port: Number(new URL(rps[kind].origin).port), clientId: rps[kind].client.client_id, clientSecret: rps[kind].client.client_secret, usePAR: kind.endsWith('-par') })),
+    });
     spaClient = await stack.client(op.project.id, {
       name: 'Acme SPA',
       token_endpoint_auth_method: 'none',
@@ -45,12 +85,13 @@ describe('OIDC relying-party libraries through the hosted pages in Chromium', ()
     spa.issuer = op.issuer;
     spa.clientId = spaClient.client_id;
     await spa.start();
-    browser = await PagesBrowser.launch([new URL(stack.authUrl).host, new URL(spa.origin).host]);
+    browser = await PagesBrowser.launch([new URL(stack.authUrl).host, new URL(spa.origin).host, ...Object.values(rps).map((rp) => new URL(rp.origin).host)]);
     page = browser.page;
   }, 180_000);
 
   afterAll(async () => {
     await browser?.close();
+    rpProcess?.kill('SIGTERM');
     await spa?.stop();
     await stack.stop();
   });
@@ -101,7 +142,8 @@ describe('OIDC relying-party libraries through the hosted pages in Chromium', ()
     expect(silent).toEqual({ ok: true, user: expect.objectContaining({ sub: user.id }) });
     expect(authorizeRequests.map((u) => new URL(u).searchParams.get('prompt'))).toEqual(['none']);
     expect(claimsOf(silent.user!.id_token)).toEqual(expect.objectContaining({ sub: user.id, sid }));
-    expect(silent.user!.id_token).not.toBe(signedIn.user.id_token);
+    // New tokens from a new code (an ID token signed in the same second may be byte for byte the same: RS256 is deterministic).
+    expect(silent.user!.access_token).not.toBe(renewed.access_token);
 
     // signoutRedirect(): the provider asks, the person confirms, the browser lands back in the app.
     await page.evaluate(() => (window as unknown as { rp: { signOut(): Promise<void> } }).rp.signOut()).catch(() => undefined);
@@ -114,6 +156,88 @@ describe('OIDC relying-party libraries through the hosted pages in Chromium', ()
     await page.goto(`${spa.origin}/`);
     await page.evaluate(() => (window as unknown as { rp: { signIn(a: object): Promise<void> } }).rp.signIn({ prompt: 'none' })).catch(() => undefined);
     expect(await spaResult('/callback')).toEqual(expect.objectContaining({ ok: false, error: 'login_required' }));
+
+    expect(browser.problems).toEqual([]);
+    expect(browser.foreignRequests).toEqual([]);
+  }, 120_000);
+
+  /** What the relying party's /me says (the session it keeps for this browser). */
+  const meAt = async (kind: RpKind) => {
+    const res = await page.goto(`${rps[kind].origin}/me`);
+    return JSON.parse((await res!.text()) || 'null') as Record<string, unknown>;
+  };
+
+  it('Auth.js (generic oidc provider) and openid-client/passport with and without usePAR: a sign-in on the hosted page, then single sign-on for the others; each holds the user, its ID token claims and UserInfo', async () => {
+    await browser.context.clearCookies();
+    const user = await stack.user(op.project, 'express@example.com');
+
+    // Auth.js: its sign-in page, the provider's button, the hosted page, back with a session.
+    await page.goto(`${rps.authjs.origin}/auth/signin`);
+    await page.getByRole('button', { name: 'Sign in with Gatehouse' }).click();
+    await signInOnHostedPage('express@example.com', 'Auth.js app');
+    await page.waitForURL((u) => u.origin === rps.authjs.origin && !u.pathname.startsWith('/auth/callback'));
+    expect(await meAt('authjs')).toEqual({ session: { user: { subject: user.id, email: 'express@example.com', name: 'express@example.com' }, expires: expect.any(String) } });
+
+    // openid-client/passport: the provider session already exists, so the browser goes straight back.
+    await page.goto(`${rps['openid-client-passport'].origin}/login`);
+    await page.waitForURL(`${rps['openid-client-passport'].origin}/me`);
+    const passportUser = (await meAt('openid-client-passport')).user as { claims: Record<string, unknown>; userinfo: Record<string, unknown> };
+    expect(passportUser.claims).toEqual(expect.objectContaining({ iss: op.issuer, aud: rps['openid-client-passport'].client.client_id, sub: user.id, email: 'express@example.com', auth_time: expect.any(Number) }));
+    expect(passportUser.userinfo).toEqual({ sub: user.id, email: 'express@example.com', email_verified: false, preferred_username: 'express@example.com' });
+
+    // ... with usePAR, for a client that requires pushed requests: the browser carries only request_uri.
+    const authorizeUrls: string[] = [];
+    const watch = (req: { url(): string }) => void (req.url().startsWith(`${op.issuer}/authorize`) && authorizeUrls.push(req.url()));
+    page.on('request', watch);
+    await page.goto(`${rps['openid-client-passport-par'].origin}/login`);
+    await page.waitForURL(`${rps['openid-client-passport-par'].origin}/me`);
+    page.off('request', watch);
+    expect(authorizeUrls.map((u) => [...new URL(u).searchParams.keys()].sort())).toEqual([['client_id', 'request_uri']]);
+    const parUser = (await meAt('openid-client-passport-par')).user as { claims: Record<string, unknown> };
+    expect(parUser.claims).toEqual(expect.objectContaining({ aud: rps['openid-client-passport-par'].client.client_id, sub: user.id }));
+
+    expect(browser.problems).toEqual([]);
+    // Auth.js's own sign-in page asks its site for the provider's logo (the browser has no network); nothing else leaves.
+    expect(browser.foreignRequests.filter((u) => !u.startsWith('https://authjs.dev/img/providers/'))).toEqual([]);
+  }, 120_000);
+
+  it('passport-openidconnect with nonce: true against a require_pkce: false client, and express-openid-connect (code flow, idpLogout) signing out at the provider back into the app', async () => {
+    await browser.context.clearCookies();
+    browser.foreignRequests.length = 0;
+    const user = await stack.user(op.project, 'legacy@example.com');
+
+    const legacy = rps['passport-openidconnect'];
+    const authorizeUrls: string[] = [];
+    const watch = (req: { url(): string }) => void (req.url().startsWith(`${op.issuer}/authorize`) && authorizeUrls.push(req.url()));
+    page.on('request', watch);
+    await page.goto(`${legacy.origin}/login`);
+    await signInOnHostedPage('legacy@example.com', 'Legacy app');
+    await page.waitForURL(`${legacy.origin}/me`);
+    page.off('request', watch);
+    const sent = new URL(authorizeUrls[0]).searchParams;
+    expect([sent.get('nonce'), sent.get('code_challenge')]).toEqual([expect.any(String), null]);
+    const legacyUser = (await meAt('passport-openidconnect')).user as { issuer: string; profile: Record<string, unknown>; idToken: string };
+    expect(legacyUser.issuer).toBe(op.issuer);
+    expect(legacyUser.profile).toEqual({ id: user.id, username: 'legacy@example.com', emails: [{ value: 'legacy@example.com' }] });
+    expect(headerOf(legacyUser.idToken).alg).toBe('RS256');
+    expect(claimsOf(legacyUser.idToken)).toEqual(expect.objectContaining({ sub: user.id, nonce: sent.get('nonce'), aud: legacy.client.client_id }));
+
+    // express-openid-connect: single sign-on, then /logout signs out at the provider (idpLogout) and comes back.
+    const express = rps['express-openid-connect'];
+    await page.goto(`${express.origin}/login`);
+    await page.waitForURL(`${express.origin}/`);
+    await page.locator('#status').filter({ hasText: 'signed-in' }).waitFor();
+    const me = await meAt('express-openid-connect');
+    expect(me).toEqual({ authenticated: true, idTokenClaims: expect.objectContaining({ iss: op.issuer, aud: express.client.client_id, sub: user.id, email: 'legacy@example.com' }), userinfo: expect.objectContaining({ sub: user.id, email: 'legacy@example.com' }), hasRefreshToken: true });
+    // (express-openid-connect checks RS256 ID tokens unless told otherwise: the default algorithm.)
+    const sid = String((me.idTokenClaims as { sid: string }).sid);
+    await page.goto(`${express.origin}/logout`);
+    await heading('Sign out');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(`${express.origin}/`);
+    await page.locator('#status').filter({ hasText: 'signed-out' }).waitFor();
+    expect(await meAt('express-openid-connect')).toEqual({ authenticated: false });
+    expect(await sessionRevokedAt(sid)).toBeInstanceOf(Date);
 
     expect(browser.problems).toEqual([]);
     expect(browser.foreignRequests).toEqual([]);

@@ -1,10 +1,6 @@
 import * as client from 'openid-client';
 import { Browser, OidcStack, RP_REDIRECT, type CreatedClient, type OidcProject } from './support/oidc-stack';
 
-function claimsOf(jwt: string): Record<string, unknown> {
-  return JSON.parse(Buffer.from(jwt.split('.')[1], 'base64url').toString('utf8')) as Record<string, unknown>;
-}
-
 function headerOf(jwt: string): Record<string, unknown> {
   return JSON.parse(Buffer.from(jwt.split('.')[0], 'base64url').toString('utf8')) as Record<string, unknown>;
 }
