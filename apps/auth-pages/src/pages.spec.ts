@@ -44,6 +44,10 @@ describe('hosted pages: words', () => {
     expect(describeScope('profile').label).toBe('Your profile');
     expect(describeScope('billing:read')).toEqual({ scope: 'billing:read', label: 'billing:read', description: 'A permission this application defines.' });
     expect(describeScope('constructor').label).toBe('constructor');
+    const resources = [{ name: 'MCP server', scopes: [{ name: 'mcp:tools', description: 'Use the tools' }, { name: 'mcp:read', description: '' }] }];
+    expect(describeScope('mcp:tools', resources)).toEqual({ scope: 'mcp:tools', label: 'Use the tools', description: 'mcp:tools · MCP server' });
+    expect(describeScope('mcp:read', resources)).toEqual({ scope: 'mcp:read', label: 'mcp:read', description: 'A permission of MCP server.' });
+    expect(describeScope('email', resources).label).toBe('Your email address');
   });
 
   it('explains return errors and provider errors', () => {

@@ -56,9 +56,19 @@ const SCOPES: Record<string, { label: string; description: string }> = {
   offline_access: { label: 'Stay connected', description: 'Keep access while you are away, until you revoke it.' },
 };
 
-export function describeScope(scope: string): { scope: string; label: string; description: string } {
+/**
+ * A scope in the person's words: the standard ones as above; a scope of one of the project's API
+ * resources the request names with the description its admin wrote (and the scope and API by name);
+ * any other by its name.
+ */
+export function describeScope(scope: string, resources: readonly { name: string; scopes: readonly { name: string; description: string }[] }[] = []): { scope: string; label: string; description: string } {
   const known = Object.prototype.hasOwnProperty.call(SCOPES, scope) ? SCOPES[scope] : undefined;
-  return known ? { scope, ...known } : { scope, label: scope, description: 'A permission this application defines.' };
+  if (known) return { scope, ...known };
+  for (const api of resources) {
+    const found = api.scopes.find((s) => s.name === scope);
+    if (found) return found.description ? { scope, label: found.description, description: `${scope} · ${api.name}` } : { scope, label: scope, description: `A permission of ${api.name}.` };
+  }
+  return { scope, label: scope, description: 'A permission this application defines.' };
 }
 
 /** What a social sign-in or a magic link's `?error=` means to the person. */

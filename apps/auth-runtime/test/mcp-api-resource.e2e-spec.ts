@@ -195,7 +195,9 @@ describe('MCP: the SDK client authorizes with a project\'s provider and calls a 
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByRole('heading', { level: 1, name: 'Allow access?' }).waitFor();
     const permissions = page.getByRole('list', { name: 'Requested permissions' });
-    await expect(permissions.getByRole('listitem').allInnerTexts()).resolves.toEqual([expect.stringContaining(SCOPE)]);
+    // The API's scope in the words its admin wrote, naming the API.
+    expect((await permissions.getByRole('listitem').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim())).toEqual(['Use the tools of the test MCP server mcp:tools · Test MCP server']);
+    await expect(page.getByText('Test MCP client', { exact: true }).count()).resolves.toBe(1);
     await page.getByRole('button', { name: 'Allow' }).click();
     await page.waitForURL((u) => u.href.startsWith(callbackUrl));
     const callback = new URL(page.url());

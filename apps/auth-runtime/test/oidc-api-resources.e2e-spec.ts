@@ -83,6 +83,7 @@ describe('OIDC provider: tokens for the project\'s API resources', () => {
       prompt: 'consent',
       client: { client_id: rp.client_id, name: 'Third-party app', first_party: false },
       scopes: ['openid', 'mcp:tools', 'mcp:read'],
+      resources: [{ identifier: MCP, name: 'MCP server', scopes: [{ name: 'mcp:tools', description: 'Use the tools' }, { name: 'mcp:read', description: 'Read' }] }],
       expires_at: expect.any(String),
     });
     const smuggled = await stack.interaction(op.projectKey, 'POST', `${flow.consentUid}/consent`, { token: flow.session.accessToken, body: { scopes: ['openid', 'mcp:admin'] } });
@@ -128,7 +129,7 @@ describe('OIDC provider: tokens for the project\'s API resources', () => {
 
     const user = await newUser();
     const flow = await untilConsent(config, user.email, { scope: 'openid reports:read', resource: REPORTS });
-    expect((await stack.interaction(op.projectKey, 'GET', flow.consentUid!)).body).toMatchObject({ prompt: 'consent', client: { client_id: agent.client_id, first_party: false }, scopes: ['openid', 'reports:read'] });
+    expect((await stack.interaction(op.projectKey, 'GET', flow.consentUid!)).body).toMatchObject({ prompt: 'consent', client: { client_id: agent.client_id, first_party: false }, scopes: ['openid', 'reports:read'], resources: [{ identifier: REPORTS, name: 'Reports', scopes: [{ name: 'reports:read', description: 'Read your reports' }] }] });
     const tokens = await consentAndExchange(config, flow, ['openid', 'reports:read'], REPORTS);
     const { payload } = await jose.jwtVerify(tokens.access_token, jwks(), { issuer: op.issuer, audience: REPORTS, typ: 'at+jwt' });
     expect(payload).toMatchObject({ aud: REPORTS, sub: user.id, client_id: agent.client_id, scope: 'reports:read' });

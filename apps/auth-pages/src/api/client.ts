@@ -30,7 +30,15 @@ export interface Interaction {
   prompt: 'login' | 'consent';
   client: { client_id: string; name: string | null; first_party: boolean };
   scopes: string[];
+  /** The project's API resources the request names, with the requested scopes' descriptions. */
+  resources?: InteractionResource[];
   expires_at: string;
+}
+
+export interface InteractionResource {
+  identifier: string;
+  name: string;
+  scopes: { name: string; description: string }[];
 }
 
 export interface SignedIn {

@@ -31,7 +31,7 @@ export function ConsentStep({ api, interaction, email, onRedirect }: { api: Auth
       </Text>
       <List spacing="xs" aria-label="Requested permissions">
         {interaction.scopes.map((scope) => {
-          const d = describeScope(scope);
+          const d = describeScope(scope, interaction.resources);
           return (
             <List.Item key={scope}>
               <Text fw={500} size="sm">

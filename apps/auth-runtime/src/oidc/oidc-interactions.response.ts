@@ -11,6 +11,25 @@ export class InteractionClientResponse {
   first_party: boolean;
 }
 
+export class InteractionResourceScopeResponse {
+  @ApiProperty({ example: 'mcp:tools' })
+  name: string;
+
+  @ApiProperty({ example: 'Use the tools of the MCP server', description: "The admin's words for the consent screen (may be empty)" })
+  description: string;
+}
+
+export class InteractionResourceResponse {
+  @ApiProperty({ example: 'https://mcp.example.com/mcp' })
+  identifier: string;
+
+  @ApiProperty({ example: 'MCP server' })
+  name: string;
+
+  @ApiProperty({ type: [InteractionResourceScopeResponse], description: 'The requested scopes of this API' })
+  scopes: InteractionResourceScopeResponse[];
+}
+
 export class InteractionResponse {
   @ApiProperty()
   uid: string;
@@ -23,6 +42,9 @@ export class InteractionResponse {
 
   @ApiProperty({ type: [String] })
   scopes: string[];
+
+  @ApiProperty({ type: [InteractionResourceResponse], description: "The project's API resources the request names (`resource`), with the requested scopes of each" })
+  resources: InteractionResourceResponse[];
 
   @ApiProperty({ format: 'date-time' })
   expires_at: string;

@@ -12,11 +12,19 @@ import { OIDC_SCOPES, OidcProviders } from './oidc-providers.service';
 import { newOidcRequestState, oidcRequestState } from './oidc-request-state';
 import { interactionOriginKey, type InteractionOrigin } from './oidc-store';
 
+/** A registered API resource the request names, with the requested scopes of it (for the consent screen's words). */
+export interface InteractionResource {
+  identifier: string;
+  name: string;
+  scopes: { name: string; description: string }[];
+}
+
 export interface InteractionView {
   uid: string;
   prompt: 'login' | 'consent';
   client: { client_id: string; name: string; first_party: boolean };
   scopes: string[];
+  resources: InteractionResource[];
   expires_at: string;
 }
 
@@ -42,11 +50,13 @@ export class OidcInteractionsService {
   async describe(project: ResolvedProject, uid: string): Promise<InteractionView> {
     const { provider, interaction } = await this.load(project, uid);
     const client = await provider.Client.find(String(interaction.params.client_id));
+    const { scopes, resources } = await this.grantable(project, interaction);
     return {
       uid: interaction.uid,
       prompt: interaction.prompt.name === 'consent' ? 'consent' : 'login',
       client: { client_id: String(interaction.params.client_id), name: client?.clientName ?? String(interaction.params.client_id), first_party: client?.metadata().first_party === true },
-      scopes: await this.grantableScopes(project, interaction),
+      scopes,
+      resources,
       expires_at: new Date(interaction.exp * 1000).toISOString(),
     };
   }
@@ -96,7 +106,7 @@ export class OidcInteractionsService {
     this.assertOpen(interaction);
     if (interaction.prompt.name !== 'consent') throw new ProblemError('conflict', { detail: 'The user has not signed in yet: POST …/complete with their session first.' });
     if (interaction.session?.accountId !== auth.sub) throw new ProblemError('forbidden', { detail: 'This interaction belongs to another user.' });
-    const requested = new Set(await this.grantableScopes(project, interaction));
+    const requested = new Set((await this.grantable(project, interaction)).scopes);
     const unknown = scopes.filter((s) => !requested.has(s));
     if (unknown.length) throw ProblemError.validation({ scopes: [`must be a subset of the requested scopes (${[...requested].join(' ')}); not requested: ${unknown.join(' ')}`] });
     const chosen = new Set(scopes);
@@ -157,15 +167,20 @@ export class OidcInteractionsService {
    * resources the request names (`resource`). Any other scope in the request (one an API does not
    * have) would never reach a token, so it is neither shown for consent nor accepted in it.
    */
-  private async grantableScopes(project: ResolvedProject, interaction: Interaction): Promise<string[]> {
+  private async grantable(project: ResolvedProject, interaction: Interaction): Promise<{ scopes: string[]; resources: InteractionResource[] }> {
     const raw = interaction.params.resource;
-    const resources = (Array.isArray(raw) ? raw : [raw]).filter((r): r is string => typeof r === 'string');
+    const named = (Array.isArray(raw) ? raw : [raw]).filter((r): r is string => typeof r === 'string');
+    const requested = requestedScopes(interaction);
     const apiScopes = new Set<string>();
-    for (const resource of resources) {
-      const api = await this.apiResources.findByIdentifier(project.id, resource);
-      for (const scope of api?.scopes ?? []) apiScopes.add(scope.name);
+    const resources: InteractionResource[] = [];
+    for (const identifier of named) {
+      const api = await this.apiResources.findByIdentifier(project.id, identifier);
+      if (!api) continue;
+      const asked = api.scopes.filter((s) => requested.includes(s.name));
+      for (const scope of asked) apiScopes.add(scope.name);
+      resources.push({ identifier: api.identifier, name: api.name, scopes: asked.map((s) => ({ name: s.name, description: s.description })) });
     }
-    return requestedScopes(interaction).filter((s) => OIDC_SCOPES.includes(s) || apiScopes.has(s));
+    return { scopes: requested.filter((s) => OIDC_SCOPES.includes(s) || apiScopes.has(s)), resources };
   }
 
   /** Whether the user could prove the second level: an enabled second factor or a passkey. */

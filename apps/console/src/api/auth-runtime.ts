@@ -898,12 +898,31 @@ export interface components {
             /** @description Where the browser goes next (the provider, which continues to the client) */
             redirect_to: string;
         };
+        InteractionResourceResponse: {
+            /** @example https://mcp.example.com/mcp */
+            identifier: string;
+            /** @example MCP server */
+            name: string;
+            /** @description The requested scopes of this API */
+            scopes: components["schemas"]["InteractionResourceScopeResponse"][];
+        };
+        InteractionResourceScopeResponse: {
+            /**
+             * @description The admin's words for the consent screen (may be empty)
+             * @example Use the tools of the MCP server
+             */
+            description: string;
+            /** @example mcp:tools */
+            name: string;
+        };
         InteractionResponse: {
             client: components["schemas"]["InteractionClientResponse"];
             /** Format: date-time */
             expires_at: string;
             /** @enum {string} */
             prompt: "login" | "consent";
+            /** @description The project's API resources the request names (`resource`), with the requested scopes of each */
+            resources: components["schemas"]["InteractionResourceResponse"][];
             scopes: string[];
             uid: string;
         };

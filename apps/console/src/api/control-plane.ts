@@ -809,7 +809,8 @@ export interface components {
              */
             grant_types?: ("authorization_code" | "refresh_token" | "client_credentials")[];
             /**
-             * @default ES256
+             * @description How ID tokens are signed: RS256 unless the client asks for ES256 (OpenID Connect Dynamic Client Registration §2)
+             * @default RS256
              * @enum {string}
              */
             id_token_signed_response_alg?: "ES256" | "RS256";
@@ -827,6 +828,16 @@ export interface components {
              *     ]
              */
             redirect_uris: string[];
+            /**
+             * @description PKCE on every authorization request. `false` (a confidential client only) lets an OpenID Connect request use a `nonce` instead (RFC 9700 §2.1.1)
+             * @default true
+             */
+            require_pkce?: boolean;
+            /**
+             * @description Authorization requests only through the pushed authorization request endpoint (RFC 9126 §6)
+             * @default false
+             */
+            require_pushed_authorization_requests?: boolean;
             /**
              * @default [
              *       "openid",
@@ -1057,6 +1068,10 @@ export interface components {
             /** @description A public client (`token_endpoint_auth_method: none`) has no secret and uses PKCE */
             public: boolean;
             redirect_uris: string[];
+            /** @description PKCE on every authorization request (false: a confidential client that uses the OpenID Connect nonce instead) */
+            require_pkce: boolean;
+            /** @description Authorization requests only through the pushed authorization request endpoint (RFC 9126) */
+            require_pushed_authorization_requests: boolean;
             scopes: ("openid" | "profile" | "email" | "offline_access")[];
             /** @enum {string} */
             token_endpoint_auth_method: "client_secret_basic" | "client_secret_post" | "none";
@@ -1085,6 +1100,10 @@ export interface components {
             /** @description A public client (`token_endpoint_auth_method: none`) has no secret and uses PKCE */
             public: boolean;
             redirect_uris: string[];
+            /** @description PKCE on every authorization request (false: a confidential client that uses the OpenID Connect nonce instead) */
+            require_pkce: boolean;
+            /** @description Authorization requests only through the pushed authorization request endpoint (RFC 9126) */
+            require_pushed_authorization_requests: boolean;
             scopes: ("openid" | "profile" | "email" | "offline_access")[];
             /** @enum {string} */
             token_endpoint_auth_method: "client_secret_basic" | "client_secret_post" | "none";
@@ -1111,6 +1130,10 @@ export interface components {
             /** @description A public client (`token_endpoint_auth_method: none`) has no secret and uses PKCE */
             public: boolean;
             redirect_uris: string[];
+            /** @description PKCE on every authorization request (false: a confidential client that uses the OpenID Connect nonce instead) */
+            require_pkce: boolean;
+            /** @description Authorization requests only through the pushed authorization request endpoint (RFC 9126) */
+            require_pushed_authorization_requests: boolean;
             scopes: ("openid" | "profile" | "email" | "offline_access")[];
             /** @enum {string} */
             token_endpoint_auth_method: "client_secret_basic" | "client_secret_post" | "none";
@@ -1153,6 +1176,11 @@ export interface components {
         };
         OidcSettingsDto: {
             /**
+             * @description Whether the hosted sign-in page offers 'Create an account' (and honours `prompt=create`)
+             * @default true
+             */
+            allow_sign_up?: boolean;
+            /**
              * @description Whether RFC 7591 dynamic client registration is open
              * @default false
              */
@@ -1168,6 +1196,11 @@ export interface components {
              * @example https://app.example.com/login
              */
             login_url?: string | null;
+            /**
+             * @description Whether every client must push its authorization requests first (RFC 9126 §5); a client can also be required to alone
+             * @default false
+             */
+            require_pushed_authorization_requests?: boolean;
         };
         OrganizationListResponse: {
             organizations: components["schemas"]["OrganizationResponse"][];
@@ -1260,12 +1293,16 @@ export interface components {
             projects: components["schemas"]["ProjectResponse"][];
         };
         ProjectOidcSettingsResponse: {
+            /** @description Whether the hosted sign-in page offers 'Create an account' */
+            allow_sign_up: boolean;
             /** @description Whether RFC 7591 dynamic client registration is open */
             dynamic_registration: boolean;
             /** @description Whether the project's OpenID Connect provider answers */
             enabled: boolean;
             /** @description The application's page that completes sign-in and consent; null: the hosted pages */
             login_url: string | null;
+            /** @description Whether every client must push its authorization requests first (RFC 9126) */
+            require_pushed_authorization_requests: boolean;
         };
         ProjectResponse: {
             /**
@@ -1488,6 +1525,10 @@ export interface components {
             name?: string;
             post_logout_redirect_uris?: string[];
             redirect_uris?: string[];
+            /** @description PKCE on every authorization request; `false` only for a confidential client (it then uses the OpenID Connect `nonce`) */
+            require_pkce?: boolean;
+            /** @description Authorization requests only through the pushed authorization request endpoint (RFC 9126 §6) */
+            require_pushed_authorization_requests?: boolean;
             scopes?: ("openid" | "profile" | "email" | "offline_access")[];
         };
         UpdateOrganizationDto: {
