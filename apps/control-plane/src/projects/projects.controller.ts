@@ -1,5 +1,5 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, Req, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiCreatedResponse, ApiForbiddenResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { requestMeta } from '@gatehouse/identity';
 import { AdminGuard, type AdminContext } from '../auth/admin.guard';
@@ -51,5 +51,17 @@ export class ProjectsController {
   @ApiOkResponse({ type: ProjectResponse })
   update(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Body() dto: UpdateProjectDto, @Req() req: Request): Promise<ProjectResponse> {
     return this.projects.update(admin, id, dto, requestMeta(req));
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @ApiOperation({
+    summary: 'Delete a project with its users, keys, OAuth clients and sessions (204) ★; their tokens are refused from the next request',
+    description: "Needs the admin's recent proof of identity (403 `reauthentication-required`). The console project cannot be deleted (409 `conflict`). Event `project.deleted`.",
+  })
+  @ApiNoContentResponse({ description: 'Deleted' })
+  @ApiForbiddenResponse({ description: '`reauthentication-required`' })
+  async remove(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Req() req: Request): Promise<void> {
+    await this.projects.remove(admin, id, requestMeta(req));
   }
 }

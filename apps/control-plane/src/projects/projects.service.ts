@@ -3,10 +3,12 @@ import { DataSource } from 'typeorm';
 import { isId } from '@gatehouse/entities';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import type { Project } from '@gatehouse/entities';
-import { EventRecorder, ProjectsRepository, ProvisioningService, sealMigrationSecret, sealOAuthSecret, type RequestMeta } from '@gatehouse/identity';
+import { AccessTokensService, EventRecorder, ProjectsRepository, ProvisioningService, sealMigrationSecret, sealOAuthSecret, type RequestMeta } from '@gatehouse/identity';
+import { Clock } from '@gatehouse/platform';
 import { checkWebhookUrl } from '@gatehouse/webhooks';
 import { ProblemError } from '@gatehouse/problem-details';
 import type { AdminContext } from '../auth/admin.guard';
+import { assertRecentProof } from '../auth/recent-proof';
 import { adminEvent } from '../common/admin-events';
 import { paginated, type Page } from '../common/pagination';
 import type { CreateProjectDto } from './dto/create-project.dto';
@@ -31,6 +33,9 @@ function assertOidcLoginUrl(project: Pick<Project, 'redirectUrls' | 'settings'>)
 }
 
 /** Projects of the admin's tenant: create (publishable key + first signing key), read, patch. */
+/** Settings whose values hold secrets (sealed provider and migration credentials): an update event says only that they changed. */
+const SECRET_SETTINGS = new Set(['oauth_providers', 'password_migration']);
+
 @Injectable()
 export class ProjectsService {
   constructor(
@@ -40,6 +45,8 @@ export class ProjectsService {
     private readonly events: EventRecorder,
     private readonly invalidator: ProjectCacheInvalidator,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly tokens: AccessTokensService,
+    private readonly clock: Clock,
   ) {}
 
   private sealer(projectId: string): Sealer {
@@ -117,6 +124,7 @@ export class ProjectsService {
     const { project, changed } = await this.dataSource.transaction(async (manager) => {
       const row = await this.projects.lockInTenant(manager, admin.tenantId, id);
       if (!row) throw notFound();
+      const before = { name: row.name, allowedOrigins: row.allowedOrigins, redirectUrls: row.redirectUrls, settings: { ...row.settings } as Record<string, unknown> };
       const fields: string[] = [];
       if (dto.name !== undefined) {
         row.name = dto.name;
@@ -138,6 +146,17 @@ export class ProjectsService {
       if (fields.length === 0) return { project: row, changed: fields };
       if (fields.includes('redirect_urls') || fields.includes('settings.oidc')) assertOidcLoginUrl(row);
       const saved: Project = await this.projects.save(row, manager);
+      // `data.changes` (CONTRACT §13): settings that hold secrets show only that they changed.
+      const changes: Record<string, unknown> = {};
+      for (const f of fields) {
+        if (f === 'name') changes.name = { from: before.name, to: row.name };
+        else if (f === 'allowed_origins') changes.allowed_origins = { from: before.allowedOrigins, to: row.allowedOrigins };
+        else if (f === 'redirect_urls') changes.redirect_urls = { from: before.redirectUrls, to: row.redirectUrls };
+        else {
+          const key = f.slice('settings.'.length);
+          changes[f] = SECRET_SETTINGS.has(key) ? { changed: true } : { from: before.settings[key] ?? null, to: (row.settings as Record<string, unknown>)[key] ?? null };
+        }
+      }
       await this.events.record(
         manager,
         adminEvent(admin, meta, {
@@ -145,7 +164,7 @@ export class ProjectsService {
           action: 'project.updated',
           resourceType: 'project',
           resourceId: row.id,
-          data: { project: { id: row.id, name: row.name }, changed: fields },
+          data: { project: { id: row.id, name: row.name }, changed: fields, changes },
         }),
       );
       await this.invalidator.invalidate(saved, manager);
@@ -153,5 +172,41 @@ export class ProjectsService {
     });
     if (changed.length) await this.invalidator.invalidateAfterCommit(project);
     return toProjectResponse(project);
+  }
+
+  /**
+   * `DELETE /v1/admin/projects/{id}` ★ (CONTRACT §13): the project with its users, keys, clients,
+   * sessions and everything else of it (the schema cascades). Its sessions and signing keys are
+   * marked revoked in the shared cache first, and its cache entries dropped, inside the
+   * transaction, so no token or key of it works on the next request; the console project stays (409).
+   * Event `project.deleted` (the audit log keeps the project's id).
+   */
+  async remove(admin: AdminContext, id: string, meta: RequestMeta): Promise<void> {
+    assertRecentProof(admin, this.clock.nowMs());
+    if (!isId(id)) throw notFound();
+    const project = await this.dataSource.transaction(async (manager) => {
+      const row = await this.projects.lockInTenant(manager, admin.tenantId, id);
+      if (!row) throw notFound();
+      if (row.isConsole) throw new ProblemError('conflict', { detail: "The console project holds the tenant's administrators and cannot be deleted." });
+      const sessions = await manager.query<{ id: string }[]>(`SELECT id FROM sessions WHERE project_id = $1 AND revoked_at IS NULL`, [row.id]);
+      const kids = await manager.query<{ kid: string }[]>(`SELECT kid FROM signing_keys WHERE project_id = $1`, [row.id]);
+      const users = await manager.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM users WHERE project_id = $1`, [row.id]);
+      await this.tokens.markRevoked(sessions.map((s) => s.id));
+      for (const k of kids) await this.tokens.markKeyRevoked(k.kid);
+      await this.invalidator.invalidate(row, manager);
+      await this.projects.delete(manager, row.id);
+      await this.events.record(
+        manager,
+        adminEvent(admin, meta, {
+          projectId: row.id,
+          action: 'project.deleted',
+          resourceType: 'project',
+          resourceId: row.id,
+          data: { project: { id: row.id, name: row.name }, users: users[0]?.n ?? 0, sessions_revoked: sessions.length },
+        }),
+      );
+      return row;
+    });
+    await this.invalidator.invalidateAfterCommit(project);
   }
 }

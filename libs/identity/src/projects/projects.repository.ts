@@ -71,6 +71,11 @@ export class ProjectsRepository {
     return this.repo(manager).save(project);
   }
 
+  /** Deletes the project; its users, keys, clients, sessions and the rest go with it (ON DELETE CASCADE). */
+  async delete(manager: EntityManager, id: string): Promise<void> {
+    await manager.query(`DELETE FROM projects WHERE id = $1`, [id]);
+  }
+
   async insert(manager: EntityManager, values: Pick<Project, 'tenantId' | 'name' | 'publishableKey' | 'isConsole' | 'allowedOrigins' | 'redirectUrls' | 'settings'>): Promise<Project> {
     return this.repo(manager).save(this.repo(manager).create(values));
   }
