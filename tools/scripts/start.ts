@@ -93,8 +93,9 @@ function printWelcome(config: AppConfig, bootstrap: { projectKey: string; email:
 }
 
 async function main(): Promise<void> {
+  // A developer's own machine unless said otherwise: loopback URLs allowed, logged mail whole (AppConfig.localDevelopment).
   // eslint-disable-next-line no-restricted-properties -- the orchestrator passes the environment on to the apps
-  const env = withLocalSecrets(process.env);
+  const env = withLocalSecrets({ ...process.env, NODE_ENV: process.env.NODE_ENV || 'development' });
   if (await shouldRunStandalone(env)) {
     const dataDir = env.GATEHOUSE_DATA_DIR ?? '.gatehouse';
     say(

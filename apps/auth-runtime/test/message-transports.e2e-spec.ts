@@ -105,4 +105,45 @@ describe('mail and SMS transports', () => {
       expect(sms.join('\n').replace('+14155550142', '')).not.toMatch(/\d{4}/);
     });
   });
+
+  describe('log mode in development (npm start)', () => {
+    let worker: AppProcess;
+    let t: TestApp;
+    let tenant: SeededTenant;
+    const logged = (context: string): string[] =>
+      worker
+        .output()
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as { context?: string; message?: string })
+        .filter((entry) => entry.context === context)
+        .map((entry) => entry.message ?? '');
+
+    beforeAll(async () => {
+      worker = await spawnApp('webhook-worker', { NODE_ENV: 'development', MAIL_TRANSPORT: 'log', SMS_TRANSPORT: 'log', LOG_LEVEL: 'info', LOG_JSON: 'true' });
+      t = await startTestApp(buildAuthRuntime, { TRUST_PROXY: 'loopback' });
+      tenant = await seedTenant(t.app);
+    });
+    afterAll(async () => {
+      await t.close();
+      await worker.stop();
+    });
+
+    it('logs each mail with its link whole, and the link followed from the log signs in (issue 36: local development on the first try)', async () => {
+      const u = await signUpUser(t, tenant.projectKey, 'local@example.com');
+      const send = await t.http().post('/v1/auth/magic-link/send').set('X-Service-Project-Key', tenant.projectKey).set('X-Forwarded-For', nextIp()).send({ email: u.email });
+      expect(send.status).toBe(202);
+      await t.app.get(BackgroundTasks).drain();
+      const until = Date.now() + 15_000;
+      while (logged('MailProcessor').length < 1 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+      const [mail] = logged('MailProcessor');
+      expect(mail).toMatch(/^mail \(MAIL_TRANSPORT=log: not sent, development: links whole\) to=local@example\.com subject="Your sign-in link for Acme App"/);
+      const link = /http:\/\/auth\.test(\/v1\/auth\/magic-link\/verify\?\S+)/.exec(mail ?? '')?.[1];
+      expect(link).toMatch(/token=[A-Za-z0-9_-]{43}/);
+      const verify = await t.http().get(link!);
+      expect(verify.status).toBe(302);
+      expect(verify.headers.location).not.toContain('error=');
+      expect(String(verify.headers['set-cookie'])).toMatch(/service_session=/);
+    });
+  });
 });

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { AuditEvent, Project } from '@gatehouse/entities';
-import { PRIVATE_ADDRESS_MESSAGE } from '@gatehouse/outbound';
+import { OAUTH_PRIVATE_ADDRESS_MESSAGE } from '@gatehouse/outbound';
 import { expectProblem, mintAccessToken, seedTenant, startTestApp, type SeededTenant, type TestApp } from '@gatehouse/testing';
 import { buildControlPlane } from '../src/app-factory';
 
@@ -45,7 +45,7 @@ describe('admin projects: OAuth provider URLs at private addresses', () => {
     const before = await storedSettings();
     const res = await patch(app, providers(provider, fields));
     const problem = expectProblem(res, 400, 'validation-error', path());
-    const expected = Object.fromEntries(Object.keys(fields).map((f) => [`settings.oauth_providers.${provider}.${f}`, [PRIVATE_ADDRESS_MESSAGE]]));
+    const expected = Object.fromEntries(Object.keys(fields).map((f) => [`settings.oauth_providers.${provider}.${f}`, [OAUTH_PRIVATE_ADDRESS_MESSAGE]]));
     expect({ fields, errors: problem.errors }).toEqual({ fields, errors: expected });
     expect(await storedSettings()).toEqual(before);
     expect(await updates()).toBe(0);
@@ -93,7 +93,7 @@ describe('admin projects: OAuth provider URLs at private addresses', () => {
         .set('Authorization', `Bearer ${token}`)
         .send({ name: 'Evil', ...providers('google', { token_url: 'http://169.254.169.254/' }) });
       const problem = expectProblem(res, 400, 'validation-error', '/v1/admin/projects');
-      expect(problem.errors).toEqual({ 'settings.oauth_providers.google.token_url': [PRIVATE_ADDRESS_MESSAGE] });
+      expect(problem.errors).toEqual({ 'settings.oauth_providers.google.token_url': [OAUTH_PRIVATE_ADDRESS_MESSAGE] });
       expect(await strict.dataSource.getRepository(Project).count()).toBe(projects);
     });
 

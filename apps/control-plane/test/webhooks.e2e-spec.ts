@@ -1,6 +1,6 @@
 import Redis from 'ioredis';
 import { AuditEvent, OutboxEvent, Webhook, WebhookDelivery } from '@gatehouse/entities';
-import { PRIVATE_ADDRESS_MESSAGE } from '@gatehouse/outbound';
+import { WEBHOOK_PRIVATE_ADDRESS_MESSAGE } from '@gatehouse/outbound';
 import { openWebhookSecret } from '@gatehouse/webhooks';
 import {
   createUser,
@@ -201,7 +201,7 @@ describe('admin webhooks API', () => {
     ])('refuses %s at creation with 400 on url', async (url) => {
       const res = await strict.http().post('/v1/admin/webhooks').set('Authorization', `Bearer ${token}`).send({ url, events: ['*'] });
       const problem = expectProblem(res, 400, 'validation-error', '/v1/admin/webhooks');
-      expect(problem.errors).toEqual({ url: [PRIVATE_ADDRESS_MESSAGE] });
+      expect(problem.errors).toEqual({ url: [WEBHOOK_PRIVATE_ADDRESS_MESSAGE] });
       expect(await webhookRows()).toHaveLength(0);
     });
 
@@ -209,7 +209,7 @@ describe('admin webhooks API', () => {
       const res = await strict.http().post('/v1/admin/webhooks').set('Authorization', `Bearer ${token}`).send({ url: 'https://93.184.215.14/hook', events: ['*'] });
       expect(res.status).toBe(201);
       const bad = await strict.http().patch(`/v1/admin/webhooks/${res.body.id}`).set('Authorization', `Bearer ${token}`).send({ url: 'http://10.0.0.1/', description: 'x' });
-      expect(expectProblem(bad, 400, 'validation-error').errors).toEqual({ url: [PRIVATE_ADDRESS_MESSAGE] });
+      expect(expectProblem(bad, 400, 'validation-error').errors).toEqual({ url: [WEBHOOK_PRIVATE_ADDRESS_MESSAGE] });
       const [row] = await webhookRows();
       expect(row).toMatchObject({ url: 'https://93.184.215.14/hook', description: null });
     });
@@ -226,7 +226,7 @@ describe('admin webhooks API', () => {
       'refuses %s at creation with 400 on url',
       async (url) => {
         const res = await post('/v1/admin/webhooks', { url, events: ['*'] });
-        expect(expectProblem(res, 400, 'validation-error', '/v1/admin/webhooks').errors).toEqual({ url: [PRIVATE_ADDRESS_MESSAGE] });
+        expect(expectProblem(res, 400, 'validation-error', '/v1/admin/webhooks').errors).toEqual({ url: [WEBHOOK_PRIVATE_ADDRESS_MESSAGE] });
         expect(await webhookRows()).toHaveLength(0);
       },
     );
@@ -257,7 +257,7 @@ describe('admin webhooks API', () => {
       'http://instance-data./',
     ])('still refuses the cloud metadata endpoint or link-local address %s', async (url) => {
       const res = await open.http().post('/v1/admin/webhooks').set('Authorization', `Bearer ${token}`).send({ url, events: ['*'] });
-      expect(expectProblem(res, 400, 'validation-error', '/v1/admin/webhooks').errors).toEqual({ url: [PRIVATE_ADDRESS_MESSAGE] });
+      expect(expectProblem(res, 400, 'validation-error', '/v1/admin/webhooks').errors).toEqual({ url: [WEBHOOK_PRIVATE_ADDRESS_MESSAGE] });
       expect(await webhookRows()).toHaveLength(0);
     });
   });
@@ -270,7 +270,7 @@ describe('admin webhooks API', () => {
     expect(res.body.secret).toBeUndefined();
     const audit = await t.dataSource.getRepository(AuditEvent).findOneByOrFail({ action: 'webhook.updated' });
     expect(audit).toMatchObject({ actorType: 'admin', actorId: tenant.adminUserId, resourceId: w.id });
-    expect(audit.metadata).toMatchObject({ changes: ['url', 'events', 'description'] });
+    expect(audit.metadata.changes).toEqual({ url: { from: w.url, to: 'https://other.example.com/in' }, events: { from: w.events, to: ['*'] }, description: { from: 'old', to: null } });
     expect(await t.dataSource.getRepository(OutboxEvent).countBy({ type: 'webhook.updated' })).toBe(1);
 
     await t.dataSource.query(`UPDATE webhooks SET enabled = false, disabled_reason = 'gone' WHERE id = $1`, [w.id]);

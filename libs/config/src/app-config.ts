@@ -9,6 +9,12 @@ export type PrivateUrlMode = 'none' | 'loopback' | 'any';
 
 export interface AppConfig {
   readonly env: 'development' | 'production' | 'test';
+  /**
+   * `NODE_ENV=development` said explicitly (`npm start` sets it when unset): a developer's own
+   * machine. Loopback webhook and provider URLs are then allowed by default, and mail and SMS in
+   * log mode are logged whole. An unset NODE_ENV (a deployment that forgot it) gets neither.
+   */
+  readonly localDevelopment: boolean;
   readonly http: {
     readonly host: string;
     readonly ports: { readonly authRuntime: number; readonly controlPlane: number; readonly webhookWorker: number };

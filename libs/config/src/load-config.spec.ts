@@ -14,6 +14,7 @@ describe('loadConfig', () => {
     expect(c.http.trustProxy).toBe(false);
     expect(c.webhooks.allowPrivateUrls).toBe('none');
     expect(c.oauth.allowPrivateUrls).toBe('none');
+    expect(c.localDevelopment).toBe(false);
     expect(c.webhooks.retryScheduleMs).toEqual([5e3, 3e5, 18e5, 72e5, 18e6, 36e6, 36e6]);
     expect(c.auth.encryptionKey).toHaveLength(32);
     expect(Object.isFrozen(c.http)).toBe(true);
@@ -43,6 +44,20 @@ describe('loadConfig', () => {
     expect(loadConfig({ ENCRYPTION_KEY: KEY, DATABASE_PREPARED_STATEMENTS: 'false' }).database.preparedStatements).toBe(false);
     expect(loadConfig({ ENCRYPTION_KEY: KEY, GATEHOUSE_STANDALONE: '1' }).database.preparedStatements).toBe(false);
     expect(() => loadConfig({ ENCRYPTION_KEY: KEY, DATABASE_PREPARED_STATEMENTS: 'sometimes' })).toThrow(ConfigError);
+  });
+
+  it('takes loopback for unset (or empty) *_ALLOW_PRIVATE_URLS only with NODE_ENV=development said (npm start), false when NODE_ENV is unset, production or test', () => {
+    const modes = (env: Record<string, string>) => {
+      const c = loadConfig({ ENCRYPTION_KEY: KEY, ...env });
+      return [c.webhooks.allowPrivateUrls, c.oauth.allowPrivateUrls];
+    };
+    expect(modes({})).toEqual(['none', 'none']);
+    expect(modes({ NODE_ENV: 'development' })).toEqual(['loopback', 'loopback']);
+    expect(loadConfig({ ENCRYPTION_KEY: KEY, NODE_ENV: 'development' }).localDevelopment).toBe(true);
+    expect(modes({ NODE_ENV: 'development', WEBHOOK_ALLOW_PRIVATE_URLS: '', OAUTH_ALLOW_PRIVATE_URLS: '' })).toEqual(['loopback', 'loopback']);
+    expect(modes({ NODE_ENV: 'development', WEBHOOK_ALLOW_PRIVATE_URLS: 'false', OAUTH_ALLOW_PRIVATE_URLS: 'true' })).toEqual(['none', 'any']);
+    expect(modes({ NODE_ENV: 'production', MAIL_TRANSPORT: 'log', SMS_TRANSPORT: 'log' })).toEqual(['none', 'none']);
+    expect(modes({ NODE_ENV: 'test' })).toEqual(['none', 'none']);
   });
 
   it('reads WEBHOOK_ALLOW_PRIVATE_URLS and OAUTH_ALLOW_PRIVATE_URLS as false, loopback or true', () => {

@@ -19,8 +19,13 @@ export class ConfigError extends Error {
 const truthy = (v: string | undefined, dflt: boolean): boolean =>
   v === undefined || v === '' ? dflt : ['true', '1', 'yes'].includes(v.toLowerCase());
 
-/** `*_ALLOW_PRIVATE_URLS`: `loopback`, or a boolean (true → any private address). */
-const privateUrlMode = (v: string | undefined): PrivateUrlMode => (v?.toLowerCase() === 'loopback' ? 'loopback' : truthy(v, false) ? 'any' : 'none');
+/**
+ * `*_ALLOW_PRIVATE_URLS`: `loopback`, or a boolean (true → any private address). Unset, it is
+ * `loopback` with NODE_ENV=development said explicitly (what `npm start` runs: a webhook receiver
+ * or identity provider on this machine works on the first try) and `false` anywhere else.
+ */
+const privateUrlMode = (v: string | undefined, localDevelopment: boolean): PrivateUrlMode =>
+  v === undefined || v === '' ? (localDevelopment ? 'loopback' : 'none') : v.toLowerCase() === 'loopback' ? 'loopback' : truthy(v, false) ? 'any' : 'none';
 
 export function parseDurationList(list: string): number[] {
   return list.split(',').map((item) => {
@@ -76,6 +81,7 @@ export function loadConfig(source: Record<string, string | undefined>): AppConfi
   if (key.length !== 32) throw new ConfigError(['ENCRYPTION_KEY: must be base64 of exactly 32 bytes']);
 
   const nodeEnv = (env.NODE_ENV ?? 'development') as AppConfig['env'];
+  const localDevelopment = env.NODE_ENV === 'development';
   const deliveryProblems: string[] = [];
   const mailTransport = deliveryTransport(nodeEnv, env.SMTP_URL, env.MAIL_TRANSPORT, MAIL_DELIVERY, deliveryProblems);
   const smsTransport = deliveryTransport(nodeEnv, env.SMS_GATEWAY_URL, env.SMS_TRANSPORT, SMS_DELIVERY, deliveryProblems);
@@ -83,6 +89,7 @@ export function loadConfig(source: Record<string, string | undefined>): AppConfi
   const trust = env.TRUST_PROXY?.trim();
   const config: AppConfig = {
     env: nodeEnv,
+    localDevelopment,
     http: {
       host: env.HOST ?? '0.0.0.0',
       ports: {
@@ -130,11 +137,11 @@ export function loadConfig(source: Record<string, string | undefined>): AppConfi
     mail: { smtpUrl: env.SMTP_URL ?? null, from: env.MAIL_FROM ?? 'Gatehouse <no-reply@localhost>', transport: mailTransport },
     sms: { gatewayUrl: env.SMS_GATEWAY_URL ?? null, transport: smsTransport },
     webhooks: {
-      allowPrivateUrls: privateUrlMode(env.WEBHOOK_ALLOW_PRIVATE_URLS),
+      allowPrivateUrls: privateUrlMode(env.WEBHOOK_ALLOW_PRIVATE_URLS, localDevelopment),
       retryScheduleMs: parseDurationList(env.WEBHOOK_RETRY_SCHEDULE ?? DEFAULT_RETRY_SCHEDULE),
       timeoutMs: env.WEBHOOK_TIMEOUT_MS ?? 15000,
     },
-    oauth: { timeoutMs: env.OAUTH_TIMEOUT_MS ?? 10000, allowPrivateUrls: privateUrlMode(env.OAUTH_ALLOW_PRIVATE_URLS) },
+    oauth: { timeoutMs: env.OAUTH_TIMEOUT_MS ?? 10000, allowPrivateUrls: privateUrlMode(env.OAUTH_ALLOW_PRIVATE_URLS, localDevelopment) },
   };
   return deepFreeze(config);
 }

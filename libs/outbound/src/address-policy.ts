@@ -2,7 +2,14 @@ import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import type { PrivateUrlMode } from '@gatehouse/config';
 
-export const PRIVATE_ADDRESS_MESSAGE = 'must not point to a loopback, private, link-local or metadata address';
+/** The refusal of a URL at a non-public address, naming the variable that would allow it. */
+export function privateAddressMessage(variable: 'WEBHOOK_ALLOW_PRIVATE_URLS' | 'OAUTH_ALLOW_PRIVATE_URLS'): string {
+  return `must not point to a loopback, private, link-local or metadata address (${variable}=loopback allows loopback addresses, ${variable}=true private ones too; link-local and metadata addresses never)`;
+}
+/** Webhooks and the lazy-migration endpoint. */
+export const WEBHOOK_PRIVATE_ADDRESS_MESSAGE = privateAddressMessage('WEBHOOK_ALLOW_PRIVATE_URLS');
+/** Identity-provider URLs. */
+export const OAUTH_PRIVATE_ADDRESS_MESSAGE = privateAddressMessage('OAUTH_ALLOW_PRIVATE_URLS');
 
 /**
  * Cloud metadata services (instance credentials) outside link-local space, or inside it but named

@@ -1,4 +1,4 @@
 /** Outbound HTTP to URLs that admins configure (OAuth providers, webhooks), safe from server-side request forgery. */
-export { PRIVATE_ADDRESS_MESSAGE, refusedAddress, refusedHostname, refusedUrlHost, urlHost } from './address-policy';
+export { OAUTH_PRIVATE_ADDRESS_MESSAGE, privateAddressMessage, refusedAddress, refusedHostname, refusedUrlHost, urlHost, WEBHOOK_PRIVATE_ADDRESS_MESSAGE } from './address-policy';
 export { assertSendableHost, guardedLookup, outboundTarget, PrivateAddressError, type OutboundTarget } from './guarded-connection';
 export { OutboundHttpError, outboundRequest, type OutboundLimits, type OutboundRequestInit, type OutboundResponse } from './outbound-request';

@@ -1,4 +1,4 @@
-import { PRIVATE_ADDRESS_MESSAGE } from '@gatehouse/outbound';
+import { WEBHOOK_PRIVATE_ADDRESS_MESSAGE } from '@gatehouse/outbound';
 import { checkWebhookUrl, parseWebhookUrl } from './webhook-url';
 
 const publicDns = async () => ['93.184.215.14'];
@@ -31,13 +31,13 @@ describe('webhook URL checks (SSRF)', () => {
     'http://metadata.google.internal/computeMetadata/v1/',
     'https://224.0.0.1/',
   ])('refuses %s', async (url) => {
-    expect(await checkWebhookUrl(url, refuse)).toEqual({ ok: false, message: PRIVATE_ADDRESS_MESSAGE });
+    expect(await checkWebhookUrl(url, refuse)).toEqual({ ok: false, message: WEBHOOK_PRIVATE_ADDRESS_MESSAGE });
   });
 
   it('refuses names that resolve to a private address, judged on every address', async () => {
     expect(await checkWebhookUrl('https://rebind.example/', { mode: 'none', resolve: async () => ['93.184.215.14', '10.1.2.3'] })).toEqual({
       ok: false,
-      message: PRIVATE_ADDRESS_MESSAGE,
+      message: WEBHOOK_PRIVATE_ADDRESS_MESSAGE,
     });
     expect(await checkWebhookUrl('https://v6.example/', { mode: 'none', resolve: async () => ['::1'] })).toMatchObject({ ok: false });
   });
@@ -57,7 +57,7 @@ describe('webhook URL checks (SSRF)', () => {
 
   it('allows loopback under loopback, private addresses under any, and never link-local or metadata endpoints', async () => {
     const at = (url: string, mode: 'none' | 'loopback' | 'any', resolve = publicDns) => checkWebhookUrl(url, { mode, resolve });
-    const refused = { ok: false, message: PRIVATE_ADDRESS_MESSAGE };
+    const refused = { ok: false, message: WEBHOOK_PRIVATE_ADDRESS_MESSAGE };
     expect(await at('http://127.0.0.1:9000/hook', 'loopback')).toEqual({ ok: true, url: 'http://127.0.0.1:9000/hook' });
     expect(await at('http://localhost:9000/', 'loopback', async () => ['127.0.0.1', '::1'])).toEqual({ ok: true, url: 'http://localhost:9000/' });
     expect(await at('http://10.0.0.1/', 'loopback')).toEqual(refused);

@@ -1,7 +1,7 @@
 import { lookup as dnsLookup } from 'node:dns';
 import { isIP } from 'node:net';
 import type { PrivateUrlMode } from '@gatehouse/config';
-import { PRIVATE_ADDRESS_MESSAGE, refusedAddress, refusedUrlHost, urlHost } from '@gatehouse/outbound';
+import { WEBHOOK_PRIVATE_ADDRESS_MESSAGE, refusedAddress, refusedUrlHost, urlHost } from '@gatehouse/outbound';
 
 export const WEBHOOK_URL_MAX_LENGTH = 2048;
 const RESOLVE_TIMEOUT_MS = 3000;
@@ -49,7 +49,7 @@ export async function checkWebhookUrl(raw: string, opts: { mode: PrivateUrlMode;
   const parsed = parseWebhookUrl(raw);
   if (!parsed.ok) return parsed;
   const url = new URL(parsed.url);
-  if (refusedUrlHost(url, opts.mode)) return { ok: false, message: PRIVATE_ADDRESS_MESSAGE };
+  if (refusedUrlHost(url, opts.mode)) return { ok: false, message: WEBHOOK_PRIVATE_ADDRESS_MESSAGE };
   const host = urlHost(url);
   if (isIP(host)) return parsed;
   let addresses: string[];
@@ -58,5 +58,5 @@ export async function checkWebhookUrl(raw: string, opts: { mode: PrivateUrlMode;
   } catch {
     return parsed;
   }
-  return addresses.some((a) => refusedAddress(a, opts.mode) !== null) ? { ok: false, message: PRIVATE_ADDRESS_MESSAGE } : parsed;
+  return addresses.some((a) => refusedAddress(a, opts.mode) !== null) ? { ok: false, message: WEBHOOK_PRIVATE_ADDRESS_MESSAGE } : parsed;
 }

@@ -1,4 +1,4 @@
-import { PRIVATE_ADDRESS_MESSAGE } from '@gatehouse/outbound';
+import { OAUTH_PRIVATE_ADDRESS_MESSAGE } from '@gatehouse/outbound';
 import { isRegisteredRedirectUrl, originProblem, providerAddressErrors, providerUrlProblem, redirectUrlProblem } from './url-rules';
 
 describe('originProblem', () => {
@@ -56,7 +56,7 @@ describe('providerUrlProblem', () => {
 });
 
 describe('providerAddressErrors (OAUTH_ALLOW_PRIVATE_URLS)', () => {
-  const refused = [PRIVATE_ADDRESS_MESSAGE];
+  const refused = [OAUTH_PRIVATE_ADDRESS_MESSAGE];
 
   it('names every refused server-called URL by its dotted path, for every provider', () => {
     const providers = {

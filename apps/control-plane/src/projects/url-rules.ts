@@ -1,6 +1,6 @@
 import { registerDecorator, type ValidationArguments, type ValidationOptions } from 'class-validator';
 import type { PrivateUrlMode } from '@gatehouse/config';
-import { PRIVATE_ADDRESS_MESSAGE, refusedUrlHost } from '@gatehouse/outbound';
+import { OAUTH_PRIVATE_ADDRESS_MESSAGE, refusedUrlHost } from '@gatehouse/outbound';
 import { isLoopbackHost, MAX_URL_LENGTH, parseUrl as parse, redirectUrlProblem } from '@gatehouse/identity';
 import type { FieldErrors } from '@gatehouse/problem-details';
 
@@ -60,7 +60,7 @@ export function providerAddressErrors(providers: object | null | undefined, mode
     for (const field of SERVER_CALLED_PROVIDER_URLS) {
       const value = (cfg as Record<string, unknown>)[field];
       const url = typeof value === 'string' ? parse(value) : null;
-      if (url && refusedUrlHost(url, mode)) errors[`${path}.${name}.${field}`] = [PRIVATE_ADDRESS_MESSAGE];
+      if (url && refusedUrlHost(url, mode)) errors[`${path}.${name}.${field}`] = [OAUTH_PRIVATE_ADDRESS_MESSAGE];
     }
   }
   return errors;

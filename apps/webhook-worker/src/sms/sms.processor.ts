@@ -25,7 +25,8 @@ export class SmsProcessor implements OnModuleInit {
     const sms = openMessage<SmsMessage>(this.config, job.data, 'sms');
     const url = this.config.sms.gatewayUrl;
     if (this.config.sms.transport === 'log' || !url) {
-      this.logger.log(`sms (SMS_TRANSPORT=log: not sent, code redacted) to=${sms.to}: ${redactSmsBody(sms.body)}`);
+      const whole = this.config.localDevelopment;
+      this.logger.log(`sms (SMS_TRANSPORT=log: not sent, ${whole ? 'development: code shown' : 'code redacted'}) to=${sms.to}: ${whole ? sms.body : redactSmsBody(sms.body)}`);
       return;
     }
     const res = await fetch(url, {
