@@ -247,7 +247,8 @@ describe('admin console (Chromium, real stack)', () => {
     await dialog.getByRole('textbox', { name: 'Redirect URIs', exact: true }).fill('http://shop.example.com/callback');
     await dialog.getByRole('textbox', { name: 'Post-logout redirect URIs', exact: true }).fill('https://shop.example.com/');
     await dialog.getByRole('checkbox', { name: /^First-party app/ }).click();
-    await dialog.getByRole('combobox', { name: 'ID token signing algorithm' }).selectOption('RS256');
+    await dialog.getByRole('combobox', { name: 'ID token signing algorithm' }).selectOption('ES256');
+    await dialog.getByRole('checkbox', { name: /^Require pushed authorization requests/ }).click();
     await dialog.getByRole('button', { name: 'Create client' }).click();
     const redirectError = dialog.locator('[id$="-error"]').first();
     await redirectError.waitFor();
@@ -272,7 +273,9 @@ describe('admin console (Chromium, real stack)', () => {
       token_endpoint_auth_method: 'client_secret_basic',
       scopes: ['openid', 'profile', 'email', 'offline_access'],
       first_party: true,
-      id_token_signed_response_alg: 'RS256',
+      id_token_signed_response_alg: 'ES256',
+      require_pkce: true,
+      require_pushed_authorization_requests: true,
       public: false,
     });
     expect(JSON.stringify(await clientsOf())).not.toContain(secret);

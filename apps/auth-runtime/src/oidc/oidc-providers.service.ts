@@ -438,7 +438,7 @@ export function settingHint(description: string): string {
 }
 
 /** Applies settingHint to the provider's answer: a JSON error body, or an error redirect's query or fragment. */
-function withSettingHints(ctx: KoaContextWithOIDC): void {
+function withSettingHints(ctx: { body: unknown; status: number; response: { get(field: string): string; set(field: string, value: string): void } }): void {
   const body = ctx.body as { error_description?: unknown } | undefined;
   if (body && typeof body === 'object' && !Buffer.isBuffer(body) && typeof body.error_description === 'string') body.error_description = settingHint(body.error_description);
   const location = ctx.status >= 300 && ctx.status < 400 ? ctx.response.get('Location') : '';

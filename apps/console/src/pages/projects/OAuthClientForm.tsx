@@ -22,6 +22,8 @@ export interface OAuthClientValues {
   scopes: Scope[];
   firstParty: boolean;
   idTokenAlg: IdTokenAlg;
+  requirePkce: boolean;
+  requirePar: boolean;
 }
 
 /** The server's defaults for a new client. */
@@ -33,7 +35,9 @@ export const NEW_CLIENT: OAuthClientValues = {
   authMethod: 'client_secret_basic',
   scopes: ['openid', 'profile', 'email', 'offline_access'],
   firstParty: false,
-  idTokenAlg: 'ES256',
+  idTokenAlg: 'RS256',
+  requirePkce: true,
+  requirePar: false,
 };
 
 export function valuesOf(c: Client): OAuthClientValues {
@@ -46,6 +50,8 @@ export function valuesOf(c: Client): OAuthClientValues {
     scopes: c.scopes,
     firstParty: c.first_party,
     idTokenAlg: c.id_token_signed_response_alg,
+    requirePkce: c.require_pkce,
+    requirePar: c.require_pushed_authorization_requests,
   };
 }
 
@@ -60,6 +66,9 @@ export function bodyOf(v: OAuthClientValues): Required<Create> {
     scopes: v.scopes,
     first_party: v.firstParty,
     id_token_signed_response_alg: v.idTokenAlg,
+    // A public client always uses PKCE.
+    require_pkce: v.authMethod === 'none' ? true : v.requirePkce,
+    require_pushed_authorization_requests: v.requirePar,
   };
 }
 
@@ -85,11 +94,11 @@ const SCOPES: { value: Scope; label: string }[] = [
   { value: 'offline_access', label: 'offline_access: a refresh token' },
 ];
 const ALGORITHMS: { value: IdTokenAlg; label: string }[] = [
-  { value: 'ES256', label: 'ES256 (default)' },
-  { value: 'RS256', label: 'RS256 (for libraries that only verify RSA)' },
+  { value: 'RS256', label: 'RS256 (default; what most libraries expect)' },
+  { value: 'ES256', label: 'ES256' },
 ];
 
-export const CLIENT_FIELDS = ['name', 'redirect_uris', 'post_logout_redirect_uris', 'grant_types', 'token_endpoint_auth_method', 'scopes', 'first_party', 'id_token_signed_response_alg'] as const;
+export const CLIENT_FIELDS = ['name', 'redirect_uris', 'post_logout_redirect_uris', 'grant_types', 'token_endpoint_auth_method', 'scopes', 'first_party', 'id_token_signed_response_alg', 'require_pkce', 'require_pushed_authorization_requests'] as const;
 
 export function OAuthClientForm({
   initial,
@@ -179,6 +188,21 @@ export function OAuthClientForm({
           value={values.idTokenAlg}
           onChange={(e) => set('idTokenAlg', e.currentTarget.value as IdTokenAlg)}
           error={errors.fields.id_token_signed_response_alg}
+        />
+        <Checkbox
+          label="Require PKCE"
+          description={values.authMethod === 'none' ? 'Always, for a public client' : 'Turn off only for a library without PKCE: its OpenID Connect requests must then carry a nonce'}
+          checked={values.authMethod === 'none' || values.requirePkce}
+          disabled={values.authMethod === 'none'}
+          onChange={(e) => set('requirePkce', e.currentTarget.checked)}
+          error={errors.fields.require_pkce}
+        />
+        <Checkbox
+          label="Require pushed authorization requests"
+          description="The app must push each authorization request to the provider first (PAR, RFC 9126)"
+          checked={values.requirePar}
+          onChange={(e) => set('requirePar', e.currentTarget.checked)}
+          error={errors.fields.require_pushed_authorization_requests}
         />
         <FormProblem error={error} fields={CLIENT_FIELDS} title="The client was not saved" />
         <Group justify="flex-end">
