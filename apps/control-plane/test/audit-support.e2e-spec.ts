@@ -83,6 +83,16 @@ describe('audit: support filters, data, export', () => {
     expect(actions((await get(`/v1/admin/audit?user_id=${ada}`, otherToken)).body)).toEqual(['user.updated']);
   });
 
+  it('organization.updated carries data.changes of what changed, shown as the event data', async () => {
+    const org = await t.http().post('/v1/admin/organizations').set('Authorization', `Bearer ${token}`).send({ project_id: tenant.project.id, name: 'Team', slug: 'team' });
+    expect(org.status).toBe(201);
+    const res = await t.http().patch(`/v1/admin/organizations/${org.body.id}`).set('Authorization', `Bearer ${token}`).send({ name: 'Team B', slug: 'team', metadata: { tier: 'gold' } });
+    expect(res.status).toBe(200);
+    const list = await get(`/v1/admin/audit?action=organization.*&actor_id=${tenant.adminUserId}`);
+    expect(actions(list.body)).toEqual(['organization.updated', 'organization.created']);
+    expect(list.body.events[0].data.changes).toEqual({ name: { from: 'Team', to: 'Team B' }, metadata: { from: {}, to: { tier: 'gold' } } });
+  });
+
   it('refuses malformed filters with 400 validation-error naming each', async () => {
     const cases: [string, string[]][] = [
       ['action=user*', ['action']],

@@ -187,7 +187,7 @@ describe('webhook deliveries (worker)', () => {
     const [delivery] = await deliveriesOf(hook.id);
     expect(delivery).toMatchObject({ attempt: 1, status: 'failed', responseStatus: 410, nextAttemptAt: null });
     const audit = await t.dataSource.getRepository(AuditEvent).findOneByOrFail({ action: 'webhook.updated', resourceId: hook.id });
-    expect(audit).toMatchObject({ actorType: 'system', tenantId: tenant.tenantId, metadata: { changes: ['enabled'], webhook: { id: hook.id, enabled: false, disabled_reason: 'gone' } } });
+    expect(audit).toMatchObject({ actorType: 'system', tenantId: tenant.tenantId, metadata: { changes: { enabled: { from: true, to: false } }, webhook: { id: hook.id, enabled: false, disabled_reason: 'gone' } } });
 
     await emit('user.deleted');
     await waitFor('every event to be relayed', allDispatched);

@@ -19,6 +19,13 @@ const slugTaken = () => new ProblemError('conflict', { detail: 'This slug is alr
 const summary = (o: Organization) => ({ id: o.id, project_id: o.projectId, name: o.name, slug: o.slug });
 
 /** Organizations belong to a project of the admin's tenant; slugs are unique per project. */
+/** `data.changes` of `organization.updated` (CONTRACT §13): `{from, to}` of each field whose value changed. */
+function orgChanges(before: { name: string; slug: string; metadata: Record<string, unknown> }, after: { name: string; slug: string; metadata: Record<string, unknown> }) {
+  const changes: Record<string, { from: unknown; to: unknown }> = {};
+  for (const f of ['name', 'slug', 'metadata'] as const) if (JSON.stringify(before[f]) !== JSON.stringify(after[f])) changes[f] = { from: before[f], to: after[f] };
+  return changes;
+}
+
 @Injectable()
 export class OrganizationsService {
   constructor(
@@ -69,13 +76,14 @@ export class OrganizationsService {
         if (!row) throw notFound();
         const changed = (['name', 'slug', 'metadata'] as const).filter((k) => dto[k] !== undefined);
         if (!changed.length) return row;
+        const before = { name: row.name, slug: row.slug, metadata: row.metadata };
         if (dto.name !== undefined) row.name = dto.name;
         if (dto.slug !== undefined) row.slug = dto.slug;
         if (dto.metadata !== undefined) row.metadata = dto.metadata;
         const saved = await this.organizations.save(manager, row);
         await this.events.record(
           manager,
-          adminEvent(admin, meta, { projectId: row.projectId, action: 'organization.updated', resourceType: 'organization', resourceId: row.id, data: { organization: summary(saved), changed } }),
+          adminEvent(admin, meta, { projectId: row.projectId, action: 'organization.updated', resourceType: 'organization', resourceId: row.id, data: { organization: summary(saved), changed, changes: orgChanges(before, saved) } }),
         );
         return saved;
       });

@@ -105,7 +105,8 @@ export class WebhooksService {
     const url = dto.url !== undefined ? await this.checkedUrl(dto.url) : undefined;
     const updated = await this.dataSource.transaction(async (manager) => {
       const w = await this.lock(manager, admin, id);
-      const changed: string[] = [];
+      const before = { url: w.url, events: w.events, description: w.description, enabled: w.enabled };
+      const changed: (keyof typeof before)[] = [];
       if (url !== undefined && url !== w.url) {
         w.url = url;
         changed.push('url');
@@ -128,7 +129,9 @@ export class WebhooksService {
       }
       if (changed.length === 0) return w;
       const saved = await this.webhooks.save(manager, w);
-      await this.events.record(manager, this.event(admin, meta, 'webhook.updated', saved, { ...webhookData(saved), changes: changed }));
+      // `data.changes` (CONTRACT §13): each changed field's `{from, to}`.
+      const changes = Object.fromEntries(changed.map((f) => [f, { from: before[f], to: saved[f] }]));
+      await this.events.record(manager, this.event(admin, meta, 'webhook.updated', saved, { ...webhookData(saved), changes }));
       return saved;
     });
     return toWebhookResponse(updated);

@@ -134,7 +134,7 @@ export class WebhookDeliveriesService {
         resourceId: w.id,
         data: {
           webhook: { id: w.id, url: w.url, events: w.events, description: w.description, enabled: false, disabled_reason: 'gone' },
-          changes: ['enabled'],
+          changes: { enabled: { from: true, to: false } },
         },
       });
     });
