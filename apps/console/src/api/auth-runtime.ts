@@ -86,6 +86,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/auth/impersonation/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Open an admin's impersonation link (`POST /v1/admin/users/{id}/impersonate`): a session of the user whose access tokens carry `act: {sub: <admin id>}` (at most 15 minutes each, refreshable until 60 minutes after opening) */
+        get: operations["ImpersonationController_verify"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/auth/invitations/accept": {
         parameters: {
             query?: never;
@@ -917,6 +934,8 @@ export interface components {
         };
         InteractionResponse: {
             client: components["schemas"]["InteractionClientResponse"];
+            /** @description The application asked to create an account (`prompt=create`, OpenID Connect Initiating User Registration): show sign-up first */
+            create: boolean;
             /** Format: date-time */
             expires_at: string;
             /** @enum {string} */
@@ -942,6 +961,11 @@ export interface components {
         JwksResponse: {
             keys: components["schemas"]["PublicJwkResponse"][];
         };
+        MeImpersonator: {
+            email: string;
+            /** Format: uuid */
+            id: string;
+        };
         MeOrganization: {
             /** Format: uuid */
             id: string;
@@ -952,6 +976,8 @@ export interface components {
         MeResponse: {
             /** @description The user's sessions that are neither revoked nor expired */
             active_sessions: number;
+            /** @description Only in an impersonated session: the admin acting as the user */
+            impersonator?: components["schemas"]["MeImpersonator"];
             /** @description By name */
             organizations: components["schemas"]["MeOrganization"][];
             user: components["schemas"]["MeUser"];
@@ -961,6 +987,8 @@ export interface components {
             /** Format: uuid */
             id: string;
             is_admin: boolean;
+            /** @description Enabled second factors (backup_code while unused codes remain beside a factor), in this order */
+            mfa_factors: ("totp" | "sms" | "passkey" | "backup_code")[];
         };
         MfaChallengeResponse: {
             /**
@@ -1151,6 +1179,8 @@ export interface components {
             expires_at: string;
             /** Format: uuid */
             id: string;
+            /** @description The admin who opened this session by impersonation (CONTRACT §13); null for your own */
+            impersonator_id: string | null;
             ip_address: string | null;
             /**
              * Format: date-time
@@ -1406,6 +1436,38 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["EmailConfirmedResponse"];
                 };
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    ImpersonationController_verify: {
+        parameters: {
+            query: {
+                project_key: unknown;
+                token: unknown;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Always a redirect (400 invalid-token only when the token names no target): session cookies set; or `?error=invalid_token` for a bad, used (the link works once) or expired (60 s) link */
+            302: {
+                headers: {
+                    /** @description The `redirect_url` given to the admin route, else the project's `default_redirect_url` */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description A problem (RFC 9457): every answer that is not a success */
             default: {

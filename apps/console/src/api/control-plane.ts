@@ -69,6 +69,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/audit/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Stream every event matching the filters, newest first, without paging: `format=csv` (a header line; `data` as JSON) or `ndjson` (one event object a line, as the list shows them) */
+        get: operations["AuditController_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/organizations": {
         parameters: {
             query?: never;
@@ -206,7 +223,11 @@ export interface paths {
         get: operations["ProjectsController_get"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a project with its users, keys, OAuth clients and sessions (204) ★; their tokens are refused from the next request
+         * @description Needs the admin's recent proof of identity (403 `reauthentication-required`). The console project cannot be deleted (409 `conflict`). Event `project.deleted`.
+         */
+        delete: operations["ProjectsController_remove"];
         options?: never;
         head?: never;
         /** Update name, allowed origins, redirect URLs and settings (any subset; settings merge at their top level) */
@@ -460,7 +481,11 @@ export interface paths {
         /** List the tenant's users, newest first; `q` searches email and username, `project_id` filters */
         get: operations["UsersController_list"];
         put?: never;
-        post?: never;
+        /**
+         * Create a user in one of the tenant's projects (201), by the sign-up rules: a password, or none (optionally with a mailed set-password link, `send_invitation`)
+         * @description The password follows the sign-up policy (400 `validation-error` on `password`); a taken email or username → 409 `conflict` naming the field; an unknown or other tenant's `project_id` → 404. Event `user.created`.
+         */
+        post: operations["UsersController_create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -482,8 +507,86 @@ export interface paths {
         delete: operations["UsersController_delete"];
         options?: never;
         head?: never;
-        /** Update `status` (disabled revokes every session; active also unlocks) and/or `metadata` */
+        /** Update `status` (disabled revokes every session; active also unlocks), `metadata` and/or `email_verified`; event `user.updated` with `data.changes` */
         patch: operations["UsersController_update"];
+        trace?: never;
+    };
+    "/v1/admin/users/{id}/factors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The user's second factors: enabled TOTP and SMS, the backup-code set (with `remaining`) and passkeys, oldest first */
+        get: operations["UsersController_listFactors"];
+        put?: never;
+        post?: never;
+        /**
+         * Reset MFA: remove every second factor, backup code and passkey of the user (204) ★; their next password sign-in needs no second factor
+         * @description Needs the admin's recent proof of identity (403 `reauthentication-required`). Events `mfa.disabled` per factor and `passkey.removed` per passkey, then audit `user.mfa_reset`.
+         */
+        delete: operations["UsersController_removeAllFactors"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/users/{id}/factors/{factor_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove one second factor, the backup-code set or one passkey (204) ★
+         * @description Needs the admin's recent proof of identity (403 `reauthentication-required`; `POST /v1/auth/reauthenticate` renews it). Removing the last TOTP/SMS factor also removes the backup codes. Events `mfa.disabled` / `passkey.removed`.
+         */
+        delete: operations["UsersController_removeFactor"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/users/{id}/impersonate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in as the user: a one-time link (60 s, single use) to the auth runtime that starts a session of theirs (201) ★
+         * @description Needs the admin's recent proof of identity (403 `reauthentication-required`). The session's access tokens carry `act: {sub: <admin id>}`, live at most 15 minutes and cannot be refreshed past 60 minutes after the link was opened; `GET /v1/auth/me` shows `impersonator`, session lists `impersonator_id`. Such a session cannot change the password, email, second factors or passkeys (403 `forbidden`). Another admin of the tenant → 403 `forbidden`; a disabled user → 409. Audit `user.impersonated` with the reason; `session.created` carries `impersonator_id`.
+         */
+        post: operations["UsersController_impersonate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/users/{id}/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mail the user a password-reset link, the mail `password/forgot` sends (202 `{}`); a disabled user → 409. Audit `user.password_reset_sent` */
+        post: operations["UsersController_sendPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/admin/users/{id}/sessions": {
@@ -564,8 +667,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List delivery attempts of a webhook (paginated, newest first) */
+        /** List delivery attempts of a webhook (paginated, newest first); `status` and `event_type` filter */
         get: operations["WebhooksController_deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/webhooks/{id}/deliveries/{deliveryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One delivery attempt with the request sent (signature header shown, never the secret), the receiver's answer (first 4 KiB of its body) and why it failed */
+        get: operations["WebhooksController_delivery"];
         put?: never;
         post?: never;
         delete?: never;
@@ -585,6 +705,26 @@ export interface paths {
         put?: never;
         /** Queue a new attempt of a delivery's event with the same `webhook-id` (202) */
         post: operations["WebhooksController_redeliver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/webhooks/{id}/secret/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the webhook's signing secret (201 `{secret}`, shown once) ★: for 24 hours every delivery carries both signatures (`v1,<new> v1,<old>`), then the new one only
+         * @description Needs the admin's recent proof of identity (403 `reauthentication-required`). Audit `webhook.secret_rotated`.
+         */
+        post: operations["WebhooksController_rotateSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -754,6 +894,10 @@ export interface components {
             actor_type: "user" | "admin" | "system" | "api_key";
             /** Format: date-time */
             created_at: string;
+            /** @description What there is to say (CONTRACT §13): an update's `changes` (`{"<field>": {"from", "to"}}`, a secret as `{"changed": true}`), a failed sign-in's `reason`, an import's counts; `{}` when nothing */
+            data: {
+                [key: string]: unknown;
+            };
             /** Format: uuid */
             id: string;
             ip_address: string | null;
@@ -884,6 +1028,28 @@ export interface components {
             redirect_urls?: string[];
             settings?: components["schemas"]["ProjectSettingsDto"];
         };
+        CreateUserDto: {
+            /** @example ada@example.com */
+            email: string;
+            /** @default false */
+            email_verified?: boolean;
+            /** @description Free key/value content, at most 8 KiB as JSON */
+            metadata?: Record<string, unknown>;
+            /** @description 8–128 characters (NFKC), not a common password, not the email or username. Omitted: the user has no password (a set-password invitation, a reset, a magic link or a social sign-in gives one a way in) */
+            password?: string;
+            /**
+             * Format: uuid
+             * @description One of the tenant's projects; another tenant's or an unknown one is 404
+             */
+            project_id: string;
+            /**
+             * @description Without a password: mail the user a set-password link (7 days, single use) to the project's `settings.password_reset_url`; `POST /v1/auth/password/reset` completes it. With a password: 400
+             * @default false
+             */
+            send_invitation?: boolean;
+            /** @description 3–32 of a-z 0-9 _ . - (folded to lower case) */
+            username?: string;
+        };
         CreateWebhookDto: {
             description?: string | null;
             /** @default true */
@@ -918,6 +1084,15 @@ export interface components {
             sign_ins: number;
             /** @description `user.created` events whose actor is the user (password sign-up, or a first social sign-in that created the account); users the system provisions are not counted */
             sign_ups: number;
+        };
+        DeliveryRequestResponse: {
+            /** @description The JSON body sent (the event payload); null once the event was purged from the outbox */
+            body: string | null;
+            /** @description As sent, `webhook-signature` included (never the secret); empty for an attempt not made or refused before sending */
+            headers: {
+                [key: string]: string;
+            };
+            url: string;
         };
         DependencyHealth: {
             /**
@@ -974,6 +1149,24 @@ export interface components {
             info: components["schemas"]["SomeDependencies"];
             /** @enum {string} */
             status: "ok";
+        };
+        ImpersonateUserDto: {
+            /**
+             * @description Why (1–500 characters); kept in the audit event `user.impersonated`
+             * @example Ticket #4411: checkout fails
+             */
+            reason: string;
+            /** @description Where the link lands, signed in: a registered redirect URL of the user's project (default its `default_redirect_url`) */
+            redirect_url?: string;
+        };
+        ImpersonationLinkResponse: {
+            /** Format: date-time */
+            expires_at: string;
+            /**
+             * @description Open it in a browser once, within 60 s: a session of the user starts on the auth runtime and the browser lands on the redirect URL
+             * @example https://auth.example.com/v1/auth/impersonation/verify?token=…&project_key=pk_…
+             */
+            url: string;
         };
         ImportCounts: {
             conflicts: number;
@@ -1554,6 +1747,8 @@ export interface components {
             settings?: components["schemas"]["ProjectSettingsDto"];
         };
         UpdateUserDto: {
+            /** @description Mark the email verified (or not) on the user's behalf (CONTRACT §13) */
+            email_verified?: boolean;
             /** @description Replaces the whole metadata object (at most 8 KiB as JSON) */
             metadata?: Record<string, unknown>;
             /**
@@ -1601,6 +1796,28 @@ export interface components {
             updated_at: string;
             /** @description Lower case */
             username: string | null;
+        };
+        UserFactorListResponse: {
+            factors: components["schemas"]["UserFactorResponse"][];
+        };
+        UserFactorResponse: {
+            /** Format: date-time */
+            created_at: string;
+            /** @description Opaque; `DELETE …/factors/{factor_id}` removes it (for `backup_codes`, the whole set) */
+            id: string;
+            /** Format: date-time */
+            last_used_at: string | null;
+            /** @description A passkey's name */
+            name: string | null;
+            /**
+             * @description SMS: the number with all but its first three and last two characters hidden
+             * @example +49•••••••12
+             */
+            phone_number_hint: string | null;
+            /** @description Backup codes: how many are still unused */
+            remaining: number | null;
+            /** @enum {string} */
+            type: "totp" | "sms" | "passkey" | "backup_codes";
         };
         UserListResponse: {
             pagination: components["schemas"]["PaginationResponse"];
@@ -1654,6 +1871,8 @@ export interface components {
             expires_at: string;
             /** Format: uuid */
             id: string;
+            /** @description The admin who opened this session by impersonation (CONTRACT §13); null for the user's own */
+            impersonator_id: string | null;
             ip_address: string | null;
             /** Format: date-time */
             last_active_at: string;
@@ -1670,7 +1889,7 @@ export interface components {
             disabled_reason: "gone" | null;
             enabled: boolean;
             /** @description Event types it receives, or `["*"]` for all */
-            events: ("user.created" | "user.updated" | "user.deleted" | "users.imported" | "users.exported" | "users.exported_with_secrets" | "user.locked" | "user.sign_in_failed" | "session.created" | "session.revoked" | "session.reauthenticated" | "email.verified" | "password.reset" | "password.changed" | "mfa.enabled" | "mfa.disabled" | "mfa.backup_codes.regenerated" | "passkey.registered" | "passkey.deleted" | "oauth.linked" | "organization.created" | "organization.updated" | "organization.deleted" | "organization.member.added" | "organization.member.updated" | "organization.member.removed" | "invitation.created" | "invitation.accepted" | "invitation.revoked" | "project.created" | "project.updated" | "api_key.created" | "api_key.revoked" | "signing_key.rotated" | "signing_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "oauth_client.created" | "oauth_client.updated" | "oauth_client.deleted" | "oauth_client.secret_rotated" | "api_resource.created" | "api_resource.updated" | "api_resource.deleted" | "oauth_grant.created" | "oauth_grant.revoked" | "oauth_token.failed" | "webhook.test" | "*")[];
+            events: ("user.created" | "user.updated" | "user.deleted" | "users.imported" | "users.exported" | "users.exported_with_secrets" | "user.locked" | "user.sign_in_failed" | "user.password_reset_sent" | "user.mfa_reset" | "user.impersonated" | "session.created" | "session.revoked" | "session.reauthenticated" | "email.verified" | "password.reset" | "password.changed" | "mfa.enabled" | "mfa.disabled" | "mfa.backup_codes.regenerated" | "passkey.registered" | "passkey.deleted" | "passkey.removed" | "oauth.linked" | "organization.created" | "organization.updated" | "organization.deleted" | "organization.member.added" | "organization.member.updated" | "organization.member.removed" | "invitation.created" | "invitation.accepted" | "invitation.revoked" | "project.created" | "project.updated" | "project.deleted" | "api_key.created" | "api_key.revoked" | "signing_key.rotated" | "signing_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "oauth_client.created" | "oauth_client.updated" | "oauth_client.deleted" | "oauth_client.secret_rotated" | "api_resource.created" | "api_resource.updated" | "api_resource.deleted" | "oauth_grant.created" | "oauth_grant.revoked" | "oauth_token.failed" | "webhook.test" | "*")[];
             /** Format: uuid */
             id: string;
             /** @description The `whsec_…` signing secret, shown this once only */
@@ -1678,6 +1897,45 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
             url: string;
+        };
+        WebhookDeliveryDetailResponse: {
+            attempt: number;
+            /** Format: date-time */
+            created_at: string;
+            duration_ms: number | null;
+            /** @enum {string|null} */
+            error: "connection_refused" | "timeout" | "dns_failure" | "tls_error" | "blocked_address" | "redirect_not_followed" | "http_error" | null;
+            /**
+             * Format: uuid
+             * @description The event sent (`webhook-id`); the same for every attempt of it
+             */
+            event_id: string;
+            /** @example user.created */
+            event_type: string;
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the next attempt is due, while one is scheduled
+             */
+            next_attempt_at: string | null;
+            request: components["schemas"]["DeliveryRequestResponse"];
+            /** @description The receiver's answer; null when none came (or the attempt is not made yet) */
+            response?: {
+                /** @description The first 4 KiB of the receiver's body, as text */
+                body: string;
+                headers: {
+                    [key: string]: string;
+                };
+                status: number;
+            } | null;
+            /** @description The receiver's HTTP status; null when none came back */
+            response_status: number | null;
+            /**
+             * @description `pending` only for an attempt queued and not yet made
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed";
         };
         WebhookDeliveryListResponse: {
             deliveries: components["schemas"]["WebhookDeliveryResponse"][];
@@ -1735,12 +1993,19 @@ export interface components {
             disabled_reason: "gone" | null;
             enabled: boolean;
             /** @description Event types it receives, or `["*"]` for all */
-            events: ("user.created" | "user.updated" | "user.deleted" | "users.imported" | "users.exported" | "users.exported_with_secrets" | "user.locked" | "user.sign_in_failed" | "session.created" | "session.revoked" | "session.reauthenticated" | "email.verified" | "password.reset" | "password.changed" | "mfa.enabled" | "mfa.disabled" | "mfa.backup_codes.regenerated" | "passkey.registered" | "passkey.deleted" | "oauth.linked" | "organization.created" | "organization.updated" | "organization.deleted" | "organization.member.added" | "organization.member.updated" | "organization.member.removed" | "invitation.created" | "invitation.accepted" | "invitation.revoked" | "project.created" | "project.updated" | "api_key.created" | "api_key.revoked" | "signing_key.rotated" | "signing_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "oauth_client.created" | "oauth_client.updated" | "oauth_client.deleted" | "oauth_client.secret_rotated" | "api_resource.created" | "api_resource.updated" | "api_resource.deleted" | "oauth_grant.created" | "oauth_grant.revoked" | "oauth_token.failed" | "webhook.test" | "*")[];
+            events: ("user.created" | "user.updated" | "user.deleted" | "users.imported" | "users.exported" | "users.exported_with_secrets" | "user.locked" | "user.sign_in_failed" | "user.password_reset_sent" | "user.mfa_reset" | "user.impersonated" | "session.created" | "session.revoked" | "session.reauthenticated" | "email.verified" | "password.reset" | "password.changed" | "mfa.enabled" | "mfa.disabled" | "mfa.backup_codes.regenerated" | "passkey.registered" | "passkey.deleted" | "passkey.removed" | "oauth.linked" | "organization.created" | "organization.updated" | "organization.deleted" | "organization.member.added" | "organization.member.updated" | "organization.member.removed" | "invitation.created" | "invitation.accepted" | "invitation.revoked" | "project.created" | "project.updated" | "project.deleted" | "api_key.created" | "api_key.revoked" | "signing_key.rotated" | "signing_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "oauth_client.created" | "oauth_client.updated" | "oauth_client.deleted" | "oauth_client.secret_rotated" | "api_resource.created" | "api_resource.updated" | "api_resource.deleted" | "oauth_grant.created" | "oauth_grant.revoked" | "oauth_token.failed" | "webhook.test" | "*")[];
             /** Format: uuid */
             id: string;
             /** Format: date-time */
             updated_at: string;
             url: string;
+        };
+        WebhookSecretRotatedResponse: {
+            /**
+             * @description The new `whsec_…` signing secret; for 24 hours deliveries carry both signatures (`v1,<new> v1,<old>`)
+             * @example whsec_…
+             */
+            secret: string;
         };
         WebhookTestQueuedResponse: {
             /**
@@ -1867,15 +2132,21 @@ export interface operations {
     AuditController_query: {
         parameters: {
             query?: {
-                /** @description Exact action, e.g. user.created */
+                /** @description Exact action (`user.created`), or a prefix ending in `.*` (`user.*`) */
                 action?: unknown;
+                /** @description Events this user or API key did */
+                actor_id?: unknown;
                 /** @description YYYY-MM-DD (the whole UTC day is included) or ISO 8601; inclusive */
                 end_date?: unknown;
                 /** @description 1–100, default 20 */
                 limit?: unknown;
                 page?: unknown;
+                /** @description Events of one of the tenant's projects */
+                project_id?: unknown;
                 /** @description YYYY-MM-DD (UTC day) or ISO 8601; inclusive */
                 start_date?: unknown;
+                /** @description Events whose actor or resource is this user */
+                user_id?: unknown;
             };
             header?: never;
             path?: never;
@@ -1889,6 +2160,50 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AuditEventListResponse"];
+                };
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    AuditController_export: {
+        parameters: {
+            query: {
+                /** @description Exact action (`user.created`), or a prefix ending in `.*` (`user.*`) */
+                action?: unknown;
+                /** @description Events this user or API key did */
+                actor_id?: unknown;
+                /** @description YYYY-MM-DD (the whole UTC day is included) or ISO 8601; inclusive */
+                end_date?: unknown;
+                format: "csv" | "ndjson";
+                /** @description Events of one of the tenant's projects */
+                project_id?: unknown;
+                /** @description YYYY-MM-DD (UTC day) or ISO 8601; inclusive */
+                start_date?: unknown;
+                /** @description Events whose actor or resource is this user */
+                user_id?: unknown;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The events, as an attachment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                    "text/csv": string;
                 };
             };
             /** @description A problem (RFC 9457): every answer that is not a success */
@@ -2368,6 +2683,42 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ProjectResponse"];
                 };
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    ProjectsController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `reauthentication-required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description A problem (RFC 9457): every answer that is not a success */
             default: {
@@ -3111,6 +3462,39 @@ export interface operations {
             };
         };
     };
+    UsersController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateUserDto"];
+            };
+        };
+        responses: {
+            /** @description The admin user resource */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserResponse"];
+                };
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     UsersController_get: {
         parameters: {
             query?: never;
@@ -3191,6 +3575,186 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UserDetailResponse"];
+                };
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    UsersController_listFactors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserFactorListResponse"];
+                };
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    UsersController_removeAllFactors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every factor removed (none left is also 204) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `reauthentication-required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    UsersController_removeFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An `id` from `GET …/factors` */
+                factor_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `reauthentication-required`: the admin's proof is older than the console project's `reauthentication_max_age_seconds` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    UsersController_impersonate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ImpersonateUserDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImpersonationLinkResponse"];
+                };
+            };
+            /** @description `reauthentication-required`, or `forbidden` for an admin of the tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    UsersController_sendPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NoFieldsDto"];
+            };
+        };
+        responses: {
+            /** @description `{}`: the mail is queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, unknown>;
                 };
             };
             /** @description A problem (RFC 9457): every answer that is not a success */
@@ -3422,8 +3986,11 @@ export interface operations {
     WebhooksController_deliveries: {
         parameters: {
             query?: {
+                /** @description Exact event type, e.g. user.created */
+                event_type?: unknown;
                 limit?: number;
                 page?: number;
+                status?: "pending" | "succeeded" | "failed";
             };
             header?: never;
             path: {
@@ -3439,6 +4006,37 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookDeliveryListResponse"];
+                };
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    WebhooksController_delivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deliveryId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryDetailResponse"];
                 };
             };
             /** @description A problem (RFC 9457): every answer that is not a success */
@@ -3476,6 +4074,47 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["WebhookDeliveryResponse"];
                 };
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    WebhooksController_rotateSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NoFieldsDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecretRotatedResponse"];
+                };
+            };
+            /** @description `reauthentication-required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description A problem (RFC 9457): every answer that is not a success */
             default: {
