@@ -20,6 +20,7 @@ import { QueryState } from '../../ui/QueryState';
 import { SecretOnce } from '../../ui/SecretOnce';
 import { Section } from '../../ui/Section';
 import { useListParams } from '../../ui/useListParams';
+import { ApiResourcesSection } from './ApiResourcesSection';
 import { AUTH_METHOD_LABELS, bodyOf, NEW_CLIENT, OAuthClientForm, valuesOf, type OAuthClientValues } from './OAuthClientForm';
 
 type Project = components['schemas']['ProjectResponse'];
@@ -45,6 +46,7 @@ export default function OidcPanel({ project }: { project: Project }) {
     <Stack gap="lg">
       <Provider project={project} issuer={issuer} />
       <Clients projectId={project.id} />
+      <ApiResourcesSection projectId={project.id} />
     </Stack>
   );
 }
