@@ -17,13 +17,14 @@ interface Ids {
   invitation: string;
   webhook: string;
   oauthClient: string;
+  apiResource: string;
 }
 
 /** Tables with a tenant_id, plus the per-user tables without one, hashed per tenant. */
 const TENANT_TABLES = [
   'projects', 'api_keys', 'signing_keys', 'users', 'sessions', 'organizations', 'organization_members', 'invitations',
   'webhooks', 'webhook_deliveries', 'outbox_events', 'audit_events', 'one_time_tokens', 'mfa_factors', 'passkeys', 'oauth_identities',
-  'oauth_clients', 'oauth_grants',
+  'oauth_clients', 'oauth_grants', 'api_resources',
 ];
 
 async function snapshot(ds: DataSource, tenantId: string): Promise<Record<string, string>> {
@@ -66,7 +67,8 @@ describe('tenant isolation across every admin route', () => {
     const inv = await t.http().post(`/v1/admin/organizations/${org.body.id}/invitations`).set(h).send({ email: `invitee-${email}` });
     const webhook = await t.http().post('/v1/admin/webhooks').set(h).send({ url: 'http://127.0.0.1:9/hook', events: ['*'] });
     const client = await t.http().post(`/v1/admin/projects/${s.project.id}/oauth-clients`).set(h).send({ name: 'RP', redirect_uris: ['https://rp.example.com/cb'] });
-    expect([key.status, org.status, member.status, inv.status, webhook.status, client.status]).toEqual([201, 201, 201, 201, 201, 201]);
+    const apiResource = await t.http().post(`/v1/admin/projects/${s.project.id}/api-resources`).set(h).send({ identifier: 'https://api.example.com/', name: 'API', scopes: [{ name: 'read' }] });
+    expect([key.status, org.status, member.status, inv.status, webhook.status, client.status, apiResource.status]).toEqual([201, 201, 201, 201, 201, 201, 201]);
     return {
       project: s.project.id,
       apiKey: key.body.id,
@@ -78,6 +80,7 @@ describe('tenant isolation across every admin route', () => {
       invitation: inv.body.id,
       webhook: webhook.body.id,
       oauthClient: client.body.client_id,
+      apiResource: apiResource.body.id,
     };
   }
 
@@ -101,6 +104,14 @@ describe('tenant isolation across every admin route', () => {
     ['delete', `/v1/admin/projects/${self.project}/oauth-clients/${x.oauthClient}`],
     ['post', `/v1/admin/projects/${x.project}/oauth-clients/${x.oauthClient}/secret/rotate`],
     ['post', `/v1/admin/projects/${self.project}/oauth-clients/${x.oauthClient}/secret/rotate`],
+    ['post', `/v1/admin/projects/${x.project}/api-resources`, { identifier: 'https://evil.example.com/', name: 'stolen', scopes: [] }],
+    ['get', `/v1/admin/projects/${x.project}/api-resources`],
+    ['get', `/v1/admin/projects/${x.project}/api-resources/${x.apiResource}`],
+    ['get', `/v1/admin/projects/${self.project}/api-resources/${x.apiResource}`],
+    ['patch', `/v1/admin/projects/${x.project}/api-resources/${x.apiResource}`, { allow_dynamic_clients: true }],
+    ['patch', `/v1/admin/projects/${self.project}/api-resources/${x.apiResource}`, { allow_dynamic_clients: true }],
+    ['delete', `/v1/admin/projects/${x.project}/api-resources/${x.apiResource}`],
+    ['delete', `/v1/admin/projects/${self.project}/api-resources/${x.apiResource}`],
     ['get', `/v1/admin/users/${x.user}`],
     ['patch', `/v1/admin/users/${x.user}`, { status: 'disabled' }],
     ['patch', `/v1/admin/users/${x.user}`, { metadata: { owned: true } }],
