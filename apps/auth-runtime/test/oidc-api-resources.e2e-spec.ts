@@ -78,7 +78,9 @@ describe('OIDC provider: tokens for the project\'s API resources', () => {
     const flow = await untilConsent(config, user.email, { scope: 'openid mcp:tools mcp:read mcp:admin', resource: MCP });
     expect(flow.landed.pathname).toBe(`/v1/projects/${op.project.id}/pages/sign-in`);
     const described = await stack.interaction(op.projectKey, 'GET', flow.consentUid!);
-    expect(described.body).toEqual({
+    // (`create` is the sign-up hint of the interaction, not this test's business.)
+    const { create: _signUp, ...view } = described.body;
+    expect(view).toEqual({
       uid: flow.consentUid,
       prompt: 'consent',
       client: { client_id: rp.client_id, name: 'Third-party app', first_party: false },
@@ -101,6 +103,9 @@ describe('OIDC provider: tokens for the project\'s API resources', () => {
     expect(tokens.claims()).toMatchObject({ sub: user.id, aud: rp.client_id });
     const grants = await stack.cp.dataSource.query(`SELECT user_id, client_id, session_id FROM oauth_grants WHERE client_id = $1`, [rp.client_id]);
     expect(grants).toEqual([{ user_id: user.id, client_id: rp.client_id, session_id: flow.session.sessionId }]);
+    // The grant's event records what the user allowed for the API.
+    const [event] = await stack.cp.dataSource.getRepository(AuditEvent).find({ where: { action: 'oauth_grant.created', actorId: user.id } });
+    expect(event.metadata).toEqual({ grant_id: expect.any(String), client_id: rp.client_id, user_id: user.id, session_id: flow.session.sessionId, scopes: ['openid'], resources: { [MCP]: ['mcp:tools'] } });
   });
 
   it('a self-registered client registers the API\'s scopes, but gets invalid_target for an API without allow_dynamic_clients; once allowed, a JWT after consent', async () => {

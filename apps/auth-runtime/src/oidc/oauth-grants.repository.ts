@@ -13,6 +13,8 @@ export interface NewGrant {
   clientId: string;
   sessionId: string;
   scopes: string[];
+  /** Scopes granted for API resources (RFC 8707), by resource identifier; recorded in the event only. */
+  resources?: Record<string, string[]>;
 }
 
 const USER_COLUMNS = `u.id, u.tenant_id, u.email, u.email_verified, u.username`;
@@ -87,7 +89,14 @@ export class OAuthGrantsRepository {
         resourceType: 'oauth_grant',
         resourceId: grant.grantId,
         meta,
-        data: { grant_id: grant.grantId, client_id: grant.clientId, user_id: grant.userId, session_id: grant.sessionId, scopes: grant.scopes },
+        data: {
+          grant_id: grant.grantId,
+          client_id: grant.clientId,
+          user_id: grant.userId,
+          session_id: grant.sessionId,
+          scopes: grant.scopes,
+          ...(grant.resources && Object.keys(grant.resources).length ? { resources: grant.resources } : {}),
+        },
       });
     });
   }

@@ -110,7 +110,10 @@ export class OidcStore {
     }
     const openid = (payload as { openid?: { scope?: string } }).openid;
     const scopes = (openid?.scope ?? '').split(' ').filter(Boolean);
-    await this.grants.save({ tenantId: project.tenantId, projectId: project.id, userId: accountId, grantId, clientId, sessionId: state.sid, scopes }, state.meta);
+    // What the user granted for each API resource (the consent to its scopes), for the grant's event.
+    const granted = (payload as { resources?: Record<string, unknown> }).resources ?? {};
+    const resources = Object.fromEntries(Object.entries(granted).flatMap(([identifier, value]) => (typeof value === 'string' ? [[identifier, value.split(' ').filter(Boolean)]] : [])));
+    await this.grants.save({ tenantId: project.tenantId, projectId: project.id, userId: accountId, grantId, clientId, sessionId: state.sid, scopes, resources }, state.meta);
     state.checkedGrants.delete(grantId);
   }
 
