@@ -121,7 +121,7 @@ describe('admin users: list and search, get, patch status and metadata, delete',
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.body).toMatchObject({ id: u.id, email: 'sess@example.com', status: 'active', mfa_factors: [] });
     expect(res.body.sessions).toEqual([
-      { id: s1.sessionId, auth_method: 'password', ip_address: null, user_agent: null, created_at: expect.any(String), last_active_at: expect.any(String), expires_at: expect.any(String) },
+      { id: s1.sessionId, auth_method: 'password', ip_address: null, user_agent: null, created_at: expect.any(String), last_active_at: expect.any(String), expires_at: expect.any(String), impersonator_id: null },
     ]);
     expect(res.body.sessions[0].last_active_at).toBe(res.body.sessions[0].created_at);
     // Refreshed since (the auth runtime rotated its chain): last active at that refresh.
