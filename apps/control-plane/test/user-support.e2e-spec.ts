@@ -285,6 +285,19 @@ describe('admin support operations on users: create, password reset, email verif
       expectProblem(await get('/v1/admin/users/%00/factors'), 404, 'not-found');
     });
 
+    it("the user sees their own enabled factors: /v1/auth/me's user.mfa_factors, and none once the admin reset them", async () => {
+      const { user } = await userWithFactors();
+      await cp.dataSource.getRepository(MfaFactor).save({ tenantId: tenant.tenantId, projectId: tenant.project.id, userId: (await createUser(cp.app, tenant.project, 'other@example.com')).id, type: 'totp', status: 'enabled', secretEncrypted: 'x' });
+      const own = (await mintAccessToken(cp.app, user.id)).token;
+      const me = () => runtime.http().get('/v1/auth/me').set('X-Service-Project-Key', tenant.projectKey).set('Authorization', `Bearer ${own}`);
+      expect((await me()).body.user).toEqual({ id: user.id, email: 'mfa@example.com', is_admin: false, mfa_factors: ['totp', 'sms', 'passkey', 'backup_code'] });
+      // Backup codes all used: no backup_code.
+      await cp.dataSource.getRepository(MfaBackupCode).update({ userId: user.id }, { usedAt: new Date() });
+      expect((await me()).body.user.mfa_factors).toEqual(['totp', 'sms', 'passkey']);
+      expect((await del(`/v1/admin/users/${user.id}/factors`)).status).toBe(204);
+      expect((await me()).body.user.mfa_factors).toEqual([]);
+    });
+
     it('DELETE …/factors/{factor_id} ★ removes one at a time: mfa.disabled or passkey.removed by the admin; the last TOTP/SMS takes the backup codes', async () => {
       const { user, totp, sms, passkey, backupSetId } = await userWithFactors();
       expect((await del(`/v1/admin/users/${user.id}/factors/${passkey.id}`)).status).toBe(204);
