@@ -67,8 +67,10 @@ describe('mail and SMS transports', () => {
         .map((entry) => entry.message ?? '');
 
     beforeAll(async () => {
-      worker = await spawnApp('webhook-worker', { NODE_ENV: 'production', MAIL_TRANSPORT: 'log', SMS_TRANSPORT: 'log', LOG_LEVEL: 'info' });
       t = await startTestApp(buildAuthRuntime, { TRUST_PROXY: 'loopback' });
+      // Jobs an earlier file left queued would reach this worker's log: none are left.
+      await t.reset();
+      worker = await spawnApp('webhook-worker', { NODE_ENV: 'production', MAIL_TRANSPORT: 'log', SMS_TRANSPORT: 'log', LOG_LEVEL: 'info' });
     });
     beforeEach(async () => {
       await t.reset();
@@ -120,9 +122,10 @@ describe('mail and SMS transports', () => {
         .map((entry) => entry.message ?? '');
 
     beforeAll(async () => {
-      worker = await spawnApp('webhook-worker', { NODE_ENV: 'development', MAIL_TRANSPORT: 'log', SMS_TRANSPORT: 'log', LOG_LEVEL: 'info', LOG_JSON: 'true' });
       t = await startTestApp(buildAuthRuntime, { TRUST_PROXY: 'loopback' });
+      await t.reset();
       tenant = await seedTenant(t.app);
+      worker = await spawnApp('webhook-worker', { NODE_ENV: 'development', MAIL_TRANSPORT: 'log', SMS_TRANSPORT: 'log', LOG_LEVEL: 'info', LOG_JSON: 'true' });
     });
     afterAll(async () => {
       await t.close();
