@@ -75,8 +75,9 @@ export function answerViolations(a: WireAnswer, req: { method: string; path: str
   if (requestTrace !== null && body.traceId !== requestTrace) out.push(`traceId ${JSON.stringify(body.traceId)} is not the request's traceparent's ${requestTrace}`);
   const path = req.path.split('?')[0];
   // A refusal of the HTTP parser reads the path from the bytes Node hands over: the chunk it was
-  // parsing, which holds at most 64 KiB. A path over the 16 KiB header limit may end past it.
-  const unreadable = header(a, 'connection') === 'close' && a.status === 431 && Buffer.byteLength(path, 'latin1') > 16 * 1024;
+  // parsing, which holds at most 64 KiB. A path over the 16 KiB header limit may end past it (a 431,
+  // or a 400 when a byte the parser refuses comes first).
+  const unreadable = header(a, 'connection') === 'close' && [400, 431].includes(a.status) && Buffer.byteLength(path, 'latin1') > 16 * 1024;
   if (body.instance === undefined ? !unreadable : body.instance !== path && !percentEncodedPaths(path).includes(body.instance as string)) {
     out.push(`instance ${JSON.stringify(body.instance)} is not the path ${JSON.stringify(path)}`);
   }

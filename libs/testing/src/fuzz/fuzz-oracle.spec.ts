@@ -71,6 +71,16 @@ describe('answerViolations', () => {
     expect(refusal('/a/%E9')).toEqual([]);
     expect(refusal('/a/%C3%A9')).toEqual([]);
     expect(refusal('/b')).not.toEqual([]);
+    // A path over the header limit may end past the bytes the parser hands over.
+    const long = `/a/${'\u00e9'.repeat(20_000)}`;
+    const longRefusal = (status: number) =>
+      answerViolations(
+        { status, headers: { 'content-type': 'application/problem+json', connection: 'close', traceresponse: `00-${TRACE}-b7ad6b7169203331-01` }, body: problem({ instance: undefined, status, ...(status === 431 ? { type: `${BASE}/headers-too-large`, title: 'Request Header Fields Too Large', errors: undefined } : {}) }) },
+        { method: 'GET', path: long },
+        { errorTypeBase: BASE, redirectHosts: [] },
+      );
+    expect(longRefusal(400)).toEqual([]);
+    expect(longRefusal(431)).toEqual([]);
   });
 });
 
