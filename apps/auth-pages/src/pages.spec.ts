@@ -1,4 +1,4 @@
-import { arrivalOf, cleanSearch, describeScope, errorTitle, pageOf, providerLabel, returnErrorMessage, signInPageUrl } from './pages';
+import { arrivalOf, cleanSearch, describeScope, errorDescription, errorHint, errorTitle, pageOf, providerLabel, returnErrorMessage, signInPageUrl } from './pages';
 
 describe('hosted pages: rules of the URL', () => {
   it('picks the screen from the last path segment, and nothing else', () => {
@@ -24,10 +24,13 @@ describe('hosted pages: rules of the URL', () => {
   });
 
   it('reads what a social sign-in or a magic link came back with', () => {
-    expect(arrivalOf('?mfa_required=true&mfa_token=tok', { interaction: 'i', pending: 'social' })).toEqual({ interaction: 'i', mfaToken: 'tok', error: null, pending: 'social' });
+    expect(arrivalOf('?mfa_required=true&mfa_token=tok', { interaction: 'i', pending: 'social' })).toEqual({ interaction: 'i', mfaToken: 'tok', error: null, pending: 'social', resetToken: null });
     expect(arrivalOf('?mfa_token=tok', { interaction: 'i', pending: null }).mfaToken).toBeNull();
-    expect(arrivalOf('?error=account_exists', { interaction: 'i', pending: 'magic-link' })).toEqual({ interaction: 'i', mfaToken: null, error: 'account_exists', pending: 'magic-link' });
+    expect(arrivalOf('?error=account_exists', { interaction: 'i', pending: 'magic-link' })).toEqual({ interaction: 'i', mfaToken: null, error: 'account_exists', pending: 'magic-link', resetToken: null });
     expect(arrivalOf('', { interaction: 'i', pending: 'something' }).pending).toBeNull();
+    // A mailed reset link comes back with ?token= (and is dropped from the address bar like every one-time value).
+    expect(arrivalOf('?token=reset-tok', { interaction: null, pending: null }).resetToken).toBe('reset-tok');
+    expect(arrivalOf(`?token=${'t'.repeat(513)}`, { interaction: null, pending: null }).resetToken).toBeNull();
   });
 
   it('keeps only the interaction in the address bar', () => {
@@ -57,6 +60,12 @@ describe('hosted pages: words', () => {
     expect(errorTitle('access_denied')).toBe('Access was denied');
     expect(errorTitle('invalid_request')).toBe('The application sent an invalid request');
     expect(errorTitle(null)).toBe('Something went wrong');
+    // The standard's fixed words for a code and the fixed hints; anything else (a link's own text) gives nothing.
+    expect(errorDescription('invalid_scope')).toBe('The requested scope is invalid, unknown, or malformed.');
+    expect(errorDescription('call +1 555 0100')).toBeNull();
+    expect(errorDescription('toString')).toBeNull();
+    expect(errorHint('redirect_uris')).toMatch(/redirect_uris/);
+    expect(errorHint('Your account is locked')).toBeNull();
   });
 
   it('labels providers as people know them', () => {

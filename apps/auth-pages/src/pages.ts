@@ -31,6 +31,8 @@ export interface Arrival {
   error: string | null;
   /** Whether this tab left for a social sign-in or sent a magic link (then a session found now is the result). */
   pending: PendingTrip | null;
+  /** `?token=` of a mailed password-reset link (the forgot-password form sends it back to this page). */
+  resetToken: string | null;
 }
 
 export function arrivalOf(search: string, stored: { interaction: string | null; pending: string | null }): Arrival {
@@ -40,7 +42,8 @@ export function arrivalOf(search: string, stored: { interaction: string | null; 
   const token = q.get('mfa_required') === 'true' ? q.get('mfa_token') : null;
   const error = q.get('error');
   const pending = stored.pending === 'social' || stored.pending === 'magic-link' ? stored.pending : null;
-  return { interaction, mfaToken: token && token.length <= 512 ? token : null, error: error ? error.slice(0, 64) : null, pending };
+  const reset = q.get('token');
+  return { interaction, mfaToken: token && token.length <= 512 ? token : null, error: error ? error.slice(0, 64) : null, pending, resetToken: reset && reset.length <= 512 ? reset : null };
 }
 
 /** The query the page keeps after reading its arrival: only the interaction (one-time tokens and errors are dropped from the address bar). */
@@ -116,6 +119,48 @@ export function errorTitle(code: string | null): string {
     default:
       return 'Something went wrong';
   }
+}
+
+/**
+ * The standard's own description of an error code (RFC 6749 §4.1.2.1 and §5.2, OpenID Connect
+ * Core §3.1.2.6, RFC 9126 §2.3, RFC 7591 §3.2.2): fixed words a developer can look up, never the
+ * request's `error_description` (anyone can link to the error page with any text).
+ */
+export function errorDescription(code: string | null): string | null {
+  const descriptions: Record<string, string> = {
+    invalid_request: 'The request is missing a required parameter, includes an invalid parameter value, includes a parameter more than once, or is otherwise malformed.',
+    unauthorized_client: 'The client is not authorized to request an authorization code using this method.',
+    access_denied: 'The resource owner or authorization server denied the request.',
+    unsupported_response_type: 'The authorization server does not support obtaining an authorization code using this method.',
+    invalid_scope: 'The requested scope is invalid, unknown, or malformed.',
+    server_error: 'The authorization server encountered an unexpected condition that prevented it from fulfilling the request.',
+    temporarily_unavailable: 'The authorization server is currently unable to handle the request due to a temporary overloading or maintenance of the server.',
+    invalid_client: 'Client authentication failed (e.g., unknown client, no client authentication included, or unsupported authentication method).',
+    interaction_required: 'The Authorization Server requires End-User interaction of some form to proceed.',
+    login_required: 'The Authorization Server requires End-User authentication.',
+    account_selection_required: 'The End-User is required to select a session at the Authorization Server.',
+    consent_required: 'The Authorization Server requires End-User consent.',
+    invalid_request_uri: 'The request_uri in the Authorization Request returns an error or contains invalid data.',
+    invalid_request_object: 'The request parameter contains an invalid Request Object.',
+    request_not_supported: 'The OP does not support use of the request parameter.',
+    request_uri_not_supported: 'The OP does not support use of the request_uri parameter.',
+    registration_not_supported: 'The OP does not support use of the registration parameter.',
+    invalid_redirect_uri: 'The value of one or more redirection URIs is invalid.',
+  };
+  return code && Object.prototype.hasOwnProperty.call(descriptions, code) ? descriptions[code] : null;
+}
+
+/** What the error page's `?hint=` (set by the provider, one of these keys) tells the application's developer to change. */
+export function errorHint(hint: string | null): string | null {
+  const hints: Record<string, string> = {
+    redirect_uris: "The redirect URI is not one of the client's registered redirect_uris: add it to the client's settings.",
+    post_logout_redirect_uris: "The post_logout_redirect_uri is not one of the client's registered post_logout_redirect_uris: add it to the client's settings.",
+    scopes: "A requested scope is not in the client's scopes: add it to the client's settings.",
+    openid: "The request needs the openid scope: ask for it, and list openid in the client's scopes.",
+    require_pkce: 'The request has no PKCE: send code_challenge with S256 (or set the confidential client to require_pkce: false and send a nonce).',
+    require_pushed_authorization_requests: 'The client (or project) requires pushed authorization requests: push the request first.',
+  };
+  return hint && Object.prototype.hasOwnProperty.call(hints, hint) ? hints[hint] : null;
 }
 
 /** The provider names config.json lists, as people know them. */

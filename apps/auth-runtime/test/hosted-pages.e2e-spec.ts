@@ -87,7 +87,7 @@ describe('hosted pages', () => {
       const res = await t.http().get(pages('config.json'));
       expect(res.status).toBe(200);
       expect(res.headers['cache-control']).toBe('no-store');
-      expect(res.body).toEqual({ project_id: tenant.project.id, project_name: tenant.project.name, project_key: tenant.projectKey, auth_url: AUTH_ORIGIN, oauth_providers: [], magic_link: true });
+      expect(res.body).toEqual({ project_id: tenant.project.id, project_name: tenant.project.name, project_key: tenant.projectKey, auth_url: AUTH_ORIGIN, oauth_providers: [], magic_link: true, sign_up: true });
 
       const seal = (provider: string) => sealOAuthSecret(t.config, tenant.project.id, provider, 'client_secret', 'provider secret');
       await setSettings({

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { linkIn, SmtpSink, spawnApp, type AppProcess } from '@gatehouse/testing';
 import { buildAuthPages } from './support/auth-pages-build';
 import { OidcClientTsApp, type SpaUser } from './support/oidc-client-ts-app';
 import { freePort, OidcStack, PASSWORD, type CreatedClient, type OidcProject } from './support/oidc-stack';
@@ -47,6 +48,8 @@ describe('OIDC relying-party libraries through the hosted pages in Chromium', ()
   let spa: OidcClientTsApp;
   let spaClient: CreatedClient;
   let rpProcess: ChildProcess | undefined;
+  const smtp = new SmtpSink();
+  let worker: AppProcess | undefined;
   const rps = {} as Record<RpKind, { origin: string; client: CreatedClient }>;
 
   beforeAll(async () => {
@@ -85,6 +88,9 @@ describe('OIDC relying-party libraries through the hosted pages in Chromium', ()
     spa.issuer = op.issuer;
     spa.clientId = spaClient.client_id;
     await spa.start();
+    // Mail (the password-reset link) goes out through the worker to a local SMTP server.
+    await smtp.start();
+    worker = await spawnApp('webhook-worker', { SMTP_URL: smtp.url });
     browser = await PagesBrowser.launch([new URL(stack.authUrl).host, new URL(spa.origin).host, ...Object.values(rps).map((rp) => new URL(rp.origin).host)]);
     page = browser.page;
   }, 180_000);
@@ -92,6 +98,8 @@ describe('OIDC relying-party libraries through the hosted pages in Chromium', ()
   afterAll(async () => {
     await browser?.close();
     rpProcess?.kill('SIGTERM');
+    await worker?.stop();
+    await smtp.stop();
     await spa?.stop();
     await stack.stop();
   });
@@ -238,6 +246,85 @@ describe('OIDC relying-party libraries through the hosted pages in Chromium', ()
     await page.locator('#status').filter({ hasText: 'signed-out' }).waitFor();
     expect(await meAt('express-openid-connect')).toEqual({ authenticated: false });
     expect(await sessionRevokedAt(sid)).toBeInstanceOf(Date);
+
+    expect(browser.problems).toEqual([]);
+    expect(browser.foreignRequests).toEqual([]);
+  }, 120_000);
+
+  it('the hosted pages: prompt=create opens sign-up and a new person lands in the app; a forgotten password is reset by mail without leaving the provider; allow_sign_up: false hides the link; the error page says what went wrong at sign-out and which client setting to change', async () => {
+    await browser.context.clearCookies();
+    browser.foreignRequests.length = 0;
+    const signInAtSpa = async (args: Record<string, string> = {}) => {
+      await page.goto(`${spa.origin}/`);
+      await page.evaluate((a) => (window as unknown as { rp: { signIn(a: object): Promise<void> } }).rp.signIn(a), args).catch(() => undefined);
+    };
+
+    // prompt=create (OpenID Connect Initiating User Registration): the sign-up form, then back in the app.
+    await signInAtSpa({ prompt: 'create' });
+    await heading('Create an account');
+    await page.getByText('to continue to Acme SPA').waitFor();
+    await page.getByLabel('Email').fill('newcomer@example.com');
+    // The password policy's answer is shown on its field.
+    await page.getByRole('textbox', { name: 'Password' }).fill('short');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    const fieldError = page.locator('[id$="-error"]').first();
+    await fieldError.waitFor();
+    expect(await fieldError.textContent()).toMatch(/8/);
+    await page.getByRole('textbox', { name: 'Password' }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    const created = await spaResult('/callback');
+    const [newcomer] = await stack.cp.dataSource.query<{ id: string }[]>(`SELECT id FROM users WHERE project_id = $1 AND email = $2`, [op.project.id, 'newcomer@example.com']);
+    expect(newcomer).toBeDefined();
+    expect(created).toEqual({ ok: true, user: expect.objectContaining({ sub: newcomer.id, email: 'newcomer@example.com' }) });
+
+    // Forgot password: the link comes back to the hosted page (in another tab); then sign in with the new password.
+    await browser.context.clearCookies();
+    await signInAtSpa();
+    await heading('Sign in');
+    await page.getByRole('button', { name: 'Create an account' }).waitFor();
+    await page.getByRole('button', { name: 'Forgot your password?' }).click();
+    await heading('Reset your password');
+    await page.getByLabel('Email').fill('newcomer@example.com');
+    await page.getByRole('button', { name: 'Send the reset link' }).click();
+    await heading('Check your email');
+    const link = linkIn(await smtp.waitFor('newcomer@example.com'));
+    expect(link.origin + link.pathname).toBe(`${op.issuer}/pages/sign-in`);
+    const tab = await browser.context.newPage();
+    await tab.goto(link.href);
+    await tab.getByRole('heading', { level: 1, name: 'Choose a new password' }).waitFor();
+    // The token leaves the address bar once read.
+    expect(new URL(tab.url()).searchParams.get('token')).toBeNull();
+    const NEW_PASSWORD = 'another sturdy passphrase 43';
+    await tab.getByRole('textbox', { name: 'New password' }).fill(NEW_PASSWORD);
+    await tab.getByRole('button', { name: 'Change password' }).click();
+    await tab.getByRole('heading', { level: 1, name: 'Your password is changed' }).waitFor();
+    await tab.close();
+    await page.getByRole('button', { name: 'Back to sign in' }).click();
+    await page.getByLabel('Email').fill('newcomer@example.com');
+    await page.getByRole('textbox', { name: 'Password' }).fill(NEW_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    const again = await spaResult('/callback');
+    expect(again).toEqual({ ok: true, user: expect.objectContaining({ sub: newcomer.id }) });
+
+    // A post_logout_redirect_uri the client did not register: the error page's own words (sign-out, the
+    // standard's description, the setting to change), never the request's text.
+    await page.goto(`${spa.origin}/`);
+    await page.evaluate(() => (window as unknown as { rp: { signOut(a?: object): Promise<void> } }).rp.signOut({ post_logout_redirect_uri: 'http://127.0.0.1:9/elsewhere' })).catch(() => undefined);
+    await heading('The application sent an invalid request');
+    expect(new URL(page.url()).pathname).toBe(`/v1/projects/${op.project.id}/pages/error`);
+    await page.getByText('The sign-out could not be completed.').waitFor();
+    expect(await page.getByTestId('error-details').innerText()).toBe(
+      "For the application's developer: error invalid_request at sign-out (end-session): The request is missing a required parameter, includes an invalid parameter value, includes a parameter more than once, or is otherwise malformed.\n\nThe post_logout_redirect_uri is not one of the client's registered post_logout_redirect_uris: add it to the client's settings.",
+    );
+
+    // allow_sign_up: false: no link, and prompt=create opens the sign-in form.
+    const off = await stack.admin().patch(`/v1/admin/projects/${op.project.id}`, { settings: { oidc: { enabled: true, allow_sign_up: false } } });
+    expect(off.body.settings.oidc).toEqual(expect.objectContaining({ allow_sign_up: false }));
+    await browser.context.clearCookies();
+    await signInAtSpa({ prompt: 'create' });
+    await heading('Sign in');
+    await page.getByRole('button', { name: 'Forgot your password?' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Create an account' }).count()).toBe(0);
 
     expect(browser.problems).toEqual([]);
     expect(browser.foreignRequests).toEqual([]);

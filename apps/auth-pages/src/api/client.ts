@@ -10,6 +10,8 @@ export interface PagesConfig {
   /** Social sign-in providers enabled for the project (`google`, `github`, …). */
   oauth_providers: string[];
   magic_link: boolean;
+  /** Whether people may create an account here (settings.oidc.allow_sign_up). */
+  sign_up: boolean;
 }
 
 export async function loadConfig(): Promise<PagesConfig> {
@@ -28,6 +30,8 @@ export async function loadConfig(): Promise<PagesConfig> {
 export interface Interaction {
   uid: string;
   prompt: 'login' | 'consent';
+  /** The application asked to create an account (`prompt=create`). */
+  create?: boolean;
   client: { client_id: string; name: string | null; first_party: boolean };
   scopes: string[];
   /** The project's API resources the request names, with the requested scopes' descriptions. */

@@ -1,4 +1,4 @@
-import { Alert, Button, Divider, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Divider, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { startAuthentication, type PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 import { useState, type FormEvent } from 'react';
 import type { AuthApi, MfaChallenge, SignedIn } from '../api/client';
@@ -12,12 +12,17 @@ export function PasswordForm({
   notice,
   onSignedIn,
   onLinkSent,
+  onCreateAccount,
+  onForgot,
 }: {
   api: AuthApi;
   /** What a social sign-in or magic link came back with (its `?error=`), in words. */
   notice: string | null;
   onSignedIn: (answer: SignedIn | MfaChallenge) => Promise<void>;
   onLinkSent: (email: string) => void;
+  /** Shown when the project lets people sign up (settings.oidc.allow_sign_up). */
+  onCreateAccount: (() => void) | null;
+  onForgot: () => void;
 }) {
   const { config } = api;
   const [email, setEmail] = useState('');
@@ -95,6 +100,16 @@ export function PasswordForm({
           Email me a sign-in link
         </Button>
       )}
+      <Group justify="space-between">
+        <Anchor component="button" type="button" size="sm" onClick={onForgot}>
+          Forgot your password?
+        </Anchor>
+        {onCreateAccount && (
+          <Anchor component="button" type="button" size="sm" onClick={onCreateAccount}>
+            Create an account
+          </Anchor>
+        )}
+      </Group>
     </Stack>
   );
 }

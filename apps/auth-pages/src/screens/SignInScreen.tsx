@@ -5,6 +5,7 @@ import { ApiProblem, isProblem } from '../api/problem';
 import { arrivalOf, cleanSearch, returnErrorMessage, STORAGE_KEYS, type Arrival } from '../pages';
 import { Frame } from '../ui/Frame';
 import { ProblemAlert } from '../ui/ProblemAlert';
+import { ForgotForm, ResetForm, SignUpForm } from './AccountForms';
 import { ConsentStep } from './ConsentStep';
 import { factorsOf, MfaStep, type Factor } from './MfaStep';
 import { PasswordForm } from './PasswordForm';
@@ -17,6 +18,12 @@ type Step =
   /** A session exists: continue with it, or sign in with another account. */
   | { kind: 'continue'; email: string }
   | { kind: 'form'; notice: string | null }
+  | { kind: 'sign-up' }
+  | { kind: 'forgot' }
+  | { kind: 'reset-sent'; email: string }
+  /** The mailed reset link opened this page: a new password, then sign in. */
+  | { kind: 'reset'; token: string }
+  | { kind: 'reset-done' }
   | { kind: 'mfa'; mfaToken: string; factors: Factor[] }
   | { kind: 'reauth'; email: string }
   /** The application asks for a second factor or a passkey and the account has neither: back to it (the request ends). */
@@ -32,6 +39,11 @@ const HEADINGS: Record<Step['kind'], string> = {
   'no-request': 'This sign-in request cannot continue',
   continue: 'Sign in',
   form: 'Sign in',
+  'sign-up': 'Create an account',
+  forgot: 'Reset your password',
+  'reset-sent': 'Check your email',
+  reset: 'Choose a new password',
+  'reset-done': 'Your password is changed',
   mfa: 'Two-step verification',
   reauth: "Confirm it's you",
   'needs-factor': 'A second factor is needed',
@@ -122,6 +134,10 @@ export function SignInScreen({ config }: { config: PagesConfig }) {
           return;
         }
       }
+      if (arrival.resetToken) {
+        setStep({ kind: 'reset', token: arrival.resetToken });
+        return;
+      }
       if (arrival.mfaToken) {
         setStep({ kind: 'mfa', mfaToken: arrival.mfaToken, factors: factorsOf([]) });
         return;
@@ -139,11 +155,13 @@ export function SignInScreen({ config }: { config: PagesConfig }) {
         return;
       }
       if (arrival.error) setStep({ kind: 'form', notice: returnErrorMessage(arrival.error) });
+      // prompt=create: the application asks for a new account (when the project lets people sign up).
+      else if (found.create && config.sign_up && found.prompt !== 'consent') setStep({ kind: 'sign-up' });
       else if (session && arrival.pending) await proceed(found);
       else if (session) setStep(found.prompt === 'consent' ? { kind: 'consent', email: session.email } : { kind: 'continue', email: session.email });
       else setStep({ kind: 'form', notice: null });
     },
-    [api, proceed],
+    [api, proceed, config.sign_up],
   );
 
   useEffect(() => {
@@ -194,7 +212,7 @@ export function SignInScreen({ config }: { config: PagesConfig }) {
   return (
     <Frame project={config.project_name} heading={HEADINGS[step.kind]} step={step.kind}>
       <Stack>
-        {client && ['continue', 'form', 'mfa', 'reauth', 'needs-factor'].includes(step.kind) && (
+        {client && ['continue', 'form', 'sign-up', 'mfa', 'reauth', 'needs-factor'].includes(step.kind) && (
           <Text size="sm">
             to continue to{' '}
             <Text span fw={700}>
@@ -218,7 +236,42 @@ export function SignInScreen({ config }: { config: PagesConfig }) {
             </Anchor>
           </Stack>
         )}
-        {step.kind === 'form' && <PasswordForm api={api} notice={step.notice} onSignedIn={signedIn} onLinkSent={(address) => setStep({ kind: 'link-sent', email: address })} />}
+        {step.kind === 'form' && (
+          <PasswordForm
+            api={api}
+            notice={step.notice}
+            onSignedIn={signedIn}
+            onLinkSent={(address) => setStep({ kind: 'link-sent', email: address })}
+            onCreateAccount={config.sign_up ? () => setStep({ kind: 'sign-up' }) : null}
+            onForgot={() => setStep({ kind: 'forgot' })}
+          />
+        )}
+        {step.kind === 'sign-up' && <SignUpForm api={api} onSignedUp={signedIn} onSignIn={otherAccount} />}
+        {step.kind === 'forgot' && <ForgotForm api={api} onSent={(address) => setStep({ kind: 'reset-sent', email: address })} onSignIn={otherAccount} />}
+        {step.kind === 'reset-sent' && (
+          <Stack>
+            <Text>
+              If an account exists for{' '}
+              <Text span fw={700}>
+                {step.email}
+              </Text>
+              , we sent it a link to choose a new password. Then sign in here with it.
+            </Text>
+            <Anchor component="button" type="button" size="sm" onClick={otherAccount}>
+              Back to sign in
+            </Anchor>
+          </Stack>
+        )}
+        {step.kind === 'reset' && <ResetForm api={api} token={step.token} onDone={() => setStep({ kind: 'reset-done' })} />}
+        {step.kind === 'reset-done' &&
+          (interaction ? (
+            <Stack>
+              <Text role="status">Sign in with your new password to continue.</Text>
+              <Button onClick={otherAccount}>Sign in</Button>
+            </Stack>
+          ) : (
+            <Text role="status">Go back to the tab where you started and sign in there with your new password; you can close this one.</Text>
+          ))}
         {step.kind === 'mfa' && <MfaStep api={api} mfaToken={step.mfaToken} factors={step.factors} onDone={signedIn} onCancel={otherAccount} />}
         {step.kind === 'reauth' && <ReauthStep api={api} email={step.email} onRenewed={() => proceed(interaction, true)} onOtherAccount={otherAccount} />}
         {step.kind === 'needs-factor' && interaction && (

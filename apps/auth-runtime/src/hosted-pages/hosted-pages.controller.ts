@@ -40,6 +40,8 @@ export class HostedPagesController {
       auth_url: this.config.http.publicAuthUrl,
       oauth_providers: OAUTH_PROVIDERS.filter((p) => readProviderSettings(this.config, project, p).ok),
       magic_link: true,
+      // settings.oidc.allow_sign_up: the 'Create an account' link and prompt=create.
+      sign_up: projectOidcSettings(project.settings).allow_sign_up,
     });
   }
 

@@ -37,6 +37,9 @@ export class InteractionResponse {
   @ApiProperty({ enum: ['login', 'consent'] })
   prompt: 'login' | 'consent';
 
+  @ApiProperty({ description: 'The application asked to create an account (`prompt=create`, OpenID Connect Initiating User Registration): show sign-up first' })
+  create: boolean;
+
   @ApiProperty({ type: InteractionClientResponse })
   client: InteractionClientResponse;
 

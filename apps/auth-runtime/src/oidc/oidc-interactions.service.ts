@@ -22,6 +22,8 @@ export interface InteractionResource {
 export interface InteractionView {
   uid: string;
   prompt: 'login' | 'consent';
+  /** The application asked to create an account (`prompt=create`): the page opens on sign-up. */
+  create: boolean;
   client: { client_id: string; name: string; first_party: boolean };
   scopes: string[];
   resources: InteractionResource[];
@@ -54,6 +56,7 @@ export class OidcInteractionsService {
     return {
       uid: interaction.uid,
       prompt: interaction.prompt.name === 'consent' ? 'consent' : 'login',
+      create: typeof interaction.params.prompt === 'string' && interaction.params.prompt.split(' ').includes('create'),
       client: { client_id: String(interaction.params.client_id), name: client?.clientName ?? String(interaction.params.client_id), first_party: client?.metadata().first_party === true },
       scopes,
       resources,
@@ -94,6 +97,8 @@ export class OidcInteractionsService {
       login: { accountId: auth.sub, ts: auth.auth_time ?? auth.iat, amr: AMR[authMethod] ?? ['pwd'], acr, remember: true },
     };
     if (interaction.prompt.name === 'consent') result.consent = { grantId: await this.grant(project, provider, interaction, auth, null, meta) };
+    // prompt=create is answered by whoever signed in (or up) here.
+    if (interaction.prompt.name === 'create') result.create = {};
     // Another account than the browser's provider session: the resume starts a new provider session
     // for this one (instead of the provider's own sign-out detour, which would lose the completion).
     const switching = interaction.session?.accountId !== undefined && interaction.session.accountId !== auth.sub;

@@ -228,7 +228,11 @@ export class OidcProviders {
         if (heldRedirects.has(err)) return heldErrorPage(ctx, out, project.name, new URL(this.config.http.publicAuthUrl).origin);
         const target = new URL(`${issuer}/pages/error`);
         target.searchParams.set('error', String(out.error ?? 'server_error'));
-        if (out.error_description) target.searchParams.set('error_description', settingHint(String(out.error_description)));
+        if (out.error_description) target.searchParams.set('error_description', String(out.error_description));
+        // The page's own words, chosen by two fixed values: where it happened, and which client setting is the cause.
+        target.searchParams.set('context', String(ctx.oidc?.route ?? '').startsWith('end_session') ? 'sign-out' : 'sign-in');
+        const hint = out.error_description ? settingHintKey(String(out.error_description)) : null;
+        if (hint) target.searchParams.set('hint', hint);
         ctx.redirect(target.href);
       },
       clientBasedCORS: (_ctx, origin, client) => client.redirectUris?.some((uri) => new URL(uri).origin === origin) ?? false,
@@ -407,6 +411,10 @@ async function loadExistingGrant(ctx: KoaContextWithOIDC) {
 function interactionPolicy() {
   const { interactionPolicy: ip } = oidcLibrary();
   const policy = ip.base();
+  // `prompt=create` (OpenID Connect "Initiating User Registration"): a requestable prompt, asked
+  // until the interaction's result answers it (OidcInteractions.complete adds `create`); the
+  // hosted page opens on the sign-up form.
+  policy.add(new ip.Prompt({ name: 'create', requestable: true }), 0);
   policy.get('login')!.checks.add(
     new ip.Check(
       'acr_values',
@@ -423,18 +431,24 @@ function interactionPolicy() {
  * The provider's error descriptions that a developer fixes in the client's (or the project's)
  * settings, with the setting named: the description alone says what is wrong, not where to change it.
  */
-const SETTING_HINTS: [RegExp, string][] = [
-  [/^redirect_uri did not match any of the client's registered redirect_uris$/, "add it to the client's redirect_uris setting (admin API or console)"],
-  [/^post_logout_redirect_uri not registered$/, "add it to the client's post_logout_redirect_uris setting (admin API or console)"],
-  [/^requested scope is not allowed$/, "add the scope to the client's scopes setting (admin API or console)"],
-  [/^openid scope must be requested /, "ask for the openid scope, and list openid in the client's scopes setting"],
-  [/^Authorization Server policy requires PKCE /, 'send code_challenge with code_challenge_method S256 (a confidential client may instead be set to require_pkce: false and send a nonce)'],
-  [/^Pushed Authorization Request must be used$/, "push the request to the pushed_authorization_request_endpoint first (the client's or the project's require_pushed_authorization_requests setting)"],
+const SETTING_HINTS: { pattern: RegExp; key: string; text: string }[] = [
+  { pattern: /^redirect_uri did not match any of the client's registered redirect_uris/, key: 'redirect_uris', text: "add it to the client's redirect_uris setting (admin API or console)" },
+  { pattern: /^post_logout_redirect_uri not registered/, key: 'post_logout_redirect_uris', text: "add it to the client's post_logout_redirect_uris setting (admin API or console)" },
+  { pattern: /^requested scope is not allowed/, key: 'scopes', text: "add the scope to the client's scopes setting (admin API or console)" },
+  { pattern: /^openid scope must be requested /, key: 'openid', text: "ask for the openid scope, and list openid in the client's scopes setting" },
+  { pattern: /^Authorization Server policy requires PKCE /, key: 'require_pkce', text: 'send code_challenge with code_challenge_method S256 (a confidential client may instead be set to require_pkce: false and send a nonce)' },
+  { pattern: /^Pushed Authorization Request must be used/, key: 'require_pushed_authorization_requests', text: "push the request to the pushed_authorization_request_endpoint first (the client's or the project's require_pushed_authorization_requests setting)" },
 ];
 
+/** The description with the setting to change named after it (once). */
 export function settingHint(description: string): string {
-  const hint = SETTING_HINTS.find(([pattern]) => pattern.test(description));
-  return hint ? `${description}: ${hint[1]}` : description;
+  const hint = SETTING_HINTS.find(({ pattern }) => pattern.test(description));
+  return hint && !description.endsWith(hint.text) ? `${description}: ${hint.text}` : description;
+}
+
+/** Which setting the description is about, for the hosted error page (which shows fixed words only, never the description). */
+function settingHintKey(description: string): string | null {
+  return SETTING_HINTS.find(({ pattern }) => pattern.test(description))?.key ?? null;
 }
 
 /** Applies settingHint to the provider's answer: a JSON error body, or an error redirect's query or fragment. */

@@ -1,9 +1,12 @@
-import { Body, Controller, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { normalizeIdentifier, requestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { RateLimitsService } from '@gatehouse/http';
 import { RATE_LIMITS } from '../common/rate-limits';
+import { matchRedirectUrl } from '../common/redirect-urls';
+import { ProblemError } from '@gatehouse/problem-details';
 import { TokenDto } from '../one-time-tokens/token.dto';
 import { CurrentProject } from '../projects/current-project.decorator';
 import { ProjectKeyGuard } from '../projects/project-key.guard';
@@ -20,6 +23,7 @@ export class PasswordResetController {
   constructor(
     private readonly resets: PasswordResetService,
     private readonly rateLimits: RateLimitsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @Post('forgot')
@@ -27,8 +31,10 @@ export class PasswordResetController {
   @ApiAcceptedEmpty()
   @ApiOperation({ summary: 'Mail a reset link when the account exists; 202 {} either way (3 an hour per email)' })
   async forgot(@CurrentProject() project: ResolvedProject, @Body() dto: ForgotPasswordDto, @Res({ passthrough: true }) res: Response): Promise<Record<string, never>> {
+    const target = dto.redirect_url === undefined ? null : matchRedirectUrl(project, dto.redirect_url, this.config.http.publicAuthUrl);
+    if (dto.redirect_url !== undefined && !target) throw ProblemError.validation({ redirect_url: ["must be one of the project's registered redirect URLs"] });
     await this.rateLimits.enforce(res, RATE_LIMITS.forgot, [project.id, normalizeIdentifier(dto.email)]);
-    this.resets.forgot(project, dto.email);
+    this.resets.forgot(project, dto.email, target);
     return {};
   }
 

@@ -8,6 +8,7 @@ import { MailQueue } from '@gatehouse/queue';
 import { AccountClaimsService } from '../claims/account-claims.service';
 import { BackgroundTasks } from '../common/background-tasks';
 import { applicationLink, projectMail } from '../common/mail-links';
+import { withQuery } from '../common/redirect-urls';
 import { isTokenShape } from '../one-time-tokens/token.dto';
 import { PasswordPolicy } from '../accounts/password-policy';
 import { SessionsService } from '../sessions/sessions.service';
@@ -39,12 +40,13 @@ export class PasswordResetService {
     private readonly clock: Clock,
   ) {}
 
-  forgot(project: ResolvedProject, email: string): void {
+  /** `target`: a registered redirect URL the link goes to (the hosted sign-in page), else the project's reset page. */
+  forgot(project: ResolvedProject, email: string, target: string | null = null): void {
     this.background.run('password-forgot', async () => {
       const user = await this.users.findByEmail(project.id, email);
       if (!user || user.status !== 'active') return;
       const token = await this.tokens.issue(this.dataSource.manager, user, 'password-reset', new Date(this.clock.nowMs() + RESET_TTL_MS), { email: user.email });
-      await this.mail.send(projectMail(project, user.email, 'password-reset', { link: applicationLink(project, 'password_reset_url', token), expires_in_minutes: '60' }));
+      await this.mail.send(projectMail(project, user.email, 'password-reset', { link: target ? withQuery(target, { token }) : applicationLink(project, 'password_reset_url', token), expires_in_minutes: '60' }));
     });
   }
 

@@ -91,7 +91,7 @@ export class OidcClientTsApp {
       await manager.storeUser(user);
       try { return { ok: true, user: view(await manager.signinSilent()) }; } catch (err) { return failure(err); }
     },
-    signOut: () => manager.signoutRedirect(),
+    signOut: (args) => manager.signoutRedirect(args),
   };
   const done = (promise, ok) => promise.then(
     (value) => { window.rpResult = { ok: true, ...ok(value) }; status.textContent = 'done'; },

@@ -883,6 +883,8 @@ export interface components {
         ForgotPasswordDto: {
             /** @example ada@example.com */
             email: string;
+            /** @description Where the mailed link goes (with `?token=`): one of the project's redirect URLs (the hosted sign-in page for a project whose OpenID Connect provider is on). Default: `settings.password_reset_url`, else the default redirect URL */
+            redirect_url?: string;
         };
         HealthDownResponse: {
             details: components["schemas"]["AllDependencies"];
