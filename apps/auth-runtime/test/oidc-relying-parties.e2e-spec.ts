@@ -5,7 +5,7 @@ import { linkIn, SmtpSink, spawnApp, type AppProcess } from '@gatehouse/testing'
 import { buildAuthPages } from './support/auth-pages-build';
 import { OidcClientTsApp, type SpaUser } from './support/oidc-client-ts-app';
 import { freePort, OidcStack, PASSWORD, type CreatedClient, type OidcProject } from './support/oidc-stack';
-import { PagesBrowser } from './support/pages-browser';
+import { PagesBrowser, type AxeViolation } from './support/pages-browser';
 
 function claimsOf(jwt: string): Record<string, unknown> {
   return JSON.parse(Buffer.from(jwt.split('.')[1], 'base64url').toString('utf8')) as Record<string, unknown>;
@@ -254,6 +254,8 @@ describe('OIDC relying-party libraries through the hosted pages in Chromium', ()
   it('the hosted pages: prompt=create opens sign-up and a new person lands in the app; a forgotten password is reset by mail without leaving the provider; allow_sign_up: false hides the link; the error page says what went wrong at sign-out and which client setting to change', async () => {
     await browser.context.clearCookies();
     browser.foreignRequests.length = 0;
+    // Each new screen is scanned with axe-core in both themes (OIDC_SCREENSHOTS=1 writes docs/oidc/<screen>-<theme>.png).
+    const violations: AxeViolation[] = [];
     const signInAtSpa = async (args: Record<string, string> = {}) => {
       await page.goto(`${spa.origin}/`);
       await page.evaluate((a) => (window as unknown as { rp: { signIn(a: object): Promise<void> } }).rp.signIn(a), args).catch(() => undefined);
@@ -263,6 +265,7 @@ describe('OIDC relying-party libraries through the hosted pages in Chromium', ()
     await signInAtSpa({ prompt: 'create' });
     await heading('Create an account');
     await page.getByText('to continue to Acme SPA').waitFor();
+    violations.push(...(await browser.checkScreen('sign-up')));
     await page.getByLabel('Email').fill('newcomer@example.com');
     // The password policy's answer is shown on its field.
     await page.getByRole('textbox', { name: 'Password' }).fill('short');
@@ -284,6 +287,7 @@ describe('OIDC relying-party libraries through the hosted pages in Chromium', ()
     await page.getByRole('button', { name: 'Create an account' }).waitFor();
     await page.getByRole('button', { name: 'Forgot your password?' }).click();
     await heading('Reset your password');
+    violations.push(...(await browser.checkScreen('forgot-password')));
     await page.getByLabel('Email').fill('newcomer@example.com');
     await page.getByRole('button', { name: 'Send the reset link' }).click();
     await heading('Check your email');
@@ -292,6 +296,7 @@ describe('OIDC relying-party libraries through the hosted pages in Chromium', ()
     const tab = await browser.context.newPage();
     await tab.goto(link.href);
     await tab.getByRole('heading', { level: 1, name: 'Choose a new password' }).waitFor();
+    violations.push(...(await browser.checkScreen('reset-password', tab)));
     // The token leaves the address bar once read.
     expect(new URL(tab.url()).searchParams.get('token')).toBeNull();
     const NEW_PASSWORD = 'another sturdy passphrase 43';
@@ -313,6 +318,7 @@ describe('OIDC relying-party libraries through the hosted pages in Chromium', ()
     await heading('The application sent an invalid request');
     expect(new URL(page.url()).pathname).toBe(`/v1/projects/${op.project.id}/pages/error`);
     await page.getByText('The sign-out could not be completed.').waitFor();
+    violations.push(...(await browser.checkScreen('error-sign-out')));
     expect(await page.getByTestId('error-details').innerText()).toBe(
       "For the application's developer: error invalid_request at sign-out (end-session): The request is missing a required parameter, includes an invalid parameter value, includes a parameter more than once, or is otherwise malformed.\n\nThe post_logout_redirect_uri is not one of the client's registered post_logout_redirect_uris: add it to the client's settings.",
     );
@@ -326,6 +332,7 @@ describe('OIDC relying-party libraries through the hosted pages in Chromium', ()
     await page.getByRole('button', { name: 'Forgot your password?' }).waitFor();
     expect(await page.getByRole('button', { name: 'Create an account' }).count()).toBe(0);
 
+    expect(violations).toEqual([]);
     expect(browser.problems).toEqual([]);
     expect(browser.foreignRequests).toEqual([]);
   }, 120_000);
