@@ -3,7 +3,7 @@ import type { AppConfig } from '@gatehouse/config';
 import type { ResolvedProject } from '@gatehouse/identity';
 import { oidcClientMetadata } from './oidc-client-metadata';
 import { completionOf } from './oidc-interaction-result';
-import { interactionUrl, issuerOf } from './oidc-providers.service';
+import { interactionUrl, issuerOf, settingHint } from './oidc-providers.service';
 
 const config = { http: { publicAuthUrl: 'https://auth.example.com/' } } as AppConfig;
 const project = (oidc: Record<string, unknown> = {}) => ({ id: 'p1', settings: { oidc: { enabled: true, ...oidc } } }) as unknown as ResolvedProject;
@@ -32,11 +32,16 @@ describe('client metadata for the provider', () => {
       scopes: ['openid', 'email'],
       firstParty: true,
       idTokenSignedResponseAlg: 'RS256',
+      requirePkce: true,
+      requirePushedAuthorizationRequests: false,
       ...over,
     }) as OAuthClient;
 
-  it('carries the hash, never a secret, and asks for auth_time in every ID token', () => {
-    expect(oidcClientMetadata(row())).toMatchObject({ client_id: 'oc_1', client_secret: 'ab'.repeat(32), response_types: ['code'], scope: 'openid email', first_party: true, require_auth_time: true, id_token_signed_response_alg: 'RS256' });
+  it('carries the hash, never a secret; no require_auth_time (it would refuse requests without openid: auth_time is a claim of the openid scope)', () => {
+    const metadata = oidcClientMetadata(row());
+    expect(metadata).toMatchObject({ client_id: 'oc_1', client_secret: 'ab'.repeat(32), response_types: ['code'], scope: 'openid email', first_party: true, id_token_signed_response_alg: 'RS256', require_pkce: true, require_pushed_authorization_requests: false });
+    expect(metadata).not.toHaveProperty('require_auth_time');
+    expect(oidcClientMetadata(row({ requirePkce: false, requirePushedAuthorizationRequests: true }))).toMatchObject({ require_pkce: false, require_pushed_authorization_requests: true });
   });
 
   it('a public client has no secret member; a client-credentials client no redirect URIs or response types', () => {
@@ -52,5 +57,16 @@ describe('completionOf', () => {
     expect(completionOf({ login: {} })).toBeNull();
     expect(completionOf(undefined)).toBeNull();
     expect(completionOf({ gatehouse: { hash: 1 } })).toBeNull();
+  });
+});
+
+describe('settingHint', () => {
+  it('names the client setting to change, once; other descriptions are left as they are', () => {
+    const named = settingHint("redirect_uri did not match any of the client's registered redirect_uris");
+    expect(named).toBe("redirect_uri did not match any of the client's registered redirect_uris: add it to the client's redirect_uris setting (admin API or console)");
+    expect(settingHint(named)).toBe(named);
+    expect(settingHint('post_logout_redirect_uri not registered')).toMatch(/post_logout_redirect_uris setting/);
+    expect(settingHint('openid scope must be requested when using the max_age parameter')).toMatch(/: ask for the openid scope, and list openid in the client's scopes setting$/);
+    expect(settingHint('grant request is invalid')).toBe('grant request is invalid');
   });
 });

@@ -3,7 +3,7 @@ import { isPublicClient, OAUTH_CLIENT_DEFAULTS, oauthClientRuleErrors } from './
 import { newOAuthClientId, newOAuthClientSecret, oauthClientSecretMatches } from './oauth-clients.repository';
 import { projectOidcSettings } from '../oidc-settings';
 
-const client = (over: Partial<{ grantTypes: string[]; tokenEndpointAuthMethod: string; redirectUris: string[] }> = {}) => ({
+const client = (over: Partial<{ grantTypes: string[]; tokenEndpointAuthMethod: string; redirectUris: string[]; requirePkce: boolean }> = {}) => ({
   grantTypes: OAUTH_CLIENT_DEFAULTS.grantTypes,
   tokenEndpointAuthMethod: OAUTH_CLIENT_DEFAULTS.tokenEndpointAuthMethod,
   redirectUris: ['https://app.example.com/cb'],
@@ -22,6 +22,11 @@ describe('oauthClientRuleErrors', () => {
     expect(oauthClientRuleErrors(client({ tokenEndpointAuthMethod: 'none', grantTypes: ['authorization_code', 'client_credentials'] }))).toEqual({
       grant_types: [expect.stringContaining('public client')],
     });
+  });
+
+  it('keeps PKCE for a public client, on require_pkce; a confidential client may use the nonce instead', () => {
+    expect(oauthClientRuleErrors(client({ tokenEndpointAuthMethod: 'none', requirePkce: false }))).toEqual({ require_pkce: ['must be true for a public client (token_endpoint_auth_method "none"): it has no secret, PKCE is what binds its code'] });
+    expect(oauthClientRuleErrors(client({ requirePkce: false }))).toEqual({});
   });
 
   it('refuses refresh_token without authorization_code, on grant_types', () => {
@@ -66,15 +71,18 @@ describe('client ids and secrets', () => {
 });
 
 describe('projectOidcSettings', () => {
-  it('fills the defaults and counts only true as on', () => {
-    expect(projectOidcSettings({})).toEqual({ enabled: false, login_url: null, dynamic_registration: false });
-    expect(projectOidcSettings({ oidc: { enabled: true } })).toEqual({ enabled: true, login_url: null, dynamic_registration: false });
-    expect(projectOidcSettings({ oidc: { enabled: true, login_url: 'https://app.example.com/login', dynamic_registration: true } })).toEqual({
+  const off = { require_pushed_authorization_requests: false, allow_sign_up: true };
+  it('fills the defaults and counts only true as on (and only false as off for sign-up)', () => {
+    expect(projectOidcSettings({})).toEqual({ enabled: false, login_url: null, dynamic_registration: false, ...off });
+    expect(projectOidcSettings({ oidc: { enabled: true } })).toEqual({ enabled: true, login_url: null, dynamic_registration: false, ...off });
+    expect(projectOidcSettings({ oidc: { enabled: true, login_url: 'https://app.example.com/login', dynamic_registration: true, require_pushed_authorization_requests: true, allow_sign_up: false } })).toEqual({
       enabled: true,
       login_url: 'https://app.example.com/login',
       dynamic_registration: true,
+      require_pushed_authorization_requests: true,
+      allow_sign_up: false,
     });
-    expect(projectOidcSettings({ oidc: { enabled: 'yes', login_url: 42, dynamic_registration: 1 } as never })).toEqual({ enabled: false, login_url: null, dynamic_registration: false });
-    expect(projectOidcSettings({ oidc: null } as never)).toEqual({ enabled: false, login_url: null, dynamic_registration: false });
+    expect(projectOidcSettings({ oidc: { enabled: 'yes', login_url: 42, dynamic_registration: 1, require_pushed_authorization_requests: 'true', allow_sign_up: 0 } as never })).toEqual({ enabled: false, login_url: null, dynamic_registration: false, ...off });
+    expect(projectOidcSettings({ oidc: null } as never)).toEqual({ enabled: false, login_url: null, dynamic_registration: false, ...off });
   });
 });
