@@ -137,6 +137,22 @@ describe('OIDC provider: what relying parties expect', () => {
     });
   });
 
+  describe('RP-initiated logout', () => {
+    it("the confirmation page's form-action allows exactly the origins of the client's registered post-logout redirect URIs", async () => {
+      const user = await newUser();
+      const c = await stack.client(op.project.id, { first_party: true, post_logout_redirect_uris: ['http://127.0.0.1:5599/signed-out', 'https://app.example.com/bye', 'https://app.example.com/again'] });
+      const verifier = client.randomPKCECodeVerifier();
+      const config = await discover(c);
+      const url = client.buildAuthorizationUrl(config, { redirect_uri: RP_REDIRECT, scope: 'openid', code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', state: 'st' });
+      const { callback, browser } = await through(url, user.email);
+      const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: 'st' });
+      const page = await browser.get(`${op.issuer}/end-session?${new URLSearchParams({ id_token_hint: tokens.id_token!, post_logout_redirect_uri: 'https://app.example.com/bye' })}`);
+      expect(page.status).toBe(200);
+      expect(page.body).toContain('<h1>Sign out</h1>');
+      expect(page.headers.get('content-security-policy')).toBe("default-src 'none'; style-src 'unsafe-inline'; form-action 'self' http://127.0.0.1:5599 https://app.example.com; frame-ancestors 'none'; base-uri 'none'");
+    });
+  });
+
   describe('pushed authorization requests (RFC 9126)', () => {
     it('openid-client pushes the request, the browser goes to authorize with request_uri only, the code is exchanged; a request_uri works once; a client that requires PAR is refused a plain request', async () => {
       const user = await newUser();

@@ -128,7 +128,7 @@ export class Browser {
 
   constructor(private readonly origin: string) {}
 
-  get(url: string): Promise<{ status: number; location: string | null; body: string }> {
+  get(url: string): Promise<{ status: number; location: string | null; body: string; headers: Headers }> {
     return this.request(url);
   }
 
@@ -137,7 +137,7 @@ export class Browser {
     return this.request(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: this.origin }, body: new URLSearchParams(fields).toString() });
   }
 
-  private async request(url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; location: string | null; body: string }> {
+  private async request(url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; location: string | null; body: string; headers: Headers }> {
     const res = await fetch(url, { ...init, redirect: 'manual', headers: { ...init.headers, cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } });
     for (const line of res.headers.getSetCookie()) {
       const [pair] = line.split(';');
@@ -148,7 +148,7 @@ export class Browser {
       else this.cookies.set(name, value);
     }
     const location = res.headers.get('location');
-    return { status: res.status, location: location ? new URL(location, url).href : null, body: await res.text() };
+    return { status: res.status, location: location ? new URL(location, url).href : null, body: await res.text(), headers: res.headers };
   }
 
   /** Follows redirects while they stay on the auth runtime; returns the first URL elsewhere (or the last response). */
