@@ -103,6 +103,11 @@ describe('OIDC provider: what relying parties expect', () => {
       const registered = await fetch(`${open.issuer}/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: [RP_REDIRECT] }) });
       expect(registered.status).toBe(201);
       expect(((await registered.json()) as Record<string, unknown>).id_token_signed_response_alg).toBe('RS256');
+      // RFC 9126 §6's member is stored, not dropped.
+      const pushing = await fetch(`${open.issuer}/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: [RP_REDIRECT], require_pushed_authorization_requests: true }) });
+      const pushingBody = (await pushing.json()) as { client_id: string; require_pushed_authorization_requests: boolean };
+      expect([pushing.status, pushingBody.require_pushed_authorization_requests]).toEqual([201, true]);
+      expect(await stack.cp.dataSource.query(`SELECT require_pushed_authorization_requests FROM oauth_clients WHERE client_id = $1`, [pushingBody.client_id])).toEqual([{ require_pushed_authorization_requests: true }]);
       // A self-registered client cannot drop PKCE: that is an administrator's setting.
       const noPkce = await fetch(`${open.issuer}/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: [RP_REDIRECT], require_pkce: false }) });
       expect([noPkce.status, await noPkce.json()]).toEqual([400, { error: 'invalid_client_metadata', error_description: 'require_pkce is set by an administrator: a registered client always uses PKCE' }]);

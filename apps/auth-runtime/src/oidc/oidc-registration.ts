@@ -91,6 +91,8 @@ export class OidcRegistration {
         idTokenSignedResponseAlg: alg,
         selfRegistered: true,
         defaultAcrValues,
+        // RFC 9126 §6: a client may register to be refused authorization requests that were not pushed.
+        requirePushedAuthorizationRequests: payload.require_pushed_authorization_requests === true,
       });
       await this.events.record(manager, {
         tenantId: project.tenantId,
