@@ -217,7 +217,7 @@ describe('claiming an unverified account ends everything its creator set up', ()
 
     await expectSquatterLockedOut(s, { method: 'magic_link' }, {});
     // The owner's session, started after the claim, is the one that lives.
-    expect(await me(session)).toEqual(expect.objectContaining({ user: { id: s.userId, email: VICTIM, is_admin: false }, active_sessions: 1 }));
+    expect(await me(session)).toEqual(expect.objectContaining({ user: { id: s.userId, email: VICTIM, is_admin: false, mfa_factors: [] }, active_sessions: 1 }));
   });
 
   it("a verified Google sign-in by the owner ends a password squatter's password, passkey, TOTP, SMS and sessions", async () => {
@@ -225,7 +225,7 @@ describe('claiming an unverified account ends everything its creator set up', ()
     const res = await googleSignIn('owner-google-sub', { email: VICTIM, email_verified: true });
     expect(res.headers.location).toBe(APP_REDIRECT);
     await expectSquatterLockedOut(s, { method: 'oauth', provider: 'google' }, { identities: 1 });
-    expect(await me(cookiesOf(res).service_session.value)).toEqual(expect.objectContaining({ user: { id: s.userId, email: VICTIM, is_admin: false } }));
+    expect(await me(cookiesOf(res).service_session.value)).toEqual(expect.objectContaining({ user: { id: s.userId, email: VICTIM, is_admin: false, mfa_factors: [] } }));
     // The proving identity stays and signs the owner in again.
     const again = await googleSignIn('owner-google-sub', { email: VICTIM, email_verified: true });
     expect(again.headers.location).toBe(APP_REDIRECT);

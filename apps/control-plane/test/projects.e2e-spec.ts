@@ -44,7 +44,7 @@ describe('admin projects: create, get, list, patch', () => {
         require_email_verification: true,
         reauthentication_max_age_seconds: 600,
         sms: { max_per_hour: 100, allowed_countries: ['*'] },
-        oidc: { enabled: false, login_url: null, dynamic_registration: false },
+        oidc: { enabled: false, login_url: null, dynamic_registration: false, allow_sign_up: true, require_pushed_authorization_requests: false },
         password_migration: { enabled: false, url: null, timeout_ms: 5000, secret_set: false },
         oauth_providers: {},
       },
@@ -169,7 +169,7 @@ describe('admin projects: create, get, list, patch', () => {
       access_token_ttl_seconds: 86400,
       reauthentication_max_age_seconds: 600,
       sms: { max_per_hour: 100, allowed_countries: ['*'] },
-      oidc: { enabled: false, login_url: null, dynamic_registration: false },
+      oidc: { enabled: false, login_url: null, dynamic_registration: false, allow_sign_up: true, require_pushed_authorization_requests: false },
       password_migration: { enabled: false, url: null, timeout_ms: 5000, secret_set: false },
       oauth_providers: {},
     });
