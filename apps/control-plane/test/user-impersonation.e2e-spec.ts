@@ -182,6 +182,13 @@ describe('admin impersonation: a one-time link, the act claim and its limits', (
     expect(await cp.dataSource.query(`SELECT count(*)::int AS n FROM mfa_factors WHERE user_id = $1`, [user.id])).toEqual([{ n: 0 }]);
     const signIn = await runtime.http().post('/v1/auth/sign-in').set('X-Service-Project-Key', tenant.projectKey).send({ identifier: 'customer@example.com', password: PASSWORD });
     expect(signIn.status).toBe(200);
+    // Nor can it sign the user in to another application through the OpenID Connect provider, whose
+    // tokens would not carry act: refused before the interaction is even looked up.
+    for (const step of ['complete', 'consent']) {
+      const path = `/v1/auth/oidc/interactions/some-interaction/${step}`;
+      const problem = expectProblem(await rt('post', path, access).send(step === 'consent' ? { scopes: ['openid'] } : {}), 403, 'forbidden', path);
+      expect(problem.detail).toBe('An impersonated session cannot sign the user in to other applications.');
+    }
     // The rest of the API serves the session.
     expect((await rt('get', '/v1/auth/sessions', access)).status).toBe(200);
   });

@@ -402,7 +402,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign the user in to the provider with their session (MFA already satisfied); the browser then navigates to `redirect_to`. First-party clients need no separate consent. 403 reauthentication-required when the client asked for a fresh sign-in, or for `urn:gatehouse:loa:2` (acr_values) and the session has no second factor; 403 forbidden (member `required_acr`) when the user has neither a second factor nor a passkey */
+        /** Sign the user in to the provider with their session (MFA already satisfied); the browser then navigates to `redirect_to`. First-party clients need no separate consent. 403 reauthentication-required when the client asked for a fresh sign-in, or for `urn:gatehouse:loa:2` (acr_values) and the session has no second factor; 403 forbidden (member `required_acr`) when the user has neither a second factor nor a passkey, or for an impersonated session (CONTRACT §13) */
         post: operations["OidcInteractionsController_complete"];
         delete?: never;
         options?: never;
@@ -419,7 +419,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Grant the client the given scopes (a subset of the requested ones); the browser then navigates to `redirect_to` */
+        /** Grant the client the given scopes (a subset of the requested ones); the browser then navigates to `redirect_to`. 403 forbidden for an impersonated session */
         post: operations["OidcInteractionsController_consent"];
         delete?: never;
         options?: never;

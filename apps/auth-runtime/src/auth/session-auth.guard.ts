@@ -23,12 +23,15 @@ export const RequiresRecentAuthentication = () => SetMetadata(RECENT_AUTHENTICAT
 
 const NOT_IMPERSONATED = 'gatehouse:not-impersonated';
 
+const IMPERSONATED_DETAIL = 'An impersonated session cannot change the password, email, second factors or passkeys of the account.';
+
 /**
  * Marks an action an impersonated session (a token with `act`, CONTRACT §13) may not take besides
- * the sensitive ones above, which it never may: renewing the proof, confirming a second factor.
- * Such a session gets 403 `forbidden`.
+ * the sensitive ones above, which it never may: renewing the proof, confirming a second factor,
+ * signing the user in to another application (the OpenID Connect provider's interaction, whose
+ * tokens would not carry `act`). Such a session gets 403 `forbidden`, with `detail` when given.
  */
-export const ForbiddenWhileImpersonated = () => SetMetadata(NOT_IMPERSONATED, true);
+export const ForbiddenWhileImpersonated = (detail?: string) => SetMetadata(NOT_IMPERSONATED, detail ?? true);
 
 /**
  * Requires a valid, unrevoked access token of the request's project (bearer or `service_session`
@@ -58,8 +61,9 @@ export class SessionAuthGuard implements CanActivate {
     if (!project || !presented || !claims) throw new ProblemError('unauthenticated', { detail: 'A valid session is required.' });
     assertSameOriginForCookie(req, presented.via, projectOrigins(project, this.authOrigin));
     const sensitive = this.reflector.get<boolean | undefined>(RECENT_AUTHENTICATION, context.getHandler());
-    if (claims.act && (sensitive || this.reflector.get<boolean | undefined>(NOT_IMPERSONATED, context.getHandler()))) {
-      throw new ProblemError('forbidden', { detail: 'An impersonated session cannot change the password, email, second factors or passkeys of the account.' });
+    const notImpersonated = this.reflector.get<string | boolean | undefined>(NOT_IMPERSONATED, context.getHandler());
+    if (claims.act && (sensitive || notImpersonated)) {
+      throw new ProblemError('forbidden', { detail: typeof notImpersonated === 'string' ? notImpersonated : IMPERSONATED_DETAIL });
     }
     if (this.reflector.get<boolean | undefined>(RECENT_AUTHENTICATION, context.getHandler()) && !this.recent(claims, project)) {
       throw new ProblemError('reauthentication-required', {
