@@ -72,6 +72,13 @@ export class LowPriorityVerifier {
     });
     child.on('error', () => child.kill());
     if (this.paused) child.kill('SIGSTOP');
+    // A stopped child would outlive this process (and keep its stderr open): let it go on as this
+    // process exits, so it sees the IPC channel close and exits too.
+    const wake = () => {
+      if (this.paused) child.kill('SIGCONT');
+    };
+    process.once('exit', wake);
+    child.once('exit', () => process.off('exit', wake));
     // Never what keeps the parent alive.
     child.unref();
     child.channel?.unref();

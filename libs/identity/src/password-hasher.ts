@@ -5,6 +5,8 @@ import { HashQueue, hashQueueFull } from './hash-queue';
 
 /** Imported-hash checks of one project that may wait; one more is refused at once. */
 const IMPORTED_WAITING_PER_PROJECT = 32;
+/** How long our own hashes must have been idle before the low-priority child goes on. */
+const RESUME_AFTER_IDLE_MS = 50;
 /** Over-budget hashes remembered as logged (then forgotten all at once: logged again, never unbounded). */
 const OVER_BUDGET_LOGGED_MAX = 10_000;
 
@@ -46,6 +48,8 @@ export class PasswordHasher {
   private readonly lowPriority = lowPriorityVerifier();
   /** Our own hashes queued or running (the low-priority child is stopped while any is). */
   private oursInFlight = 0;
+  /** Lets the child go on once ours have been idle for RESUME_AFTER_IDLE_MS. */
+  private resumeTimer: NodeJS.Timeout | null = null;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
     const { passwordHashConcurrency: concurrency, passwordHashQueueTimeoutMs: timeoutMs } = config.auth;
@@ -63,9 +67,21 @@ export class PasswordHasher {
    * the time our sign-ins leave, on every hardware thread.
    */
   private runOurs<T>(work: () => Promise<T>): Promise<T> {
-    if (this.oursInFlight++ === 0) this.lowPriority?.pause();
+    if (this.oursInFlight++ === 0) {
+      // Still stopped while its resumption waits: keep it so.
+      if (this.resumeTimer) clearTimeout(this.resumeTimer);
+      else this.lowPriority?.pause();
+      this.resumeTimer = null;
+    }
     return this.ours.run('', work).finally(() => {
-      if (--this.oursInFlight === 0) this.lowPriority?.resume();
+      if (--this.oursInFlight > 0 || !this.lowPriority) return;
+      // Not between two sign-ins: the rest of a sign-in (its statements, its token) runs between
+      // its hash and the next one, and the child's threads and memory there slowed it (bench).
+      this.resumeTimer = setTimeout(() => {
+        this.resumeTimer = null;
+        this.lowPriority?.resume();
+      }, RESUME_AFTER_IDLE_MS);
+      this.resumeTimer.unref();
     });
   }
 
