@@ -71,13 +71,16 @@ export function answerViolations(a: WireAnswer, req: { method: string; path: str
   if (typeof body.detail !== 'string' || body.detail.length === 0) out.push('no detail');
   if (typeof body.traceId !== 'string' || !/^[0-9a-f]{32}$/.test(body.traceId)) out.push(`traceId ${JSON.stringify(body.traceId)}`);
   else if (!(header(a, 'traceresponse') ?? '').includes(`00-${body.traceId}-`)) out.push('traceresponse does not carry the body\'s trace id');
-  const requestTrace = readTraceId(req.traceparent);
-  if (requestTrace !== null && body.traceId !== requestTrace) out.push(`traceId ${JSON.stringify(body.traceId)} is not the request's traceparent's ${requestTrace}`);
   const path = req.path.split('?')[0];
-  // A refusal of the HTTP parser reads the path from the bytes Node hands over: the chunk it was
-  // parsing, which holds at most 64 KiB. A path over the 16 KiB header limit may end past it (a 431,
-  // or a 400 when a byte the parser refuses comes first).
-  const unreadable = header(a, 'connection') === 'close' && [400, 431].includes(a.status) && Buffer.byteLength(path, 'latin1') > 16 * 1024;
+  // A refusal of the HTTP parser reads the request's head from the bytes Node hands over: the chunk
+  // it was parsing, which holds at most 64 KiB. A head over the 16 KiB header limit may go on past
+  // it (a 431, or a 400 when a byte the parser refuses comes first): a path that long may end past
+  // it, and a request line that long leaves the headers (the traceparent) past it.
+  const parserRefusal = header(a, 'connection') === 'close' && [400, 431].includes(a.status);
+  const unreadable = parserRefusal && Buffer.byteLength(path, 'latin1') > 16 * 1024;
+  const headersUnreadable = parserRefusal && Buffer.byteLength(req.path, 'latin1') > 16 * 1024;
+  const requestTrace = readTraceId(req.traceparent);
+  if (requestTrace !== null && !headersUnreadable && body.traceId !== requestTrace) out.push(`traceId ${JSON.stringify(body.traceId)} is not the request's traceparent's ${requestTrace}`);
   if (body.instance === undefined ? !unreadable : body.instance !== path && !percentEncodedPaths(path).includes(body.instance as string)) {
     out.push(`instance ${JSON.stringify(body.instance)} is not the path ${JSON.stringify(path)}`);
   }

@@ -58,6 +58,13 @@ describe('answerViolations', () => {
     expect(traced(`00-${TRACE}-b7ad6b7169203331-01`)).toEqual([]);
     expect(traced(`00-${'1'.repeat(32)}-b7ad6b7169203331-01`)).toEqual([`traceId "${TRACE}" is not the request's traceparent's ${'1'.repeat(32)}`]);
     expect(traced(`ff-${'1'.repeat(32)}-b7ad6b7169203331-01`)).toEqual([]);
+    // A parser refusal of a request line over the header limit cannot read the headers after it.
+    const longLine = answerViolations(
+      { status: 431, headers: { 'content-type': 'application/problem+json', connection: 'close', traceresponse: `00-${TRACE}-b7ad6b7169203331-01` }, body: problem({ type: `${BASE}/headers-too-large`, title: 'Request Header Fields Too Large', status: 431, errors: undefined }) },
+      { method: 'GET', path: `/v1/things/1?q=${'x'.repeat(20_000)}`, traceparent: `00-${'1'.repeat(32)}-b7ad6b7169203331-01` },
+      { errorTypeBase: BASE, redirectHosts: [] },
+    );
+    expect(longLine).toEqual([]);
   });
 
   it('wants a parser refusal to name the path, percent-encoded where it must be (found by the review: some had no instance)', () => {
