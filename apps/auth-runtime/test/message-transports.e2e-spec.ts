@@ -4,6 +4,17 @@ import { nextIp, seedTenant, signUpUser, spawnApp, startTestApp, TEST_ENV, type 
 import { buildAuthRuntime } from '../src/app-factory';
 import { BackgroundTasks } from '../src/common/background-tasks';
 
+/** The messages a worker logged instead of sending (JSON log lines) under a logger context. */
+function loggedBy(worker: AppProcess, context: string): string[] {
+  return worker
+    .output()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as { context?: string; message?: string })
+    .filter((entry) => entry.context === context)
+    .map((entry) => entry.message ?? '');
+}
+
 const ROOT = join(__dirname, '..', '..', '..');
 
 /** Runs a compiled app until it exits (it is expected to refuse to start). */
@@ -56,15 +67,7 @@ describe('mail and SMS transports', () => {
       const req = t.http().post(path).set('X-Service-Project-Key', tenant.projectKey).set('X-Forwarded-For', nextIp());
       return (token ? req.set('Authorization', `Bearer ${token}`) : req).send(body);
     };
-    /** The messages the worker logged instead of sending (JSON log lines, as in production). */
-    const logged = (context: string): string[] =>
-      worker
-        .output()
-        .split('\n')
-        .filter((line) => line.startsWith('{'))
-        .map((line) => JSON.parse(line) as { context?: string; message?: string })
-        .filter((entry) => entry.context === context)
-        .map((entry) => entry.message ?? '');
+    const logged = (context: string) => loggedBy(worker, context);
 
     beforeAll(async () => {
       t = await startTestApp(buildAuthRuntime, { TRUST_PROXY: 'loopback' });
@@ -112,14 +115,7 @@ describe('mail and SMS transports', () => {
     let worker: AppProcess;
     let t: TestApp;
     let tenant: SeededTenant;
-    const logged = (context: string): string[] =>
-      worker
-        .output()
-        .split('\n')
-        .filter((line) => line.startsWith('{'))
-        .map((line) => JSON.parse(line) as { context?: string; message?: string })
-        .filter((entry) => entry.context === context)
-        .map((entry) => entry.message ?? '');
+    const logged = (context: string) => loggedBy(worker, context);
 
     beforeAll(async () => {
       t = await startTestApp(buildAuthRuntime, { TRUST_PROXY: 'loopback' });
