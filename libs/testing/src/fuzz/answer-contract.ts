@@ -31,7 +31,7 @@ const header = (a: WireAnswer, name: string): string | undefined => {
  * a valid one, `errors` of string arrays for a validation error), a 405 with `Allow`, a 429 with
  * `Retry-After`; a redirect only to a host of `redirectHosts`.
  */
-export function answerViolations(a: WireAnswer, req: { method: string; path: string; traceparent?: string }, opts: { errorTypeBase: string; redirectHosts: readonly string[] }): string[] {
+export function answerViolations(a: WireAnswer, req: { method: string; path: string; traceparent?: string; traceparentAt?: number }, opts: { errorTypeBase: string; redirectHosts: readonly string[] }): string[] {
   const out: string[] = [];
   if (a.status >= 500) out.push(`answered ${a.status}`);
   for (const [pattern, what] of LEAKS) if (pattern.test(a.body)) out.push(`the body shows ${what}`);
@@ -75,10 +75,11 @@ export function answerViolations(a: WireAnswer, req: { method: string; path: str
   // A refusal of the HTTP parser reads the request's head from the bytes Node hands over: the chunk
   // it was parsing, which holds at most 64 KiB. A head over the 16 KiB header limit may go on past
   // it (a 431, or a 400 when a byte the parser refuses comes first): a path that long may end past
-  // it, and a request line that long leaves the headers (the traceparent) past it.
+  // it, and a head that long before the traceparent line (the request line, or fields sent before it)
+  // leaves that line past it.
   const parserRefusal = header(a, 'connection') === 'close' && [400, 431].includes(a.status);
   const unreadable = parserRefusal && Buffer.byteLength(path, 'latin1') > 16 * 1024;
-  const headersUnreadable = parserRefusal && Buffer.byteLength(req.path, 'latin1') > 16 * 1024;
+  const headersUnreadable = parserRefusal && (req.traceparentAt ?? Buffer.byteLength(req.path, 'latin1')) > 16 * 1024;
   const requestTrace = readTraceId(req.traceparent);
   if (requestTrace !== null && !headersUnreadable && body.traceId !== requestTrace) out.push(`traceId ${JSON.stringify(body.traceId)} is not the request's traceparent's ${requestTrace}`);
   if (body.instance === undefined ? !unreadable : body.instance !== path && !percentEncodedPaths(path).includes(body.instance as string)) {

@@ -397,8 +397,15 @@ export async function fuzzApi(opts: FuzzOptions): Promise<FuzzReport> {
     report.statuses[answer.status] = (report.statuses[answer.status] ?? 0) + 1;
     covered.add(`${op.method.toUpperCase()} ${op.template} ${mode.valid ? 'valid' : 'invalid'}`);
 
-    const traceparent = Object.entries(headers).find(([name]) => name.toLowerCase() === 'traceparent')?.[1];
-    const problems = answerViolations(answer, { method: c.method.toUpperCase(), path, traceparent: typeof traceparent === 'string' ? traceparent : undefined }, { errorTypeBase: t.config.http.errorTypeBase, redirectHosts: opts.redirectHosts });
+    const fields = Object.entries(headers);
+    const traceparentIndex = fields.findIndex(([name]) => name.toLowerCase() === 'traceparent');
+    const traceparent = fields[traceparentIndex]?.[1];
+    // Where the traceparent line starts in the head as sent: the request line and the fields before it.
+    const traceparentAt = fields
+      .slice(0, Math.max(0, traceparentIndex))
+      .flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((v) => `${name}: ${v}\r\n`))
+      .reduce((n, line) => n + Buffer.byteLength(line, 'latin1'), Buffer.byteLength(`${request.method.toUpperCase()} ${request.path} HTTP/1.1\r\n`, 'latin1'));
+    const problems = answerViolations(answer, { method: c.method.toUpperCase(), path, traceparent: typeof traceparent === 'string' ? traceparent : undefined, traceparentAt }, { errorTypeBase: t.config.http.errorTypeBase, redirectHosts: opts.redirectHosts });
     const success = answer.status < 400;
     // OPTIONS is a CORS preflight: it acts on nothing, whatever the path names.
     if (foreign && success && c.method !== 'options') problems.push(`a request naming a foreign id answered ${answer.status}`);

@@ -65,6 +65,16 @@ describe('answerViolations', () => {
       { errorTypeBase: BASE, redirectHosts: [] },
     );
     expect(longLine).toEqual([]);
+    // Nor one whose fields sent before the traceparent pass the limit (seed 206449466: a long
+    // duplicated X-Service-Project-Key); with a short head before it the trace id is still wanted.
+    const refusalAt = (traceparentAt: number) =>
+      answerViolations(
+        { status: 431, headers: { 'content-type': 'application/problem+json', connection: 'close', traceresponse: `00-${TRACE}-b7ad6b7169203331-01` }, body: problem({ type: `${BASE}/headers-too-large`, title: 'Request Header Fields Too Large', status: 431, errors: undefined }) },
+        { method: 'GET', path: '/v1/things/1', traceparent: `00-${'1'.repeat(32)}-b7ad6b7169203331-01`, traceparentAt },
+        { errorTypeBase: BASE, redirectHosts: [] },
+      );
+    expect(refusalAt(40_000)).toEqual([]);
+    expect(refusalAt(200)).toEqual([`traceId "${TRACE}" is not the request's traceparent's ${'1'.repeat(32)}`]);
   });
 
   it('wants a parser refusal to name the path, percent-encoded where it must be (found by the review: some had no instance)', () => {
