@@ -209,7 +209,9 @@ describe('MFA: TOTP, backup codes and SMS, with the sign-in challenge', () => {
       const ds = t.app.get(DataSource);
       const locked = await ds.getRepository(AuditEvent).findBy({ action: 'user.locked', actorId: u.id });
       expect(locked.map((e) => e.metadata)).toEqual([{ method: 'mfa', locked_until: new Date(until).toISOString() }]);
-      expect(await ds.getRepository(AuditEvent).countBy({ action: 'user.sign_in_failed', actorId: u.id })).toBe(10);
+      // One failure with its reason word per wrong code; the attempts the lock refused write none.
+      const failures = await ds.getRepository(AuditEvent).findBy({ action: 'user.sign_in_failed', actorId: u.id });
+      expect(failures.map((e) => e.metadata)).toEqual(Array(10).fill({ method: 'mfa', factor: 'totp', reason: 'mfa_failed' }));
       expect(await ds.query('SELECT count(*)::int AS n FROM sessions WHERE user_id = $1 AND auth_method = $2', [u.id, 'mfa'])).toEqual([{ n: 0 }]);
 
       t.clock.advance(15 * 60_000);

@@ -353,7 +353,11 @@ describe('passwords, enumeration, rate limits, lockout, hostile input, forged to
       await t.dataSource.query(`UPDATE users SET status = 'disabled' WHERE id = $1`, [u.id]);
       expectProblem(await signIn('off@example.com', u.password), 403, 'account-disabled');
       const failures = await t.dataSource.getRepository(AuditEvent).findBy({ action: 'user.sign_in_failed' });
-      expect(failures.map((e) => e.metadata)).toContainEqual(expect.objectContaining({ reason: 'account_disabled' }));
+      // Each refused attempt says why in one reason word (CONTRACT §13), with the identifier as typed (normalised).
+      expect(failures.map((e) => [e.resourceId, e.metadata])).toEqual([
+        ...Array(4).fill([u.id, { identifier: 'off@example.com', reason: 'invalid_credentials' }]),
+        [u.id, { identifier: 'off@example.com', reason: 'disabled' }],
+      ]);
       // Four failures before the right password: a fifth does not lock.
       expectProblem(await signIn('off@example.com', 'wrong password'), 401, 'invalid-credentials');
       expectProblem(await signIn('off@example.com', u.password), 403, 'account-disabled');
@@ -362,12 +366,17 @@ describe('passwords, enumeration, rate limits, lockout, hostile input, forged to
     it('counts unknown identifiers too and answers the same way', async () => {
       for (let i = 0; i < 5; i++) expectProblem(await signIn('ghost@example.com', 'wrong password'), 401, 'invalid-credentials');
       expectProblem(await signIn('ghost@example.com', 'wrong password'), 429, 'account-locked');
+      // Five failures with no user; the refused sixth attempt (locked) writes no failure of its own.
+      const failures = await t.dataSource.getRepository(AuditEvent).findBy({ action: 'user.sign_in_failed' });
+      expect(failures.map((e) => [e.resourceId, e.metadata])).toEqual(Array(5).fill([null, { identifier: 'ghost@example.com', reason: 'invalid_credentials' }]));
     });
 
     it('answers rate-limited when both the rate limit and the lock apply', async () => {
       const ip = nextIp();
       for (let i = 0; i < 5; i++) await signIn('both@example.com', 'wrong password', ip);
       expectProblem(await signIn('both@example.com', 'wrong password', ip), 429, 'rate-limited');
+      // A rate-limited attempt is refused before any password is checked: no failure is written for it.
+      expect(await t.dataSource.getRepository(AuditEvent).countBy({ action: 'user.sign_in_failed' })).toBe(5);
     });
   });
 

@@ -81,7 +81,7 @@ export class AccountsService {
     const identifier = normalizeIdentifier(dto.identifier);
     const { user, credential } = await this.checkPassword(project, identifier, dto.password, meta);
     if (user.status !== 'active') {
-      await this.recordSignInFailures(project, identifier, user.id, meta, null, 'account_disabled');
+      await this.recordSignInFailures(project, identifier, user.id, meta, null, 'disabled');
       throw new ProblemError('account-disabled', { detail: 'This account has been disabled.' });
     }
     if (project.settings.require_email_verification === true && !user.emailVerified) {

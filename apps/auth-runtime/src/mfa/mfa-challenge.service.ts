@@ -147,7 +147,7 @@ export class MfaChallengeService {
   private async wrongCode(project: ResolvedProject, user: User, factor: string, lockStarted: Date | null, meta: RequestMeta): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
       const failure = { userId: user.id, meta };
-      await this.userEvents.signInFailed(manager, project, { ...failure, data: { method: 'mfa', factor, reason: 'invalid_code' } });
+      await this.userEvents.signInFailed(manager, project, { ...failure, data: { method: 'mfa', factor, reason: 'mfa_failed' } });
       if (lockStarted) {
         await this.userEvents.signInFailed(manager, project, { ...failure, data: { method: 'mfa', locked_until: lockStarted.toISOString() } }, 'user.locked');
       }
