@@ -1,7 +1,7 @@
-/** One webhook: its settings (edit, enable or disable, delete), a test event, and its delivery attempts with redelivery. */
-import { Alert, Anchor, Badge, Button, Code, Group, Paper, Stack, Switch, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+/** One webhook: its settings (edit, enable or disable, delete), a test event, its secret's rotation, and its delivery attempts with redelivery. */
+import { Alert, Anchor, Button, Code, Group, Paper, Stack, Switch, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useRef, useState, type RefObject } from 'react';
+import { useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { unwrap } from '../../api/clients';
 import type { components } from '../../api/control-plane';
@@ -12,19 +12,15 @@ import { PageTitle } from '../../ui/PageTitle';
 import { ProblemAlert } from '../../ui/ProblemAlert';
 import { QueryState } from '../../ui/QueryState';
 import { WebhookForm, type WebhookValues } from './WebhookForm';
-import { Pager } from '../../ui/Pager';
+import { Deliveries } from './Deliveries';
+import { RotateSecret } from './RotateSecret';
+import { UrlText } from '../../ui/UrlText';
 import { webhookKeys, WebhookStatus } from './shared';
 
 type Webhook = components['schemas']['WebhookResponse'];
-type Delivery = components['schemas']['WebhookDeliveryResponse'];
 
 /** How long the deliveries are polled after a test or a redelivery is queued, and how often. */
 const WATCH_MS = 20_000;
-const POLL_MS = 1_500;
-/** A pending attempt due within this time keeps the list polling (a retry hours away does not). */
-const DUE_SOON_MS = 60_000;
-
-const STATUS_COLOR: Record<Delivery['status'], string> = { succeeded: 'teal', failed: 'red', pending: 'blue' };
 
 export default function WebhookPage() {
   const { id = '' } = useParams();
@@ -95,8 +91,8 @@ function WebhookDetail({ webhook }: { webhook: Webhook }) {
       <Paper withBorder p="md">
         <Stack gap="sm">
           <Group justify="space-between" wrap="wrap" gap="sm">
-            <Code fz="sm" style={{ wordBreak: 'break-all' }} data-testid="webhook-url">
-              {webhook.url}
+            <Code fz="sm" data-testid="webhook-url">
+              <UrlText value={webhook.url} />
             </Code>
             <WebhookStatus webhook={webhook} />
           </Group>
@@ -119,6 +115,7 @@ function WebhookDetail({ webhook }: { webhook: Webhook }) {
               <Button variant="default" size="xs" loading={test.isPending} onClick={() => test.mutate()}>
                 Send test event
               </Button>
+              <RotateSecret webhookId={id} />
               <ConfirmButton
                 label="Delete webhook"
                 title="Delete this webhook?"
@@ -162,95 +159,5 @@ function WebhookDetail({ webhook }: { webhook: Webhook }) {
 
       <Deliveries webhookId={id} watchUntil={watchUntil} onQueued={watchDeliveries} />
     </Stack>
-  );
-}
-
-function Deliveries({ webhookId, watchUntil, onQueued }: { webhookId: string; watchUntil: RefObject<number>; onQueued: () => void }) {
-  const api = useAdminApi();
-  const [page, setPage] = useState(1);
-  const deliveries = useQuery({
-    queryKey: webhookKeys.deliveries(webhookId, page),
-    queryFn: () => unwrap(api.GET('/v1/admin/webhooks/{id}/deliveries', { params: { path: { id: webhookId }, query: { page, limit: 20 } } })),
-    refetchInterval: (query) => {
-      const now = Date.now();
-      const dueSoon = query.state.data?.deliveries.some((d) => d.status === 'pending' && (!d.next_attempt_at || Date.parse(d.next_attempt_at) - now < DUE_SOON_MS));
-      return dueSoon || now < watchUntil.current ? POLL_MS : false;
-    },
-  });
-  const redeliver = useMutation({
-    mutationFn: (delivery: Delivery) => unwrap(api.POST('/v1/admin/webhooks/{id}/deliveries/{deliveryId}/redeliver', { params: { path: { id: webhookId, deliveryId: delivery.id } }, body: {} })),
-    onSuccess: onQueued,
-  });
-
-  return (
-    <Paper withBorder p="md" component="section" aria-labelledby="webhook-deliveries">
-      <Group justify="space-between" mb="sm">
-        <Title order={2} size="h4" id="webhook-deliveries">
-          Deliveries
-        </Title>
-        <Button variant="default" size="xs" loading={deliveries.isFetching && !deliveries.isPending} onClick={() => void deliveries.refetch()}>
-          Refresh
-        </Button>
-      </Group>
-      <ProblemAlert error={redeliver.error} title="Could not redeliver" />
-      <QueryState query={deliveries} label="deliveries" isEmpty={(d) => d.deliveries.length === 0} empty="No deliveries yet. Send a test event to try the endpoint.">
-        {(data) => (
-          <>
-            <Table.ScrollContainer minWidth={880} type="native">
-              <Table striped verticalSpacing="xs" data-testid="deliveries">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th scope="col">Event</Table.Th>
-                    <Table.Th scope="col">Status</Table.Th>
-                    <Table.Th scope="col">Attempt</Table.Th>
-                    <Table.Th scope="col">Response</Table.Th>
-                    <Table.Th scope="col">Duration</Table.Th>
-                    <Table.Th scope="col">Next attempt</Table.Th>
-                    <Table.Th scope="col">Created</Table.Th>
-                    <Table.Th scope="col">
-                      <VisuallyHidden>Action</VisuallyHidden>
-                    </Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {data.deliveries.map((d) => (
-                    <Table.Tr key={d.id} data-status={d.status} data-event-type={d.event_type} data-attempt={d.attempt}>
-                      <Table.Td>
-                        <Text size="sm">{d.event_type}</Text>
-                        <Text size="xs" c="dimmed" title={`webhook-id ${d.event_id}`}>
-                          {d.event_id.slice(0, 8)}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td>
-                        <Badge color={STATUS_COLOR[d.status]} variant="dot">
-                          {d.status}
-                        </Badge>
-                      </Table.Td>
-                      <Table.Td>{d.attempt}</Table.Td>
-                      <Table.Td>{d.response_status ?? '—'}</Table.Td>
-                      <Table.Td>{d.duration_ms === null ? '—' : `${d.duration_ms} ms`}</Table.Td>
-                      <Table.Td>{formatDate(d.next_attempt_at)}</Table.Td>
-                      <Table.Td>{formatDate(d.created_at)}</Table.Td>
-                      <Table.Td>
-                        <Button
-                          size="compact-xs"
-                          variant="default"
-                          aria-label={`Redeliver ${d.event_type}, attempt ${d.attempt}`}
-                          loading={redeliver.isPending && redeliver.variables?.id === d.id}
-                          onClick={() => redeliver.mutate(d)}
-                        >
-                          Redeliver
-                        </Button>
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-            <Pager pagination={data.pagination} onPage={setPage} />
-          </>
-        )}
-      </QueryState>
-    </Paper>
   );
 }

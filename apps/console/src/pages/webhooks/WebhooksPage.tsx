@@ -12,6 +12,7 @@ import { QueryState } from '../../ui/QueryState';
 import { SecretOnce } from '../../ui/SecretOnce';
 import { describeEvents } from './events';
 import { Pager } from '../../ui/Pager';
+import { UrlText } from '../../ui/UrlText';
 import { useListParams } from '../../ui/useListParams';
 import { webhookKeys, WebhookStatus } from './shared';
 import { WebhookForm, type WebhookValues } from './WebhookForm';
@@ -67,8 +68,8 @@ export default function WebhooksPage() {
                   {data.webhooks.map((w) => (
                     <Table.Tr key={w.id}>
                       <Table.Td>
-                        <Anchor component={Link} to={`/webhooks/${w.id}`} style={{ wordBreak: 'break-all' }}>
-                          {w.url}
+                        <Anchor component={Link} to={`/webhooks/${w.id}`}>
+                          <UrlText value={w.url} />
                         </Anchor>
                       </Table.Td>
                       <Table.Td>
