@@ -11,6 +11,7 @@ import type { components } from '../../api/control-plane';
 import { fieldErrors } from '../../api/problem';
 import { useAdminApi } from '../../auth/AuthContext';
 import { ConfirmButton } from '../../ui/ConfirmButton';
+import { CopyValue } from '../../ui/CopyValue';
 import { FormProblem } from '../../ui/FormProblem';
 import { formatDate } from '../../ui/format';
 import { Pager } from '../../ui/Pager';
@@ -123,7 +124,7 @@ export function ApiResourcesSection({ projectId }: { projectId: string }) {
                         <Table.Td maw={320}>
                           <Stack gap={2}>
                             <Text size="sm">{r.name}</Text>
-                            <Code style={{ wordBreak: 'break-all' }}>{r.identifier}</Code>
+                            <CopyValue value={r.identifier} label={`the identifier of ${r.name}`} />
                           </Stack>
                         </Table.Td>
                         <Table.Td>

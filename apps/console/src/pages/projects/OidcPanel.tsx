@@ -3,7 +3,7 @@
  * registration), the issuer to give relying parties, and the OAuth clients (create with the secret
  * shown once, edit, rotate the secret, delete). Loaded only when its tab is opened.
  */
-import { Badge, Button, Code, Group, Modal, NativeSelect, Stack, Switch, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Badge, Button, Group, Modal, NativeSelect, Stack, Switch, Table, Text, VisuallyHidden } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { unwrap } from '../../api/clients';
@@ -96,7 +96,7 @@ function Provider({ project, issuer }: { project: Project; issuer: string }) {
         <DetailGrid
           items={[
             { label: 'Issuer', value: <CopyValue value={issuer} label="issuer URL" testId="oidc-issuer" /> },
-            { label: 'Discovery', value: <Code style={{ wordBreak: 'break-all' }}>{`${issuer}/.well-known/openid-configuration`}</Code> },
+            { label: 'Discovery', value: <CopyValue value={`${issuer}/.well-known/openid-configuration`} label="the discovery URL" testId="oidc-discovery" /> },
           ]}
         />
         <form onSubmit={submit} noValidate>

@@ -1,18 +1,21 @@
 /** One project: its settings, social sign-in providers (write-only secrets), OpenID Connect provider and clients, API keys and signing keys. */
-import { Anchor, Badge, Button, Center, Code, Group, Loader, NumberInput, Paper, PasswordInput, Stack, Switch, Table, Tabs, Text, TextInput, Textarea, Title, VisuallyHidden } from '@mantine/core';
+import { Anchor, Badge, Box, Button, Center, Code, Group, Loader, NumberInput, Paper, PasswordInput, Stack, Switch, Table, Tabs, Text, TextInput, Textarea, Title, VisuallyHidden } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState, type FormEvent } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import type { components } from '../../api/control-plane';
 import { unwrap } from '../../api/clients';
 import { fieldErrors } from '../../api/problem';
-import { useAdminApi } from '../../auth/AuthContext';
+import { useAdminApi, useAuth } from '../../auth/AuthContext';
 import { ConfirmButton } from '../../ui/ConfirmButton';
+import { CopyValue } from '../../ui/CopyValue';
+import { DetailGrid } from '../../ui/DetailGrid';
 import { FormProblem } from '../../ui/FormProblem';
 import { formatDate, lines } from '../../ui/format';
 import { PageTitle } from '../../ui/PageTitle';
 import { QueryState } from '../../ui/QueryState';
 import { SecretOnce } from '../../ui/SecretOnce';
+import { DeleteProject } from './DeleteProject';
 
 type Project = components['schemas']['ProjectResponse'];
 type ProvidersBody = components['schemas']['OAuthProvidersDto'];
@@ -37,6 +40,7 @@ export default function ProjectPage() {
   const { id = '' } = useParams();
   const api = useAdminApi();
   const [tab, setTab] = useTab();
+  const { config } = useAuth();
   const project = useQuery({ queryKey: ['project', id], queryFn: () => unwrap(api.GET('/v1/admin/projects/{id}', { params: { path: { id } } })) });
   return (
     <QueryState query={project} label="the project">
@@ -45,10 +49,18 @@ export default function ProjectPage() {
           <Anchor component={Link} to="/projects" size="sm">
             ← Projects
           </Anchor>
-          <PageTitle title={p.name} />
-          <Text size="sm" mb="md">
-            Publishable key <Code>{p.publishable_key}</Code>
-          </Text>
+          <PageTitle title={p.name}>
+            <DeleteProject project={p} />
+          </PageTitle>
+          <Box mb="md">
+            <DetailGrid
+              items={[
+                { label: 'Project ID', value: <CopyValue value={p.id} label="the project ID" testId="project-id" /> },
+                { label: 'Publishable key', value: <CopyValue value={p.publishable_key} label="the publishable key" testId="publishable-key" /> },
+                { label: 'Auth API URL', value: <CopyValue value={config.auth_url} label="the auth API URL" testId="auth-url" /> },
+              ]}
+            />
+          </Box>
           <Tabs value={tab} onChange={setTab} keepMounted={false}>
             <Tabs.List mb="md">
               <Tabs.Tab value="settings">Settings</Tabs.Tab>
@@ -187,6 +199,7 @@ function ProvidersForm({ project }: { project: Project }) {
   const api = useAdminApi();
   const client = useQueryClient();
   const stored = project.settings.oauth_providers;
+  const { config } = useAuth();
   const [drafts, setDrafts] = useState<Record<ProviderName, ProviderDraft>>(() =>
     Object.fromEntries(
       PROVIDERS.map((name) => {
@@ -231,9 +244,12 @@ function ProvidersForm({ project }: { project: Project }) {
       noValidate
     >
       <Stack maw={720}>
-        <Text size="sm" c="dimmed">
-          Redirect URI to register at each provider: the auth runtime's <Code>/v1/auth/oauth/callback</Code>. Secrets are write-only: leave a secret empty to keep the stored one.
-        </Text>
+        <Stack gap={4}>
+          <Text size="sm" c="dimmed">
+            Redirect URI to register at each provider (the auth runtime's callback). Secrets are write-only: leave a secret empty to keep the stored one.
+          </Text>
+          <CopyValue value={`${config.auth_url}/v1/auth/oauth/callback`} label="the provider redirect URI" testId="oauth-callback" />
+        </Stack>
         {PROVIDERS.map((name) => {
           const d = drafts[name];
           const p = storedProvider(stored, name);
@@ -431,7 +447,7 @@ function SigningKeys({ projectId }: { projectId: string }) {
                 {data.signing_keys.map((k) => (
                   <Table.Tr key={k.id} data-testid={`signing-key-${k.status}`}>
                     <Table.Td>
-                      <Code>{k.id}</Code>
+                      <CopyValue value={k.id} label={`the signing key ID ${k.id}`} nowrap />
                     </Table.Td>
                     <Table.Td>{k.algorithm}</Table.Td>
                     <Table.Td>
