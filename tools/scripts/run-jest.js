@@ -1,27 +1,60 @@
 // Runs one Jest suite of `npm test` and writes its machine-readable result to tmp/jest/<suite>.json
 // for .ci/run's summary line.
-//   node tools/scripts/run-jest.js unit   unit tests (*.spec.ts), no database
-//   node tools/scripts/run-jest.js e2e    e2e suites of every app, one file at a time (one test database)
+//   node tools/scripts/run-jest.js unit      unit tests (*.spec.ts), no database
+//   node tools/scripts/run-jest.js e2e       e2e suites of every app, files in parallel (a database per worker)
+//   node tools/scripts/run-jest.js e2e-fast  the same without the slow files: browser journeys
+//                                            (Chromium), the packed SDK packages and fuzzing
+// GATEHOUSE_TEST_WORKERS=N sets the number of e2e workers (default: one per core); 1 runs the files one at a time.
 const { spawnSync } = require('node:child_process');
 const path = require('node:path');
 const fs = require('node:fs');
+const os = require('node:os');
 
 const root = path.join(__dirname, '..', '..');
 const [suite, ...rest] = process.argv.slice(2);
 const apps = ['auth-runtime', 'control-plane', 'webhook-worker', 'console'];
-const selection =
-  suite === 'unit'
-    ? ['-c', 'jest.unit.config.cjs']
-    : suite === 'e2e'
-      ? // One worker runs the files one at a time (they share the test database); it is replaced once it
-        // holds more than 1.5 GB after a file: every file loads its own copy of the modules and boots
-        // real apps, and the heap kept about 200 MB a file of it, which in one process ran out of
-        // memory (4 GB) near the end of the run.
-        // --forceExit: a client a test cut mid-command (Redis outage tests) may keep a timer alive past the run.
-        ['--maxWorkers=1', '--workerIdleMemoryLimit=1536MB', '--forceExit', '--projects', ...apps.map((a) => path.join('apps', a, 'test', 'jest.e2e.config.cjs')), path.join('tools', 'test', 'jest.e2e.config.cjs'), path.join('packages', 'test', 'jest.e2e.config.cjs')]
-      : null;
+const e2eProjects = [...apps.map((a) => path.join('apps', a, 'test')), path.join('tools', 'test'), path.join('packages', 'test')];
+
+/** What makes an e2e file slow: a browser (playwright-core), the packed SDK packages, fuzzing. */
+const SLOW = /playwright-core|\binstallPackedSdk\(|\bfuzzApi\(/;
+
+/** Whether `file` or a test-support module it imports by relative path is slow. */
+function isSlow(file, seen = new Set()) {
+  if (seen.has(file) || !fs.existsSync(file)) return false;
+  seen.add(file);
+  const text = fs.readFileSync(file, 'utf8');
+  if (SLOW.test(text)) return true;
+  const imports = [...text.matchAll(/from '(\.{1,2}\/[^']+)'/g)].map((m) => path.resolve(path.dirname(file), `${m[1]}.ts`));
+  return imports.some((f) => isSlow(f, seen));
+}
+
+function slowFiles() {
+  const files = e2eProjects.flatMap((dir) => fs.readdirSync(path.join(root, dir)).filter((f) => f.endsWith('.e2e-spec.ts')).map((f) => path.join(root, dir, f)));
+  return files.filter((f) => isSlow(f));
+}
+
+function e2e(fast) {
+  // Each worker has its own database and Redis database (libs/testing/src/test-env.ts), so the
+  // files run in parallel. A worker is replaced once it holds more than 1.5 GB after a file: every
+  // file loads its own copy of the modules and boots real apps, and the heap kept about 200 MB a
+  // file of it. --forceExit: a client a test cut mid-command (Redis outage tests) may keep a timer
+  // alive past the run.
+  const asked = rest.some((a) => /^(--maxWorkers|-w|--runInBand|-i)\b/.test(a));
+  const workers = process.env.GATEHOUSE_TEST_WORKERS ?? String(os.availableParallelism());
+  const skipped = fast ? slowFiles().map((f) => path.relative(root, f).replace(/[.]/g, '\\.')) : [];
+  return [
+    ...(asked ? [] : [`--maxWorkers=${workers}`]),
+    '--workerIdleMemoryLimit=1536MB',
+    '--forceExit',
+    ...(skipped.length ? ['--testPathIgnorePatterns', ...skipped] : []),
+    '--projects',
+    ...e2eProjects.map((dir) => path.join(dir, 'jest.e2e.config.cjs')),
+  ];
+}
+
+const selection = suite === 'unit' ? ['-c', 'jest.unit.config.cjs'] : suite === 'e2e' ? e2e(false) : suite === 'e2e-fast' ? e2e(true) : null;
 if (!selection) {
-  console.error('usage: run-jest.js unit|e2e [jest args]');
+  console.error('usage: run-jest.js unit|e2e|e2e-fast [jest args]');
   process.exit(2);
 }
 fs.mkdirSync(path.join(root, 'tmp', 'jest'), { recursive: true });
