@@ -1,13 +1,15 @@
 /** The tenant at a glance: sign-ins, sign-ups, failed sign-ins and lockouts per day of the last 30 (all projects or one), live sessions and webhook delivery success. */
 import { BarChart, LineChart } from '@mantine/charts';
-import { Box, Button, Center, Group, Paper, Select, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Box, Button, Center, Group, Paper, Select, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
+import { Link } from 'react-router-dom';
 import { unwrap } from '../../api/clients';
 import type { components } from '../../api/control-plane';
 import { useAdminApi } from '../../auth/AuthContext';
 import { PageTitle } from '../../ui/PageTitle';
 import { QueryState } from '../../ui/QueryState';
+import { add, OTHER, TOP, topProjects, ZERO } from './project-totals';
 
 type Stats = components['schemas']['StatsResponse'];
 type Counts = components['schemas']['StatsTotalsResponse'];
@@ -15,15 +17,17 @@ type DayRow = Counts & { date: string; day: string };
 
 const DAYS = 30;
 const ALL = 'all';
+// Drawn in this order, widest first: where lines meet (all at 0 on a quiet day) the narrower, dashed ones on top leave the wider visible round them.
 const METRICS = [
-  { name: 'sign_ins', label: 'Sign-ins', color: 'indigo.6' },
-  { name: 'sign_ups', label: 'Sign-ups', color: 'teal.6' },
-  { name: 'failed_sign_ins', label: 'Failed sign-ins', color: 'orange.6' },
-  { name: 'lockouts', label: 'Lockouts', color: 'red.6' },
-] as const satisfies readonly { name: keyof Counts; label: string; color: string }[];
+  { name: 'sign_ins', label: 'Sign-ins', color: 'indigo.6', width: 5 },
+  { name: 'sign_ups', label: 'Sign-ups', color: 'teal.6', width: 3.5, strokeDasharray: '10 4' },
+  { name: 'failed_sign_ins', label: 'Failed sign-ins', color: 'orange.6', width: 2.5, strokeDasharray: '4 3' },
+  { name: 'lockouts', label: 'Lockouts', color: 'red.7', width: 1.5, strokeDasharray: '1 3' },
+] as const satisfies readonly { name: keyof Counts; label: string; color: string; width: number; strokeDasharray?: string }[];
 const PROJECT_COLORS = ['indigo.6', 'teal.6', 'orange.6', 'grape.6', 'cyan.6', 'pink.6', 'lime.7', 'blue.6', 'red.6', 'yellow.7'];
+/** Whole numbers only on a count axis (recharts would label 0.25, 0.5… for small counts). */
+const COUNT_AXIS = { allowDecimals: false } as const;
 
-const ZERO: Counts = { sign_ins: 0, sign_ups: 0, failed_sign_ins: 0, lockouts: 0 };
 
 /** Every UTC day from `from` to `to`, both included, as YYYY-MM-DD. */
 function daysBetween(from: string, to: string): string[] {
@@ -31,10 +35,6 @@ function daysBetween(from: string, to: string): string[] {
   const end = Date.parse(`${to}T00:00:00Z`);
   for (let t = Date.parse(`${from}T00:00:00Z`); t <= end && out.length <= 366; t += 86_400_000) out.push(new Date(t).toISOString().slice(0, 10));
   return out;
-}
-
-function add(a: Counts, b: Counts): Counts {
-  return { sign_ins: a.sign_ins + b.sign_ins, sign_ups: a.sign_ups + b.sign_ups, failed_sign_ins: a.failed_sign_ins + b.failed_sign_ins, lockouts: a.lockouts + b.lockouts };
 }
 
 /** One row per day of the window (days without activity as zeros), for one project or all of them. */
@@ -119,7 +119,19 @@ function Activity({ stats, project, onProject }: { stats: Stats; project: string
           </Center>
         ) : (
           <Chart caption={`Line chart: sign-ins, sign-ups, failed sign-ins and lockouts per day of ${projectName}; the numbers are in the table “Numbers per day” below.`}>
-            <LineChart h={280} data={rows} dataKey="day" series={[...METRICS]} curveType="monotone" withLegend withDots={false} tickLine="y" gridAxis="y" />
+            <LineChart
+              h={280}
+              data={rows}
+              dataKey="day"
+              series={METRICS.map(({ name, label, color, ...m }) => ({ name, label, color, ...('strokeDasharray' in m ? { strokeDasharray: m.strokeDasharray } : {}) }))}
+              lineProps={(series) => ({ strokeWidth: METRICS.find((m) => m.name === series.name)?.width ?? 2 })}
+              curveType="monotone"
+              withLegend
+              withDots={false}
+              tickLine="y"
+              gridAxis="y"
+              yAxisProps={COUNT_AXIS}
+            />
           </Chart>
         )}
         <DailyTable rows={rows} />
@@ -198,22 +210,42 @@ function DailyTable({ rows }: { rows: DayRow[] }) {
 
 function ByProject({ stats }: { stats: Stats }) {
   const days = daysBetween(stats.from, stats.to);
-  const names = new Map(stats.projects.map((p) => [p.id, p.name]));
-  const active = stats.projects.filter((p) => stats.daily.some((r) => r.project_id === p.id && r.sign_ins > 0));
+  const { rows, other } = topProjects(stats);
+  const shown = new Set(rows.map((r) => r.id));
+  const series = [...rows.filter((r) => r.totals.sign_ins > 0), ...(other && other.totals.sign_ins > 0 ? [other] : [])];
   const data = days.map((date) => {
     const point: Record<string, string | number> = { day: date.slice(5) };
-    for (const p of active) point[p.id] = stats.daily.find((r) => r.date === date && r.project_id === p.id)?.sign_ins ?? 0;
+    for (const r of series) point[r.id] = 0;
+    for (const r of stats.daily) {
+      if (r.date !== date) continue;
+      const key = shown.has(r.project_id) ? r.project_id : OTHER;
+      if (key in point) point[key] = (point[key] as number) + r.sign_ins;
+    }
     return point;
   });
-  const sessions = new Map(stats.active_sessions_by_project.map((s) => [s.project_id, s.count]));
   return (
     <Paper withBorder p="md" component="section" aria-labelledby="overview-projects">
       <Title order={2} size="h4" mb="sm" id="overview-projects">
         By project
       </Title>
-      {active.length > 0 && (
+      {other && (
+        <Text size="sm" c="dimmed" mb="sm">
+          The {TOP} most active of {stats.projects.length} projects; the other {other.count} are summed as “Other”.
+        </Text>
+      )}
+      {series.length > 0 && (
         <Chart caption="Stacked bar chart: sign-ins per day and project; the totals per project are in the table below.">
-          <BarChart h={240} data={data} dataKey="day" type="stacked" series={active.map((p, i) => ({ name: p.id, label: names.get(p.id) ?? p.id, color: PROJECT_COLORS[i % PROJECT_COLORS.length] }))} withLegend tickLine="y" gridAxis="y" />
+          <BarChart
+            h={240}
+            data={data}
+            dataKey="day"
+            type="stacked"
+            series={series.map((r, i) => ({ name: r.id, label: r.name, color: r.id === OTHER ? 'gray.6' : PROJECT_COLORS[i % PROJECT_COLORS.length] }))}
+            withLegend
+            tickLine="y"
+            gridAxis="y"
+            yAxisProps={COUNT_AXIS}
+          />
         </Chart>
       )}
       <Table.ScrollContainer minWidth={560} type="native" mt="md">
@@ -232,24 +264,29 @@ function ByProject({ stats }: { stats: Stats }) {
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
-            {stats.projects.map((p) => {
-              const t = totalsOf(stats.daily.filter((r) => r.project_id === p.id));
-              return (
-                <Table.Tr key={p.id} data-project-id={p.id}>
-                  <Table.Th scope="row" fw={500}>
-                    {p.name}
-                  </Table.Th>
-                  {METRICS.map((m) => (
-                    <Table.Td key={m.name} ta="right" data-metric={m.name}>
-                      {t[m.name]}
-                    </Table.Td>
-                  ))}
-                  <Table.Td ta="right" data-metric="active_sessions">
-                    {sessions.get(p.id) ?? 0}
+            {[...rows, ...(other ? [other] : [])].map((p) => (
+              <Table.Tr key={p.id} data-project-id={p.id}>
+                <Table.Th scope="row" fw={500}>
+                  {p.id === OTHER ? (
+                    <Anchor component={Link} to="/projects" size="sm">
+                      {p.name}
+                    </Anchor>
+                  ) : (
+                    <Anchor component={Link} to={`/projects/${p.id}`} size="sm">
+                      {p.name}
+                    </Anchor>
+                  )}
+                </Table.Th>
+                {METRICS.map((m) => (
+                  <Table.Td key={m.name} ta="right" data-metric={m.name}>
+                    {p.totals[m.name]}
                   </Table.Td>
-                </Table.Tr>
-              );
-            })}
+                ))}
+                <Table.Td ta="right" data-metric="active_sessions">
+                  {p.sessions}
+                </Table.Td>
+              </Table.Tr>
+            ))}
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
