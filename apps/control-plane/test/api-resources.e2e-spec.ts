@@ -129,7 +129,7 @@ describe('admin API resources of a project (tokens for the project\'s APIs)', ()
     expect(await t.dataSource.getRepository(AuditEvent).countBy({ action: 'api_resource.created' })).toBe(2);
   });
 
-  it('PATCH replaces the given members (api_resource.updated names them), a no-op writes nothing, and a clash is 409', async () => {
+  it('PATCH replaces the given members (api_resource.updated gives each one from → to), a no-op writes nothing, and a clash is 409', async () => {
     const r = await create();
     const b = await create({ identifier: 'https://b.example.com/' });
     const res = await patch(`${base()}/${r.id}`, { scopes: [{ name: 'mcp:tools', description: 'Run tools' }, { name: 'mcp:admin', description: 'Administer' }], access_token_ttl_seconds: 120, allow_dynamic_clients: true });
@@ -137,7 +137,14 @@ describe('admin API resources of a project (tokens for the project\'s APIs)', ()
     expect(res.body).toEqual({ ...r, scopes: [{ name: 'mcp:tools', description: 'Run tools' }, { name: 'mcp:admin', description: 'Administer' }], access_token_ttl_seconds: 120, allow_dynamic_clients: true, updated_at: expect.stringMatching(TIME) });
     const { audit, outbox } = await eventsOf('api_resource.updated');
     expect(audit).toHaveLength(1);
-    expect(outbox[0].payload).toEqual({ api_resource: expect.objectContaining({ id: r.id, access_token_ttl_seconds: 120 }), changes: ['scopes', 'access_token_ttl_seconds', 'allow_dynamic_clients'] });
+    // `changes` is each changed member's from → to (CONTRACT §13 data.changes), in the audit event and the webhook payload alike.
+    const changes = {
+      scopes: { from: [{ name: 'mcp:tools', description: 'Use the tools' }], to: [{ name: 'mcp:tools', description: 'Run tools' }, { name: 'mcp:admin', description: 'Administer' }] },
+      access_token_ttl_seconds: { from: null, to: 120 },
+      allow_dynamic_clients: { from: false, to: true },
+    };
+    expect(outbox[0].payload).toEqual({ api_resource: expect.objectContaining({ id: r.id, access_token_ttl_seconds: 120 }), changes });
+    expect(audit[0].metadata.changes).toEqual(changes);
 
     const same = await patch(`${base()}/${r.id}`, { name: 'MCP server', access_token_ttl_seconds: 120 });
     expect(same.status).toBe(200);

@@ -284,10 +284,18 @@ describe('admin OAuth clients of a project (OpenID Connect provider)', () => {
     const { audit, outbox } = await eventsOf('oauth_client.updated');
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({ projectId: tenant.project.id, actorId: tenant.adminUserId, resourceType: 'oauth_client', resourceId: c.client_id });
-    expect(outbox[0].payload).toMatchObject({
-      oauth_client: { client_id: c.client_id, name: 'Renamed', project_id: tenant.project.id },
-      changes: ['name', 'redirect_uris', 'post_logout_redirect_uris', 'scopes', 'first_party', 'id_token_signed_response_alg'],
-    });
+    // `changes` is each changed member's from → to (CONTRACT §13 data.changes), in the audit event and the webhook payload alike.
+    const changes = {
+      name: { from: c.name, to: 'Renamed' },
+      redirect_uris: { from: c.redirect_uris, to: ['https://rp.example.com/new'] },
+      post_logout_redirect_uris: { from: c.post_logout_redirect_uris, to: ['https://rp.example.com/bye'] },
+      scopes: { from: c.scopes, to: ['openid'] },
+      first_party: { from: c.first_party, to: true },
+      id_token_signed_response_alg: { from: c.id_token_signed_response_alg, to: 'ES256' },
+    };
+    expect(outbox[0].payload).toMatchObject({ oauth_client: { client_id: c.client_id, name: 'Renamed', project_id: tenant.project.id } });
+    expect(outbox[0].payload.changes).toEqual(changes);
+    expect(audit[0].metadata.changes).toEqual(changes);
     expect(JSON.stringify(outbox[0].payload)).not.toContain(before.secretHash!);
 
     // The same values again, or nothing: 200, no event.

@@ -5,6 +5,7 @@ import { ApiResourcesRepository, EventRecorder, normalizeApiResourceIdentifier, 
 import { ProblemError } from '@gatehouse/problem-details';
 import type { AdminContext } from '../auth/admin.guard';
 import { adminEvent } from '../common/admin-events';
+import { fieldChanges } from '../common/field-changes';
 import { paginated, type Page } from '../common/pagination';
 import type { CreateApiResourceDto } from './dto/create-api-resource.dto';
 import type { UpdateApiResourceDto } from './dto/update-api-resource.dto';
@@ -115,8 +116,10 @@ export class ApiResourcesService {
       }
       const changed = Object.keys(changes) as (keyof ApiResourceChanges)[];
       if (changed.length === 0) return resource;
+      const before = { ...resource };
       const saved = await this.resources.update(manager, resource, changes);
-      await this.events.record(manager, this.event(admin, meta, 'api_resource.updated', saved, { ...resourceData(saved), changes: changed.map((k) => SNAKE[k]) }));
+      // `data.changes` (CONTRACT §13): each changed member's `{from, to}` (a resource holds no secret).
+      await this.events.record(manager, this.event(admin, meta, 'api_resource.updated', saved, { ...resourceData(saved), changes: fieldChanges(changed, SNAKE, before, saved) }));
       return saved;
     });
     return toApiResourceResponse(updated);

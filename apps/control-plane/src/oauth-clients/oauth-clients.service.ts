@@ -14,6 +14,7 @@ import {
 import { ProblemError } from '@gatehouse/problem-details';
 import type { AdminContext } from '../auth/admin.guard';
 import { adminEvent } from '../common/admin-events';
+import { fieldChanges } from '../common/field-changes';
 import { paginated, type Page } from '../common/pagination';
 import { unique } from '../projects/project-settings';
 import type { CreateOAuthClientDto } from './dto/create-oauth-client.dto';
@@ -148,8 +149,10 @@ export class OAuthClientsService {
       assertClientRules({ ...client, ...changes });
       const changed = Object.keys(changes) as (keyof OAuthClientChanges)[];
       if (changed.length === 0) return client;
+      const before = { ...client };
       const saved = await this.clients.update(manager, client, changes);
-      await this.events.record(manager, this.event(admin, meta, 'oauth_client.updated', saved, { ...clientData(saved), changes: changed.map((k) => SNAKE[k]) }));
+      // `data.changes` (CONTRACT §13): each changed member's `{from, to}` (a client's members hold no secret; the secret rotates on its own route).
+      await this.events.record(manager, this.event(admin, meta, 'oauth_client.updated', saved, { ...clientData(saved), changes: fieldChanges(changed, SNAKE, before, saved) }));
       return saved;
     });
     return toOAuthClientResponse(updated);
