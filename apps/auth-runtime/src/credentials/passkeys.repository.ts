@@ -16,6 +16,11 @@ export class PasskeysRepository {
     return (manager ?? this.dataSource.manager).getRepository(Passkey).exists({ where: { credentialId } });
   }
 
+  /** Whether the user has registered a passkey. */
+  hasAny(userId: string): Promise<boolean> {
+    return this.dataSource.getRepository(Passkey).exists({ where: { userId } });
+  }
+
   listByUser(userId: string): Promise<Passkey[]> {
     return this.dataSource.getRepository(Passkey).find({ where: { userId }, order: { createdAt: 'DESC', id: 'ASC' } });
   }

@@ -39,6 +39,11 @@ export class MfaFactorsRepository {
     return rows.map((r) => r.type).sort((a, b) => order.indexOf(a) - order.indexOf(b));
   }
 
+  /** Whether the user has an enabled second factor. */
+  async hasEnabled(userId: string): Promise<boolean> {
+    return this.dataSource.getRepository(MfaFactor).exists({ where: { userId, status: 'enabled' } });
+  }
+
   find(userId: string, type: MfaFactor['type'], manager?: EntityManager): Promise<MfaFactor | null> {
     return this.m(manager).getRepository(MfaFactor).findOne({ where: { userId, type } });
   }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { queryPrepared, queryRows, Session, type PreparedStatement } from '@gatehouse/entities';
 import { activeKidSql } from '../signing-keys.service';
+import type { UserClaimsRow } from '../users/users.repository';
 
 export type NewSession = Pick<Session, 'id' | 'tenantId' | 'projectId' | 'userId' | 'authMethod' | 'ipAddress' | 'userAgent' | 'expiresAt'> & {
   now: Date;
@@ -59,6 +60,18 @@ const CREATE_STATEMENT: PreparedStatement = {
 };
 
 /**
+ * The OpenID Connect provider's check of the Gatehouse session behind its own session, run on
+ * every request that reads the provider session: $1 session, $2 user, $3 project, $4 now. Answers
+ * the user's claims columns (the users row `u`, as USER_CLAIMS_COLUMNS), so the request reads no more.
+ */
+const LIVE_SESSION_USER: PreparedStatement = {
+  name: 'oidc_live_session',
+  text: `SELECT u.id, u.tenant_id, u.email, u.email_verified, u.username FROM sessions s
+           JOIN users u ON u.id = s.user_id AND u.status = 'active'
+          WHERE s.id = $1 AND s.user_id = $2 AND s.project_id = $3 AND s.revoked_at IS NULL AND s.expires_at > $4`,
+};
+
+/**
  * The only code that queries `sessions` (both HTTP apps, the worker's housekeeping and the
  * revocation list of AccessTokensService; `/me` reads it through the SQL above). It also starts a
  * session's refresh chain with its first token (rotations belong to RefreshChainsRepository).
@@ -90,6 +103,21 @@ export class SessionsRepository {
       [sessionId, userId, now],
     );
     return rows.length > 0;
+  }
+
+  /**
+   * The user (their claims columns) when `sessionId` is a live session of this active user of the
+   * project, else null: whether the OpenID Connect provider's session may still be used.
+   */
+  async liveSessionUser(projectId: string, sessionId: string, userId: string, now: Date): Promise<UserClaimsRow | null> {
+    const rows = await queryPrepared<UserClaimsRow>(this.dataSource, LIVE_SESSION_USER, [sessionId, userId, projectId, now]);
+    return rows[0] ?? null;
+  }
+
+  /** How and when the session was last proved (its `auth_method` and `auth_time`); a session not found reads as a password one of unknown time. */
+  async proof(sessionId: string): Promise<{ authMethod: string; authTimeMs: number | null }> {
+    const rows = await queryRows<{ auth_method: string; auth_time: Date | null }>(this.dataSource.manager, `SELECT auth_method, auth_time FROM sessions WHERE id = $1`, [sessionId]);
+    return { authMethod: rows[0]?.auth_method ?? 'password', authTimeMs: rows[0]?.auth_time ? new Date(rows[0].auth_time).getTime() : null };
   }
 
   /**
@@ -156,6 +184,12 @@ export class SessionsRepository {
     return rows.map((r) => r.id);
   }
 
+  /** The ids of the project's sessions not yet revoked (whose tokens its deletion must refuse). */
+  async unrevokedIdsOfProject(manager: EntityManager, projectId: string): Promise<string[]> {
+    const rows = await queryRows<{ id: string }>(manager, `SELECT id FROM sessions WHERE project_id = $1 AND revoked_at IS NULL`, [projectId]);
+    return rows.map((r) => r.id);
+  }
+
   /** The ids of sessions revoked after `since` (the revocation list every instance keeps). */
   async revokedSince(since: Date): Promise<string[]> {
     const rows = await queryRows<{ id: string }>(this.dataSource, `SELECT id FROM sessions WHERE revoked_at IS NOT NULL AND revoked_at > $1`, [since]);
@@ -198,15 +232,5 @@ export class SessionsRepository {
       .execute()
       .then((r) => r.raw as { id: string }[]);
     return raw.map((r) => r.id);
-  }
-
-  async revokeById(manager: EntityManager, sessionId: string, reason: string, now: Date): Promise<boolean> {
-    const r = await manager
-      .createQueryBuilder()
-      .update(Session)
-      .set({ revokedAt: now, revokeReason: reason })
-      .where('id = :sessionId AND revoked_at IS NULL', { sessionId })
-      .execute();
-    return (r.affected ?? 0) > 0;
   }
 }

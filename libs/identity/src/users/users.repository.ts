@@ -7,6 +7,18 @@ import { projectsNamedByKeySql } from '../projects/projects.repository';
 import { liveSessionCountSql, unrevokedSessionOfUserSql } from '../sessions/sessions.repository';
 import { revokedKidSql } from '../signing-keys.service';
 
+/** A user as the OpenID Connect provider's claims need them (ID tokens, userinfo). */
+export interface UserClaimsRow {
+  id: string;
+  tenant_id: string;
+  email: string;
+  email_verified: boolean;
+  username: string | null;
+}
+
+/** The columns of a UserClaimsRow, of the users row `u` (SessionsRepository and the OIDC grants read the same, joined). */
+const USER_CLAIMS_COLUMNS = 'u.id, u.tenant_id, u.email, u.email_verified, u.username';
+
 /** The auth runtime's `/me`: the user with their live sessions and organizations. */
 export interface MeRow {
   id: string;
@@ -153,6 +165,12 @@ export class UsersRepository {
     if (!user) return null;
     const { c_password_hash: passwordHash, c_scheme: scheme } = raw[0];
     return { user, credential: passwordHash && scheme ? { passwordHash, scheme } : null };
+  }
+
+  /** The project's user when active, with what the OpenID Connect provider's claims say of them; else null. */
+  async activeClaimsUser(projectId: string, userId: string): Promise<UserClaimsRow | null> {
+    const rows = await queryRows<UserClaimsRow>(this.dataSource.manager, `SELECT ${USER_CLAIMS_COLUMNS} FROM users u WHERE u.id = $1 AND u.project_id = $2 AND u.status = 'active'`, [userId, projectId]);
+    return rows[0] ?? null;
   }
 
   async findByEmail(projectId: string, email: string, manager?: EntityManager): Promise<User | null> {
