@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { queryPrepared, queryRows, type PreparedStatement } from '@gatehouse/entities';
-import { EventRecorder, type RequestMeta } from '@gatehouse/identity';
+import { EventRecorder, type RequestMeta, type UsersRepository } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
-import type { OidcUserRow } from './oidc-request-state';
+
+/** A user as the provider's claims need them (UsersRepository's claims row: read with a grant, a session, or alone). */
+export type OidcUserRow = NonNullable<Awaited<ReturnType<UsersRepository['activeClaimsUser']>>>;
 
 export interface NewGrant {
   tenantId: string;
@@ -28,18 +30,12 @@ const ACTIVE_GRANT: PreparedStatement = {
           WHERE g.grant_id = $1 AND g.project_id = $2 AND g.revoked_at IS NULL`,
 };
 
-/** $1 session, $2 user, $3 project, $4 now. */
-const LIVE_SESSION: PreparedStatement = {
-  name: 'oidc_live_session',
-  text: `SELECT ${USER_COLUMNS} FROM sessions s
-           JOIN users u ON u.id = s.user_id AND u.status = 'active'
-          WHERE s.id = $1 AND s.user_id = $2 AND s.project_id = $3 AND s.revoked_at IS NULL AND s.expires_at > $4`,
-};
-
 /**
- * `oauth_grants`: what a user granted a client, tied to the Gatehouse session that signed them
- * in. A grant is honoured only while it is not revoked, its session is live and its user active:
- * one statement answers all three (and returns the user, so the request reads no more).
+ * The only code that queries `oauth_grants`: what a user granted a client, tied to the Gatehouse
+ * session that signed them in. A grant is honoured only while it is not revoked, its session is
+ * live and its user active: one statement answers all three (and returns the user, so the request
+ * reads no more; the one read of `sessions` and `users` outside their repositories, kept as one
+ * statement because every code and token lookup runs it).
  */
 @Injectable()
 export class OAuthGrantsRepository {
@@ -49,21 +45,9 @@ export class OAuthGrantsRepository {
     private readonly clock: Clock,
   ) {}
 
-  /** The grant's user when the grant may still be used, else null. */
   /** The grant's user (and the live session it is tied to) when the grant may still be used, else null. */
   async activeGrantUser(projectId: string, grantId: string): Promise<(OidcUserRow & { session_id: string }) | null> {
     const rows = await queryPrepared<OidcUserRow & { session_id: string }>(this.dataSource, ACTIVE_GRANT, [grantId, projectId, this.clock.now()]);
-    return rows[0] ?? null;
-  }
-
-  /** The user when `sessionId` is a live session of this active user of the project, else null. */
-  async liveSessionUser(projectId: string, sessionId: string, userId: string): Promise<OidcUserRow | null> {
-    const rows = await queryPrepared<OidcUserRow>(this.dataSource, LIVE_SESSION, [sessionId, userId, projectId, this.clock.now()]);
-    return rows[0] ?? null;
-  }
-
-  async user(projectId: string, userId: string): Promise<OidcUserRow | null> {
-    const rows: OidcUserRow[] = await this.dataSource.query(`SELECT ${USER_COLUMNS} FROM users u WHERE u.id = $1 AND u.project_id = $2 AND u.status = 'active'`, [userId, projectId]);
     return rows[0] ?? null;
   }
 

@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import type { Interaction, Provider } from 'oidc-provider';
-import { DataSource } from 'typeorm';
 import type { AccessTokenClaims } from '@gatehouse/crypto';
 import { randomToken, sha256Hex } from '@gatehouse/crypto';
-import { ApiResourcesRepository, projectOidcSettings, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
+import { ApiResourcesRepository, MfaFactorsRepository, projectOidcSettings, SessionsRepository, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { CacheStore, Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
-import type { GatehouseCompletion } from './oidc-interaction-result';
-import { acrOfAuthMethod, acrSatisfies, LOA_2, requiredAcr } from './oidc-acr';
-import { OIDC_SCOPES, OidcProviders } from './oidc-providers.service';
+import { PasskeysRepository } from '../credentials/passkeys.repository';
+import { isStale, LOA_2, maxAgeOf, signInAcr, signInRefusal, switchesAccount, type GatehouseCompletion } from './oidc-grant-policy';
+import { OIDC_SCOPES } from './oidc-provider-configuration';
+import { OidcProviders } from './oidc-providers.service';
 import { newOidcRequestState, oidcRequestState } from './oidc-request-state';
 import { interactionOriginKey, type InteractionOrigin } from './oidc-store';
 
@@ -45,8 +45,10 @@ export class OidcInteractionsService {
     private readonly providers: OidcProviders,
     private readonly cache: CacheStore,
     private readonly clock: Clock,
-    private readonly dataSource: DataSource,
     private readonly apiResources: ApiResourcesRepository,
+    private readonly sessions: SessionsRepository,
+    private readonly mfaFactors: MfaFactorsRepository,
+    private readonly passkeys: PasskeysRepository,
   ) {}
 
   async describe(project: ResolvedProject, uid: string): Promise<InteractionView> {
@@ -74,18 +76,17 @@ export class OidcInteractionsService {
       if (!firstParty) throw new ProblemError('conflict', { detail: 'This interaction asks for the user\'s consent: POST …/consent with the scopes they grant, or …/abort.' });
       if (interaction.session?.accountId !== auth.sub) throw new ProblemError('forbidden', { detail: 'This interaction belongs to another user.' });
     }
-    const session = await this.session(auth.sid);
+    const session = await this.sessions.proof(auth.sid);
     this.assertFresh(interaction, auth, session.authTimeMs, (await this.origin(uid))?.startedMs ?? interaction.iat * 1000);
     const authMethod = session.authMethod;
-    const acr = acrOfAuthMethod(authMethod);
-    // The class the request asks for (its acr_values, or the client's default_acr_values) is honoured:
-    // a password-only session is not enough for the second level (a second factor or a passkey).
-    const required = requiredAcr(interaction.params.acr_values);
-    if (!acrSatisfies(acr, required)) {
-      // Without a second factor or a passkey the user cannot meet it (never a code with a level not
-      // proved): the interaction stays open, so an application's login page may have them set one
-      // up and sign in with it; the hosted page ends the request at the client (…/abort).
-      if (required === LOA_2 && !(await this.hasSecondFactor(auth.sub))) {
+    // The class the request asks for (its acr_values, or the client's default_acr_values) is honoured (signInAcr).
+    const signIn = signInAcr(authMethod, interaction.params.acr_values);
+    const acr = signIn.acr;
+    if (!signIn.met) {
+      // Without a second factor or a passkey the user cannot meet it: the interaction stays open, so
+      // an application's login page may have them set one up and sign in with it; the hosted page
+      // ends the request at the client (…/abort).
+      if (signInRefusal(signIn.required, await this.hasSecondFactor(auth.sub)) === 'no-second-factor') {
         throw new ProblemError('forbidden', {
           detail: `The application asks for ${LOA_2}, which needs a second factor or a passkey, and this account has neither: set one up and sign in with it, or end the request (POST …/abort).`,
           extensions: { required_acr: LOA_2 },
@@ -99,9 +100,8 @@ export class OidcInteractionsService {
     if (interaction.prompt.name === 'consent') result.consent = { grantId: await this.grant(project, provider, interaction, auth, null, meta) };
     // prompt=create is answered by whoever signed in (or up) here.
     if (interaction.prompt.name === 'create') result.create = {};
-    // Another account than the browser's provider session: the resume starts a new provider session
-    // for this one (instead of the provider's own sign-out detour, which would lose the completion).
-    const switching = interaction.session?.accountId !== undefined && interaction.session.accountId !== auth.sub;
+    // Another account than the browser's provider session: the resume starts a new provider session for this one.
+    const switching = switchesAccount(interaction.session?.accountId, auth.sub);
     if (switching) delete interaction.session;
     return this.finish(interaction, result, auth.sid, switching);
   }
@@ -149,20 +149,10 @@ export class OidcInteractionsService {
     if (interaction.result) throw new ProblemError('invalid-token', { detail: 'The interaction is already completed.' });
   }
 
-  /**
-   * `prompt=login` needs a proof made after the request began; `max_age` one at most that old.
-   * An older session proves itself again first (POST /v1/auth/reauthenticate).
-   */
+  /** The fresh-session check (isStale): an older session proves itself again first (POST /v1/auth/reauthenticate). */
   private assertFresh(interaction: Interaction, auth: AccessTokenClaims, authTimeMs: number | null, startedMs: number): void {
-    const authTime = auth.auth_time ?? 0;
-    const reasons = interaction.prompt.reasons ?? [];
-    const maxAge = Number(interaction.params.max_age);
-    // The session's own proof time (milliseconds) orders it against the request's start exactly.
-    const provedMs = authTimeMs ?? authTime * 1000;
-    const stale =
-      (reasons.includes('login_prompt') && provedMs <= startedMs) ||
-      (Number.isFinite(maxAge) && interaction.params.max_age !== undefined && this.clock.nowMs() / 1000 - authTime > maxAge);
-    if (stale) {
+    const loginPrompt = (interaction.prompt.reasons ?? []).includes('login_prompt');
+    if (isStale({ loginPrompt, maxAge: maxAgeOf(interaction.params.max_age), authTime: auth.auth_time ?? 0, authTimeMs, startedMs, nowMs: this.clock.nowMs() })) {
       throw new ProblemError('reauthentication-required', { detail: 'The application asks for a fresh sign-in: re-authenticate (POST /v1/auth/reauthenticate) and complete again.' });
     }
   }
@@ -190,21 +180,12 @@ export class OidcInteractionsService {
 
   /** Whether the user could prove the second level: an enabled second factor or a passkey. */
   private async hasSecondFactor(userId: string): Promise<boolean> {
-    const rows: { found: boolean }[] = await this.dataSource.query(
-      `SELECT EXISTS (SELECT 1 FROM mfa_factors WHERE user_id = $1 AND status = 'enabled') OR EXISTS (SELECT 1 FROM passkeys WHERE user_id = $1) AS found`,
-      [userId],
-    );
-    return rows[0]?.found === true;
-  }
-
-  private async session(sid: string): Promise<{ authMethod: string; authTimeMs: number | null }> {
-    const rows: { auth_method: string; auth_time: Date | null }[] = await this.dataSource.query(`SELECT auth_method, auth_time FROM sessions WHERE id = $1`, [sid]);
-    return { authMethod: rows[0]?.auth_method ?? 'password', authTimeMs: rows[0]?.auth_time ? new Date(rows[0].auth_time).getTime() : null };
+    return (await this.mfaFactors.hasEnabled(userId)) || (await this.passkeys.hasAny(userId));
   }
 
   /** Saves a grant of `chosen` (all the requested scopes when null) for the interaction's client, tied to the caller's session. */
   private async grant(project: ResolvedProject, provider: Provider, interaction: Interaction, auth: AccessTokenClaims, chosen: Set<string> | null, meta: RequestMeta): Promise<string> {
-    const state = newOidcRequestState(project, meta, auth.sid);
+    const state = newOidcRequestState(meta, auth.sid);
     return oidcRequestState.run(state, async () => {
       const existing = interaction.grantId ? await provider.Grant.find(interaction.grantId) : undefined;
       const grant = existing ?? new provider.Grant({ accountId: auth.sub, clientId: String(interaction.params.client_id) });

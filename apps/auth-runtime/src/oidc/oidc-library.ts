@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type * as OidcProviderModule from 'oidc-provider';
+import type { KoaContextWithOIDC } from 'oidc-provider';
 
 export type OidcLibrary = typeof OidcProviderModule;
 
@@ -16,4 +17,13 @@ export function oidcLibrary(): OidcLibrary {
     loaded = nodeRequire('oidc-provider') as OidcLibrary;
   }
   return loaded;
+}
+
+/**
+ * The request the provider is answering, from the library's own request context (`Provider.ctx`,
+ * set inside its routes only): undefined in a hook it calls for the interaction API, or outside any
+ * request. Read-only here: what a hook decides from it is oidc-grant-policy.ts's.
+ */
+export function providerRequestContext(): KoaContextWithOIDC | undefined {
+  return (oidcLibrary().Provider as unknown as { ctx?: KoaContextWithOIDC }).ctx;
 }

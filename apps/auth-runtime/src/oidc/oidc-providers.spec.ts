@@ -2,8 +2,8 @@ import type { OAuthClient } from '@gatehouse/entities';
 import type { AppConfig } from '@gatehouse/config';
 import type { ResolvedProject } from '@gatehouse/identity';
 import { oidcClientMetadata } from './oidc-client-metadata';
-import { completionOf } from './oidc-interaction-result';
-import { interactionUrl, issuerOf, settingHint } from './oidc-providers.service';
+import { settingHint } from './oidc-error-pages';
+import { interactionUrl, issuerOf } from './oidc-provider-configuration';
 
 const config = { http: { publicAuthUrl: 'https://auth.example.com/' } } as AppConfig;
 const project = (oidc: Record<string, unknown> = {}) => ({ id: 'p1', settings: { oidc: { enabled: true, ...oidc } } }) as unknown as ResolvedProject;
@@ -47,16 +47,6 @@ describe('client metadata for the provider', () => {
   it('a public client has no secret member; a client-credentials client no redirect URIs or response types', () => {
     expect(oidcClientMetadata(row({ secretHash: null, tokenEndpointAuthMethod: 'none' }))).not.toHaveProperty('client_secret');
     expect(oidcClientMetadata(row({ grantTypes: ['client_credentials'] }))).toMatchObject({ redirect_uris: [], response_types: [] });
-  });
-});
-
-describe('completionOf', () => {
-  it('reads the completion Gatehouse added to an interaction result, and nothing else', () => {
-    expect(completionOf({ login: {}, gatehouse: { sid: 's', hash: 'h' } })).toEqual({ sid: 's', hash: 'h' });
-    expect(completionOf({ gatehouse: { hash: 'h' } })).toEqual({ sid: null, hash: 'h' });
-    expect(completionOf({ login: {} })).toBeNull();
-    expect(completionOf(undefined)).toBeNull();
-    expect(completionOf({ gatehouse: { hash: 1 } })).toBeNull();
   });
 });
 

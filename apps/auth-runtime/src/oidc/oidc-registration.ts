@@ -3,7 +3,7 @@ import type { AdapterPayload } from 'oidc-provider';
 import { DataSource } from 'typeorm';
 import { EventRecorder, ID_TOKEN_SIGNING_ALGS, OAUTH_CLIENT_AUTH_METHODS, OAUTH_CLIENT_MAX_LIST, OAUTH_CLIENT_SCOPES, OAUTH_GRANT_TYPES, OAuthClientsRepository, oauthClientRuleErrors, redirectUrlProblem, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
 import type { TokenEndpointAuthMethod } from '@gatehouse/entities';
-import { ACR_VALUES } from './oidc-acr';
+import { ACR_VALUES } from './oidc-grant-policy';
 import { oidcLibrary } from './oidc-library';
 
 /** Metadata the provider would accept but Gatehouse does not store or honour: refused rather than silently dropped. */

@@ -1,43 +1,45 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { RequestMeta } from '@gatehouse/identity';
-
-/** The user a grant or session check read, kept for `findAccount` in the same request. */
-export interface OidcUserRow {
-  id: string;
-  tenant_id: string;
-  email: string;
-  email_verified: boolean;
-  username: string | null;
-}
+import type { OidcUserRow } from './oauth-grants.repository';
 
 /**
- * What one request to a project's provider learned on the way: the Gatehouse session behind the
- * provider's session (set when the session is read, or by the interaction that signed the user
- * in), the grants already checked and the users they belong to. oidc-provider's hooks (adapter,
- * findAccount, loadExistingGrant) read it; it lives as long as the request.
+ * The one piece of request-scoped state the provider needs, and why it cannot be an argument:
+ * oidc-provider calls its storage adapter (`find`, `upsert`, `destroy`), `findAccount`,
+ * `loadExistingGrant` and `Session#ensureClientContainer` with no argument that carries the
+ * Gatehouse session behind its own session, nor the request's address. Its own request context
+ * (`Provider.ctx`) exists only inside its routes, and the interaction API saves grants outside any
+ * of them. So a request to a project's provider (oidcMiddleware) and a grant saved by the
+ * interaction API run inside one of these, and the hooks read it. Every rule they apply is in
+ * oidc-grant-policy.ts, given what is read here as an explicit input.
  */
 export interface OidcRequestState {
-  projectId: string;
-  tenantId: string;
-  meta: RequestMeta;
-  /** The Gatehouse session signing the user in to the provider, once known. */
+  /** The request's address and user agent, for the events the adapter records. */
+  readonly meta: RequestMeta;
+  /**
+   * The Gatehouse session signing the user in to the provider, once known: the completion of the
+   * interaction being resumed, the provider session's own, or the interaction API's caller. Saved
+   * with every grant, and the `sid` of every ID token.
+   */
   sid: string | null;
-  checkedGrants: Map<string, OidcUserRow | null>;
-  /** The request confirms an RP-initiated logout: ending the provider's session ends the Gatehouse one. */
-  endingSession: boolean;
-  /** A request the provider itself answers (not the interaction API): interactions with a result need the completion value. */
-  viaProvider: boolean;
-  /** The `completion` value the browser presented (the resume URL's query), if any. */
-  completion: string | null;
-  /** The completed sign-in is another account than the browser's provider session: start a new provider session. */
+  /**
+   * The resumed sign-in is another account than the browser's provider session: that session is
+   * not read (the provider starts a new one). Known before the provider reads its session, which it
+   * does before the interaction.
+   */
   freshSession: boolean;
-  users: Map<string, OidcUserRow>;
-  /** Gatehouse sessions this request already found live (by a grant check), so the provider session's check needs no query. */
-  liveSessions: Set<string>;
+  /** What this request already read (a memo, never a rule): the grants checked and their users, and the Gatehouse sessions found live. */
+  readonly checkedGrants: Map<string, OidcUserRow | null>;
+  readonly users: Map<string, OidcUserRow>;
+  readonly liveSessions: Set<string>;
 }
 
 export const oidcRequestState = new AsyncLocalStorage<OidcRequestState>();
 
-export function newOidcRequestState(project: { id: string; tenantId: string }, meta: RequestMeta, sid: string | null = null): OidcRequestState {
-  return { projectId: project.id, tenantId: project.tenantId, meta, sid, checkedGrants: new Map(), users: new Map(), liveSessions: new Set(), endingSession: false, viaProvider: false, completion: null, freshSession: false };
+export function newOidcRequestState(meta: RequestMeta, sid: string | null = null): OidcRequestState {
+  return { meta, sid, freshSession: false, checkedGrants: new Map(), users: new Map(), liveSessions: new Set() };
+}
+
+/** The request's meta, or none outside a request (a hook the library calls on its own). */
+export function requestMetaOfState(): RequestMeta {
+  return oidcRequestState.getStore()?.meta ?? { ip: null, userAgent: null };
 }

@@ -1,22 +1,18 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
-import { decryptSecretString, encryptSecret, safeEqual, sha256Hex } from '@gatehouse/crypto';
-import { OAuthClientsRepository, type ResolvedProject } from '@gatehouse/identity';
-import { CacheStore } from '@gatehouse/platform';
+import { decryptSecretString, encryptSecret, sha256Hex } from '@gatehouse/crypto';
+import { OAuthClientsRepository, SessionsRepository, type ResolvedProject } from '@gatehouse/identity';
+import { CacheStore, Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import { SessionsService } from '../sessions/sessions.service';
 import { OAuthGrantsRepository } from './oauth-grants.repository';
 import { oidcClientMetadata } from './oidc-client-metadata';
-import { completionOf } from './oidc-interaction-result';
-import { oidcLibrary } from './oidc-library';
+import { boundGrantId, resumeDecision, SINGLE_USE_MODELS } from './oidc-grant-policy';
+import { oidcLibrary, providerRequestContext } from './oidc-library';
 import { OidcRegistration } from './oidc-registration';
 import { oidcRequestState, type OidcRequestState } from './oidc-request-state';
 
-/** Models whose records name a grant: none is honoured once the grant, its session or its user is gone. */
-const GRANT_BOUND = new Set(['AccessToken', 'RefreshToken', 'AuthorizationCode', 'Grant', 'BackchannelAuthenticationRequest', 'DeviceCode']);
-/** Single-use models: the first `consume` wins, a second one is a replay. */
-const SINGLE_USE = new Set(['AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest', 'PushedAuthorizationRequest']);
 /** How long a consumed mark outlives anything it marks (the longest refresh-token lifetime). */
 const CONSUMED_MARK_MS = 31 * 86_400_000;
 
@@ -64,6 +60,8 @@ export class OidcStore {
     private readonly sessions: SessionsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     readonly registration: OidcRegistration,
+    private readonly sessionRows: SessionsRepository,
+    private readonly clock: Clock,
   ) {}
 
   adapterFor(project: ResolvedProject): (name: string) => Adapter {
@@ -87,9 +85,17 @@ export class OidcStore {
     const state = requestState();
     const known = state?.users.get(userId);
     if (known && state?.liveSessions.has(sid)) return known;
-    const user = await this.grants.liveSessionUser(projectId, sid, userId);
+    const user = await this.sessionRows.liveSessionUser(projectId, sid, userId, this.clock.now());
     if (user) requestState()?.users.set(user.id, user);
     return user;
+  }
+
+  /** An interaction as stored (its result included), read without the provider and without any check; undefined when there is none. */
+  async storedInteraction(projectId: string, uid: string): Promise<AdapterPayload | undefined> {
+    if (uid.length === 0 || uid.length > 512) return undefined;
+    const raw = await this.cache.get(key(projectId, 'Interaction', uid));
+    const opened = raw ? this.open(raw) : null;
+    return opened ? (JSON.parse(opened) as AdapterPayload) : undefined;
   }
 
   async clientMetadata(projectId: string, clientId: string): Promise<AdapterPayload | undefined> {
@@ -188,28 +194,28 @@ class ProjectAdapter implements Adapter {
     if (typeof id !== 'string' || id.length === 0 || id.length > 512) return undefined;
     if (this.model === 'Client') return this.owner.clientMetadata(this.project.id, id);
     const cache = this.owner.store;
-    const [raw, consumed] = SINGLE_USE.has(this.model) ? await cache.mget([this.key(id), `${this.key(id)}:consumed`]) : [await cache.get(this.key(id)), null];
+    const [raw, consumed] = SINGLE_USE_MODELS.has(this.model) ? await cache.mget([this.key(id), `${this.key(id)}:consumed`]) : [await cache.get(this.key(id)), null];
     if (!raw) return undefined;
     const opened = this.owner.open(raw);
     if (!opened) return undefined;
     const payload = JSON.parse(opened) as AdapterPayload;
     if (consumed) payload.consumed = Number(consumed);
     const state = requestState();
-    if (this.model === 'Interaction' && state?.viaProvider) {
-      // The provider resumes a completed interaction only for the browser that presents the
-      // completion value given to whoever completed it (whatever the path or method it came by).
-      const completion = completionOf(payload.result);
-      if (completion && !(state.completion && safeEqual(sha256Hex(state.completion), completion.hash))) return undefined;
-      if (completion) {
-        state.sid = completion.sid;
-        state.freshSession = completion.fresh === true;
+    const request = providerRequestContext();
+    if (this.model === 'Interaction' && request) {
+      // A request the provider answers (whatever the path or method it came by; the interaction API
+      // reads interactions outside any): the completion binding decides (resumeDecision).
+      const presented = request.query.completion;
+      const decision = resumeDecision(payload.result, typeof presented === 'string' ? presented : null);
+      if (decision.kind === 'refused') return undefined;
+      if (decision.kind === 'accepted' && state) {
+        state.sid = decision.sid;
+        state.freshSession = decision.fresh;
       }
     }
     if (this.model === 'Session' && state?.freshSession) return undefined;
-    if (GRANT_BOUND.has(this.model)) {
-      const grantId = this.model === 'Grant' ? id : payload.grantId;
-      if (typeof grantId === 'string' && !(await this.owner.grantUser(this.project.id, grantId))) return undefined;
-    }
+    const grantId = boundGrantId(this.model, id, payload);
+    if (grantId !== null && !(await this.owner.grantUser(this.project.id, grantId))) return undefined;
     if (this.model === 'Session' && payload.accountId) {
       // A provider session lives only as long as the Gatehouse session that signed the user in.
       const sid = payload.uid ? await cache.get(gatehouseSessionKey(this.project.id, payload.uid)) : null;
@@ -243,7 +249,9 @@ class ProjectAdapter implements Adapter {
 
   async destroy(id: string): Promise<void> {
     const state = requestState();
-    if (this.model === 'Session' && state?.endingSession && state.sid) {
+    // The provider's confirmation of an RP-initiated logout (its `end_session_confirm` route) destroys the session.
+    const endingSession = providerRequestContext()?.oidc.route === 'end_session_confirm';
+    if (this.model === 'Session' && endingSession && state?.sid) {
       // RP-initiated logout signs the user out of Gatehouse too: their session (and with it every grant it backs) ends.
       const opened = await this.owner.store.get(this.key(id)).then((raw) => (raw ? this.owner.open(raw) : null));
       const accountId = opened ? (JSON.parse(opened) as AdapterPayload).accountId : undefined;

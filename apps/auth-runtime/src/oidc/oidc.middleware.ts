@@ -1,13 +1,14 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
-import { sha256Hex } from '@gatehouse/crypto';
 import { projectOidcSettings, ProjectsCache, requestMeta } from '@gatehouse/identity';
 import { CacheStore, PlatformError } from '@gatehouse/platform';
 import { rateLimitClient } from '@gatehouse/http';
-import { OIDC_ROUTES, OidcProviders } from './oidc-providers.service';
+import { resumeDecision } from './oidc-grant-policy';
+import { OIDC_ROUTES } from './oidc-provider-configuration';
+import { OidcProviders } from './oidc-providers.service';
 import { newOidcRequestState, oidcRequestState } from './oidc-request-state';
-import { completionOf } from './oidc-interaction-result';
+import { OidcStore } from './oidc-store';
 
 const REGISTRATIONS_PER_WINDOW = 20;
 const REGISTRATION_WINDOW_MS = 3_600_000;
@@ -29,6 +30,7 @@ export function oidcMiddleware(app: INestApplicationContext) {
   const config = app.get<AppConfig>(APP_CONFIG);
   const projects = app.get(ProjectsCache);
   const providers = app.get(OidcProviders);
+  const store = app.get(OidcStore);
   const cache = app.get(CacheStore);
   const publicUrl = new URL(config.http.publicAuthUrl);
 
@@ -62,30 +64,25 @@ export function oidcMiddleware(app: INestApplicationContext) {
           return next(new PlatformError('rate-limited', 'Too many client registrations from this address; try again later.'));
         }
       }
-      const { provider, callback } = await providers.forProject(project);
-      const state = newOidcRequestState(project, requestMeta(req));
+      const { callback } = await providers.forProject(project);
+      const state = newOidcRequestState(requestMeta(req));
       const query = req.url.includes('?') ? req.url.slice(req.url.indexOf('?')) : '';
       const resume = req.method === 'GET' || req.method === 'HEAD' ? RESUME_PATH.exec(rest) : null;
-      state.viaProvider = true;
-      state.completion = typeof req.query.completion === 'string' ? req.query.completion : null;
-      state.endingSession = req.method === 'POST' && rest === `${OIDC_ROUTES.end_session}/confirm`;
       await oidcRequestState.run(state, async () => {
         if (resume) {
-          // A friendly answer for the plain case; OidcStore refuses the result on every other way in.
-          state.viaProvider = false;
-          const interaction = await provider.Interaction.find(safeDecode(resume[1]));
-          state.viaProvider = true;
-          const completion = interaction ? completionOf(interaction.result) : null;
-          const presented = state.completion ?? '';
-          // A sign-in as another account starts a new provider session (read before the interaction is).
-          if (completion && sha256Hex(presented) === completion.hash) state.freshSession = completion.fresh === true;
-          if (completion && sha256Hex(presented) !== completion.hash) {
+          // A friendly answer for the plain case (the stored interaction read as it is); OidcStore
+          // applies the same decision on every other way in, as the provider reads the interaction.
+          const interaction = await store.storedInteraction(project.id, safeDecode(resume[1]));
+          const decision = resumeDecision(interaction?.result, typeof req.query.completion === 'string' ? req.query.completion : '');
+          if (decision.kind === 'refused') {
             const target = new URL(`${providers.issuer(project.id)}/pages/error`);
             target.searchParams.set('error', 'access_denied');
             target.searchParams.set('error_description', 'This sign-in was completed in another browser.');
             res.redirect(303, target.href);
             return;
           }
+          // A sign-in as another account starts a new provider session (the provider reads its session before the interaction).
+          if (decision.kind === 'accepted') state.freshSession = decision.fresh;
         }
         // The provider sees the issuer's path as its mount point and the public origin as its host.
         req.originalUrl = `/v1/projects/${project.id}${rest}${query}`;

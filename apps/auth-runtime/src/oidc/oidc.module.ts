@@ -1,18 +1,20 @@
 import { Module } from '@nestjs/common';
 import { CommonModule } from '../common/common.module';
+import { CredentialsModule } from '../credentials/credentials.module';
 import { SessionsModule } from '../sessions/sessions.module';
 import { OAuthGrantsRepository } from './oauth-grants.repository';
 import { OidcInteractionsController } from './oidc-interactions.controller';
 import { OidcInteractionsService } from './oidc-interactions.service';
+import { OidcProviderConfiguration } from './oidc-provider-configuration';
 import { OidcProviders } from './oidc-providers.service';
 import { OidcRegistration } from './oidc-registration';
 import { OidcStore } from './oidc-store';
 
 /** Each project's OpenID Connect provider (CONTRACT §11): mounted by `oidcMiddleware`, completed through the interaction API. */
 @Module({
-  imports: [CommonModule, SessionsModule],
+  imports: [CommonModule, CredentialsModule, SessionsModule],
   controllers: [OidcInteractionsController],
-  providers: [OAuthGrantsRepository, OidcRegistration, OidcStore, OidcProviders, OidcInteractionsService],
+  providers: [OAuthGrantsRepository, OidcRegistration, OidcStore, OidcProviderConfiguration, OidcProviders, OidcInteractionsService],
   exports: [OidcProviders],
 })
 export class OidcModule {}
