@@ -1,12 +1,13 @@
 import 'reflect-metadata';
 import { accessSync, constants, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfigOrExit, type AppConfig } from '@gatehouse/config';
-import { firebaseParametersOf, type FirebaseScryptParameters } from '@gatehouse/crypto';
+import { firebaseParametersOf } from '@gatehouse/crypto';
 import { runMigrations } from '@gatehouse/entities';
 import { createIdentityContext, ProvisioningService } from '@gatehouse/identity';
 import { runMain } from '@gatehouse/platform';
+import { importUsersFile, SOURCE_FORMATS, type ImportReport, type SourceFormat } from '@gatehouse/user-transfer';
 import { withLocalSecrets } from './local-env';
 import { reachEmbeddedDatabase, shouldRunStandalone, standaloneDataDir } from './standalone';
 
@@ -16,9 +17,6 @@ const USAGE = `Usage:
   npm run cli -- users import --project ID --file F [--format gatehouse|auth0|firebase|supabase|clerk|cognito|keycloak]
       [--on-conflict skip|update|conflict] [--allow-weak-hashes] [--emit-events] [--login-phones]
       [--signer-key K --salt-separator S --rounds R --mem-cost M] [--json]`;
-
-const FORMATS = ['gatehouse', 'auth0', 'firebase', 'supabase', 'clerk', 'cognito', 'keycloak'] as const;
-type Format = (typeof FORMATS)[number];
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n${USAGE}\n`);
@@ -96,33 +94,15 @@ async function provision(command: string, args: { email: string; password: strin
   }
 }
 
-interface ImportReport {
-  counts: { created: number; updated: number; skipped: number; conflicts: number; rejected: number };
-  weak_hashes: number;
-  credentials_kept: number;
-  errors: { line: number; type: string; detail: string; errors?: Record<string, string[]> }[];
-}
-
-/** apps/control-plane/src/user-transfer/formats/file-import.ts, loaded by path (apps are not libraries: see app-entries.ts). */
-type ImportUsersFile = (
-  config: AppConfig,
-  request: { projectId: string; file: string; format: Format; onConflict: 'skip' | 'update' | 'conflict'; allowWeakHashes: boolean; emitEvents: boolean; firebase: FirebaseScryptParameters | null; loginPhones: boolean },
-) => Promise<{ kind: 'report'; report: ImportReport } | { kind: 'no-project' }>;
-
-function importUsersFile(): ImportUsersFile {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const entry = require(join(__dirname, '..', '..', 'apps', 'control-plane', 'src', 'user-transfer', 'formats', 'file-import')) as { importUsersFile: ImportUsersFile };
-  return entry.importUsersFile;
-}
-
 /** How many refused lines the readable summary shows (`--json` has the report's whole list). */
 const SHOWN_ERRORS = 20;
 
 /**
  * `users import` (CONTRACT §12, docs/migration.md): the file converted from its format and
- * imported in-process by the control plane's import, as the system; prints the report (`--json`:
- * exactly the API's `{counts, errors}`). Exit 0 once the file went through, whatever its lines'
- * outcomes; 1 when the project or the file is not there; 2 for bad arguments.
+ * imported in-process by `@gatehouse/user-transfer`, the import the control plane serves, as the
+ * system; prints the report (`--json`: exactly the API's `{counts, errors}`). Exit 0 once the file
+ * went through, whatever its lines' outcomes; 1 when the project or the file is not there; 2 for
+ * bad arguments.
  */
 async function usersImport(values: Record<string, string | boolean | undefined>): Promise<void> {
   const str = (name: string) => {
@@ -131,11 +111,11 @@ async function usersImport(values: Record<string, string | boolean | undefined>)
   };
   const projectId = str('project');
   const file = str('file');
-  const format = str('format') as Format;
+  const format = str('format') as SourceFormat;
   const onConflict = str('on-conflict') as 'skip' | 'update' | 'conflict';
   if (!projectId) fail('--project is required.');
   if (!file) fail('--file is required.');
-  if (!FORMATS.includes(format)) fail(`--format must be one of ${FORMATS.join(', ')}.`);
+  if (!SOURCE_FORMATS.includes(format)) fail(`--format must be one of ${SOURCE_FORMATS.join(', ')}.`);
   if (!['skip', 'update', 'conflict'].includes(onConflict)) fail('--on-conflict must be skip, update or conflict.');
   if (values['login-phones'] === true && format === 'gatehouse') fail('--login-phones applies to a vendor export (--format auth0|firebase|supabase|clerk|cognito): in our own format every phone_number is an SMS second factor.');
   const firebase = firebaseParametersOf({ signer_key: str('signer-key'), salt_separator: str('salt-separator'), rounds: str('rounds'), mem_cost: str('mem-cost') });
@@ -153,7 +133,7 @@ async function usersImport(values: Record<string, string | boolean | undefined>)
   }
   await withDatabase(async (config) => {
     await runMigrations(config.database.url);
-    const result = await importUsersFile()(config, { projectId, file: path, format, onConflict, allowWeakHashes: values['allow-weak-hashes'] === true, emitEvents: values['emit-events'] === true, firebase, loginPhones: values['login-phones'] === true });
+    const result = await importUsersFile(config, { projectId, file: path, format, onConflict, allowWeakHashes: values['allow-weak-hashes'] === true, emitEvents: values['emit-events'] === true, firebase, loginPhones: values['login-phones'] === true });
     if (result.kind === 'no-project') {
       process.stderr.write(`No project ${projectId}.\n`);
       process.exitCode = 1;
@@ -168,7 +148,7 @@ async function usersImport(values: Record<string, string | boolean | undefined>)
   });
 }
 
-function summary(report: ImportReport, format: Format): string {
+function summary(report: ImportReport, format: SourceFormat): string {
   const c = report.counts;
   // JSON documents are numbered by user; NDJSON and CSV by line.
   const unit = format === 'firebase' || format === 'cognito' || format === 'keycloak' ? 'user' : 'line';

@@ -8,7 +8,7 @@ import { appFactory } from '../scripts/app-entries';
 
 const run = promisify(execFile);
 const ROOT = join(__dirname, '..', '..');
-const FIXTURES = join(ROOT, 'apps/control-plane/src/user-transfer/formats/fixtures');
+const FIXTURES = join(ROOT, 'libs/user-transfer/src/formats/fixtures');
 /** Firebase's published scrypt test vector (the firebase-scrypt README): the project parameters of user1's hash. */
 const FIREBASE = ['--signer-key', 'jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA==', '--salt-separator', 'Bw==', '--rounds', '8', '--mem-cost', '14'];
 

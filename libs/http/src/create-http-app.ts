@@ -15,8 +15,8 @@ export interface HttpAppOptions {
   description: string;
   /** Paths that also accept form bodies. */
   formPaths?: string[];
-  /** Paths whose `application/x-ndjson` body is left unread for the route to stream (user import). */
-  streamPaths?: RegExp[];
+  /** Routes, as their controllers write them (`/v1/…/:id/…`), whose `application/x-ndjson` body is left unread for the route to stream (user import). */
+  streamRoutes?: string[];
   /** Called with the route list after init, e.g. to fill the 405 route table. */
   onRoutes?: (routes: { path: string; method: string }[]) => void;
   configure?: (app: NestExpressApplication) => void;
@@ -105,7 +105,7 @@ export async function createHttpApp(module: Type<unknown>, config: AppConfig, op
   app.use(requestContextMiddleware(opts.name, logRequests ? { logger, json: config.http.logJson } : null));
   app.use(hostRequiredMiddleware());
   opts.beforeBody?.(app);
-  app.use(bodyMiddleware(config.http.bodyLimitBytes, opts.formPaths, opts.streamPaths));
+  app.use(bodyMiddleware(config.http.bodyLimitBytes, opts.formPaths, opts.streamRoutes));
   opts.configure?.(app);
 
   if (opts.docs !== false) {

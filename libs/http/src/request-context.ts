@@ -2,6 +2,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { LoggerService } from '@nestjs/common';
 import { newSpanId, traceIdFrom, traceResponse } from '@gatehouse/crypto';
 import { PlatformError, recordHttpRequest } from '@gatehouse/platform';
+import { routePatternSource } from '@gatehouse/problem-details';
 
 /**
  * What Gatehouse keeps about a request, in Express's per-request `res.locals`. Not on the request
@@ -89,7 +90,8 @@ const BODY_ERRORS: Record<string, [string, string]> = {
  * a missing or unknown project key is 401 whatever the body; an unknown route 404, a wrong method
  * 405. body-parser has read the whole request by then, refused or not.
  */
-export function bodyMiddleware(limitBytes: number, formPaths: string[] = [], streamPaths: RegExp[] = []) {
+export function bodyMiddleware(limitBytes: number, formPaths: string[] = [], streamRoutes: string[] = []) {
+  const streamPaths = streamRoutes.map((route) => new RegExp(`^${routePatternSource(route)}$`));
   const jsonOnly = jsonOnlyMiddleware(formPaths);
   const json = express.json({ limit: limitBytes, strict: false, type: ['application/json', 'application/*+json'] });
   const form = express.urlencoded({ extended: false, limit: limitBytes });

@@ -6,9 +6,7 @@ export class RouteTable {
   private readonly routes: { regex: RegExp; methods: Set<string> }[] = [];
 
   add(pathPattern: string, method: string): void {
-    const regex = new RegExp(
-      '^' + pathPattern.replace(/[.+*?^${}()|[\]\\]/g, '\\$&').replace(/\/:[A-Za-z0-9_]+/g, '/[^/]+') + '/?$',
-    );
+    const regex = new RegExp('^' + routePatternSource(pathPattern) + '/?$');
     let entry = this.routes.find((r) => r.regex.source === regex.source);
     if (!entry) {
       entry = { regex, methods: new Set() };
@@ -27,3 +25,8 @@ export class RouteTable {
 }
 
 export const ROUTE_TABLE = Symbol('ROUTE_TABLE');
+
+/** A route as Nest writes it (`/v1/admin/projects/:id/users`) as the source of a regular expression of its paths: each `:param` one segment. */
+export function routePatternSource(pathPattern: string): string {
+  return pathPattern.replace(/[.+*?^${}()|[\]\\]/g, '\\$&').replace(/\/:[A-Za-z0-9_]+/g, '/[^/]+');
+}

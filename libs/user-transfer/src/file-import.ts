@@ -8,11 +8,12 @@ import { DataSource } from 'typeorm';
 import type { AppConfig } from '@gatehouse/config';
 import type { FirebaseScryptParameters } from '@gatehouse/crypto';
 import { DatabaseModule, isId, Project } from '@gatehouse/entities';
-import { IdentityModule, MfaFactorsRepository, OAuthIdentitiesRepository } from '@gatehouse/identity';
+import { IdentityModule } from '@gatehouse/identity';
 import { CacheStore, MemoryCacheStore, PlatformConfigModule } from '@gatehouse/platform';
-import { UserImportService, type ImportReport, type OnConflict } from '../user-import.service';
-import { ndjsonStream, type ConvertedLine } from './lines';
-import { CONVERTERS, type SourceFormat } from './source-formats';
+import { UserImportService, type ImportReport, type OnConflict } from './import/user-import.service';
+import { UserTransferServicesModule } from './user-transfer.module';
+import { ndjsonStream, type ConvertedLine } from './formats/lines';
+import { CONVERTERS, type SourceFormat } from './formats/source-formats';
 
 /** What `npm run cli -- users import` asks for (CONTRACT §12). */
 export interface FileImportRequest {
@@ -38,15 +39,14 @@ class LocalCacheModule {}
 const MAX_NOTES = 1000;
 
 /**
- * `users import` (tools/scripts/cli.ts loads this file by path: apps are not libraries): the file
- * read as a stream (gunzipped when it is gzip, as Auth0's bulk export is), converted from the
- * vendor's format into our lines on the fly, and imported by the control plane's own
- * UserImportService in a Nest context of just what it needs (Postgres; no HTTP, no Redis). The
- * actor is the system. A converter's notes (why a record could not become a user) replace the
- * import's generic detail for their lines.
+ * `users import` (tools/scripts/cli.ts): the file read as a stream (gunzipped when it is gzip, as
+ * Auth0's bulk export is), converted from the vendor's format into our lines on the fly, and
+ * imported by the UserImportService the control plane's route runs, in a Nest context of just
+ * what it needs (Postgres; no HTTP, no Redis). The actor is the system. A converter's notes (why a
+ * record could not become a user) replace the import's generic detail for their lines.
  */
 export async function importUsersFile(config: AppConfig, request: FileImportRequest): Promise<FileImportResult> {
-  @Module({ imports: [PlatformConfigModule.forRoot(config), DatabaseModule.forRoot(), LocalCacheModule, IdentityModule], providers: [UserImportService, MfaFactorsRepository, OAuthIdentitiesRepository] })
+  @Module({ imports: [PlatformConfigModule.forRoot(config), DatabaseModule.forRoot(), LocalCacheModule, IdentityModule, UserTransferServicesModule] })
   class UserImportContextModule {}
   const ctx = await NestFactory.createApplicationContext(UserImportContextModule, { logger: false, abortOnError: false });
   try {

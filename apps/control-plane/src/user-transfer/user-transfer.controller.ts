@@ -6,21 +6,22 @@ import { isId, type Project } from '@gatehouse/entities';
 import { ProjectsRepository, requestMeta } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
+import { UserExportService, UserImportService, type OnConflict } from '@gatehouse/user-transfer';
 import { AdminGuard, type AdminContext } from '../auth/admin.guard';
 import { CurrentAdmin } from '../auth/current-admin.decorator';
 import { assertRecentProof } from '../auth/recent-proof';
 import { QueryReader } from '../common/query-params';
 import { ImportReportResponse } from './import-report.response';
-import { UserExportService } from './user-export.service';
-import { UserImportService, type OnConflict } from './user-import.service';
 
-/** The import route: its NDJSON body is left unread by the body parser for the route to stream (app-factory). */
-export const USER_IMPORT_PATH = /^\/v1\/admin\/projects\/[^/]+\/users\/import$/;
+const USERS_ROUTE = 'v1/admin/projects/:id/users';
+const IMPORT_ROUTE = 'import';
+/** The import route, as its decorators make it: its NDJSON body is left unread by the body parser for the route to stream (app-factory). */
+export const USER_IMPORT_ROUTE = `/${USERS_ROUTE}/${IMPORT_ROUTE}`;
 
 @ApiTags('users')
 @ApiBearerAuth()
 @UseGuards(AdminGuard)
-@Controller('v1/admin/projects/:id/users')
+@Controller(USERS_ROUTE)
 export class UserTransferController {
   constructor(
     private readonly imports: UserImportService,
@@ -29,7 +30,7 @@ export class UserTransferController {
     private readonly clock: Clock,
   ) {}
 
-  @Post('import')
+  @Post(IMPORT_ROUTE)
   @HttpCode(200)
   @ApiOperation({
     summary: 'Import users from an `application/x-ndjson` body, one user a line, streamed; answers the report (docs/migration.md)',

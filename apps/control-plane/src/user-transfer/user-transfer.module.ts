@@ -1,13 +1,13 @@
 import { Module } from '@nestjs/common';
-import { EventRecorder, MfaFactorsRepository, OAuthIdentitiesRepository, ProjectsRepository, UsersRepository } from '@gatehouse/identity';
+import { ProjectsRepository } from '@gatehouse/identity';
+import { UserTransferServicesModule } from '@gatehouse/user-transfer';
 import { AdminGuard } from '../auth/admin.guard';
 import { UserTransferController } from './user-transfer.controller';
-import { UserExportService } from './user-export.service';
-import { UserImportService } from './user-import.service';
 
-/** User import and export (CONTRACT §12, docs/migration.md). */
+/** User import and export (CONTRACT §12, docs/migration.md): the routes over `@gatehouse/user-transfer`. */
 @Module({
+  imports: [UserTransferServicesModule],
   controllers: [UserTransferController],
-  providers: [AdminGuard, UserImportService, UserExportService, UsersRepository, MfaFactorsRepository, OAuthIdentitiesRepository, ProjectsRepository, EventRecorder],
+  providers: [AdminGuard, ProjectsRepository],
 })
 export class UserTransferModule {}

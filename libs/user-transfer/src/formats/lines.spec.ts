@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { ndjsonLines } from '../ndjson';
+import { ndjsonLines } from '../ndjson-lines';
 import { e164, isoDate, ndjsonStream, providerName, sniff } from './lines';
 import { supabaseLines } from './supabase';
 

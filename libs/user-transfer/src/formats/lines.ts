@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { ndjsonLines } from '../ndjson';
+import { ndjsonLines } from '../ndjson-lines';
 
 /**
  * One line of our import (CONTRACT §12) made from a vendor's record. `text` is what the import

@@ -9,8 +9,8 @@ import { deadlockDetected, uniqueViolation, type Project } from '@gatehouse/enti
 import { AccessTokensService, EventRecorder, MfaFactorsRepository, OAuthIdentitiesRepository, SessionsRepository, totpSecretAad, UsersRepository, type RequestMeta } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError, ProblemValidationPipe, type FieldErrors } from '@gatehouse/problem-details';
-import { ImportLineDto } from './dto/import-line.dto';
-import { ndjsonLines } from './ndjson';
+import { ImportLineDto } from './import-line.dto';
+import { ndjsonLines } from '../ndjson-lines';
 
 export type OnConflict = 'skip' | 'update' | 'conflict';
 
