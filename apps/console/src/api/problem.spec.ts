@@ -46,7 +46,7 @@ describe('problem mapping (what a screen shows when a call fails)', () => {
       name: 'must not be empty',
       'settings.access_token_ttl_seconds': 'must be at least 60',
       settings: 'oauth_providers.google.client_id: must be a string',
-      allowed_origins: '1: must be an origin; [2]: must be an origin',
+      allowed_origins: 'item 2: must be an origin; item 3: must be an origin',
     });
     expect(mapped.other).toEqual(['unknown: is not allowed']);
     expect(fieldErrors(new Error('x'), ['name'])).toEqual({ fields: {}, other: [] });

@@ -62,7 +62,7 @@ export function networkProblem(err: unknown): ApiProblem {
 /**
  * Maps a problem's field errors (dotted paths such as `settings.access_token_ttl_seconds`) onto a
  * form's fields: a key belongs to the longest field name it equals or starts with (`name.` or
- * `name[`); errors of no field are returned in `other`, to be shown above the form.
+ * `name[`), a list's item numbered from 1; errors of no field are returned in `other`, to be shown above the form.
  */
 export function fieldErrors(problem: unknown, fields: readonly string[]): { fields: Record<string, string>; other: string[] } {
   const out: { fields: Record<string, string>; other: string[] } = { fields: {}, other: [] };
@@ -74,7 +74,10 @@ export function fieldErrors(problem: unknown, fields: readonly string[]): { fiel
     if (!field) out.other.push(`${key}: ${text}`);
     else {
       const rest = key.slice(field.length).replace(/^\./, '');
-      const prefix = rest ? `${rest}: ` : '';
+      // A list's items as people count them: the server's `allowed_origins.1` (or `[1]`) is the second line, "item 2".
+      const item = /^\[?(\d+)\]?(?:\.(.+))?$/.exec(rest);
+      const where = item ? `item ${Number(item[1]) + 1}${item[2] ? ` ${item[2]}` : ''}` : rest;
+      const prefix = where ? `${where}: ` : '';
       out.fields[field] = out.fields[field] ? `${out.fields[field]}; ${prefix}${text}` : `${prefix}${text}`;
     }
   }
