@@ -11,6 +11,7 @@ import { ProvisioningService } from './provisioning.service';
 import { ProjectsCache } from './projects-cache.service';
 import { ProjectsRepository } from './projects/projects.repository';
 import { RefreshChainsRepository } from './sessions/refresh-chains.repository';
+import { SessionRevocation } from './sessions/session-revocation';
 import { SessionsRepository } from './sessions/sessions.repository';
 import { SigningKeysService } from './signing-keys.service';
 import { UsersRepository } from './users/users.repository';
@@ -28,6 +29,7 @@ const PROVIDERS = [
   ProvisioningService,
   RefreshChainsRepository,
   SecondFactorLockout,
+  SessionRevocation,
   SessionsRepository,
   SigningKeysService,
   UsersRepository,

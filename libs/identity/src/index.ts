@@ -8,6 +8,7 @@ export { PasswordHasher } from './password-hasher';
 export { PASSWORD_MAX, PASSWORD_MIN, PasswordPolicy } from './password-policy';
 export { PublicJwkResponse } from './public-jwk.response';
 export { liveSessionCountSql, SessionsRepository, unrevokedSessionOfUserSql, type NewSession, type SessionRow } from './sessions/sessions.repository';
+export { SessionRevocation, type SessionRevoker } from './sessions/session-revocation';
 export { RefreshChainsRepository, type ChainStateRow, type RotatedRow, type Rotation } from './sessions/refresh-chains.repository';
 export { UsersRepository, type ExportRow, type MeQuery, type MeRow, type UserFilter, type UserRow } from './users/users.repository';
 export { enabledMfaFactorTypesSql, MfaFactorsRepository, totpSecretAad } from './credentials/mfa-factors.repository';

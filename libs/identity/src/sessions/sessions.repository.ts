@@ -184,6 +184,12 @@ export class SessionsRepository {
     return rows.map((r) => r.id);
   }
 
+  /** The ids of the project's sessions not yet revoked (whose tokens its deletion must refuse). */
+  async unrevokedIdsOfProject(manager: EntityManager, projectId: string): Promise<string[]> {
+    const rows = await queryRows<{ id: string }>(manager, `SELECT id FROM sessions WHERE project_id = $1 AND revoked_at IS NULL`, [projectId]);
+    return rows.map((r) => r.id);
+  }
+
   /** The ids of sessions revoked after `since` (the revocation list every instance keeps). */
   async revokedSince(since: Date): Promise<string[]> {
     const rows = await queryRows<{ id: string }>(this.dataSource, `SELECT id FROM sessions WHERE revoked_at IS NOT NULL AND revoked_at > $1`, [since]);
