@@ -14,6 +14,18 @@ export default defineConfig({
   plugins: [react()],
   html: { cspNonce: 'GATEHOUSE_CSP_NONCE' },
   logLevel: 'warn',
+  // `npm run dev` (tools/scripts/dev.js): Vite stands in front of the auth runtime (PUBLIC_AUTH_URL
+  // is this server), serving the pages with hot reload and passing everything else on to it.
+  server: {
+    port: Number(process.env.PAGES_DEV_PORT ?? 5174),
+    strictPort: true,
+    proxy: {
+      '^/(v1|\\.well-known|health|docs)(/|$)': {
+        target: `http://localhost:${process.env.AUTH_RUNTIME_PORT ?? 4000}`,
+        bypass: (req) => (/^\/v1\/projects\/[^/]+\/pages\/(sign-in|consent|signed-out|error)\/?(\?|$)/.test(req.url ?? '') ? '/index.html' : undefined),
+      },
+    },
+  },
   build: {
     outDir: resolve(here, '../../dist/auth-pages'),
     emptyOutDir: true,

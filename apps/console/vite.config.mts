@@ -41,6 +41,13 @@ export default defineConfig({
   plugins: [react(), initialJavaScriptBudget()],
   html: { cspNonce: 'GATEHOUSE_CSP_NONCE' },
   logLevel: 'warn',
+  // `npm run dev` (tools/scripts/dev.js): Vite serves the console with hot reload and passes its
+  // configuration and the admin API on to the control plane.
+  server: {
+    port: Number(process.env.CONSOLE_DEV_PORT ?? 5173),
+    strictPort: true,
+    proxy: Object.fromEntries(['/console/config.json', '/v1/admin'].map((path) => [path, `http://localhost:${process.env.CONTROL_PLANE_PORT ?? 4001}`])),
+  },
   build: {
     outDir: resolve(here, '../../dist/console'),
     emptyOutDir: true,

@@ -17,7 +17,8 @@ export interface PagesConfig {
 export async function loadConfig(): Promise<PagesConfig> {
   let res: Response;
   try {
-    res = await fetch(`${import.meta.env.BASE_URL}config.json`, { headers: { Accept: 'application/json' }, cache: 'no-store' });
+    // Beside the page (the build's base is relative: `./`), in the build and under Vite's dev server alike.
+    res = await fetch('./config.json', { headers: { Accept: 'application/json' }, cache: 'no-store' });
   } catch (err) {
     throw networkProblem(err);
   }
