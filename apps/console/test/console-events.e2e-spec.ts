@@ -56,23 +56,7 @@ describe('admin console: webhooks, audit log and overview (Chromium, real stack)
   const hookUrl = () => `${stack.receiver.url}/hook`;
   const today = () => new Date().toISOString().slice(0, 10);
 
-  /** What sticks out sideways on a 390 px phone (nothing should: wide tables scroll inside their own container). */
-  async function overflowOnPhone(): Promise<string[]> {
-    await page.setViewportSize({ width: 390, height: 844 });
-    try {
-      await page.waitForTimeout(300);
-      return await page.locator('body').evaluate((body) => {
-        const width = body.ownerDocument.documentElement.clientWidth;
-        if (body.ownerDocument.documentElement.scrollWidth <= width) return [];
-        return [...body.querySelectorAll('*')]
-          .filter((el) => el.getBoundingClientRect().right > width + 1 && !el.closest('[style*="overflow"], .mantine-Table-scrollContainer, .mantine-ScrollArea-root'))
-          .slice(0, 10)
-          .map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')} right=${Math.round(el.getBoundingClientRect().right)}`);
-      });
-    } finally {
-      await page.setViewportSize({ width: 1280, height: 800 });
-    }
-  }
+  const overflowOnPhone = () => browser.overflowOnPhone();
 
   async function deliveries(): Promise<Delivery[]> {
     return (await stack.adminApi<{ deliveries: Delivery[] }>(token, `/v1/admin/webhooks/${webhookId}/deliveries`)).body.deliveries;

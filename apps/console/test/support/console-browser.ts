@@ -89,11 +89,31 @@ export class ConsoleBrowser {
       found.push(...(await this.axe()).map((v) => ({ ...v, id: `${theme}: ${v.id}` })));
       if (SCREENSHOTS) {
         mkdirSync(SCREENSHOT_DIR, { recursive: true });
+        // From the top: a full-page shot of a scrolled page draws the fixed header over the middle.
+        await this.page.evaluate(() => window.scrollTo(0, 0));
         await this.page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-${theme}.png`), fullPage: true });
       }
     }
     await this.page.emulateMedia({ colorScheme: 'light' });
     return found;
+  }
+
+  /** What sticks out sideways on a 390 px phone (nothing should: wide tables scroll inside their own container). */
+  async overflowOnPhone(): Promise<string[]> {
+    await this.page.setViewportSize({ width: 390, height: 844 });
+    try {
+      await this.page.waitForTimeout(300);
+      return await this.page.locator('body').evaluate((body) => {
+        const width = body.ownerDocument.documentElement.clientWidth;
+        if (body.ownerDocument.documentElement.scrollWidth <= width) return [];
+        return [...body.querySelectorAll('*')]
+          .filter((el) => el.getBoundingClientRect().right > width + 1 && !el.closest('[style*="overflow"], .mantine-Table-scrollContainer, .mantine-ScrollArea-root'))
+          .slice(0, 10)
+          .map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')} right=${Math.round(el.getBoundingClientRect().right)}`);
+      });
+    } finally {
+      await this.page.setViewportSize({ width: 1280, height: 800 });
+    }
   }
 
   async close(): Promise<void> {

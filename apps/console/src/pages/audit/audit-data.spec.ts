@@ -13,6 +13,12 @@ describe('audit data as the console shows it', () => {
     expect(dataLines({})).toEqual([]);
   });
 
+  it('leaves out a field sent with the value it had, the list of changed names and the resource the row names', () => {
+    expect(
+      dataLines({ project: { id: 'p1', name: 'Storefront' }, changed: ['name', 'redirect_urls', 'settings.rp_id'], changes: { name: { from: 'Shop', to: 'Storefront' }, redirect_urls: { from: [], to: [] }, 'settings.rp_id': { from: null, to: null } } }),
+    ).toEqual([{ kind: 'change', field: 'name', from: 'Shop', to: 'Storefront' }]);
+  });
+
   it('sends a known prefix as prefix.*, an action or a pattern as typed', () => {
     expect(actionQuery('project')).toBe('project.*');
     expect(actionQuery('project.')).toBe('project.*');

@@ -15,7 +15,11 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** `data.changes` as from → to per field (a secret's change without its values), then any other member as a fact. */
+/**
+ * `data.changes` as from → to per field (a secret's change without its values; a field sent with
+ * the value it had is no change), then any other member as a fact, except what the row already
+ * shows: the list of `changed` field names and the resource named by its id (`project: {id, name}`).
+ */
 export function dataLines(data: Record<string, unknown>): DataLine[] {
   const out: DataLine[] = [];
   const { changes, ...rest } = data;
@@ -23,10 +27,11 @@ export function dataLines(data: Record<string, unknown>): DataLine[] {
     for (const [field, change] of Object.entries(changes)) {
       if (!isObject(change)) continue;
       if (change.changed === true && !('from' in change) && !('to' in change)) out.push({ kind: 'secret', field });
-      else out.push({ kind: 'change', field, from: valueText(change.from), to: valueText(change.to) });
+      else if (JSON.stringify(change.from ?? null) !== JSON.stringify(change.to ?? null)) out.push({ kind: 'change', field, from: valueText(change.from), to: valueText(change.to) });
     }
+    delete rest.changed;
   }
-  for (const [key, value] of Object.entries(rest)) out.push({ kind: 'fact', key, value: valueText(value) });
+  for (const [key, value] of Object.entries(rest)) if (!(isObject(value) && 'id' in value)) out.push({ kind: 'fact', key, value: valueText(value) });
   return out;
 }
 

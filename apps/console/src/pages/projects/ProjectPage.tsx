@@ -123,24 +123,26 @@ function SettingsForm({ project }: { project: Project }) {
   const [ttl, setTtl] = useState<number | string>(s.access_token_ttl_seconds);
   const [requireVerification, setRequireVerification] = useState(s.require_email_verification);
   const save = useMutation({
-    mutationFn: () =>
-      unwrap(
-        api.PATCH('/v1/admin/projects/{id}', {
-          params: { path: { id: project.id } },
-          body: {
-            name: name.trim(),
-            allowed_origins: lines(origins),
-            redirect_urls: lines(redirects),
-            settings: {
-              default_redirect_url: defaultRedirect.trim() || null,
-              rp_id: rpId.trim() || null,
-              rp_name: rpName.trim() || null,
-              access_token_ttl_seconds: typeof ttl === 'number' ? ttl : null,
-              require_email_verification: requireVerification,
-            },
-          },
-        }),
-      ),
+    // Only what the admin changed is sent, so the audit log's `data.changes` lists those fields only.
+    mutationFn: () => {
+      const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+      const settings = Object.fromEntries(
+        Object.entries({
+          default_redirect_url: defaultRedirect.trim() || null,
+          rp_id: rpId.trim() || null,
+          rp_name: rpName.trim() || null,
+          access_token_ttl_seconds: typeof ttl === 'number' ? ttl : null,
+          require_email_verification: requireVerification,
+        }).filter(([key, value]) => !same(value, s[key as keyof typeof s])),
+      );
+      const body = {
+        ...(name.trim() !== project.name && { name: name.trim() }),
+        ...(!same(lines(origins), project.allowed_origins) && { allowed_origins: lines(origins) }),
+        ...(!same(lines(redirects), project.redirect_urls) && { redirect_urls: lines(redirects) }),
+        ...(Object.keys(settings).length > 0 && { settings }),
+      };
+      return unwrap(api.PATCH('/v1/admin/projects/{id}', { params: { path: { id: project.id } }, body }));
+    },
     onSuccess: (updated) => {
       client.setQueryData(['project', project.id], updated);
       void client.invalidateQueries({ queryKey: ['projects'] });

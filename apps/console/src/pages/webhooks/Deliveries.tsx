@@ -134,7 +134,7 @@ export function Deliveries({ webhookId, watchUntil, onQueued }: { webhookId: str
                             <Table.Td>
                               <Button
                                 size="compact-xs"
-                                variant="subtle"
+                                variant="default"
                                 aria-expanded={expanded}
                                 aria-controls={expanded ? panelId : undefined}
                                 aria-label={`${expanded ? 'Hide' : 'Show'} attempt ${d.attempt} of ${d.event_type}`}
@@ -241,7 +241,7 @@ function AttemptDetail({ webhookId, delivery }: { webhookId: string; delivery: D
           <Stack gap="md" data-testid="delivery-detail">
             {d.status === 'pending' && <Text size="sm">Not attempted yet{d.next_attempt_at ? `: due ${formatDate(d.next_attempt_at)}` : ''}.</Text>}
             {why && (
-              <Text size="sm" c="red.8" fw={500} role="note" data-testid="delivery-error" style={{ color: 'light-dark(var(--mantine-color-red-9), var(--mantine-color-red-3))' }}>
+              <Text size="sm" fw={500} role="note" data-testid="delivery-error" style={{ color: 'light-dark(var(--mantine-color-red-9), var(--mantine-color-red-3))' }}>
                 Failed: {why}
               </Text>
             )}
