@@ -1,6 +1,10 @@
 import { Module } from '@nestjs/common';
 import { MfaFactorsRepository, OAuthIdentitiesRepository } from '@gatehouse/identity';
 import { UserExportService } from './export/user-export.service';
+import { ImportBatchRunner } from './import/batch-runner';
+import { ImportCredentialWriter } from './import/credential-writer';
+import { ImportLineParser } from './import/line-parser';
+import { ImportLineWriter } from './import/line-writer';
 import { UserImportService } from './import/user-import.service';
 
 /**
@@ -8,7 +12,7 @@ import { UserImportService } from './import/user-import.service';
  * plane's routes, the CLI's file import): the identity services they write through come from it.
  */
 @Module({
-  providers: [UserImportService, UserExportService, MfaFactorsRepository, OAuthIdentitiesRepository],
+  providers: [UserImportService, ImportLineParser, ImportBatchRunner, ImportLineWriter, ImportCredentialWriter, UserExportService, MfaFactorsRepository, OAuthIdentitiesRepository],
   exports: [UserImportService, UserExportService],
 })
 export class UserTransferServicesModule {}
