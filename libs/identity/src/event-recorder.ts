@@ -49,8 +49,9 @@ export class EventRecorder {
   }
 
   /**
-   * One `session.revoked` per session a bulk change ended (a user disabled, deleted or resetting
-   * their password), as a single sign-out writes one, so subscribers see every revocation.
+   * One `session.revoked` per ended session, so subscribers see every revocation, a bulk one (a
+   * user disabled, deleted or resetting their password) as a single sign-out. Called by
+   * SessionRevocation, the one path that ends sessions.
    */
   async sessionsRevoked(
     manager: EntityManager,

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { User } from '@gatehouse/entities';
-import { EventRecorder, LockoutService, MfaFactorsRepository, OAuthIdentitiesRepository, OneTimeTokensRepository, SecondFactorLockout, UsersRepository, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
+import { EventRecorder, LockoutService, MfaFactorsRepository, OAuthIdentitiesRepository, OneTimeTokensRepository, SecondFactorLockout, SessionRevocation, UsersRepository, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { PasskeysRepository } from '../credentials/passkeys.repository';
-import { SessionsService } from '../sessions/sessions.service';
 
 /** How the owner of the address proved it: a completed reset, a magic link, or a provider's word. */
 export type OwnershipProof = { method: 'password_reset' } | { method: 'magic_link' } | { method: 'oauth'; provider: string; identityId: string };
@@ -40,7 +39,7 @@ export class AccountClaimsService {
     private readonly identities: OAuthIdentitiesRepository,
     private readonly factors: MfaFactorsRepository,
     private readonly tokens: OneTimeTokensRepository,
-    private readonly sessions: SessionsService,
+    private readonly revocation: SessionRevocation,
     private readonly events: EventRecorder,
     private readonly lockout: LockoutService,
     private readonly mfaLockout: SecondFactorLockout,
@@ -56,10 +55,11 @@ export class AccountClaimsService {
     const locked = await this.users.lockById(manager, project.id, user.id);
     if (!locked || locked.emailVerified) return null;
     const now = this.clock.now();
+    const by = { tenantId: project.tenantId, projectId: project.id, actorType: 'user' as const, actorId: user.id, meta };
     // Sessions end first; then the credentials. Requests of the creator in flight meet the row lock
     // held until commit: a sign-in that checked the old password gets no session (the stamp moved),
     // a change made through a session finds the session revoked (SessionsService).
-    const revoked = await this.sessions.revokeAllOfUser(manager, user.id, ACCOUNT_CLAIMED);
+    const revoked = await this.revocation.revokeAll(manager, user.id, by, ACCOUNT_CLAIMED);
     const password = await this.users.removePassword(manager, user.id);
     const passkeys = await this.passkeys.deleteAllOfUser(manager, user.id);
     const identities = await this.identities.deleteAllOfUser(manager, user.id, proof.method === 'oauth' ? proof.identityId : null);
@@ -74,7 +74,6 @@ export class AccountClaimsService {
     await this.mfaLockout.reset(project.id, user.id);
 
     const removed: ClaimRemovals = { password, passkeys, identities, mfa_factors: mfa.factors, backup_codes: mfa.backupCodes, sessions: revoked.length };
-    const by = { tenantId: project.tenantId, projectId: project.id, actorType: 'user' as const, actorId: user.id, meta };
     const how = proof.method === 'oauth' ? { method: proof.method, provider: proof.provider } : { method: proof.method };
     await this.events.record(manager, {
       ...by,
@@ -84,7 +83,6 @@ export class AccountClaimsService {
       data: { user: { id: user.id, email: user.email }, reason: ACCOUNT_CLAIMED, proof: how, changes: { email_verified: true }, removed },
     });
     await this.events.record(manager, { ...by, action: 'email.verified', resourceType: 'user', resourceId: user.id, data: { user: { id: user.id, email: user.email }, ...how } });
-    await this.events.sessionsRevoked(manager, by, user.id, revoked, ACCOUNT_CLAIMED);
     return removed;
   }
 

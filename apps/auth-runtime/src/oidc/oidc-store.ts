@@ -4,7 +4,6 @@ import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { decryptSecretString, encryptSecret, sha256Hex } from '@gatehouse/crypto';
 import { OAuthClientsRepository, SessionsRepository, type ResolvedProject } from '@gatehouse/identity';
 import { CacheStore, Clock } from '@gatehouse/platform';
-import { ProblemError } from '@gatehouse/problem-details';
 import { SessionsService } from '../sessions/sessions.service';
 import { OAuthGrantsRepository } from './oauth-grants.repository';
 import { oidcClientMetadata } from './oidc-client-metadata';
@@ -131,12 +130,8 @@ export class OidcStore {
 
   async endGatehouseSession(project: ResolvedProject, userId: string, sid: string): Promise<void> {
     const meta = requestState()?.meta ?? { ip: null, userAgent: null };
-    try {
-      await this.sessions.revokeOwn({ tid: project.tenantId, aud: project.id, sub: userId }, sid, meta, 'oidc_logout');
-    } catch (err) {
-      // Already ended (revoked elsewhere, or expired): nothing left to end.
-      if (!(err instanceof ProblemError && err.slug === 'not-found')) throw err;
-    }
+    // Already ended (revoked elsewhere): nothing left to end.
+    await this.sessions.endOwn({ tid: project.tenantId, aud: project.id, sub: userId }, sid, meta, 'oidc_logout');
   }
 
   seal(value: string): string {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { sha256Hex } from '@gatehouse/crypto';
-import { EventRecorder, LockoutService, mailedToCurrentAddress, OneTimeTokensRepository, PasswordHasher, SecondFactorLockout, UsersRepository, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
+import { EventRecorder, LockoutService, mailedToCurrentAddress, OneTimeTokensRepository, PasswordHasher, SecondFactorLockout, SessionRevocation, UsersRepository, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import { MailQueue } from '@gatehouse/queue';
@@ -11,7 +11,6 @@ import { applicationLink, projectMail } from '../common/mail-links';
 import { withQuery } from '../common/redirect-urls';
 import { isTokenShape } from '../one-time-tokens/token.dto';
 import { PasswordPolicy } from '../accounts/password-policy';
-import { SessionsService } from '../sessions/sessions.service';
 import type { ResetTokenValidResponse } from './reset-token.response';
 
 export const RESET_TTL_MS = 3600_000;
@@ -28,7 +27,7 @@ export class PasswordResetService {
     private readonly dataSource: DataSource,
     private readonly users: UsersRepository,
     private readonly tokens: OneTimeTokensRepository,
-    private readonly sessions: SessionsService,
+    private readonly revocation: SessionRevocation,
     private readonly claims: AccountClaimsService,
     private readonly hasher: PasswordHasher,
     private readonly policy: PasswordPolicy,
@@ -78,8 +77,7 @@ export class PasswordResetService {
       await this.users.setPassword(manager, owner.id, passwordHash, scheme);
       await this.users.bumpSecurityStamp(manager, owner.id);
       await this.tokens.consumeAllOfUser(manager, owner.id, 'password-reset', this.clock.now());
-      const revoked = await this.sessions.revokeAllOfUser(manager, owner.id, 'password_reset');
-      await this.events.sessionsRevoked(manager, { tenantId: owner.tenantId, projectId: project.id, actorType: 'user', actorId: owner.id, meta }, owner.id, revoked, 'password_reset');
+      const revoked = await this.revocation.revokeAll(manager, owner.id, { tenantId: owner.tenantId, projectId: project.id, actorType: 'user', actorId: owner.id, meta }, 'password_reset');
       await this.events.record(manager, {
         tenantId: owner.tenantId,
         projectId: project.id,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { EventRecorder, OneTimeTokensRepository, PasswordHasher, UsersRepository, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
+import { EventRecorder, OneTimeTokensRepository, PasswordHasher, SessionRevocation, UsersRepository, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import { AccountsService } from '../accounts/accounts.service';
@@ -19,6 +19,7 @@ export class PasswordChangeService {
     private readonly users: UsersRepository,
     private readonly accounts: AccountsService,
     private readonly sessions: SessionsService,
+    private readonly revocation: SessionRevocation,
     private readonly tokens: OneTimeTokensRepository,
     private readonly hasher: PasswordHasher,
     private readonly policy: PasswordPolicy,
@@ -38,9 +39,8 @@ export class PasswordChangeService {
       await this.users.setPassword(manager, user.id, hash, scheme);
       await this.users.bumpSecurityStamp(manager, user.id);
       await this.tokens.consumeAllOfUser(manager, user.id, 'password-reset', this.clock.now());
-      const revoked = await this.sessions.revokeOthersOfUser(manager, user.id, caller.sid, 'password_changed');
       const by = { tenantId: user.tenantId, projectId: project.id, actorType: 'user' as const, actorId: user.id, meta };
-      await this.events.sessionsRevoked(manager, by, user.id, revoked, 'password_changed');
+      const revoked = await this.revocation.revokeAll(manager, user.id, by, 'password_changed', caller.sid);
       await this.events.record(manager, {
         ...by,
         action: 'password.changed',

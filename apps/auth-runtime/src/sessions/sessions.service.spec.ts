@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { AppConfig } from '@gatehouse/config';
 import { encryptSecret, hmacSha256, sha256Hex } from '@gatehouse/crypto';
-import type { AccessTokensService, ChainStateRow, EventRecorder, ProjectKeyMatch, RefreshChainsRepository, Rotation, SessionsRepository, UsersRepository } from '@gatehouse/identity';
+import { EventRecorder, SessionRevocation, type AccessTokensService, type ChainStateRow, type ProjectKeyMatch, type RefreshChainsRepository, type Rotation, type SessionsRepository, type UsersRepository } from '@gatehouse/identity';
 import type { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import { RefreshTokenCodec } from './refresh-token';
@@ -41,20 +41,21 @@ describe('SessionsService.refresh decides on what the chain answered', () => {
     };
     const chains = { rotate: next, state: next } as unknown as RefreshChainsRepository;
     const sessions = {
-      revokeById: async (_m: EntityManager, id: string) => {
+      revokeOwn: async (_m: EntityManager, _userId: string, id: string) => {
         revoked.push(id);
-        return true;
+        return { id };
       },
     } as unknown as SessionsRepository;
     const tokens = {
       issue: async (input: { sessionId: string; authTime: Date }) => ({ token: `access:${input.sessionId}:${input.authTime.toISOString()}`, expiresIn: 900, expiresAt: new Date(now.getTime() + 900_000) }),
       markRevoked: async (ids: string[]) => void markedRevoked.push(ids),
     } as unknown as AccessTokensService;
-    const events = { record: async (_m: EntityManager, e: { action: string }) => void recorded.push(e.action) } as unknown as EventRecorder;
+    // The recorder's own fan-out of session.revoked, over a fake record.
+    const events = Object.assign(new EventRecorder(), { record: async (_m: EntityManager, e: { action: string }) => void recorded.push(e.action) });
     const dataSource = { transaction: async (work: (m: EntityManager) => Promise<unknown>) => work({} as EntityManager) } as unknown as DataSource;
     const clock: Clock = { now: () => now, nowMs: () => now.getTime() };
     const config = { auth: { encryptionKey } } as AppConfig;
-    service = new SessionsService(dataSource, sessions, {} as UsersRepository, chains, tokens, events, clock, config);
+    service = new SessionsService(dataSource, sessions, {} as UsersRepository, chains, tokens, events, new SessionRevocation(sessions, tokens, events, clock), clock, config);
   });
 
   const chainState = (over: Partial<ChainStateRow> = {}): ChainStateRow => ({

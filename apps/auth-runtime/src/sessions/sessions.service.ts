@@ -5,7 +5,7 @@ import { isId } from '@gatehouse/entities';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { decryptSecretString, encryptSecret, hmacSha256, safeEqual, sha256Hex } from '@gatehouse/crypto';
 import type { User } from '@gatehouse/entities';
-import { AccessTokensService, DEFAULT_ACCESS_TOKEN_TTL_SECONDS, EventRecorder, originRefused, RefreshChainsRepository, SessionsRepository, UsersRepository, type ChainStateRow, type ProjectKeyMatch, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
+import { AccessTokensService, DEFAULT_ACCESS_TOKEN_TTL_SECONDS, EventRecorder, originRefused, RefreshChainsRepository, SessionRevocation, SessionsRepository, UsersRepository, type ChainStateRow, type ProjectKeyMatch, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import type { CookieTokens } from '../auth/session-cookies';
@@ -57,6 +57,7 @@ export class SessionsService {
     private readonly chains: RefreshChainsRepository,
     private readonly tokens: AccessTokensService,
     private readonly events: EventRecorder,
+    private readonly revocation: SessionRevocation,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
@@ -91,7 +92,7 @@ export class SessionsService {
     });
     // A claim, reset or disabling ended the credential this sign-in proved after it was checked.
     if (!session) throw new ProblemError('invalid-credentials', { detail: 'The credentials are no longer valid.' });
-    await this.sessionEvent(manager, 'session.created', { tenantId: user.tenantId, projectId: user.projectId, userId: user.id, sessionId: session.id }, 'user', meta, {}, { method, ...(opts.impersonatorId ? { impersonator_id: opts.impersonatorId } : {}) });
+    await this.sessionEvent(manager, 'session.created', { tenantId: user.tenantId, projectId: user.projectId, userId: user.id, sessionId: session.id }, meta, {}, { method, ...(opts.impersonatorId ? { impersonator_id: opts.impersonatorId } : {}) });
     const access = await this.accessTokenFor(project, user, session.id, now, session.activeKid, manager, opts.impersonatorId);
     return {
       sessionId: session.id,
@@ -184,27 +185,22 @@ export class SessionsService {
     };
   }
 
+  /** A replayed refresh token ends its session, by the system (once: a second replay finds it revoked). */
   private async revokeForReuse(row: { session_id: string; tenant_id: string; project_id: string; user_id: string }, meta: RequestMeta): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
-      const revoked = await this.sessions.revokeById(manager, row.session_id, 'refresh_token_reuse', this.clock.now());
-      if (!revoked) return;
-      await this.tokens.markRevoked([row.session_id]);
-      await this.sessionEvent(manager, 'session.revoked', { tenantId: row.tenant_id, projectId: row.project_id, userId: row.user_id, sessionId: row.session_id }, 'system', meta, { reason: 'refresh_token_reuse' });
-    });
+    const by = { tenantId: row.tenant_id, projectId: row.project_id, actorType: 'system' as const, actorId: null, meta };
+    await this.dataSource.transaction((manager) => this.revocation.revokeOne(manager, row.user_id, row.session_id, by, 'refresh_token_reuse'));
   }
 
   /** Revokes one of the user's own sessions; 404 when it is not theirs (docs/api-contract.md §2). */
   async revokeOwn(auth: { tid: string; aud: string; sub: string }, sessionId: string, meta: RequestMeta, reason: string): Promise<void> {
-    const ok = isId(sessionId)
-      ? await this.dataSource.transaction(async (manager) => {
-          const session = await this.sessions.revokeOwn(manager, auth.sub, sessionId, reason, this.clock.now());
-          if (!session) return false;
-          await this.tokens.markRevoked([sessionId]);
-          await this.sessionEvent(manager, 'session.revoked', { tenantId: auth.tid, projectId: auth.aud, userId: auth.sub, sessionId }, 'user', meta, { reason });
-          return true;
-        })
-      : false;
-    if (!ok) throw new ProblemError('not-found', { detail: 'No such session.' });
+    if (!(await this.endOwn(auth, sessionId, meta, reason))) throw new ProblemError('not-found', { detail: 'No such session.' });
+  }
+
+  /** Ends one of the user's own sessions, by the user, in a transaction of its own; false when it is not theirs or ended already. */
+  async endOwn(auth: { tid: string; aud: string; sub: string }, sessionId: string, meta: RequestMeta, reason: string): Promise<boolean> {
+    if (!isId(sessionId)) return false;
+    const by = { tenantId: auth.tid, projectId: auth.aud, actorType: 'user' as const, actorId: auth.sub, meta };
+    return this.dataSource.transaction((manager) => this.revocation.revokeOne(manager, auth.sub, sessionId, by, reason));
   }
 
   /**
@@ -220,20 +216,6 @@ export class SessionsService {
     }
   }
 
-  /** Revokes every session of a user (password reset, disabling); in the caller's transaction. */
-  async revokeAllOfUser(manager: EntityManager, userId: string, reason: string): Promise<string[]> {
-    const ids = await this.sessions.revokeAllOfUser(manager, userId, reason, this.clock.now());
-    await this.tokens.markRevoked(ids);
-    return ids;
-  }
-
-  /** Revokes every session of a user but `keepSessionId` (a password change); in the caller's transaction. */
-  async revokeOthersOfUser(manager: EntityManager, userId: string, keepSessionId: string, reason: string): Promise<string[]> {
-    const ids = await this.sessions.revokeAllOfUserExcept(manager, userId, keepSessionId, reason, this.clock.now());
-    await this.tokens.markRevoked(ids);
-    return ids;
-  }
-
   /**
    * The user proved a credential again in this session (`POST /v1/auth/reauthenticate`): the
    * session's `auth_time` becomes now, the next refresh keeps it, and a fresh access token carries
@@ -244,7 +226,7 @@ export class SessionsService {
     const renewed = await this.dataSource.transaction(async (manager) => {
       const row = await this.sessions.renewAuthTime(manager, sessionId, user.id, now, method);
       if (!row) throw new ProblemError('unauthenticated', { detail: 'A valid session is required.' });
-      await this.sessionEvent(manager, 'session.reauthenticated', { tenantId: user.tenantId, projectId: user.projectId, userId: user.id, sessionId }, 'user', meta, { method });
+      await this.sessionEvent(manager, 'session.reauthenticated', { tenantId: user.tenantId, projectId: user.projectId, userId: user.id, sessionId }, meta, { method });
       return row;
     });
     const access = await this.accessTokenFor(project, user, sessionId, now, renewed.active_kid);
@@ -254,14 +236,13 @@ export class SessionsService {
   /** An access token of a session of `user`, with the project's lifetime, signed by its active key. */
   /**
    * Records `session.<verb>` of one session, in the caller's transaction: the session's id and user
-   * in the payload (with `sessionFields` beside them), `extra` next to it; the actor is the user,
-   * or the system (no actor id).
+   * in the payload (with `sessionFields` beside them), `extra` next to it; the actor is the user
+   * (revocations are recorded by SessionRevocation).
    */
   private sessionEvent(
     manager: EntityManager,
     action: string,
     s: { tenantId: string; projectId: string; userId: string; sessionId: string },
-    actorType: 'user' | 'system',
     meta: RequestMeta,
     extra: Record<string, unknown>,
     sessionFields: Record<string, unknown> = {},
@@ -269,8 +250,8 @@ export class SessionsService {
     return this.events.record(manager, {
       tenantId: s.tenantId,
       projectId: s.projectId,
-      actorType,
-      actorId: actorType === 'user' ? s.userId : null,
+      actorType: 'user',
+      actorId: s.userId,
       action,
       resourceType: 'session',
       resourceId: s.sessionId,

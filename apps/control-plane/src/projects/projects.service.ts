@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { isId } from '@gatehouse/entities';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import type { Project } from '@gatehouse/entities';
-import { AccessTokensService, EventRecorder, ProjectsRepository, ProvisioningService, sealMigrationSecret, sealOAuthSecret, type RequestMeta } from '@gatehouse/identity';
+import { AccessTokensService, EventRecorder, ProjectsRepository, ProvisioningService, sealMigrationSecret, sealOAuthSecret, SessionRevocation, type RequestMeta } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { checkWebhookUrl } from '@gatehouse/webhooks';
 import { ProblemError } from '@gatehouse/problem-details';
@@ -46,6 +46,7 @@ export class ProjectsService {
     private readonly invalidator: ProjectCacheInvalidator,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly tokens: AccessTokensService,
+    private readonly revocation: SessionRevocation,
     private readonly clock: Clock,
   ) {}
 
@@ -188,10 +189,9 @@ export class ProjectsService {
       const row = await this.projects.lockInTenant(manager, admin.tenantId, id);
       if (!row) throw notFound();
       if (row.isConsole) throw new ProblemError('conflict', { detail: "The console project holds the tenant's administrators and cannot be deleted." });
-      const sessions = await manager.query<{ id: string }[]>(`SELECT id FROM sessions WHERE project_id = $1 AND revoked_at IS NULL`, [row.id]);
       const kids = await manager.query<{ kid: string }[]>(`SELECT kid FROM signing_keys WHERE project_id = $1`, [row.id]);
       const users = await manager.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM users WHERE project_id = $1`, [row.id]);
-      await this.tokens.markRevoked(sessions.map((s) => s.id));
+      const sessions = await this.revocation.endWithDeletedProject(manager, row.id);
       for (const k of kids) await this.tokens.markKeyRevoked(k.kid);
       await this.invalidator.invalidate(row, manager);
       await this.projects.delete(manager, row.id);

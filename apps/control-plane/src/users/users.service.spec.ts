@@ -13,6 +13,7 @@ import type {
   SessionsRepository,
   UsersRepository,
 } from '@gatehouse/identity';
+import { SessionRevocation } from '@gatehouse/identity';
 import type { MailQueue } from '@gatehouse/queue';
 import type { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
@@ -64,7 +65,7 @@ describe('UsersService.delete decides on what the locked rows say', () => {
       sessionsRevoked: async (_m: EntityManager, _by: unknown, _userId: string, ids: string[]) => void actions.push(`sessions.revoked:${ids.length}`),
     } as unknown as EventRecorder;
     const dataSource = { transaction: async (work: (m: EntityManager) => Promise<unknown>) => work({} as EntityManager) } as unknown as DataSource;
-    service = new UsersService(dataSource, users, sessions, members, tokens, {} as LockoutService, {} as SecondFactorLockout, events, {} as Clock, ...unusedSupportServices());
+    service = new UsersService(dataSource, users, sessions, members, new SessionRevocation(sessions, tokens, events, {} as Clock), {} as LockoutService, {} as SecondFactorLockout, events, {} as Clock, ...unusedSupportServices());
   });
 
   const outcome = (promise: Promise<unknown>) => promise.then(() => 'deleted', (e: unknown) => (e instanceof ProblemError ? `${e.slug}: ${e.message}` : String(e)));
@@ -161,7 +162,7 @@ describe('UsersService ends sessions by the rule of the runtime\'s own revoke', 
     } as unknown as EventRecorder;
     const dataSource = { transaction: async (work: (m: EntityManager) => Promise<unknown>) => work({} as EntityManager) } as unknown as DataSource;
     const clock = { now: () => new Date() } as unknown as Clock;
-    service = new UsersService(dataSource, users, sessions, {} as OrganizationMembersRepository, tokens, {} as LockoutService, {} as SecondFactorLockout, events, clock, ...unusedSupportServices());
+    service = new UsersService(dataSource, users, sessions, {} as OrganizationMembersRepository, new SessionRevocation(sessions, tokens, events, clock), {} as LockoutService, {} as SecondFactorLockout, events, clock, ...unusedSupportServices());
   });
 
   const outcome = (promise: Promise<unknown>) => promise.then(() => 'ok', (e: unknown) => (e instanceof ProblemError ? `${e.slug}: ${e.message}` : String(e)));

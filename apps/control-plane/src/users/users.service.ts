@@ -3,7 +3,6 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { isId, uniqueViolation, type Project } from '@gatehouse/entities';
 import {
-  AccessTokensService,
   EventRecorder,
   LockoutService,
   OneTimeTokensRepository,
@@ -12,9 +11,11 @@ import {
   PasswordPolicy,
   ProjectsRepository,
   SecondFactorLockout,
+  SessionRevocation,
   SessionsRepository,
   UsersRepository,
   type RequestMeta,
+  type SessionRevoker,
   type UserFilter,
   type UserRow,
 } from '@gatehouse/identity';
@@ -37,6 +38,8 @@ const notFound = () => new ProblemError('not-found', { detail: 'No such user.' }
 const noSuchSession = () => new ProblemError('not-found', { detail: 'No such session.' });
 /** The `revoke_reason` (and event `reason`) of a session an admin ended through the session routes. */
 const ADMIN_REVOKED = 'admin_revoked';
+/** The admin ends the user's sessions: their `session.revoked` events are the admin's, under the user's project. */
+const revokedBy = (admin: AdminContext, user: UserRow, meta: RequestMeta): SessionRevoker => ({ tenantId: admin.tenantId, projectId: user.project_id, actorType: 'admin', actorId: admin.userId, meta });
 
 /** The reset flow's token lifetime (CONTRACT §5) and a set-password invitation's (§13). */
 const RESET_TTL_MS = 3600_000;
@@ -77,7 +80,7 @@ class MembershipsChanged extends Error {}
  * Users of every project of the admin's tenant. Disabling or deleting a user revokes all of their
  * sessions at once, and an admin may end one session or all of them and leave the user active:
  * each way, in the database and the shared revocation cache, before commit, so no token outlives
- * the change (`sessionsEnded`); re-activating also clears their password and second-factor lockouts.
+ * the change (SessionRevocation, with the admin as actor); re-activating also clears their password and second-factor lockouts.
  * Events carry the user's project.
  */
 @Injectable()
@@ -87,7 +90,7 @@ export class UsersService {
     private readonly users: UsersRepository,
     private readonly sessions: SessionsRepository,
     private readonly members: OrganizationMembersRepository,
-    private readonly tokens: AccessTokensService,
+    private readonly revocation: SessionRevocation,
     private readonly lockout: LockoutService,
     private readonly mfaLockout: SecondFactorLockout,
     private readonly events: EventRecorder,
@@ -361,8 +364,7 @@ export class UsersService {
       await this.users.update(manager, user.id, { status: dto.status, metadata: dto.metadata, emailVerified: dto.email_verified });
       let revoked: string[] = [];
       if (dto.status === 'disabled') {
-        revoked = await this.sessions.revokeAllOfUser(manager, user.id, 'user_disabled', this.clock.now());
-        await this.sessionsEnded(manager, admin, user, revoked, 'user_disabled', meta);
+        revoked = await this.revocation.revokeAll(manager, user.id, revokedBy(admin, user, meta), 'user_disabled');
       }
       if (dto.status === 'active') {
         await this.lockout.reset(user.project_id, user.email, user.username);
@@ -421,8 +423,7 @@ export class UsersService {
           extensions: { organization_ids: orphaned.map((o) => o.organization_id) },
         });
       }
-      const sessionIds = await this.sessions.unrevokedIds(manager, user.id);
-      await this.sessionsEnded(manager, admin, user, sessionIds, 'user_deleted', meta);
+      const sessionIds = await this.revocation.endWithDeletedUser(manager, user.id, revokedBy(admin, user, meta), 'user_deleted');
       await this.users.delete(manager, user.id);
       await this.events.record(
         manager,
@@ -449,8 +450,7 @@ export class UsersService {
     await this.dataSource.transaction(async (manager) => {
       const user = await this.users.lockInTenant(manager, admin.tenantId, id);
       if (!user) throw notFound();
-      if (!(await this.sessions.revokeOwn(manager, user.id, sessionId, ADMIN_REVOKED, this.clock.now()))) throw noSuchSession();
-      await this.sessionsEnded(manager, admin, user, [sessionId], ADMIN_REVOKED, meta);
+      if (!(await this.revocation.revokeOne(manager, user.id, sessionId, revokedBy(admin, user, meta), ADMIN_REVOKED))) throw noSuchSession();
     });
   }
 
@@ -464,8 +464,7 @@ export class UsersService {
     await this.dataSource.transaction(async (manager) => {
       const user = await this.users.lockInTenant(manager, admin.tenantId, id);
       if (!user) throw notFound();
-      const revoked = await this.sessions.revokeAllOfUser(manager, user.id, ADMIN_REVOKED, this.clock.now());
-      await this.sessionsEnded(manager, admin, user, revoked, ADMIN_REVOKED, meta);
+      await this.revocation.revokeAll(manager, user.id, revokedBy(admin, user, meta), ADMIN_REVOKED);
     });
   }
 

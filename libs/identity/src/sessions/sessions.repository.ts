@@ -233,14 +233,4 @@ export class SessionsRepository {
       .then((r) => r.raw as { id: string }[]);
     return raw.map((r) => r.id);
   }
-
-  async revokeById(manager: EntityManager, sessionId: string, reason: string, now: Date): Promise<boolean> {
-    const r = await manager
-      .createQueryBuilder()
-      .update(Session)
-      .set({ revokedAt: now, revokeReason: reason })
-      .where('id = :sessionId AND revoked_at IS NULL', { sessionId })
-      .execute();
-    return (r.affected ?? 0) > 0;
-  }
 }
