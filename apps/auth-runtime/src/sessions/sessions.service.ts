@@ -65,9 +65,10 @@ export class SessionsService {
   }
 
   /**
-   * Creates a session with its first refresh token and access token, in the caller's transaction.
+   * Creates a session with its first refresh token and access token, in the caller's transaction,
+   * and records the user's sign-in (`last_sign_in_at`; a user signed in here needs no migration).
    * With `impersonatorId` (an admin's impersonation link), the session lasts IMPERSONATION_SESSION_MS,
-   * its tokens carry `act` and `session.created` carries `impersonator_id`.
+   * its tokens carry `act`, `session.created` carries `impersonator_id`, and no sign-in of the user is recorded.
    */
   async start(manager: EntityManager, project: ResolvedProject, user: User, meta: RequestMeta, method: AuthMethod, opts: { impersonatorId?: string } = {}): Promise<IssuedSession> {
     const now = this.clock.now();
@@ -94,6 +95,7 @@ export class SessionsService {
     if (!session) throw new ProblemError('invalid-credentials', { detail: 'The credentials are no longer valid.' });
     await this.sessionEvent(manager, 'session.created', { tenantId: user.tenantId, projectId: user.projectId, userId: user.id, sessionId: session.id }, meta, {}, { method, ...(opts.impersonatorId ? { impersonator_id: opts.impersonatorId } : {}) });
     const access = await this.accessTokenFor(project, user, session.id, now, session.activeKid, manager, opts.impersonatorId);
+    if (!opts.impersonatorId) await this.users.touchSignIn(manager, user.id, now);
     return {
       sessionId: session.id,
       sessionExpiresAt: session.expiresAt,

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import type { User } from '@gatehouse/entities';
 import type { RequestMeta, ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
-import { MfaFactorsRepository, OneTimeTokensRepository, UsersRepository } from '@gatehouse/identity';
+import { MfaFactorsRepository, OneTimeTokensRepository } from '@gatehouse/identity';
 import { SessionsService, type AuthMethod, type IssuedSession } from '../sessions/sessions.service';
 
 export const MFA_TOKEN_TTL_MS = 5 * 60_000;
@@ -26,7 +26,6 @@ export class SignInCompletionService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly sessions: SessionsService,
-    private readonly users: UsersRepository,
     private readonly factors: MfaFactorsRepository,
     private readonly tokens: OneTimeTokensRepository,
     private readonly clock: Clock,
@@ -44,10 +43,6 @@ export class SignInCompletionService {
   }
 
   async startSession(project: ResolvedProject, user: User, meta: RequestMeta, method: AuthMethod): Promise<IssuedSession> {
-    return this.dataSource.transaction(async (manager) => {
-      const session = await this.sessions.start(manager, project, user, meta, method);
-      await this.users.touchSignIn(manager, user.id, this.clock.now());
-      return session;
-    });
+    return this.dataSource.transaction((manager) => this.sessions.start(manager, project, user, meta, method));
   }
 }
