@@ -5,9 +5,8 @@ import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { peekKid, signAccessToken, verifyAccessToken, type AccessTokenClaims } from '@gatehouse/crypto';
 import { CacheStore, Clock } from '@gatehouse/platform';
 import { SessionsRepository } from './sessions/sessions.repository';
-import { SigningKeysService, MAX_ACCESS_TOKEN_TTL_SECONDS } from './signing-keys.service';
-
-export const DEFAULT_ACCESS_TOKEN_TTL_SECONDS = 900;
+import { DEFAULT_ACCESS_TOKEN_TTL_SECONDS, MAX_ACCESS_TOKEN_TTL_SECONDS } from './access-token-lifetime';
+import { SigningKeysService } from './signing-keys.service';
 
 const revokedKey = (sessionId: string) => `revoked:session:${sessionId}`;
 const revokedSigningKey = (kid: string) => `revoked:kid:${kid}`;

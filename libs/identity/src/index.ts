@@ -1,5 +1,6 @@
 /** Identity services the HTTP apps share: users and their MFA factors, access tokens, sessions and their refresh chains, signing keys, project keys, passwords, lockouts, provisioning, events. */
-export { AccessTokensService, DEFAULT_ACCESS_TOKEN_TTL_SECONDS, type IssueTokenInput, type VerifiedAccessToken } from './access-tokens.service';
+export { AccessTokensService, type IssueTokenInput, type VerifiedAccessToken } from './access-tokens.service';
+export { accessTokenTtl, DEFAULT_ACCESS_TOKEN_TTL_SECONDS, MAX_ACCESS_TOKEN_TTL_SECONDS, MIN_ACCESS_TOKEN_TTL_SECONDS } from './access-token-lifetime';
 export { EventRecorder, type RecordedEvent, type RequestMeta } from './event-recorder';
 export { ACTIVITY_COUNTS, AuditEventsRepository, type AuditCursor, type AuditEventRow, type AuditFilter, type AuditTimeBound, type DailyActivityRow } from './audit-events.repository';
 export { EventsModule, IdentityModule } from './identity.module';
@@ -15,7 +16,7 @@ export { enabledMfaFactorTypesSql, MfaFactorsRepository, totpSecretAad } from '.
 export { OAuthIdentitiesRepository } from './credentials/oauth-identities.repository';
 export { mailedToCurrentAddress, OneTimeTokensRepository, type TokenPurpose } from './one-time-tokens/one-time-tokens.repository';
 export { newPublishableKey, ProvisioningService, type NewProject, type TenantSummary } from './provisioning.service';
-export { activeKidSql, MAX_ACCESS_TOKEN_TTL_SECONDS, revokedKidSql, SigningKeysService } from './signing-keys.service';
+export { activeKidSql, revokedKidSql, SigningKeysService } from './signing-keys.service';
 export { ProjectsCache, projectKeyLookup, type ProjectKeyMatch, type ResolvedProject } from './projects-cache.service';
 export { ProjectsRepository, projectsNamedByKeySql } from './projects/projects.repository';
 export {

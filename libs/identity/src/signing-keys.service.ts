@@ -6,9 +6,8 @@ import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { decryptSecretString, encryptSecret, generateSigningKey, privateJwkOf, privateKeyFromPem, publicKeyFromJwk } from '@gatehouse/crypto';
 import { SigningKey, type SigningKeyAlgorithm } from '@gatehouse/entities';
 import { Clock } from '@gatehouse/platform';
+import { MAX_ACCESS_TOKEN_TTL_SECONDS } from './access-token-lifetime';
 
-/** The longest access-token lifetime a project may configure; a retiring key verifies this long. */
-export const MAX_ACCESS_TOKEN_TTL_SECONDS = 86_400;
 const CACHE_MS = 30_000;
 
 interface CachedPublicKey {

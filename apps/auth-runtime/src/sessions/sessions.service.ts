@@ -5,7 +5,7 @@ import { isId } from '@gatehouse/entities';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { decryptSecretString, encryptSecret, hmacSha256, safeEqual, sha256Hex } from '@gatehouse/crypto';
 import type { User } from '@gatehouse/entities';
-import { AccessTokensService, DEFAULT_ACCESS_TOKEN_TTL_SECONDS, EventRecorder, originRefused, RefreshChainsRepository, SessionRevocation, SessionsRepository, UsersRepository, type ChainStateRow, type ProjectKeyMatch, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
+import { AccessTokensService, accessTokenTtl, EventRecorder, originRefused, RefreshChainsRepository, SessionRevocation, SessionsRepository, UsersRepository, type ChainStateRow, type ProjectKeyMatch, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import type { CookieTokens } from '../auth/session-cookies';
@@ -24,10 +24,8 @@ export interface IssuedSession extends CookieTokens {
   expiresIn: number;
 }
 
-/** A project's `access_token_ttl_seconds` setting when it is a valid one, else the default. */
-export function accessTokenTtl(v: unknown): number {
-  return typeof v === 'number' && v >= 60 && v <= 86400 ? v : DEFAULT_ACCESS_TOKEN_TTL_SECONDS;
-}
+/** Kept for the OIDC provider's import (apps/auth-runtime/src/oidc is being reshaped); the bounds are @gatehouse/identity's. */
+export { accessTokenTtl };
 
 export type AuthMethod = 'password' | 'magic_link' | 'passkey' | 'oauth' | 'mfa' | 'impersonation';
 

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsInt, IsString, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
-import { API_RESOURCE_MAX_SCOPES } from '@gatehouse/identity';
+import { API_RESOURCE_MAX_SCOPES, MAX_ACCESS_TOKEN_TTL_SECONDS, MIN_ACCESS_TOKEN_TTL_SECONDS } from '@gatehouse/identity';
 import { IsApiResourceIdentifier, IsScopeList, SCOPE_DESCRIPTION_MAX } from './api-resource-rules';
 
 const present = (_: object, v: unknown) => v !== undefined;
@@ -33,11 +33,11 @@ export class CreateApiResourceDto {
   @IsScopeList()
   scopes!: ApiResourceScopeDto[];
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 60, maximum: 86400, nullable: true, description: "Lifetime of its access tokens; null or absent: the project's access_token_ttl_seconds" })
+  @ApiPropertyOptional({ type: 'integer', minimum: MIN_ACCESS_TOKEN_TTL_SECONDS, maximum: MAX_ACCESS_TOKEN_TTL_SECONDS, nullable: true, description: "Lifetime of its access tokens; null or absent: the project's access_token_ttl_seconds" })
   @ValidateIf((_: object, v: unknown) => v !== undefined && v !== null)
   @IsInt()
-  @Min(60)
-  @Max(86400)
+  @Min(MIN_ACCESS_TOKEN_TTL_SECONDS)
+  @Max(MAX_ACCESS_TOKEN_TTL_SECONDS)
   access_token_ttl_seconds?: number | null;
 
   @ApiPropertyOptional({ default: false, description: 'Whether self-registered clients (RFC 7591) may get tokens for it, after the user consents' })

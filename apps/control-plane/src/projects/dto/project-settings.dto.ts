@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsInt, IsObject, IsOptional, IsString, Length, Matches, Max, Min, ValidateNested } from 'class-validator';
+import { DEFAULT_ACCESS_TOKEN_TTL_SECONDS, MAX_ACCESS_TOKEN_TTL_SECONDS, MIN_ACCESS_TOKEN_TTL_SECONDS } from '@gatehouse/identity';
 import { IsRedirectUrl } from '../url-rules';
 import { OAuthProvidersDto } from './oauth-providers.dto';
 import { OidcSettingsDto } from './oidc-settings.dto';
@@ -36,11 +37,11 @@ export class ProjectSettingsDto {
   @IsBoolean()
   require_email_verification?: boolean | null;
 
-  @ApiPropertyOptional({ type: 'integer', nullable: true, minimum: 60, maximum: 86400, default: 900 })
+  @ApiPropertyOptional({ type: 'integer', nullable: true, minimum: MIN_ACCESS_TOKEN_TTL_SECONDS, maximum: MAX_ACCESS_TOKEN_TTL_SECONDS, default: DEFAULT_ACCESS_TOKEN_TTL_SECONDS })
   @IsOptional()
   @IsInt()
-  @Min(60)
-  @Max(86400)
+  @Min(MIN_ACCESS_TOKEN_TTL_SECONDS)
+  @Max(MAX_ACCESS_TOKEN_TTL_SECONDS)
   access_token_ttl_seconds?: number | null;
 
   @ApiPropertyOptional({ type: 'integer', nullable: true, minimum: 30, maximum: 86400, default: 600, description: 'How recent a proof of identity (auth_time) sensitive self-service actions need' })
