@@ -62,7 +62,6 @@ export class AccountsService {
         await this.users.setPassword(manager, user.id, hash, scheme);
         await this.userEvents.created(manager, project, user, meta);
         const session = await this.sessions.start(manager, project, user, meta, 'password');
-        await this.users.touchSignIn(manager, user.id, this.clock.now());
         return { user, session };
       });
     } catch (err) {

@@ -467,15 +467,4 @@ export class UsersService {
       await this.revocation.revokeAll(manager, user.id, revokedBy(admin, user, meta), ADMIN_REVOKED);
     });
   }
-
-  /**
-   * After the sessions `sessionIds` were ended in `manager`'s transaction (revoked, or going with
-   * their deleted user): marks them in the shared revocation cache (before commit: a cache failure rolls the change back, and their access
-   * tokens are refused from the next request of every instance) and records one `session.revoked`
-   * each, with the admin as actor, under the user's project, as the runtime records a sign-out.
-   */
-  private async sessionsEnded(manager: EntityManager, admin: AdminContext, user: UserRow, sessionIds: string[], reason: string, meta: RequestMeta): Promise<void> {
-    await this.tokens.markRevoked(sessionIds);
-    await this.events.sessionsRevoked(manager, { tenantId: admin.tenantId, projectId: user.project_id, actorType: 'admin', actorId: admin.userId, meta }, user.id, sessionIds, reason);
-  }
 }
