@@ -12,6 +12,7 @@ const ProjectsPage = lazy(() => import('./pages/projects/ProjectsPage'));
 const ProjectPage = lazy(() => import('./pages/projects/ProjectPage'));
 const UsersPage = lazy(() => import('./pages/users/UsersPage'));
 const UserPage = lazy(() => import('./pages/users/UserPage'));
+const ImportUsersPage = lazy(() => import('./pages/transfer/ImportUsersPage'));
 const OrganizationsPage = lazy(() => import('./pages/organizations/OrganizationsPage'));
 const OrganizationPage = lazy(() => import('./pages/organizations/OrganizationPage'));
 const WebhooksPage = lazy(() => import('./pages/webhooks/WebhooksPage'));
@@ -82,6 +83,7 @@ const router = createBrowserRouter(
             { path: 'projects', element: <ProjectsPage /> },
             { path: 'projects/:id', element: <ProjectPage /> },
             { path: 'users', element: <UsersPage /> },
+            { path: 'users/import', element: <ImportUsersPage /> },
             { path: 'users/:id', element: <UserPage /> },
             { path: 'organizations', element: <OrganizationsPage /> },
             { path: 'organizations/:id', element: <OrganizationPage /> },

@@ -1,5 +1,5 @@
 /** Users of the tenant: search by email or username, filter by project, page through, open one; export a project's users. */
-import { Anchor, Badge, Group, Table, Text } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Table, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { unwrap } from '../../api/clients';
@@ -31,6 +31,9 @@ export default function UsersPage() {
         <SearchInput label="Search users" placeholder="Email or username" value={values.q} onSearch={(q) => setFilter('q', q)} />
         <ProjectSelect label="Project" placeholder="All projects" clearable value={values.project || null} onChange={(id) => setFilter('project', id)} miw={220} />
         <ExportUsersButton projectId={values.project || null} />
+        <Button component={Link} to="/users/import" variant="default">
+          Import users
+        </Button>
       </Group>
       <QueryState query={query} label="users" isEmpty={(d) => d.users.length === 0} empty={filtered ? 'No user matches this search.' : 'No users yet: they appear here once they sign up to a project.'}>
         {(data) => (
