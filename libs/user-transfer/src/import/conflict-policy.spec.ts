@@ -4,7 +4,7 @@ import type { ImportLineDto } from './import-line.dto';
 import type { ParsedLine } from './line-parser';
 
 const line = (dto: Partial<ImportLineDto> = {}, hash: ParsedLine['hash'] = null): ParsedLine => {
-  const full = { email: 'ada@example.com', ...dto } as ImportLineDto;
+  const full: ImportLineDto = { email: 'ada@example.com', ...dto };
   return { dto: full, email: full.email, username: full.username ? full.username.toLowerCase() : null, hash, weak: false };
 };
 const user = (state: Partial<ImportedUserState> = {}): ImportedUserState => ({ email: 'ada@example.com', email_verified: true, username: 'ada', status: 'active', owned: false, ...state });
