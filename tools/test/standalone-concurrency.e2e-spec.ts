@@ -64,7 +64,10 @@ describe('standalone mode holds under concurrent requests', () => {
 
   beforeAll(async () => {
     await smtp.start();
-    gh = await startStandaloneProcess({ SMTP_URL: smtp.url });
+    // A tight dependency timeout: a query waiting its turn on the one embedded session is queueing,
+    // not an unreachable database, and must not turn into a 503 however long the queue (found by CI
+    // on a loaded machine: magic-link verifies answered 503 after the 3 s default).
+    gh = await startStandaloneProcess({ SMTP_URL: smtp.url, DEPENDENCY_TIMEOUT_MS: '200' });
     const project = await cp('post', '/v1/admin/projects').send({
       name: 'Concurrent App',
       allowed_origins: ['https://app.example.com'],
