@@ -5,6 +5,7 @@
 //   node tools/scripts/run-jest.js e2e-fast  the same without the slow files: browser journeys
 //                                            (Chromium), the packed SDK packages and fuzzing
 // GATEHOUSE_TEST_WORKERS=N sets the number of e2e workers (default: one per core); 1 runs the files one at a time.
+// `e2e` runs the slow files after the others, one at a time (see below).
 const { spawnSync } = require('node:child_process');
 const path = require('node:path');
 const fs = require('node:fs');
@@ -33,31 +34,51 @@ function slowFiles() {
   return files.filter((f) => isSlow(f));
 }
 
-function e2e(fast) {
+/** Jest's options for e2e files: `workers` at once, leaving out the files matching `ignored`. */
+function e2eOptions(workers, ignored) {
   // Each worker has its own database and Redis database (libs/testing/src/test-env.ts), so the
   // files run in parallel. A worker is replaced once it holds more than 1.5 GB after a file: every
   // file loads its own copy of the modules and boots real apps, and the heap kept about 200 MB a
   // file of it. --forceExit: a client a test cut mid-command (Redis outage tests) may keep a timer
   // alive past the run.
   const asked = rest.some((a) => /^(--maxWorkers|-w|--runInBand|-i)\b/.test(a));
-  const workers = process.env.GATEHOUSE_TEST_WORKERS ?? String(os.availableParallelism());
-  const skipped = fast ? slowFiles().map((f) => path.relative(root, f).replace(/[.]/g, '\\.')) : [];
   return [
     ...(asked ? [] : [`--maxWorkers=${workers}`]),
     '--workerIdleMemoryLimit=1536MB',
     '--forceExit',
-    ...(skipped.length ? ['--testPathIgnorePatterns', ...skipped] : []),
+    ...(ignored.length ? ['--testPathIgnorePatterns', ...ignored] : []),
     '--projects',
     ...e2eProjects.map((dir) => path.join(dir, 'jest.e2e.config.cjs')),
   ];
 }
 
-const selection = suite === 'unit' ? ['-c', 'jest.unit.config.cjs'] : suite === 'e2e' ? e2e(false) : suite === 'e2e-fast' ? e2e(true) : null;
-if (!selection) {
+const escape = (file) => path.relative(root, file).replace(/[.]/g, '\\.');
+
+function runJest(name, options, extraEnv = {}) {
+  fs.mkdirSync(path.join(root, 'tmp', 'jest'), { recursive: true });
+  const args = [require.resolve('jest/bin/jest'), ...options, '--json', '--outputFile', path.join('tmp', 'jest', `${name}.json`), ...rest];
+  const r = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test', ...extraEnv } });
+  return r.status ?? 1;
+}
+
+const workers = process.env.GATEHOUSE_TEST_WORKERS ?? String(os.availableParallelism());
+if (suite === 'unit') {
+  process.exit(runJest('unit', ['-c', 'jest.unit.config.cjs']));
+} else if (suite === 'e2e-fast') {
+  process.exit(runJest('e2e-fast', e2eOptions(workers, slowFiles().map(escape))));
+} else if (suite === 'e2e') {
+  // Files named on the command line run as asked. The whole suite runs in two parts: every file
+  // but the slow ones in parallel, then the slow ones one at a time (browser journeys wait on
+  // Chromium with short timeouts, fuzzing runs to a time budget, packing spawns npm), kept apart
+  // from each other and from the rest so that contention does not make them flaky.
+  const named = rest.some((a) => !a.startsWith('-'));
+  const slow = slowFiles();
+  if (named || workers === '1' || !slow.length) process.exit(runJest('e2e', e2eOptions(workers, [])));
+  const parallel = runJest('e2e', e2eOptions(workers, slow.map(escape)));
+  // The build in dist/ is the one the first part made.
+  const serial = runJest('e2e-slow', [...e2eOptions(1, []), '--runTestsByPath', ...slow.map((f) => path.relative(root, f))], { GATEHOUSE_SKIP_BUILD: '1' });
+  process.exit(parallel || serial);
+} else {
   console.error('usage: run-jest.js unit|e2e|e2e-fast [jest args]');
   process.exit(2);
 }
-fs.mkdirSync(path.join(root, 'tmp', 'jest'), { recursive: true });
-const args = [require.resolve('jest/bin/jest'), ...selection, '--json', '--outputFile', path.join('tmp', 'jest', `${suite}.json`), ...rest];
-const r = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } });
-process.exit(r.status ?? 1);
