@@ -101,7 +101,7 @@ export function ApiResourcesSection({ projectId }: { projectId: string }) {
           APIs that clients call with an access token of this project (an MCP server, your backend). A client that sends the identifier as <Code>resource</Code> gets a JWT whose <Code>aud</Code> is
           the identifier, with the scopes the user allowed.
         </Text>
-        <QueryState query={list} label="API resources" isEmpty={(d) => d.api_resources.length === 0} empty="No API resources yet. Register each API that accepts this project's tokens.">
+        <QueryState query={list} label="API resources" list isEmpty={(d) => d.api_resources.length === 0} empty="No API resources yet. Register each API that accepts this project's tokens.">
           {(data) => (
             <>
               <Table.ScrollContainer minWidth={880} type="native">

@@ -206,7 +206,7 @@ function Clients({ projectId }: { projectId: string }) {
     <Section title="OAuth clients" actions={<Button onClick={() => setCreating(true)}>New client</Button>}>
       <Stack>
         {rotated && <SecretOnce label={`New secret of “${rotated.name}”`} secret={rotated.secret} onDone={() => setRotated(null)} />}
-        <QueryState query={list} label="OAuth clients" isEmpty={(d) => d.oauth_clients.length === 0} empty="No clients yet. Register each app that signs users in with this project.">
+        <QueryState query={list} label="OAuth clients" list isEmpty={(d) => d.oauth_clients.length === 0} empty="No clients yet. Register each app that signs users in with this project.">
           {(data) => (
             <>
               <Table.ScrollContainer minWidth={880} type="native">

@@ -353,7 +353,7 @@ function ApiKeys({ projectId }: { projectId: string }) {
       </form>
       <FormProblem error={create.error} fields={['name']} title="The key was not created" />
       {create.data && <SecretOnce label={`API key “${create.data.name}”`} secret={create.data.secret} onDone={() => create.reset()} />}
-      <QueryState query={keys} label="API keys" isEmpty={(d) => d.api_keys.length === 0} empty="No API keys: server-side code uses one instead of the publishable key.">
+      <QueryState query={keys} label="API keys" list isEmpty={(d) => d.api_keys.length === 0} empty="No API keys: server-side code uses one instead of the publishable key.">
         {(data) => (
           <Table.ScrollContainer minWidth={560}>
             <Table striped>
@@ -430,7 +430,7 @@ function SigningKeys({ projectId }: { projectId: string }) {
           onConfirm={rotate}
         />
       </Group>
-      <QueryState query={keys} label="signing keys" isEmpty={(d) => d.signing_keys.length === 0}>
+      <QueryState query={keys} label="signing keys" list isEmpty={(d) => d.signing_keys.length === 0}>
         {(data) => (
           <Table.ScrollContainer minWidth={560}>
             <Table striped>

@@ -30,7 +30,7 @@ export default function ProjectsPage() {
       <Group mb="md">
         <SearchInput label="Search projects" placeholder="Name contains…" value={values.q} onSearch={(q) => setFilter('q', q)} />
       </Group>
-      <QueryState query={projects} label="projects" isEmpty={(d) => d.projects.length === 0} empty={values.q ? 'No project matches this search.' : 'No projects yet: create the first one.'}>
+      <QueryState query={projects} label="projects" list isEmpty={(d) => d.projects.length === 0} empty={values.q ? 'No project matches this search.' : 'No projects yet: create the first one.'}>
         {(data) => (
           <>
             <Table.ScrollContainer minWidth={560}>

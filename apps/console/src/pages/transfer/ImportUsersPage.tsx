@@ -22,7 +22,7 @@ type OnConflict = 'skip' | 'update' | 'conflict';
 interface Run {
   state: 'running' | 'stopped' | 'done' | 'failed';
   linesRead: number;
-  bytesRead: number;
+  bytesDone: number;
   size: number;
   report: ImportReport;
 }
@@ -42,6 +42,9 @@ const FIREBASE_FIELDS = [
   ['mem_cost', 'Memory cost'],
 ] as const;
 type FirebaseField = (typeof FIREBASE_FIELDS)[number][0];
+
+/** Long code samples wrap anywhere on a narrow screen. */
+const WRAP = { overflowWrap: 'anywhere' } as const;
 
 function Counter({ label, value }: { label: string; value: number }) {
   return (
@@ -91,19 +94,19 @@ export default function ImportUsersPage() {
     if (!project || !file) return;
     stop.current = false;
     setError(null);
-    let current: Run = { state: 'running', linesRead: 0, bytesRead: 0, size: file.size, report: { counts: { ...NO_COUNTS }, errors: [] } };
+    let current: Run = { state: 'running', linesRead: 0, bytesDone: 0, size: file.size, report: { counts: { ...NO_COUNTS }, errors: [] } };
     setRun(current);
     try {
       for await (const batch of lineBatches(file.stream())) {
         const answer = await withProof(() => send(project, batch.text));
-        current = { ...current, linesRead: batch.first + batch.lines - 1, bytesRead: batch.bytesRead, report: mergeReport(current.report, batch, answer) };
+        current = { ...current, linesRead: batch.first + batch.lines - 1, bytesDone: Math.min(batch.bytesThrough, file.size), report: mergeReport(current.report, batch, answer) };
         setRun(current);
         if (stop.current) {
           setRun({ ...current, state: 'stopped' });
           return;
         }
       }
-      setRun({ ...current, bytesRead: file.size, state: 'done' });
+      setRun({ ...current, bytesDone: file.size, state: 'done' });
     } catch (err) {
       if (!(err instanceof ReauthenticationCancelled)) setError(err);
       setRun({ ...current, state: 'failed' });
@@ -112,7 +115,7 @@ export default function ImportUsersPage() {
 
   const running = run?.state === 'running';
   const counts = run?.report.counts ?? NO_COUNTS;
-  const percent = run && run.size > 0 ? Math.round((run.bytesRead / run.size) * 100) : run?.state === 'done' ? 100 : 0;
+  const percent = run && run.size > 0 ? Math.round((run.bytesDone / run.size) * 100) : run?.state === 'done' ? 100 : 0;
 
   return (
     <>
@@ -120,20 +123,20 @@ export default function ImportUsersPage() {
       <Stack maw={960}>
         <Text size="sm">
           One user a line, as JSON (NDJSON, the format of{' '}
-          <Anchor component={Link} to="/users">
+          <Anchor component={Link} to="/users" underline="always">
             Export users
           </Anchor>
-          ): <Code>{'{"email":"ada@example.com","email_verified":true,"password_hash":"$2b$10$…"}'}</Code>. Passwords keep working: hashes are checked in their own scheme at each user’s next sign-in.
+          ): <Code style={WRAP}>{'{"email":"ada@example.com","email_verified":true,"password_hash":"$2b$10$…"}'}</Code>. Passwords keep working: hashes are checked in their own scheme at each user’s next sign-in.
         </Text>
         <Alert variant="light" color="blue" title="From Auth0, Firebase, Supabase, Clerk, Cognito or Keycloak" styles={{ title: { color: 'var(--mantine-color-text)' } }}>
           <Text size="sm">
-            Their exports are converted by the command line, on a machine that reaches the database: <Code>npm run cli -- users import --project {project ?? '<project id>'} --file export.json --format auth0</Code> (or <Code>firebase</Code>,{' '}
+            Their exports are converted by the command line, on a machine that reaches the database: <Code style={WRAP}>npm run cli -- users import --project {project ?? '<project id>'} --file export.json --format auth0</Code> (or <Code>firebase</Code>,{' '}
             <Code>supabase</Code>, <Code>clerk</Code>, <Code>cognito</Code>, <Code>keycloak</Code>). It prints the same report.
           </Text>
         </Alert>
         <Group align="flex-end" wrap="wrap">
           <ProjectSelect label="Project" placeholder="Choose a project" value={project} onChange={setProject} required miw={260} disabled={running} />
-          <FileInput label="NDJSON file" placeholder="Choose a file" accept=".ndjson,.jsonl,.json,.txt,application/x-ndjson" value={file} onChange={setFile} clearable required miw={260} disabled={running} />
+          <FileInput label="NDJSON file" placeholder="Choose a file" accept=".ndjson,.jsonl,.json,.txt,application/x-ndjson" value={file} onChange={setFile} clearable clearButtonProps={{ 'aria-label': 'Remove the file' }} required miw={260} disabled={running} />
         </Group>
         <Radio.Group label="A line whose email or external id is already a user" value={onConflict} onChange={(v) => setOnConflict(v)}>
           <Stack gap={6} mt={6}>
@@ -171,10 +174,10 @@ export default function ImportUsersPage() {
                 {run.state === 'running' ? 'Importing…' : run.state === 'done' ? 'Import finished' : run.state === 'stopped' ? 'Import stopped' : 'Import interrupted'}
               </Title>
               <Text size="sm" c="dimmed">
-                {run.state === 'stopped' || run.state === 'failed' ? `Lines after ${run.linesRead.toLocaleString('en')} were not sent.` : `${percent} % of ${file?.name ?? 'the file'}`}
+                {run.state === 'stopped' || run.state === 'failed' ? `Lines after ${run.linesRead.toLocaleString('en')} were not sent.` : `${percent} % of ${file?.name ?? 'the file'} imported`}
               </Text>
             </Group>
-            <Progress value={percent} aria-label="Share of the file read" animated={running} />
+            <Progress value={percent} aria-label="Share of the file imported" animated={running} />
             <SimpleGrid cols={{ base: 2, sm: 3, md: 6 }}>
               <Counter label="Lines read" value={run.linesRead} />
               {COUNT_LABELS.map(([key, label]) => (

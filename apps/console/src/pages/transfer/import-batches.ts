@@ -31,8 +31,8 @@ export interface LineBatch {
   first: number;
   lines: number;
   text: string;
-  /** Bytes of the file read once this batch is made (for a progress bar over the file's size). */
-  bytesRead: number;
+  /** Bytes of the file up to the end of this batch (for a progress bar over the file's size; a last line without its newline counts one more). */
+  bytesThrough: number;
 }
 
 /** At most this many lines a request (the import writes in transactions of 200). */
@@ -48,13 +48,16 @@ export const NO_COUNTS: ImportCounts = { created: 0, updated: 0, skipped: 0, con
 export async function* lineBatches(stream: ReadableStream<Uint8Array>, maxLines = BATCH_LINES, maxChars = BATCH_CHARS): AsyncGenerator<LineBatch> {
   const reader = stream.getReader();
   const decoder = new TextDecoder();
-  let bytesRead = 0;
+  const encoder = new TextEncoder();
+  let bytesThrough = 0;
   let pending = '';
   let batch: string[] = [];
   let chars = 0;
   let first = 1;
   const take = (): LineBatch => {
-    const out = { first, lines: batch.length, text: batch.join('\n') + '\n', bytesRead };
+    const text = batch.join('\n') + '\n';
+    bytesThrough += encoder.encode(text).byteLength;
+    const out = { first, lines: batch.length, text, bytesThrough };
     first += batch.length;
     batch = [];
     chars = 0;
@@ -62,10 +65,7 @@ export async function* lineBatches(stream: ReadableStream<Uint8Array>, maxLines 
   };
   for (;;) {
     const { done, value } = await reader.read();
-    if (value) {
-      bytesRead += value.byteLength;
-      pending += decoder.decode(value, { stream: true });
-    }
+    if (value) pending += decoder.decode(value, { stream: true });
     if (done) pending += decoder.decode();
     const pieces = pending.split('\n');
     pending = done ? '' : (pieces.pop() ?? '');

@@ -50,7 +50,7 @@ export default function WebhooksPage() {
       <Text size="sm" c="dimmed" mb="md">
         Webhooks receive the events of every project of the tenant, signed with their own secret (Standard Webhooks).
       </Text>
-      <QueryState query={list} label="webhooks" isEmpty={(d) => d.webhooks.length === 0} empty="No webhooks yet. Create one to receive events at your endpoint.">
+      <QueryState query={list} label="webhooks" list isEmpty={(d) => d.webhooks.length === 0} empty="No webhooks yet. Create one to receive events at your endpoint.">
         {(data) => (
           <>
             <Table.ScrollContainer minWidth={720} type="native">
