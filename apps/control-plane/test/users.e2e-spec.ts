@@ -1,5 +1,5 @@
 import { AuditEvent, MfaFactor, Organization, OrganizationMember, OutboxEvent, PasswordCredential, Session, User } from '@gatehouse/entities';
-import { AccessTokensService, LockoutService } from '@gatehouse/identity';
+import { AccessTokensService, LockoutService, SecondFactorLockout } from '@gatehouse/identity';
 import { ProblemError } from '@gatehouse/problem-details';
 import { createUser, eventually, expectProblem, mintAccessToken, seedTenant, startTestApp, type SeededTenant, type TestApp } from '@gatehouse/testing';
 import { buildControlPlane } from '../src/app-factory';
@@ -119,7 +119,7 @@ describe('admin users: list and search, get, patch status and metadata, delete',
     const res = await get(`/v1/admin/users/${u.id}`);
     expect(res.status).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
-    expect(res.body).toMatchObject({ id: u.id, email: 'sess@example.com', status: 'active', mfa_factors: [] });
+    expect(res.body).toMatchObject({ id: u.id, email: 'sess@example.com', status: 'active', mfa_factors: [], locked_until: null });
     expect(res.body.sessions).toEqual([
       { id: s1.sessionId, auth_method: 'password', ip_address: null, user_agent: null, created_at: expect.any(String), last_active_at: expect.any(String), expires_at: expect.any(String), impersonator_id: null },
     ]);
@@ -168,10 +168,17 @@ describe('admin users: list and search, get, patch status and metadata, delete',
     expect(await t.dataSource.getRepository(OutboxEvent).countBy({ type: 'session.revoked', projectId: tenant.project.id })).toBe(2);
   });
 
-  it('re-activating unlocks a locked-out account', async () => {
+  it('shows while a lock holds when it ends (password by email or username, or second factor), and re-activating unlocks it', async () => {
     const u = await user('locked@example.com', 'locky');
     const lockout = t.app.get(LockoutService);
     const fail = async () => (await lockout.beginAttempt(tenant.project.id, 'locked@example.com')).failed();
+    const lockedUntil = async () => (await get(`/v1/admin/users/${u.id}`)).body.locked_until as string | null;
+    expect(await lockedUntil()).toBeNull();
+    // Four failures lock nothing yet.
+    for (let i = 0; i < 4; i++) await fail();
+    expect(await lockedUntil()).toBeNull();
+    const firstLock = await fail();
+    expect(await lockedUntil()).toBe(firstLock!.toISOString());
     const locked = async (identifier: string) => {
       try {
         await (await lockout.beginAttempt(tenant.project.id, identifier)).release();
@@ -181,13 +188,12 @@ describe('admin users: list and search, get, patch status and metadata, delete',
         throw err;
       }
     };
-    for (let i = 0; i < 5; i++) await fail();
     expect(await locked('LOCKED@example.com')).toBe(true);
     await t.http().patch(`/v1/admin/users/${u.id}`).set(auth()).send({ status: 'disabled' });
 
     const res = await t.http().patch(`/v1/admin/users/${u.id}`).set(auth()).send({ status: 'active' });
     expect(res.status).toBe(200);
-    expect(res.body.status).toBe('active');
+    expect(res.body).toMatchObject({ status: 'active', locked_until: null });
     expect(await locked('locked@example.com')).toBe(false);
     // The level was reset too: the next lock is a first lock again (15 minutes, not 30).
     let until: Date | null = null;
@@ -195,6 +201,21 @@ describe('admin users: list and search, get, patch status and metadata, delete',
     const lockMs = until!.getTime() - t.clock.nowMs();
     expect(lockMs).toBeGreaterThan(14 * 60_000);
     expect(lockMs).toBeLessThanOrEqual(15 * 60_000);
+    // A lock ends by itself: then none is shown (a new admin token: the clock passed the old one's lifetime).
+    t.clock.advance(15 * 60_000 + 1000);
+    token = (await mintAccessToken(t.app, tenant.adminUserId)).token;
+    expect(await lockedUntil()).toBeNull();
+
+    // The username's lock and the second factor's count too; the later end is shown.
+    for (let i = 0; i < 5; i++) await (await lockout.beginAttempt(tenant.project.id, 'LOCKY')).failed();
+    const byUsername = await lockedUntil();
+    expect(Date.parse(byUsername!)).toBeGreaterThan(t.clock.nowMs());
+    t.clock.advance(15 * 60_000 + 1000);
+    token = (await mintAccessToken(t.app, tenant.adminUserId)).token;
+    const factorLockout = t.app.get(SecondFactorLockout);
+    let factorLock: Date | null = null;
+    for (let i = 0; i < 10; i++) factorLock = await (await factorLockout.beginAttempt(tenant.project.id, u.id)).failed();
+    expect(await lockedUntil()).toBe(factorLock!.toISOString());
   });
 
   it('replaces metadata and refuses unknown, forbidden and invalid fields without changing anything', async () => {

@@ -245,6 +245,17 @@ abstract class AttemptLockout {
     });
   }
 
+  /**
+   * When the latest lock of these subjects ends, or null while none holds (the admin user
+   * resource's `locked_until`, so the console offers Unlock only while it would unlock something).
+   */
+  async lockedUntil(projectId: string, ...subjects: (string | null | undefined)[]): Promise<Date | null> {
+    const keys = subjects.filter((i): i is string => Boolean(i)).map((i) => this.keys(projectId, i)[2]);
+    if (!keys.length) return null;
+    const latest = Math.max(0, ...(await this.cache.mget(keys)).map((v) => Number(v ?? 0) || 0));
+    return latest > this.clock.nowMs() ? new Date(latest) : null;
+  }
+
   /** Clears streak, level and lock (not the slots of attempts in progress): password reset, admin unlock. */
   async reset(projectId: string, ...subjects: (string | null | undefined)[]): Promise<void> {
     const keys = subjects.filter((i): i is string => Boolean(i)).flatMap((i) => this.keys(projectId, i).slice(0, 3));

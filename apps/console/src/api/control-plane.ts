@@ -1780,6 +1780,11 @@ export interface components {
             is_admin: boolean;
             /** Format: date-time */
             last_sign_in_at: string | null;
+            /**
+             * Format: date-time
+             * @description While too many wrong passwords (for the email or username) or second-factor codes lock the account: when the lock ends; null when none holds. `PATCH {status: "active"}` unlocks
+             */
+            locked_until: string | null;
             /** @description Free-form JSON object */
             metadata: {
                 [key: string]: unknown;

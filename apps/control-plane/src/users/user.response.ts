@@ -45,6 +45,13 @@ class UserOrganizationResponse {
 
 /** `GET /v1/admin/users/{id}` and `PATCH`: the user plus flat `sessions` (active ones) and `organizations`. */
 export class UserDetailResponse extends UserResponse {
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'While too many wrong passwords (for the email or username) or second-factor codes lock the account: when the lock ends; null when none holds. `PATCH {status: "active"}` unlocks',
+  })
+  locked_until!: string | null;
   @ApiProperty({ type: [UserSessionResponse] }) sessions!: UserSessionResponse[];
   @ApiProperty({ type: [UserOrganizationResponse] }) organizations!: UserOrganizationResponse[];
 }
@@ -72,9 +79,10 @@ export function toUserResponse(u: UserRow): UserResponse {
   };
 }
 
-export function toUserDetailResponse(u: UserRow, sessions: SessionRow[], organizations: UserOrganizationRow[]): UserDetailResponse {
+export function toUserDetailResponse(u: UserRow, sessions: SessionRow[], organizations: UserOrganizationRow[], lockedUntil: Date | null): UserDetailResponse {
   return {
     ...toUserResponse(u),
+    locked_until: lockedUntil === null ? null : lockedUntil.toISOString(),
     sessions: sessions.map((s) => ({
       id: s.id,
       auth_method: s.auth_method,

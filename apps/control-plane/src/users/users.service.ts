@@ -343,8 +343,14 @@ export class UsersService {
   async get(tenantId: string, id: string) {
     const user = isId(id) ? await this.users.findInTenant(tenantId, id) : null;
     if (!user) throw notFound();
-    const [sessions, organizations] = await Promise.all([this.sessions.listActive(user.id, this.clock.now(), 100), this.members.forUser(tenantId, user.id)]);
-    return toUserDetailResponse(user, sessions, organizations);
+    const [sessions, organizations, passwordLock, factorLock] = await Promise.all([
+      this.sessions.listActive(user.id, this.clock.now(), 100),
+      this.members.forUser(tenantId, user.id),
+      this.lockout.lockedUntil(user.project_id, user.email, user.username),
+      this.mfaLockout.lockedUntil(user.project_id, user.id),
+    ]);
+    const lockedUntil = [passwordLock, factorLock].reduce<Date | null>((a, b) => (b && (!a || b > a) ? b : a), null);
+    return toUserDetailResponse(user, sessions, organizations, lockedUntil);
   }
 
   async update(admin: AdminContext, id: string, dto: UpdateUserDto, meta: RequestMeta) {
