@@ -4,9 +4,8 @@
  * project, UTC dates; all kept in the URL), exported as CSV with the same filters.
  */
 import { Anchor, Autocomplete, Button, Code, Group, List, Modal, Stack, Table, Text, TextInput } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { unwrap, type AdminClient } from '../../api/clients';
 import type { components } from '../../api/control-plane';
@@ -19,6 +18,7 @@ import { Pager } from '../../ui/Pager';
 import { ProblemAlert } from '../../ui/ProblemAlert';
 import { QueryState } from '../../ui/QueryState';
 import { RemoteSelect, type Option } from '../../ui/RemoteSelect';
+import { useTypedValue } from '../../ui/SearchInput';
 import { UrlText } from '../../ui/UrlText';
 import { useListParams } from '../../ui/useListParams';
 import { EVENT_TYPES } from '../webhooks/events';
@@ -74,24 +74,7 @@ function NameLink({ named, to }: { named: Named; to: string }) {
 
 /** The action box: what is typed is applied once typing pauses. */
 function ActionFilter({ value, onApply, error }: { value: string; onApply: (value: string) => void; error?: string }) {
-  const [text, setText] = useState(value);
-  const [debounced] = useDebouncedValue(text, 300);
-  const last = useRef(value);
-  const apply = useRef(onApply);
-  apply.current = onApply;
-  useEffect(() => {
-    if (value !== last.current) {
-      last.current = value;
-      setText(value);
-    }
-  }, [value]);
-  useEffect(() => {
-    const next = debounced.trim();
-    if (next !== last.current) {
-      last.current = next;
-      apply.current(next);
-    }
-  }, [debounced]);
+  const [text, setText] = useTypedValue(value, onApply);
   return (
     <Autocomplete
       label="Action or prefix"
