@@ -2,15 +2,20 @@ import { Button, Group, Modal, Stack, Text, type ButtonProps } from '@mantine/co
 import { useState, type ReactNode } from 'react';
 import { ProblemAlert } from './ProblemAlert';
 
-/** A destructive action behind a confirmation dialog; the server's refusal (e.g. the last-admin rule) is shown in the dialog. */
+/**
+ * A destructive action behind a confirmation dialog; the server's refusal (e.g. the last-admin rule)
+ * is shown in the dialog. `hidden` steps the dialog aside while another one asks something on its
+ * behalf (the proof of identity of a ★ action, users/SensitiveButton).
+ */
 export function ConfirmButton({
   label,
   title,
   message,
   confirmLabel,
   onConfirm,
+  hidden = false,
   ...button
-}: ButtonProps & { label: ReactNode; title: string; message: ReactNode; confirmLabel?: string; onConfirm: () => Promise<unknown> }) {
+}: ButtonProps & { label: ReactNode; title: string; message: ReactNode; confirmLabel?: string; onConfirm: () => Promise<unknown>; hidden?: boolean }) {
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -23,7 +28,7 @@ export function ConfirmButton({
       <Button color="red" variant="light" size="xs" {...button} onClick={() => setOpen(true)}>
         {label}
       </Button>
-      <Modal opened={open} onClose={close} title={title} centered>
+      <Modal opened={open && !hidden} onClose={close} title={title} centered>
         <Stack>
           <Text size="sm">{message}</Text>
           <ProblemAlert error={error} />

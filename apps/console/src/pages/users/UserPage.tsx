@@ -1,13 +1,19 @@
-/** One user: profile, live sessions (revoke one or all), organizations, MFA factors, disable/enable/unlock, metadata, delete. */
-import { Anchor, Badge, Button, Code, Group, Stack, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
+/**
+ * One user. Overview: profile (mark the email verified, send a password reset), second factors and
+ * passkeys (remove one, reset MFA), live sessions (revoke one or all), organizations, metadata;
+ * disable/enable, Unlock while a lockout holds, Sign in as user, delete. Activity: what happened
+ * to them (UserActivity). The tab and the activity page are in the URL (`?tab=activity&page=2`).
+ */
+import { Anchor, Badge, Button, Code, Group, Stack, Table, Tabs, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { Link, useNavigate, useParams } from 'react-router-dom';
+import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { unwrap } from '../../api/clients';
 import type { components } from '../../api/control-plane';
 import { fieldErrors } from '../../api/problem';
 import { useAdminApi } from '../../auth/AuthContext';
 import { ConfirmButton } from '../../ui/ConfirmButton';
+import { factorName } from '../../ui/factor-names';
 import { DetailGrid } from '../../ui/DetailGrid';
 import { FormProblem } from '../../ui/FormProblem';
 import { formatDate } from '../../ui/format';
@@ -17,7 +23,11 @@ import { Section } from '../../ui/Section';
 import { ProblemAlert } from '../../ui/ProblemAlert';
 import { useProjectOptions } from '../../ui/ProjectSelect';
 import { QueryState } from '../../ui/QueryState';
+import { describeDevice } from './device';
+import { SignInAsUserButton } from './SignInAsUser';
 import { StatusBadge } from './StatusBadge';
+import { UserActivity } from './UserActivity';
+import { UserFactors } from './UserFactors';
 
 type User = components['schemas']['UserDetailResponse'];
 type Session = components['schemas']['UserSessionResponse'];
@@ -40,11 +50,36 @@ function UserDetail({ user }: { user: User }) {
   const api = useAdminApi();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
+  const location = useLocation();
+  const [params, setParams] = useSearchParams();
+  const tab = params.get('tab') === 'activity' ? 'activity' : 'overview';
+  const activityPage = Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1);
   const { names } = useProjectOptions();
-  const refresh = () => Promise.all([queryClient.invalidateQueries({ queryKey: ['user', user.id] }), queryClient.invalidateQueries({ queryKey: ['users'] })]);
+  // The user, their factors and their activity (every change here is an audit event of theirs).
+  const refresh = () => Promise.all([queryClient.invalidateQueries({ queryKey: ['user', user.id] }), queryClient.invalidateQueries({ queryKey: ['users'] }), queryClient.invalidateQueries({ queryKey: ['audit'] })]);
   const setStatus = (status: User['status']) => unwrap(api.PATCH('/v1/admin/users/{id}', { params: { path: { id: user.id } }, body: { status } })).then(refresh);
   const activate = useMutation({ mutationFn: () => setStatus('active') });
-  const [activated, setActivated] = useState<string | null>(null);
+  const [activated, setActivated] = useState<string | null>((location.state as { created?: string } | null)?.created ?? null);
+  const setVerified = useMutation({
+    mutationFn: (verified: boolean) => unwrap(api.PATCH('/v1/admin/users/{id}', { params: { path: { id: user.id } }, body: { email_verified: verified } })).then(refresh),
+    onSuccess: (_, verified) => setActivated(verified ? 'The email address is marked verified.' : 'The email address is marked not verified.'),
+  });
+  const sendReset = useMutation({
+    mutationFn: () => unwrap(api.POST('/v1/admin/users/{id}/password-reset', { params: { path: { id: user.id } }, body: {} })).then(refresh),
+    onSuccess: () => setActivated(`A password reset mail is on its way to ${user.email} (its link works for an hour).`),
+  });
+  const lockedUntil = user.locked_until;
+  const setParam = (name: 'tab' | 'page', value: string | null, replace: boolean) =>
+    setParams(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        if (value) next.set(name, value);
+        else next.delete(name);
+        if (name === 'tab') next.delete('page');
+        return next;
+      },
+      { replace },
+    );
 
   const remove = async () => {
     await unwrap(api.DELETE('/v1/admin/users/{id}', { params: { path: { id: user.id } } }));
@@ -56,13 +91,16 @@ function UserDetail({ user }: { user: User }) {
   return (
     <Stack>
       <PageTitle title={user.email}>
+        {user.status === 'active' && !user.is_admin && <SignInAsUserButton userId={user.id} email={user.email} projectId={user.project_id} />}
         {user.status === 'active' ? (
           <>
-            <Tooltip label="Clears a lockout after too many failed sign-ins" withinPortal>
-              <Button variant="default" size="xs" loading={activate.isPending} onClick={() => activate.mutate(undefined, { onSuccess: () => setActivated('Any lockout is cleared: the user can sign in again.') })}>
-                Unlock
-              </Button>
-            </Tooltip>
+            {lockedUntil && (
+              <Tooltip label={`Too many failed sign-ins: locked until ${formatDate(lockedUntil)}`} withinPortal>
+                <Button variant="default" size="xs" loading={activate.isPending} onClick={() => activate.mutate(undefined, { onSuccess: () => setActivated('The lockout is cleared: the user can sign in again.') })}>
+                  Unlock
+                </Button>
+              </Tooltip>
+            )}
             <ConfirmButton label="Disable" title="Disable this user?" confirmLabel="Disable" message={`${user.email} is signed out everywhere at once (every session is revoked) and cannot sign in until enabled again.`} onConfirm={() => setStatus('disabled').then(() => setActivated(null))} />
           </>
         ) : (
@@ -79,79 +117,131 @@ function UserDetail({ user }: { user: User }) {
         />
       </PageTitle>
       <ProblemAlert error={activate.error} title="Could not change the status" />
+      <ProblemAlert error={setVerified.error} title="Could not change the email’s verification" />
+      <ProblemAlert error={sendReset.error} title="Could not send the password reset" />
       {activated && !activate.error && (
         <Text size="sm" role="status" fw={500}>
           {activated}
         </Text>
       )}
 
-      <Section title="Profile">
-        <DetailGrid
-          items={[
-            { label: 'Email', value: user.email },
-            { label: 'Username', value: user.username ?? '—' },
-            { label: 'Status', value: <StatusBadge status={user.status} /> },
-            { label: 'Email verified', value: user.email_verified ? 'Yes' : 'No' },
-            { label: 'Tenant admin', value: user.is_admin ? 'Yes (console access)' : 'No' },
-            {
-              label: 'Project',
-              value: (
-                <Anchor component={Link} to={`/projects/${user.project_id}`} size="sm">
-                  {names.get(user.project_id) ?? user.project_id}
-                </Anchor>
-              ),
-            },
-            { label: 'MFA factors', value: user.mfa_factors.length ? <Group gap={4}>{user.mfa_factors.map((f) => <Badge key={f} size="sm" variant="default">{f}</Badge>)}</Group> : 'None' },
-            { label: 'Created', value: formatDate(user.created_at) },
-            { label: 'Last sign-in', value: formatDate(user.last_sign_in_at) },
-            { label: 'Updated', value: formatDate(user.updated_at) },
-            { label: 'User ID', value: <Code>{user.id}</Code> },
-          ]}
-        />
-      </Section>
-
-      <Sessions user={user} onChange={refresh} />
-
-      <Section title="Organizations">
-        {user.organizations.length === 0 ? (
-          <Text size="sm" c="dimmed" data-testid="empty-state">
-            Not a member of any organization.
-          </Text>
-        ) : (
-          <Table.ScrollContainer minWidth={520}>
-            <Table verticalSpacing="xs" aria-label="Organizations of the user">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Name</Table.Th>
-                  <Table.Th>Slug</Table.Th>
-                  <Table.Th>Role</Table.Th>
-                  <Table.Th>Joined</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {user.organizations.map((o) => (
-                  <Table.Tr key={o.id}>
-                    <Table.Td>
-                      <Anchor component={Link} to={`/organizations/${o.id}`} size="sm">
-                        {o.name}
-                      </Anchor>
-                    </Table.Td>
-                    <Table.Td>{o.slug}</Table.Td>
-                    <Table.Td>{o.role}</Table.Td>
-                    <Table.Td>{formatDate(o.joined_at)}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
-      </Section>
-
-      <Section title="Metadata">
-        <MetadataForm key={user.id} user={user} onSaved={refresh} />
-      </Section>
+      <Tabs value={tab} onChange={(v) => setParam('tab', v === 'activity' ? v : null, true)} keepMounted={false}>
+        <Tabs.List mb="md">
+          <Tabs.Tab value="overview">Overview</Tabs.Tab>
+          <Tabs.Tab value="activity">Activity</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="overview">
+          <Stack>
+            {overview()}
+          </Stack>
+        </Tabs.Panel>
+        <Tabs.Panel value="activity">
+          <UserActivity userId={user.id} page={activityPage} onPage={(p) => setParam('page', p > 1 ? String(p) : null, false)} />
+        </Tabs.Panel>
+      </Tabs>
     </Stack>
   );
+
+  /** The Overview tab's sections (a plain function: a component declared here would remount them on every render). */
+  function overview() {
+    return (
+      <>
+        <Section
+          title="Profile"
+          actions={
+            <Group gap="xs">
+              {user.status === 'active' && (
+                <Button variant="default" size="xs" loading={sendReset.isPending} onClick={() => sendReset.mutate()}>
+                  Send password reset
+                </Button>
+              )}
+              <Button variant="default" size="xs" loading={setVerified.isPending} onClick={() => setVerified.mutate(!user.email_verified)}>
+                {user.email_verified ? 'Mark email not verified' : 'Mark email verified'}
+              </Button>
+            </Group>
+          }
+        >
+          <DetailGrid
+            items={[
+              { label: 'Email', value: user.email },
+              { label: 'Username', value: user.username ?? '—' },
+              {
+                label: 'Status',
+                value: (
+                  <Group gap={6} component="span">
+                    <StatusBadge status={user.status} />
+                    {lockedUntil && (
+                      <Badge variant="outline" color="orange" size="sm">
+                        locked until {formatDate(lockedUntil)}
+                      </Badge>
+                    )}
+                  </Group>
+                ),
+              },
+              { label: 'Email verified', value: user.email_verified ? 'Yes' : 'No' },
+              { label: 'Tenant admin', value: user.is_admin ? 'Yes (console access)' : 'No' },
+              {
+                label: 'Project',
+                value: (
+                  <Anchor component={Link} to={`/projects/${user.project_id}`} size="sm">
+                    {names.get(user.project_id) ?? user.project_id}
+                  </Anchor>
+                ),
+              },
+              { label: 'MFA factors', value: user.mfa_factors.length ? <Group gap={4}>{user.mfa_factors.map((f) => <Badge key={f} size="sm" variant="default">{factorName(f)}</Badge>)}</Group> : 'None' },
+              { label: 'Created', value: formatDate(user.created_at) },
+              { label: 'Last sign-in', value: formatDate(user.last_sign_in_at) },
+              { label: 'Updated', value: formatDate(user.updated_at) },
+              { label: 'User ID', value: <Code>{user.id}</Code> },
+            ]}
+          />
+        </Section>
+
+        <UserFactors userId={user.id} email={user.email} onChange={refresh} />
+
+        <Sessions user={user} onChange={refresh} />
+
+        <Section title="Organizations">
+          {user.organizations.length === 0 ? (
+            <Text size="sm" c="dimmed" data-testid="empty-state">
+              Not a member of any organization.
+            </Text>
+          ) : (
+            <Table.ScrollContainer minWidth={520}>
+              <Table verticalSpacing="xs" aria-label="Organizations of the user">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Name</Table.Th>
+                    <Table.Th>Slug</Table.Th>
+                    <Table.Th>Role</Table.Th>
+                    <Table.Th>Joined</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {user.organizations.map((o) => (
+                    <Table.Tr key={o.id}>
+                      <Table.Td>
+                        <Anchor component={Link} to={`/organizations/${o.id}`} size="sm">
+                          {o.name}
+                        </Anchor>
+                      </Table.Td>
+                      <Table.Td>{o.slug}</Table.Td>
+                      <Table.Td>{o.role}</Table.Td>
+                      <Table.Td>{formatDate(o.joined_at)}</Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          )}
+        </Section>
+
+        <Section title="Metadata">
+          <MetadataForm key={user.id} user={user} onSaved={refresh} />
+        </Section>
+      </>
+    );
+  }
 }
 
 function Sessions({ user, onChange }: { user: User; onChange: () => Promise<unknown> }) {
@@ -197,11 +287,18 @@ function Sessions({ user, onChange }: { user: User; onChange: () => Promise<unkn
               {user.sessions.map((s) => (
                 <Table.Tr key={s.id} data-session-id={s.id}>
                   <Table.Td>{formatDate(s.created_at)}</Table.Td>
-                  <Table.Td>{s.auth_method}</Table.Td>
+                  <Table.Td>
+                    {s.auth_method}
+                    {s.impersonator_id && (
+                      <Badge ml={6} size="xs" variant="outline" color="orange">
+                        by an admin
+                      </Badge>
+                    )}
+                  </Table.Td>
                   <Table.Td>{s.ip_address ?? '—'}</Table.Td>
                   <Table.Td maw={260}>
                     <Text size="sm" truncate="end" title={s.user_agent ?? undefined}>
-                      {s.user_agent ?? '—'}
+                      {s.user_agent ? describeDevice(s.user_agent) : '—'}
                     </Text>
                   </Table.Td>
                   <Table.Td>{formatDate(s.last_active_at)}</Table.Td>

@@ -1,9 +1,10 @@
-/** Users of the tenant: search by email or username, filter by project, page through, open one; export a project's users. */
+/** Users of the tenant: search by email or username, filter by project, page through, open one; create a user; export a project's users. */
 import { Anchor, Badge, Button, Group, Table, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { unwrap } from '../../api/clients';
 import { useAdminApi } from '../../auth/AuthContext';
+import { factorName } from '../../ui/factor-names';
 import { formatDate } from '../../ui/format';
 import { PageTitle } from '../../ui/PageTitle';
 import { Pager } from '../../ui/Pager';
@@ -11,6 +12,7 @@ import { ProjectSelect, useProjectOptions } from '../../ui/ProjectSelect';
 import { QueryState } from '../../ui/QueryState';
 import { SearchInput } from '../../ui/SearchInput';
 import { useListParams } from '../../ui/useListParams';
+import { CreateUserButton } from './CreateUser';
 import { ExportUsersButton } from './ExportUsers';
 import { StatusBadge } from './StatusBadge';
 
@@ -26,7 +28,9 @@ export default function UsersPage() {
   const filtered = Boolean(values.q || values.project);
   return (
     <>
-      <PageTitle title="Users" />
+      <PageTitle title="Users">
+        <CreateUserButton projectId={values.project || null} />
+      </PageTitle>
       <Group align="flex-end" mb="md" wrap="wrap">
         <SearchInput label="Search users" placeholder="Email or username" value={values.q} onSearch={(q) => setFilter('q', q)} />
         <ProjectSelect label="Project" placeholder="All projects" clearable value={values.project || null} onChange={(id) => setFilter('project', id)} miw={220} />
@@ -35,7 +39,7 @@ export default function UsersPage() {
           Import users
         </Button>
       </Group>
-      <QueryState query={query} label="users" isEmpty={(d) => d.users.length === 0} empty={filtered ? 'No user matches this search.' : 'No users yet: they appear here once they sign up to a project.'}>
+      <QueryState query={query} label="users" list isEmpty={(d) => d.users.length === 0} empty={filtered ? 'No user matches this search.' : 'No users yet: they appear here once they sign up to a project.'}>
         {(data) => (
           <>
             <Table.ScrollContainer minWidth={760}>
@@ -71,7 +75,7 @@ export default function UsersPage() {
                       <Table.Td>
                         <StatusBadge status={u.status} />
                       </Table.Td>
-                      <Table.Td>{u.mfa_factors.length ? u.mfa_factors.join(', ') : '—'}</Table.Td>
+                      <Table.Td>{u.mfa_factors.length ? u.mfa_factors.map(factorName).join(', ') : '—'}</Table.Td>
                       <Table.Td>{formatDate(u.created_at)}</Table.Td>
                       <Table.Td>{formatDate(u.last_sign_in_at)}</Table.Td>
                     </Table.Tr>
