@@ -136,10 +136,11 @@ export async function startStandalone(env: NodeJS.ProcessEnv, bootstrap: (config
   await bootstrap(config);
   const ports = config.http.ports;
   const metrics = config.metrics.ports;
+  // Unannounced: `npm start` prints the welcome with every port (README).
   const apps = [
-    await listen(await appFactory('auth-runtime')(config), config, ports.authRuntime, metrics.authRuntime),
-    await listen(await appFactory('control-plane')(config), config, ports.controlPlane, metrics.controlPlane),
-    await listen(await appFactory('webhook-worker')(config), config, ports.webhookWorker, metrics.webhookWorker),
+    await listen(await appFactory('auth-runtime')(config), config, ports.authRuntime, metrics.authRuntime, false),
+    await listen(await appFactory('control-plane')(config), config, ports.controlPlane, metrics.controlPlane, false),
+    await listen(await appFactory('webhook-worker')(config), config, ports.webhookWorker, metrics.webhookWorker, false),
   ];
   stopOnSignals(config, apps, database.close);
   return {

@@ -63,13 +63,16 @@ async function waitReady(url: string, child: ChildProcess, timeoutMs = 60_000): 
   throw new Error(`${url} did not become ready`);
 }
 
+/** The line each app prints once it listens (for tests that spawn it); the welcome names these ports. */
+const LISTENING = /^gatehouse: (listening|metrics) on port \d+$/;
+
 function prefixed(name: string, stream: NodeJS.ReadableStream, out: NodeJS.WriteStream): void {
   let buffer = '';
   stream.on('data', (chunk: Buffer) => {
     buffer += chunk.toString();
     const lines = buffer.split('\n');
     buffer = lines.pop() ?? '';
-    for (const line of lines) out.write(`[${name}] ${line}\n`);
+    for (const line of lines) if (!LISTENING.test(line)) out.write(`[${name}] ${line}\n`);
   });
 }
 

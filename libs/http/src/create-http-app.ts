@@ -138,19 +138,20 @@ export interface RunningApp {
 }
 
 /**
- * Listens and logs one line with the bound address (tests that spawn apps read the port from it);
- * starts the private metrics listener when enabled.
+ * Listens and logs one line with the bound address (tests that spawn apps read the port from it;
+ * `announce: false` for `npm start`, whose welcome names the ports); starts the private metrics
+ * listener when enabled.
  */
-export async function listen(app: INestApplication, config: AppConfig, port: number, metricsPort?: number): Promise<RunningApp> {
+export async function listen(app: INestApplication, config: AppConfig, port: number, metricsPort?: number, announce = true): Promise<RunningApp> {
   await app.listen(port, config.http.host);
   const server = app.getHttpServer() as Server;
   const address = server.address();
   const bound = typeof address === 'object' && address ? address.port : port;
-  process.stdout.write(`gatehouse: listening on port ${bound}\n`);
+  if (announce) process.stdout.write(`gatehouse: listening on port ${bound}\n`);
   const metrics = config.metrics.enabled && metricsPort !== undefined ? await startMetricsServer(config.metrics.host, metricsPort) : null;
   const m = metrics?.address();
   const boundMetrics = m && typeof m === 'object' ? m.port : null;
-  if (boundMetrics !== null) process.stdout.write(`gatehouse: metrics on port ${boundMetrics}\n`);
+  if (announce && boundMetrics !== null) process.stdout.write(`gatehouse: metrics on port ${boundMetrics}\n`);
   return {
     port: bound,
     metricsPort: boundMetrics,

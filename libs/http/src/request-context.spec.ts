@@ -3,10 +3,13 @@ import express, { type Request, type Response } from 'express';
 import request from 'supertest';
 import { requestContextMiddleware, setRequestTenant } from './request-context';
 
-function appWith(lines: unknown[]) {
+function appWith(lines: unknown[], json = true) {
   const logger = { log: (line: unknown) => lines.push(line) } as unknown as LoggerService;
   const app = express();
-  app.use(requestContextMiddleware('test-app', { logger, json: true }));
+  app.use(requestContextMiddleware('test-app', { logger, json }));
+  app.get('/health/ready', (_req: Request, res: Response) => {
+    res.json({});
+  });
   app.get('/tenant/:id', (req: Request, res: Response) => {
     setRequestTenant(req, req.params.id as string);
     res.json({ traceId: (res.locals as { traceId?: string }).traceId, ownKeys: Object.keys(req).filter((k) => /trace|tenant|started/i.test(k)) });
@@ -43,5 +46,19 @@ describe('requestContextMiddleware', () => {
       { msg: 'request', method: 'GET', route: '/tenant/:id', status: 200, ms: expect.any(Number), tenant: 't-42', traceId: withTenant.body.traceId },
       { msg: 'request', method: 'GET', route: '/anonymous', status: 200, ms: expect.any(Number), tenant: null, traceId: expect.stringMatching(/^[0-9a-f]{32}$/) },
     ]);
+  });
+
+  it('logs a text line short (method, route, status, whole milliseconds), and no health probe in text', async () => {
+    const lines: unknown[] = [];
+    const app = appWith(lines, false);
+    await request(app).get('/tenant/t-42');
+    await request(app).get('/health/ready');
+    await new Promise((r) => setImmediate(r));
+    expect(lines).toEqual([expect.stringMatching(/^GET \/tenant\/:id 200 \d+ ms$/)]);
+    // In JSON the probe is a line like any other.
+    const json: unknown[] = [];
+    await request(appWith(json)).get('/health/ready');
+    await new Promise((r) => setImmediate(r));
+    expect(json).toEqual([expect.objectContaining({ msg: 'request', route: '/health/ready', status: 200 })]);
   });
 });

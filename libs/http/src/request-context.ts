@@ -46,9 +46,11 @@ export function requestContextMiddleware(app: string, log: { logger: LoggerServi
       const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
       const pattern = (req.route as { path?: string } | undefined)?.path;
       recordHttpRequest(app, req.method, pattern ?? 'unmatched', res.statusCode, seconds);
-      if (!log) return;
+      // In text (a person reading): health probes (a load balancer's every few seconds, `npm start` waiting for the apps) are counted, not logged.
+      if (!log || (!log.json && req.path.startsWith('/health'))) return;
       const line = { msg: 'request', method: req.method, route: pattern ?? req.path, status: res.statusCode, ms: Math.round(seconds * 1e4) / 10, tenant: locals.tenantId ?? null, traceId };
-      log.logger.log(log.json ? line : `${line.method} ${line.route} ${line.status} ${line.ms}ms tenant=${line.tenant ?? '-'} trace=${line.traceId}`);
+      // A text line stays short (README: `POST /v1/auth/sign-in 401 64 ms`); the JSON line (LOG_JSON) also carries the tenant and trace id.
+      log.logger.log(log.json ? line : `${line.method} ${line.route} ${line.status} ${Math.round(line.ms)} ms`);
     });
     next();
   };

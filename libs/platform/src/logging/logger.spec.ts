@@ -44,6 +44,13 @@ describe('the one logger', () => {
     expect(out).toContain('[RoutesResolver] an error from Nest');
   });
 
+  it('writes a text line short: the time of day, the level, the context and the message (no pid, no date)', async () => {
+    const out = await outputAt('info');
+    expect(out).toMatch(/^\d{2}:\d{2}:\d{2} LOG \[MailProcessor\] mail to=a@example\.com$/m);
+    expect(out).toMatch(/^\d{2}:\d{2}:\d{2} WARN \[InstanceLoader\] a warning from Nest$/m);
+    expect(out).not.toContain('[Nest]');
+  });
+
   it('shows the chatter from LOG_LEVEL=debug', async () => {
     const out = await outputAt('debug');
     expect(out).toMatch(/\[InstanceLoader\] ThingsModule dependencies initialized/);

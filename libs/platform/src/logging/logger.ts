@@ -26,6 +26,15 @@ class AppLogger extends ConsoleLogger {
     if (!this.bootstrapLines && typeof context === 'string' && NEST_BOOTSTRAP_CONTEXTS.has(context)) return;
     super.log(message, ...optionalParams);
   }
+
+  /** A text line is short: `05:21:08 LOG [auth-runtime] message` (the time of day, no pid or date; JSON lines carry both). */
+  protected override formatMessage(logLevel: NestLogLevel, message: unknown, _pid: string, _level: string, contextMessage: string, timestampDiff: string): string {
+    return `${this.getTimestamp()} ${logLevel.toUpperCase()} ${contextMessage}${this.stringifyMessage(message, logLevel)}${timestampDiff}\n`;
+  }
+
+  protected override getTimestamp(): string {
+    return new Date().toTimeString().slice(0, 8);
+  }
 }
 
 /** The one logger: JSON lines in production (LOG_JSON), level from LOG_LEVEL. */
