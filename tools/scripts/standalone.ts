@@ -136,11 +136,12 @@ export async function startStandalone(env: NodeJS.ProcessEnv, bootstrap: (config
   await bootstrap(config);
   const ports = config.http.ports;
   const metrics = config.metrics.ports;
-  // Unannounced: `npm start` prints the welcome with every port (README).
+  // `npm start`'s welcome names the configured ports (README), so an app announces its own only when
+  // the system chose it (port 0, as tests that start it do).
   const apps = [
-    await listen(await appFactory('auth-runtime')(config), config, ports.authRuntime, metrics.authRuntime, false),
-    await listen(await appFactory('control-plane')(config), config, ports.controlPlane, metrics.controlPlane, false),
-    await listen(await appFactory('webhook-worker')(config), config, ports.webhookWorker, metrics.webhookWorker, false),
+    await listen(await appFactory('auth-runtime')(config), config, ports.authRuntime, metrics.authRuntime, ports.authRuntime === 0),
+    await listen(await appFactory('control-plane')(config), config, ports.controlPlane, metrics.controlPlane, ports.controlPlane === 0),
+    await listen(await appFactory('webhook-worker')(config), config, ports.webhookWorker, metrics.webhookWorker, ports.webhookWorker === 0),
   ];
   stopOnSignals(config, apps, database.close);
   return {
