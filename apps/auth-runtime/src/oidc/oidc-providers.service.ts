@@ -2,9 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Provider } from 'oidc-provider';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { sha256Hex } from '@gatehouse/crypto';
-import { SigningKeysService, type ResolvedProject } from '@gatehouse/identity';
+import { accessTokenTtl, SigningKeysService, type ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
-import { accessTokenTtl } from '../sessions/sessions.service';
 import { issuerOf, OidcProviderConfiguration } from './oidc-provider-configuration';
 
 /** How long a built provider serves before its keys and settings are read again. */

@@ -24,9 +24,6 @@ export interface IssuedSession extends CookieTokens {
   expiresIn: number;
 }
 
-/** Kept for the OIDC provider's import (apps/auth-runtime/src/oidc is being reshaped); the bounds are @gatehouse/identity's. */
-export { accessTokenTtl };
-
 export type AuthMethod = 'password' | 'magic_link' | 'passkey' | 'oauth' | 'mfa' | 'impersonation';
 
 /**
