@@ -110,6 +110,27 @@ describe('admin console: import and export users (Chromium, real stack)', () => 
     expect(await browser.overflowOnPhone()).toEqual([]);
     await page.unroute('**/v1/admin/projects/*/users/import**');
 
+    // The same file again, stopped during its first batch: that batch is answered (every user there already: skipped), no other is sent.
+    const again: string[] = [];
+    let releaseFirst: () => void = () => undefined;
+    const heldFirst = new Promise<void>((resolve) => (releaseFirst = resolve));
+    await page.route('**/v1/admin/projects/*/users/import**', async (route: Route) => {
+      again.push(route.request().url());
+      if (again.length === 1) await heldFirst;
+      await route.continue();
+    });
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    await page.getByRole('button', { name: 'Stop after this batch' }).click();
+    releaseFirst();
+    await progress.getByRole('heading', { name: 'Import stopped' }).waitFor();
+    await progress.getByText('Lines after 1,000 were not sent.').waitFor();
+    expect(again).toHaveLength(1);
+    expect(await count('lines-read').textContent()).toBe('1,000');
+    expect(await count('skipped').textContent()).toBe('999');
+    expect(await count('created').textContent()).toBe('0');
+    expect(await usersOfProject()).toBe(1207);
+    await page.unroute('**/v1/admin/projects/*/users/import**');
+
     // Export with hashes from a proof 11 minutes old (the console project's reauthentication_max_age_seconds is 600):
     // the sessions' auth_time moves back, and a reload renews the page's token from the refresh cookie, which carries it.
     const db = await new DataSource({ type: 'postgres', url: TEST_DATABASE_URL }).initialize();
@@ -140,7 +161,7 @@ describe('admin console: import and export users (Chromium, real stack)', () => 
     expect(exported.find((l) => l.email === 'user1210@transfer.test')).toMatchObject({ status: 'active' });
     await exportDialog.waitFor({ state: 'detached' });
     const audited = await stack.adminApi<{ events: { data: Record<string, unknown> }[] }>(token, `/v1/admin/audit?action=users.*&project_id=${projectId}`);
-    expect(audited.body.events.map((e) => (e as unknown as { action: string }).action).sort()).toEqual(['users.exported_with_secrets', 'users.imported', 'users.imported']);
+    expect(audited.body.events.map((e) => (e as unknown as { action: string }).action).sort()).toEqual(['users.exported_with_secrets', 'users.imported', 'users.imported', 'users.imported']);
 
     expect(browser.problems).toEqual([]);
     expect(browser.foreignRequests).toEqual([]);

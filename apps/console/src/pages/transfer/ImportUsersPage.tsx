@@ -98,13 +98,14 @@ export default function ImportUsersPage() {
     setRun(current);
     try {
       for await (const batch of lineBatches(file.stream())) {
-        const answer = await withProof(() => send(project, batch.text));
-        current = { ...current, linesRead: batch.first + batch.lines - 1, bytesDone: Math.min(batch.bytesThrough, file.size), report: mergeReport(current.report, batch, answer) };
-        setRun(current);
+        // Asked to stop: the batch answered last was the last one sent (a stop during the last batch lets the import finish).
         if (stop.current) {
           setRun({ ...current, state: 'stopped' });
           return;
         }
+        const answer = await withProof(() => send(project, batch.text));
+        current = { ...current, linesRead: batch.first + batch.lines - 1, bytesDone: Math.min(batch.bytesThrough, file.size), report: mergeReport(current.report, batch, answer) };
+        setRun(current);
       }
       setRun({ ...current, bytesDone: file.size, state: 'done' });
     } catch (err) {
