@@ -4,7 +4,7 @@
  * with their reason, locks, what admins changed (from → to), mails sent, factors removed,
  * impersonations with their reason — each with its IP address and a readable device.
  */
-import { Anchor, Badge, Group, List, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { Anchor, Badge, List, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
@@ -130,7 +130,7 @@ function details(e: AuditEvent): ReactNode {
   } else if (e.action === 'session.created' && method) {
     parts.push(<Text key="method" size="sm">{`with ${METHODS[method] ?? method}`}</Text>);
   }
-  if (str(d.impersonator_id) ?? (isRecord(d.session) ? str(d.session.impersonator_id) : null)) parts.push(<Badge key="imp" size="sm" variant="outline" color="orange">as the user, by an admin</Badge>);
+  if (str(d.impersonator_id) ?? (isRecord(d.session) ? str(d.session.impersonator_id) : null)) parts.push(<Badge key="imp" size="sm" variant="default">as the user, by an admin</Badge>);
   if (e.action === 'user.impersonated' && str(d.reason)) parts.push(<Text key="why" size="sm">{`Reason: ${str(d.reason)}`}</Text>);
   const factor = str(d.factor) ?? str(d.type);
   if ((e.action === 'mfa.disabled' || e.action === 'mfa.enabled') && factor) parts.push(<Text key="factor" size="sm">{factorName(factor)}</Text>);
@@ -141,6 +141,8 @@ function details(e: AuditEvent): ReactNode {
   }
   if (e.action === 'session.revoked' && str(d.reason)) parts.push(<Text key="rev" size="sm">{str(d.reason)!.replace(/_/g, ' ')}</Text>);
   if (isRecord(d.changes) && Object.keys(d.changes).length > 0) parts.push(<Changes key="changes" changes={d.changes} />);
+  // `status: active` sent for an active user changes nothing but clears any lockout (Unlock).
+  else if (e.action === 'user.updated' && d.status === 'active' && d.previous_status === 'active') parts.push(<Text key="unlock" size="sm">unlocked (any lockout cleared)</Text>);
   if (e.action === 'user.created' && typeof d.invitation_sent === 'boolean') parts.push(<Text key="inv" size="sm">{d.invitation_sent ? 'invitation mailed' : d.password_set ? 'with a password' : 'without a password'}</Text>);
   return parts.length ? <Stack gap={2}>{parts}</Stack> : <Text span size="sm" c="dimmed">—</Text>;
 }
@@ -197,11 +199,9 @@ export function UserActivity({ userId, page, onPage }: { userId: string; page: n
                   <Table.Tr key={e.id} data-action={e.action}>
                     <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(e.created_at)}</Table.Td>
                     <Table.Td>
-                      <Group gap={6} wrap="nowrap">
-                        <Text size="sm" fw={500} style={e.action === 'user.sign_in_failed' || e.action === 'user.locked' ? { color: 'var(--mantine-color-red-text)' } : undefined}>
-                          {ACTIONS[e.action] ?? e.action}
-                        </Text>
-                      </Group>
+                      <Text size="sm" fw={500}>
+                        {ACTIONS[e.action] ?? e.action}
+                      </Text>
                       <Text size="xs" c="dimmed" ff="monospace">
                         {e.action}
                       </Text>

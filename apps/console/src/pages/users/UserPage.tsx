@@ -171,7 +171,7 @@ function UserDetail({ user }: { user: User }) {
                   <Group gap={6} component="span">
                     <StatusBadge status={user.status} />
                     {lockedUntil && (
-                      <Badge variant="outline" color="orange" size="sm">
+                      <Badge variant="default" size="sm">
                         locked until {formatDate(lockedUntil)}
                       </Badge>
                     )}
@@ -290,7 +290,7 @@ function Sessions({ user, onChange }: { user: User; onChange: () => Promise<unkn
                   <Table.Td>
                     {s.auth_method}
                     {s.impersonator_id && (
-                      <Badge ml={6} size="xs" variant="outline" color="orange">
+                      <Badge ml={6} size="xs" variant="default">
                         by an admin
                       </Badge>
                     )}
