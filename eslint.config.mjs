@@ -18,7 +18,8 @@ export default tseslint.config(
         'error',
         {
           enforceBuildableLibDependency: false,
-          allow: [],
+          // Launchers (tools/scripts/app-entries.ts) start apps through their one entry point.
+          allow: ['@gatehouse/app-entry/*'],
           depConstraints: [
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:feature', 'type:domain', 'type:data', 'type:infra', 'type:util', 'type:test'] },
             { sourceTag: 'type:feature', onlyDependOnLibsWithTags: ['type:domain', 'type:data', 'type:infra', 'type:util'] },

@@ -16,6 +16,8 @@ module.exports = {
     // The published SDK packages (packages/*), from source.
     '^@gatehouse/(server|js|react|admin)$': path.join(__dirname, 'packages/$1/src/index.ts'),
     '^@gatehouse/server/(express|nest|next|fastify)$': path.join(__dirname, 'packages/server/src/$1.ts'),
+    // An app's entry point, for launchers (tools/scripts/app-entries.ts).
+    '^@gatehouse/app-entry/(auth-runtime|control-plane|webhook-worker)$': path.join(__dirname, 'apps/$1/src/app-factory.ts'),
     '^@gatehouse/(.*)$': path.join(__dirname, 'libs/$1/src/index.ts'),
   },
 };

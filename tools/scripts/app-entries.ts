@@ -1,28 +1,23 @@
-import { join } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { AppConfig } from '@gatehouse/config';
 
-/** The apps a launcher can start, with the factory each app's `src/app-factory` exports. */
-const ENTRIES = {
-  'auth-runtime': 'buildAuthRuntime',
-  'control-plane': 'buildControlPlane',
-  'webhook-worker': 'buildWebhookWorker',
-} as const;
-
-export type AppName = keyof typeof ENTRIES;
+export type AppName = 'auth-runtime' | 'control-plane' | 'webhook-worker';
 export type BuildApp = (config: AppConfig) => Promise<NestExpressApplication>;
 
 /**
- * An app's factory, loaded by name when the launcher runs. Apps are not libraries: no project
- * imports their code (the module-boundary rule), so a launcher that runs several of them in one
- * process (standalone mode) loads each through its one entry point, `src/app-factory`, the file
- * its own `main.ts` starts from (docs/architecture.md).
+ * Each app's factory, the one entry point its own `main.ts` starts from (`src/app-factory`),
+ * under the alias `@gatehouse/app-entry/<app>` (tsconfig.base.json). Apps are not libraries: the
+ * module-boundary rule lets no project import an app's code, except a launcher importing these
+ * entries (eslint.config.mjs `allow`), which runs several apps in one process (standalone mode,
+ * `console:api`). Loaded when an app starts, so a command that starts none (the CLI) loads none.
  */
+const ENTRIES: Record<AppName, () => Promise<BuildApp>> = {
+  'auth-runtime': async () => (await import('@gatehouse/app-entry/auth-runtime')).buildAuthRuntime,
+  'control-plane': async () => (await import('@gatehouse/app-entry/control-plane')).buildControlPlane,
+  'webhook-worker': async () => (await import('@gatehouse/app-entry/webhook-worker')).buildWebhookWorker,
+};
+
+/** An app's factory by name (docs/architecture.md). */
 export function appFactory(name: AppName): BuildApp {
-  // Beside this file in the build (dist/tools/scripts) and in the sources (tools/scripts) alike.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const entry = require(join(__dirname, '..', '..', 'apps', name, 'src', 'app-factory')) as Record<string, unknown>;
-  const build = entry[ENTRIES[name]];
-  if (typeof build !== 'function') throw new Error(`apps/${name}/src/app-factory exports no ${ENTRIES[name]}`);
-  return build as BuildApp;
+  return async (config) => (await ENTRIES[name]())(config);
 }
