@@ -209,9 +209,12 @@ describe('MFA: TOTP, backup codes and SMS, with the sign-in challenge', () => {
       const ds = t.app.get(DataSource);
       const locked = await ds.getRepository(AuditEvent).findBy({ action: 'user.locked', actorId: u.id });
       expect(locked.map((e) => e.metadata)).toEqual([{ method: 'mfa', locked_until: new Date(until).toISOString() }]);
-      // One failure with its reason word per wrong code; the attempts the lock refused write none.
-      const failures = await ds.getRepository(AuditEvent).findBy({ action: 'user.sign_in_failed', actorId: u.id });
-      expect(failures.map((e) => e.metadata)).toEqual(Array(10).fill({ method: 'mfa', factor: 'totp', reason: 'mfa_failed' }));
+      // One failure with its reason word per wrong code, then one locked per attempt the lock refused.
+      const failures = await ds.getRepository(AuditEvent).find({ where: { action: 'user.sign_in_failed', actorId: u.id }, order: { createdAt: 'ASC' } });
+      expect(failures.map((e) => e.metadata)).toEqual([
+        ...Array(10).fill({ method: 'mfa', factor: 'totp', reason: 'mfa_failed' }),
+        ...['totp', 'totp', 'backup_code', 'totp'].map((factor) => ({ method: 'mfa', factor, reason: 'locked' })),
+      ]);
       expect(await ds.query('SELECT count(*)::int AS n FROM sessions WHERE user_id = $1 AND auth_method = $2', [u.id, 'mfa'])).toEqual([{ n: 0 }]);
 
       t.clock.advance(15 * 60_000);

@@ -366,16 +366,17 @@ describe('passwords, enumeration, rate limits, lockout, hostile input, forged to
     it('counts unknown identifiers too and answers the same way', async () => {
       for (let i = 0; i < 5; i++) expectProblem(await signIn('ghost@example.com', 'wrong password'), 401, 'invalid-credentials');
       expectProblem(await signIn('ghost@example.com', 'wrong password'), 429, 'account-locked');
-      // Five failures with no user; the refused sixth attempt (locked) writes no failure of its own.
-      const failures = await t.dataSource.getRepository(AuditEvent).findBy({ action: 'user.sign_in_failed' });
-      expect(failures.map((e) => [e.resourceId, e.metadata])).toEqual(Array(5).fill([null, { identifier: 'ghost@example.com', reason: 'invalid_credentials' }]));
+      // Five failures with no user; the refused sixth attempt is recorded as locked (CONTRACT §13).
+      const failures = await t.dataSource.getRepository(AuditEvent).find({ where: { action: 'user.sign_in_failed' }, order: { createdAt: 'ASC' } });
+      expect(failures.map((e) => [e.resourceId, e.metadata])).toEqual([...Array(5).fill([null, { identifier: 'ghost@example.com', reason: 'invalid_credentials' }]), [null, { identifier: 'ghost@example.com', reason: 'locked' }]]);
     });
 
     it('answers rate-limited when both the rate limit and the lock apply', async () => {
       const ip = nextIp();
       for (let i = 0; i < 5; i++) await signIn('both@example.com', 'wrong password', ip);
       expectProblem(await signIn('both@example.com', 'wrong password', ip), 429, 'rate-limited');
-      // A rate-limited attempt is refused before any password is checked: no failure is written for it.
+      // Refused by the route's rate limit before the request is read: no failure is written for it
+      // (a flood over the limit writes nothing; the lockout's own refusals are recorded, above).
       expect(await t.dataSource.getRepository(AuditEvent).countBy({ action: 'user.sign_in_failed' })).toBe(5);
     });
   });

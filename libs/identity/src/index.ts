@@ -31,7 +31,7 @@ export {
   SESSION_COOKIE,
   type PresentedToken,
 } from './request-auth';
-export { LOCK_AFTER_FAILURES, LOCK_DURATIONS_MS, LockoutService, MFA_LOCK_AFTER_FAILURES, normalizeIdentifier, SecondFactorLockout, type PasswordAttempt } from './lockout.service';
+export { LOCK_AFTER_FAILURES, LOCK_DURATIONS_MS, LockoutService, lockoutRefusalReason, MFA_LOCK_AFTER_FAILURES, normalizeIdentifier, SecondFactorLockout, type PasswordAttempt } from './lockout.service';
 export { OAUTH_PROVIDERS, openOAuthSecret, sealOAuthSecret, type OAuthProvider } from './oauth-secrets';
 export { AllowedOrigins, CORS_ORIGIN_SET_KEYS } from './cors/allowed-origins';
 export { authOriginOf, projectOrigins } from './cors/project-origins';

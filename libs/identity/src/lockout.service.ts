@@ -22,6 +22,16 @@ const PASSWORD_FAILURE_WINDOW_MS = 24 * 3600_000;
 const MFA_FAILURE_WINDOW_MS = 30 * 24 * 3600_000;
 const LEVEL_MEMORY_MS = 30 * 24 * 3600_000;
 
+/**
+ * The reason word of CONTRACT §13 for an attempt the lockout refused before any secret was
+ * checked (`beginAttempt`): `locked` while the account is locked, `rate_limited` when it found no
+ * free slot in time; null for anything else.
+ */
+export function lockoutRefusalReason(err: unknown): 'locked' | 'rate_limited' | null {
+  if (!(err instanceof ProblemError)) return null;
+  return err.slug === 'account-locked' ? 'locked' : err.slug === 'rate-limited' ? 'rate_limited' : null;
+}
+
 export function normalizeIdentifier(identifier: string): string {
   return identifier.trim().toLowerCase();
 }

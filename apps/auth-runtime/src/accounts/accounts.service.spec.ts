@@ -66,13 +66,20 @@ describe('AccountsService.verifyPassword decides on the lockout, the stored cred
     ]);
   });
 
-  it('while locked the lockout refuses before any password is compared, and nothing is recorded', async () => {
+  it('while locked the lockout refuses before any password is compared, and the failure is recorded as locked (CONTRACT §13)', async () => {
     const t = service({ right: true });
     t.mock(LockoutService).beginAttempt.mockRejectedValue(new ProblemError('account-locked', { detail: 'locked' }));
     await expect(t.sut.verifyPassword(project, { identifier: 'ada@example.com', password: 'pw' }, meta)).rejects.toEqual(refusal('account-locked'));
-    expect(t.mock(UsersRepository).findByIdentifier).not.toHaveBeenCalled();
     expect(t.mock(PasswordHasher).verify).not.toHaveBeenCalled();
-    expect(t.events()).toEqual([]);
+    expect(t.events()).toEqual([{ action: 'user.sign_in_failed', userId: 'user-1', meta, data: { identifier: 'ada@example.com', reason: 'locked' } }]);
+  });
+
+  it('an attempt that finds no free slot of the account in time is recorded as rate_limited, its password not compared', async () => {
+    const t = service({ found: null });
+    t.mock(LockoutService).beginAttempt.mockRejectedValue(new ProblemError('rate-limited', { detail: 'busy' }));
+    await expect(t.sut.verifyPassword(project, { identifier: 'nobody@example.com', password: 'pw' }, meta)).rejects.toEqual(refusal('rate-limited'));
+    expect(t.mock(PasswordHasher).verifyDummy).not.toHaveBeenCalled();
+    expect(t.events()).toEqual([{ action: 'user.sign_in_failed', userId: null, meta, data: { identifier: 'nobody@example.com', reason: 'rate_limited' } }]);
   });
 
   it('an unknown identifier costs the dummy comparison and gets the same 401 (the failure has no user)', async () => {

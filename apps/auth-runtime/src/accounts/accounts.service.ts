@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { uniqueViolation } from '@gatehouse/entities';
 import type { PasswordCredential, User } from '@gatehouse/entities';
-import { LockoutService, normalizeIdentifier, PasswordHasher, UsersRepository, type ProjectKeyMatch, type RequestMeta, type ResolvedProject, type VerifiedAccessToken } from '@gatehouse/identity';
+import { LockoutService, lockoutRefusalReason, normalizeIdentifier, PasswordHasher, UsersRepository, type ProjectKeyMatch, type RequestMeta, type ResolvedProject, type VerifiedAccessToken } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import { UserEvents } from '../sign-in/user-events';
@@ -113,7 +113,13 @@ export class AccountsService {
    * password ends the streak of failures, whatever is refused next.
    */
   private async checkPassword(project: ResolvedProject, identifier: string, password: string, meta: RequestMeta) {
-    const attempt = await this.lockout.beginAttempt(project.id, identifier);
+    const attempt = await this.lockout.beginAttempt(project.id, identifier).catch(async (err: unknown) => {
+      // Refused before the password is checked: recorded with its reason word (CONTRACT §13), as
+      // often as a wrong password would be (the route's rate limit comes first).
+      const reason = lockoutRefusalReason(err);
+      if (reason) await this.recordSignInFailures(project, identifier, (await this.users.findByIdentifier(project.id, identifier))?.user.id ?? null, meta, null, reason);
+      throw err;
+    });
     try {
       let found = await this.users.findByIdentifier(project.id, identifier);
       let ok = found?.credential

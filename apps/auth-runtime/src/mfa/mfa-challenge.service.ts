@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { decryptSecretString, randomDigits, safeEqual, sha256Hex } from '@gatehouse/crypto';
 import type { User } from '@gatehouse/entities';
-import { MfaFactorsRepository, OneTimeTokensRepository, SecondFactorLockout, UsersRepository, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
+import { lockoutRefusalReason, MfaFactorsRepository, OneTimeTokensRepository, SecondFactorLockout, UsersRepository, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { RateLimitsService } from '@gatehouse/http';
 import { CacheStore, Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
@@ -131,7 +131,12 @@ export class MfaChallengeService {
    * is refused (429); a wrong one is counted, recorded and answered 401 `invalid-code`.
    */
   private async underLockout(project: ResolvedProject, user: User, factor: MfaFactorName, meta: RequestMeta, check: () => Promise<boolean>): Promise<void> {
-    const attempt = await this.lockout.beginAttempt(project.id, user.id);
+    const attempt = await this.lockout.beginAttempt(project.id, user.id).catch(async (err: unknown) => {
+      // Refused before the code is checked: recorded with its reason word (CONTRACT §13).
+      const reason = lockoutRefusalReason(err);
+      if (reason) await this.dataSource.transaction((manager) => this.userEvents.signInFailed(manager, project, { userId: user.id, meta, data: { method: 'mfa', factor, reason } }));
+      throw err;
+    });
     try {
       if (!(await check())) {
         await this.wrongCode(project, user, factor, await attempt.failed(), meta);
