@@ -186,6 +186,16 @@ describe('admin projects: create, get, list, patch', () => {
     const events = await t.dataSource.getRepository(AuditEvent).find({ where: { action: 'project.updated' }, order: { createdAt: 'ASC' } });
     expect(events.map((e) => e.metadata.changed)).toEqual([['settings.rp_name', 'settings.access_token_ttl_seconds'], ['name', 'settings.access_token_ttl_seconds']]);
     expect(events.every((e) => e.actorType === 'admin' && e.actorId === tenant.adminUserId && e.projectId === tenant.project.id)).toBe(true);
+
+    // A form sends every field; only those whose value changes are recorded (CONTRACT §13), and a
+    // PATCH that changes nothing writes no event (found by the console: `allowed_origins: [] → []`).
+    const current = (await get(url)).body;
+    const same = { name: current.name, allowed_origins: current.allowed_origins, redirect_urls: current.redirect_urls, settings: { rp_name: current.settings.rp_name } };
+    expect((await patch(url, same)).status).toBe(200);
+    expect(await t.dataSource.getRepository(AuditEvent).countBy({ action: 'project.updated' })).toBe(2);
+    expect((await patch(url, { ...same, settings: { rp_name: current.settings.rp_name, require_email_verification: true } })).status).toBe(200);
+    const last = await t.dataSource.getRepository(AuditEvent).find({ where: { action: 'project.updated' }, order: { createdAt: 'DESC' }, take: 1 });
+    expect(last.map((e) => e.metadata)).toEqual([expect.objectContaining({ changed: ['settings.require_email_verification'], changes: { 'settings.require_email_verification': { from: null, to: true } } })]);
   });
 
   it('concurrent settings PATCHes merge instead of losing keys', async () => {

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { ProjectSettings } from '@gatehouse/entities';
 import type { ProjectSettingsDto } from './dto/project-settings.dto';
 
@@ -46,14 +47,13 @@ function mergeProviders(
 /**
  * Applies a settings PATCH (docs/api-contract.md §10): merges at the top level of `settings` — given keys
  * replace theirs, keys set to null are removed, other keys stay. Returns the new settings and
- * the names of the keys the PATCH touched.
+ * the names of the keys whose value it changed.
  */
 export function mergeSettings(current: ProjectSettings, patch: ProjectSettingsDto, seal: Sealer, sealMigration: MigrationSealer = (s) => s): { settings: ProjectSettings; changed: string[] } {
   const settings: ProjectSettings = { ...current };
   const changed: string[] = [];
   for (const [key, value] of Object.entries(patch)) {
     if (value === undefined) continue;
-    changed.push(key);
     if (value === null) {
       delete settings[key];
     } else if (key === 'password_migration') {
@@ -66,6 +66,8 @@ export function mergeSettings(current: ProjectSettings, patch: ProjectSettingsDt
     } else {
       settings[key] = plain(value);
     }
+    // A key given its current value has not changed (a secret given again is sealed anew: changed).
+    if (!isDeepStrictEqual(current[key], settings[key])) changed.push(key);
   }
   return { settings, changed };
 }

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { isId } from '@gatehouse/entities';
@@ -127,15 +128,16 @@ export class ProjectsService {
       if (!row) throw notFound();
       const before = { name: row.name, allowedOrigins: row.allowedOrigins, redirectUrls: row.redirectUrls, settings: { ...row.settings } as Record<string, unknown> };
       const fields: string[] = [];
-      if (dto.name !== undefined) {
+      // Only what changes is recorded (CONTRACT §13 `data.changes`): a field sent with its current value is not.
+      if (dto.name !== undefined && dto.name !== row.name) {
         row.name = dto.name;
         fields.push('name');
       }
-      if (dto.allowed_origins !== undefined) {
+      if (dto.allowed_origins !== undefined && !isDeepStrictEqual(unique(dto.allowed_origins), row.allowedOrigins)) {
         row.allowedOrigins = unique(dto.allowed_origins);
         fields.push('allowed_origins');
       }
-      if (dto.redirect_urls !== undefined) {
+      if (dto.redirect_urls !== undefined && !isDeepStrictEqual(unique(dto.redirect_urls), row.redirectUrls)) {
         row.redirectUrls = unique(dto.redirect_urls);
         fields.push('redirect_urls');
       }
