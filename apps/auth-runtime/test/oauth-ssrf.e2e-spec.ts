@@ -110,7 +110,7 @@ describe('OAuth provider calls refuse loopback, private, link-local and metadata
     expect(await count(`SELECT count(*)::int AS n FROM users WHERE project_id = '${tenant.project.id}'`)).toBe(0);
     expect(await count('SELECT count(*)::int AS n FROM sessions')).toBe(0);
     expect(await count('SELECT count(*)::int AS n FROM oauth_identities')).toBe(0);
-    expect(await count(`SELECT count(*)::int AS n FROM audit_events WHERE action = 'user.sign_in_failed' AND metadata->>'reason' = 'provider_error'`)).toBe(1);
+    expect(await count(`SELECT count(*)::int AS n FROM audit_events WHERE action = 'user.sign_in_failed' AND metadata->>'reason' = 'invalid_credentials' AND metadata->>'error' = 'provider_error'`)).toBe(1);
   }
 
   const transactions = async () => (await loose.dataSource.query<{ n: number }[]>('SELECT count(*)::int AS n FROM oauth_transactions'))[0].n;

@@ -460,7 +460,7 @@ describe('social sign-in (OAuth 2.0 + PKCE) against real providers on loopback',
       expect(await count('SELECT count(*)::int AS n FROM oauth_identities')).toBe(0);
       expect(await count('SELECT count(*)::int AS n FROM sessions')).toBe(0);
       expect(await t.dataSource.getRepository(PasswordCredential).countBy({ userId: existing.id })).toBe(1);
-      expect(await count(`SELECT count(*)::int AS n FROM audit_events WHERE action = 'user.sign_in_failed' AND metadata->>'reason' = 'account_exists'`)).toBe(4);
+      expect(await count(`SELECT count(*)::int AS n FROM audit_events WHERE action = 'user.sign_in_failed' AND metadata->>'reason' = 'invalid_credentials' AND metadata->>'error' = 'account_exists'`)).toBe(4);
     });
 
     it('refuses a disabled user (?error=account_disabled)', async () => {
@@ -470,6 +470,8 @@ describe('social sign-in (OAuth 2.0 + PKCE) against real providers on loopback',
       expect(redirectOf(res)).toEqual({ target: APP_REDIRECT, query: { error: 'account_disabled' } });
       expectNoSession(res);
       expect(await count('SELECT count(*)::int AS n FROM oauth_identities')).toBe(0);
+      // CONTRACT §13's reason word, with the callback's code beside it.
+      expect(await count(`SELECT count(*)::int AS n FROM audit_events WHERE action = 'user.sign_in_failed' AND metadata->>'reason' = 'disabled' AND metadata->>'error' = 'account_disabled'`)).toBe(1);
     });
   });
 

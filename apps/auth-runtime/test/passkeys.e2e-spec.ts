@@ -44,7 +44,9 @@ describe('passkeys (WebAuthn) on the API', () => {
   /** Reasons of the `user.sign_in_failed` events, oldest first. */
   async function failureReasons(): Promise<unknown[]> {
     const events = await t.dataSource.getRepository(AuditEvent).find({ where: { action: 'user.sign_in_failed' }, order: { createdAt: 'ASC' } });
-    return events.map((e) => e.metadata.reason);
+    // CONTRACT §13's word for each, with the cause beside it.
+    expect(events.map((e) => e.metadata.reason)).toEqual(events.map(() => 'invalid_credentials'));
+    return events.map((e) => e.metadata.error);
   }
 
   async function userWithPasskey(email: string) {
@@ -163,7 +165,7 @@ describe('passkeys (WebAuthn) on the API', () => {
     expect(await t.dataSource.getRepository(Session).countBy({ authMethod: 'passkey' })).toBe(2);
     const failed = await t.dataSource.getRepository(AuditEvent).findBy({ action: 'user.sign_in_failed' });
     expect(failed).toHaveLength(3);
-    expect(failed[0].metadata).toEqual({ method: 'passkey', reason: 'challenge' });
+    expect(failed[0].metadata).toEqual({ method: 'passkey', reason: 'invalid_credentials', error: 'challenge' });
   });
 
   it('refuses a wrong origin, another RP ID, a missing user verification, a tampered clientDataJSON and an expired challenge', async () => {

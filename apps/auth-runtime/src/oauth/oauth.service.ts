@@ -215,10 +215,12 @@ export class OAuthService {
     }
   }
 
-  private async recordFailure(project: ResolvedProject, provider: string, reason: OAuthErrorCode, userId: string | null, meta: RequestMeta): Promise<void> {
+  /** Recorded with CONTRACT §13's reason word (`disabled`, else `invalid_credentials`) and the callback's code as `error`. */
+  private async recordFailure(project: ResolvedProject, provider: string, error: OAuthErrorCode, userId: string | null, meta: RequestMeta): Promise<void> {
+    const reason = error === 'account_disabled' ? 'disabled' : 'invalid_credentials';
     try {
       await this.dataSource.transaction((manager) =>
-        this.userEvents.signInFailed(manager, project, { userId, meta, data: { method: 'oauth', provider, reason } }),
+        this.userEvents.signInFailed(manager, project, { userId, meta, data: { method: 'oauth', provider, reason, error } }),
       );
     } catch (err) {
       this.logger.warn(`recording an OAuth failure failed: ${err instanceof Error ? err.message : String(err)}`);

@@ -259,8 +259,9 @@ export class PasskeysService {
     return user;
   }
 
-  private async refuse(project: ResolvedProject, meta: RequestMeta, userId: string | null, reason: string): Promise<never> {
-    await this.dataSource.transaction((manager) => this.userEvents.signInFailed(manager, project, { userId, meta, data: { method: 'passkey', reason } }));
+  /** A refused assertion: recorded as CONTRACT §13's `invalid_credentials`, with its cause as `error`. */
+  private async refuse(project: ResolvedProject, meta: RequestMeta, userId: string | null, error: string): Promise<never> {
+    await this.dataSource.transaction((manager) => this.userEvents.signInFailed(manager, project, { userId, meta, data: { method: 'passkey', reason: 'invalid_credentials', error } }));
     throw new ProblemError('invalid-credentials', { detail: 'The passkey could not be verified.' });
   }
 

@@ -50,7 +50,7 @@ const ACTIONS: Record<string, string> = {
   'invitation.accepted': 'Invitation accepted',
 };
 
-/** A sign-in failure's reason word (CONTRACT §13, and the passkey and social sign-in causes). */
+/** A sign-in failure's reason word (CONTRACT §13) or the passkey and social sign-in cause beside it (`error`). */
 const REASONS: Record<string, string> = {
   invalid_credentials: 'wrong password or unknown account',
   disabled: 'the account is disabled',
@@ -111,7 +111,8 @@ function details(e: AuditEvent): ReactNode {
   const parts: ReactNode[] = [];
   const method = str(d.method) ?? (isRecord(d.session) ? str(d.session.method) : null);
   if (e.action === 'user.sign_in_failed') {
-    const reason = str(d.reason);
+    // The passkey and social sign-in causes (`error`) say more than CONTRACT §13's word (`reason`).
+    const reason = str(d.error) ?? str(d.reason);
     const factor = str(d.factor);
     parts.push(
       <Text key="reason" size="sm">
