@@ -45,11 +45,14 @@ describe('finding the running standalone service of a data directory', () => {
     const { closed, open, server } = await ports();
     try {
       expect(await runningStandalone(dataDir)).toBeNull();
+      publish({ port: open, pid: process.pid, password: 'pw' });
+      expect(await runningStandalone(dataDir)).toEqual({ port: open, pid: process.pid, password: 'pw' });
+      // An address without the password it is served with cannot be used.
       publish({ port: open, pid: process.pid });
-      expect(await runningStandalone(dataDir)).toEqual({ port: open, pid: process.pid });
-      publish({ port: closed, pid: process.pid });
       expect(await runningStandalone(dataDir)).toBeNull();
-      publish({ port: open, pid: 2 ** 22 + 1 });
+      publish({ port: closed, pid: process.pid, password: 'pw' });
+      expect(await runningStandalone(dataDir)).toBeNull();
+      publish({ port: open, pid: 2 ** 22 + 1, password: 'pw' });
       expect(await runningStandalone(dataDir)).toBeNull();
       publish('{"port": ');
       expect(await runningStandalone(dataDir)).toBeNull();

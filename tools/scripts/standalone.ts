@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { join, resolve } from 'node:path';
 import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, loadConfigOrExit, type AppConfig } from '@gatehouse/config';
@@ -53,23 +54,23 @@ function alive(pid: number): boolean {
   }
 }
 
-const databaseUrl = (port: number) => `postgres://postgres@127.0.0.1:${port}/postgres`;
+const databaseUrl = (port: number, password: string) => `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
 
 /**
  * The process serving this data directory's embedded database (a running standalone service, or a
  * CLI command that opened it), if there is one: its published address, while its process lives and
  * its port answers. A file left by a process that was killed names neither.
  */
-export async function runningStandalone(dataDir: string): Promise<{ port: number; pid: number } | null> {
-  let state: { port?: unknown; pid?: unknown };
+export async function runningStandalone(dataDir: string): Promise<{ port: number; pid: number; password: string } | null> {
+  let state: { port?: unknown; pid?: unknown; password?: unknown };
   try {
     state = JSON.parse(readFileSync(join(dataDir, ADDRESS_FILE), 'utf8')) as typeof state;
   } catch {
     return null;
   }
-  const { port, pid } = state;
-  if (typeof port !== 'number' || typeof pid !== 'number' || !Number.isInteger(port) || !Number.isInteger(pid)) return null;
-  return alive(pid) && (await answers(databaseUrl(port))) ? { port, pid } : null;
+  const { port, pid, password } = state;
+  if (typeof port !== 'number' || typeof pid !== 'number' || typeof password !== 'string' || !Number.isInteger(port) || !Number.isInteger(pid)) return null;
+  return alive(pid) && (await answers(databaseUrl(port, password))) ? { port, pid, password } : null;
 }
 
 export interface EmbeddedDatabase {
@@ -82,22 +83,29 @@ export interface EmbeddedDatabase {
  * Opens the data directory's PGlite database (PostgreSQL's files in `<dataDir>/pgdata`, with the
  * extensions the migrations need) and serves it to the `pg` driver on a loopback port, one session
  * at a time (EmbeddedDatabaseServer), which it
- * publishes in `<dataDir>/standalone.json` until closed. One process at a time holds the directory:
+ * publishes with its password in `<dataDir>/standalone.json` (mode 0600) until closed. One process at a time holds the directory:
  * this refuses while another serves it.
  */
 export async function openEmbeddedDatabase(dataDir: string): Promise<EmbeddedDatabase> {
   const running = await runningStandalone(dataDir);
   if (running) throw new Error(`the embedded database in ${dataDir} is in use by process ${running.pid} (\`npm start\` or the CLI); stop it first`);
-  mkdirSync(dataDir, { recursive: true });
+  // The directory holds the database's files, the admin's password and the served database's
+  // password: its owner's alone.
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  chmodSync(dataDir, 0o700);
   const db = await openPglite(join(dataDir, 'pgdata'));
   // One session at a time: PGlite is one backend, so a connection keeps it from its first message
   // to a ReadyForQuery outside a transaction (EmbeddedDatabaseServer; docs/architecture.md).
-  const socket = new EmbeddedDatabaseServer(db, { host: '127.0.0.1', port: 0, maxConnections: 64 });
+  // A password of this process's own: another local user of the machine reaches the loopback port
+  // but not the directory where it is published (mode 0600 in a 0700 directory).
+  const password = randomBytes(32).toString('base64url');
+  const socket = new EmbeddedDatabaseServer(db, { host: '127.0.0.1', port: 0, maxConnections: 64, password });
   const port = await socket.start();
   const addressFile = join(dataDir, ADDRESS_FILE);
-  writeFileSync(addressFile, JSON.stringify({ port, pid: process.pid }) + '\n');
+  rmSync(addressFile, { force: true });
+  writeFileSync(addressFile, JSON.stringify({ port, pid: process.pid, password }) + '\n', { mode: 0o600 });
   return {
-    url: databaseUrl(port),
+    url: databaseUrl(port, password),
     close: async () => {
       rmSync(addressFile, { force: true });
       await socket.stop();
@@ -113,7 +121,7 @@ export async function openEmbeddedDatabase(dataDir: string): Promise<EmbeddedDat
  */
 export async function reachEmbeddedDatabase(dataDir: string): Promise<EmbeddedDatabase> {
   const running = await runningStandalone(dataDir);
-  if (running) return { url: databaseUrl(running.port), close: async () => undefined };
+  if (running) return { url: databaseUrl(running.port, running.password), close: async () => undefined };
   return openEmbeddedDatabase(dataDir);
 }
 

@@ -1,8 +1,9 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { Client } from 'pg';
 import request from 'supertest';
 import { TEST_ENCRYPTION_KEY } from '@gatehouse/testing';
 import { freePorts, ROOT, spawnCaptured, type Spawned } from './processes';
@@ -72,8 +73,21 @@ describe('CLI in standalone mode: the same embedded database, service running or
   }, 120_000);
 
   it('with the service running, goes through its socket: the service sees the new tenant at once', async () => {
-    const state = JSON.parse(readFileSync(stateFile, 'utf8')) as { port: number; pid: number };
+    const state = JSON.parse(readFileSync(stateFile, 'utf8')) as { port: number; pid: number; password: string };
     expect(state.pid).toBe(service!.child.pid);
+    // Another local user reaches the loopback port, not the owner's files: without the password
+    // the database refuses them, and the file that holds it is the owner's alone.
+    expect(statSync(stateFile).mode & 0o777).toBe(0o600);
+    expect(statSync(dataDir).mode & 0o777).toBe(0o700);
+    for (const password of [undefined, 'guessed']) {
+      const intruder = new Client({ host: '127.0.0.1', port: state.port, user: 'postgres', database: 'postgres', password });
+      intruder.on('error', () => undefined);
+      await expect(intruder.connect()).rejects.toThrow();
+    }
+    const owner = new Client({ host: '127.0.0.1', port: state.port, user: 'postgres', database: 'postgres', password: state.password });
+    await owner.connect();
+    expect((await owner.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+    await owner.end();
     const boot = await cli('bootstrap', '--admin-email', 'running@example.com', '--admin-password', 'running password 1', '--tenant-name', 'Made While Running');
     expect((await signIn(boot.project_key, 'running@example.com', 'running password 1')).status).toBe(200);
     const created = await cli('tenant', 'create', '--name', 'Another', '--admin-email', 'another@example.com', '--admin-password', 'another password 1');

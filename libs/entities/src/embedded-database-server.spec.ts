@@ -7,7 +7,7 @@ import { Client } from 'pg';
  * PGlite loads its file system with a dynamic import, which Jest's module sandbox refuses, so the
  * server under test runs in a child Node process: this file's sibling, transpiled as it is.
  */
-function startServerProcess(idleInTransactionTimeoutMs: number, warnings: string[]): Promise<{ child: ChildProcess; port: number }> {
+function startServerProcess(idleInTransactionTimeoutMs: number, warnings: string[], password?: string): Promise<{ child: ChildProcess; port: number }> {
   const file = join(__dirname, 'embedded-database-server.ts');
   const script = `
     const ts = require('typescript'); const fs = require('node:fs'); const Module = require('node:module'); const path = require('node:path');
@@ -17,7 +17,7 @@ function startServerProcess(idleInTransactionTimeoutMs: number, warnings: string
     const { EmbeddedDatabaseServer, openPglite } = m.exports;
     (async () => {
       const db = await openPglite('memory://');
-      const server = new EmbeddedDatabaseServer(db, { idleInTransactionTimeoutMs: ${idleInTransactionTimeoutMs}, warn: (w) => process.stderr.write('WARN ' + w + '\\n') });
+      const server = new EmbeddedDatabaseServer(db, { idleInTransactionTimeoutMs: ${idleInTransactionTimeoutMs}, password: ${JSON.stringify(password)}, warn: (w) => process.stderr.write('WARN ' + w + '\\n') });
       process.stdout.write('PORT ' + (await server.start()) + '\\n');
     })();`;
   const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -275,5 +275,46 @@ describe('EmbeddedDatabaseServer: one PGlite session, one connection at a time',
       await a.end().catch(() => undefined);
       await b.end();
     }
+  });
+});
+
+describe('EmbeddedDatabaseServer with a password: no session without it (another local user of the machine)', () => {
+  const password = 'a long random password of the process';
+  let server: { child: ChildProcess; port: number };
+  beforeAll(async () => {
+    server = await startServerProcess(600, [], password);
+  }, 60_000);
+  afterAll(() => {
+    server?.child.kill('SIGKILL');
+  });
+  const connect = async (given?: string) => {
+    const c = new Client({ host: '127.0.0.1', port: server.port, user: 'postgres', database: 'postgres', password: given });
+    c.on('error', () => undefined);
+    await c.connect();
+    return c;
+  };
+
+  it('serves a client that gives the password, and refuses one with a wrong or no password (28P01) before the database sees it', async () => {
+    const c = await connect(password);
+    expect((await c.query('SELECT 1 + 1 AS two')).rows).toEqual([{ two: 2 }]);
+    await c.end();
+    await expect(connect('wrong')).rejects.toMatchObject({ code: '28P01' });
+    await expect(connect('')).rejects.toThrow();
+    // A raw client that skips the PasswordMessage and sends a query is ended, the query unrun.
+    const raw = new RawConnection(server.port);
+    try {
+      raw.send(startup());
+      // AuthenticationCleartextPassword ('R', code 3), nothing from the database yet.
+      await raw.until(() => raw.messages().types === 'R', 'asked for a password');
+      raw.send(msg('Q', cstr('CREATE TABLE intruder (id int)')));
+      await raw.until(() => raw.messages().errors.length === 1, 'refused');
+      expect(raw.messages().types).toBe('RE');
+      expect(raw.messages().errors).toEqual(['password authentication failed for user "postgres"']);
+    } finally {
+      raw.close();
+    }
+    const again = await connect(password);
+    expect((await again.query(`SELECT count(*)::int AS n FROM pg_tables WHERE tablename = 'intruder'`)).rows).toEqual([{ n: 0 }]);
+    await again.end();
   });
 });

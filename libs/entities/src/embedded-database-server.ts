@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import net from 'node:net';
 import type { Extension, PGlite } from '@electric-sql/pglite';
 
@@ -8,6 +9,10 @@ const CANCEL_REQUEST = 80877102;
 const SYNC = Buffer.from([0x53, 0, 0, 0, 4]);
 const READY_FOR_QUERY = 0x5a; // 'Z'
 const TERMINATE = 0x58; // 'X'
+const PASSWORD_MESSAGE = 0x70; // 'p'
+/** AuthenticationCleartextPassword: the client answers with a PasswordMessage (loopback only). */
+const ASK_PASSWORD = Buffer.from([0x52, 0, 0, 0, 8, 0, 0, 0, 3]);
+const digest = (b: Buffer | string) => createHash('sha256').update(b).digest();
 
 type TxStatus = 'I' | 'T' | 'E';
 
@@ -32,6 +37,8 @@ function simpleQuery(sql: string): Buffer {
 class Session {
   input: Buffer = Buffer.alloc(0);
   started = false;
+  /** The StartupMessage, held until the client's password is checked (a server with a password). */
+  startup: Buffer | null = null;
   /** Complete frontend messages waiting for the database (a StartupMessage is flagged: PGlite takes it alone). */
   pending: { data: Buffer; startup: boolean }[] = [];
   /** Backend output not yet framed into whole messages. */
@@ -64,6 +71,12 @@ export interface EmbeddedDatabaseServerOptions {
   idleInTransactionTimeoutMs?: number;
   /** Where refusals and ended sessions are reported (console.warn by default). */
   warn?: (message: string) => void;
+  /**
+   * The password every connection must give before its StartupMessage reaches the database
+   * (cleartext password authentication, as PostgreSQL's `password` method: loopback only). Without
+   * it, any local user of the machine could read and change the database while it is served.
+   */
+  password?: string;
 }
 
 /**
@@ -168,9 +181,14 @@ export class EmbeddedDatabaseServer {
           return;
         }
         if (s.input.length < length) break;
-        s.pending.push({ data: Buffer.from(s.input.subarray(0, length)), startup: true });
+        const startup = Buffer.from(s.input.subarray(0, length));
         s.input = s.input.subarray(length);
         s.started = true;
+        if (this.opts.password === undefined) s.pending.push({ data: startup, startup: true });
+        else {
+          s.startup = startup;
+          s.socket.write(ASK_PASSWORD);
+        }
         continue;
       }
       if (s.input.length < 5) break;
@@ -182,6 +200,18 @@ export class EmbeddedDatabaseServer {
       if (s.input.length < 1 + length) break;
       const message = Buffer.from(s.input.subarray(0, 1 + length));
       s.input = s.input.subarray(1 + length);
+      if (s.startup) {
+        // Only the PasswordMessage may come before the session starts.
+        const given = message[0] === PASSWORD_MESSAGE ? message.subarray(5, message.length - 1) : null;
+        if (!given || !timingSafeEqual(digest(given), digest(this.opts.password ?? ''))) {
+          s.socket.end(fatal('28P01', 'password authentication failed for user "postgres"'));
+          this.gone(s);
+          return;
+        }
+        s.pending.push({ data: s.startup, startup: true });
+        s.startup = null;
+        continue;
+      }
       if (message[0] === TERMINATE) {
         // Never handed to PGlite: for its one backend, Terminate would end the whole database.
         s.socket.end();
