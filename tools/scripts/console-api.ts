@@ -9,18 +9,15 @@ import { appFactory, type AppName } from './app-entries';
 import { withLocalSecrets } from './local-env';
 
 const ROOT = join(__dirname, '..', '..', '..');
-const OUT = join(ROOT, 'apps', 'console', 'src', 'api');
 
-/** The console's typed client is generated from the OpenAPI document each app serves at /docs/openapi.json. */
-export const CONSOLE_API_FILES: Record<Exclude<AppName, 'webhook-worker'>, string> = {
-  'auth-runtime': join(OUT, 'auth-runtime.ts'),
-  'control-plane': join(OUT, 'control-plane.ts'),
-};
-
-/** The same types are the published SDKs': the control plane's for @gatehouse/admin, the auth runtime's for @gatehouse/js. */
-const SDK_SCHEMAS: Record<string, string> = {
-  [join(OUT, 'control-plane.ts')]: join(ROOT, 'packages', 'admin', 'src', 'schema.ts'),
-  [join(OUT, 'auth-runtime.ts')]: join(ROOT, 'packages', 'js', 'src', 'schema.ts'),
+/**
+ * The types of the OpenAPI document each app serves at /docs/openapi.json, in one copy: the
+ * published SDKs' schemas (the auth runtime's for @gatehouse/js, the control plane's for
+ * @gatehouse/admin), which the console's typed client re-exports (apps/console/src/api).
+ */
+export const API_SCHEMA_FILES: Record<Exclude<AppName, 'webhook-worker'>, string> = {
+  'auth-runtime': join(ROOT, 'packages', 'js', 'src', 'schema.ts'),
+  'control-plane': join(ROOT, 'packages', 'admin', 'src', 'schema.ts'),
 };
 
 export async function typesOf(document: object): Promise<string> {
@@ -33,8 +30,8 @@ export async function typesOf(document: object): Promise<string> {
 
 /**
  * `npm run console:api`: builds the auth runtime and the control plane (against DATABASE_URL and
- * REDIS_URL, as `npm start` does), and writes the TypeScript types of their OpenAPI documents into
- * apps/console/src/api. `--check` writes nothing and exits 1 when a file is out of date.
+ * REDIS_URL, as `npm start` does), and writes the TypeScript types of their OpenAPI documents
+ * (API_SCHEMA_FILES). `--check` writes nothing and exits 1 when a file is out of date.
  */
 runMain('console-api', async () => {
   const check = process.argv.includes('--check');
@@ -42,13 +39,9 @@ runMain('console-api', async () => {
   const config = loadConfigOrExit({ ...withLocalSecrets(process.env), MAIL_TRANSPORT: 'log', SMS_TRANSPORT: 'log', LOG_LEVEL: 'warn' });
   await runMigrations(config.database.url);
   let stale = 0;
-  const apps = await Promise.all(Object.keys(CONSOLE_API_FILES).map((name) => appFactory(name as AppName)(config)));
+  const apps = await Promise.all(Object.keys(API_SCHEMA_FILES).map((name) => appFactory(name as AppName)(config)));
   const outputs: [string, string][] = [];
-  for (const [i, file] of Object.values(CONSOLE_API_FILES).entries()) {
-    const text = await typesOf(servedOpenApiDocument(apps[i])!);
-    outputs.push([file, text]);
-    outputs.push([SDK_SCHEMAS[file], text.replace('by `npm run console:api`', 'by `npm run console:api` (as the console\'s)')]);
-  }
+  for (const [i, file] of Object.values(API_SCHEMA_FILES).entries()) outputs.push([file, await typesOf(servedOpenApiDocument(apps[i])!)]);
   for (const [file, text] of outputs) {
     let current = '';
     try {

@@ -1,4 +1,4 @@
-// Generated from the served OpenAPI document by `npm run console:api` (as the console's); do not edit.
+// Generated from the served OpenAPI document by `npm run console:api`; do not edit.
 
 export interface paths {
     "/health": {
