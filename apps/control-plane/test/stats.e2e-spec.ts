@@ -47,7 +47,8 @@ describe('admin stats: the Overview aggregate', () => {
   it('counts real sign-ups, sign-ins, failed sign-ins and a lockout per day and project, and the live sessions', async () => {
     const second = await t.http().post('/v1/admin/projects').set(auth()).send({ name: 'Second' });
     expect(second.status).toBe(201);
-    // Application project: two sign-ups (each opens a session), one sign-in, five wrong passwords (the fifth locks).
+    // Application project: two sign-ups (each opens a session), one sign-in, five wrong passwords (the
+    // fifth locks), then the right one refused while locked: six failed sign-ins (reason locked, CONTRACT §13).
     const ada = await signUp(tenant.projectKey, 'ada@example.com');
     await signUp(tenant.projectKey, 'bob@example.com');
     expect((await signIn(tenant.projectKey, 'ada@example.com', 'a sturdy passphrase 42')).status).toBe(200);
@@ -70,7 +71,7 @@ describe('admin stats: the Overview aggregate', () => {
     expect(res.status).toBe(200);
     const today = res.body.to as string;
     expect([day(Date.now() - 60_000), day(Date.now())]).toContain(today);
-    const app = { date: today, project_id: tenant.project.id, sign_ins: 3, sign_ups: 2, failed_sign_ins: 5, lockouts: 1 };
+    const app = { date: today, project_id: tenant.project.id, sign_ins: 3, sign_ups: 2, failed_sign_ins: 6, lockouts: 1 };
     const consoleRow = { date: today, project_id: tenant.consoleProjectId, sign_ins: 1, sign_ups: 0, failed_sign_ins: 0, lockouts: 0 };
     const secondRow = { date: today, project_id: second.body.id, sign_ins: 1, sign_ups: 1, failed_sign_ins: 0, lockouts: 0 };
     const byProject = (a: { project_id: string }, b: { project_id: string }) => (a.project_id < b.project_id ? -1 : 1);
@@ -89,7 +90,7 @@ describe('admin stats: the Overview aggregate', () => {
         { id: second.body.id, name: 'Second' },
       ],
       daily: [app, consoleRow, secondRow].sort(byProject),
-      totals: { sign_ins: 5, sign_ups: 3, failed_sign_ins: 5, lockouts: 1 },
+      totals: { sign_ins: 5, sign_ups: 3, failed_sign_ins: 6, lockouts: 1 },
       active_sessions: 4,
       active_sessions_by_project: live,
       webhook_deliveries: zeroDeliveries,
