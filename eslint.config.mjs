@@ -4,11 +4,35 @@ import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', '.nx/**', 'coverage/**', 'tmp/**', '.gatehouse/**', '**/*.cjs', '**/*.js', '**/*.mjs', 'apps/console/src/api/auth-runtime.ts', 'apps/console/src/api/control-plane.ts', 'packages/*/dist/**', 'packages/*/src/schema.ts', 'examples/**/dist/**'] },
+  {
+    ignores: [
+      'node_modules/**',
+      'dist/**',
+      '.nx/**',
+      'coverage/**',
+      'tmp/**',
+      '.gatehouse/**',
+      '**/*.cjs',
+      '**/*.js',
+      '**/*.mjs',
+      'apps/console/src/api/auth-runtime.ts',
+      'apps/console/src/api/control-plane.ts',
+      'packages/*/dist/**',
+      'packages/*/src/schema.ts',
+      'examples/**/dist/**',
+    ],
+  },
   ...tseslint.configs.recommendedTypeChecked,
   {
     files: ['**/*.ts'],
-    ignores: ['apps/console/src/**', 'apps/auth-pages/src/**', 'packages/*/src/**', 'packages/*/tsup.config.ts', 'packages/tsup.shared.ts', 'examples/react-spa/**'],
+    ignores: [
+      'apps/console/src/**',
+      'apps/auth-pages/src/**',
+      'packages/*/src/**',
+      'packages/*/tsup.config.ts',
+      'packages/tsup.shared.ts',
+      'examples/react-spa/**',
+    ],
     languageOptions: {
       parserOptions: { project: ['./tsconfig.spec.json'], tsconfigRootDir: import.meta.dirname },
     },
@@ -21,60 +45,172 @@ export default tseslint.config(
           // Launchers (tools/scripts/app-entries.ts) start apps through their one entry point.
           allow: ['@gatehouse/app-entry/*'],
           depConstraints: [
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:feature', 'type:domain', 'type:data', 'type:infra', 'type:util', 'type:test'] },
-            { sourceTag: 'type:feature', onlyDependOnLibsWithTags: ['type:domain', 'type:data', 'type:infra', 'type:util'] },
-            { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:data', 'type:infra', 'type:util'] },
+            {
+              sourceTag: 'type:app',
+              onlyDependOnLibsWithTags: [
+                'type:feature',
+                'type:domain',
+                'type:data',
+                'type:infra',
+                'type:util',
+                'type:test',
+              ],
+            },
+            {
+              sourceTag: 'type:feature',
+              onlyDependOnLibsWithTags: ['type:domain', 'type:data', 'type:infra', 'type:util'],
+            },
+            {
+              sourceTag: 'type:domain',
+              onlyDependOnLibsWithTags: ['type:data', 'type:infra', 'type:util'],
+            },
             { sourceTag: 'type:infra', onlyDependOnLibsWithTags: ['type:infra', 'type:util'] },
             { sourceTag: 'type:data', onlyDependOnLibsWithTags: ['type:data', 'type:util'] },
             { sourceTag: 'type:util', onlyDependOnLibsWithTags: [] },
-            { sourceTag: 'type:test', onlyDependOnLibsWithTags: ['type:domain', 'type:data', 'type:infra', 'type:util', 'type:sdk', 'type:test'] },
+            {
+              sourceTag: 'type:test',
+              onlyDependOnLibsWithTags: [
+                'type:domain',
+                'type:data',
+                'type:infra',
+                'type:util',
+                'type:sdk',
+                'type:test',
+              ],
+            },
             { sourceTag: 'type:sdk', onlyDependOnLibsWithTags: ['type:sdk'] },
-            { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:feature', 'type:domain', 'type:data', 'type:infra', 'type:util', 'type:test'] },
+            {
+              sourceTag: 'type:tool',
+              onlyDependOnLibsWithTags: [
+                'type:feature',
+                'type:domain',
+                'type:data',
+                'type:infra',
+                'type:util',
+                'type:test',
+              ],
+            },
           ],
         },
       ],
       '@typescript-eslint/no-floating-promises': 'error',
-      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': [
+        'error',
+        { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false },
+      ],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/require-await': 'off',
       '@typescript-eslint/unbound-method': 'off',
-      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration through @gatehouse/config (AppConfig).' }],
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'process',
+          property: 'env',
+          message: 'Read configuration through @gatehouse/config (AppConfig).',
+        },
+      ],
     },
   },
   {
     // The console and the hosted auth pages are browser apps (their tsconfig.json: DOM, JSX); they import no library of the workspace.
-    files: ['apps/console/src/**/*.ts', 'apps/console/src/**/*.tsx', 'apps/console/vite.config.mts', 'apps/auth-pages/src/**/*.ts', 'apps/auth-pages/src/**/*.tsx', 'apps/auth-pages/vite.config.mts'],
+    files: [
+      'apps/console/src/**/*.ts',
+      'apps/console/src/**/*.tsx',
+      'apps/console/vite.config.mts',
+      'apps/auth-pages/src/**/*.ts',
+      'apps/auth-pages/src/**/*.tsx',
+      'apps/auth-pages/vite.config.mts',
+    ],
     languageOptions: {
-      parserOptions: { project: ['./apps/console/tsconfig.json', './apps/auth-pages/tsconfig.json'], tsconfigRootDir: import.meta.dirname },
+      parserOptions: {
+        project: ['./apps/console/tsconfig.json', './apps/auth-pages/tsconfig.json'],
+        tsconfigRootDir: import.meta.dirname,
+      },
     },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
-      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      '@typescript-eslint/require-await': 'off',
-      '@typescript-eslint/unbound-method': 'off',
-      'no-restricted-imports': ['error', { patterns: [{ group: ['@gatehouse/*'], message: 'The browser apps talk to the services over their public APIs only.' }] }],
-      'no-restricted-globals': ['error', { name: 'localStorage', message: 'No token or secret in localStorage (docs/console.md, docs/oidc.md).' }],
-    },
-  },
-  {
-    // The published SDK packages (packages/*): browser, edge and Node runtimes; they talk to Gatehouse over its public APIs only.
-    files: ['packages/*/src/**/*.ts', 'packages/*/src/**/*.tsx', 'packages/*/tsup.config.ts', 'packages/tsup.shared.ts'],
-    ignores: ['packages/test/**', 'packages/*/src/schema.ts'],
-    languageOptions: {
-      parserOptions: { project: ['./packages/tsconfig.json'], tsconfigRootDir: import.meta.dirname },
-    },
-    rules: {
-      '@typescript-eslint/no-floating-promises': 'error',
-      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': [
+        'error',
+        { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false },
+      ],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/require-await': 'off',
       '@typescript-eslint/unbound-method': 'off',
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['@gatehouse/*', '!@gatehouse/js', '!@gatehouse/server', '!@gatehouse/react', '!@gatehouse/admin'], message: 'An SDK package depends on published packages only, never on a workspace library.' }] },
+        {
+          patterns: [
+            {
+              group: ['@gatehouse/*'],
+              message: 'The browser apps talk to the services over their public APIs only.',
+            },
+          ],
+        },
       ],
-      'no-restricted-globals': ['error', { name: 'localStorage', message: 'No token or secret in localStorage (docs/sdk.md).' }],
+      'no-restricted-globals': [
+        'error',
+        {
+          name: 'localStorage',
+          message: 'No token or secret in localStorage (docs/console.md, docs/oidc.md).',
+        },
+      ],
+    },
+  },
+  {
+    // The published SDK packages (packages/*): browser, edge and Node runtimes; they talk to Gatehouse over its public APIs only.
+    files: [
+      'packages/*/src/**/*.ts',
+      'packages/*/src/**/*.tsx',
+      'packages/*/tsup.config.ts',
+      'packages/tsup.shared.ts',
+    ],
+    ignores: ['packages/test/**', 'packages/*/src/schema.ts'],
+    languageOptions: {
+      parserOptions: {
+        project: ['./packages/tsconfig.json'],
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/consistent-type-imports': [
+        'error',
+        { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false },
+      ],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
+      '@typescript-eslint/require-await': 'off',
+      '@typescript-eslint/unbound-method': 'off',
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '@gatehouse/*',
+                '!@gatehouse/js',
+                '!@gatehouse/server',
+                '!@gatehouse/react',
+                '!@gatehouse/admin',
+              ],
+              message:
+                'An SDK package depends on published packages only, never on a workspace library.',
+            },
+          ],
+        },
+      ],
+      'no-restricted-globals': [
+        'error',
+        { name: 'localStorage', message: 'No token or secret in localStorage (docs/sdk.md).' },
+      ],
     },
   },
   {
@@ -90,15 +226,33 @@ export default tseslint.config(
   },
   {
     // examples/react-spa: a browser app on the SDK packages (its tsconfig: DOM, JSX, vite/client).
-    files: ['examples/react-spa/src/**/*.ts', 'examples/react-spa/src/**/*.tsx', 'examples/react-spa/vite.config.mts'],
-    languageOptions: { parserOptions: { project: ['./examples/react-spa/tsconfig.json'], tsconfigRootDir: import.meta.dirname } },
+    files: [
+      'examples/react-spa/src/**/*.ts',
+      'examples/react-spa/src/**/*.tsx',
+      'examples/react-spa/vite.config.mts',
+    ],
+    languageOptions: {
+      parserOptions: {
+        project: ['./examples/react-spa/tsconfig.json'],
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
-      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': [
+        'error',
+        { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false },
+      ],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/require-await': 'off',
       '@typescript-eslint/unbound-method': 'off',
-      'no-restricted-globals': ['error', { name: 'localStorage', message: 'No token or secret in localStorage (docs/sdk.md).' }],
+      'no-restricted-globals': [
+        'error',
+        { name: 'localStorage', message: 'No token or secret in localStorage (docs/sdk.md).' },
+      ],
     },
   },
   {
@@ -106,7 +260,17 @@ export default tseslint.config(
     files: ['apps/*/src/**/*.ts', 'libs/*/src/**/*.ts'],
     ignores: ['**/*.spec.ts', 'libs/testing/**'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: '@gatehouse/testing', message: '@gatehouse/testing may be imported only from tests.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@gatehouse/testing',
+              message: '@gatehouse/testing may be imported only from tests.',
+            },
+          ],
+        },
+      ],
     },
   },
   {

@@ -4,7 +4,11 @@ import { parseArgs } from 'node:util';
 import { DataSource } from 'typeorm';
 import { loadConfig } from '@gatehouse/config';
 import { runMigrations } from '@gatehouse/entities';
-import { AccessTokensService, createIdentityContext, ProvisioningService } from '@gatehouse/identity';
+import {
+  AccessTokensService,
+  createIdentityContext,
+  ProvisioningService,
+} from '@gatehouse/identity';
 import { PgStatementCounter, type ExecutedStatement } from './pg-counter';
 import { freePort, productionEnv, startNode, stop, waitReady, type Child } from './processes';
 
@@ -46,7 +50,8 @@ const WARMUP = Number(args.warmup);
 const SECONDS = Number(args.seconds);
 const ACTIVITY = Number(args.activity);
 const PARTS = args.only ? [args.only] : ['lists', 'stats'];
-if (!PARTS.every((p) => p === 'lists' || p === 'stats')) throw new Error('--only takes lists or stats');
+if (!PARTS.every((p) => p === 'lists' || p === 'stats'))
+  throw new Error('--only takes lists or stats');
 
 function say(line = ''): void {
   if (!args.json) process.stdout.write(`${line}\n`);
@@ -135,7 +140,12 @@ async function seed(
       projectId: project.id,
       adminToken: token,
       tenantId: tenant.tenant_id,
-      projects: { console: tenant.project_id, big: project.id, mobile: mobile.id, partner: partner.id },
+      projects: {
+        console: tenant.project_id,
+        big: project.id,
+        mobile: mobile.id,
+        partner: partner.id,
+      },
       neighbour: { tenantId: neighbour.tenant_id, console: neighbour.project_id, app: other.id },
       seedSeconds,
     };
@@ -180,7 +190,10 @@ async function seedActivity(raw: DataSource, seeded: Seeded): Promise<number> {
       [projectId],
     );
   }
-  for (const [tenantId, count] of [[seeded.tenantId, Math.round(ACTIVITY / 3)], [n.tenantId, Math.round(ACTIVITY / 15)]] as const) {
+  for (const [tenantId, count] of [
+    [seeded.tenantId, Math.round(ACTIVITY / 3)],
+    [n.tenantId, Math.round(ACTIVITY / 15)],
+  ] as const) {
     const [hook] = await raw.query<[{ id: string }]>(
       `INSERT INTO webhooks (tenant_id, url, events, secret_encrypted) VALUES ($1, 'https://hooks.example.com/in', '["*"]', 'x') RETURNING id`,
       [tenantId],
@@ -199,7 +212,14 @@ async function seedActivity(raw: DataSource, seeded: Seeded): Promise<number> {
       [tenantId, hook.id, count],
     );
   }
-  for (const table of ['audit_events', 'sessions', 'webhooks', 'outbox_events', 'webhook_deliveries']) await raw.query(`VACUUM ANALYZE ${table}`);
+  for (const table of [
+    'audit_events',
+    'sessions',
+    'webhooks',
+    'outbox_events',
+    'webhook_deliveries',
+  ])
+    await raw.query(`VACUUM ANALYZE ${table}`);
   return (Date.now() - started) / 1000;
 }
 
@@ -213,16 +233,26 @@ interface Scenario {
  * The list and count statements of one request, as the control plane sent them to PostgreSQL
  * (read off the wire by the counter in front of the capturing instance), to EXPLAIN.
  */
-function listAndCount(executed: ExecutedStatement[], table: 'users' | 'audit_events'): { list: ExecutedStatement; count: ExecutedStatement } {
-  const reads = executed.filter((e) => new RegExp(`FROM "?${table}"?\\b`, 'i').test(e.sql) && /^\s*(SELECT|WITH)\b/i.test(e.sql));
+function listAndCount(
+  executed: ExecutedStatement[],
+  table: 'users' | 'audit_events',
+): { list: ExecutedStatement; count: ExecutedStatement } {
+  const reads = executed.filter(
+    (e) =>
+      new RegExp(`FROM "?${table}"?\\b`, 'i').test(e.sql) && /^\s*(SELECT|WITH)\b/i.test(e.sql),
+  );
   const count = reads.find((e) => /count\(/i.test(e.sql));
   const list = reads.find((e) => e !== count);
-  if (!list || !count) throw new Error(`no list and count statement of ${table} among ${executed.length} statements`);
+  if (!list || !count)
+    throw new Error(`no list and count statement of ${table} among ${executed.length} statements`);
   return { list, count };
 }
 
 function scenarios(projectId: string): Scenario[] {
-  const userList = (name: string, query: string, page = 1): Scenario => ({ name, path: `/v1/admin/users?limit=20&page=${page}${query}` });
+  const userList = (name: string, query: string, page = 1): Scenario => ({
+    name,
+    path: `/v1/admin/users?limit=20&page=${page}${query}`,
+  });
   const day = new Date(Date.now() - 50 * 86_400_000).toISOString().slice(0, 10);
   const auditList = (name: string, action: string | undefined, range: boolean): Scenario => ({
     name,
@@ -316,8 +346,12 @@ async function run(targets: Targets, token: string, s: Scenario, ds: DataSource)
   times.sort((a, b) => a - b);
   targets.counter.takeExecuted();
   const captured = await fetch(`${targets.captured}${s.path}`, { headers });
-  if (captured.status !== 200) throw new Error(`${s.name}: HTTP ${captured.status} from the capturing instance`);
-  const { list, count } = listAndCount(targets.counter.takeExecuted(), s.path.startsWith('/v1/admin/audit') ? 'audit_events' : 'users');
+  if (captured.status !== 200)
+    throw new Error(`${s.name}: HTTP ${captured.status} from the capturing instance`);
+  const { list, count } = listAndCount(
+    targets.counter.takeExecuted(),
+    s.path.startsWith('/v1/admin/audit') ? 'audit_events' : 'users',
+  );
   return {
     name: s.name,
     total,
@@ -366,7 +400,12 @@ interface StatsBody {
   webhook_deliveries: { succeeded: number; failed: number; pending: number };
 }
 
-async function runStats(targets: Targets, token: string, s: Scenario, ds: DataSource): Promise<StatsResult> {
+async function runStats(
+  targets: Targets,
+  token: string,
+  s: Scenario,
+  ds: DataSource,
+): Promise<StatsResult> {
   const url = `${targets.timed}${s.path}`;
   const headers = { Authorization: `Bearer ${token}` };
   let answer = '';
@@ -375,9 +414,14 @@ async function runStats(targets: Targets, token: string, s: Scenario, ds: DataSo
     const res = await fetch(url, { headers });
     const body = (await res.json()) as StatsBody;
     const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-    if (res.status !== 200) throw new Error(`${s.name}: HTTP ${res.status} ${JSON.stringify(body)}`);
+    if (res.status !== 200)
+      throw new Error(`${s.name}: HTTP ${res.status} ${JSON.stringify(body)}`);
     const d = body.webhook_deliveries;
-    answer = `${body.daily.length} daily rows; ${Object.entries(body.totals).map(([k, v]) => `${k} ${v}`).join(', ')}; ${body.active_sessions} live sessions; deliveries ${d.succeeded}/${d.failed}/${d.pending}`;
+    answer = `${body.daily.length} daily rows; ${Object.entries(body.totals)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(
+        ', ',
+      )}; ${body.active_sessions} live sessions; deliveries ${d.succeeded}/${d.failed}/${d.pending}`;
     return ms;
   };
   for (let i = 0; i < WARMUP; i++) await once();
@@ -387,15 +431,26 @@ async function runStats(targets: Targets, token: string, s: Scenario, ds: DataSo
   times.sort((a, b) => a - b);
   targets.counter.takeExecuted();
   const captured = await fetch(`${targets.captured}${s.path}`, { headers });
-  if (captured.status !== 200) throw new Error(`${s.name}: HTTP ${captured.status} from the capturing instance`);
+  if (captured.status !== 200)
+    throw new Error(`${s.name}: HTTP ${captured.status} from the capturing instance`);
   const executed = targets.counter.takeExecuted().filter((e) => /^\s*(SELECT|WITH)\b/i.test(e.sql));
   const plans: StatsResult['plans'] = [];
   for (const { table, pattern } of STATS_STATEMENTS) {
     const statement = executed.find((e) => pattern.test(e.sql));
-    if (!statement) throw new Error(`${s.name}: no statement of ${table} among ${executed.length} statements`);
+    if (!statement)
+      throw new Error(`${s.name}: no statement of ${table} among ${executed.length} statements`);
     plans.push({ table, plan: await explain(ds, statement.sql, statement.params) });
   }
-  return { name: s.name, answer, requests: times.length, p50: percentile(times, 50), p95: percentile(times, 95), p99: percentile(times, 99), max: times[times.length - 1], plans };
+  return {
+    name: s.name,
+    answer,
+    requests: times.length,
+    p50: percentile(times, 50),
+    p95: percentile(times, 95),
+    p99: percentile(times, 99),
+    max: times[times.length - 1],
+    plans,
+  };
 }
 
 async function main(): Promise<void> {
@@ -435,7 +490,11 @@ async function main(): Promise<void> {
       await waitReady(`http://127.0.0.1:${port}/health/ready`, server);
       return `http://127.0.0.1:${port}`;
     };
-    const targets: Targets = { timed: await start(DATABASE_URL), captured: await start(behindCounter.toString()), counter };
+    const targets: Targets = {
+      timed: await start(DATABASE_URL),
+      captured: await start(behindCounter.toString()),
+      counter,
+    };
     const results: Result[] = [];
     for (const s of PARTS.includes('lists') ? scenarios(seeded.projectId) : []) {
       const r = await run(targets, seeded.adminToken, s, ds);
@@ -450,7 +509,9 @@ async function main(): Promise<void> {
     const stats: StatsResult[] = [];
     let activitySeconds = 0;
     if (PARTS.includes('stats')) {
-      say(`[bench:admin] seeding ${ACTIVITY.toLocaleString('en')} audit events of the last 30 days, sessions and webhook deliveries (+ a fifth in another tenant) …`);
+      say(
+        `[bench:admin] seeding ${ACTIVITY.toLocaleString('en')} audit events of the last 30 days, sessions and webhook deliveries (+ a fifth in another tenant) …`,
+      );
       activitySeconds = await seedActivity(ds, seeded);
       say(`[bench:admin] seeded in ${activitySeconds.toFixed(1)} s`);
       for (const s of statsScenarios()) {
@@ -461,7 +522,9 @@ async function main(): Promise<void> {
         );
         say(`  ${''.padEnd(40)} ${r.answer}`);
         for (const { table, plan } of r.plans) {
-          say(`  ${''.padEnd(40)} ${table}: ${plan.indexes.join(', ') || 'no index'} [${plan.nodes.join(', ')}] (${plan.executionMs.toFixed(2)} ms in Postgres)`);
+          say(
+            `  ${''.padEnd(40)} ${table}: ${plan.indexes.join(', ') || 'no index'} [${plan.nodes.join(', ')}] (${plan.executionMs.toFixed(2)} ms in Postgres)`,
+          );
         }
       }
     }

@@ -12,7 +12,16 @@ import { createIdentityContext, OAuthClientsRepository } from '@gatehouse/identi
 import { newSession, type Api } from './client';
 import { PgStatementCounter } from './pg-counter';
 import { PgBackendsCpu } from './pg-cpu';
-import { cpuSeconds, freePort, machineBusySeconds, productionEnv, startNode, stop, waitReady, type Child } from './processes';
+import {
+  cpuSeconds,
+  freePort,
+  machineBusySeconds,
+  productionEnv,
+  startNode,
+  stop,
+  waitReady,
+  type Child,
+} from './processes';
 import { RedisCommandCounter } from './redis-counter';
 import { BENCH_PASSWORD, newEncryptionKey, seed, type Seeded } from './seed';
 
@@ -39,7 +48,10 @@ const { values: args } = parseArgs({
     'mint-concurrency': { type: 'string', default: '8' },
     'max-codes': { type: 'string', default: '4000' },
     'check-requests': { type: 'string', default: '50' },
-    'database-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/gatehouse_bench_oidc' },
+    'database-url': {
+      type: 'string',
+      default: 'postgres://postgres@127.0.0.1:5432/gatehouse_bench_oidc',
+    },
     'redis-url': { type: 'string', default: 'redis://127.0.0.1:6379/9' },
     'bcrypt-cost': { type: 'string', default: '10' },
     'skip-check': { type: 'boolean', default: false },
@@ -80,7 +92,10 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 // ---------------------------------------------------------------------------------------------
 // Load generation
@@ -116,7 +131,10 @@ interface Blast {
  * `seconds` or for exactly `amount` requests (autocannon spreads them over the connections and
  * builds each request's body in `setupRequest` just before writing it).
  */
-async function blast(target: BlastTarget, run: { seconds?: number; amount?: number }): Promise<Blast> {
+async function blast(
+  target: BlastTarget,
+  run: { seconds?: number; amount?: number },
+): Promise<Blast> {
   const u = new URL(target.url);
   let ok = 0;
   let mismatches = 0;
@@ -136,7 +154,11 @@ async function blast(target: BlastTarget, run: { seconds?: number; amount?: numb
           {
             method: target.method,
             path: `${u.pathname}${u.search}`,
-            setupRequest: (req) => ({ ...req, headers: target.headers, ...(body ? { body: body() } : {}) }),
+            setupRequest: (req) => ({
+              ...req,
+              headers: target.headers,
+              ...(body ? { body: body() } : {}),
+            }),
             onResponse: (status: number, resBody: string) => {
               if (status >= 200 && status < 300) {
                 if (!onOk || onOk(resBody)) ok++;
@@ -149,13 +171,24 @@ async function blast(target: BlastTarget, run: { seconds?: number; amount?: numb
           },
         ],
       },
-      (err: unknown, res: autocannon.Result) => (err ? reject(err instanceof Error ? err : new Error('autocannon failed')) : resolve(res)),
+      (err: unknown, res: autocannon.Result) =>
+        err ? reject(err instanceof Error ? err : new Error('autocannon failed')) : resolve(res),
     );
-    instance.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) => latencies.push(ms));
+    instance.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) =>
+      latencies.push(ms),
+    );
   });
   const elapsedS = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
-  return { ok, non2xx: result.non2xx, errors: result.errors, mismatches, elapsedS, latencies, refusals };
+  return {
+    ok,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    mismatches,
+    elapsedS,
+    latencies,
+    refusals,
+  };
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -183,7 +216,13 @@ interface Probes {
   redisPid: number | null;
 }
 
-async function measure(name: string, target: BlastTarget, run: { seconds?: number; amount?: number }, pid: number, probes: Probes): Promise<Window> {
+async function measure(
+  name: string,
+  target: BlastTarget,
+  run: { seconds?: number; amount?: number },
+  pid: number,
+  probes: Probes,
+): Promise<Window> {
   const server0 = cpuSeconds(pid);
   const redis0 = probes.redisPid === null ? null : cpuSeconds(probes.redisPid);
   const db0 = await probes.pg.snapshot();
@@ -211,7 +250,11 @@ async function measure(name: string, target: BlastTarget, run: { seconds?: numbe
 
 /** The pid of the Redis server (from INFO), to read its CPU from /proc; null when it is not local. */
 async function findRedisPid(url: string): Promise<number | null> {
-  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => null });
+  const client = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 1,
+    retryStrategy: () => null,
+  });
   client.on('error', () => undefined);
   try {
     await client.connect();
@@ -240,14 +283,26 @@ interface RelyingParty {
  * `settings.oidc.enabled: true` and `POST …/oauth-clients` with `first_party: true` would (the
  * same repository writes the client; the secret is kept as its SHA-256).
  */
-async function oidcClient(seeded: Seeded, encryptionKey: string): Promise<{ clientId: string; secret: string }> {
-  const config = loadConfig({ DATABASE_URL, REDIS_URL, ENCRYPTION_KEY: encryptionKey, BCRYPT_COST: String(BCRYPT_COST), LOG_LEVEL: 'error' });
+async function oidcClient(
+  seeded: Seeded,
+  encryptionKey: string,
+): Promise<{ clientId: string; secret: string }> {
+  const config = loadConfig({
+    DATABASE_URL,
+    REDIS_URL,
+    ENCRYPTION_KEY: encryptionKey,
+    BCRYPT_COST: String(BCRYPT_COST),
+    LOG_LEVEL: 'error',
+  });
   const ctx = await createIdentityContext(config);
   try {
     const dataSource = ctx.get(DataSource);
     const clients = ctx.get(OAuthClientsRepository);
     return await dataSource.transaction(async (manager) => {
-      await manager.getRepository(Project).update(seeded.projectId, { settings: { oidc: { enabled: true } }, redirectUrls: [CALLBACK] });
+      await manager.getRepository(Project).update(seeded.projectId, {
+        settings: { oidc: { enabled: true } },
+        redirectUrls: [CALLBACK],
+      });
       const { client, secret } = await clients.create(manager, {
         tenantId: seeded.tenantId,
         projectId: seeded.projectId,
@@ -275,7 +330,10 @@ interface MintedCode {
 }
 
 /** A browser's cookie jar over fetch (redirects followed by hand), as test/support/oidc-stack.ts's Browser. */
-async function browse(url: string, jar: Map<string, string>): Promise<{ status: number; location: string | null }> {
+async function browse(
+  url: string,
+  jar: Map<string, string>,
+): Promise<{ status: number; location: string | null }> {
   const res = await fetch(url, {
     redirect: 'manual',
     headers: { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') },
@@ -315,26 +373,39 @@ async function mintCode(api: Api, rp: RelyingParty, accessToken: string): Promis
   const jar = new Map<string, string>();
   const first = await browse(authorize.href, jar);
   const uid = first.location ? new URL(first.location).searchParams.get('interaction') : null;
-  if (!uid) throw new Error(`the authorization request answered ${first.status} → ${first.location ?? 'no redirect'}`);
+  if (!uid)
+    throw new Error(
+      `the authorization request answered ${first.status} → ${first.location ?? 'no redirect'}`,
+    );
   const done = await fetch(`${api.baseUrl}/v1/auth/oidc/interactions/${uid}/complete`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-service-project-key': api.projectKey, authorization: `Bearer ${accessToken}` },
+    headers: {
+      'content-type': 'application/json',
+      'x-service-project-key': api.projectKey,
+      authorization: `Bearer ${accessToken}`,
+    },
     body: '{}',
     signal: AbortSignal.timeout(15_000),
   });
   const completed = (await done.json()) as { redirect_to?: string };
-  if (done.status !== 200 || !completed.redirect_to) throw new Error(`completing the interaction answered ${done.status} ${JSON.stringify(completed).slice(0, 200)}`);
+  if (done.status !== 200 || !completed.redirect_to)
+    throw new Error(
+      `completing the interaction answered ${done.status} ${JSON.stringify(completed).slice(0, 200)}`,
+    );
   let next = completed.redirect_to;
   for (let hop = 0; hop < 5; hop++) {
     const r = await browse(next, jar);
-    if (!r.location) throw new Error(`resuming the authorization answered ${r.status} without a redirect`);
+    if (!r.location)
+      throw new Error(`resuming the authorization answered ${r.status} without a redirect`);
     if (r.location.startsWith(`${CALLBACK}?`)) {
       const back = new URL(r.location);
       const code = back.searchParams.get('code');
-      if (!code || back.searchParams.get('state') !== state) throw new Error(`the callback carried no code: ${back.search.slice(0, 200)}`);
+      if (!code || back.searchParams.get('state') !== state)
+        throw new Error(`the callback carried no code: ${back.search.slice(0, 200)}`);
       return { code, verifier, mintedAt: performance.now() };
     }
-    if (!r.location.startsWith(api.baseUrl) || r.location.includes('/pages/')) throw new Error(`the authorization ended at ${r.location}`);
+    if (!r.location.startsWith(api.baseUrl) || r.location.includes('/pages/'))
+      throw new Error(`the authorization ended at ${r.location}`);
     next = r.location;
   }
   throw new Error('too many redirects after the interaction');
@@ -344,7 +415,12 @@ async function mintCode(api: Api, rp: RelyingParty, accessToken: string): Promis
  * `count` codes, `MINT_CONCURRENCY` flows at a time over the signed-in sessions, in the order they
  * were made; fewer when MINT_BUDGET_S is up first (a slow machine must not hand the window expired codes).
  */
-async function mintCodes(api: Api, rp: RelyingParty, sessions: string[], count: number): Promise<{ codes: MintedCode[]; seconds: number }> {
+async function mintCodes(
+  api: Api,
+  rp: RelyingParty,
+  sessions: string[],
+  count: number,
+): Promise<{ codes: MintedCode[]; seconds: number }> {
   const codes: MintedCode[] = [];
   let started = 0;
   const t0 = performance.now();
@@ -360,7 +436,10 @@ async function mintCodes(api: Api, rp: RelyingParty, sessions: string[], count: 
   return { codes, seconds: (performance.now() - t0) / 1000 };
 }
 
-const tokenHeaders = (rp: RelyingParty) => ({ 'content-type': 'application/x-www-form-urlencoded', authorization: rp.basic });
+const tokenHeaders = (rp: RelyingParty) => ({
+  'content-type': 'application/x-www-form-urlencoded',
+  authorization: rp.basic,
+});
 
 /**
  * The code exchange: a fixed number of requests (`codes.length`) at a fixed concurrency, each
@@ -388,7 +467,12 @@ function codeExchangeTarget(rp: RelyingParty, codes: MintedCode[], chains: strin
     body: () => {
       const c = codes[next++];
       // More requests than codes cannot happen (amount = codes.length); an unknown code would show as an error.
-      return new URLSearchParams({ grant_type: 'authorization_code', code: c?.code ?? 'no-code-left', redirect_uri: CALLBACK, code_verifier: c?.verifier ?? '' }).toString();
+      return new URLSearchParams({
+        grant_type: 'authorization_code',
+        code: c?.code ?? 'no-code-left',
+        redirect_uri: CALLBACK,
+        code_verifier: c?.verifier ?? '',
+      }).toString();
     },
     onOk: (body) => {
       const m = REFRESH_TOKEN_RE.exec(body);
@@ -409,7 +493,11 @@ function codeExchangeTarget(rp: RelyingParty, codes: MintedCode[], chains: strin
  * first request, or after a refused or lost answer) starts a fresh chain from `pool`. Each window's
  * end cuts off the chains in flight (their successors are never read): the pool holds far more.
  */
-function refreshTarget(rp: RelyingParty, pool: string[], stats: { chainsStarted: number; chainsCut: number }): BlastTarget {
+function refreshTarget(
+  rp: RelyingParty,
+  pool: string[],
+  stats: { chainsStarted: number; chainsCut: number },
+): BlastTarget {
   let handoff: string | null = null;
   return {
     url: `${rp.issuer}/token`,
@@ -458,7 +546,11 @@ interface RoundTrips {
  * and unloaded on purpose: it checks what each request does, not how fast (this fresh process has
  * not optimised the token path yet, so its CPU per request says little: the load windows give it).
  */
-async function countRoundTrips(env: Record<string, string>, seeded: Seeded, client: { clientId: string; secret: string }): Promise<RoundTrips[]> {
+async function countRoundTrips(
+  env: Record<string, string>,
+  seeded: Seeded,
+  client: { clientId: string; secret: string },
+): Promise<RoundTrips[]> {
   const db = new URL(DATABASE_URL);
   const pg = new PgStatementCounter(db.hostname || '127.0.0.1', Number(db.port || 5432));
   await pg.start();
@@ -485,14 +577,29 @@ async function countRoundTrips(env: Record<string, string>, seeded: Seeded, clie
     const rp = relyingParty(base, seeded, client);
     const session = await newSession(api, seeded.readerUser.email, BENCH_PASSWORD);
     const { codes } = await mintCodes(api, rp, [session.accessToken], CHECK_REQUESTS + 1);
-    if (codes.length <= CHECK_REQUESTS) throw new Error(`only ${codes.length} codes minted in ${MINT_BUDGET_S} s`);
+    if (codes.length <= CHECK_REQUESTS)
+      throw new Error(`only ${codes.length} codes minted in ${MINT_BUDGET_S} s`);
     const token = async (body: Record<string, string>) => {
-      const res = await fetch(`${rp.issuer}/token`, { method: 'POST', headers: tokenHeaders(rp), body: new URLSearchParams(body), signal: AbortSignal.timeout(15_000) });
+      const res = await fetch(`${rp.issuer}/token`, {
+        method: 'POST',
+        headers: tokenHeaders(rp),
+        body: new URLSearchParams(body),
+        signal: AbortSignal.timeout(15_000),
+      });
       const json = (await res.json()) as { refresh_token?: string };
-      if (res.status !== 200 || !json.refresh_token) throw new Error(`the token endpoint answered ${res.status} ${JSON.stringify(json).slice(0, 200)} during the round-trip check`);
+      if (res.status !== 200 || !json.refresh_token)
+        throw new Error(
+          `the token endpoint answered ${res.status} ${JSON.stringify(json).slice(0, 200)} during the round-trip check`,
+        );
       return json.refresh_token;
     };
-    const exchange = (c: MintedCode) => token({ grant_type: 'authorization_code', code: c.code, redirect_uri: CALLBACK, code_verifier: c.verifier });
+    const exchange = (c: MintedCode) =>
+      token({
+        grant_type: 'authorization_code',
+        code: c.code,
+        redirect_uri: CALLBACK,
+        code_verifier: c.verifier,
+      });
     let chain = await exchange(codes[0]); // the first request after start-up builds nothing new here (minting did), but warms the token path
     const count = async (endpoint: string, send: () => Promise<void>): Promise<RoundTrips> => {
       await new Promise((r) => setTimeout(r, 100));
@@ -536,7 +643,11 @@ async function countRoundTrips(env: Record<string, string>, seeded: Seeded, clie
   }
 }
 
-function relyingParty(base: string, seeded: Seeded, client: { clientId: string; secret: string }): RelyingParty {
+function relyingParty(
+  base: string,
+  seeded: Seeded,
+  client: { clientId: string; secret: string },
+): RelyingParty {
   return {
     issuer: `${base}/v1/projects/${seeded.projectId}`,
     clientId: client.clientId,
@@ -547,17 +658,20 @@ function relyingParty(base: string, seeded: Seeded, client: { clientId: string; 
 // ---------------------------------------------------------------------------------------------
 // Report
 
-const fmt = (v: number | null | undefined, digits = 1) => (v === null || v === undefined || !Number.isFinite(v) ? 'n/a' : v.toFixed(digits));
+const fmt = (v: number | null | undefined, digits = 1) =>
+  v === null || v === undefined || !Number.isFinite(v) ? 'n/a' : v.toFixed(digits);
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   const mid = Math.floor(s.length / 2);
   return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 };
-const sum = (xs: (number | null)[]): number | null => (xs.some((x) => x === null) ? null : xs.reduce<number>((a, x) => a + (x ?? 0), 0));
+const sum = (xs: (number | null)[]): number | null =>
+  xs.some((x) => x === null) ? null : xs.reduce<number>((a, x) => a + (x ?? 0), 0);
 
 function table(head: string[], rows: string[][]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
@@ -587,7 +701,8 @@ function combine(windows: Window[]): Window {
   };
 }
 
-const perRequestMs = (cpuS: number | null, w: Window) => (cpuS === null ? null : (cpuS * 1000) / answers(w));
+const perRequestMs = (cpuS: number | null, w: Window) =>
+  cpuS === null ? null : (cpuS * 1000) / answers(w);
 
 /** Machine CPU not spent by the server, its PostgreSQL backends, Redis or the load generator. */
 function others(w: Window): number | null {
@@ -611,13 +726,26 @@ function quietCapacity(w: Window): number | null {
 // ---------------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
-  const positive = [SECONDS, ROUNDS, WARMUP_CODES, CONNECTIONS, MINT_CONCURRENCY, MAX_CODES, CHECK_REQUESTS, BCRYPT_COST].every((n) => Number.isFinite(n) && n > 0);
+  const positive = [
+    SECONDS,
+    ROUNDS,
+    WARMUP_CODES,
+    CONNECTIONS,
+    MINT_CONCURRENCY,
+    MAX_CODES,
+    CHECK_REQUESTS,
+    BCRYPT_COST,
+  ].every((n) => Number.isFinite(n) && n > 0);
   if (!positive || !Number.isInteger(ROUNDS) || !(WARMUP_S >= 0) || WARMUP_CODES < CONNECTIONS) {
-    fail('--seconds, --rounds, --warmup-codes, --connections, --mint-concurrency, --max-codes and --check-requests take positive numbers (--warmup-codes at least --connections)');
+    fail(
+      '--seconds, --rounds, --warmup-codes, --connections, --mint-concurrency, --max-codes and --check-requests take positive numbers (--warmup-codes at least --connections)',
+    );
   }
   const t0 = performance.now();
   const runId = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-  say(`Gatehouse OIDC token-endpoint bench ${new Date().toISOString()}: node ${process.version}, ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown CPU'}), load average ${load()}`);
+  say(
+    `Gatehouse OIDC token-endpoint bench ${new Date().toISOString()}: node ${process.version}, ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown CPU'}), load average ${load()}`,
+  );
   say(
     `${ROUNDS} rounds of: mint codes (not measured), code exchange (fixed count), bare NestJS route ${SECONDS} s, refresh ${SECONDS} s; ${CONNECTIONS} connections, ` +
       `warm-up ${WARMUP_S} s and ${WARMUP_CODES} codes, database ${new URL(DATABASE_URL).pathname.slice(1)}, redis ${REDIS_URL}`,
@@ -627,10 +755,15 @@ async function main(): Promise<void> {
   let seeded: Seeded;
   let client: { clientId: string; secret: string };
   try {
-    seeded = await seed({ databaseUrl: DATABASE_URL, redisUrl: REDIS_URL, encryptionKey, bcryptCost: BCRYPT_COST }, runId);
+    seeded = await seed(
+      { databaseUrl: DATABASE_URL, redisUrl: REDIS_URL, encryptionKey, bcryptCost: BCRYPT_COST },
+      runId,
+    );
     client = await oidcClient(seeded, encryptionKey);
   } catch (err) {
-    fail(`set-up failed (is PostgreSQL running at ${DATABASE_URL}?): ${err instanceof Error ? err.message : String(err)}`);
+    fail(
+      `set-up failed (is PostgreSQL running at ${DATABASE_URL}?): ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
   const pg = await PgBackendsCpu.connect(DATABASE_URL);
   const redisPid = await findRedisPid(REDIS_URL);
@@ -660,7 +793,9 @@ async function main(): Promise<void> {
   const chainStats = { chainsStarted: 0, chainsCut: 0 };
   const loads: string[] = [`start ${load()}`];
   try {
-    server = startNode('auth-runtime', 'dist/apps/auth-runtime/src/main.js', env, { nodeArgs: CPU_PROF_ARGS });
+    server = startNode('auth-runtime', 'dist/apps/auth-runtime/src/main.js', env, {
+      nodeArgs: CPU_PROF_ARGS,
+    });
     try {
       await waitReady(`${base}/health/ready`, server);
     } catch (err) {
@@ -668,29 +803,54 @@ async function main(): Promise<void> {
       throw err;
     }
     const barePort = await freePort();
-    bareApp = startNode('bare-app', 'dist/bench/bare-app.js', { NODE_ENV: 'production' }, { args: [String(barePort)] });
+    bareApp = startNode(
+      'bare-app',
+      'dist/bench/bare-app.js',
+      { NODE_ENV: 'production' },
+      { args: [String(barePort)] },
+    );
     await waitReady(`http://127.0.0.1:${barePort}/me`, bareApp, 30_000);
 
     const api: Api = { baseUrl: base, projectKey: seeded.projectKey };
     const rp = relyingParty(base, seeded, client);
     const discovery = await fetch(`${rp.issuer}/.well-known/openid-configuration`);
-    if (discovery.status !== 200) throw new Error(`discovery answered ${discovery.status}: is the provider on?`);
+    if (discovery.status !== 200)
+      throw new Error(`discovery answered ${discovery.status}: is the provider on?`);
     // A handful of signed-in sessions complete the interactions (one sign-in, one bcrypt, per session, not per code).
     const sessions: string[] = [];
-    for (const u of seeded.signInUsers.slice(0, 4)) sessions.push((await newSession(api, u.email, BENCH_PASSWORD)).accessToken);
+    for (const u of seeded.signInUsers.slice(0, 4))
+      sessions.push((await newSession(api, u.email, BENCH_PASSWORD)).accessToken);
 
     const probes: Probes = { serverPid: server.pid, pg, redisPid };
-    const bareTarget: BlastTarget = { url: `http://127.0.0.1:${barePort}/me`, method: 'GET', headers: {}, onOk: (b) => b.includes('"active_sessions"') };
+    const bareTarget: BlastTarget = {
+      url: `http://127.0.0.1:${barePort}/me`,
+      method: 'GET',
+      headers: {},
+      onOk: (b) => b.includes('"active_sessions"'),
+    };
     const chains: string[] = [];
     const refresh = refreshTarget(rp, chains, chainStats);
 
     /** Mints a batch, then exchanges all of it in one measured window. */
     const codeRound = async (count: number): Promise<Window> => {
       const { codes, seconds } = await mintCodes(api, rp, sessions, count);
-      if (codes.length < CONNECTIONS) throw new Error(`only ${codes.length} codes minted in ${MINT_BUDGET_S} s: the machine is too busy`);
+      if (codes.length < CONNECTIONS)
+        throw new Error(
+          `only ${codes.length} codes minted in ${MINT_BUDGET_S} s: the machine is too busy`,
+        );
       await new Promise((r) => setTimeout(r, 300)); // let the minting's last writes settle before the window
-      minting.push({ codes: codes.length, seconds, oldestAgeS: (performance.now() - codes[0].mintedAt) / 1000 });
-      return measure('POST {issuer}/token (authorization_code)', codeExchangeTarget(rp, codes, chains), { amount: codes.length }, server!.pid, probes);
+      minting.push({
+        codes: codes.length,
+        seconds,
+        oldestAgeS: (performance.now() - codes[0].mintedAt) / 1000,
+      });
+      return measure(
+        'POST {issuer}/token (authorization_code)',
+        codeExchangeTarget(rp, codes, chains),
+        { amount: codes.length },
+        server!.pid,
+        probes,
+      );
     };
 
     say('warm-up…');
@@ -699,19 +859,41 @@ async function main(): Promise<void> {
     let rate = rps(await codeRound(WARMUP_CODES));
     const mintRate = minting[0].codes / minting[0].seconds;
     if (WARMUP_S > 0) await blast(refresh, { seconds: WARMUP_S });
-    say(`  minted ${minting[0].codes} codes in ${fmt(minting[0].seconds)} s (${fmt(mintRate)}/s), exchanged at ${fmt(rate)}/s; load average ${load()}`);
+    say(
+      `  minted ${minting[0].codes} codes in ${fmt(minting[0].seconds)} s (${fmt(mintRate)}/s), exchanged at ${fmt(rate)}/s; load average ${load()}`,
+    );
 
     for (let r = 0; r < ROUNDS; r++) {
       // A batch that lasts about as long as the baseline's window at the last rate seen, and that can be minted well within the codes' lifetime.
-      const count = Math.round(Math.max(CONNECTIONS * 20, Math.min(rate * SECONDS, MAX_CODES, mintRate * MINT_BUDGET_S)));
+      const count = Math.round(
+        Math.max(CONNECTIONS * 20, Math.min(rate * SECONDS, MAX_CODES, mintRate * MINT_BUDGET_S)),
+      );
       say(`round ${r + 1}/${ROUNDS}: minting ${count} codes…`);
       const code = await codeRound(count);
       codeRounds.push(code);
       rate = rps(code);
-      bareRounds.push(await measure('bare NestJS GET (baseline)', bareTarget, { seconds: SECONDS }, bareApp.pid, probes));
-      refreshRounds.push(await measure('POST {issuer}/token (refresh_token)', refresh, { seconds: SECONDS }, server.pid, probes));
+      bareRounds.push(
+        await measure(
+          'bare NestJS GET (baseline)',
+          bareTarget,
+          { seconds: SECONDS },
+          bareApp.pid,
+          probes,
+        ),
+      );
+      refreshRounds.push(
+        await measure(
+          'POST {issuer}/token (refresh_token)',
+          refresh,
+          { seconds: SECONDS },
+          server.pid,
+          probes,
+        ),
+      );
       loads.push(`round ${r + 1} ${load()}`);
-      say(`  code ${fmt(rps(code))}/s, bare ${fmt(rps(bareRounds[r]))}/s, refresh ${fmt(rps(refreshRounds[r]))}/s; load average ${load()}`);
+      say(
+        `  code ${fmt(rps(code))}/s, bare ${fmt(rps(bareRounds[r]))}/s, refresh ${fmt(rps(refreshRounds[r]))}/s; load average ${load()}`,
+      );
     }
     await stop(bareApp);
     bareApp = null;
@@ -743,7 +925,18 @@ async function main(): Promise<void> {
   say();
   say(
     table(
-      ['endpoint', 'requests', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'errors', 'ratio to bare (median)', 'per round', 'ratio est. from CPU'],
+      [
+        'endpoint',
+        'requests',
+        'req/s',
+        'p50 ms',
+        'p95 ms',
+        'p99 ms',
+        'errors',
+        'ratio to bare (median)',
+        'per round',
+        'ratio est. from CPU',
+      ],
       rows.map(({ w, ratios: rr }) => {
         const q = quietCapacity(w);
         return [
@@ -755,7 +948,9 @@ async function main(): Promise<void> {
           fmt(percentile(w.load.latencies, 99)),
           String(w.load.non2xx + w.load.errors + w.load.mismatches),
           rr ? fmt(median(rr), 3) : '-',
-          rr ? rr.map((x) => fmt(x, 3)).join(' ') : `${bareRounds.map((b) => fmt(rps(b), 0)).join(' ')} req/s`,
+          rr
+            ? rr.map((x) => fmt(x, 3)).join(' ')
+            : `${bareRounds.map((b) => fmt(rps(b), 0)).join(' ')} req/s`,
           rr && q !== null && bareQuiet !== null ? fmt(q / bareQuiet, 3) : '-',
         ];
       }),
@@ -767,7 +962,16 @@ async function main(): Promise<void> {
   const cores = availableParallelism();
   say(
     table(
-      ['endpoint', 'answers', 'server CPU ms/req', 'Postgres CPU ms/req', 'Redis CPU ms/req', 'load-gen CPU ms/req', 'machine busy', 'other processes'],
+      [
+        'endpoint',
+        'answers',
+        'server CPU ms/req',
+        'Postgres CPU ms/req',
+        'Redis CPU ms/req',
+        'load-gen CPU ms/req',
+        'machine busy',
+        'other processes',
+      ],
       rows.map(({ w }) => [
         w.name,
         String(answers(w)),
@@ -775,23 +979,39 @@ async function main(): Promise<void> {
         fmt(perRequestMs(w.dbCpuS, w), 3),
         fmt(perRequestMs(w.redisCpuS, w), 3),
         fmt(perRequestMs(w.clientCpuS, w), 3),
-        w.machineBusyS === null ? 'n/a' : `${Math.round((100 * w.machineBusyS) / (w.windowS * cores))}%`,
+        w.machineBusyS === null
+          ? 'n/a'
+          : `${Math.round((100 * w.machineBusyS) / (w.windowS * cores))}%`,
         others(w) === null ? 'n/a' : `${Math.round((100 * others(w)!) / (w.windowS * cores))}%`,
       ]),
     ),
   );
-  say(`minting: ${minting.map((m) => `${m.codes} in ${fmt(m.seconds)} s (oldest code ${fmt(m.oldestAgeS)} s old at its window's start, of ${CODE_TTL_S})`).join('; ')}`);
-  say(`refresh chains: ${chainStats.chainsStarted} started, ${chainStats.chainsCut} ended by a refused request`);
+  say(
+    `minting: ${minting.map((m) => `${m.codes} in ${fmt(m.seconds)} s (oldest code ${fmt(m.oldestAgeS)} s old at its window's start, of ${CODE_TTL_S})`).join('; ')}`,
+  );
+  say(
+    `refresh chains: ${chainStats.chainsStarted} started, ${chainStats.chainsCut} ended by a refused request`,
+  );
   say(`load average: ${loads.join('; ')}; end ${load()}`);
   const noise = Math.max(...rows.map(({ w }) => (others(w) ?? 0) / (w.windowS * cores)));
-  if (noise > 0.1) say(`WARNING: other processes took up to ${Math.round(noise * 100)}% of the machine during the measured windows; req/s and ratios are not reliable (re-run on a quiet machine; the ratio estimated from CPU moves less).`);
+  if (noise > 0.1)
+    say(
+      `WARNING: other processes took up to ${Math.round(noise * 100)}% of the machine during the measured windows; req/s and ratios are not reliable (re-run on a quiet machine; the ratio estimated from CPU moves less).`,
+    );
   if (checked) {
     say();
-    say(`Round trips per token request (${CHECK_REQUESTS} sequential requests each, warm caches, through counting PostgreSQL and Redis proxies):`);
+    say(
+      `Round trips per token request (${CHECK_REQUESTS} sequential requests each, warm caches, through counting PostgreSQL and Redis proxies):`,
+    );
     say(
       table(
         ['request', 'Postgres round trips/req', 'min-max', 'Redis commands/req'],
-        checked.map((c) => [c.endpoint, fmt(c.pgRoundTrips, 2), `${c.pgMin}-${c.pgMax}`, fmt(c.redisCommands, 2)]),
+        checked.map((c) => [
+          c.endpoint,
+          fmt(c.pgRoundTrips, 2),
+          `${c.pgMin}-${c.pgMax}`,
+          fmt(c.redisCommands, 2),
+        ]),
       ),
     );
     for (const c of checked) {
@@ -802,7 +1022,16 @@ async function main(): Promise<void> {
   }
   say(`\ntotal ${fmt((performance.now() - t0) / 1000, 0)} s`);
   if (args.json) {
-    const strip = (w: Window) => ({ ...w, load: { ...w.load, latencies: undefined, p50: percentile(w.load.latencies, 50), p95: percentile(w.load.latencies, 95), p99: percentile(w.load.latencies, 99) } });
+    const strip = (w: Window) => ({
+      ...w,
+      load: {
+        ...w.load,
+        latencies: undefined,
+        p50: percentile(w.load.latencies, 50),
+        p95: percentile(w.load.latencies, 95),
+        p99: percentile(w.load.latencies, 99),
+      },
+    });
     process.stdout.write(
       `${JSON.stringify({ date: new Date().toISOString(), loadAverage: loads, rounds: { code: codeRounds.map(strip), bare: bareRounds.map(strip), refresh: refreshRounds.map(strip) }, minting, chains: chainStats, roundTrips: checked }, null, 2)}\n`,
     );
@@ -814,7 +1043,11 @@ async function main(): Promise<void> {
  * consumed marks live 30 days) would otherwise stay in Redis: deletes the project's keys.
  */
 async function forgetProviderRecords(projectId: string): Promise<void> {
-  const client = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => null });
+  const client = new Redis(REDIS_URL, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 1,
+    retryStrategy: () => null,
+  });
   client.on('error', () => undefined);
   try {
     await client.connect();

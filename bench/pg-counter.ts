@@ -57,20 +57,31 @@ export class PgStatementCounter extends SnoopingProxy {
         if (type === 'Q') {
           this.roundTrips++;
           this.statements.push(sqlText(payload.subarray(0, payload.indexOf(0))));
-          this.executed.push({ sql: payload.subarray(0, payload.indexOf(0)).toString('utf8'), params: [] });
+          this.executed.push({
+            sql: payload.subarray(0, payload.indexOf(0)).toString('utf8'),
+            params: [],
+          });
         } else if (type === 'P') {
           const nameEnd = payload.indexOf(0);
           const name = payload.subarray(0, nameEnd).toString('utf8');
           const text = sqlText(payload.subarray(nameEnd + 1, payload.indexOf(0, nameEnd + 1)));
-          fullText.set(name, payload.subarray(nameEnd + 1, payload.indexOf(0, nameEnd + 1)).toString('utf8'));
+          fullText.set(
+            name,
+            payload.subarray(nameEnd + 1, payload.indexOf(0, nameEnd + 1)).toString('utf8'),
+          );
           // A named (prepared) statement is listed when it is bound, which every use does.
           if (name) prepared.set(name, text);
           else this.statements.push(text);
         } else if (type === 'B') {
           const portalEnd = payload.indexOf(0);
-          const name = payload.subarray(portalEnd + 1, payload.indexOf(0, portalEnd + 1)).toString('utf8');
+          const name = payload
+            .subarray(portalEnd + 1, payload.indexOf(0, portalEnd + 1))
+            .toString('utf8');
           if (name) this.statements.push(`[prepared ${name}] ${prepared.get(name) ?? ''}`);
-          this.executed.push({ sql: fullText.get(name) ?? '', params: bindParameters(payload.subarray(payload.indexOf(0, portalEnd + 1) + 1)) });
+          this.executed.push({
+            sql: fullText.get(name) ?? '',
+            params: bindParameters(payload.subarray(payload.indexOf(0, portalEnd + 1) + 1)),
+          });
         } else if (type === 'S') {
           this.roundTrips++;
         }

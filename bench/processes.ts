@@ -41,7 +41,10 @@ export function cpuSeconds(pid: number): number | null {
  * log, rate limits off (the bench is one client), and mail and SMS to the log (nothing is sent).
  * `extra` adds the app's port, database, cache and whatever the bench needs.
  */
-export function productionEnv(encryptionKey: string, extra: Record<string, string>): Record<string, string> {
+export function productionEnv(
+  encryptionKey: string,
+  extra: Record<string, string>,
+): Record<string, string> {
   return {
     NODE_ENV: 'production',
     HOST: '127.0.0.1',

@@ -121,7 +121,8 @@ async function measure(
   };
 }
 
-const sum = (xs: (number | null)[]): number | null => (xs.some((x) => x === null) ? null : xs.reduce<number>((a, x) => a + (x ?? 0), 0));
+const sum = (xs: (number | null)[]): number | null =>
+  xs.some((x) => x === null) ? null : xs.reduce<number>((a, x) => a + (x ?? 0), 0);
 const median = (xs: number[]): number => {
   const sorted = [...xs].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
@@ -293,7 +294,10 @@ function report(
     ),
   );
   for (const r of rows) {
-    if (r.baseline) say(`  ${r.name} against ${r.baseline.name}, per round: ${r.baseline.roundRatios.map((x) => fmt(x, 2)).join(', ')} (the ratio above is their median)`);
+    if (r.baseline)
+      say(
+        `  ${r.name} against ${r.baseline.name}, per round: ${r.baseline.roundRatios.map((x) => fmt(x, 2)).join(', ')} (the ratio above is their median)`,
+      );
   }
   say();
   say('Where the time goes (measured windows only, rounds added up):');
@@ -382,13 +386,17 @@ function report(
 
 async function main(): Promise<void> {
   if (
-    ![DURATION_S, WARMUP_S, CONNECTIONS, BCRYPT_COST, ROUNDS].every((n) => Number.isFinite(n) && n >= 0) ||
+    ![DURATION_S, WARMUP_S, CONNECTIONS, BCRYPT_COST, ROUNDS].every(
+      (n) => Number.isFinite(n) && n >= 0,
+    ) ||
     CONNECTIONS < 1 ||
     !Number.isInteger(ROUNDS) ||
     ROUNDS < 1 ||
     DURATION_S <= 0
   ) {
-    fail('--duration, --warmup, --connections, --rounds and --bcrypt-cost take positive numbers (--rounds a whole one)');
+    fail(
+      '--duration, --warmup, --connections, --rounds and --bcrypt-cost take positive numbers (--rounds a whole one)',
+    );
   }
   const runId = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
   const cpuModel = cpus()[0]?.model ?? 'unknown CPU';
@@ -455,14 +463,22 @@ async function main(): Promise<void> {
       url: `${base}/v1/auth/sign-up`,
       method: 'POST',
       headers: json,
-      body: () => JSON.stringify({ email: `user-${runId}-${n++}@bench.example.com`, password: BENCH_PASSWORD }),
+      body: () =>
+        JSON.stringify({
+          email: `user-${runId}-${n++}@bench.example.com`,
+          password: BENCH_PASSWORD,
+        }),
       verifyBody: (b) => b.includes('"access_token"'),
     };
     const signInTarget: Target = {
       url: `${base}/v1/auth/sign-in`,
       method: 'POST',
       headers: json,
-      body: () => JSON.stringify({ identifier: seeded.signInUsers[n++ % seeded.signInUsers.length].email, password: BENCH_PASSWORD }),
+      body: () =>
+        JSON.stringify({
+          identifier: seeded.signInUsers[n++ % seeded.signInUsers.length].email,
+          password: BENCH_PASSWORD,
+        }),
       verifyBody: (b) => b.includes('"access_token"'),
     };
     const meTarget: Target = {
@@ -487,7 +503,8 @@ async function main(): Promise<void> {
 
     say('sign-up…');
     const signUps: Row[] = [];
-    for (let r = 0; r < ROUNDS; r++) signUps.push(await run('POST /v1/auth/sign-up', signUpTarget, server.pid, r));
+    for (let r = 0; r < ROUNDS; r++)
+      signUps.push(await run('POST /v1/auth/sign-up', signUpTarget, server.pid, r));
 
     say('sign-in, between rounds of bcrypt.compare on all cores…');
     const signIns: Row[] = [];
@@ -496,7 +513,10 @@ async function main(): Promise<void> {
       const busy0 = machineBusySeconds();
       const measured = await bcryptComparesPerSecond(BCRYPT_COST, seconds);
       const busy1 = machineBusySeconds();
-      bcryptRounds.push({ ...measured, othersCpuS: busy0 === null || busy1 === null ? null : busy1 - busy0 - measured.cpuS });
+      bcryptRounds.push({
+        ...measured,
+        othersCpuS: busy0 === null || busy1 === null ? null : busy1 - busy0 - measured.cpuS,
+      });
       signIns.push(await run('POST /v1/auth/sign-in', signInTarget, server.pid, r));
     }
     const compares = bcryptRounds.reduce((a, b) => a + b.compares, 0);
@@ -512,12 +532,21 @@ async function main(): Promise<void> {
 
     say('/me and refresh, between rounds of a bare NestJS route…');
     const barePort = await freePort();
-    bareApp = startNode('bare-app', 'dist/bench/bare-app.js', { NODE_ENV: 'production' }, {
-      args: [String(barePort)],
-      nodeArgs: CPU_PROF_ARGS,
-    });
+    bareApp = startNode(
+      'bare-app',
+      'dist/bench/bare-app.js',
+      { NODE_ENV: 'production' },
+      {
+        args: [String(barePort)],
+        nodeArgs: CPU_PROF_ARGS,
+      },
+    );
     await waitReady(`http://127.0.0.1:${barePort}/me`, bareApp, 30_000);
-    const bareTarget: Target = { url: `http://127.0.0.1:${barePort}/me`, method: 'GET', headers: {} };
+    const bareTarget: Target = {
+      url: `http://127.0.0.1:${barePort}/me`,
+      method: 'GET',
+      headers: {},
+    };
     const mes: Row[] = [];
     const bares: Row[] = [];
     const refreshes: Row[] = [];
@@ -529,17 +558,42 @@ async function main(): Promise<void> {
     await stop(bareApp);
     bareApp = null;
 
-    const perRound = (rounds: Row[], baseline: number[]) => rounds.map((row, i) => row.load.rps / baseline[i]);
+    const perRound = (rounds: Row[], baseline: number[]) =>
+      rounds.map((row, i) => row.load.rps / baseline[i]);
     const bareRps = bares.map((b) => b.load.rps);
     const bare = combine(bares);
     const rows: Row[] = [
       combine(signUps),
       {
         ...combine(signIns),
-        baseline: { name: 'bcrypt.compare', perSecond: bcrypt.perSecond, target: TARGETS.signIn, roundRatios: perRound(signIns, bcryptRounds.map((b) => b.perSecond)) },
+        baseline: {
+          name: 'bcrypt.compare',
+          perSecond: bcrypt.perSecond,
+          target: TARGETS.signIn,
+          roundRatios: perRound(
+            signIns,
+            bcryptRounds.map((b) => b.perSecond),
+          ),
+        },
       },
-      { ...combine(mes), baseline: { name: 'bare route', perSecond: bare.load.rps, target: TARGETS.me, roundRatios: perRound(mes, bareRps) } },
-      { ...combine(refreshes), baseline: { name: 'bare route', perSecond: bare.load.rps, target: TARGETS.refresh, roundRatios: perRound(refreshes, bareRps) } },
+      {
+        ...combine(mes),
+        baseline: {
+          name: 'bare route',
+          perSecond: bare.load.rps,
+          target: TARGETS.me,
+          roundRatios: perRound(mes, bareRps),
+        },
+      },
+      {
+        ...combine(refreshes),
+        baseline: {
+          name: 'bare route',
+          perSecond: bare.load.rps,
+          target: TARGETS.refresh,
+          roundRatios: perRound(refreshes, bareRps),
+        },
+      },
     ];
     await stop(server);
     server = null;

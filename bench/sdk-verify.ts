@@ -8,7 +8,12 @@ import { exportJWK, generateKeyPair, jwtVerify, SignJWT, type JWTVerifyOptions }
  */
 /** What the bench uses of the package (its own types need the DOM library, which the services' build leaves out). */
 interface ServerPackage {
-  createGatehouse(options: { authUrl: string; projectId: string; projectKey: string; fetch: typeof fetch }): { verifyAccessToken(token: string): Promise<unknown> };
+  createGatehouse(options: {
+    authUrl: string;
+    projectId: string;
+    projectKey: string;
+    fetch: typeof fetch;
+  }): { verifyAccessToken(token: string): Promise<unknown> };
 }
 
 const ROOT = join(__dirname, '..', '..');
@@ -23,7 +28,17 @@ async function tokens(alg: 'ES256' | 'RS256', count: number) {
   const now = Math.floor(Date.now() / 1000);
   const list = await Promise.all(
     Array.from({ length: count }, (_, i) =>
-      new SignJWT({ iss: `${AUTH}/v1/projects/${PROJECT}`, aud: PROJECT, sub: `usr_${i}`, sid: `ses_${i}`, tid: 'ten', adm: false, auth_time: now, iat: now, exp: now + 3600 })
+      new SignJWT({
+        iss: `${AUTH}/v1/projects/${PROJECT}`,
+        aud: PROJECT,
+        sub: `usr_${i}`,
+        sid: `ses_${i}`,
+        tid: 'ten',
+        adm: false,
+        auth_time: now,
+        iat: now,
+        exp: now + 3600,
+      })
         .setProtectedHeader({ alg, kid: jwk.kid, typ: 'JWT' })
         .sign(privateKey),
     ),
@@ -32,7 +47,11 @@ async function tokens(alg: 'ES256' | 'RS256', count: number) {
 }
 
 /** Verifications per second of `verify` over the tokens, for `ms`. */
-async function rate(verify: (token: string) => Promise<unknown>, list: string[], ms: number): Promise<number> {
+async function rate(
+  verify: (token: string) => Promise<unknown>,
+  list: string[],
+  ms: number,
+): Promise<number> {
   let n = 0;
   const start = process.hrtime.bigint();
   const until = start + BigInt(ms) * 1_000_000n;
@@ -51,8 +70,19 @@ async function main(): Promise<void> {
   for (const alg of ['ES256', 'RS256'] as const) {
     const { jwk, publicKey, list } = await tokens(alg, 500);
     const fetchKeys = (async () => Response.json({ keys: [jwk] })) as typeof fetch;
-    const gatehouse = server.createGatehouse({ authUrl: AUTH, projectId: PROJECT, projectKey: 'pk_bench', fetch: fetchKeys });
-    const options: JWTVerifyOptions = { algorithms: ['ES256', 'RS256'], issuer: `${AUTH}/v1/projects/${PROJECT}`, audience: PROJECT, clockTolerance: 5, requiredClaims: ['sub', 'exp', 'iat'] };
+    const gatehouse = server.createGatehouse({
+      authUrl: AUTH,
+      projectId: PROJECT,
+      projectKey: 'pk_bench',
+      fetch: fetchKeys,
+    });
+    const options: JWTVerifyOptions = {
+      algorithms: ['ES256', 'RS256'],
+      issuer: `${AUTH}/v1/projects/${PROJECT}`,
+      audience: PROJECT,
+      clockTolerance: 5,
+      requiredClaims: ['sub', 'exp', 'iat'],
+    };
     const joseVerify = (token: string) => jwtVerify(token, publicKey, options);
     const ours = (token: string) => gatehouse.verifyAccessToken(token);
     await rate(joseVerify, list, 300); // warm-up: JIT and the key cache
@@ -70,8 +100,12 @@ async function main(): Promise<void> {
       }
     }
     const ratio = median(g.map((x, i) => x / j[i]));
-    console.log(`${alg}: @gatehouse/server ${median(g).toFixed(0)}/s, jose jwtVerify ${median(j).toFixed(0)}/s (one core, medians of ${ROUNDS} rounds of ${ROUND_MS} ms); ratio ${ratio.toFixed(3)} (target ≥ 0.9)`);
-    console.log(`  rounds: ours ${g.map((x) => x.toFixed(0)).join(', ')}; jose ${j.map((x) => x.toFixed(0)).join(', ')}`);
+    console.log(
+      `${alg}: @gatehouse/server ${median(g).toFixed(0)}/s, jose jwtVerify ${median(j).toFixed(0)}/s (one core, medians of ${ROUNDS} rounds of ${ROUND_MS} ms); ratio ${ratio.toFixed(3)} (target ≥ 0.9)`,
+    );
+    console.log(
+      `  rounds: ours ${g.map((x) => x.toFixed(0)).join(', ')}; jose ${j.map((x) => x.toFixed(0)).join(', ')}`,
+    );
   }
 }
 

@@ -50,11 +50,15 @@ export async function seed(env: BenchEnv, runId: string): Promise<Seeded> {
       adminEmail: `admin-${runId}@bench.example.com`,
       adminPassword: randomBytes(18).toString('base64url'),
     });
-    const signInUsers = Array.from({ length: SIGN_IN_USERS }, (_, i) => ({ email: `sign-in-${i}-${runId}@bench.example.com`, password: BENCH_PASSWORD }));
+    const signInUsers = Array.from({ length: SIGN_IN_USERS }, (_, i) => ({
+      email: `sign-in-${i}-${runId}@bench.example.com`,
+      password: BENCH_PASSWORD,
+    }));
     const readerUser = { email: `reader-${runId}@bench.example.com`, password: BENCH_PASSWORD };
     const project = await dataSource.transaction(async (manager) => {
       const p = await provisioning.createProject(manager, tenant.tenant_id, { name: 'Bench app' });
-      for (const u of signInUsers) await provisioning.createUserWithPassword(manager, p, { ...u, emailVerified: true });
+      for (const u of signInUsers)
+        await provisioning.createUserWithPassword(manager, p, { ...u, emailVerified: true });
       await provisioning.createUserWithPassword(manager, p, { ...readerUser, emailVerified: true });
       return p;
     });

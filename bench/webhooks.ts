@@ -14,7 +14,16 @@ import { runMigrations, Webhook } from '@gatehouse/entities';
 import { createIdentityContext, EventRecorder, ProvisioningService } from '@gatehouse/identity';
 import { newWebhookSecret, sealWebhookSecret } from '@gatehouse/webhooks';
 import { PgBackendsCpu } from './pg-cpu';
-import { cpuSeconds, freePort, machineBusySeconds, productionEnv, startNode, stop, waitReady, type Child } from './processes';
+import {
+  cpuSeconds,
+  freePort,
+  machineBusySeconds,
+  productionEnv,
+  startNode,
+  stop,
+  waitReady,
+  type Child,
+} from './processes';
 
 /**
  * `npm run bench:webhooks`: the real webhook worker (a child process, as in production) delivering
@@ -30,7 +39,10 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '5' },
     'lag-events': { type: 'string', default: '500' },
     'lag-rate': { type: 'string', default: '100' },
-    'database-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/gatehouse_bench_webhooks' },
+    'database-url': {
+      type: 'string',
+      default: 'postgres://postgres@127.0.0.1:5432/gatehouse_bench_webhooks',
+    },
     'redis-url': { type: 'string', default: 'redis://127.0.0.1:6379/9' },
     'max-seconds': { type: 'string', default: '240' },
     json: { type: 'boolean', default: false },
@@ -66,7 +78,11 @@ function remainingMs(): number {
   return left;
 }
 
-async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
+async function until(
+  what: string,
+  check: () => boolean | Promise<boolean>,
+  timeoutMs: number,
+): Promise<void> {
   const deadline = performance.now() + Math.min(timeoutMs, remainingMs());
   while (!(await check())) {
     if (performance.now() > deadline) fail(`timed out waiting for ${what}`);
@@ -99,7 +115,8 @@ class Receiver {
         if (!this.arrivals.has(id)) this.arrivals.set(id, performance.now());
         if (this.samples.length < 20) {
           const headers: Record<string, string> = {};
-          for (const k of ['webhook-id', 'webhook-timestamp', 'webhook-signature']) headers[k] = String(req.headers[k]);
+          for (const k of ['webhook-id', 'webhook-timestamp', 'webhook-signature'])
+            headers[k] = String(req.headers[k]);
           this.samples.push({ body: Buffer.concat(chunks).toString('utf8'), headers });
         }
         res.writeHead(200, { 'content-type': 'text/plain' });
@@ -120,15 +137,30 @@ class Receiver {
 /** A no-op BullMQ consumer on the same Redis and with the same concurrency: the queue machinery alone. */
 async function noopBaseline(n: number): Promise<number> {
   const u = new URL(REDIS_URL);
-  const connection = { host: u.hostname, port: Number(u.port || 6379), db: Number(u.pathname.slice(1) || 0), maxRetriesPerRequest: null };
+  const connection = {
+    host: u.hostname,
+    port: Number(u.port || 6379),
+    db: Number(u.pathname.slice(1) || 0),
+    maxRetriesPerRequest: null,
+  };
   const name = `noop-${randomUUID().slice(0, 8)}`;
   const queue = new Queue(name, { connection, prefix: 'bench' });
   let completed = 0;
-  const worker = new Worker(name, async () => undefined, { connection, prefix: 'bench', concurrency: CONCURRENCY });
+  const worker = new Worker(name, async () => undefined, {
+    connection,
+    prefix: 'bench',
+    concurrency: CONCURRENCY,
+  });
   worker.on('completed', () => (completed += 1));
   const add = async (count: number) => {
     for (let i = 0; i < count; i += 500) {
-      await queue.addBulk(Array.from({ length: Math.min(500, count - i) }, () => ({ name: 'noop', data: { deliveryId: randomUUID() }, opts: { removeOnComplete: true, removeOnFail: true } })));
+      await queue.addBulk(
+        Array.from({ length: Math.min(500, count - i) }, () => ({
+          name: 'noop',
+          data: { deliveryId: randomUUID() },
+          opts: { removeOnComplete: true, removeOnFail: true },
+        })),
+      );
     }
   };
   try {
@@ -148,9 +180,20 @@ async function noopBaseline(n: number): Promise<number> {
 
 async function main(): Promise<void> {
   const encryptionKey = randomBytes(32).toString('base64');
-  const config: AppConfig = loadConfig({ DATABASE_URL, REDIS_URL, ENCRYPTION_KEY: encryptionKey, LOG_LEVEL: 'error' });
-  say(`bench:webhooks — ${EVENTS} events, ${LAG_EVENTS} at ${LAG_RATE}/s for the lag; database ${new URL(DATABASE_URL).pathname.slice(1)}, redis db ${new URL(REDIS_URL).pathname.slice(1) || 0}`);
-  say(`load average before: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  const config: AppConfig = loadConfig({
+    DATABASE_URL,
+    REDIS_URL,
+    ENCRYPTION_KEY: encryptionKey,
+    LOG_LEVEL: 'error',
+  });
+  say(
+    `bench:webhooks — ${EVENTS} events, ${LAG_EVENTS} at ${LAG_RATE}/s for the lag; database ${new URL(DATABASE_URL).pathname.slice(1)}, redis db ${new URL(REDIS_URL).pathname.slice(1) || 0}`,
+  );
+  say(
+    `load average before: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
 
   // A clean slate in the bench's own database and Redis database.
   await runMigrations(DATABASE_URL);
@@ -163,7 +206,11 @@ async function main(): Promise<void> {
   const ctx = await createIdentityContext(config);
   const dataSource = ctx.get(DataSource);
   await dataSource.query(`TRUNCATE tenants CASCADE`);
-  const tenant = await ctx.get(ProvisioningService).createTenant({ name: 'bench', adminEmail: 'admin@bench.example.com', adminPassword: randomBytes(18).toString('base64url') });
+  const tenant = await ctx.get(ProvisioningService).createTenant({
+    name: 'bench',
+    adminEmail: 'admin@bench.example.com',
+    adminPassword: randomBytes(18).toString('base64url'),
+  });
   await dataSource.query(`UPDATE outbox_events SET dispatched_at = now()`);
 
   const receiver = new Receiver();
@@ -185,7 +232,18 @@ async function main(): Promise<void> {
     const ids = await dataSource.transaction(async (m) => {
       const out: string[] = [];
       for (let i = 0; i < count; i += 1) {
-        out.push(await recorder.record(m, { tenantId: tenant.tenant_id, projectId: null, actorType: 'system', actorId: null, action: 'user.updated', resourceType: 'user', resourceId: null, data: { user: { id: randomUUID() } } }));
+        out.push(
+          await recorder.record(m, {
+            tenantId: tenant.tenant_id,
+            projectId: null,
+            actorType: 'system',
+            actorId: null,
+            action: 'user.updated',
+            resourceType: 'user',
+            resourceId: null,
+            data: { user: { id: randomUUID() } },
+          }),
+        );
       }
       return out;
     });
@@ -221,7 +279,11 @@ async function main(): Promise<void> {
     // Warm-up (JIT, connections, pools), not measured: WARM_UP events in transactions of 100.
     const warm: { id: string; committedAt: number }[] = [];
     for (let i = 0; i < WARM_UP; i += 100) warm.push(...(await emit(100)));
-    await until('the warm-up deliveries', () => warm.every((e) => receiver.arrivals.has(e.id)), 60_000);
+    await until(
+      'the warm-up deliveries',
+      () => warm.every((e) => receiver.arrivals.has(e.id)),
+      60_000,
+    );
     await until('the warm-up records', settled, 60_000);
 
     /** One burst: EVENTS events committed at once, timed until the last result is recorded. */
@@ -239,7 +301,11 @@ async function main(): Promise<void> {
       const busy0 = machineBusySeconds();
       const pg0 = await pgCpu.snapshot();
       const redis0 = redisPid === null ? null : cpuSeconds(redisPid);
-      await until('every burst delivery to arrive', () => rows.every((r) => receiver.arrivals.has(r.id)), 180_000);
+      await until(
+        'every burst delivery to arrive',
+        () => rows.every((r) => receiver.arrivals.has(r.id)),
+        180_000,
+      );
       const arrived = performance.now();
       await until('every burst delivery to be recorded', settled, 60_000);
       const done = performance.now();
@@ -265,7 +331,9 @@ async function main(): Promise<void> {
     };
 
     // Baseline and deliveries take turns, so that both see the same machine (shared, and busy).
-    say(`\n1. ${ROUNDS} rounds of: no-op BullMQ worker (concurrency ${CONCURRENCY}) on ${EVENTS} jobs, then the webhook worker on ${EVENTS} events committed at once`);
+    say(
+      `\n1. ${ROUNDS} rounds of: no-op BullMQ worker (concurrency ${CONCURRENCY}) on ${EVENTS} jobs, then the webhook worker on ${EVENTS} events committed at once`,
+    );
     const baselines: number[] = [];
     const bursts: Awaited<ReturnType<typeof burstRound>>[] = [];
     for (let r = 1; r <= ROUNDS; r += 1) {
@@ -285,14 +353,18 @@ async function main(): Promise<void> {
     const deliveriesMedian = median(bursts.map((d) => d.perSecond));
     // Each round's ratio compares two runs a few seconds apart on the same machine; their median is the figure.
     const ratio = median(bursts.map((d, i) => d.perSecond / baselines[i]));
-    say(`   medians: no-op ${round(baselineMedian)} jobs/s, deliveries ${round(deliveriesMedian)}/s; median ratio ${ratio.toFixed(3)} (target ≥ ${TARGET_RATIO}) ${ratio >= TARGET_RATIO ? 'MET' : 'MISSED'}`);
+    say(
+      `   medians: no-op ${round(baselineMedian)} jobs/s, deliveries ${round(deliveriesMedian)}/s; median ratio ${ratio.toFixed(3)} (target ≥ ${TARGET_RATIO}) ${ratio >= TARGET_RATIO ? 'MET' : 'MISSED'}`,
+    );
 
     // Signatures of a sample, with the standardwebhooks package.
     const verifier = new StandardWebhook(secret);
     for (const s of receiver.samples) verifier.verify(s.body, s.headers);
 
     // 3. Lag from commit to delivery at a steady rate, one event per transaction.
-    say(`\n2. lag from commit to arrival, ${LAG_EVENTS} events at ${LAG_RATE}/s, one transaction each…`);
+    say(
+      `\n2. lag from commit to arrival, ${LAG_EVENTS} events at ${LAG_RATE}/s, one transaction each…`,
+    );
     const stream: { id: string; committedAt: number }[] = [];
     const interval = 1000 / LAG_RATE;
     const s0 = performance.now();
@@ -302,13 +374,32 @@ async function main(): Promise<void> {
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
       stream.push(...(await emit(1)));
     }
-    await until('every streamed delivery', () => stream.every((e) => receiver.arrivals.has(e.id)), 60_000);
-    const lags = stream.map((e) => receiver.arrivals.get(e.id)! - e.committedAt).sort((a, b) => a - b);
-    const lag = { p50: percentile(lags, 50), p90: percentile(lags, 90), p99: percentile(lags, 99), max: lags[lags.length - 1] };
-    say(`   lag ms: p50 ${round(lag.p50)}, p90 ${round(lag.p90)}, p99 ${round(lag.p99)}, max ${round(lag.max)}`);
+    await until(
+      'every streamed delivery',
+      () => stream.every((e) => receiver.arrivals.has(e.id)),
+      60_000,
+    );
+    const lags = stream
+      .map((e) => receiver.arrivals.get(e.id)! - e.committedAt)
+      .sort((a, b) => a - b);
+    const lag = {
+      p50: percentile(lags, 50),
+      p90: percentile(lags, 90),
+      p99: percentile(lags, 99),
+      max: lags[lags.length - 1],
+    };
+    say(
+      `   lag ms: p50 ${round(lag.p50)}, p90 ${round(lag.p90)}, p99 ${round(lag.p99)}, max ${round(lag.max)}`,
+    );
     const last = bursts[bursts.length - 1];
-    say(`   (in the last burst of step 1, waiting behind ${EVENTS} others included: p50 ${round(last.burstLag.p50)}, p99 ${round(last.burstLag.p99)} ms)`);
-    say(`\nreceiver requests: ${receiver.requests} for ${receiver.arrivals.size} events (duplicates: ${receiver.requests - receiver.arrivals.size}); load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    say(
+      `   (in the last burst of step 1, waiting behind ${EVENTS} others included: p50 ${round(last.burstLag.p50)}, p99 ${round(last.burstLag.p99)} ms)`,
+    );
+    say(
+      `\nreceiver requests: ${receiver.requests} for ${receiver.arrivals.size} events (duplicates: ${receiver.requests - receiver.arrivals.size}); load average after: ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
 
     if (args.json) {
       process.stdout.write(
@@ -320,8 +411,19 @@ async function main(): Promise<void> {
           deliveriesPerSecond: bursts.map((d) => round(d.perSecond)),
           medianRatio: round(ratio, 2),
           target: TARGET_RATIO,
-          perDeliveryMicroseconds: bursts.map((d) => ({ worker: d.workerUs && round(d.workerUs, 0), postgres: d.postgresUs && round(d.postgresUs, 0), redis: d.redisUs && round(d.redisUs, 0) })),
-          lagMs: { rate: LAG_RATE, events: LAG_EVENTS, p50: round(lag.p50), p90: round(lag.p90), p99: round(lag.p99), max: round(lag.max) },
+          perDeliveryMicroseconds: bursts.map((d) => ({
+            worker: d.workerUs && round(d.workerUs, 0),
+            postgres: d.postgresUs && round(d.postgresUs, 0),
+            redis: d.redisUs && round(d.redisUs, 0),
+          })),
+          lagMs: {
+            rate: LAG_RATE,
+            events: LAG_EVENTS,
+            p50: round(lag.p50),
+            p90: round(lag.p90),
+            p99: round(lag.p99),
+            max: round(lag.max),
+          },
           loadAverage: loadavg(),
         })}\n`,
       );

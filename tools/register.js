@@ -2,4 +2,7 @@
 const path = require('node:path');
 const tsConfigPaths = require('tsconfig-paths');
 const { compilerOptions } = require('../tsconfig.base.json');
-tsConfigPaths.register({ baseUrl: path.join(__dirname, '..', 'dist'), paths: compilerOptions.paths });
+tsConfigPaths.register({
+  baseUrl: path.join(__dirname, '..', 'dist'),
+  paths: compilerOptions.paths,
+});

@@ -22,7 +22,12 @@ export default defineConfig({
     proxy: {
       '^/(v1|\\.well-known|health|docs)(/|$)': {
         target: `http://localhost:${process.env.AUTH_RUNTIME_PORT ?? 4000}`,
-        bypass: (req) => (/^\/v1\/projects\/[^/]+\/pages\/(sign-in|consent|signed-out|error)\/?(\?|$)/.test(req.url ?? '') ? '/index.html' : undefined),
+        bypass: (req) =>
+          /^\/v1\/projects\/[^/]+\/pages\/(sign-in|consent|signed-out|error)\/?(\?|$)/.test(
+            req.url ?? '',
+          )
+            ? '/index.html'
+            : undefined,
       },
     },
   },

@@ -24,9 +24,16 @@ function initialJavaScriptBudget(): Plugin {
       chunks.filter((c) => c.isEntry).forEach((c) => visit(c.fileName));
       const bytes = [...initial].reduce((sum, f) => sum + gzipSync(byName.get(f)!.code).length, 0);
       const kb = (bytes / 1024).toFixed(1);
-      this.info(`initial JavaScript ${kb} KB gzipped in ${initial.size} chunk(s) (budget ${INITIAL_JS_BUDGET_BYTES / 1024} KB)`);
-      process.stdout.write(`console: initial JavaScript ${kb} KB gzipped (budget ${INITIAL_JS_BUDGET_BYTES / 1024} KB)\n`);
-      if (bytes > INITIAL_JS_BUDGET_BYTES) this.error(`initial JavaScript is ${kb} KB gzipped, over the ${INITIAL_JS_BUDGET_BYTES / 1024} KB budget`);
+      this.info(
+        `initial JavaScript ${kb} KB gzipped in ${initial.size} chunk(s) (budget ${INITIAL_JS_BUDGET_BYTES / 1024} KB)`,
+      );
+      process.stdout.write(
+        `console: initial JavaScript ${kb} KB gzipped (budget ${INITIAL_JS_BUDGET_BYTES / 1024} KB)\n`,
+      );
+      if (bytes > INITIAL_JS_BUDGET_BYTES)
+        this.error(
+          `initial JavaScript is ${kb} KB gzipped, over the ${INITIAL_JS_BUDGET_BYTES / 1024} KB budget`,
+        );
     },
   };
 }
@@ -46,7 +53,12 @@ export default defineConfig({
   server: {
     port: Number(process.env.CONSOLE_DEV_PORT ?? 5173),
     strictPort: true,
-    proxy: Object.fromEntries(['/console/config.json', '/v1/admin'].map((path) => [path, `http://localhost:${process.env.CONTROL_PLANE_PORT ?? 4001}`])),
+    proxy: Object.fromEntries(
+      ['/console/config.json', '/v1/admin'].map((path) => [
+        path,
+        `http://localhost:${process.env.CONTROL_PLANE_PORT ?? 4001}`,
+      ]),
+    ),
   },
   build: {
     outDir: resolve(here, '../../dist/console'),

@@ -8,7 +8,9 @@ import { requireAuth, requireRecentAuth } from '@gatehouse/server/express';
 
 const env = process.env;
 if (!env.GATEHOUSE_PROJECT_ID || !env.GATEHOUSE_PROJECT_KEY) {
-  console.error('Set GATEHOUSE_PROJECT_ID and GATEHOUSE_PROJECT_KEY (the project\'s id and publishable key, from the console or the admin API).');
+  console.error(
+    "Set GATEHOUSE_PROJECT_ID and GATEHOUSE_PROJECT_KEY (the project's id and publishable key, from the console or the admin API).",
+  );
   process.exit(1);
 }
 
@@ -17,7 +19,9 @@ const gatehouse = createGatehouse({
   projectId: env.GATEHOUSE_PROJECT_ID,
   projectKey: env.GATEHOUSE_PROJECT_KEY,
   // GATEHOUSE_REVOCATION=1: a signed-out session is refused within GATEHOUSE_REVOCATION_CACHE_SECONDS (default 10).
-  revocation: env.GATEHOUSE_REVOCATION === '1' && { cacheSeconds: Number(env.GATEHOUSE_REVOCATION_CACHE_SECONDS ?? 10) },
+  revocation: env.GATEHOUSE_REVOCATION === '1' && {
+    cacheSeconds: Number(env.GATEHOUSE_REVOCATION_CACHE_SECONDS ?? 10),
+  },
 });
 
 const app = express();
@@ -46,6 +50,8 @@ app.post('/webhooks/gatehouse', express.raw({ type: 'application/json' }), async
 });
 
 const server = app.listen(Number(env.PORT ?? 3000), env.HOST ?? '127.0.0.1', () => {
-  console.log(`express-api listening on http://${env.HOST ?? '127.0.0.1'}:${server.address().port}`);
+  console.log(
+    `express-api listening on http://${env.HOST ?? '127.0.0.1'}:${server.address().port}`,
+  );
 });
 process.on('SIGTERM', () => server.close(() => process.exit(0)));

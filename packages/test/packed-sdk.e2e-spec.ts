@@ -6,7 +6,15 @@ import { Webhook } from 'standardwebhooks';
 import { eventually, spawnApp, type AppProcess } from '@gatehouse/testing';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- the stack of the OIDC journeys: the runtime as a real process on a known URL, the control plane in process
 import { OidcStack } from '../../apps/auth-runtime/test/support/oidc-stack';
-import { commandIn, installPackedSdk, nodeIn, ROOT, SDK_PACKAGES, startServer, type Running } from './support/packed';
+import {
+  commandIn,
+  installPackedSdk,
+  nodeIn,
+  ROOT,
+  SDK_PACKAGES,
+  startServer,
+  type Running,
+} from './support/packed';
 
 jest.setTimeout(120_000);
 
@@ -28,21 +36,43 @@ describe('SDK packages from their packed tarballs, outside the workspace', () =>
   const signUp = async (email: string) => {
     const res = await fetch(`${stack.authUrl}/v1/auth/sign-up`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-service-project-key': projectKey, 'x-forwarded-for': `10.77.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}` },
+      headers: {
+        'content-type': 'application/json',
+        'x-service-project-key': projectKey,
+        'x-forwarded-for': `10.77.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
+      },
       body: JSON.stringify({ email, password: 'a sturdy passphrase 42' }),
     });
-    const body = (await res.json()) as { user: { id: string }; session: { id: string; access_token: string } };
+    const body = (await res.json()) as {
+      user: { id: string };
+      session: { id: string; access_token: string };
+    };
     if (res.status !== 201) throw new Error(`sign-up ${res.status} ${JSON.stringify(body)}`);
     return { userId: body.user.id, token: body.session.access_token };
   };
-  const me = (token?: string) => fetch(`${api.url}/api/me`, { headers: token === undefined ? {} : { authorization: `Bearer ${token}` } });
+  const me = (token?: string) =>
+    fetch(`${api.url}/api/me`, {
+      headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
+    });
 
   beforeAll(async () => {
-    ({ consumer, remove: removeInstall } = installPackedSdk(['express@^5.2.1', '@nestjs/common@^11', 'reflect-metadata', 'rxjs', 'next@16.4.6', 'react@19.3.1', 'react-dom@19.3.1']));
+    ({ consumer, remove: removeInstall } = installPackedSdk([
+      'express@^5.2.1',
+      '@nestjs/common@^11',
+      'reflect-metadata',
+      'rxjs',
+      'next@16.4.6',
+      'react@19.3.1',
+      'react-dom@19.3.1',
+    ]));
     // Sign-ups are rate-limited per address: the tests' own sign-ups name theirs (X-Forwarded-For from loopback).
     await stack.start({ TRUST_PROXY: 'loopback' });
     worker = await spawnApp('webhook-worker', { WEBHOOK_RETRY_SCHEDULE: '1s,2s' });
-    const project = await stack.admin().post('/v1/admin/projects', { name: 'SDK consumer', allowed_origins: ['http://127.0.0.1:3000'], redirect_urls: ['http://127.0.0.1:3000/'] });
+    const project = await stack.admin().post('/v1/admin/projects', {
+      name: 'SDK consumer',
+      allowed_origins: ['http://127.0.0.1:3000'],
+      redirect_urls: ['http://127.0.0.1:3000/'],
+    });
     expect(project.status).toBe(201);
     projectId = project.body.id as string;
     projectKey = project.body.publishable_key as string;
@@ -57,13 +87,35 @@ describe('SDK packages from their packed tarballs, outside the workspace', () =>
   });
 
   it('every entry point of every package loads with require() and import, and its types resolve for CommonJS and ESM consumers', async () => {
-    const entries = ['@gatehouse/server', '@gatehouse/server/express', '@gatehouse/server/nest', '@gatehouse/server/next', '@gatehouse/server/fastify', '@gatehouse/js', '@gatehouse/react', '@gatehouse/admin'];
-    writeFileSync(join(consumer, 'load.cjs'), `require('reflect-metadata');\nconst out = {};\nfor (const e of ${JSON.stringify(entries)}) out[e] = Object.keys(require(e)).sort();\nconsole.log(JSON.stringify(out));\n`);
-    writeFileSync(join(consumer, 'load.mjs'), `import 'reflect-metadata';\nconst out = {};\nfor (const e of ${JSON.stringify(entries)}) out[e] = Object.keys(await import(e)).filter((k) => k !== 'default').sort();\nconsole.log(JSON.stringify(out));\n`);
+    const entries = [
+      '@gatehouse/server',
+      '@gatehouse/server/express',
+      '@gatehouse/server/nest',
+      '@gatehouse/server/next',
+      '@gatehouse/server/fastify',
+      '@gatehouse/js',
+      '@gatehouse/react',
+      '@gatehouse/admin',
+    ];
+    writeFileSync(
+      join(consumer, 'load.cjs'),
+      `require('reflect-metadata');\nconst out = {};\nfor (const e of ${JSON.stringify(entries)}) out[e] = Object.keys(require(e)).sort();\nconsole.log(JSON.stringify(out));\n`,
+    );
+    writeFileSync(
+      join(consumer, 'load.mjs'),
+      `import 'reflect-metadata';\nconst out = {};\nfor (const e of ${JSON.stringify(entries)}) out[e] = Object.keys(await import(e)).filter((k) => k !== 'default').sort();\nconsole.log(JSON.stringify(out));\n`,
+    );
     const cjs = JSON.parse(await nodeIn(consumer, 'load.cjs')) as Record<string, string[]>;
     const esm = JSON.parse(await nodeIn(consumer, 'load.mjs')) as Record<string, string[]>;
     expect(esm).toEqual(cjs);
-    expect(cjs['@gatehouse/server']).toEqual(expect.arrayContaining(['createGatehouse', 'verifyWebhook', 'GatehouseAuthError', 'assertRecentAuth']));
+    expect(cjs['@gatehouse/server']).toEqual(
+      expect.arrayContaining([
+        'createGatehouse',
+        'verifyWebhook',
+        'GatehouseAuthError',
+        'assertRecentAuth',
+      ]),
+    );
     expect(cjs['@gatehouse/server/express']).toEqual(['requireAuth', 'requireRecentAuth']);
     expect(cjs['@gatehouse/server/nest']).toEqual(['CurrentUser', 'GatehouseGuard']);
     for (const e of entries) expect(cjs[e].length).toBeGreaterThan(0);
@@ -84,7 +136,30 @@ export const uses = [verifyWebhook, requireAuth(gh), new GatehouseGuard(gh), wit
 `;
     writeFileSync(join(consumer, 'types-esm.mts'), code);
     writeFileSync(join(consumer, 'types-cjs.cts'), code);
-    const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '--noEmit', '--strict', '--skipLibCheck', '--module', 'node16', '--moduleResolution', 'node16', '--target', 'es2022', '--lib', 'es2022,dom', '--types', 'node', '--typeRoots', join(ROOT, 'node_modules/@types'), 'types-esm.mts', 'types-cjs.cts'], { cwd: consumer, encoding: 'utf8' });
+    const tsc = spawnSync(
+      process.execPath,
+      [
+        join(ROOT, 'node_modules/typescript/bin/tsc'),
+        '--noEmit',
+        '--strict',
+        '--skipLibCheck',
+        '--module',
+        'node16',
+        '--moduleResolution',
+        'node16',
+        '--target',
+        'es2022',
+        '--lib',
+        'es2022,dom',
+        '--types',
+        'node',
+        '--typeRoots',
+        join(ROOT, 'node_modules/@types'),
+        'types-esm.mts',
+        'types-cjs.cts',
+      ],
+      { cwd: consumer, encoding: 'utf8' },
+    );
     expect(tsc.stdout + tsc.stderr).toBe('');
     expect(tsc.status).toBe(0);
   });
@@ -92,11 +167,18 @@ export const uses = [verifyWebhook, requireAuth(gh), new GatehouseGuard(gh), wit
   it('each package ships its README and every file its exports map names, and no source or tests', () => {
     for (const name of SDK_PACKAGES) {
       const dir = join(consumer, 'node_modules/@gatehouse', name);
-      const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string; exports: Record<string, unknown> };
+      const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+        version: string;
+        exports: Record<string, unknown>;
+      };
       expect(manifest.version).toMatch(/^0\.\d+\.\d+$/);
       expect(readFileSync(join(dir, 'README.md'), 'utf8')).toMatch(/## Quick start/i);
-      const listed = spawnSync('find', ['.', '-type', 'f'], { cwd: dir, encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
-      expect(listed.filter((f) => /\/src\/|\.spec\.|tsup\.config|project\.json/.test(f))).toEqual([]);
+      const listed = spawnSync('find', ['.', '-type', 'f'], { cwd: dir, encoding: 'utf8' })
+        .stdout.split('\n')
+        .filter(Boolean);
+      expect(listed.filter((f) => /\/src\/|\.spec\.|tsup\.config|project\.json/.test(f))).toEqual(
+        [],
+      );
       // Every file the exports map names exists.
       const targets: string[] = [];
       const walk = (node: unknown): void => {
@@ -110,7 +192,12 @@ export const uses = [verifyWebhook, requireAuth(gh), new GatehouseGuard(gh), wit
   });
 
   it('the Express example accepts a token from a real sign-up and refuses none, a malformed, a foreign and a tampered one', async () => {
-    api = await startServer(consumer, 'server.mjs', { PORT: '0', GATEHOUSE_AUTH_URL: stack.authUrl, GATEHOUSE_PROJECT_ID: projectId, GATEHOUSE_PROJECT_KEY: projectKey });
+    api = await startServer(consumer, 'server.mjs', {
+      PORT: '0',
+      GATEHOUSE_AUTH_URL: stack.authUrl,
+      GATEHOUSE_PROJECT_ID: projectId,
+      GATEHOUSE_PROJECT_KEY: projectKey,
+    });
     const { userId, token } = await signUp('ada@example.com');
     const ok = await me(token);
     expect(ok.status).toBe(200);
@@ -120,25 +207,48 @@ export const uses = [verifyWebhook, requireAuth(gh), new GatehouseGuard(gh), wit
     expect(none.status).toBe(401);
     expect(none.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     expect(none.headers.get('www-authenticate')).toBe('Bearer');
-    expect(await none.json()).toMatchObject({ type: 'https://gatehouse.dev/problems/unauthenticated', status: 401 });
+    expect(await none.json()).toMatchObject({
+      type: 'https://gatehouse.dev/problems/unauthenticated',
+      status: 401,
+    });
 
     const [h, p, s] = token.split('.');
     const claims = JSON.parse(Buffer.from(p, 'base64url').toString()) as Record<string, unknown>;
     const tampered = `${h}.${Buffer.from(JSON.stringify({ ...claims, adm: true })).toString('base64url')}.${s}`;
     // A token of the tenant's console project: signed by Gatehouse, but for another audience and issuer.
-    const foreign = (await stack.signIn(stack.tenant.consoleKey, stack.tenant.adminEmail, stack.tenant.adminPassword)).accessToken;
+    const foreign = (
+      await stack.signIn(
+        stack.tenant.consoleKey,
+        stack.tenant.adminEmail,
+        stack.tenant.adminPassword,
+      )
+    ).accessToken;
     for (const bad of ['garbage', tampered, foreign]) {
       const res = await me(bad);
-      expect([bad.slice(0, 12), res.status, res.headers.get('www-authenticate')]).toEqual([bad.slice(0, 12), 401, 'Bearer error="invalid_token"']);
+      expect([bad.slice(0, 12), res.status, res.headers.get('www-authenticate')]).toEqual([
+        bad.slice(0, 12),
+        401,
+        'Bearer error="invalid_token"',
+      ]);
     }
   });
 
   it('in revocation-aware mode a signed-out session is refused once the documented cache time has passed', async () => {
     await api.stop();
-    api = await startServer(consumer, 'server.mjs', { PORT: '0', GATEHOUSE_AUTH_URL: stack.authUrl, GATEHOUSE_PROJECT_ID: projectId, GATEHOUSE_PROJECT_KEY: projectKey, GATEHOUSE_REVOCATION: '1', GATEHOUSE_REVOCATION_CACHE_SECONDS: '1' });
+    api = await startServer(consumer, 'server.mjs', {
+      PORT: '0',
+      GATEHOUSE_AUTH_URL: stack.authUrl,
+      GATEHOUSE_PROJECT_ID: projectId,
+      GATEHOUSE_PROJECT_KEY: projectKey,
+      GATEHOUSE_REVOCATION: '1',
+      GATEHOUSE_REVOCATION_CACHE_SECONDS: '1',
+    });
     const { token } = await signUp('grace@example.com');
     expect((await me(token)).status).toBe(200);
-    const out = await fetch(`${stack.authUrl}/v1/auth/sign-out`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'x-service-project-key': projectKey } });
+    const out = await fetch(`${stack.authUrl}/v1/auth/sign-out`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'x-service-project-key': projectKey },
+    });
     expect(out.status).toBe(204);
     // Still within its signature's lifetime; refused as soon as the cached answer (1 s) expires.
     let refused: Response | null = null;
@@ -147,7 +257,10 @@ export const uses = [verifyWebhook, requireAuth(gh), new GatehouseGuard(gh), wit
       refused = res.status === 401 ? res : null;
       return refused !== null;
     }, 5_000);
-    expect(await refused!.json()).toMatchObject({ status: 401, detail: 'The session of this access token has ended.' });
+    expect(await refused!.json()).toMatchObject({
+      status: 401,
+      detail: 'The session of this access token has ended.',
+    });
   });
 
   it('@gatehouse/js from Node (ESM): signs up, renews through the refresh cookie it keeps in memory, lists sessions, signs out', async () => {
@@ -170,10 +283,16 @@ const wrong = await gh.signIn({ identifier: 'node@example.com', password: 'not t
 console.log(JSON.stringify({ signedUp: signedUp.status, first, renewed: firstToken !== second, me: me && me.user.email, sessions: sessions.length, state: gh.getState().status, afterSignOut, wrong: [wrong.name, wrong.slug, wrong.status] }));
 `,
     );
-    const out = JSON.parse(await nodeIn(consumer, 'js-node.mjs', { AUTH_URL: stack.authUrl, PROJECT_KEY: projectKey })) as Record<string, unknown>;
+    const out = JSON.parse(
+      await nodeIn(consumer, 'js-node.mjs', { AUTH_URL: stack.authUrl, PROJECT_KEY: projectKey }),
+    ) as Record<string, unknown>;
     expect(out).toEqual({
       signedUp: 'signed-in',
-      first: { status: 'signed-in', user: { id: expect.any(String), email: 'node@example.com' }, sessionId: expect.any(String) },
+      first: {
+        status: 'signed-in',
+        user: { id: expect.any(String), email: 'node@example.com' },
+        sessionId: expect.any(String),
+      },
       renewed: true,
       me: 'node@example.com',
       sessions: 1,
@@ -199,26 +318,61 @@ const env = process.env;
 })().catch((err) => { console.error(err); process.exit(1); });
 `,
     );
-    const out = JSON.parse(await nodeIn(consumer, 'admin-node.cjs', { CP_URL: controlPlane, AUTH_URL: stack.authUrl, CONSOLE_KEY: stack.tenant.consoleKey, EMAIL: stack.tenant.adminEmail, PASSWORD: stack.tenant.adminPassword, PROJECT_ID: projectId })) as Record<string, unknown>;
-    expect(out).toEqual({ emails: ['ada@example.com', 'grace@example.com', 'node@example.com'], missing: [true, 'not-found'] });
+    const out = JSON.parse(
+      await nodeIn(consumer, 'admin-node.cjs', {
+        CP_URL: controlPlane,
+        AUTH_URL: stack.authUrl,
+        CONSOLE_KEY: stack.tenant.consoleKey,
+        EMAIL: stack.tenant.adminEmail,
+        PASSWORD: stack.tenant.adminPassword,
+        PROJECT_ID: projectId,
+      }),
+    ) as Record<string, unknown>;
+    expect(out).toEqual({
+      emails: ['ada@example.com', 'grace@example.com', 'node@example.com'],
+      missing: [true, 'not-found'],
+    });
   });
 
   it('the Express example verifies a real delivery from the webhook worker and refuses a forged one', async () => {
-    const hook = await stack.admin().post('/v1/admin/webhooks', { url: `${api.url}/webhooks/gatehouse`, events: ['user.created'] });
+    const hook = await stack.admin().post('/v1/admin/webhooks', {
+      url: `${api.url}/webhooks/gatehouse`,
+      events: ['user.created'],
+    });
     expect(hook.status).toBe(201);
     webhookSecret = hook.body.secret as string;
     await api.stop();
-    api = await startServer(consumer, 'server.mjs', { PORT: new URL(api.url).port, GATEHOUSE_AUTH_URL: stack.authUrl, GATEHOUSE_PROJECT_ID: projectId, GATEHOUSE_PROJECT_KEY: projectKey, GATEHOUSE_WEBHOOK_SECRET: webhookSecret });
+    api = await startServer(consumer, 'server.mjs', {
+      PORT: new URL(api.url).port,
+      GATEHOUSE_AUTH_URL: stack.authUrl,
+      GATEHOUSE_PROJECT_ID: projectId,
+      GATEHOUSE_PROJECT_KEY: projectKey,
+      GATEHOUSE_WEBHOOK_SECRET: webhookSecret,
+    });
     const { userId } = await signUp('linus@example.com');
     await eventually(async () => api.output().includes('webhook verified: user.created'), 30_000);
 
     // Signed with another secret (by the reference library): 400, and nothing acted on.
-    const body = JSON.stringify({ id: 'evt_forged', type: 'user.deleted', timestamp: new Date().toISOString(), tenant_id: 't', project_id: projectId, data: { user: { id: userId } } });
+    const body = JSON.stringify({
+      id: 'evt_forged',
+      type: 'user.deleted',
+      timestamp: new Date().toISOString(),
+      tenant_id: 't',
+      project_id: projectId,
+      data: { user: { id: userId } },
+    });
     const at = new Date();
-    const signature = new Webhook(Buffer.from('not the endpoint secret, 32 byte').toString('base64')).sign('msg_forged', at, body);
+    const signature = new Webhook(
+      Buffer.from('not the endpoint secret, 32 byte').toString('base64'),
+    ).sign('msg_forged', at, body);
     const forged = await fetch(`${api.url}/webhooks/gatehouse`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'webhook-id': 'msg_forged', 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': signature },
+      headers: {
+        'content-type': 'application/json',
+        'webhook-id': 'msg_forged',
+        'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+        'webhook-signature': signature,
+      },
       body,
     });
     expect(forged.status).toBe(400);
@@ -228,17 +382,41 @@ const env = process.env;
   it('@gatehouse/server in Bun, Deno and Vercel’s edge runtime (Web Crypto and fetch only): a real token verified with keys fetched from jwks.json, a tampered one refused, a signed-out session refused in revocation-aware mode, withAuth answering Requests, a webhook signature checked', async () => {
     const live = await signUp('bun-deno-edge@example.com');
     const ended = await signUp('ended@example.com');
-    const out = await fetch(`${stack.authUrl}/v1/auth/sign-out`, { method: 'POST', headers: { authorization: `Bearer ${ended.token}`, 'x-service-project-key': projectKey } });
+    const out = await fetch(`${stack.authUrl}/v1/auth/sign-out`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ended.token}`, 'x-service-project-key': projectKey },
+    });
     expect(out.status).toBe(204);
     const [h, p, s] = live.token.split('.');
     const tampered = `${h}.${Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(p, 'base64url').toString()), adm: true })).toString('base64url')}.${s}`;
     // A delivery signed by the Standard Webhooks reference library, and the same body under another key.
     const secret = `whsec_${Buffer.from('the endpoint secret of 32 bytes!').toString('base64')}`;
-    const body = JSON.stringify({ id: 'evt_1', type: 'user.created', timestamp: new Date().toISOString(), tenant_id: 't', project_id: projectId, data: { user: { id: live.userId } } });
+    const body = JSON.stringify({
+      id: 'evt_1',
+      type: 'user.created',
+      timestamp: new Date().toISOString(),
+      tenant_id: 't',
+      project_id: projectId,
+      data: { user: { id: live.userId } },
+    });
     const at = new Date();
-    const headers = { 'webhook-id': 'msg_1', 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': new Webhook(secret).sign('msg_1', at, body) };
-    const forged = new Webhook(Buffer.from('not the endpoint secret, 32 byte').toString('base64')).sign('msg_1', at, body);
-    const config = { authUrl: stack.authUrl, projectId, projectKey, live: live.token, ended: ended.token, tampered, webhook: { secret, body, headers, forged } };
+    const headers = {
+      'webhook-id': 'msg_1',
+      'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+      'webhook-signature': new Webhook(secret).sign('msg_1', at, body),
+    };
+    const forged = new Webhook(
+      Buffer.from('not the endpoint secret, 32 byte').toString('base64'),
+    ).sign('msg_1', at, body);
+    const config = {
+      authUrl: stack.authUrl,
+      projectId,
+      projectKey,
+      live: live.token,
+      ended: ended.token,
+      tampered,
+      webhook: { secret, body, headers, forged },
+    };
 
     // One check, written once for every runtime: only Web APIs and the package's ESM entry points.
     writeFileSync(
@@ -271,10 +449,16 @@ export async function check(C) {
 }
 `,
     );
-    writeFileSync(join(consumer, 'runtime-main.mjs'), `import { check } from './runtime-check.mjs';\nconsole.log(JSON.stringify(await check(${JSON.stringify(config)})));\n`);
+    writeFileSync(
+      join(consumer, 'runtime-main.mjs'),
+      `import { check } from './runtime-check.mjs';\nconsole.log(JSON.stringify(await check(${JSON.stringify(config)})));\n`,
+    );
     // The edge runtime evaluates one script (no modules, no require): bundled as an edge deployment is, then run in
     // edge-runtime's sandbox, which has fetch, Request, Response and Web Crypto but nothing of Node.
-    writeFileSync(join(consumer, 'edge-entry.mjs'), `import { check } from './runtime-check.mjs';\nglobalThis.__result = check(${JSON.stringify(config)}).then((r) => JSON.stringify(r));\n`);
+    writeFileSync(
+      join(consumer, 'edge-entry.mjs'),
+      `import { check } from './runtime-check.mjs';\nglobalThis.__result = check(${JSON.stringify(config)}).then((r) => JSON.stringify(r));\n`,
+    );
     writeFileSync(
       join(consumer, 'edge.cjs'),
       `const { buildSync } = require(${JSON.stringify(join(ROOT, 'node_modules/esbuild'))});
@@ -302,9 +486,29 @@ const runtime = new EdgeRuntime({ initialCode: bundle.outputFiles[0].text });
     };
     const bin = (name: string) => join(ROOT, 'node_modules/.bin', name);
     const bun = await commandIn(consumer, bin('bun'), ['runtime-main.mjs'], { HOME: consumer });
-    const deno = await commandIn(consumer, bin('deno'), ['run', '--quiet', '--no-prompt', '--allow-net', '--allow-read', '--allow-env', 'runtime-main.mjs'], { HOME: consumer, DENO_DIR: join(consumer, '.deno'), DENO_NO_UPDATE_CHECK: '1' });
-    const edge = JSON.parse(await nodeIn(consumer, 'edge.cjs')) as { node: string; result: unknown };
-    expect({ bun: JSON.parse(bun), deno: JSON.parse(deno), edge: edge.result }).toEqual({ bun: { runtime: 'bun', ...expected }, deno: { runtime: 'deno', ...expected }, edge: { runtime: 'edge', ...expected } });
+    const deno = await commandIn(
+      consumer,
+      bin('deno'),
+      [
+        'run',
+        '--quiet',
+        '--no-prompt',
+        '--allow-net',
+        '--allow-read',
+        '--allow-env',
+        'runtime-main.mjs',
+      ],
+      { HOME: consumer, DENO_DIR: join(consumer, '.deno'), DENO_NO_UPDATE_CHECK: '1' },
+    );
+    const edge = JSON.parse(await nodeIn(consumer, 'edge.cjs')) as {
+      node: string;
+      result: unknown;
+    };
+    expect({ bun: JSON.parse(bun), deno: JSON.parse(deno), edge: edge.result }).toEqual({
+      bun: { runtime: 'bun', ...expected },
+      deno: { runtime: 'deno', ...expected },
+      edge: { runtime: 'edge', ...expected },
+    });
     // The sandbox really had nothing of Node.
     expect(edge.node).toBe('undefined,undefined,undefined');
   });
@@ -312,16 +516,29 @@ const runtime = new EdgeRuntime({ initialCode: bundle.outputFiles[0].text });
   it('a real Next.js 16 app built and started from the tarball: middleware.ts in the edge runtime refuses a missing, a tampered and a signed-out token before any route, and a withAuth route handler answers with the verified user', async () => {
     const live = await signUp('next@example.com');
     const ended = await signUp('next-ended@example.com');
-    expect((await fetch(`${stack.authUrl}/v1/auth/sign-out`, { method: 'POST', headers: { authorization: `Bearer ${ended.token}`, 'x-service-project-key': projectKey } })).status).toBe(204);
+    expect(
+      (
+        await fetch(`${stack.authUrl}/v1/auth/sign-out`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${ended.token}`, 'x-service-project-key': projectKey },
+        })
+      ).status,
+    ).toBe(204);
     const app = join(consumer, 'next-app');
     mkdirSync(join(app, 'app/api/me'), { recursive: true });
     // Its packages are the consumer project's (node_modules one level up), as in a monorepo.
-    writeFileSync(join(app, 'next.config.mjs'), `export default { turbopack: { root: ${JSON.stringify(consumer)} } };\n`);
+    writeFileSync(
+      join(app, 'next.config.mjs'),
+      `export default { turbopack: { root: ${JSON.stringify(consumer)} } };\n`,
+    );
     writeFileSync(
       join(app, 'gatehouse.js'),
       `import { createGatehouse } from '@gatehouse/server';\nexport const gatehouse = createGatehouse(${JSON.stringify({ authUrl: stack.authUrl, projectId, projectKey })});\nexport const aware = createGatehouse(${JSON.stringify({ authUrl: stack.authUrl, projectId, projectKey, revocation: { cacheSeconds: 1 } })});\n`,
     );
-    writeFileSync(join(app, 'app/layout.js'), 'export default function RootLayout({ children }) { return <html><body>{children}</body></html>; }\n');
+    writeFileSync(
+      join(app, 'app/layout.js'),
+      'export default function RootLayout({ children }) { return <html><body>{children}</body></html>; }\n',
+    );
     // The docs' two uses: authenticateRequest in middleware.ts (revocation-aware), withAuth on the route handler.
     writeFileSync(
       join(app, 'middleware.js'),
@@ -359,27 +576,55 @@ export const GET = withAuth(gatehouse, async (request, { auth }) => Response.jso
         probe.close(() => resolve(free));
       });
     });
-    // eslint-disable-next-line no-restricted-properties -- the server runs with PATH only and what it is given
-    const server = spawn(process.execPath, [next, 'start', '-p', String(port), '-H', '127.0.0.1'], { cwd: app, env: { PATH: process.env.PATH ?? '', ...env }, stdio: 'ignore' });
+    const server = spawn(process.execPath, [next, 'start', '-p', String(port), '-H', '127.0.0.1'], {
+      cwd: app,
+      // eslint-disable-next-line no-restricted-properties -- the server runs with PATH only and what it is given
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: 'ignore',
+    });
     try {
       const url = `http://127.0.0.1:${port}/api/me`;
-      const call = (token?: string) => fetch(url, { headers: token === undefined ? {} : { authorization: `Bearer ${token}` } });
+      const call = (token?: string) =>
+        fetch(url, { headers: token === undefined ? {} : { authorization: `Bearer ${token}` } });
       await eventually(async () => (await call().catch(() => null)) !== null, 30_000);
       const ok = await call(live.token);
-      expect([ok.status, await ok.json()]).toEqual([200, { sub: live.userId, middleware: `${live.userId} edge` }]);
+      expect([ok.status, await ok.json()]).toEqual([
+        200,
+        { sub: live.userId, middleware: `${live.userId} edge` },
+      ]);
       const [h, p, sig] = live.token.split('.');
       const tampered = `${h}.${Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(p, 'base64url').toString()), sub: ended.userId })).toString('base64url')}.${sig}`;
       const refused: unknown[] = [];
       for (const token of [undefined, tampered, ended.token]) {
         const res = await call(token);
-        refused.push([res.status, res.headers.get('content-type'), res.headers.get('www-authenticate'), await res.json()]);
+        refused.push([
+          res.status,
+          res.headers.get('content-type'),
+          res.headers.get('www-authenticate'),
+          await res.json(),
+        ]);
       }
-      const problem = (detail: string) => ({ type: 'https://gatehouse.dev/problems/unauthenticated', title: 'Unauthenticated', status: 401, detail });
+      const problem = (detail: string) => ({
+        type: 'https://gatehouse.dev/problems/unauthenticated',
+        title: 'Unauthenticated',
+        status: 401,
+        detail,
+      });
       expect(refused).toEqual([
         [401, 'application/problem+json', 'Bearer', problem('No access token was presented.')],
-        [401, 'application/problem+json', 'Bearer error="invalid_token"', problem('The access token is not valid for this project.')],
+        [
+          401,
+          'application/problem+json',
+          'Bearer error="invalid_token"',
+          problem('The access token is not valid for this project.'),
+        ],
         // Its signature is good: the middleware's revocation-aware check refused it.
-        [401, 'application/problem+json', 'Bearer error="invalid_token"', problem('The session of this access token has ended.')],
+        [
+          401,
+          'application/problem+json',
+          'Bearer error="invalid_token"',
+          problem('The session of this access token has ended.'),
+        ],
       ]);
     } finally {
       server.kill('SIGTERM');

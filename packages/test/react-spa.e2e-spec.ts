@@ -11,7 +11,8 @@ const EMAIL = 'ada@example.com';
 const PASSWORD = 'correct horse battery staple 42';
 
 /** The TOTP code of `secret` at the real clock (the runtime is a real process), ± whole 30 s steps; each step is accepted once per user. */
-const totp = (secret: string, offsetSteps = 0) => generateSync({ secret, epoch: Math.floor(Date.now() / 1000) + offsetSteps * 30 });
+const totp = (secret: string, offsetSteps = 0) =>
+  generateSync({ secret, epoch: Math.floor(Date.now() / 1000) + offsetSteps * 30 });
 
 /**
  * examples/react-spa, built by Vite against the built @gatehouse/react and @gatehouse/js, served
@@ -37,10 +38,20 @@ describe('examples/react-spa in Chromium against the real auth runtime', () => {
     const origin = await site.listen();
     // The SDK builds (tsup) while the stack starts.
     await Promise.all([stack.start({ COOKIE_SECURE: 'false' }, { host: 'localhost' }), buildSdk()]);
-    const res = await stack.admin().post('/v1/admin/projects', { name: 'React example', allowed_origins: [origin], settings: { rp_id: 'localhost', rp_name: 'React example' } });
+    const res = await stack.admin().post('/v1/admin/projects', {
+      name: 'React example',
+      allowed_origins: [origin],
+      settings: { rp_id: 'localhost', rp_name: 'React example' },
+    });
     expect(res.status).toBe(201);
-    ({ id: projectId, publishable_key: projectKey } = res.body as { id: string; publishable_key: string });
-    await site.build({ VITE_GATEHOUSE_AUTH_URL: stack.authUrl, VITE_GATEHOUSE_PROJECT_KEY: projectKey });
+    ({ id: projectId, publishable_key: projectKey } = res.body as {
+      id: string;
+      publishable_key: string;
+    });
+    await site.build({
+      VITE_GATEHOUSE_AUTH_URL: stack.authUrl,
+      VITE_GATEHOUSE_PROJECT_KEY: projectKey,
+    });
     browser = await SpaBrowser.launch([new URL(origin).host, new URL(stack.authUrl).host]);
     page = browser.page;
   }, 180_000);
@@ -52,7 +63,11 @@ describe('examples/react-spa in Chromium against the real auth runtime', () => {
   });
 
   const db = <T>(sql: string, params: unknown[]) => stack.cp.dataSource.query<T[]>(sql, params);
-  const liveSessions = (userId: string) => db<{ id: string; auth_method: string }>(`SELECT id, auth_method FROM sessions WHERE user_id = $1 AND revoked_at IS NULL ORDER BY created_at`, [userId]);
+  const liveSessions = (userId: string) =>
+    db<{ id: string; auth_method: string }>(
+      `SELECT id, auth_method FROM sessions WHERE user_id = $1 AND revoked_at IS NULL ORDER BY created_at`,
+      [userId],
+    );
   const region = (name: string): Locator => page.getByRole('region', { name, exact: true });
   const signedInAs = async () => {
     await page.getByText('Signed in as').waitFor();
@@ -78,7 +93,10 @@ describe('examples/react-spa in Chromium against the real auth runtime', () => {
     await signUp.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await signUp.getByRole('button', { name: 'Create account' }).click();
     expect(await signedInAs()).toBe(EMAIL);
-    const [{ id: userId }] = await db<{ id: string }>(`SELECT id FROM users WHERE project_id = $1 AND email = $2`, [projectId, EMAIL]);
+    const [{ id: userId }] = await db<{ id: string }>(
+      `SELECT id FROM users WHERE project_id = $1 AND email = $2`,
+      [projectId, EMAIL],
+    );
     expect(await liveSessions(userId)).toHaveLength(1);
 
     // An authenticator app: the secret and the backup codes as the page shows them; the first code turns it on.
@@ -120,8 +138,13 @@ describe('examples/react-spa in Chromium against the real auth runtime', () => {
     await passkeys.getByLabel('Name (optional)').fill('This laptop');
     await passkeys.getByRole('button', { name: 'Add a passkey' }).click();
     await passkeys.getByText('Passkey added.').waitFor();
-    await passkeys.getByRole('list', { name: 'Your passkeys' }).getByRole('button', { name: 'Delete This laptop' }).waitFor();
-    expect(await db<{ name: string }>(`SELECT name FROM passkeys WHERE user_id = $1`, [userId])).toEqual([{ name: 'This laptop' }]);
+    await passkeys
+      .getByRole('list', { name: 'Your passkeys' })
+      .getByRole('button', { name: 'Delete This laptop' })
+      .waitFor();
+    expect(
+      await db<{ name: string }>(`SELECT name FROM passkeys WHERE user_id = $1`, [userId]),
+    ).toEqual([{ name: 'This laptop' }]);
 
     // Sign-out, then the passkey alone signs in (discoverable credential, no email typed; it satisfies MFA).
     await signOut();
@@ -130,15 +153,24 @@ describe('examples/react-spa in Chromium against the real auth runtime', () => {
     const [browserSession] = await liveSessions(userId);
     expect(browserSession.auth_method).toBe('passkey');
     // The page does not know the factor is on (Gatehouse lists no factors to users): a set-up refused as `conflict` says so.
-    await region('Authenticator app').getByRole('button', { name: 'Set up an authenticator app' }).click();
+    await region('Authenticator app')
+      .getByRole('button', { name: 'Set up an authenticator app' })
+      .click();
     await region('Authenticator app').getByText('The authenticator app is on').waitFor();
 
     // Another device: the same SDK in Node (its refresh cookie kept in memory), signed in with a backup code the page showed.
     const other = createGatehouse({ authUrl: stack.authUrl, projectKey });
     const challenge = await other.signIn({ identifier: EMAIL, password: PASSWORD });
-    expect(challenge).toMatchObject({ status: 'mfa-required', factors: expect.arrayContaining(['totp', 'backup_code']) });
+    expect(challenge).toMatchObject({
+      status: 'mfa-required',
+      factors: expect.arrayContaining(['totp', 'backup_code']),
+    });
     if (challenge.status !== 'mfa-required') throw new Error('expected the MFA challenge');
-    await other.verifyMfa({ mfaToken: challenge.mfaToken, factor: 'backup_code', code: backupCodes[0] });
+    await other.verifyMfa({
+      mfaToken: challenge.mfaToken,
+      factor: 'backup_code',
+      code: backupCodes[0],
+    });
     expect(other.getState().status).toBe('signed-in');
     const otherSessionId = other.getState().sessionId!;
 
@@ -149,10 +181,20 @@ describe('examples/react-spa in Chromium against the real auth runtime', () => {
     await eventually(async () => (await items.count()) === 2);
     expect(await items.filter({ hasText: 'This device' }).count()).toBe(1);
     violations.push(...(await browser.checkScreen('account')));
-    await items.filter({ hasNotText: 'This device' }).getByRole('button', { name: /^Revoke/ }).click();
+    await items
+      .filter({ hasNotText: 'This device' })
+      .getByRole('button', { name: /^Revoke/ })
+      .click();
     await eventually(async () => (await items.count()) === 1);
     expect((await liveSessions(userId)).map((s) => s.id)).toEqual([browserSession.id]);
-    expect((await db<{ id: string }>(`SELECT id FROM sessions WHERE id = $1 AND revoked_at IS NOT NULL`, [otherSessionId])).length).toBe(1);
+    expect(
+      (
+        await db<{ id: string }>(
+          `SELECT id FROM sessions WHERE id = $1 AND revoked_at IS NOT NULL`,
+          [otherSessionId],
+        )
+      ).length,
+    ).toBe(1);
     const refused = await other.listSessions().catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(GatehouseError);
     expect(refused).toMatchObject({ status: 401 });
@@ -162,7 +204,9 @@ describe('examples/react-spa in Chromium against the real auth runtime', () => {
     // A reload restores the session from the HttpOnly refresh cookie; no token is stored by the page.
     await page.reload();
     expect(await signedInAs()).toBe(EMAIL);
-    expect(await page.evaluate(() => [localStorage.length, sessionStorage.length, document.cookie])).toEqual([0, 0, '']);
+    expect(
+      await page.evaluate(() => [localStorage.length, sessionStorage.length, document.cookie]),
+    ).toEqual([0, 0, '']);
 
     // Sign-out: the signed-out screen, the session revoked, and a reload stays signed out (the cookie is gone).
     await signOut();

@@ -8,8 +8,15 @@ import { NestFactory } from '@nestjs/core';
 import { AccessTokensService } from '@gatehouse/identity';
 import { mintAccessToken, createUser } from '@gatehouse/testing';
 import { createGatehouse, type AccessTokenClaims, type Gatehouse } from '@gatehouse/server';
-import { requireAuth as expressAuth, requireRecentAuth as expressRecent, type WithAuth } from '@gatehouse/server/express';
-import { requireAuth as fastifyAuth, requireRecentAuth as fastifyRecent } from '@gatehouse/server/fastify';
+import {
+  requireAuth as expressAuth,
+  requireRecentAuth as expressRecent,
+  type WithAuth,
+} from '@gatehouse/server/express';
+import {
+  requireAuth as fastifyAuth,
+  requireRecentAuth as fastifyRecent,
+} from '@gatehouse/server/fastify';
 import { CurrentUser, GatehouseGuard } from '@gatehouse/server/nest';
 import { authenticateRequest, withAuth } from '@gatehouse/server/next';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- the stack of the OIDC journeys: the runtime as a real process on a known URL, the control plane in process
@@ -57,8 +64,14 @@ describe('@gatehouse/server framework adapters against the real auth runtime', (
     return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   }
   async function call(url: string, token?: string): Promise<Answer> {
-    const res = await fetch(url, { headers: token === undefined ? {} : { authorization: `Bearer ${token}` } });
-    return { status: res.status, body: (await res.json()) as Record<string, unknown>, challenge: res.headers.get('www-authenticate') };
+    const res = await fetch(url, {
+      headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
+    });
+    return {
+      status: res.status,
+      body: (await res.json()) as Record<string, unknown>,
+      challenge: res.headers.get('www-authenticate'),
+    };
   }
 
   beforeAll(async () => {
@@ -66,12 +79,29 @@ describe('@gatehouse/server framework adapters against the real auth runtime', (
     const { project } = await stack.oidcProject();
     const user = await createUser(stack.cp.app, project, 'ada@example.com');
     const live = await mintAccessToken(stack.cp.app, user.id);
-    const stale = await stack.cp.app.get(AccessTokensService).issue({ tenantId: user.tenantId, projectId: project.id, userId: user.id, sessionId: live.sessionId, isAdmin: false, authTime: new Date(Date.now() - 3_600_000) });
+    const stale = await stack.cp.app.get(AccessTokensService).issue({
+      tenantId: user.tenantId,
+      projectId: project.id,
+      userId: user.id,
+      sessionId: live.sessionId,
+      isAdmin: false,
+      authTime: new Date(Date.now() - 3_600_000),
+    });
     const foreign = await mintAccessToken(stack.cp.app, stack.tenant.adminUserId);
     const [h, p] = live.token.split('.');
     const forged = `${h}.${p}.${Buffer.alloc(64, 7).toString('base64url')}`;
-    tokens = { live: live.token, stale: stale.token, foreign: foreign.token, forged, userId: user.id };
-    gatehouse = createGatehouse({ authUrl: stack.authUrl, projectId: project.id, projectKey: project.publishableKey });
+    tokens = {
+      live: live.token,
+      stale: stale.token,
+      foreign: foreign.token,
+      forged,
+      userId: user.id,
+    };
+    gatehouse = createGatehouse({
+      authUrl: stack.authUrl,
+      projectId: project.id,
+      projectKey: project.publishableKey,
+    });
   });
   afterAll(async () => {
     for (const s of servers) s.close();
@@ -82,25 +112,50 @@ describe('@gatehouse/server framework adapters against the real auth runtime', (
   async function expectStandardAnswers(ask: (token?: string) => Promise<Answer>): Promise<void> {
     const ok = await ask(tokens.live);
     expect(ok).toMatchObject({ status: 200, body: { user_id: tokens.userId } });
-    expect(await ask()).toEqual({ status: 401, challenge: 'Bearer', body: { type: 'https://gatehouse.dev/problems/unauthenticated', title: 'Unauthenticated', status: 401, detail: 'No access token was presented.' } });
+    expect(await ask()).toEqual({
+      status: 401,
+      challenge: 'Bearer',
+      body: {
+        type: 'https://gatehouse.dev/problems/unauthenticated',
+        title: 'Unauthenticated',
+        status: 401,
+        detail: 'No access token was presented.',
+      },
+    });
     for (const bad of [tokens.forged, tokens.foreign, 'not-a-jwt']) {
       const answer = await ask(bad);
-      expect([answer.status, answer.challenge, answer.body.type]).toEqual([401, 'Bearer error="invalid_token"', 'https://gatehouse.dev/problems/unauthenticated']);
+      expect([answer.status, answer.challenge, answer.body.type]).toEqual([
+        401,
+        'Bearer error="invalid_token"',
+        'https://gatehouse.dev/problems/unauthenticated',
+      ]);
     }
   }
 
   it('Express: requireAuth sets req.auth; requireRecentAuth refuses a proof older than the route allows', async () => {
     const app = express();
-    app.get('/api/me', expressAuth(gatehouse), (req: express.Request & WithAuth, res: express.Response) => {
-      res.json({ user_id: req.auth!.sub });
-    });
-    app.get('/api/recent', expressAuth(gatehouse), expressRecent(300), (req: express.Request & WithAuth, res: express.Response) => {
-      res.json({ user_id: req.auth!.sub });
-    });
+    app.get(
+      '/api/me',
+      expressAuth(gatehouse),
+      (req: express.Request & WithAuth, res: express.Response) => {
+        res.json({ user_id: req.auth!.sub });
+      },
+    );
+    app.get(
+      '/api/recent',
+      expressAuth(gatehouse),
+      expressRecent(300),
+      (req: express.Request & WithAuth, res: express.Response) => {
+        res.json({ user_id: req.auth!.sub });
+      },
+    );
     const url = await listen(app);
     await expectStandardAnswers((t) => call(`${url}/api/me`, t));
     expect((await call(`${url}/api/recent`, tokens.live)).status).toBe(200);
-    expect(await call(`${url}/api/recent`, tokens.stale)).toMatchObject({ status: 403, body: { type: 'https://gatehouse.dev/problems/reauthentication-required' } });
+    expect(await call(`${url}/api/recent`, tokens.stale)).toMatchObject({
+      status: 403,
+      body: { type: 'https://gatehouse.dev/problems/reauthentication-required' },
+    });
     // The stale token is otherwise a good token.
     expect((await call(`${url}/api/me`, tokens.stale)).status).toBe(200);
   });
@@ -113,11 +168,18 @@ describe('@gatehouse/server framework adapters against the real auth runtime', (
       handled += 1;
       return { user_id: request.auth!.sub };
     });
-    app.get('/api/recent', { onRequest: [fastifyAuth(gatehouse), fastifyRecent(300)] }, async (request) => ({ user_id: request.auth!.sub }));
+    app.get(
+      '/api/recent',
+      { onRequest: [fastifyAuth(gatehouse), fastifyRecent(300)] },
+      async (request) => ({ user_id: request.auth!.sub }),
+    );
     const url = await app.listen({ port: 0, host: '127.0.0.1' });
     await expectStandardAnswers((t) => call(`${url}/api/me`, t));
     expect(handled).toBe(1);
-    expect(await call(`${url}/api/recent`, tokens.stale)).toMatchObject({ status: 403, body: { type: 'https://gatehouse.dev/problems/reauthentication-required' } });
+    expect(await call(`${url}/api/recent`, tokens.stale)).toMatchObject({
+      status: 403,
+      body: { type: 'https://gatehouse.dev/problems/reauthentication-required' },
+    });
     await app.close();
   });
 
@@ -125,23 +187,45 @@ describe('@gatehouse/server framework adapters against the real auth runtime', (
     const app = await NestFactory.create(ApiModule, { logger: false });
     app.useGlobalGuards(new GatehouseGuard(gatehouse));
     await app.init();
-    const url = await listen({ listen: (port, host) => (app.getHttpAdapter().getInstance() as express.Express).listen(port, host) });
+    const url = await listen({
+      listen: (port, host) =>
+        (app.getHttpAdapter().getInstance() as express.Express).listen(port, host),
+    });
     await expectStandardAnswers((t) => call(`${url}/api/me`, t));
-    expect((await call(`${url}/api/me`, tokens.live)).body).toEqual({ user_id: tokens.userId, session_id: expect.any(String) });
+    expect((await call(`${url}/api/me`, tokens.live)).body).toEqual({
+      user_id: tokens.userId,
+      session_id: expect.any(String),
+    });
     await app.close();
   });
 
   it('Next.js route handlers (Fetch API): withAuth and authenticateRequest', async () => {
-    const GET = withAuth(gatehouse, async (_request, { auth }) => Response.json({ user_id: auth.sub }));
+    const GET = withAuth(gatehouse, async (_request, { auth }) =>
+      Response.json({ user_id: auth.sub }),
+    );
     const ask = async (token?: string): Promise<Answer> => {
-      const res = await GET(new Request('http://app.test/api/me', { headers: token === undefined ? {} : { authorization: `Bearer ${token}` } }));
-      return { status: res.status, body: (await res.json()) as Record<string, unknown>, challenge: res.headers.get('www-authenticate') };
+      const res = await GET(
+        new Request('http://app.test/api/me', {
+          headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
+        }),
+      );
+      return {
+        status: res.status,
+        body: (await res.json()) as Record<string, unknown>,
+        challenge: res.headers.get('www-authenticate'),
+      };
     };
     await expectStandardAnswers(ask);
     // In middleware: optional routes see null for no token, and a session cookie only when allowed.
-    expect(await authenticateRequest(gatehouse, new Request('http://app.test/'), { optional: true })).toBeNull();
-    const withCookie = new Request('http://app.test/', { headers: { cookie: `service_session=${tokens.live}` } });
+    expect(
+      await authenticateRequest(gatehouse, new Request('http://app.test/'), { optional: true }),
+    ).toBeNull();
+    const withCookie = new Request('http://app.test/', {
+      headers: { cookie: `service_session=${tokens.live}` },
+    });
     expect(await authenticateRequest(gatehouse, withCookie, { optional: true })).toBeNull();
-    expect(await authenticateRequest(gatehouse, withCookie, { cookie: true })).toMatchObject({ sub: tokens.userId });
+    expect(await authenticateRequest(gatehouse, withCookie, { cookie: true })).toMatchObject({
+      sub: tokens.userId,
+    });
   });
 });

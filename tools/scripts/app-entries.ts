@@ -13,8 +13,10 @@ export type BuildApp = (config: AppConfig) => Promise<NestExpressApplication>;
  */
 const ENTRIES: Record<AppName, () => Promise<BuildApp>> = {
   'auth-runtime': async () => (await import('@gatehouse/app-entry/auth-runtime')).buildAuthRuntime,
-  'control-plane': async () => (await import('@gatehouse/app-entry/control-plane')).buildControlPlane,
-  'webhook-worker': async () => (await import('@gatehouse/app-entry/webhook-worker')).buildWebhookWorker,
+  'control-plane': async () =>
+    (await import('@gatehouse/app-entry/control-plane')).buildControlPlane,
+  'webhook-worker': async () =>
+    (await import('@gatehouse/app-entry/webhook-worker')).buildWebhookWorker,
 };
 
 /** An app's factory by name (docs/architecture.md). */

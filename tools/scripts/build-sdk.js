@@ -12,7 +12,10 @@ for (const name of names) {
     process.exit(2);
   }
   const cwd = path.join(root, 'packages', name);
-  const r = spawnSync(process.execPath, [require.resolve('tsup/dist/cli-default.js'), '--silent'], { cwd, stdio: 'inherit' });
+  const r = spawnSync(process.execPath, [require.resolve('tsup/dist/cli-default.js'), '--silent'], {
+    cwd,
+    stdio: 'inherit',
+  });
   if (r.status !== 0) {
     console.error(`build of @gatehouse/${name} failed`);
     process.exit(r.status ?? 1);

@@ -7,7 +7,12 @@ import { firebaseParametersOf } from '@gatehouse/crypto';
 import { runMigrations } from '@gatehouse/entities';
 import { createIdentityContext, ProvisioningService } from '@gatehouse/identity';
 import { runMain } from '@gatehouse/platform';
-import { importUsersFile, SOURCE_FORMATS, type ImportReport, type SourceFormat } from '@gatehouse/user-transfer';
+import {
+  importUsersFile,
+  SOURCE_FORMATS,
+  type ImportReport,
+  type SourceFormat,
+} from '@gatehouse/user-transfer';
 import { withLocalSecrets } from './local-env';
 import { reachEmbeddedDatabase, shouldRunStandalone, standaloneDataDir } from './standalone';
 
@@ -54,7 +59,13 @@ runMain('cli', async () => {
   if (!password || password.length < 8) fail('--admin-password must have at least 8 characters.');
   if (command === 'tenant create' && !values.name) fail('--name is required.');
 
-  const args = { email, password, name: values.name, tenantName: values['tenant-name'], json: values.json };
+  const args = {
+    email,
+    password,
+    name: values.name,
+    tenantName: values['tenant-name'],
+    json: values.json,
+  };
   await withDatabase((config) => provision(command, args, config));
 });
 
@@ -78,17 +89,40 @@ async function withDatabase(work: (config: AppConfig) => Promise<void>): Promise
   }
 }
 
-async function provision(command: string, args: { email: string; password: string; name?: string; tenantName?: string; json: boolean }, config: AppConfig): Promise<void> {
+async function provision(
+  command: string,
+  args: { email: string; password: string; name?: string; tenantName?: string; json: boolean },
+  config: AppConfig,
+): Promise<void> {
   await runMigrations(config.database.url);
   const ctx = await createIdentityContext(config);
   try {
     const provisioning = ctx.get(ProvisioningService);
     const summary =
       command === 'bootstrap'
-        ? await provisioning.bootstrap({ adminEmail: args.email, adminPassword: args.password, tenantName: args.tenantName })
-        : await provisioning.createTenant({ name: args.name!, adminEmail: args.email, adminPassword: args.password });
-    const out = { tenant_id: summary.tenant_id, project_id: summary.project_id, project_key: summary.project_key, admin_user_id: summary.admin_user_id };
-    process.stdout.write(args.json ? `${JSON.stringify(out)}\n` : Object.entries(out).map(([k, v]) => `${k}: ${v}`).join('\n') + '\n');
+        ? await provisioning.bootstrap({
+            adminEmail: args.email,
+            adminPassword: args.password,
+            tenantName: args.tenantName,
+          })
+        : await provisioning.createTenant({
+            name: args.name!,
+            adminEmail: args.email,
+            adminPassword: args.password,
+          });
+    const out = {
+      tenant_id: summary.tenant_id,
+      project_id: summary.project_id,
+      project_key: summary.project_key,
+      admin_user_id: summary.admin_user_id,
+    };
+    process.stdout.write(
+      args.json
+        ? `${JSON.stringify(out)}\n`
+        : Object.entries(out)
+            .map(([k, v]) => `${k}: ${v}`)
+            .join('\n') + '\n',
+    );
   } finally {
     await ctx.close();
   }
@@ -115,11 +149,22 @@ async function usersImport(values: Record<string, string | boolean | undefined>)
   const onConflict = str('on-conflict') as 'skip' | 'update' | 'conflict';
   if (!projectId) fail('--project is required.');
   if (!file) fail('--file is required.');
-  if (!SOURCE_FORMATS.includes(format)) fail(`--format must be one of ${SOURCE_FORMATS.join(', ')}.`);
-  if (!['skip', 'update', 'conflict'].includes(onConflict)) fail('--on-conflict must be skip, update or conflict.');
-  if (values['login-phones'] === true && format === 'gatehouse') fail('--login-phones applies to a vendor export (--format auth0|firebase|supabase|clerk|cognito): in our own format every phone_number is an SMS second factor.');
-  const firebase = firebaseParametersOf({ signer_key: str('signer-key'), salt_separator: str('salt-separator'), rounds: str('rounds'), mem_cost: str('mem-cost') });
-  if (typeof firebase === 'string') fail(`--signer-key, --salt-separator, --rounds, --mem-cost: ${firebase}.`);
+  if (!SOURCE_FORMATS.includes(format))
+    fail(`--format must be one of ${SOURCE_FORMATS.join(', ')}.`);
+  if (!['skip', 'update', 'conflict'].includes(onConflict))
+    fail('--on-conflict must be skip, update or conflict.');
+  if (values['login-phones'] === true && format === 'gatehouse')
+    fail(
+      '--login-phones applies to a vendor export (--format auth0|firebase|supabase|clerk|cognito): in our own format every phone_number is an SMS second factor.',
+    );
+  const firebase = firebaseParametersOf({
+    signer_key: str('signer-key'),
+    salt_separator: str('salt-separator'),
+    rounds: str('rounds'),
+    mem_cost: str('mem-cost'),
+  });
+  if (typeof firebase === 'string')
+    fail(`--signer-key, --salt-separator, --rounds, --mem-cost: ${firebase}.`);
   const path = resolve(file);
   try {
     accessSync(path, constants.R_OK);
@@ -129,11 +174,22 @@ async function usersImport(values: Record<string, string | boolean | undefined>)
     process.exit(1);
   }
   if (format === 'firebase' && !firebase) {
-    process.stderr.write('Note: no Firebase scrypt parameters (--signer-key, --salt-separator, --rounds, --mem-cost, from the Firebase console: Authentication → Users → ⋮ → Password hash parameters): users with a password hash will be refused.\n');
+    process.stderr.write(
+      'Note: no Firebase scrypt parameters (--signer-key, --salt-separator, --rounds, --mem-cost, from the Firebase console: Authentication → Users → ⋮ → Password hash parameters): users with a password hash will be refused.\n',
+    );
   }
   await withDatabase(async (config) => {
     await runMigrations(config.database.url);
-    const result = await importUsersFile(config, { projectId, file: path, format, onConflict, allowWeakHashes: values['allow-weak-hashes'] === true, emitEvents: values['emit-events'] === true, firebase, loginPhones: values['login-phones'] === true });
+    const result = await importUsersFile(config, {
+      projectId,
+      file: path,
+      format,
+      onConflict,
+      allowWeakHashes: values['allow-weak-hashes'] === true,
+      emitEvents: values['emit-events'] === true,
+      firebase,
+      loginPhones: values['login-phones'] === true,
+    });
     if (result.kind === 'no-project') {
       process.stderr.write(`No project ${projectId}.\n`);
       process.exitCode = 1;
@@ -151,7 +207,8 @@ async function usersImport(values: Record<string, string | boolean | undefined>)
 function summary(report: ImportReport, format: SourceFormat): string {
   const c = report.counts;
   // JSON documents are numbered by user; NDJSON and CSV by line.
-  const unit = format === 'firebase' || format === 'cognito' || format === 'keycloak' ? 'user' : 'line';
+  const unit =
+    format === 'firebase' || format === 'cognito' || format === 'keycloak' ? 'user' : 'line';
   const out = [
     `created: ${c.created}`,
     `updated: ${c.updated}`,
@@ -159,13 +216,23 @@ function summary(report: ImportReport, format: SourceFormat): string {
     `conflicts: ${c.conflicts}`,
     `rejected: ${c.rejected}`,
   ];
-  if (report.weak_hashes > 0) out.push(`weak hashes let in (upgraded at each user's first sign-in): ${report.weak_hashes}`);
-  if (report.credentials_kept > 0) out.push(`updated users whose email, username, password, MFA and identities were kept (they signed in or changed credentials here): ${report.credentials_kept}`);
+  if (report.weak_hashes > 0)
+    out.push(`weak hashes let in (upgraded at each user's first sign-in): ${report.weak_hashes}`);
+  if (report.credentials_kept > 0)
+    out.push(
+      `updated users whose email, username, password, MFA and identities were kept (they signed in or changed credentials here): ${report.credentials_kept}`,
+    );
   const problems = c.conflicts + c.rejected;
   if (problems > 0) {
-    out.push(`problems${problems > SHOWN_ERRORS ? ` (the first ${SHOWN_ERRORS} of ${problems}; --json lists ${Math.min(problems, 1000)})` : ''}:`);
+    out.push(
+      `problems${problems > SHOWN_ERRORS ? ` (the first ${SHOWN_ERRORS} of ${problems}; --json lists ${Math.min(problems, 1000)})` : ''}:`,
+    );
     for (const e of report.errors.slice(0, SHOWN_ERRORS)) {
-      const fields = e.errors ? ` (${Object.entries(e.errors).map(([field, messages]) => `${field}: ${messages.join(', ')}`).join('; ')})` : '';
+      const fields = e.errors
+        ? ` (${Object.entries(e.errors)
+            .map(([field, messages]) => `${field}: ${messages.join(', ')}`)
+            .join('; ')})`
+        : '';
       out.push(`  ${unit} ${e.line}: ${e.type}: ${e.detail}${fields}`);
     }
   }

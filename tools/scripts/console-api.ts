@@ -22,9 +22,14 @@ export const API_SCHEMA_FILES: Record<Exclude<AppName, 'webhook-worker'>, string
 
 export async function typesOf(document: object): Promise<string> {
   // openapi-typescript is published as ESM with a CommonJS build; this script runs as CommonJS.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { default: openapiTS, astToString } = require('openapi-typescript') as typeof import('openapi-typescript');
-  const nodes = await openapiTS(document as Parameters<typeof openapiTS>[0], { alphabetize: true, defaultNonNullable: false, emptyObjectsUnknown: true });
+  const { default: openapiTS, astToString } =
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    require('openapi-typescript') as typeof import('openapi-typescript');
+  const nodes = await openapiTS(document as Parameters<typeof openapiTS>[0], {
+    alphabetize: true,
+    defaultNonNullable: false,
+    emptyObjectsUnknown: true,
+  });
   return `// Generated from the served OpenAPI document by \`npm run console:api\`; do not edit.\n\n${astToString(nodes)}`;
 }
 
@@ -35,13 +40,21 @@ export async function typesOf(document: object): Promise<string> {
  */
 runMain('console-api', async () => {
   const check = process.argv.includes('--check');
-  // eslint-disable-next-line no-restricted-properties -- script entry point
-  const config = loadConfigOrExit({ ...withLocalSecrets(process.env), MAIL_TRANSPORT: 'log', SMS_TRANSPORT: 'log', LOG_LEVEL: 'warn' });
+  const config = loadConfigOrExit({
+    // eslint-disable-next-line no-restricted-properties -- script entry point
+    ...withLocalSecrets(process.env),
+    MAIL_TRANSPORT: 'log',
+    SMS_TRANSPORT: 'log',
+    LOG_LEVEL: 'warn',
+  });
   await runMigrations(config.database.url);
   let stale = 0;
-  const apps = await Promise.all(Object.keys(API_SCHEMA_FILES).map((name) => appFactory(name as AppName)(config)));
+  const apps = await Promise.all(
+    Object.keys(API_SCHEMA_FILES).map((name) => appFactory(name as AppName)(config)),
+  );
   const outputs: [string, string][] = [];
-  for (const [i, file] of Object.values(API_SCHEMA_FILES).entries()) outputs.push([file, await typesOf(servedOpenApiDocument(apps[i])!)]);
+  for (const [i, file] of Object.values(API_SCHEMA_FILES).entries())
+    outputs.push([file, await typesOf(servedOpenApiDocument(apps[i])!)]);
   for (const [file, text] of outputs) {
     let current = '';
     try {
@@ -54,7 +67,11 @@ runMain('console-api', async () => {
     if (check) process.stderr.write(`${file} is out of date: run npm run console:api\n`);
     else writeFileSync(file, text);
   }
-  process.stdout.write(check ? `console API types ${stale ? 'out of date' : 'up to date'}\n` : `console API types written (${stale} changed)\n`);
+  process.stdout.write(
+    check
+      ? `console API types ${stale ? 'out of date' : 'up to date'}\n`
+      : `console API types written (${stale} changed)\n`,
+  );
   // A one-shot script: it exits with the answer rather than stopping the apps one by one.
   process.exit(check && stale ? 1 : 0);
 });

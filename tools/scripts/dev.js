@@ -25,7 +25,12 @@ const children = [];
 /** Starts a command whose output lines are prefixed with its name; `onLine` sees each line. */
 function run(name, command, args, onLine = () => {}) {
   // A process group of its own: stopping it ends what it started too (node --watch's child, the apps).
-  const child = spawn(command, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(command, args, {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   for (const stream of [child.stdout, child.stderr]) {
     let buffer = '';
     stream.on('data', (chunk) => {
@@ -64,18 +69,54 @@ function stop(code) {
     for (const child of children) signal(child, 'SIGKILL');
     process.exit(code);
   }, 8000).unref();
-  Promise.all(children.map((c) => (c.exitCode !== null ? null : new Promise((r) => c.once('exit', r))))).then(() => process.exit(code));
+  Promise.all(
+    children.map((c) => (c.exitCode !== null ? null : new Promise((r) => c.once('exit', r)))),
+  ).then(() => process.exit(code));
 }
 process.on('SIGINT', () => stop(0));
 process.on('SIGTERM', () => stop(0));
 
 const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
 let started = false;
-run('tsc', process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--watch', '--preserveWatchOutput'], (line) => {
-  // The first compile is done (tsc emits even with type errors, which `npm run typecheck` reports).
-  if (started || !/Watching for file changes/.test(line)) return;
-  started = true;
-  run('apps', process.execPath, ['--watch-path=dist/apps', '--watch-path=dist/libs', '--watch-path=dist/tools', '-r', './tools/register.js', 'dist/tools/scripts/start.js']);
-  run('console', process.execPath, [vite, '-c', 'apps/console/vite.config.mts', '--clearScreen', 'false', '--logLevel', 'info']);
-  run('pages', process.execPath, [vite, '-c', 'apps/auth-pages/vite.config.mts', '--clearScreen', 'false', '--logLevel', 'info']);
-});
+run(
+  'tsc',
+  process.execPath,
+  [
+    require.resolve('typescript/bin/tsc'),
+    '-p',
+    'tsconfig.build.json',
+    '--watch',
+    '--preserveWatchOutput',
+  ],
+  (line) => {
+    // The first compile is done (tsc emits even with type errors, which `npm run typecheck` reports).
+    if (started || !/Watching for file changes/.test(line)) return;
+    started = true;
+    run('apps', process.execPath, [
+      '--watch-path=dist/apps',
+      '--watch-path=dist/libs',
+      '--watch-path=dist/tools',
+      '-r',
+      './tools/register.js',
+      'dist/tools/scripts/start.js',
+    ]);
+    run('console', process.execPath, [
+      vite,
+      '-c',
+      'apps/console/vite.config.mts',
+      '--clearScreen',
+      'false',
+      '--logLevel',
+      'info',
+    ]);
+    run('pages', process.execPath, [
+      vite,
+      '-c',
+      'apps/auth-pages/vite.config.mts',
+      '--clearScreen',
+      'false',
+      '--logLevel',
+      'info',
+    ]);
+  },
+);

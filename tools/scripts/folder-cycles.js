@@ -36,7 +36,8 @@ function folderGraph(src) {
       const to = folderOf(src, target);
       if (to === from) continue;
       if (!graph.has(from)) graph.set(from, new Map());
-      if (!graph.get(from).has(to)) graph.get(from).set(to, `${path.relative(root, file)} -> ${fileName}`);
+      if (!graph.get(from).has(to))
+        graph.get(from).set(to, `${path.relative(root, file)} -> ${fileName}`);
     }
   }
   return graph;
@@ -84,16 +85,26 @@ for (const app of fs.readdirSync(path.join(root, 'apps'))) {
   const src = path.join(root, 'apps', app, 'src');
   if (!fs.existsSync(src)) continue;
   const graph = folderGraph(src);
-  const rootImports = [...graph.entries()].filter(([from, to]) => from !== '' && to.has('')).map(([from, to]) => to.get(''));
+  const rootImports = [...graph.entries()]
+    .filter(([from, to]) => from !== '' && to.has(''))
+    .map(([from, to]) => to.get(''));
   for (const via of rootImports) {
     failed = true;
-    console.error(`folder-cycles: apps/${app}: a feature folder imports the app's root (a file at the top of src/): ${via}`);
+    console.error(
+      `folder-cycles: apps/${app}: a feature folder imports the app's root (a file at the top of src/): ${via}`,
+    );
   }
   for (const component of cycles(graph)) {
     failed = true;
     const inside = new Set(component);
-    const edges = component.flatMap((from) => [...(graph.get(from)?.entries() ?? [])].filter(([to]) => inside.has(to)).map(([, via]) => `    ${via}`));
-    console.error(`folder-cycles: apps/${app}: these folders import each other in a circle: ${component.join(', ')}\n${edges.join('\n')}`);
+    const edges = component.flatMap((from) =>
+      [...(graph.get(from)?.entries() ?? [])]
+        .filter(([to]) => inside.has(to))
+        .map(([, via]) => `    ${via}`),
+    );
+    console.error(
+      `folder-cycles: apps/${app}: these folders import each other in a circle: ${component.join(', ')}\n${edges.join('\n')}`,
+    );
   }
 }
 if (failed) process.exit(1);

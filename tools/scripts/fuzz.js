@@ -18,11 +18,19 @@ const { values } = parseArgs({
 });
 const apps = values.app ? [values.app] : ['auth-runtime', 'control-plane'];
 const seed = values.seed ?? String(Math.floor(Math.random() * 2 ** 31));
-if (!/^\d+$/.test(seed) || !(Number(values.seconds) > 0) || apps.some((a) => !['auth-runtime', 'control-plane'].includes(a))) {
-  console.error('usage: npm run fuzz -- [--seconds N] [--seed N] [--app auth-runtime|control-plane] [--trace FILE]');
+if (
+  !/^\d+$/.test(seed) ||
+  !(Number(values.seconds) > 0) ||
+  apps.some((a) => !['auth-runtime', 'control-plane'].includes(a))
+) {
+  console.error(
+    'usage: npm run fuzz -- [--seconds N] [--seed N] [--app auth-runtime|control-plane] [--trace FILE]',
+  );
   process.exit(2);
 }
-console.log(`fuzz: ${apps.join(' and ')} for ${values.seconds} s each, seed ${seed} (replay with --seed ${seed})`);
+console.log(
+  `fuzz: ${apps.join(' and ')} for ${values.seconds} s each, seed ${seed} (replay with --seed ${seed})`,
+);
 fs.mkdirSync(path.join(root, 'tmp', 'fuzz'), { recursive: true });
 const args = [
   require.resolve('jest/bin/jest'),
@@ -35,6 +43,12 @@ const args = [
   path.join('tmp', 'fuzz', `seed-${seed}.json`),
   'fuzz\\.e2e-spec\\.ts$',
 ];
-const env = { ...process.env, NODE_ENV: 'test', FUZZ_SECONDS: values.seconds, FUZZ_SEED: seed, ...(values.trace ? { FUZZ_TRACE: path.resolve(values.trace) } : {}) };
+const env = {
+  ...process.env,
+  NODE_ENV: 'test',
+  FUZZ_SECONDS: values.seconds,
+  FUZZ_SEED: seed,
+  ...(values.trace ? { FUZZ_TRACE: path.resolve(values.trace) } : {}),
+};
 const r = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit', env });
 process.exit(r.status ?? 1);

@@ -14,7 +14,11 @@ const os = require('node:os');
 const root = path.join(__dirname, '..', '..');
 const [suite, ...rest] = process.argv.slice(2);
 const apps = ['auth-runtime', 'control-plane', 'webhook-worker', 'console'];
-const e2eProjects = [...apps.map((a) => path.join('apps', a, 'test')), path.join('tools', 'test'), path.join('packages', 'test')];
+const e2eProjects = [
+  ...apps.map((a) => path.join('apps', a, 'test')),
+  path.join('tools', 'test'),
+  path.join('packages', 'test'),
+];
 
 /** What makes an e2e file slow: a browser (playwright-core), the packed SDK packages, fuzzing. */
 const SLOW = /playwright-core|\binstallPackedSdk\(|\bfuzzApi\(/;
@@ -25,12 +29,19 @@ function isSlow(file, seen = new Set()) {
   seen.add(file);
   const text = fs.readFileSync(file, 'utf8');
   if (SLOW.test(text)) return true;
-  const imports = [...text.matchAll(/from '(\.{1,2}\/[^']+)'/g)].map((m) => path.resolve(path.dirname(file), `${m[1]}.ts`));
+  const imports = [...text.matchAll(/from '(\.{1,2}\/[^']+)'/g)].map((m) =>
+    path.resolve(path.dirname(file), `${m[1]}.ts`),
+  );
   return imports.some((f) => isSlow(f, seen));
 }
 
 function slowFiles() {
-  const files = e2eProjects.flatMap((dir) => fs.readdirSync(path.join(root, dir)).filter((f) => f.endsWith('.e2e-spec.ts')).map((f) => path.join(root, dir, f)));
+  const files = e2eProjects.flatMap((dir) =>
+    fs
+      .readdirSync(path.join(root, dir))
+      .filter((f) => f.endsWith('.e2e-spec.ts'))
+      .map((f) => path.join(root, dir, f)),
+  );
   return files.filter((f) => isSlow(f));
 }
 
@@ -56,8 +67,19 @@ const escape = (file) => path.relative(root, file).replace(/[.]/g, '\\.');
 
 function runJest(name, options, extraEnv = {}) {
   fs.mkdirSync(path.join(root, 'tmp', 'jest'), { recursive: true });
-  const args = [require.resolve('jest/bin/jest'), ...options, '--json', '--outputFile', path.join('tmp', 'jest', `${name}.json`), ...rest];
-  const r = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test', ...extraEnv } });
+  const args = [
+    require.resolve('jest/bin/jest'),
+    ...options,
+    '--json',
+    '--outputFile',
+    path.join('tmp', 'jest', `${name}.json`),
+    ...rest,
+  ];
+  const r = spawnSync(process.execPath, args, {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'test', ...extraEnv },
+  });
   return r.status ?? 1;
 }
 
@@ -73,10 +95,15 @@ if (suite === 'unit') {
   // from each other and from the rest so that contention does not make them flaky.
   const named = rest.some((a) => !a.startsWith('-'));
   const slow = slowFiles();
-  if (named || workers === '1' || !slow.length) process.exit(runJest('e2e', e2eOptions(workers, [])));
+  if (named || workers === '1' || !slow.length)
+    process.exit(runJest('e2e', e2eOptions(workers, [])));
   const parallel = runJest('e2e', e2eOptions(workers, slow.map(escape)));
   // The build in dist/ is the one the first part made.
-  const serial = runJest('e2e-slow', [...e2eOptions(1, []), '--runTestsByPath', ...slow.map((f) => path.relative(root, f))], { GATEHOUSE_SKIP_BUILD: '1' });
+  const serial = runJest(
+    'e2e-slow',
+    [...e2eOptions(1, []), '--runTestsByPath', ...slow.map((f) => path.relative(root, f))],
+    { GATEHOUSE_SKIP_BUILD: '1' },
+  );
   process.exit(parallel || serial);
 } else {
   console.error('usage: run-jest.js unit|e2e|e2e-fast [jest args]');

@@ -26,10 +26,19 @@ describe('choosing standalone mode', () => {
       expect(await shouldRunStandalone({}, nothing)).toBe(true);
       expect(await shouldRunStandalone({}, bothUp)).toBe(false);
       expect(await shouldRunStandalone({}, pgUp)).toBe(false);
-      expect(await shouldRunStandalone({ DATABASE_URL: 'postgres://db.example/x' }, nothing)).toBe(false);
-      expect(await shouldRunStandalone({ REDIS_URL: 'redis://cache.example' }, nothing)).toBe(false);
+      expect(await shouldRunStandalone({ DATABASE_URL: 'postgres://db.example/x' }, nothing)).toBe(
+        false,
+      );
+      expect(await shouldRunStandalone({ REDIS_URL: 'redis://cache.example' }, nothing)).toBe(
+        false,
+      );
       expect(await shouldRunStandalone({ GATEHOUSE_STANDALONE: '1' }, bothUp)).toBe(true);
-      expect(await shouldRunStandalone({ GATEHOUSE_STANDALONE: 'true', DATABASE_URL: 'postgres://db.example/x' }, bothUp)).toBe(true);
+      expect(
+        await shouldRunStandalone(
+          { GATEHOUSE_STANDALONE: 'true', DATABASE_URL: 'postgres://db.example/x' },
+          bothUp,
+        ),
+      ).toBe(true);
     } finally {
       await new Promise<void>((r) => server.close(() => r()));
     }
@@ -39,14 +48,22 @@ describe('choosing standalone mode', () => {
 describe('finding the running standalone service of a data directory', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-running-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
-  const publish = (state: unknown) => writeFileSync(join(dataDir, 'standalone.json'), typeof state === 'string' ? state : JSON.stringify(state));
+  const publish = (state: unknown) =>
+    writeFileSync(
+      join(dataDir, 'standalone.json'),
+      typeof state === 'string' ? state : JSON.stringify(state),
+    );
 
   it('is the address the service published while its process lives and its port answers; otherwise none', async () => {
     const { closed, open, server } = await ports();
     try {
       expect(await runningStandalone(dataDir)).toBeNull();
       publish({ port: open, pid: process.pid, password: 'pw' });
-      expect(await runningStandalone(dataDir)).toEqual({ port: open, pid: process.pid, password: 'pw' });
+      expect(await runningStandalone(dataDir)).toEqual({
+        port: open,
+        pid: process.pid,
+        password: 'pw',
+      });
       // An address without the password it is served with cannot be used.
       publish({ port: open, pid: process.pid });
       expect(await runningStandalone(dataDir)).toBeNull();

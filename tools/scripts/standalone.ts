@@ -2,7 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { join, resolve } from 'node:path';
-import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, loadConfigOrExit, type AppConfig } from '@gatehouse/config';
+import {
+  DEFAULT_DATABASE_URL,
+  DEFAULT_REDIS_URL,
+  loadConfigOrExit,
+  type AppConfig,
+} from '@gatehouse/config';
 import { EmbeddedDatabaseServer, openPglite, runMigrations } from '@gatehouse/entities';
 import { listen, stopOnSignals, type RunningApp } from '@gatehouse/http';
 import { appFactory } from './app-entries';
@@ -29,11 +34,17 @@ function answers(url: string, timeoutMs = 500): Promise<boolean> {
  */
 export async function shouldRunStandalone(
   env: NodeJS.ProcessEnv,
-  defaults: { databaseUrl: string; redisUrl: string } = { databaseUrl: DEFAULT_DATABASE_URL, redisUrl: DEFAULT_REDIS_URL },
+  defaults: { databaseUrl: string; redisUrl: string } = {
+    databaseUrl: DEFAULT_DATABASE_URL,
+    redisUrl: DEFAULT_REDIS_URL,
+  },
 ): Promise<boolean> {
   if (truthy(env.GATEHOUSE_STANDALONE)) return true;
   if (env.DATABASE_URL || env.REDIS_URL) return false;
-  const [pg, redis] = await Promise.all([answers(defaults.databaseUrl), answers(defaults.redisUrl)]);
+  const [pg, redis] = await Promise.all([
+    answers(defaults.databaseUrl),
+    answers(defaults.redisUrl),
+  ]);
   return !pg && !redis;
 }
 
@@ -54,14 +65,17 @@ function alive(pid: number): boolean {
   }
 }
 
-const databaseUrl = (port: number, password: string) => `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
+const databaseUrl = (port: number, password: string) =>
+  `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
 
 /**
  * The process serving this data directory's embedded database (a running standalone service, or a
  * CLI command that opened it), if there is one: its published address, while its process lives and
  * its port answers. A file left by a process that was killed names neither.
  */
-export async function runningStandalone(dataDir: string): Promise<{ port: number; pid: number; password: string } | null> {
+export async function runningStandalone(
+  dataDir: string,
+): Promise<{ port: number; pid: number; password: string } | null> {
   let state: { port?: unknown; pid?: unknown; password?: unknown };
   try {
     state = JSON.parse(readFileSync(join(dataDir, ADDRESS_FILE), 'utf8')) as typeof state;
@@ -69,8 +83,17 @@ export async function runningStandalone(dataDir: string): Promise<{ port: number
     return null;
   }
   const { port, pid, password } = state;
-  if (typeof port !== 'number' || typeof pid !== 'number' || typeof password !== 'string' || !Number.isInteger(port) || !Number.isInteger(pid)) return null;
-  return alive(pid) && (await answers(databaseUrl(port, password))) ? { port, pid, password } : null;
+  if (
+    typeof port !== 'number' ||
+    typeof pid !== 'number' ||
+    typeof password !== 'string' ||
+    !Number.isInteger(port) ||
+    !Number.isInteger(pid)
+  )
+    return null;
+  return alive(pid) && (await answers(databaseUrl(port, password)))
+    ? { port, pid, password }
+    : null;
 }
 
 export interface EmbeddedDatabase {
@@ -88,7 +111,10 @@ export interface EmbeddedDatabase {
  */
 export async function openEmbeddedDatabase(dataDir: string): Promise<EmbeddedDatabase> {
   const running = await runningStandalone(dataDir);
-  if (running) throw new Error(`the embedded database in ${dataDir} is in use by process ${running.pid} (\`npm start\` or the CLI); stop it first`);
+  if (running)
+    throw new Error(
+      `the embedded database in ${dataDir} is in use by process ${running.pid} (\`npm start\` or the CLI); stop it first`,
+    );
   // The directory holds the database's files, the admin's password and the served database's
   // password: its owner's alone.
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
@@ -99,11 +125,18 @@ export async function openEmbeddedDatabase(dataDir: string): Promise<EmbeddedDat
   // A password of this process's own: another local user of the machine reaches the loopback port
   // but not the directory where it is published (mode 0600 in a 0700 directory).
   const password = randomBytes(32).toString('base64url');
-  const socket = new EmbeddedDatabaseServer(db, { host: '127.0.0.1', port: 0, maxConnections: 64, password });
+  const socket = new EmbeddedDatabaseServer(db, {
+    host: '127.0.0.1',
+    port: 0,
+    maxConnections: 64,
+    password,
+  });
   const port = await socket.start();
   const addressFile = join(dataDir, ADDRESS_FILE);
   rmSync(addressFile, { force: true });
-  writeFileSync(addressFile, JSON.stringify({ port, pid: process.pid, password }) + '\n', { mode: 0o600 });
+  writeFileSync(addressFile, JSON.stringify({ port, pid: process.pid, password }) + '\n', {
+    mode: 0o600,
+  });
   return {
     url: databaseUrl(port, password),
     close: async () => {
@@ -121,7 +154,8 @@ export async function openEmbeddedDatabase(dataDir: string): Promise<EmbeddedDat
  */
 export async function reachEmbeddedDatabase(dataDir: string): Promise<EmbeddedDatabase> {
   const running = await runningStandalone(dataDir);
-  if (running) return { url: databaseUrl(running.port, running.password), close: async () => undefined };
+  if (running)
+    return { url: databaseUrl(running.port, running.password), close: async () => undefined };
   return openEmbeddedDatabase(dataDir);
 }
 
@@ -137,9 +171,16 @@ export interface Standalone {
  * loopback, `openEmbeddedDatabase`), the in-process cache and job broker, and the three apps. Same
  * migrations, entities and HTTP behaviour.
  */
-export async function startStandalone(env: NodeJS.ProcessEnv, bootstrap: (config: AppConfig) => Promise<void>): Promise<Standalone> {
+export async function startStandalone(
+  env: NodeJS.ProcessEnv,
+  bootstrap: (config: AppConfig) => Promise<void>,
+): Promise<Standalone> {
   const database = await openEmbeddedDatabase(standaloneDataDir(env));
-  const config = loadConfigOrExit({ ...env, GATEHOUSE_STANDALONE: '1', DATABASE_URL: database.url });
+  const config = loadConfigOrExit({
+    ...env,
+    GATEHOUSE_STANDALONE: '1',
+    DATABASE_URL: database.url,
+  });
   await runMigrations(config.database.url);
   await bootstrap(config);
   const ports = config.http.ports;
@@ -147,9 +188,27 @@ export async function startStandalone(env: NodeJS.ProcessEnv, bootstrap: (config
   // `npm start`'s welcome names the configured ports (README), so an app announces its own only when
   // the system chose it (port 0, as tests that start it do).
   const apps = [
-    await listen(await appFactory('auth-runtime')(config), config, ports.authRuntime, metrics.authRuntime, ports.authRuntime === 0),
-    await listen(await appFactory('control-plane')(config), config, ports.controlPlane, metrics.controlPlane, ports.controlPlane === 0),
-    await listen(await appFactory('webhook-worker')(config), config, ports.webhookWorker, metrics.webhookWorker, ports.webhookWorker === 0),
+    await listen(
+      await appFactory('auth-runtime')(config),
+      config,
+      ports.authRuntime,
+      metrics.authRuntime,
+      ports.authRuntime === 0,
+    ),
+    await listen(
+      await appFactory('control-plane')(config),
+      config,
+      ports.controlPlane,
+      metrics.controlPlane,
+      ports.controlPlane === 0,
+    ),
+    await listen(
+      await appFactory('webhook-worker')(config),
+      config,
+      ports.webhookWorker,
+      metrics.webhookWorker,
+      ports.webhookWorker === 0,
+    ),
   ];
   stopOnSignals(config, apps, database.close);
   return {

@@ -18,32 +18,54 @@ function say(line: string): void {
 }
 
 /** Creates the default tenant on first start; the generated admin password is kept in .gatehouse/admin.json. */
-async function bootstrapDefaultTenant(config: AppConfig): Promise<{ projectKey: string; email: string; passwordHint: string } | null> {
+async function bootstrapDefaultTenant(
+  config: AppConfig,
+): Promise<{ projectKey: string; email: string; passwordHint: string } | null> {
   const ctx = await createIdentityContext(config);
   try {
     const provisioning = ctx.get(ProvisioningService);
     const adminFile = join(config.standalone.dataDir, 'admin.json');
     if ((await provisioning.countTenants()) > 0) {
       if (existsSync(adminFile)) {
-        const saved = JSON.parse(readFileSync(adminFile, 'utf8')) as { project_key: string; admin_email: string; admin_password?: string };
+        const saved = JSON.parse(readFileSync(adminFile, 'utf8')) as {
+          project_key: string;
+          admin_email: string;
+          admin_password?: string;
+        };
         // The file holds a password only when it was generated; otherwise it came from BOOTSTRAP_ADMIN_PASSWORD.
-        const passwordHint = saved.admin_password ? `see ${adminFile}` : 'BOOTSTRAP_ADMIN_PASSWORD at first start';
+        const passwordHint = saved.admin_password
+          ? `see ${adminFile}`
+          : 'BOOTSTRAP_ADMIN_PASSWORD at first start';
         return { projectKey: saved.project_key, email: saved.admin_email, passwordHint };
       }
-      say('tenants already exist; `npm run cli -- bootstrap --admin-email E --admin-password P --json` prints one.');
+      say(
+        'tenants already exist; `npm run cli -- bootstrap --admin-email E --admin-password P --json` prints one.',
+      );
       return null;
     }
     const email = config.auth.bootstrapAdminEmail ?? 'admin@gatehouse.local';
     const generated = config.auth.bootstrapAdminPassword === null;
     const password = config.auth.bootstrapAdminPassword ?? randomBytes(18).toString('base64url');
-    const t = await provisioning.bootstrap({ adminEmail: email, adminPassword: password, tenantName: 'Default' });
+    const t = await provisioning.bootstrap({
+      adminEmail: email,
+      adminPassword: password,
+      tenantName: 'Default',
+    });
     mkdirSync(config.standalone.dataDir, { recursive: true });
     writeFileSync(
       adminFile,
-      JSON.stringify({ ...t, admin_email: email, ...(generated ? { admin_password: password } : {}) }, null, 2) + '\n',
+      JSON.stringify(
+        { ...t, admin_email: email, ...(generated ? { admin_password: password } : {}) },
+        null,
+        2,
+      ) + '\n',
       { mode: 0o600 },
     );
-    return { projectKey: t.project_key, email, passwordHint: generated ? `generated, written to ${adminFile}` : 'BOOTSTRAP_ADMIN_PASSWORD' };
+    return {
+      projectKey: t.project_key,
+      email,
+      passwordHint: generated ? `generated, written to ${adminFile}` : 'BOOTSTRAP_ADMIN_PASSWORD',
+    };
   } finally {
     await ctx.close();
   }
@@ -77,7 +99,10 @@ function prefixed(name: string, stream: NodeJS.ReadableStream, out: NodeJS.Write
 }
 
 /** The URLs, then how to sign in: ends with the console and its admin, then the ready line. */
-function printWelcome(config: AppConfig, bootstrap: { projectKey: string; email: string; passwordHint: string } | null): void {
+function printWelcome(
+  config: AppConfig,
+  bootstrap: { projectKey: string; email: string; passwordHint: string } | null,
+): void {
   const host = 'localhost';
   const ports = config.http.ports;
   say(`auth runtime   http://${host}:${ports.authRuntime}  (API docs: /docs)`);
@@ -132,7 +157,9 @@ async function main(): Promise<void> {
       for (const child of children.values()) if (child.exitCode === null) child.kill('SIGKILL');
     }, config.http.shutdownGraceMs + 2000);
     force.unref();
-    const exits = [...children.values()].map((c) => (c.exitCode !== null ? Promise.resolve() : new Promise<void>((r) => c.once('exit', () => r()))));
+    const exits = [...children.values()].map((c) =>
+      c.exitCode !== null ? Promise.resolve() : new Promise<void>((r) => c.once('exit', () => r())),
+    );
     void Promise.all(exits).then(() => process.exit(code));
   };
   // Ctrl-C reaches the whole process group; SIGTERM (`kill`, a process manager, npm passing it on) only this process.
@@ -140,14 +167,19 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => stop(0));
   // However this process ends (a crash included), no app outlives it holding its port.
   process.on('exit', () => {
-    for (const child of children.values()) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    for (const child of children.values())
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
   });
 
   for (const app of APPS) {
-    const child = spawn(process.execPath, ['-r', join(ROOT, 'tools/register.js'), join(ROOT, 'dist/apps', app, 'src/main.js')], {
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['-r', join(ROOT, 'tools/register.js'), join(ROOT, 'dist/apps', app, 'src/main.js')],
+      {
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     prefixed(app, child.stdout, process.stdout);
     prefixed(app, child.stderr, process.stderr);
     child.on('exit', (code) => {
@@ -162,9 +194,18 @@ async function main(): Promise<void> {
   const ports = config.http.ports;
   try {
     await Promise.all([
-      waitReady(`http://localhost:${ports.authRuntime}/health/ready`, children.get('auth-runtime')!),
-      waitReady(`http://localhost:${ports.controlPlane}/health/ready`, children.get('control-plane')!),
-      waitReady(`http://localhost:${ports.webhookWorker}/health/ready`, children.get('webhook-worker')!),
+      waitReady(
+        `http://localhost:${ports.authRuntime}/health/ready`,
+        children.get('auth-runtime')!,
+      ),
+      waitReady(
+        `http://localhost:${ports.controlPlane}/health/ready`,
+        children.get('control-plane')!,
+      ),
+      waitReady(
+        `http://localhost:${ports.webhookWorker}/health/ready`,
+        children.get('webhook-worker')!,
+      ),
     ]);
   } catch (err) {
     say(err instanceof Error ? err.message : String(err));

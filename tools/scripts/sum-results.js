@@ -15,11 +15,15 @@ for (const file of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
   failed += r.numFailedTests;
   // A suite that failed outside its tests (failed to load, a beforeAll/afterAll hook failed or timed
   // out) has no failed test to count; count it as one failure so it is never hidden.
-  failed += (r.testResults || []).filter((s) => s.status === 'failed' && !s.assertionResults.some((a) => a.status === 'failed')).length;
+  failed += (r.testResults || []).filter(
+    (s) => s.status === 'failed' && !s.assertionResults.some((a) => a.status === 'failed'),
+  ).length;
 }
 const status = Number(process.argv[2] ?? 0);
 if (status !== 0 && failed === 0) {
-  process.stderr.write(`npm test exited ${status} without a failed test recorded (lint, typecheck or a crashed Jest run)\n`);
+  process.stderr.write(
+    `npm test exited ${status} without a failed test recorded (lint, typecheck or a crashed Jest run)\n`,
+  );
   failed = 1;
 }
 process.stdout.write(`${passed} passed, ${failed} failed\n`);

@@ -7,7 +7,14 @@ export const ROOT = join(__dirname, '..', '..');
 /** Ports nothing listens on right now (bound once on loopback, then released). */
 export async function freePorts(count: number): Promise<number[]> {
   const servers = await Promise.all(
-    Array.from({ length: count }, () => new Promise<net.Server>((done) => { const s = net.createServer(); s.listen(0, '127.0.0.1', () => done(s)); })),
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<net.Server>((done) => {
+          const s = net.createServer();
+          s.listen(0, '127.0.0.1', () => done(s));
+        }),
+    ),
   );
   const ports = servers.map((s) => (s.address() as net.AddressInfo).port);
   await Promise.all(servers.map((s) => new Promise<void>((done) => s.close(() => done()))));
@@ -56,7 +63,11 @@ export function descendants(pid: number): number[] {
   return found;
 }
 
-export async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
+export async function until(
+  what: string,
+  check: () => boolean | Promise<boolean>,
+  timeoutMs: number,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
@@ -73,7 +84,13 @@ export interface Spawned {
 }
 
 /** Spawns a command with its output captured; `ready` (if given) is awaited in the output. */
-export async function spawnCaptured(command: string, args: string[], env: NodeJS.ProcessEnv, ready?: string, timeoutMs = 90_000): Promise<Spawned> {
+export async function spawnCaptured(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  ready?: string,
+  timeoutMs = 90_000,
+): Promise<Spawned> {
   const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let stdout = '';
@@ -89,7 +106,8 @@ export async function spawnCaptured(command: string, args: string[], env: NodeJS
     } catch {
       child.kill('SIGKILL');
     }
-    if (!out.includes(ready)) throw new Error(`${command} ${args.join(' ')} did not print "${ready}":\n${out}`);
+    if (!out.includes(ready))
+      throw new Error(`${command} ${args.join(' ')} did not print "${ready}":\n${out}`);
   }
   return { child, out: () => out, stdout: () => stdout, exited };
 }

@@ -18,49 +18,80 @@ describe('standalone mode holds under concurrent requests', () => {
   let userCount = 0;
   const password = 'a sturdy passphrase 42';
   const rt = () => request(gh.runtime);
-  const cp = (method: 'get' | 'post' | 'patch', path: string) => request(gh.controlPlane)[method](path).set('Authorization', `Bearer ${gh.adminToken}`);
+  const cp = (method: 'get' | 'post' | 'patch', path: string) =>
+    request(gh.controlPlane)[method](path).set('Authorization', `Bearer ${gh.adminToken}`);
   const post = (path: string, body: object, token?: string) => {
-    const req = rt().post(path).set('X-Service-Project-Key', projectKey).set('X-Forwarded-For', nextIp());
+    const req = rt()
+      .post(path)
+      .set('X-Service-Project-Key', projectKey)
+      .set('X-Forwarded-For', nextIp());
     return (token ? req.set('Authorization', `Bearer ${token}`) : req).send(body);
   };
   const signIn = (email: string) => post('/v1/auth/sign-in', { identifier: email, password });
-  const me = (token: string) => rt().get('/v1/auth/me').set('X-Service-Project-Key', projectKey).set('Authorization', `Bearer ${token}`);
-  const refresh = (token: string) => rt().post('/v1/auth/refresh').set('X-Service-Project-Key', projectKey).set('Cookie', `service_refresh_token=${token}`);
+  const me = (token: string) =>
+    rt()
+      .get('/v1/auth/me')
+      .set('X-Service-Project-Key', projectKey)
+      .set('Authorization', `Bearer ${token}`);
+  const refresh = (token: string) =>
+    rt()
+      .post('/v1/auth/refresh')
+      .set('X-Service-Project-Key', projectKey)
+      .set('Cookie', `service_refresh_token=${token}`);
   const follow = (link: URL) => rt().get(`${link.pathname}${link.search}`);
   const refreshCookie = (res: Response) => cookiesOf(res).service_refresh_token.value;
 
-  async function newUser(prefix: string): Promise<{ email: string; accessToken: string; refreshToken: string }> {
+  async function newUser(
+    prefix: string,
+  ): Promise<{ email: string; accessToken: string; refreshToken: string }> {
     userCount += 1;
     const email = `${prefix}-${userCount}@example.com`;
     const res = await post('/v1/auth/sign-up', { email, password });
-    if (res.status !== 201) throw new Error(`sign-up failed: ${res.status} ${JSON.stringify(res.body)}`);
+    if (res.status !== 201)
+      throw new Error(`sign-up failed: ${res.status} ${JSON.stringify(res.body)}`);
     return { email, accessToken: res.body.session.access_token, refreshToken: refreshCookie(res) };
   }
 
   /** Asks for magic links for `emails` at once and waits for each mail: the links, in order. */
   async function magicLinks(emails: string[]): Promise<URL[]> {
-    const sent = await Promise.all(emails.map((email) => post('/v1/auth/magic-link/send', { email })));
+    const sent = await Promise.all(
+      emails.map((email) => post('/v1/auth/magic-link/send', { email })),
+    );
     expect(sent.map((r) => r.status)).toEqual(emails.map(() => 202));
-    return Promise.all(emails.map(async (email) => linkIn(await smtp.waitFor(email, 30_000, /sign/i))));
+    return Promise.all(
+      emails.map(async (email) => linkIn(await smtp.waitFor(email, 30_000, /sign/i))),
+    );
   }
 
   /** A TOTP code computed by oathtool (RFC 6238), independently of our code, `offsetSteps` steps from now. */
   const totp = (secret: string, offsetSteps = 0) =>
-    execFileSync('oathtool', ['--totp', '-b', secret, '-N', `@${Math.floor(Date.now() / 1000) + offsetSteps * 30}`]).toString().trim();
+    execFileSync('oathtool', [
+      '--totp',
+      '-b',
+      secret,
+      '-N',
+      `@${Math.floor(Date.now() / 1000) + offsetSteps * 30}`,
+    ])
+      .toString()
+      .trim();
 
   /** A user with TOTP enrolled (with the previous step's code) and a sign-in's mfa_token. */
   async function mfaChallenge(prefix: string): Promise<{ secret: string; mfaToken: string }> {
     const u = await newUser(prefix);
     const setup = await post('/v1/auth/mfa/totp/setup', {}, u.accessToken);
     expect(setup.status).toBe(200);
-    expect((await post('/v1/auth/mfa/totp/verify', { code: totp(setup.body.secret, -1) }, u.accessToken)).status).toBe(200);
+    expect(
+      (await post('/v1/auth/mfa/totp/verify', { code: totp(setup.body.secret, -1) }, u.accessToken))
+        .status,
+    ).toBe(200);
     const challenge = await signIn(u.email);
     expect(challenge.body.mfa_required).toBe(true);
     return { secret: setup.body.secret, mfaToken: challenge.body.mfa_token };
   }
 
   /** Every answer that is a 5xx, with its body: what the journeys must never see. */
-  const serverErrors = (answers: Response[]) => answers.filter((r) => r.status >= 500).map((r) => `${r.status} ${JSON.stringify(r.body)}`);
+  const serverErrors = (answers: Response[]) =>
+    answers.filter((r) => r.status >= 500).map((r) => `${r.status} ${JSON.stringify(r.body)}`);
 
   beforeAll(async () => {
     await smtp.start();
@@ -86,32 +117,72 @@ describe('standalone mode holds under concurrent requests', () => {
   it('answers three bursts of 60 mixed requests (sign-ins, /me, refreshes, magic-link sends and verifies) with no 5xx, and every mail arrives', async () => {
     // The same users each burst (a magic link address gets at most 5 a quarter of an hour); each
     // refresh uses the successor the previous burst handed out.
-    const twelve = (prefix: string) => Promise.all(Array.from({ length: 12 }, () => newUser(prefix)));
-    const [signInUsers, meUsers, refreshUsers, sendUsers, verifyUsers] = [await twelve('signin'), await twelve('me'), await twelve('refresh'), await twelve('send'), await twelve('verify')];
+    const twelve = (prefix: string) =>
+      Promise.all(Array.from({ length: 12 }, () => newUser(prefix)));
+    const [signInUsers, meUsers, refreshUsers, sendUsers, verifyUsers] = [
+      await twelve('signin'),
+      await twelve('me'),
+      await twelve('refresh'),
+      await twelve('send'),
+      await twelve('verify'),
+    ];
     for (let burst = 1; burst <= 3; burst++) {
       const links = await magicLinks(verifyUsers.map((u) => u.email));
       smtp.clear();
 
-      const requests: { kind: string; run: () => Promise<Response>; ok: (r: Response) => boolean }[] = [];
+      const requests: {
+        kind: string;
+        run: () => Promise<Response>;
+        ok: (r: Response) => boolean;
+      }[] = [];
       for (let i = 0; i < 12; i++) {
-        requests.push({ kind: 'sign-in', run: () => signIn(signInUsers[i].email), ok: (r) => r.status === 200 && typeof r.body.session?.access_token === 'string' });
-        requests.push({ kind: 'me', run: () => me(meUsers[i].accessToken), ok: (r) => r.status === 200 && r.body.user?.email === meUsers[i].email });
-        requests.push({ kind: 'refresh', run: () => refresh(refreshUsers[i].refreshToken), ok: (r) => r.status === 200 && typeof r.body.access_token === 'string' });
-        requests.push({ kind: 'magic-link send', run: () => post('/v1/auth/magic-link/send', { email: sendUsers[i].email }), ok: (r) => r.status === 202 });
+        requests.push({
+          kind: 'sign-in',
+          run: () => signIn(signInUsers[i].email),
+          ok: (r) => r.status === 200 && typeof r.body.session?.access_token === 'string',
+        });
+        requests.push({
+          kind: 'me',
+          run: () => me(meUsers[i].accessToken),
+          ok: (r) => r.status === 200 && r.body.user?.email === meUsers[i].email,
+        });
+        requests.push({
+          kind: 'refresh',
+          run: () => refresh(refreshUsers[i].refreshToken),
+          ok: (r) => r.status === 200 && typeof r.body.access_token === 'string',
+        });
+        requests.push({
+          kind: 'magic-link send',
+          run: () => post('/v1/auth/magic-link/send', { email: sendUsers[i].email }),
+          ok: (r) => r.status === 202,
+        });
         requests.push({
           kind: 'magic-link verify',
           run: () => follow(links[i]),
-          ok: (r) => r.status === 302 && r.headers.location === 'https://app.example.com/callback' && Boolean(cookiesOf(r).service_session),
+          ok: (r) =>
+            r.status === 302 &&
+            r.headers.location === 'https://app.example.com/callback' &&
+            Boolean(cookiesOf(r).service_session),
         });
       }
       // Interleaved kinds, all at once.
       const answers = await Promise.all(requests.map((q) => q.run()));
       expect(serverErrors(answers)).toEqual([]);
-      const wrong = requests.flatMap((q, i) => (q.ok(answers[i]) ? [] : [`${q.kind}: ${answers[i].status} ${JSON.stringify(answers[i].body)} ${answers[i].headers.location ?? ''}`]));
+      const wrong = requests.flatMap((q, i) =>
+        q.ok(answers[i])
+          ? []
+          : [
+              `${q.kind}: ${answers[i].status} ${JSON.stringify(answers[i].body)} ${answers[i].headers.location ?? ''}`,
+            ],
+      );
       expect(wrong).toEqual([]);
       for (let i = 0; i < 12; i++) refreshUsers[i].refreshToken = refreshCookie(answers[i * 5 + 2]);
-      const mails = await Promise.all(sendUsers.map((u) => smtp.waitFor(u.email, 30_000, /sign/i).then(linkIn)));
-      expect(mails.map((l) => l.pathname)).toEqual(sendUsers.map(() => '/v1/auth/magic-link/verify'));
+      const mails = await Promise.all(
+        sendUsers.map((u) => smtp.waitFor(u.email, 30_000, /sign/i).then(linkIn)),
+      );
+      expect(mails.map((l) => l.pathname)).toEqual(
+        sendUsers.map(() => '/v1/auth/magic-link/verify'),
+      );
       smtp.clear();
     }
   }, 240_000);
@@ -123,17 +194,34 @@ describe('standalone mode holds under concurrent requests', () => {
       const results = await Promise.all(Array.from({ length: 20 }, () => follow(link)));
       expect(serverErrors(results)).toEqual([]);
       expect(results.every((r) => r.status === 302)).toBe(true);
-      expect(results.filter((r) => r.headers.location === 'https://app.example.com/callback' && cookiesOf(r).service_session)).toHaveLength(1);
-      expect(results.filter((r) => r.headers.location === 'https://app.example.com/callback?error=invalid_token')).toHaveLength(19);
+      expect(
+        results.filter(
+          (r) =>
+            r.headers.location === 'https://app.example.com/callback' &&
+            cookiesOf(r).service_session,
+        ),
+      ).toHaveLength(1);
+      expect(
+        results.filter(
+          (r) => r.headers.location === 'https://app.example.com/callback?error=invalid_token',
+        ),
+      ).toHaveLength(19);
     });
 
     it('lets exactly one of 20 concurrent password resets with the same token succeed', async () => {
       const u = await newUser('race-reset');
       expect((await post('/v1/auth/password/forgot', { email: u.email })).status).toBe(202);
-      const token = linkIn(await smtp.waitFor(u.email, 30_000, /reset/i)).searchParams.get('token')!;
-      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => post('/v1/auth/password/reset', { token, password: `a brand new passphrase ${i}` })));
+      const token = linkIn(await smtp.waitFor(u.email, 30_000, /reset/i)).searchParams.get(
+        'token',
+      )!;
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          post('/v1/auth/password/reset', { token, password: `a brand new passphrase ${i}` }),
+        ),
+      );
       expect(results.filter((r) => r.status === 200)).toHaveLength(1);
-      for (const r of results.filter((x) => x.status !== 200)) expectProblem(r, 400, 'invalid-token');
+      for (const r of results.filter((x) => x.status !== 200))
+        expectProblem(r, 400, 'invalid-token');
     });
   });
 
@@ -141,19 +229,47 @@ describe('standalone mode holds under concurrent requests', () => {
     it('gives exactly one session to 10 concurrent correct verifications', async () => {
       const { secret, mfaToken } = await mfaChallenge('mfa-race');
       const code = totp(secret);
-      const results = await Promise.all(Array.from({ length: 10 }, () => post('/v1/auth/mfa/verify', { mfa_token: mfaToken, factor: 'totp', code })));
+      const results = await Promise.all(
+        Array.from({ length: 10 }, () =>
+          post('/v1/auth/mfa/verify', { mfa_token: mfaToken, factor: 'totp', code }),
+        ),
+      );
       expect(serverErrors(results)).toEqual([]);
       expect(results.filter((r) => r.status === 200)).toHaveLength(1);
       // The nine others are refused as problems (the code spent, or the token gone), never a server error.
-      expect(results.filter((r) => r.status !== 200).every((r) => [400, 401].includes(r.status) && r.headers['content-type'].startsWith('application/problem+json'))).toBe(true);
+      expect(
+        results
+          .filter((r) => r.status !== 200)
+          .every(
+            (r) =>
+              [400, 401].includes(r.status) &&
+              r.headers['content-type'].startsWith('application/problem+json'),
+          ),
+      ).toBe(true);
     });
 
     it('gives 30 concurrent wrong codes five checks between them; the token then refuses the right code', async () => {
       const { secret, mfaToken } = await mfaChallenge('mfa-burst');
-      const answers = await Promise.all(Array.from({ length: 30 }, () => post('/v1/auth/mfa/verify', { mfa_token: mfaToken, factor: 'totp', code: '000000' })));
-      expect(answers.filter((r) => r.status === 401).map((r) => r.body.type)).toEqual(Array(5).fill(expect.stringMatching(/\/invalid-code$/)));
-      expect(answers.filter((r) => r.status === 400).map((r) => r.body.type)).toEqual(Array(25).fill(expect.stringMatching(/\/invalid-token$/)));
-      expectProblem(await post('/v1/auth/mfa/verify', { mfa_token: mfaToken, factor: 'totp', code: totp(secret) }), 400, 'invalid-token');
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, () =>
+          post('/v1/auth/mfa/verify', { mfa_token: mfaToken, factor: 'totp', code: '000000' }),
+        ),
+      );
+      expect(answers.filter((r) => r.status === 401).map((r) => r.body.type)).toEqual(
+        Array(5).fill(expect.stringMatching(/\/invalid-code$/)),
+      );
+      expect(answers.filter((r) => r.status === 400).map((r) => r.body.type)).toEqual(
+        Array(25).fill(expect.stringMatching(/\/invalid-token$/)),
+      );
+      expectProblem(
+        await post('/v1/auth/mfa/verify', {
+          mfa_token: mfaToken,
+          factor: 'totp',
+          code: totp(secret),
+        }),
+        400,
+        'invalid-token',
+      );
     });
   });
 
@@ -171,8 +287,12 @@ describe('standalone mode holds under concurrent requests', () => {
   describe('key rotation under concurrent sign-ins', () => {
     it('answers every sign-in around two rotations, and every token it handed out is accepted', async () => {
       const users = await Promise.all(Array.from({ length: 20 }, () => newUser('rotation')));
-      const rotate = (algorithm: string) => cp('post', `/v1/admin/projects/${projectId}/signing-keys/rotate`).send({ algorithm });
-      const [signIns, rotations] = await Promise.all([Promise.all(users.map((u) => signIn(u.email))), Promise.all([rotate('ES256'), rotate('ES256')])]);
+      const rotate = (algorithm: string) =>
+        cp('post', `/v1/admin/projects/${projectId}/signing-keys/rotate`).send({ algorithm });
+      const [signIns, rotations] = await Promise.all([
+        Promise.all(users.map((u) => signIn(u.email))),
+        Promise.all([rotate('ES256'), rotate('ES256')]),
+      ]);
       expect(serverErrors([...signIns, ...rotations])).toEqual([]);
       expect(rotations.map((r) => r.status)).toEqual([201, 201]);
       expect(signIns.map((r) => r.status)).toEqual(Array(20).fill(200));
@@ -183,16 +303,44 @@ describe('standalone mode holds under concurrent requests', () => {
 
   describe('the OpenID Connect token endpoint', () => {
     it('answers 20 concurrent client-credentials grants with the right secret, and refuses the wrong ones among them', async () => {
-      expect((await cp('patch', `/v1/admin/projects/${projectId}`).send({ settings: { oidc: { enabled: true } } })).status).toBe(200);
-      const created = await cp('post', `/v1/admin/projects/${projectId}/oauth-clients`).send({ name: 'Service', grant_types: ['client_credentials'], redirect_uris: [] });
+      expect(
+        (
+          await cp('patch', `/v1/admin/projects/${projectId}`).send({
+            settings: { oidc: { enabled: true } },
+          })
+        ).status,
+      ).toBe(200);
+      const created = await cp('post', `/v1/admin/projects/${projectId}/oauth-clients`).send({
+        name: 'Service',
+        grant_types: ['client_credentials'],
+        redirect_uris: [],
+      });
       expect(created.status).toBe(201);
-      const { client_id: id, client_secret: secret } = created.body as { client_id: string; client_secret: string };
-      const grant = (s: string) => rt().post(`/v1/projects/${projectId}/token`).auth(id, s).type('form').send({ grant_type: 'client_credentials' });
-      const answers = await Promise.all(Array.from({ length: 24 }, (_, i) => grant(i % 6 === 5 ? `${secret}x` : secret)));
+      const { client_id: id, client_secret: secret } = created.body as {
+        client_id: string;
+        client_secret: string;
+      };
+      const grant = (s: string) =>
+        rt()
+          .post(`/v1/projects/${projectId}/token`)
+          .auth(id, s)
+          .type('form')
+          .send({ grant_type: 'client_credentials' });
+      const answers = await Promise.all(
+        Array.from({ length: 24 }, (_, i) => grant(i % 6 === 5 ? `${secret}x` : secret)),
+      );
       expect(serverErrors(answers)).toEqual([]);
-      expect(answers.map((r) => r.status)).toEqual(Array.from({ length: 24 }, (_, i) => (i % 6 === 5 ? 401 : 200)));
-      expect(answers.filter((r) => r.status === 401).map((r) => r.body.error)).toEqual(Array(4).fill('invalid_client'));
-      expect(answers.filter((r) => r.status === 200).every((r) => typeof r.body.access_token === 'string')).toBe(true);
+      expect(answers.map((r) => r.status)).toEqual(
+        Array.from({ length: 24 }, (_, i) => (i % 6 === 5 ? 401 : 200)),
+      );
+      expect(answers.filter((r) => r.status === 401).map((r) => r.body.error)).toEqual(
+        Array(4).fill('invalid_client'),
+      );
+      expect(
+        answers
+          .filter((r) => r.status === 200)
+          .every((r) => typeof r.body.access_token === 'string'),
+      ).toBe(true);
     });
   });
 });

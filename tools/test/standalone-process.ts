@@ -22,7 +22,9 @@ export const ADMIN = { email: 'owner@example.com', password: 'owner password 123
  * `npm start` in standalone mode as a real process (the build in dist/), on ports the OS chooses and
  * a data directory of its own that `stop` removes; the bootstrap admin is signed in.
  */
-export async function startStandaloneProcess(env: Record<string, string> = {}): Promise<StandaloneProcess> {
+export async function startStandaloneProcess(
+  env: Record<string, string> = {},
+): Promise<StandaloneProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-standalone-'));
   const spawned = await spawnCaptured(
     process.execPath,
@@ -57,11 +59,30 @@ export async function startStandaloneProcess(env: Record<string, string> = {}): 
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
-    const [runtime, controlPlane, worker] = [...spawned.out().matchAll(/gatehouse: listening on port (\d+)/g)].map((m) => `http://127.0.0.1:${m[1]}`);
-    const consoleKey = (JSON.parse(readFileSync(join(dataDir, 'admin.json'), 'utf8')) as { project_key: string }).project_key;
-    const admin = await request(runtime).post('/v1/auth/sign-in').set('X-Service-Project-Key', consoleKey).send({ identifier: ADMIN.email, password: ADMIN.password });
-    if (admin.status !== 200) throw new Error(`the bootstrap admin could not sign in: ${admin.status} ${JSON.stringify(admin.body)}`);
-    return { ...spawned, dataDir, runtime, controlPlane, worker, consoleKey, adminToken: (admin.body as { session: { access_token: string } }).session.access_token, stop };
+    const [runtime, controlPlane, worker] = [
+      ...spawned.out().matchAll(/gatehouse: listening on port (\d+)/g),
+    ].map((m) => `http://127.0.0.1:${m[1]}`);
+    const consoleKey = (
+      JSON.parse(readFileSync(join(dataDir, 'admin.json'), 'utf8')) as { project_key: string }
+    ).project_key;
+    const admin = await request(runtime)
+      .post('/v1/auth/sign-in')
+      .set('X-Service-Project-Key', consoleKey)
+      .send({ identifier: ADMIN.email, password: ADMIN.password });
+    if (admin.status !== 200)
+      throw new Error(
+        `the bootstrap admin could not sign in: ${admin.status} ${JSON.stringify(admin.body)}`,
+      );
+    return {
+      ...spawned,
+      dataDir,
+      runtime,
+      controlPlane,
+      worker,
+      consoleKey,
+      adminToken: (admin.body as { session: { access_token: string } }).session.access_token,
+      stop,
+    };
   } catch (err) {
     await stop();
     throw err;

@@ -6,7 +6,8 @@ import { TEST_DATABASE_URL, TEST_ENCRYPTION_KEY, TEST_REDIS_URL } from '@gatehou
 import { alive, answers, descendants, freePorts, ROOT, spawnCaptured, until } from './processes';
 
 /** Nest's start-up chatter, which `npm start` keeps for LOG_LEVEL=debug. */
-const NEST_CHATTER = /InstanceLoader|RoutesResolver|RouterExplorer|NestFactory|NestApplication successfully started/;
+const NEST_CHATTER =
+  /InstanceLoader|RoutesResolver|RouterExplorer|NestFactory|NestApplication successfully started/;
 
 /**
  * `npm start` as a user runs it (the script builds, then starts), at the default log level, on ports
@@ -21,7 +22,8 @@ interface Started {
 }
 
 /** One request line at the default level (README): `HH:MM:SS LOG [app] METHOD route status N ms`, behind the app's name with three processes. */
-const CONSOLE_REQUEST_LINE = /^(\[control-plane\] )?\d{2}:\d{2}:\d{2} LOG \[control-plane\] GET \/console\S* 200 \d+ ms$/m;
+const CONSOLE_REQUEST_LINE =
+  /^(\[control-plane\] )?\d{2}:\d{2}:\d{2} LOG \[control-plane\] GET \/console\S* 200 \d+ ms$/m;
 
 async function startThenTerminate(mode: Record<string, string>): Promise<Started> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-start-'));
@@ -57,15 +59,33 @@ async function startThenTerminate(mode: Record<string, string>): Promise<Started
     for (const port of ports) expect(await answers(port)).toBe(true);
     // npm start built the console, and the control plane serves it (in both modes).
     const page = await fetch(`http://127.0.0.1:${control}/console/`);
-    const consolePage = { status: page.status, csp: page.headers.get('content-security-policy') ?? '', html: await page.text() };
+    const consolePage = {
+      status: page.status,
+      csp: page.headers.get('content-security-policy') ?? '',
+      html: await page.text(),
+    };
     await until('the request line', () => CONSOLE_REQUEST_LINE.test(npm.stdout()), 5_000);
     const stdout = npm.stdout();
 
     npm.child.kill('SIGTERM');
-    await until('npm to exit', () => npm.child.exitCode !== null || npm.child.signalCode !== null, 15_000);
-    await until('every process npm started to end', () => processes.every((pid) => !alive(pid)), 5_000);
+    await until(
+      'npm to exit',
+      () => npm.child.exitCode !== null || npm.child.signalCode !== null,
+      15_000,
+    );
+    await until(
+      'every process npm started to end',
+      () => processes.every((pid) => !alive(pid)),
+      5_000,
+    );
     for (const port of ports) expect(await answers(port)).toBe(false);
-    return { stdout, ports: [auth, control, worker], controlPlanePort: control, dataDir, consolePage };
+    return {
+      stdout,
+      ports: [auth, control, worker],
+      controlPlanePort: control,
+      dataDir,
+      consolePage,
+    };
   } finally {
     // What a failed run left behind would hold the ports.
     for (const pid of processes) if (alive(pid)) process.kill(pid, 'SIGKILL');
@@ -84,7 +104,11 @@ function readmeWelcome({ ports: [auth, control, worker], dataDir }: Started): Re
   expect(block).not.toBeNull();
   const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return block![1].split('\n').map((line) => {
-    const ours = line.replaceAll('localhost:4000', `localhost:${auth}`).replaceAll('localhost:4001', `localhost:${control}`).replaceAll('localhost:4002', `localhost:${worker}`).replaceAll('.gatehouse/admin.json', `${dataDir}/admin.json`);
+    const ours = line
+      .replaceAll('localhost:4000', `localhost:${auth}`)
+      .replaceAll('localhost:4001', `localhost:${control}`)
+      .replaceAll('localhost:4002', `localhost:${worker}`)
+      .replaceAll('.gatehouse/admin.json', `${dataDir}/admin.json`);
     return new RegExp(`^${escape(ours).replaceAll('pk_…', 'pk_[\\w-]+')}$`);
   });
 }
@@ -93,25 +117,38 @@ function readmeWelcome({ ports: [auth, control, worker], dataDir }: Started): Re
 function expectWelcome({ stdout, controlPlanePort, consolePage }: Started): void {
   expect(consolePage.status).toBe(200);
   expect(consolePage.csp).toContain("frame-ancestors 'none'");
-  expect(consolePage.html).toMatch(/<script type="module" crossorigin src="\/console\/assets\/index-[^"]+\.js"/);
+  expect(consolePage.html).toMatch(
+    /<script type="module" crossorigin src="\/console\/assets\/index-[^"]+\.js"/,
+  );
   expect(stdout).toMatch(/console: initial JavaScript [\d.]+ KB gzipped \(budget 300 KB\)/);
   expect(stdout).not.toMatch(NEST_CHATTER);
   const ours = stdout.split('\n').filter((line) => line.startsWith('[gatehouse] '));
   expect(ours.find((l) => l.includes('auth runtime   http://localhost:'))).toBeDefined();
   expect(ours.find((l) => l.includes('control plane  http://localhost:'))).toBeDefined();
   expect(ours.slice(-3)).toEqual([
-    expect.stringMatching(new RegExp(`^\\[gatehouse\\] console        http://localhost:${controlPlanePort}/console$`)),
+    expect.stringMatching(
+      new RegExp(`^\\[gatehouse\\] console        http://localhost:${controlPlanePort}/console$`),
+    ),
     expect.stringMatching(/^\[gatehouse\] admin: /),
     expect.stringMatching(/^\[gatehouse\] ready\. Press Ctrl-C/),
   ]);
   // Nothing else: npm's echo of the script, the build's bundle line, ours, and one short line a request.
-  const others = stdout.split('\n').filter((line) => line !== '' && !line.startsWith('> ') && !line.startsWith('[gatehouse] ') && !line.startsWith('console: initial JavaScript') && !CONSOLE_REQUEST_LINE.test(line));
+  const others = stdout
+    .split('\n')
+    .filter(
+      (line) =>
+        line !== '' &&
+        !line.startsWith('> ') &&
+        !line.startsWith('[gatehouse] ') &&
+        !line.startsWith('console: initial JavaScript') &&
+        !CONSOLE_REQUEST_LINE.test(line),
+    );
   expect(others).toEqual([]);
   expect(stdout).toMatch(CONSOLE_REQUEST_LINE);
 }
 
 describe('npm start: quiet at the default log level, and SIGTERM stops everything it started', () => {
-  it('standalone mode (all apps in one process): the running-standalone line, then exactly the README\'s welcome', async () => {
+  it("standalone mode (all apps in one process): the running-standalone line, then exactly the README's welcome", async () => {
     // No BOOTSTRAP_ADMIN_*: the admin and the generated password the README shows.
     const started = await startThenTerminate({ GATEHOUSE_STANDALONE: '1' });
     expectWelcome(started);
@@ -123,7 +160,9 @@ describe('npm start: quiet at the default log level, and SIGTERM stops everythin
 
   it('with PostgreSQL and Redis (three app processes)', async () => {
     // A database of its own: the default tenant is created there on first start, as on a fresh install.
-    const admin = new Client({ connectionString: TEST_DATABASE_URL.replace(/\/[^/]+$/, '/postgres') });
+    const admin = new Client({
+      connectionString: TEST_DATABASE_URL.replace(/\/[^/]+$/, '/postgres'),
+    });
     const name = `${new URL(TEST_DATABASE_URL).pathname.slice(1)}_start`;
     await admin.connect();
     try {
@@ -139,7 +178,9 @@ describe('npm start: quiet at the default log level, and SIGTERM stops everythin
       // The apps' "listening on port" lines (for tests that spawn them) stay out: the welcome names the ports.
       expect(started.stdout).not.toContain('listening on port');
       expectWelcome(started);
-      expect(started.stdout).toContain('[gatehouse] admin: owner@example.com (password: BOOTSTRAP_ADMIN_PASSWORD)');
+      expect(started.stdout).toContain(
+        '[gatehouse] admin: owner@example.com (password: BOOTSTRAP_ADMIN_PASSWORD)',
+      );
     } finally {
       await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await admin.end();

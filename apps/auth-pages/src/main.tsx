@@ -10,7 +10,13 @@ const nonce = document.querySelector<HTMLMetaElement>('meta[property="csp-nonce"
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <MantineProvider theme={theme} cssVariablesResolver={contrast} defaultColorScheme="auto" colorSchemeManager={systemColorScheme} getStyleNonce={() => nonce}>
+    <MantineProvider
+      theme={theme}
+      cssVariablesResolver={contrast}
+      defaultColorScheme="auto"
+      colorSchemeManager={systemColorScheme}
+      getStyleNonce={() => nonce}
+    >
       <App />
     </MantineProvider>
   </StrictMode>,

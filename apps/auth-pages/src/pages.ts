@@ -18,7 +18,10 @@ export function signInPageUrl(authUrl: string, projectId: string): string {
 const UID = /^[A-Za-z0-9_-]{1,128}$/;
 
 /** Keys in sessionStorage (per tab): the interaction and the round trip under way across a social sign-in or a magic link. */
-export const STORAGE_KEYS = { interaction: 'gatehouse-pages:interaction', pending: 'gatehouse-pages:pending' } as const;
+export const STORAGE_KEYS = {
+  interaction: 'gatehouse-pages:interaction',
+  pending: 'gatehouse-pages:pending',
+} as const;
 export type PendingTrip = 'social' | 'magic-link';
 
 /** What the page's URL says when it opens: the interaction, and what a social sign-in or magic link came back with. */
@@ -35,15 +38,30 @@ export interface Arrival {
   resetToken: string | null;
 }
 
-export function arrivalOf(search: string, stored: { interaction: string | null; pending: string | null }): Arrival {
+export function arrivalOf(
+  search: string,
+  stored: { interaction: string | null; pending: string | null },
+): Arrival {
   const q = new URLSearchParams(search);
   const fromUrl = q.get('interaction');
-  const interaction = fromUrl && UID.test(fromUrl) ? fromUrl : stored.interaction && UID.test(stored.interaction) ? stored.interaction : null;
+  const interaction =
+    fromUrl && UID.test(fromUrl)
+      ? fromUrl
+      : stored.interaction && UID.test(stored.interaction)
+        ? stored.interaction
+        : null;
   const token = q.get('mfa_required') === 'true' ? q.get('mfa_token') : null;
   const error = q.get('error');
-  const pending = stored.pending === 'social' || stored.pending === 'magic-link' ? stored.pending : null;
+  const pending =
+    stored.pending === 'social' || stored.pending === 'magic-link' ? stored.pending : null;
   const reset = q.get('token');
-  return { interaction, mfaToken: token && token.length <= 512 ? token : null, error: error ? error.slice(0, 64) : null, pending, resetToken: reset && reset.length <= 512 ? reset : null };
+  return {
+    interaction,
+    mfaToken: token && token.length <= 512 ? token : null,
+    error: error ? error.slice(0, 64) : null,
+    pending,
+    resetToken: reset && reset.length <= 512 ? reset : null,
+  };
 }
 
 /** The query the page keeps after reading its arrival: only the interaction (one-time tokens and errors are dropped from the address bar). */
@@ -55,8 +73,14 @@ export function cleanSearch(interaction: string | null): string {
 const SCOPES: Record<string, { label: string; description: string }> = {
   openid: { label: 'Sign you in', description: 'Confirm who you are with your account.' },
   profile: { label: 'Your profile', description: 'Your username.' },
-  email: { label: 'Your email address', description: 'Your email address and whether it is verified.' },
-  offline_access: { label: 'Stay connected', description: 'Keep access while you are away, until you revoke it.' },
+  email: {
+    label: 'Your email address',
+    description: 'Your email address and whether it is verified.',
+  },
+  offline_access: {
+    label: 'Stay connected',
+    description: 'Keep access while you are away, until you revoke it.',
+  },
 };
 
 /**
@@ -64,12 +88,21 @@ const SCOPES: Record<string, { label: string; description: string }> = {
  * resources the request names with the description its admin wrote (and the scope and API by name);
  * any other by its name.
  */
-export function describeScope(scope: string, resources: readonly { name: string; scopes: readonly { name: string; description: string }[] }[] = []): { scope: string; label: string; description: string } {
+export function describeScope(
+  scope: string,
+  resources: readonly {
+    name: string;
+    scopes: readonly { name: string; description: string }[];
+  }[] = [],
+): { scope: string; label: string; description: string } {
   const known = Object.prototype.hasOwnProperty.call(SCOPES, scope) ? SCOPES[scope] : undefined;
   if (known) return { scope, ...known };
   for (const api of resources) {
     const found = api.scopes.find((s) => s.name === scope);
-    if (found) return found.description ? { scope, label: found.description, description: `${scope} · ${api.name}` } : { scope, label: scope, description: `A permission of ${api.name}.` };
+    if (found)
+      return found.description
+        ? { scope, label: found.description, description: `${scope} · ${api.name}` }
+        : { scope, label: scope, description: `A permission of ${api.name}.` };
   }
   return { scope, label: scope, description: 'A permission this application defines.' };
 }
@@ -128,43 +161,64 @@ export function errorTitle(code: string | null): string {
  */
 export function errorDescription(code: string | null): string | null {
   const descriptions: Record<string, string> = {
-    invalid_request: 'The request is missing a required parameter, includes an invalid parameter value, includes a parameter more than once, or is otherwise malformed.',
-    unauthorized_client: 'The client is not authorized to request an authorization code using this method.',
+    invalid_request:
+      'The request is missing a required parameter, includes an invalid parameter value, includes a parameter more than once, or is otherwise malformed.',
+    unauthorized_client:
+      'The client is not authorized to request an authorization code using this method.',
     access_denied: 'The resource owner or authorization server denied the request.',
-    unsupported_response_type: 'The authorization server does not support obtaining an authorization code using this method.',
+    unsupported_response_type:
+      'The authorization server does not support obtaining an authorization code using this method.',
     invalid_scope: 'The requested scope is invalid, unknown, or malformed.',
-    server_error: 'The authorization server encountered an unexpected condition that prevented it from fulfilling the request.',
-    temporarily_unavailable: 'The authorization server is currently unable to handle the request due to a temporary overloading or maintenance of the server.',
-    invalid_client: 'Client authentication failed (e.g., unknown client, no client authentication included, or unsupported authentication method).',
-    interaction_required: 'The Authorization Server requires End-User interaction of some form to proceed.',
+    server_error:
+      'The authorization server encountered an unexpected condition that prevented it from fulfilling the request.',
+    temporarily_unavailable:
+      'The authorization server is currently unable to handle the request due to a temporary overloading or maintenance of the server.',
+    invalid_client:
+      'Client authentication failed (e.g., unknown client, no client authentication included, or unsupported authentication method).',
+    interaction_required:
+      'The Authorization Server requires End-User interaction of some form to proceed.',
     login_required: 'The Authorization Server requires End-User authentication.',
-    account_selection_required: 'The End-User is required to select a session at the Authorization Server.',
+    account_selection_required:
+      'The End-User is required to select a session at the Authorization Server.',
     consent_required: 'The Authorization Server requires End-User consent.',
-    invalid_request_uri: 'The request_uri in the Authorization Request returns an error or contains invalid data.',
+    invalid_request_uri:
+      'The request_uri in the Authorization Request returns an error or contains invalid data.',
     invalid_request_object: 'The request parameter contains an invalid Request Object.',
     request_not_supported: 'The OP does not support use of the request parameter.',
     request_uri_not_supported: 'The OP does not support use of the request_uri parameter.',
     registration_not_supported: 'The OP does not support use of the registration parameter.',
     invalid_redirect_uri: 'The value of one or more redirection URIs is invalid.',
   };
-  return code && Object.prototype.hasOwnProperty.call(descriptions, code) ? descriptions[code] : null;
+  return code && Object.prototype.hasOwnProperty.call(descriptions, code)
+    ? descriptions[code]
+    : null;
 }
 
 /** What the error page's `?hint=` (set by the provider, one of these keys) tells the application's developer to change. */
 export function errorHint(hint: string | null): string | null {
   const hints: Record<string, string> = {
-    redirect_uris: "The redirect URI is not one of the client's registered redirect_uris: add it to the client's settings.",
-    post_logout_redirect_uris: "The post_logout_redirect_uri is not one of the client's registered post_logout_redirect_uris: add it to the client's settings.",
+    redirect_uris:
+      "The redirect URI is not one of the client's registered redirect_uris: add it to the client's settings.",
+    post_logout_redirect_uris:
+      "The post_logout_redirect_uri is not one of the client's registered post_logout_redirect_uris: add it to the client's settings.",
     scopes: "A requested scope is not in the client's scopes: add it to the client's settings.",
-    openid: "The request needs the openid scope: ask for it, and list openid in the client's scopes.",
-    require_pkce: 'The request has no PKCE: send code_challenge with S256 (or set the confidential client to require_pkce: false and send a nonce).',
-    require_pushed_authorization_requests: 'The client (or project) requires pushed authorization requests: push the request first.',
+    openid:
+      "The request needs the openid scope: ask for it, and list openid in the client's scopes.",
+    require_pkce:
+      'The request has no PKCE: send code_challenge with S256 (or set the confidential client to require_pkce: false and send a nonce).',
+    require_pushed_authorization_requests:
+      'The client (or project) requires pushed authorization requests: push the request first.',
   };
   return hint && Object.prototype.hasOwnProperty.call(hints, hint) ? hints[hint] : null;
 }
 
 /** The provider names config.json lists, as people know them. */
 export function providerLabel(provider: string): string {
-  const names: Record<string, string> = { google: 'Google', github: 'GitHub', microsoft: 'Microsoft', apple: 'Apple' };
+  const names: Record<string, string> = {
+    google: 'Google',
+    github: 'GitHub',
+    microsoft: 'Microsoft',
+    apple: 'Apple',
+  };
   return names[provider] ?? provider.charAt(0).toUpperCase() + provider.slice(1);
 }

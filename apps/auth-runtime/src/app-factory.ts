@@ -8,10 +8,14 @@ import { oidcMiddleware } from './oidc/oidc.middleware';
 import { RATE_LIMITS } from './common/rate-limits';
 import { projectCorsPolicy } from './projects/project-cors.policy';
 
-export function buildAuthRuntime(config: AppConfig, opts: { clock?: Clock; logger?: boolean } = {}): Promise<NestExpressApplication> {
+export function buildAuthRuntime(
+  config: AppConfig,
+  opts: { clock?: Clock; logger?: boolean } = {},
+): Promise<NestExpressApplication> {
   return buildHttpApp(AppModule.forRoot(config, opts.clock), config, {
     name: 'auth-runtime',
-    description: 'Public authentication API for client applications (`/v1/auth/*`) and health endpoints.',
+    description:
+      'Public authentication API for client applications (`/v1/auth/*`) and health endpoints.',
     formPaths: ['/v1/auth/oauth/callback'],
     endpointRateLimits: Object.values(RATE_LIMITS),
     beforeBody: (app) => {

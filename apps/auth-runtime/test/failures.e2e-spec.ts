@@ -1,4 +1,17 @@
-import { eventually, expectProblem, nextIp, seedTenant, signUpUser, startTestApp, TcpProxy, TEST_DATABASE_URL, TEST_REDIS_URL, withPort, type SeededTenant, type TestApp } from '@gatehouse/testing';
+import {
+  eventually,
+  expectProblem,
+  nextIp,
+  seedTenant,
+  signUpUser,
+  startTestApp,
+  TcpProxy,
+  TEST_DATABASE_URL,
+  TEST_REDIS_URL,
+  withPort,
+  type SeededTenant,
+  type TestApp,
+} from '@gatehouse/testing';
 import { buildAuthRuntime } from '../src/app-factory';
 
 const TIMEOUT_MS = 800;
@@ -10,8 +23,18 @@ describe('dependency outages: 503 service-unavailable, bounded waits, recovery w
   let t: TestApp;
   let tenant: SeededTenant;
   const signIn = (email: string, password = 'a sturdy passphrase 42') =>
-    t.http().post('/v1/auth/sign-in').set('X-Service-Project-Key', tenant.projectKey).set('X-Forwarded-For', nextIp()).send({ identifier: email, password });
-  const sessions = (token: string) => t.http().get('/v1/auth/sessions').set('X-Service-Project-Key', tenant.projectKey).set('Authorization', `Bearer ${token}`);
+    t
+      .http()
+      .post('/v1/auth/sign-in')
+      .set('X-Service-Project-Key', tenant.projectKey)
+      .set('X-Forwarded-For', nextIp())
+      .send({ identifier: email, password });
+  const sessions = (token: string) =>
+    t
+      .http()
+      .get('/v1/auth/sessions')
+      .set('X-Service-Project-Key', tenant.projectKey)
+      .set('Authorization', `Bearer ${token}`);
 
   beforeAll(async () => {
     await pg.start();
@@ -48,8 +71,24 @@ describe('dependency outages: 503 service-unavailable, bounded waits, recovery w
     expect((await t.http().get('/health/ready')).status).toBe(503);
     expect((await t.http().get('/health/live')).status).toBe(200);
     // The global rate limit counts every request in Redis, so /me and refresh fail closed too.
-    expectProblem(await t.http().get('/v1/auth/me').set('X-Service-Project-Key', tenant.projectKey).set('Authorization', `Bearer ${u.accessToken}`), 503, 'service-unavailable');
-    expectProblem(await t.http().post('/v1/auth/refresh').set('X-Service-Project-Key', tenant.projectKey).set('Cookie', `service_refresh_token=${u.refreshToken}`), 503, 'service-unavailable');
+    expectProblem(
+      await t
+        .http()
+        .get('/v1/auth/me')
+        .set('X-Service-Project-Key', tenant.projectKey)
+        .set('Authorization', `Bearer ${u.accessToken}`),
+      503,
+      'service-unavailable',
+    );
+    expectProblem(
+      await t
+        .http()
+        .post('/v1/auth/refresh')
+        .set('X-Service-Project-Key', tenant.projectKey)
+        .set('Cookie', `service_refresh_token=${u.refreshToken}`),
+      503,
+      'service-unavailable',
+    );
 
     redis.restore();
     await eventually(async () => (await signIn(u.email)).status === 200);
@@ -62,8 +101,24 @@ describe('dependency outages: 503 service-unavailable, bounded waits, recovery w
     pg.cut();
     expectProblem(await signIn(u.email), 503, 'service-unavailable', '/v1/auth/sign-in');
     expectProblem(await sessions(u.accessToken), 503, 'service-unavailable');
-    expectProblem(await t.http().get('/v1/auth/me').set('X-Service-Project-Key', tenant.projectKey).set('Authorization', `Bearer ${u.accessToken}`), 503, 'service-unavailable');
-    expectProblem(await t.http().post('/v1/auth/refresh').set('X-Service-Project-Key', tenant.projectKey).set('Cookie', `service_refresh_token=${u.refreshToken}`), 503, 'service-unavailable');
+    expectProblem(
+      await t
+        .http()
+        .get('/v1/auth/me')
+        .set('X-Service-Project-Key', tenant.projectKey)
+        .set('Authorization', `Bearer ${u.accessToken}`),
+      503,
+      'service-unavailable',
+    );
+    expectProblem(
+      await t
+        .http()
+        .post('/v1/auth/refresh')
+        .set('X-Service-Project-Key', tenant.projectKey)
+        .set('Cookie', `service_refresh_token=${u.refreshToken}`),
+      503,
+      'service-unavailable',
+    );
     expect((await t.http().get('/health/ready')).status).toBe(503);
     pg.restore();
     await eventually(async () => (await signIn(u.email)).status === 200);

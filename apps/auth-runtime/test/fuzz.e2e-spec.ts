@@ -38,7 +38,9 @@ describe.each([
   it(
     'answers every operation within the contract, changing nothing it refuses (seeded: FUZZ_SEED replays)',
     async () => {
-      console.log(`fuzz auth-runtime: seed ${seed} (replay with FUZZ_SEED=${seed}), budget ${budgetMs / 1000} s`);
+      console.log(
+        `fuzz auth-runtime: seed ${seed} (replay with FUZZ_SEED=${seed}), budget ${budgetMs / 1000} s`,
+      );
       await t.reset();
       const tenant = await seedTenant(t.app);
       const other = await seedTenant(t.app, 'Other');
@@ -47,17 +49,62 @@ describe.each([
       await signUpUser(t, tenant.projectKey, 'neighbour@example.com');
       await signUpUser(t, other.projectKey, 'stranger@example.com');
       const revoked = randomToken(32, 'sk_');
-      await t.dataSource.getRepository(ApiKey).save({ tenantId: tenant.tenantId, projectId: tenant.project.id, name: 'revoked', keyPrefix: revoked.slice(0, 11), secretHash: sha256Hex(revoked), revokedAt: new Date() });
+      await t.dataSource.getRepository(ApiKey).save({
+        tenantId: tenant.tenantId,
+        projectId: tenant.project.id,
+        name: 'revoked',
+        keyPrefix: revoked.slice(0, 11),
+        secretHash: sha256Hex(revoked),
+        revokedAt: new Date(),
+      });
       let token = user.accessToken;
       const key = tenant.projectKey;
       const unknownKey = `pk_${randomBytes(24).toString('base64url')}`;
       const modes: FuzzMode[] = [
-        { name: 'project key + bearer', valid: true, credentials: () => ({ headers: { 'X-Service-Project-Key': key, Authorization: `Bearer ${token}` }, query: { project_key: key } }) },
-        { name: 'project key + session cookie', valid: true, credentials: () => ({ headers: { 'X-Service-Project-Key': key, Cookie: `service_session=${token}` }, query: { project_key: key } }) },
+        {
+          name: 'project key + bearer',
+          valid: true,
+          credentials: () => ({
+            headers: { 'X-Service-Project-Key': key, Authorization: `Bearer ${token}` },
+            query: { project_key: key },
+          }),
+        },
+        {
+          name: 'project key + session cookie',
+          valid: true,
+          credentials: () => ({
+            headers: { 'X-Service-Project-Key': key, Cookie: `service_session=${token}` },
+            query: { project_key: key },
+          }),
+        },
         { name: 'nothing', valid: false, credentials: () => ({ headers: {}, query: {} }) },
-        { name: 'unknown key + bearer', valid: false, credentials: () => ({ headers: { 'X-Service-Project-Key': unknownKey, Authorization: `Bearer ${token}` }, query: { project_key: unknownKey } }) },
-        { name: 'revoked API key + bearer', valid: false, credentials: () => ({ headers: { 'X-Service-Project-Key': revoked, Authorization: `Bearer ${token}` }, query: { project_key: revoked } }) },
-        { name: 'malformed key + forged bearer', valid: false, credentials: () => ({ headers: { 'X-Service-Project-Key': `${key} `.repeat(3), Authorization: 'Bearer eyJhbGciOiJub25lIn0.e30.' }, query: { project_key: 'pk_' } }) },
+        {
+          name: 'unknown key + bearer',
+          valid: false,
+          credentials: () => ({
+            headers: { 'X-Service-Project-Key': unknownKey, Authorization: `Bearer ${token}` },
+            query: { project_key: unknownKey },
+          }),
+        },
+        {
+          name: 'revoked API key + bearer',
+          valid: false,
+          credentials: () => ({
+            headers: { 'X-Service-Project-Key': revoked, Authorization: `Bearer ${token}` },
+            query: { project_key: revoked },
+          }),
+        },
+        {
+          name: 'malformed key + forged bearer',
+          valid: false,
+          credentials: () => ({
+            headers: {
+              'X-Service-Project-Key': `${key} `.repeat(3),
+              Authorization: 'Bearer eyJhbGciOiJub25lIn0.e30.',
+            },
+            query: { project_key: 'pk_' },
+          }),
+        },
       ];
       const report = await fuzzApi({
         t,
@@ -77,7 +124,9 @@ describe.each([
       console.log(
         `fuzz auth-runtime: seed ${seed}: ${report.cases} requests in ${report.rounds} rounds, ${report.stateChecks} state checks, ${(report.ms / 1000).toFixed(1)} s; statuses ${JSON.stringify(report.statuses)}`,
       );
-      expect(report.covered).toEqual(report.operations.flatMap((op) => [`${op} invalid`, `${op} valid`]).sort());
+      expect(report.covered).toEqual(
+        report.operations.flatMap((op) => [`${op} invalid`, `${op} valid`]).sort(),
+      );
     },
     budgetMs + 120_000,
   );

@@ -1,4 +1,12 @@
-import { eventually, startTestApp, TcpProxy, TEST_DATABASE_URL, TEST_REDIS_URL, withPort, type TestApp } from '@gatehouse/testing';
+import {
+  eventually,
+  startTestApp,
+  TcpProxy,
+  TEST_DATABASE_URL,
+  TEST_REDIS_URL,
+  withPort,
+  type TestApp,
+} from '@gatehouse/testing';
 import { buildAuthRuntime } from '../src/app-factory';
 
 const HEALTH_UP = {

@@ -1,5 +1,14 @@
 import { ProjectsCache, sealOAuthSecret } from '@gatehouse/identity';
-import { cookiesOf, expectProblem, nextIp, seedTenant, signUpUser, startTestApp, type SeededTenant, type TestApp } from '@gatehouse/testing';
+import {
+  cookiesOf,
+  expectProblem,
+  nextIp,
+  seedTenant,
+  signUpUser,
+  startTestApp,
+  type SeededTenant,
+  type TestApp,
+} from '@gatehouse/testing';
 import { buildAuthRuntime } from '../src/app-factory';
 import { HostedPagesController } from '../src/hosted-pages/hosted-pages.controller';
 import { HostedPagesFiles } from '../src/hosted-pages/hosted-pages-files';
@@ -20,8 +29,13 @@ describe('hosted pages', () => {
   const pages = (rest: string) => `/v1/projects/${tenant.project.id}/pages/${rest}`;
 
   async function setSettings(patch: Record<string, unknown>): Promise<void> {
-    await t.dataSource.query(`UPDATE projects SET settings = settings || $2::jsonb WHERE id = $1`, [tenant.project.id, JSON.stringify(patch)]);
-    await t.app.get(ProjectsCache).invalidateProject({ id: tenant.project.id, publishableKey: tenant.projectKey });
+    await t.dataSource.query(`UPDATE projects SET settings = settings || $2::jsonb WHERE id = $1`, [
+      tenant.project.id,
+      JSON.stringify(patch),
+    ]);
+    await t.app
+      .get(ProjectsCache)
+      .invalidateProject({ id: tenant.project.id, publishableKey: tenant.projectKey });
   }
 
   beforeAll(async () => {
@@ -76,7 +90,9 @@ describe('hosted pages', () => {
         expect(res.status).toBe(200);
         expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
         expect(res.headers['x-content-type-options']).toBe('nosniff');
-        expect(res.headers['content-type']).toMatch(name.endsWith('.js') ? /javascript/ : /^text\/css/);
+        expect(res.headers['content-type']).toMatch(
+          name.endsWith('.js') ? /javascript/ : /^text\/css/,
+        );
       }
       expectProblem(await t.http().get(pages('assets/index-missing.js')), 404, 'not-found');
       expectProblem(await t.http().get(pages('assets/..%2F..%2Fpackage.json')), 404, 'not-found');
@@ -87,14 +103,31 @@ describe('hosted pages', () => {
       const res = await t.http().get(pages('config.json'));
       expect(res.status).toBe(200);
       expect(res.headers['cache-control']).toBe('no-store');
-      expect(res.body).toEqual({ project_id: tenant.project.id, project_name: tenant.project.name, project_key: tenant.projectKey, auth_url: AUTH_ORIGIN, oauth_providers: [], magic_link: true, sign_up: true });
+      expect(res.body).toEqual({
+        project_id: tenant.project.id,
+        project_name: tenant.project.name,
+        project_key: tenant.projectKey,
+        auth_url: AUTH_ORIGIN,
+        oauth_providers: [],
+        magic_link: true,
+        sign_up: true,
+      });
 
-      const seal = (provider: string) => sealOAuthSecret(t.config, tenant.project.id, provider, 'client_secret', 'provider secret');
+      const seal = (provider: string) =>
+        sealOAuthSecret(t.config, tenant.project.id, provider, 'client_secret', 'provider secret');
       await setSettings({
         oidc: { enabled: true },
         oauth_providers: {
-          github: { enabled: true, client_id: 'gh-client', client_secret_encrypted: seal('github') },
-          google: { enabled: false, client_id: 'g-client', client_secret_encrypted: seal('google') },
+          github: {
+            enabled: true,
+            client_id: 'gh-client',
+            client_secret_encrypted: seal('github'),
+          },
+          google: {
+            enabled: false,
+            client_id: 'g-client',
+            client_secret_encrypted: seal('google'),
+          },
           // Enabled but incomplete (no secret): not offered.
           microsoft: { enabled: true, client_id: 'ms-client' },
         },
@@ -106,13 +139,26 @@ describe('hosted pages', () => {
 
     it('has no pages for a project without OIDC, an unknown project or a malformed id: 404, never a 500', async () => {
       for (const page of ['sign-in', 'config.json', 'assets/index-x.js', 'nope']) {
-        expectProblem(await t.http().get(`/v1/projects/00000000-0000-4000-8000-000000000000/pages/${page}`), 404, 'not-found');
-        expectProblem(await t.http().get(`/v1/projects/not-a-uuid/pages/${page}`), 404, 'not-found');
-        expectProblem(await t.http().get(`/v1/projects/------------------------------------/pages/${page}`), 404, 'not-found');
+        expectProblem(
+          await t.http().get(`/v1/projects/00000000-0000-4000-8000-000000000000/pages/${page}`),
+          404,
+          'not-found',
+        );
+        expectProblem(
+          await t.http().get(`/v1/projects/not-a-uuid/pages/${page}`),
+          404,
+          'not-found',
+        );
+        expectProblem(
+          await t.http().get(`/v1/projects/------------------------------------/pages/${page}`),
+          404,
+          'not-found',
+        );
       }
       for (const oidc of [{ enabled: false }, { enabled: 'true' }, null]) {
         await setSettings({ oidc });
-        for (const page of ['sign-in', 'config.json']) expectProblem(await t.http().get(pages(page)), 404, 'not-found');
+        for (const page of ['sign-in', 'config.json'])
+          expectProblem(await t.http().get(pages(page)), 404, 'not-found');
       }
       await setSettings({ oidc: { enabled: true } });
       expect((await t.http().get(pages('sign-in'))).status).toBe(200);
@@ -126,11 +172,17 @@ describe('hosted pages', () => {
     });
 
     it('says to build the pages when they are not built (503)', async () => {
-      const controller = t.app.get<HostedPagesController, { files: HostedPagesFiles }>(HostedPagesController);
+      const controller = t.app.get<HostedPagesController, { files: HostedPagesFiles }>(
+        HostedPagesController,
+      );
       const built = controller.files;
       controller.files = new HostedPagesFiles('/nonexistent/auth-pages');
       try {
-        const body = expectProblem(await t.http().get(pages('sign-in')), 503, 'service-unavailable');
+        const body = expectProblem(
+          await t.http().get(pages('sign-in')),
+          503,
+          'service-unavailable',
+        );
         expect(body.detail).toMatch(/npm run build:pages/);
         expectProblem(await t.http().get(pages('assets/index-x.js')), 503, 'service-unavailable');
       } finally {
@@ -141,14 +193,32 @@ describe('hosted pages', () => {
 
   describe("the runtime's own origin for an OIDC project", () => {
     const signOutWithCookie = (token: string, origin: string) =>
-      t.http().post('/v1/auth/sign-out').set('X-Service-Project-Key', tenant.projectKey).set('X-Forwarded-For', nextIp()).set('Cookie', `service_session=${token}`).set('Origin', origin).send();
+      t
+        .http()
+        .post('/v1/auth/sign-out')
+        .set('X-Service-Project-Key', tenant.projectKey)
+        .set('X-Forwarded-For', nextIp())
+        .set('Cookie', `service_session=${token}`)
+        .set('Origin', origin)
+        .send();
     const refreshWithCookie = (refreshToken: string, origin: string) =>
-      t.http().post('/v1/auth/refresh').set('X-Service-Project-Key', tenant.projectKey).set('X-Forwarded-For', nextIp()).set('Cookie', `service_refresh_token=${refreshToken}`).set('Origin', origin).send();
+      t
+        .http()
+        .post('/v1/auth/refresh')
+        .set('X-Service-Project-Key', tenant.projectKey)
+        .set('X-Forwarded-For', nextIp())
+        .set('Cookie', `service_refresh_token=${refreshToken}`)
+        .set('Origin', origin)
+        .send();
 
     it('may use the session cookie (CSRF rule) while a foreign origin is still refused', async () => {
       const user = await signUpUser(t, tenant.projectKey, 'pages-csrf@example.com');
       expectProblem(await signOutWithCookie(user.accessToken, FOREIGN_ORIGIN), 403, 'forbidden');
-      expectProblem(await signOutWithCookie(user.accessToken, 'http://auth.test:8080'), 403, 'forbidden');
+      expectProblem(
+        await signOutWithCookie(user.accessToken, 'http://auth.test:8080'),
+        403,
+        'forbidden',
+      );
       expect((await signOutWithCookie(user.accessToken, AUTH_ORIGIN)).status).toBe(204);
     });
 
@@ -171,7 +241,12 @@ describe('hosted pages', () => {
     });
 
     it('gets CORS headers like any allowed origin; a foreign origin does not', async () => {
-      const me = (origin: string) => t.http().get('/v1/auth/me').set('X-Service-Project-Key', tenant.projectKey).set('Origin', origin);
+      const me = (origin: string) =>
+        t
+          .http()
+          .get('/v1/auth/me')
+          .set('X-Service-Project-Key', tenant.projectKey)
+          .set('Origin', origin);
       expect((await me(AUTH_ORIGIN)).headers['access-control-allow-origin']).toBe(AUTH_ORIGIN);
       expect((await me(FOREIGN_ORIGIN)).headers['access-control-allow-origin']).toBeUndefined();
       await setSettings({ oidc: { enabled: false } });
@@ -180,16 +255,39 @@ describe('hosted pages', () => {
 
     it("accepts the project's hosted sign-in page as the return address of magic links and social sign-in, and only for an OIDC project", async () => {
       const page = `${AUTH_ORIGIN}/v1/projects/${tenant.project.id}/pages/sign-in`;
-      const send = (redirect_url: string) => t.http().post('/v1/auth/magic-link/send').set('X-Service-Project-Key', tenant.projectKey).set('X-Forwarded-For', nextIp()).send({ email: 'someone@example.com', redirect_url });
+      const send = (redirect_url: string) =>
+        t
+          .http()
+          .post('/v1/auth/magic-link/send')
+          .set('X-Service-Project-Key', tenant.projectKey)
+          .set('X-Forwarded-For', nextIp())
+          .send({ email: 'someone@example.com', redirect_url });
       expect((await send(page)).status).toBe(202);
       expectProblem(await send(`${page}?interaction=x`), 400, 'validation-error');
       expectProblem(await send(page.replace('sign-in', 'consent')), 400, 'validation-error');
 
       await setSettings({
         oidc: { enabled: true },
-        oauth_providers: { github: { enabled: true, client_id: 'gh-client', client_secret_encrypted: sealOAuthSecret(t.config, tenant.project.id, 'github', 'client_secret', 'provider secret') } },
+        oauth_providers: {
+          github: {
+            enabled: true,
+            client_id: 'gh-client',
+            client_secret_encrypted: sealOAuthSecret(
+              t.config,
+              tenant.project.id,
+              'github',
+              'client_secret',
+              'provider secret',
+            ),
+          },
+        },
       });
-      const authorize = (redirect_url: string) => t.http().get(`/v1/auth/oauth/github/authorize?${new URLSearchParams({ project_key: tenant.projectKey, redirect_url }).toString()}`);
+      const authorize = (redirect_url: string) =>
+        t
+          .http()
+          .get(
+            `/v1/auth/oauth/github/authorize?${new URLSearchParams({ project_key: tenant.projectKey, redirect_url }).toString()}`,
+          );
       const started = await authorize(page);
       expect(started.status).toBe(302);
       expect(started.headers.location).toMatch(/^https:\/\/github\.com\/login\/oauth\/authorize\?/);

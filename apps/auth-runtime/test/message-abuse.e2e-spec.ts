@@ -27,7 +27,10 @@ describe('abuse of mail and SMS is bounded', () => {
   let tenant: SeededTenant;
   const key = () => tenant.projectKey;
   const post = (path: string, body: object, token?: string) => postAs(t, key(), path, body, token);
-  const rateLimitHeaders = (res: Response) => [res.headers['ratelimit-limit'], res.headers['ratelimit-remaining']];
+  const rateLimitHeaders = (res: Response) => [
+    res.headers['ratelimit-limit'],
+    res.headers['ratelimit-remaining'],
+  ];
   /** The whole problem body of a 429 `rate-limited` and its headers. */
   function expectRateLimited(res: Response, path: string, limit: string): void {
     expectProblem(res, 429, 'rate-limited', path);
@@ -48,10 +51,14 @@ describe('abuse of mail and SMS is bounded', () => {
   /** Writes `settings.sms` straight into the project (the admin PATCH is tested in the control plane). */
   async function setSms(sms: object | null): Promise<void> {
     await t.dataSource.query(
-      sms === null ? `UPDATE projects SET settings = settings - 'sms' WHERE id = $1` : `UPDATE projects SET settings = settings || jsonb_build_object('sms', $2::jsonb) WHERE id = $1`,
+      sms === null
+        ? `UPDATE projects SET settings = settings - 'sms' WHERE id = $1`
+        : `UPDATE projects SET settings = settings || jsonb_build_object('sms', $2::jsonb) WHERE id = $1`,
       sms === null ? [tenant.project.id] : [tenant.project.id, JSON.stringify(sms)],
     );
-    await t.app.get(ProjectsCache).invalidateProject({ id: tenant.project.id, publishableKey: key() });
+    await t.app
+      .get(ProjectsCache)
+      .invalidateProject({ id: tenant.project.id, publishableKey: key() });
   }
   /** A user whose SMS factor is enabled on `phone` (enrolment itself sends an SMS, which these tests count). */
   async function smsUser(email: string, phone: string): Promise<SignedUpUser> {
@@ -70,7 +77,11 @@ describe('abuse of mail and SMS is bounded', () => {
   }
   async function mfaToken(u: SignedUpUser): Promise<string> {
     const res = await post('/v1/auth/sign-in', { identifier: u.email, password: u.password });
-    expect(res.body).toEqual({ mfa_required: true, mfa_token: expect.any(String), available_factors: ['sms'] });
+    expect(res.body).toEqual({
+      mfa_required: true,
+      mfa_token: expect.any(String),
+      available_factors: ['sms'],
+    });
     return res.body.mfa_token as string;
   }
   /** Waits until the gateway has `count` SMS, then a little longer, and returns the numbers they went to. */
@@ -84,7 +95,10 @@ describe('abuse of mail and SMS is bounded', () => {
   beforeAll(async () => {
     await gateway.start();
     await smtp.start();
-    worker = await spawnApp('webhook-worker', { SMS_GATEWAY_URL: `${gateway.url}/sms`, SMTP_URL: smtp.url });
+    worker = await spawnApp('webhook-worker', {
+      SMS_GATEWAY_URL: `${gateway.url}/sms`,
+      SMTP_URL: smtp.url,
+    });
     t = await startTestApp(buildAuthRuntime, { TRUST_PROXY: 'loopback' });
   });
   beforeEach(async () => {
@@ -129,8 +143,13 @@ describe('abuse of mail and SMS is bounded', () => {
 
     it('holds at 3 under 12 concurrent calls of one user', async () => {
       const u = await signUpUser(t, key(), 'burst@example.com');
-      const results = await Promise.all(Array.from({ length: 12 }, () => post(path, {}, u.accessToken)));
-      expect(results.map((r) => r.status).sort()).toEqual([...Array(3).fill(202), ...Array(9).fill(429)]);
+      const results = await Promise.all(
+        Array.from({ length: 12 }, () => post(path, {}, u.accessToken)),
+      );
+      expect(results.map((r) => r.status).sort()).toEqual([
+        ...Array(3).fill(202),
+        ...Array(9).fill(429),
+      ]);
       await smtp.waitFor('burst@example.com');
       await new Promise((r) => setTimeout(r, 1000));
       expect(mailsTo('burst@example.com')).toHaveLength(3);
@@ -150,8 +169,20 @@ describe('abuse of mail and SMS is bounded', () => {
       const refused = [
         await post(path, {}),
         await post(path, {}, 'not-a-token'),
-        await t.http().post(path).set('X-Forwarded-For', nextIp()).set('Authorization', `Bearer ${u.accessToken}`).send({}),
-        await t.http().post(path).set('X-Service-Project-Key', key()).set('X-Forwarded-For', nextIp()).set('Authorization', `Bearer ${u.accessToken}`).set('Content-Type', 'application/json').send('{'),
+        await t
+          .http()
+          .post(path)
+          .set('X-Forwarded-For', nextIp())
+          .set('Authorization', `Bearer ${u.accessToken}`)
+          .send({}),
+        await t
+          .http()
+          .post(path)
+          .set('X-Service-Project-Key', key())
+          .set('X-Forwarded-For', nextIp())
+          .set('Authorization', `Bearer ${u.accessToken}`)
+          .set('Content-Type', 'application/json')
+          .send('{'),
       ];
       expect(refused.map((r) => r.status)).toEqual([401, 401, 401, 400]);
       for (const res of refused) {
@@ -166,18 +197,38 @@ describe('abuse of mail and SMS is bounded', () => {
   describe('SMS', () => {
     it('keeps to the project hourly budget across users for enrolment: the third SMS is 429 and the gateway gets two', async () => {
       await setSms({ max_per_hour: 2 });
-      const users = [await signUpUser(t, key(), 'a@example.com'), await signUpUser(t, key(), 'b@example.com'), await signUpUser(t, key(), 'c@example.com')];
+      const users = [
+        await signUpUser(t, key(), 'a@example.com'),
+        await signUpUser(t, key(), 'b@example.com'),
+        await signUpUser(t, key(), 'c@example.com'),
+      ];
       const phones = ['+14155550101', '+14155550102', '+14155550103'];
-      expect((await post('/v1/auth/mfa/sms/setup', { phone_number: phones[0] }, users[0].accessToken)).status).toBe(202);
-      expect((await post('/v1/auth/mfa/sms/setup', { phone_number: phones[1] }, users[1].accessToken)).status).toBe(202);
-      const third = await post('/v1/auth/mfa/sms/setup', { phone_number: phones[2] }, users[2].accessToken);
+      expect(
+        (await post('/v1/auth/mfa/sms/setup', { phone_number: phones[0] }, users[0].accessToken))
+          .status,
+      ).toBe(202);
+      expect(
+        (await post('/v1/auth/mfa/sms/setup', { phone_number: phones[1] }, users[1].accessToken))
+          .status,
+      ).toBe(202);
+      const third = await post(
+        '/v1/auth/mfa/sms/setup',
+        { phone_number: phones[2] },
+        users[2].accessToken,
+      );
       expectRateLimited(third, '/v1/auth/mfa/sms/setup', '2');
       expect((await smsSent(2)).sort()).toEqual([phones[0], phones[1]]);
 
       // Another project's budget is its own.
       const otherTenant = await seedTenant(t.app, 'Other');
       const outsider = await signUpUser(t, otherTenant.projectKey, 'outsider@example.com');
-      const res = await t.http().post('/v1/auth/mfa/sms/setup').set('X-Service-Project-Key', otherTenant.projectKey).set('X-Forwarded-For', nextIp()).set('Authorization', `Bearer ${outsider.accessToken}`).send({ phone_number: '+14155550104' });
+      const res = await t
+        .http()
+        .post('/v1/auth/mfa/sms/setup')
+        .set('X-Service-Project-Key', otherTenant.projectKey)
+        .set('X-Forwarded-For', nextIp())
+        .set('Authorization', `Bearer ${outsider.accessToken}`)
+        .send({ phone_number: '+14155550104' });
       expect(res.status).toBe(202);
       expect(await smsSent(3)).toHaveLength(3);
     });
@@ -185,19 +236,36 @@ describe('abuse of mail and SMS is bounded', () => {
     it('keeps to the project hourly budget across users for sign-in codes: the third SMS is 429 and the gateway gets two', async () => {
       await setSms({ max_per_hour: 2, allowed_countries: ['*'] });
       const phones = ['+14155550111', '+14155550112', '+14155550113'];
-      const users = [await smsUser('a@example.com', phones[0]), await smsUser('b@example.com', phones[1]), await smsUser('c@example.com', phones[2])];
+      const users = [
+        await smsUser('a@example.com', phones[0]),
+        await smsUser('b@example.com', phones[1]),
+        await smsUser('c@example.com', phones[2]),
+      ];
       const tokens = [await mfaToken(users[0]), await mfaToken(users[1]), await mfaToken(users[2])];
       expect((await post('/v1/auth/mfa/sms/send', { mfa_token: tokens[0] })).status).toBe(202);
       expect((await post('/v1/auth/mfa/sms/send', { mfa_token: tokens[1] })).status).toBe(202);
-      expectRateLimited(await post('/v1/auth/mfa/sms/send', { mfa_token: tokens[2] }), '/v1/auth/mfa/sms/send', '2');
+      expectRateLimited(
+        await post('/v1/auth/mfa/sms/send', { mfa_token: tokens[2] }),
+        '/v1/auth/mfa/sms/send',
+        '2',
+      );
       expect((await smsSent(2)).sort()).toEqual([phones[0], phones[1]]);
     });
 
     it('holds the budget under concurrent sends of many users: 10 at once against a budget of 3', async () => {
       await setSms({ max_per_hour: 3 });
-      const users = await Promise.all(Array.from({ length: 10 }, (_, i) => signUpUser(t, key(), `burst${i}@example.com`)));
-      const results = await Promise.all(users.map((u, i) => post('/v1/auth/mfa/sms/setup', { phone_number: `+1415555017${i}` }, u.accessToken)));
-      expect(results.map((r) => r.status).sort()).toEqual([...Array(3).fill(202), ...Array(7).fill(429)]);
+      const users = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => signUpUser(t, key(), `burst${i}@example.com`)),
+      );
+      const results = await Promise.all(
+        users.map((u, i) =>
+          post('/v1/auth/mfa/sms/setup', { phone_number: `+1415555017${i}` }, u.accessToken),
+        ),
+      );
+      expect(results.map((r) => r.status).sort()).toEqual([
+        ...Array(3).fill(202),
+        ...Array(7).fill(429),
+      ]);
       expect(await smsSent(3)).toHaveLength(3);
     });
 
@@ -208,10 +276,16 @@ describe('abuse of mail and SMS is bounded', () => {
       for (const phone_number of ['+14155550123', '+447400123456', '+88212345678']) {
         const res = await post('/v1/auth/mfa/sms/setup', { phone_number }, u.accessToken);
         expectProblem(res, 400, 'validation-error', '/v1/auth/mfa/sms/setup');
-        expect({ phone_number, errors: res.body.errors }).toEqual({ phone_number, errors: { phone_number: [expect.stringContaining('country')] } });
+        expect({ phone_number, errors: res.body.errors }).toEqual({
+          phone_number,
+          errors: { phone_number: [expect.stringContaining('country')] },
+        });
       }
       expect(await smsSent(0)).toEqual([]);
-      expect((await post('/v1/auth/mfa/sms/setup', { phone_number: '+33612345678' }, u.accessToken)).status).toBe(202);
+      expect(
+        (await post('/v1/auth/mfa/sms/setup', { phone_number: '+33612345678' }, u.accessToken))
+          .status,
+      ).toBe(202);
       expect(await smsSent(1)).toEqual(['+33612345678']);
     });
 
@@ -223,14 +297,19 @@ describe('abuse of mail and SMS is bounded', () => {
       expectProblem(refused, 400, 'validation-error', '/v1/auth/mfa/sms/send');
       expect(refused.body.errors).toEqual({ phone_number: [expect.stringContaining('country')] });
       expect(await smsSent(0)).toEqual([]);
-      expect((await post('/v1/auth/mfa/sms/send', { mfa_token: await mfaToken(fr) })).status).toBe(202);
+      expect((await post('/v1/auth/mfa/sms/send', { mfa_token: await mfaToken(fr) })).status).toBe(
+        202,
+      );
       expect(await smsSent(1)).toEqual(['+33612345679']);
     });
 
     it('sends to any country, number without a country included, when settings.sms is absent', async () => {
       await setSms(null);
       const u = await signUpUser(t, key(), 'anywhere@example.com');
-      expect((await post('/v1/auth/mfa/sms/setup', { phone_number: '+88212345678' }, u.accessToken)).status).toBe(202);
+      expect(
+        (await post('/v1/auth/mfa/sms/setup', { phone_number: '+88212345678' }, u.accessToken))
+          .status,
+      ).toBe(202);
       expect(await smsSent(1)).toEqual(['+88212345678']);
     });
   });

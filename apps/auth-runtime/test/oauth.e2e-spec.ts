@@ -1,6 +1,16 @@
 import { generateKeyPairSync } from 'node:crypto';
 import type { Response } from 'supertest';
-import { AuditEvent, MfaFactor, OAuthIdentity, OAuthTransaction, OneTimeToken, OutboxEvent, PasswordCredential, Session, User } from '@gatehouse/entities';
+import {
+  AuditEvent,
+  MfaFactor,
+  OAuthIdentity,
+  OAuthTransaction,
+  OneTimeToken,
+  OutboxEvent,
+  PasswordCredential,
+  Session,
+  User,
+} from '@gatehouse/entities';
 import { ProjectsCache, sealOAuthSecret } from '@gatehouse/identity';
 import {
   APP_REDIRECT,
@@ -14,13 +24,29 @@ import {
   type TestApp,
 } from '@gatehouse/testing';
 import { buildAuthRuntime } from '../src/app-factory';
-import { CookieJar, LocalProviders, loginAtProvider, startOidcIdp, type OidcIdp, type ProviderLogin, type ProviderReturn } from './support/oauth/test-providers';
+import {
+  CookieJar,
+  LocalProviders,
+  loginAtProvider,
+  startOidcIdp,
+  type OidcIdp,
+  type ProviderLogin,
+  type ProviderReturn,
+} from './support/oauth/test-providers';
 
 type Provider = 'google' | 'github' | 'microsoft' | 'apple';
 
 const GOOGLE = { clientId: 'google-client.apps.example', secret: 'google-client-secret' };
-const MICROSOFT = { clientId: '00000000-1111-2222-3333-444444444444', secret: 'microsoft-client-secret' };
-const APPLE = { clientId: 'com.example.app.web', upstreamSecret: 'apple-upstream-secret', teamId: 'TEAM123456', keyId: 'KEY1234567' };
+const MICROSOFT = {
+  clientId: '00000000-1111-2222-3333-444444444444',
+  secret: 'microsoft-client-secret',
+};
+const APPLE = {
+  clientId: 'com.example.app.web',
+  upstreamSecret: 'apple-upstream-secret',
+  teamId: 'TEAM123456',
+  keyId: 'KEY1234567',
+};
 const TIMEOUT_MS = 2000;
 
 describe('social sign-in (OAuth 2.0 + PKCE) against real providers on loopback', () => {
@@ -37,14 +63,24 @@ describe('social sign-in (OAuth 2.0 + PKCE) against real providers on loopback',
         name: 'google',
         clientId: GOOGLE.clientId,
         clientSecret: GOOGLE.secret,
-        routes: { authorization: '/o/oauth2/v2/auth', token: '/token', userinfo: '/v1/userinfo', jwks: '/oauth2/v3/certs' },
+        routes: {
+          authorization: '/o/oauth2/v2/auth',
+          token: '/token',
+          userinfo: '/v1/userinfo',
+          jwks: '/oauth2/v3/certs',
+        },
         scopes: ['email', 'profile'],
       },
       {
         name: 'microsoft',
         clientId: MICROSOFT.clientId,
         clientSecret: MICROSOFT.secret,
-        routes: { authorization: '/common/oauth2/v2.0/authorize', token: '/common/oauth2/v2.0/token', userinfo: '/oidc/userinfo', jwks: '/common/discovery/v2.0/keys' },
+        routes: {
+          authorization: '/common/oauth2/v2.0/authorize',
+          token: '/common/oauth2/v2.0/token',
+          userinfo: '/oidc/userinfo',
+          jwks: '/common/discovery/v2.0/keys',
+        },
         scopes: ['email', 'profile'],
       },
       {
@@ -65,7 +101,10 @@ describe('social sign-in (OAuth 2.0 + PKCE) against real providers on loopback',
       clientId: APPLE.clientId,
       audience: issuer('apple'),
     };
-    t = await startTestApp(buildAuthRuntime, { TRUST_PROXY: 'loopback', OAUTH_TIMEOUT_MS: String(TIMEOUT_MS) });
+    t = await startTestApp(buildAuthRuntime, {
+      TRUST_PROXY: 'loopback',
+      OAUTH_TIMEOUT_MS: String(TIMEOUT_MS),
+    });
   });
 
   beforeEach(async () => {
@@ -73,7 +112,11 @@ describe('social sign-in (OAuth 2.0 + PKCE) against real providers on loopback',
     tenant = await seedTenant(t.app);
     local.github.decline = false;
     local.github.tokenStatus = 200;
-    local.githubAccount = { id: 583231, login: 'octocat', emails: [{ email: 'octo@example.com', primary: true, verified: true }] };
+    local.githubAccount = {
+      id: 583231,
+      login: 'octocat',
+      emails: [{ email: 'octo@example.com', primary: true, verified: true }],
+    };
     await configureProviders();
   });
 
@@ -85,7 +128,8 @@ describe('social sign-in (OAuth 2.0 + PKCE) against real providers on loopback',
 
   // ------------------------------------------------------------------ helpers
 
-  const seal = (provider: Provider, field: 'client_secret' | 'private_key', value: string) => sealOAuthSecret(t.config, tenant.project.id, provider, field, value);
+  const seal = (provider: Provider, field: 'client_secret' | 'private_key', value: string) =>
+    sealOAuthSecret(t.config, tenant.project.id, provider, field, value);
 
   function providerSettings(): Record<Provider, Record<string, unknown>> {
     return {
@@ -119,7 +163,11 @@ describe('social sign-in (OAuth 2.0 + PKCE) against real providers on loopback',
         client_id: APPLE.clientId,
         team_id: APPLE.teamId,
         key_id: APPLE.keyId,
-        private_key_encrypted: seal('apple', 'private_key', appleKey.privateKey.export({ format: 'pem', type: 'pkcs8' }).toString()),
+        private_key_encrypted: seal(
+          'apple',
+          'private_key',
+          appleKey.privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+        ),
         issuer: issuer('apple'),
         authorization_url: `${issuer('apple')}/auth/authorize`,
         token_url: `${local.url}/apple/auth/token`,
@@ -128,11 +176,18 @@ describe('social sign-in (OAuth 2.0 + PKCE) against real providers on loopback',
   }
 
   /** Writes `settings.oauth_providers` straight into the project (the admin PATCH is another feature). */
-  async function configureProviders(change: (s: Record<Provider, Record<string, unknown>>) => void = () => undefined): Promise<void> {
+  async function configureProviders(
+    change: (s: Record<Provider, Record<string, unknown>>) => void = () => undefined,
+  ): Promise<void> {
     const settings = providerSettings();
     change(settings);
-    await t.dataSource.query(`UPDATE projects SET settings = settings || jsonb_build_object('oauth_providers', $1::jsonb) WHERE id = $2`, [JSON.stringify(settings), tenant.project.id]);
-    await t.app.get(ProjectsCache).invalidateProject({ id: tenant.project.id, publishableKey: tenant.projectKey });
+    await t.dataSource.query(
+      `UPDATE projects SET settings = settings || jsonb_build_object('oauth_providers', $1::jsonb) WHERE id = $2`,
+      [JSON.stringify(settings), tenant.project.id],
+    );
+    await t.app
+      .get(ProjectsCache)
+      .invalidateProject({ id: tenant.project.id, publishableKey: tenant.projectKey });
   }
 
   const authorizeUrl = (provider: string, redirectUrl: string | null = APP_REDIRECT) =>
@@ -151,11 +206,19 @@ describe('social sign-in (OAuth 2.0 + PKCE) against real providers on loopback',
     const res = await req;
     expect(res.status).toBe(302);
     const location = new URL(res.headers.location);
-    return { res, location, state: location.searchParams.get('state')!, binding: cookiesOf(res).service_oauth_binding?.value ?? binding! };
+    return {
+      res,
+      location,
+      state: location.searchParams.get('state')!,
+      binding: cookiesOf(res).service_oauth_binding?.value ?? binding!,
+    };
   }
 
   function callback(ret: ProviderReturn, binding: string | null) {
-    const req = ret.method === 'GET' ? t.http().get(`/v1/auth/oauth/callback${ret.search}`) : t.http().post('/v1/auth/oauth/callback').type('form').send(ret.fields);
+    const req =
+      ret.method === 'GET'
+        ? t.http().get(`/v1/auth/oauth/callback${ret.search}`)
+        : t.http().post('/v1/auth/oauth/callback').type('form').send(ret.fields);
     if (binding) req.set('Cookie', `service_oauth_binding=${binding}`);
     return req;
   }
@@ -186,21 +249,42 @@ describe('social sign-in (OAuth 2.0 + PKCE) against real providers on loopback',
     expect(cookies.service_refresh_token).toBeUndefined();
   }
 
-  const count = async (sql: string, params: unknown[] = []) => (await t.dataSource.query<{ n: number }[]>(sql, params))[0].n;
+  const count = async (sql: string, params: unknown[] = []) =>
+    (await t.dataSource.query<{ n: number }[]>(sql, params))[0].n;
   /** The audit actions of a user, sorted (events of one transaction share their timestamp). */
-  const actionsOf = async (userId: string) => (await t.dataSource.getRepository(AuditEvent).find({ where: { actorId: userId } })).map((e) => e.action).sort();
+  const actionsOf = async (userId: string) =>
+    (await t.dataSource.getRepository(AuditEvent).find({ where: { actorId: userId } }))
+      .map((e) => e.action)
+      .sort();
 
   async function expectSignedIn(res: Response, email: string): Promise<User> {
     expect(redirectOf(res)).toEqual({ target: APP_REDIRECT, query: {} });
     expectNavigationHeaders(res);
     const cookies = cookiesOf(res);
-    expect(cookies.service_session.attributes).toEqual(expect.arrayContaining(['Path=/', 'HttpOnly', 'Secure', 'SameSite=Lax']));
-    expect(cookies.service_refresh_token.attributes).toEqual(expect.arrayContaining(['Path=/v1/auth', 'HttpOnly', 'Secure', 'SameSite=Strict']));
-    const me = await t.http().get('/v1/auth/me').set('X-Service-Project-Key', tenant.projectKey).set('Cookie', `service_session=${cookies.service_session.value}`);
+    expect(cookies.service_session.attributes).toEqual(
+      expect.arrayContaining(['Path=/', 'HttpOnly', 'Secure', 'SameSite=Lax']),
+    );
+    expect(cookies.service_refresh_token.attributes).toEqual(
+      expect.arrayContaining(['Path=/v1/auth', 'HttpOnly', 'Secure', 'SameSite=Strict']),
+    );
+    const me = await t
+      .http()
+      .get('/v1/auth/me')
+      .set('X-Service-Project-Key', tenant.projectKey)
+      .set('Cookie', `service_session=${cookies.service_session.value}`);
     expect(me.status).toBe(200);
-    expect(me.body.user).toEqual({ id: expect.any(String), email, is_admin: false, mfa_factors: [] });
-    const user = await t.dataSource.getRepository(User).findOneByOrFail({ id: me.body.user.id as string });
-    const [session] = await t.dataSource.getRepository(Session).find({ where: { userId: user.id }, order: { createdAt: 'DESC' } });
+    expect(me.body.user).toEqual({
+      id: expect.any(String),
+      email,
+      is_admin: false,
+      mfa_factors: [],
+    });
+    const user = await t.dataSource
+      .getRepository(User)
+      .findOneByOrFail({ id: me.body.user.id as string });
+    const [session] = await t.dataSource
+      .getRepository(Session)
+      .find({ where: { userId: user.id }, order: { createdAt: 'DESC' } });
     expect(session.authMethod).toBe('oauth');
     return user;
   }
@@ -225,21 +309,40 @@ describe('social sign-in (OAuth 2.0 + PKCE) against real providers on loopback',
       });
       const cookie = cookiesOf(res).service_oauth_binding;
       expect(cookie.value).toMatch(/^[A-Za-z0-9_-]{43}$/);
-      expect(cookie.attributes).toEqual(expect.arrayContaining(['Path=/v1/auth/oauth', 'HttpOnly', 'Secure', 'SameSite=None', 'Max-Age=600']));
+      expect(cookie.attributes).toEqual(
+        expect.arrayContaining([
+          'Path=/v1/auth/oauth',
+          'HttpOnly',
+          'Secure',
+          'SameSite=None',
+          'Max-Age=600',
+        ]),
+      );
 
       const [tx] = await t.dataSource.getRepository(OAuthTransaction).find();
-      expect(tx).toMatchObject({ projectId: tenant.project.id, tenantId: tenant.tenantId, provider: 'google', redirectUrl: APP_REDIRECT, nonce: q.nonce, consumedAt: null });
+      expect(tx).toMatchObject({
+        projectId: tenant.project.id,
+        tenantId: tenant.tenantId,
+        provider: 'google',
+        redirectUrl: APP_REDIRECT,
+        nonce: q.nonce,
+        consumedAt: null,
+      });
       expect(tx.stateHash).not.toBe(state);
       expect(tx.stateHash).toMatch(/^[0-9a-f]{64}$/);
       expect(tx.browserBindingHash).not.toBe(binding);
       expect(tx.codeVerifierEncrypted).toMatch(/^v1\./);
       expect(tx.expiresAt.getTime() - tx.createdAt.getTime()).toBeGreaterThan(9 * 60_000);
-      expect(tx.expiresAt.getTime() - tx.createdAt.getTime()).toBeLessThanOrEqual(10 * 60_000 + 5_000);
+      expect(tx.expiresAt.getTime() - tx.createdAt.getTime()).toBeLessThanOrEqual(
+        10 * 60_000 + 5_000,
+      );
 
       // A second authorize from the same browser keeps its binding, so parallel tabs both work.
       const second = await startAt('github', binding);
       expect(second.binding).toBe(binding);
-      expect(`${second.location.origin}${second.location.pathname}`).toBe(`${local.url}/github/login/oauth/authorize`);
+      expect(`${second.location.origin}${second.location.pathname}`).toBe(
+        `${local.url}/github/login/oauth/authorize`,
+      );
       expect(second.location.searchParams.get('scope')).toBe('read:user,user:email');
       expect(second.location.searchParams.get('code_challenge_method')).toBe('S256');
       expect(second.location.searchParams.has('nonce')).toBe(false);
@@ -247,11 +350,15 @@ describe('social sign-in (OAuth 2.0 + PKCE) against real providers on loopback',
 
     it('asks Apple for form_post and sends Microsoft to its endpoints', async () => {
       const apple = await startAt('apple');
-      expect(`${apple.location.origin}${apple.location.pathname}`).toBe(`${issuer('apple')}/auth/authorize`);
+      expect(`${apple.location.origin}${apple.location.pathname}`).toBe(
+        `${issuer('apple')}/auth/authorize`,
+      );
       expect(apple.location.searchParams.get('response_mode')).toBe('form_post');
       expect(apple.location.searchParams.get('scope')).toBe('openid name email');
       const microsoft = await startAt('microsoft');
-      expect(`${microsoft.location.origin}${microsoft.location.pathname}`).toBe(`${issuer('microsoft')}/common/oauth2/v2.0/authorize`);
+      expect(`${microsoft.location.origin}${microsoft.location.pathname}`).toBe(
+        `${issuer('microsoft')}/common/oauth2/v2.0/authorize`,
+      );
       expect(microsoft.location.searchParams.get('client_id')).toBe(MICROSOFT.clientId);
     });
 
@@ -261,15 +368,38 @@ describe('social sign-in (OAuth 2.0 + PKCE) against real providers on loopback',
         delete s.github.client_secret_encrypted;
         s.apple.private_key_encrypted = 'v1.garbage.garbage.garbage';
       });
-      for (const provider of ['facebook', 'GOOGLE', 'microsoft', 'github', 'apple', 'callback', '__proto__']) {
+      for (const provider of [
+        'facebook',
+        'GOOGLE',
+        'microsoft',
+        'github',
+        'apple',
+        'callback',
+        '__proto__',
+      ]) {
         const res = await t.http().get(authorizeUrl(provider));
-        const body = expectProblem(res, 400, 'validation-error', `/v1/auth/oauth/${provider}/authorize`);
-        expect({ provider, errors: body.errors }).toEqual({ provider, errors: { provider: [expect.any(String)] } });
+        const body = expectProblem(
+          res,
+          400,
+          'validation-error',
+          `/v1/auth/oauth/${provider}/authorize`,
+        );
+        expect({ provider, errors: body.errors }).toEqual({
+          provider,
+          errors: { provider: [expect.any(String)] },
+        });
         expect(res.headers.location).toBeUndefined();
       }
-      await t.dataSource.query(`UPDATE projects SET settings = settings - 'oauth_providers' WHERE id = $1`, [tenant.project.id]);
-      await t.app.get(ProjectsCache).invalidateProject({ id: tenant.project.id, publishableKey: tenant.projectKey });
-      expect(expectProblem(await t.http().get(authorizeUrl('google')), 400, 'validation-error').errors).toEqual({ provider: [expect.any(String)] });
+      await t.dataSource.query(
+        `UPDATE projects SET settings = settings - 'oauth_providers' WHERE id = $1`,
+        [tenant.project.id],
+      );
+      await t.app
+        .get(ProjectsCache)
+        .invalidateProject({ id: tenant.project.id, publishableKey: tenant.projectKey });
+      expect(
+        expectProblem(await t.http().get(authorizeUrl('google')), 400, 'validation-error').errors,
+      ).toEqual({ provider: [expect.any(String)] });
       expect(await count('SELECT count(*)::int AS n FROM oauth_transactions')).toBe(0);
     });
 
@@ -300,23 +430,51 @@ describe('social sign-in (OAuth 2.0 + PKCE) against real providers on loopback',
       for (const redirectUrl of corpus) {
         const res = await t.http().get(authorizeUrl('google', redirectUrl));
         const body = expectProblem(res, 400, 'validation-error', '/v1/auth/oauth/google/authorize');
-        expect({ redirectUrl, errors: body.errors }).toEqual({ redirectUrl, errors: { redirect_url: [expect.any(String)] } });
+        expect({ redirectUrl, errors: body.errors }).toEqual({
+          redirectUrl,
+          errors: { redirect_url: [expect.any(String)] },
+        });
         expect(res.headers.location).toBeUndefined();
         expect(cookiesOf(res).service_oauth_binding).toBeUndefined();
       }
       const missing = await t.http().get(authorizeUrl('google', null));
-      expect(expectProblem(missing, 400, 'validation-error').errors).toEqual({ redirect_url: ['is required'] });
-      const twice = await t.http().get(`${authorizeUrl('google')}&redirect_url=${encodeURIComponent('https://evil.com/')}`);
-      expect(expectProblem(twice, 400, 'validation-error').errors).toEqual({ redirect_url: [expect.any(String)] });
+      expect(expectProblem(missing, 400, 'validation-error').errors).toEqual({
+        redirect_url: ['is required'],
+      });
+      const twice = await t
+        .http()
+        .get(`${authorizeUrl('google')}&redirect_url=${encodeURIComponent('https://evil.com/')}`);
+      expect(expectProblem(twice, 400, 'validation-error').errors).toEqual({
+        redirect_url: [expect.any(String)],
+      });
       const both = await t.http().get(authorizeUrl('nope', 'https://evil.com/'));
-      expect(Object.keys(expectProblem(both, 400, 'validation-error').errors as object).sort()).toEqual(['provider', 'redirect_url']);
+      expect(
+        Object.keys(expectProblem(both, 400, 'validation-error').errors as object).sort(),
+      ).toEqual(['provider', 'redirect_url']);
       expect(await count('SELECT count(*)::int AS n FROM oauth_transactions')).toBe(0);
     });
 
     it('needs the project key (query or header)', async () => {
-      expectProblem(await t.http().get(`/v1/auth/oauth/google/authorize?redirect_url=${encodeURIComponent(APP_REDIRECT)}`), 401, 'unauthenticated');
-      expectProblem(await t.http().get(`/v1/auth/oauth/google/authorize?project_key=pk_unknownunknownunknown&redirect_url=${encodeURIComponent(APP_REDIRECT)}`), 401, 'unauthenticated');
-      const viaHeader = await t.http().get(`/v1/auth/oauth/google/authorize?redirect_url=${encodeURIComponent(APP_REDIRECT)}`).set('X-Service-Project-Key', tenant.projectKey);
+      expectProblem(
+        await t
+          .http()
+          .get(`/v1/auth/oauth/google/authorize?redirect_url=${encodeURIComponent(APP_REDIRECT)}`),
+        401,
+        'unauthenticated',
+      );
+      expectProblem(
+        await t
+          .http()
+          .get(
+            `/v1/auth/oauth/google/authorize?project_key=pk_unknownunknownunknown&redirect_url=${encodeURIComponent(APP_REDIRECT)}`,
+          ),
+        401,
+        'unauthenticated',
+      );
+      const viaHeader = await t
+        .http()
+        .get(`/v1/auth/oauth/google/authorize?redirect_url=${encodeURIComponent(APP_REDIRECT)}`)
+        .set('X-Service-Project-Key', tenant.projectKey);
       expect(viaHeader.status).toBe(302);
     });
   });
@@ -325,31 +483,79 @@ describe('social sign-in (OAuth 2.0 + PKCE) against real providers on loopback',
 
   describe('full sign-in', () => {
     it('Google: creates the user from the verified ID token, links the identity, sets cookies and redirects; the next sign-in finds the same user', async () => {
-      const res = await signInWith('google', { account: 'google-sub-1', claims: { email: 'Ada@Example.com', email_verified: true } });
+      const res = await signInWith('google', {
+        account: 'google-sub-1',
+        claims: { email: 'Ada@Example.com', email_verified: true },
+      });
       const user = await expectSignedIn(res, 'Ada@Example.com');
       expect(user.emailVerified).toBe(true);
-      expect(await t.dataSource.getRepository(PasswordCredential).countBy({ userId: user.id })).toBe(0);
-      const identity = await t.dataSource.getRepository(OAuthIdentity).findOneByOrFail({ userId: user.id });
-      expect(identity).toMatchObject({ projectId: tenant.project.id, tenantId: tenant.tenantId, provider: 'google', subject: 'google-sub-1', email: 'Ada@Example.com' });
+      expect(
+        await t.dataSource.getRepository(PasswordCredential).countBy({ userId: user.id }),
+      ).toBe(0);
+      const identity = await t.dataSource
+        .getRepository(OAuthIdentity)
+        .findOneByOrFail({ userId: user.id });
+      expect(identity).toMatchObject({
+        projectId: tenant.project.id,
+        tenantId: tenant.tenantId,
+        provider: 'google',
+        subject: 'google-sub-1',
+        email: 'Ada@Example.com',
+      });
       expect(await actionsOf(user.id)).toEqual(['oauth.linked', 'session.created', 'user.created']);
       const outbox = async (type: string) =>
-        (await t.dataSource.getRepository(OutboxEvent).find({ where: { type, projectId: tenant.project.id } })).map((e) => e.payload);
-      expect(await outbox('user.created')).toEqual([{ user: { id: user.id, email: 'Ada@Example.com', username: null, project_id: tenant.project.id }, method: 'oauth', provider: 'google' }]);
+        (
+          await t.dataSource
+            .getRepository(OutboxEvent)
+            .find({ where: { type, projectId: tenant.project.id } })
+        ).map((e) => e.payload);
+      expect(await outbox('user.created')).toEqual([
+        {
+          user: {
+            id: user.id,
+            email: 'Ada@Example.com',
+            username: null,
+            project_id: tenant.project.id,
+          },
+          method: 'oauth',
+          provider: 'google',
+        },
+      ]);
       expect(await outbox('oauth.linked')).toEqual([
         {
           user: { id: user.id, email: 'Ada@Example.com' },
-          identity: { id: identity.id, provider: 'google', subject: 'google-sub-1', email: 'Ada@Example.com', email_verified: true },
+          identity: {
+            id: identity.id,
+            provider: 'google',
+            subject: 'google-sub-1',
+            email: 'Ada@Example.com',
+            email_verified: true,
+          },
           new_user: true,
         },
       ]);
-      const tx = await t.dataSource.getRepository(OAuthTransaction).findOneByOrFail({ provider: 'google' });
+      const tx = await t.dataSource
+        .getRepository(OAuthTransaction)
+        .findOneByOrFail({ provider: 'google' });
       expect(tx.consumedAt).not.toBeNull();
 
-      const again = await signInWith('google', { account: 'google-sub-1', claims: { email: 'ada@example.com', email_verified: true } });
+      const again = await signInWith('google', {
+        account: 'google-sub-1',
+        claims: { email: 'ada@example.com', email_verified: true },
+      });
       expect((await expectSignedIn(again, 'Ada@Example.com')).id).toBe(user.id);
-      expect(await count('SELECT count(*)::int AS n FROM users WHERE project_id = $1', [tenant.project.id])).toBe(1);
+      expect(
+        await count('SELECT count(*)::int AS n FROM users WHERE project_id = $1', [
+          tenant.project.id,
+        ]),
+      ).toBe(1);
       expect(await count('SELECT count(*)::int AS n FROM oauth_identities')).toBe(1);
-      expect(await actionsOf(user.id)).toEqual(['oauth.linked', 'session.created', 'session.created', 'user.created']);
+      expect(await actionsOf(user.id)).toEqual([
+        'oauth.linked',
+        'session.created',
+        'session.created',
+        'user.created',
+      ]);
     });
 
     it('GitHub: takes the primary verified email from the emails API and the numeric id as subject', async () => {
@@ -366,47 +572,92 @@ describe('social sign-in (OAuth 2.0 + PKCE) against real providers on loopback',
       const res = await callback(ret, started.binding);
       const user = await expectSignedIn(res, 'hub@example.com');
       expect(user.emailVerified).toBe(true);
-      expect(await t.dataSource.getRepository(OAuthIdentity).findOneByOrFail({ userId: user.id })).toMatchObject({ provider: 'github', subject: '9001', email: 'hub@example.com' });
+      expect(
+        await t.dataSource.getRepository(OAuthIdentity).findOneByOrFail({ userId: user.id }),
+      ).toMatchObject({ provider: 'github', subject: '9001', email: 'hub@example.com' });
       expect(await actionsOf(user.id)).toEqual(['oauth.linked', 'session.created', 'user.created']);
     });
 
     it('Microsoft: signs in through its OpenID Connect endpoints (keys found through discovery)', async () => {
-      const res = await signInWith('microsoft', { account: 'ms-oid-1', claims: { email: 'grace@contoso.example', email_verified: true } });
+      const res = await signInWith('microsoft', {
+        account: 'ms-oid-1',
+        claims: { email: 'grace@contoso.example', email_verified: true },
+      });
       const user = await expectSignedIn(res, 'grace@contoso.example');
-      expect(await t.dataSource.getRepository(OAuthIdentity).findOneByOrFail({ userId: user.id })).toMatchObject({ provider: 'microsoft', subject: 'ms-oid-1' });
+      expect(
+        await t.dataSource.getRepository(OAuthIdentity).findOneByOrFail({ userId: user.id }),
+      ).toMatchObject({ provider: 'microsoft', subject: 'ms-oid-1' });
     });
 
     it("Apple: form_post callback, ES256 client secret JWT, string 'true' email_verified", async () => {
       const started = await startAt('apple');
-      const ret = await loginAtProvider(started.location.toString(), { account: '001234.apple.user', claims: { email: 'relay@privaterelay.appleid.com', email_verified: 'true' } });
+      const ret = await loginAtProvider(started.location.toString(), {
+        account: '001234.apple.user',
+        claims: { email: 'relay@privaterelay.appleid.com', email_verified: 'true' },
+      });
       expect(ret.method).toBe('POST');
       const res = await callback(ret, started.binding);
       const user = await expectSignedIn(res, 'relay@privaterelay.appleid.com');
       expect(user.emailVerified).toBe(true);
-      expect(await t.dataSource.getRepository(OAuthIdentity).findOneByOrFail({ userId: user.id })).toMatchObject({ provider: 'apple', subject: '001234.apple.user' });
+      expect(
+        await t.dataSource.getRepository(OAuthIdentity).findOneByOrFail({ userId: user.id }),
+      ).toMatchObject({ provider: 'apple', subject: '001234.apple.user' });
       const seen = local.appleSecretsSeen.at(-1)!;
       expect(seen.header).toMatchObject({ alg: 'ES256', kid: APPLE.keyId });
-      expect(seen.claims).toEqual({ iss: APPLE.teamId, sub: APPLE.clientId, aud: issuer('apple'), iat: expect.any(Number), exp: expect.any(Number) });
-      expect((seen.claims.exp as number) - (seen.claims.iat as number)).toBeLessThanOrEqual(15_777_000);
+      expect(seen.claims).toEqual({
+        iss: APPLE.teamId,
+        sub: APPLE.clientId,
+        aud: issuer('apple'),
+        iat: expect.any(Number),
+        exp: expect.any(Number),
+      });
+      expect((seen.claims.exp as number) - (seen.claims.iat as number)).toBeLessThanOrEqual(
+        15_777_000,
+      );
     });
 
     it('creates a user whose email the provider does not verify, with email_verified false', async () => {
-      const res = await signInWith('microsoft', { account: 'ms-unverified', claims: { email: 'new@contoso.example' } });
+      const res = await signInWith('microsoft', {
+        account: 'ms-unverified',
+        claims: { email: 'new@contoso.example' },
+      });
       const user = await expectSignedIn(res, 'new@contoso.example');
       expect(user.emailVerified).toBe(false);
     });
 
     it('gives a user with MFA the challenge: ?mfa_required=true&mfa_token=…, no session cookie', async () => {
       const user = await createUser(t.app, tenant.project, 'mfa@example.com');
-      await t.dataSource.getRepository(OAuthIdentity).save({ tenantId: tenant.tenantId, projectId: tenant.project.id, userId: user.id, provider: 'google', subject: 'mfa-sub', email: 'mfa@example.com' });
-      await t.dataSource.getRepository(MfaFactor).save({ tenantId: tenant.tenantId, projectId: tenant.project.id, userId: user.id, type: 'totp', status: 'enabled', secretEncrypted: 'x' });
-      const res = await signInWith('google', { account: 'mfa-sub', claims: { email: 'mfa@example.com', email_verified: true } });
+      await t.dataSource.getRepository(OAuthIdentity).save({
+        tenantId: tenant.tenantId,
+        projectId: tenant.project.id,
+        userId: user.id,
+        provider: 'google',
+        subject: 'mfa-sub',
+        email: 'mfa@example.com',
+      });
+      await t.dataSource.getRepository(MfaFactor).save({
+        tenantId: tenant.tenantId,
+        projectId: tenant.project.id,
+        userId: user.id,
+        type: 'totp',
+        status: 'enabled',
+        secretEncrypted: 'x',
+      });
+      const res = await signInWith('google', {
+        account: 'mfa-sub',
+        claims: { email: 'mfa@example.com', email_verified: true },
+      });
       const { target, query } = redirectOf(res);
       expect(target).toBe(APP_REDIRECT);
-      expect(query).toEqual({ mfa_required: 'true', mfa_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
+      expect(query).toEqual({
+        mfa_required: 'true',
+        mfa_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      });
       expectNoSession(res);
       expectNavigationHeaders(res);
-      expect(await t.dataSource.getRepository(OneTimeToken).countBy({ userId: user.id, purpose: 'mfa' })).toBe(1);
+      expect(
+        await t.dataSource.getRepository(OneTimeToken).countBy({ userId: user.id, purpose: 'mfa' }),
+      ).toBe(1);
       expect(await t.dataSource.getRepository(Session).countBy({ userId: user.id })).toBe(0);
     });
   });
@@ -416,62 +667,133 @@ describe('social sign-in (OAuth 2.0 + PKCE) against real providers on loopback',
   describe('linking by email', () => {
     it('links to an existing user when the provider asserts the email is verified; an unverified local account loses its unproven password and sessions', async () => {
       const squatter = await signUpUser(t, tenant.projectKey, 'owner@example.com');
-      const res = await signInWith('google', { account: 'owner-sub', claims: { email: 'OWNER@example.com', email_verified: true } });
+      const res = await signInWith('google', {
+        account: 'owner-sub',
+        claims: { email: 'OWNER@example.com', email_verified: true },
+      });
       const user = await expectSignedIn(res, 'owner@example.com');
       expect(user.id).toBe(squatter.id);
       expect(user.emailVerified).toBe(true);
-      expect(await t.dataSource.getRepository(PasswordCredential).countBy({ userId: user.id })).toBe(0);
-      const old = await t.dataSource.getRepository(Session).findOneByOrFail({ id: squatter.sessionId });
+      expect(
+        await t.dataSource.getRepository(PasswordCredential).countBy({ userId: user.id }),
+      ).toBe(0);
+      const old = await t.dataSource
+        .getRepository(Session)
+        .findOneByOrFail({ id: squatter.sessionId });
       expect(old.revokedAt).not.toBeNull();
-      const oldToken = await t.http().get('/v1/auth/me').set('X-Service-Project-Key', tenant.projectKey).set('Authorization', `Bearer ${squatter.accessToken}`);
+      const oldToken = await t
+        .http()
+        .get('/v1/auth/me')
+        .set('X-Service-Project-Key', tenant.projectKey)
+        .set('Authorization', `Bearer ${squatter.accessToken}`);
       expect(oldToken.body).toEqual({ user: null });
-      expect(await actionsOf(user.id)).toEqual(['email.verified', 'oauth.linked', 'session.created', 'session.created', 'session.revoked', 'user.created', 'user.updated']);
-      const updated = await t.dataSource.getRepository(OutboxEvent).findOneByOrFail({ type: 'user.updated', projectId: tenant.project.id });
+      expect(await actionsOf(user.id)).toEqual([
+        'email.verified',
+        'oauth.linked',
+        'session.created',
+        'session.created',
+        'session.revoked',
+        'user.created',
+        'user.updated',
+      ]);
+      const updated = await t.dataSource
+        .getRepository(OutboxEvent)
+        .findOneByOrFail({ type: 'user.updated', projectId: tenant.project.id });
       expect(updated.payload).toEqual({
         user: { id: user.id, email: 'owner@example.com' },
         reason: 'account_claimed',
         proof: { method: 'oauth', provider: 'google' },
         changes: { email_verified: true },
-        removed: { password: true, passkeys: 0, identities: [], mfa_factors: [], backup_codes: 0, sessions: 1 },
+        removed: {
+          password: true,
+          passkeys: 0,
+          identities: [],
+          mfa_factors: [],
+          backup_codes: 0,
+          sessions: 1,
+        },
       });
     });
 
     it('links to a verified local account without touching its password', async () => {
       const existing = await createUser(t.app, tenant.project, 'verified@example.com');
       await t.dataSource.getRepository(User).update({ id: existing.id }, { emailVerified: true });
-      const res = await signInWith('microsoft', { account: 'ms-verified', claims: { email: 'verified@example.com', email_verified: true } });
+      const res = await signInWith('microsoft', {
+        account: 'ms-verified',
+        claims: { email: 'verified@example.com', email_verified: true },
+      });
       expect((await expectSignedIn(res, 'verified@example.com')).id).toBe(existing.id);
-      expect(await t.dataSource.getRepository(PasswordCredential).countBy({ userId: existing.id })).toBe(1);
+      expect(
+        await t.dataSource.getRepository(PasswordCredential).countBy({ userId: existing.id }),
+      ).toBe(1);
       expect(await actionsOf(existing.id)).toEqual(['oauth.linked', 'session.created']);
     });
 
     it('does not link when the provider does not assert the email is verified (?error=account_exists)', async () => {
       const existing = await createUser(t.app, tenant.project, 'taken@example.com');
-      for (const claims of [{ email: 'taken@example.com', email_verified: false }, { email: 'Taken@Example.com' }, { email: 'taken@example.com', email_verified: 'false' }]) {
-        const res = await signInWith('google', { account: `attacker-${JSON.stringify(claims).length}`, claims });
-        expect(redirectOf(res)).toEqual({ target: APP_REDIRECT, query: { error: 'account_exists' } });
+      for (const claims of [
+        { email: 'taken@example.com', email_verified: false },
+        { email: 'Taken@Example.com' },
+        { email: 'taken@example.com', email_verified: 'false' },
+      ]) {
+        const res = await signInWith('google', {
+          account: `attacker-${JSON.stringify(claims).length}`,
+          claims,
+        });
+        expect(redirectOf(res)).toEqual({
+          target: APP_REDIRECT,
+          query: { error: 'account_exists' },
+        });
         expectNoSession(res);
       }
-      local.githubAccount = { id: 77, login: 'x', emails: [{ email: 'taken@example.com', primary: true, verified: false }] };
+      local.githubAccount = {
+        id: 77,
+        login: 'x',
+        emails: [{ email: 'taken@example.com', primary: true, verified: false }],
+      };
       const gh = await startAt('github');
-      const ghRes = await callback(await loginAtProvider(gh.location.toString(), { account: 'x' }), gh.binding);
-      expect(redirectOf(ghRes)).toEqual({ target: APP_REDIRECT, query: { error: 'account_exists' } });
+      const ghRes = await callback(
+        await loginAtProvider(gh.location.toString(), { account: 'x' }),
+        gh.binding,
+      );
+      expect(redirectOf(ghRes)).toEqual({
+        target: APP_REDIRECT,
+        query: { error: 'account_exists' },
+      });
 
       expect(await count('SELECT count(*)::int AS n FROM oauth_identities')).toBe(0);
       expect(await count('SELECT count(*)::int AS n FROM sessions')).toBe(0);
-      expect(await t.dataSource.getRepository(PasswordCredential).countBy({ userId: existing.id })).toBe(1);
-      expect(await count(`SELECT count(*)::int AS n FROM audit_events WHERE action = 'user.sign_in_failed' AND metadata->>'reason' = 'invalid_credentials' AND metadata->>'error' = 'account_exists'`)).toBe(4);
+      expect(
+        await t.dataSource.getRepository(PasswordCredential).countBy({ userId: existing.id }),
+      ).toBe(1);
+      expect(
+        await count(
+          `SELECT count(*)::int AS n FROM audit_events WHERE action = 'user.sign_in_failed' AND metadata->>'reason' = 'invalid_credentials' AND metadata->>'error' = 'account_exists'`,
+        ),
+      ).toBe(4);
     });
 
     it('refuses a disabled user (?error=account_disabled)', async () => {
       const user = await createUser(t.app, tenant.project, 'off@example.com');
-      await t.dataSource.getRepository(User).update({ id: user.id }, { status: 'disabled', emailVerified: true });
-      const res = await signInWith('google', { account: 'off-sub', claims: { email: 'off@example.com', email_verified: true } });
-      expect(redirectOf(res)).toEqual({ target: APP_REDIRECT, query: { error: 'account_disabled' } });
+      await t.dataSource
+        .getRepository(User)
+        .update({ id: user.id }, { status: 'disabled', emailVerified: true });
+      const res = await signInWith('google', {
+        account: 'off-sub',
+        claims: { email: 'off@example.com', email_verified: true },
+      });
+      expect(redirectOf(res)).toEqual({
+        target: APP_REDIRECT,
+        query: { error: 'account_disabled' },
+      });
       expectNoSession(res);
       expect(await count('SELECT count(*)::int AS n FROM oauth_identities')).toBe(0);
       // CONTRACT §13's reason word, with the callback's code beside it.
-      expect(await count(`SELECT count(*)::int AS n FROM audit_events WHERE action = 'user.sign_in_failed' AND metadata->>'reason' = 'disabled' AND metadata->>'error' = 'account_disabled'`)).toBe(1);
+      expect(
+        await count(
+          `SELECT count(*)::int AS n FROM audit_events WHERE action = 'user.sign_in_failed' AND metadata->>'reason' = 'disabled' AND metadata->>'error' = 'account_disabled'`,
+        ),
+      ).toBe(1);
     });
   });
 
@@ -480,43 +802,91 @@ describe('social sign-in (OAuth 2.0 + PKCE) against real providers on loopback',
   describe('state', () => {
     it('is single use: a replayed callback redirects with ?error=invalid_state and creates nothing', async () => {
       const started = await startAt('google');
-      const ret = await loginAtProvider(started.location.toString(), { account: 'replay-sub', claims: { email: 'replay@example.com', email_verified: true } });
+      const ret = await loginAtProvider(started.location.toString(), {
+        account: 'replay-sub',
+        claims: { email: 'replay@example.com', email_verified: true },
+      });
       await expectSignedIn(await callback(ret, started.binding), 'replay@example.com');
       const replay = await callback(ret, started.binding);
-      expect(redirectOf(replay)).toEqual({ target: APP_REDIRECT, query: { error: 'invalid_state' } });
+      expect(redirectOf(replay)).toEqual({
+        target: APP_REDIRECT,
+        query: { error: 'invalid_state' },
+      });
       expectNoSession(replay);
       expectNavigationHeaders(replay);
       expect(await count('SELECT count(*)::int AS n FROM sessions')).toBe(1);
     });
 
     it('answers a state we never issued with 400 invalid-token and no redirect', async () => {
-      const states = ['A'.repeat(43), 'short', '', 'x'.repeat(5000), '../../etc', '\u0000'.repeat(43)];
+      const states = [
+        'A'.repeat(43),
+        'short',
+        '',
+        'x'.repeat(5000),
+        '../../etc',
+        '\u0000'.repeat(43),
+      ];
       for (const state of states) {
-        const res = await t.http().get('/v1/auth/oauth/callback').query({ state, code: 'whatever' });
+        const res = await t
+          .http()
+          .get('/v1/auth/oauth/callback')
+          .query({ state, code: 'whatever' });
         expectProblem(res, 400, 'invalid-token', '/v1/auth/oauth/callback');
         expect(res.headers.location).toBeUndefined();
         expectNoSession(res);
       }
       expectProblem(await t.http().get('/v1/auth/oauth/callback'), 400, 'invalid-token');
-      expectProblem(await t.http().get('/v1/auth/oauth/callback?state=a&state=b&code=c'), 400, 'invalid-token');
-      expectProblem(await t.http().post('/v1/auth/oauth/callback').type('form').send({ state: 'B'.repeat(43), code: 'c' }), 400, 'invalid-token');
-      expectProblem(await t.http().post('/v1/auth/oauth/callback').send({ state: ['x'], code: { a: 1 } }), 400, 'invalid-token');
+      expectProblem(
+        await t.http().get('/v1/auth/oauth/callback?state=a&state=b&code=c'),
+        400,
+        'invalid-token',
+      );
+      expectProblem(
+        await t
+          .http()
+          .post('/v1/auth/oauth/callback')
+          .type('form')
+          .send({ state: 'B'.repeat(43), code: 'c' }),
+        400,
+        'invalid-token',
+      );
+      expectProblem(
+        await t
+          .http()
+          .post('/v1/auth/oauth/callback')
+          .send({ state: ['x'], code: { a: 1 } }),
+        400,
+        'invalid-token',
+      );
     });
 
     it('is bound to the browser: a callback without (or with another) binding cookie gets ?error=invalid_state', async () => {
       const started = await startAt('google');
-      const ret = await loginAtProvider(started.location.toString(), { account: 'bound-sub', claims: { email: 'bound@example.com', email_verified: true } });
+      const ret = await loginAtProvider(started.location.toString(), {
+        account: 'bound-sub',
+        claims: { email: 'bound@example.com', email_verified: true },
+      });
       for (const binding of [null, 'C'.repeat(43), 'not-a-binding']) {
         const res = await callback(ret, binding);
-        expect(redirectOf(res)).toEqual({ target: APP_REDIRECT, query: { error: 'invalid_state' } });
+        expect(redirectOf(res)).toEqual({
+          target: APP_REDIRECT,
+          query: { error: 'invalid_state' },
+        });
         expectNoSession(res);
       }
-      expect(await count('SELECT count(*)::int AS n FROM users WHERE project_id = $1', [tenant.project.id])).toBe(0);
+      expect(
+        await count('SELECT count(*)::int AS n FROM users WHERE project_id = $1', [
+          tenant.project.id,
+        ]),
+      ).toBe(0);
     });
 
     it('expires after ten minutes', async () => {
       const started = await startAt('google');
-      const ret = await loginAtProvider(started.location.toString(), { account: 'late-sub', claims: { email: 'late@example.com', email_verified: true } });
+      const ret = await loginAtProvider(started.location.toString(), {
+        account: 'late-sub',
+        claims: { email: 'late@example.com', email_verified: true },
+      });
       t.clock.advance(10 * 60_000 + 1000);
       const res = await callback(ret, started.binding);
       expect(redirectOf(res)).toEqual({ target: APP_REDIRECT, query: { error: 'invalid_state' } });
@@ -525,32 +895,66 @@ describe('social sign-in (OAuth 2.0 + PKCE) against real providers on loopback',
 
     it('lets exactly one of many concurrent callbacks with the same state through', async () => {
       const started = await startAt('google');
-      const ret = await loginAtProvider(started.location.toString(), { account: 'race-sub', claims: { email: 'race@example.com', email_verified: true } });
-      const results = await Promise.all(Array.from({ length: 6 }, () => callback(ret, started.binding)));
+      const ret = await loginAtProvider(started.location.toString(), {
+        account: 'race-sub',
+        claims: { email: 'race@example.com', email_verified: true },
+      });
+      const results = await Promise.all(
+        Array.from({ length: 6 }, () => callback(ret, started.binding)),
+      );
       const outcomes = results.map((r) => redirectOf(r).query.error ?? 'ok').sort();
-      expect(outcomes).toEqual(['invalid_state', 'invalid_state', 'invalid_state', 'invalid_state', 'invalid_state', 'ok']);
+      expect(outcomes).toEqual([
+        'invalid_state',
+        'invalid_state',
+        'invalid_state',
+        'invalid_state',
+        'invalid_state',
+        'ok',
+      ]);
       expect(await count('SELECT count(*)::int AS n FROM sessions')).toBe(1);
-      expect(await count('SELECT count(*)::int AS n FROM users WHERE project_id = $1', [tenant.project.id])).toBe(1);
+      expect(
+        await count('SELECT count(*)::int AS n FROM users WHERE project_id = $1', [
+          tenant.project.id,
+        ]),
+      ).toBe(1);
     });
 
     it('takes the provider from the stored state: a state from Google with a code from Microsoft fails with provider_error', async () => {
       const google = await startAt('google');
       const microsoft = await startAt('microsoft', google.binding);
-      await loginAtProvider(google.location.toString(), { account: 'mix-sub', claims: { email: 'mix@example.com', email_verified: true } });
-      const msRet = await loginAtProvider(microsoft.location.toString(), { account: 'mix-sub', claims: { email: 'mix@example.com', email_verified: true } });
+      await loginAtProvider(google.location.toString(), {
+        account: 'mix-sub',
+        claims: { email: 'mix@example.com', email_verified: true },
+      });
+      const msRet = await loginAtProvider(microsoft.location.toString(), {
+        account: 'mix-sub',
+        claims: { email: 'mix@example.com', email_verified: true },
+      });
       if (msRet.method !== 'GET') throw new Error('expected a GET callback');
       const code = msRet.params.get('code')!;
-      const res = await t.http().get('/v1/auth/oauth/callback').query({ code, state: google.state }).set('Cookie', `service_oauth_binding=${google.binding}`);
+      const res = await t
+        .http()
+        .get('/v1/auth/oauth/callback')
+        .query({ code, state: google.state })
+        .set('Cookie', `service_oauth_binding=${google.binding}`);
       expect(redirectOf(res)).toEqual({ target: APP_REDIRECT, query: { error: 'provider_error' } });
       expectNoSession(res);
-      expect(await count('SELECT count(*)::int AS n FROM users WHERE project_id = $1', [tenant.project.id])).toBe(0);
+      expect(
+        await count('SELECT count(*)::int AS n FROM users WHERE project_id = $1', [
+          tenant.project.id,
+        ]),
+      ).toBe(0);
     });
 
     it('rejects a code redeemed with another transaction’s PKCE verifier (provider_error)', async () => {
       const jar = new CookieJar();
       const first = await startAt('google');
       const second = await startAt('google', first.binding);
-      const firstRet = await loginAtProvider(first.location.toString(), { account: 'pkce-sub', claims: { email: 'pkce@example.com', email_verified: true } }, jar);
+      const firstRet = await loginAtProvider(
+        first.location.toString(),
+        { account: 'pkce-sub', claims: { email: 'pkce@example.com', email_verified: true } },
+        jar,
+      );
       if (firstRet.method !== 'GET') throw new Error('expected a GET callback');
       // The first flow's code arrives with the second flow's state: the verifier does not match its challenge.
       const res = await t
@@ -560,7 +964,11 @@ describe('social sign-in (OAuth 2.0 + PKCE) against real providers on loopback',
         .set('Cookie', `service_oauth_binding=${first.binding}`);
       expect(redirectOf(res)).toEqual({ target: APP_REDIRECT, query: { error: 'provider_error' } });
       expectNoSession(res);
-      expect(await count('SELECT count(*)::int AS n FROM users WHERE project_id = $1', [tenant.project.id])).toBe(0);
+      expect(
+        await count('SELECT count(*)::int AS n FROM users WHERE project_id = $1', [
+          tenant.project.id,
+        ]),
+      ).toBe(0);
       // The same code with its own transaction (its own verifier) still goes through: only the verifier differed.
       await expectSignedIn(await callback(firstRet, first.binding), 'pkce@example.com');
     });
@@ -575,33 +983,67 @@ describe('social sign-in (OAuth 2.0 + PKCE) against real providers on loopback',
       expectNoSession(res);
       local.github.decline = true;
       const gh = await startAt('github');
-      const ghRes = await callback(await loginAtProvider(gh.location.toString(), { account: 'x' }), gh.binding);
-      expect(redirectOf(ghRes)).toEqual({ target: APP_REDIRECT, query: { error: 'access_denied' } });
+      const ghRes = await callback(
+        await loginAtProvider(gh.location.toString(), { account: 'x' }),
+        gh.binding,
+      );
+      expect(redirectOf(ghRes)).toEqual({
+        target: APP_REDIRECT,
+        query: { error: 'access_denied' },
+      });
       // Apple posts its own code when the user cancels.
       const apple = await startAt('apple');
-      const cancelled = await t.http().post('/v1/auth/oauth/callback').type('form').send({ state: apple.state, error: 'user_cancelled_authorize' }).set('Cookie', `service_oauth_binding=${apple.binding}`);
-      expect(redirectOf(cancelled)).toEqual({ target: APP_REDIRECT, query: { error: 'access_denied' } });
+      const cancelled = await t
+        .http()
+        .post('/v1/auth/oauth/callback')
+        .type('form')
+        .send({ state: apple.state, error: 'user_cancelled_authorize' })
+        .set('Cookie', `service_oauth_binding=${apple.binding}`);
+      expect(redirectOf(cancelled)).toEqual({
+        target: APP_REDIRECT,
+        query: { error: 'access_denied' },
+      });
       expectNoSession(cancelled);
-      expect(await count('SELECT count(*)::int AS n FROM users WHERE project_id = $1', [tenant.project.id])).toBe(0);
+      expect(
+        await count('SELECT count(*)::int AS n FROM users WHERE project_id = $1', [
+          tenant.project.id,
+        ]),
+      ).toBe(0);
     });
 
     it('maps a failing token endpoint to ?error=provider_error', async () => {
       local.github.tokenStatus = 500;
       const gh = await startAt('github');
-      const res = await callback(await loginAtProvider(gh.location.toString(), { account: 'x' }), gh.binding);
+      const res = await callback(
+        await loginAtProvider(gh.location.toString(), { account: 'x' }),
+        gh.binding,
+      );
       expect(redirectOf(res)).toEqual({ target: APP_REDIRECT, query: { error: 'provider_error' } });
       expectNoSession(res);
 
       await configureProviders((s) => (s.google.token_url = `${local.url}/fail/token`));
-      const google = await signInWith('google', { account: 'g', claims: { email: 'g@example.com', email_verified: true } });
-      expect(redirectOf(google)).toEqual({ target: APP_REDIRECT, query: { error: 'provider_error' } });
-      expect(await count('SELECT count(*)::int AS n FROM users WHERE project_id = $1', [tenant.project.id])).toBe(0);
+      const google = await signInWith('google', {
+        account: 'g',
+        claims: { email: 'g@example.com', email_verified: true },
+      });
+      expect(redirectOf(google)).toEqual({
+        target: APP_REDIRECT,
+        query: { error: 'provider_error' },
+      });
+      expect(
+        await count('SELECT count(*)::int AS n FROM users WHERE project_id = $1', [
+          tenant.project.id,
+        ]),
+      ).toBe(0);
     });
 
     it('gives up on a token endpoint that never answers within OAUTH_TIMEOUT_MS (?error=provider_error)', async () => {
       await configureProviders((s) => (s.google.token_url = `${local.url}/hang/token`));
       const started = await startAt('google');
-      const ret = await loginAtProvider(started.location.toString(), { account: 'slow', claims: { email: 'slow@example.com', email_verified: true } });
+      const ret = await loginAtProvider(started.location.toString(), {
+        account: 'slow',
+        claims: { email: 'slow@example.com', email_verified: true },
+      });
       const before = Date.now();
       const res = await callback(ret, started.binding);
       const took = Date.now() - before;
@@ -614,11 +1056,20 @@ describe('social sign-in (OAuth 2.0 + PKCE) against real providers on loopback',
 
     it('rejects an ID token whose signature does not verify against the provider keys (provider_error)', async () => {
       // Google's tokens checked against Microsoft's key set: same issuer settings, wrong keys.
-      await configureProviders((s) => (s.google.jwks_url = `${issuer('microsoft')}/common/discovery/v2.0/keys`));
-      const res = await signInWith('google', { account: 'forged', claims: { email: 'forged@example.com', email_verified: true } });
+      await configureProviders(
+        (s) => (s.google.jwks_url = `${issuer('microsoft')}/common/discovery/v2.0/keys`),
+      );
+      const res = await signInWith('google', {
+        account: 'forged',
+        claims: { email: 'forged@example.com', email_verified: true },
+      });
       expect(redirectOf(res)).toEqual({ target: APP_REDIRECT, query: { error: 'provider_error' } });
       expectNoSession(res);
-      expect(await count('SELECT count(*)::int AS n FROM users WHERE project_id = $1', [tenant.project.id])).toBe(0);
+      expect(
+        await count('SELECT count(*)::int AS n FROM users WHERE project_id = $1', [
+          tenant.project.id,
+        ]),
+      ).toBe(0);
     });
 
     it('rejects an ID token from another issuer than the configured one (provider_error)', async () => {
@@ -627,9 +1078,16 @@ describe('social sign-in (OAuth 2.0 + PKCE) against real providers on loopback',
         s.microsoft.issuer = issuer('google');
         s.microsoft.jwks_url = `${issuer('microsoft')}/common/discovery/v2.0/keys`;
       });
-      const res = await signInWith('microsoft', { account: 'wrong-iss', claims: { email: 'iss@example.com', email_verified: true } });
+      const res = await signInWith('microsoft', {
+        account: 'wrong-iss',
+        claims: { email: 'iss@example.com', email_verified: true },
+      });
       expect(redirectOf(res)).toEqual({ target: APP_REDIRECT, query: { error: 'provider_error' } });
-      expect(await count('SELECT count(*)::int AS n FROM users WHERE project_id = $1', [tenant.project.id])).toBe(0);
+      expect(
+        await count('SELECT count(*)::int AS n FROM users WHERE project_id = $1', [
+          tenant.project.id,
+        ]),
+      ).toBe(0);
     });
 
     it('answers authorize with 503 when an overridden issuer cannot be discovered, and stores nothing', async () => {
@@ -646,11 +1104,22 @@ describe('social sign-in (OAuth 2.0 + PKCE) against real providers on loopback',
 
     it('treats a provider error response, or a callback without a code, as provider_error', async () => {
       const started = await startAt('google');
-      const res = await t.http().get('/v1/auth/oauth/callback').query({ state: started.state, error: 'server_error' }).set('Cookie', `service_oauth_binding=${started.binding}`);
+      const res = await t
+        .http()
+        .get('/v1/auth/oauth/callback')
+        .query({ state: started.state, error: 'server_error' })
+        .set('Cookie', `service_oauth_binding=${started.binding}`);
       expect(redirectOf(res)).toEqual({ target: APP_REDIRECT, query: { error: 'provider_error' } });
       const other = await startAt('google', started.binding);
-      const noCode = await t.http().get('/v1/auth/oauth/callback').query({ state: other.state }).set('Cookie', `service_oauth_binding=${started.binding}`);
-      expect(redirectOf(noCode)).toEqual({ target: APP_REDIRECT, query: { error: 'provider_error' } });
+      const noCode = await t
+        .http()
+        .get('/v1/auth/oauth/callback')
+        .query({ state: other.state })
+        .set('Cookie', `service_oauth_binding=${started.binding}`);
+      expect(redirectOf(noCode)).toEqual({
+        target: APP_REDIRECT,
+        query: { error: 'provider_error' },
+      });
     });
   });
 });

@@ -4,24 +4,51 @@ import type { Page } from 'playwright-core';
 import { linkIn, SmtpSink, spawnApp, type AppProcess } from '@gatehouse/testing';
 import { buildAuthPages } from './support/auth-pages-build';
 import { OidcClientTsApp, type SpaUser } from './support/oidc-client-ts-app';
-import { freePort, OidcStack, PASSWORD, type CreatedClient, type OidcProject } from './support/oidc-stack';
+import {
+  freePort,
+  OidcStack,
+  PASSWORD,
+  type CreatedClient,
+  type OidcProject,
+} from './support/oidc-stack';
 import { PagesBrowser, type AxeViolation } from './support/pages-browser';
 
 function claimsOf(jwt: string): Record<string, unknown> {
-  return JSON.parse(Buffer.from(jwt.split('.')[1], 'base64url').toString('utf8')) as Record<string, unknown>;
+  return JSON.parse(Buffer.from(jwt.split('.')[1], 'base64url').toString('utf8')) as Record<
+    string,
+    unknown
+  >;
 }
 
 function headerOf(jwt: string): Record<string, unknown> {
-  return JSON.parse(Buffer.from(jwt.split('.')[0], 'base64url').toString('utf8')) as Record<string, unknown>;
+  return JSON.parse(Buffer.from(jwt.split('.')[0], 'base64url').toString('utf8')) as Record<
+    string,
+    unknown
+  >;
 }
 
-type SpaResult = { ok: true; user?: SpaUser; signedOut?: true } | { ok: false; error: string; description: string | null };
+type SpaResult =
+  | { ok: true; user?: SpaUser; signedOut?: true }
+  | { ok: false; error: string; description: string | null };
 
-type RpKind = 'authjs' | 'openid-client-passport' | 'openid-client-passport-par' | 'passport-openidconnect' | 'express-openid-connect';
+type RpKind =
+  | 'authjs'
+  | 'openid-client-passport'
+  | 'openid-client-passport-par'
+  | 'passport-openidconnect'
+  | 'express-openid-connect';
 
 /** The Express relying parties (support/relying-parties/*.mjs) in one child process: they are ES modules. */
-async function startRelyingParties(spec: { issuer: string; secret: string; apps: Record<string, unknown>[] }): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [join(__dirname, 'support/relying-parties/server.mjs'), JSON.stringify(spec)], { stdio: ['ignore', 'pipe', 'pipe'] });
+async function startRelyingParties(spec: {
+  issuer: string;
+  secret: string;
+  apps: Record<string, unknown>[];
+}): Promise<ChildProcess> {
+  const child = spawn(
+    process.execPath,
+    [join(__dirname, 'support/relying-parties/server.mjs'), JSON.stringify(spec)],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let output = '';
   child.stderr.on('data', (d: Buffer) => (output += d.toString()));
   await new Promise<void>((resolve, reject) => {
@@ -56,27 +83,66 @@ describe('OIDC relying-party libraries through the hosted pages in Chromium', ()
     buildAuthPages();
     await stack.start();
     spa = new OidcClientTsApp(`http://127.0.0.1:${await freePort()}`);
-    const kinds: RpKind[] = ['authjs', 'openid-client-passport', 'openid-client-passport-par', 'passport-openidconnect', 'express-openid-connect'];
-    for (const kind of kinds) rps[kind] = { origin: `http://127.0.0.1:${await freePort()}`, client: { client_id: '' } };
-    const callbackOf = (kind: RpKind) => (kind === 'authjs' ? `${rps[kind].origin}/auth/callback/gatehouse` : `${rps[kind].origin}/callback`);
-    op = await stack.oidcProject({}, [spa.redirectUri, spa.silentRedirectUri, ...kinds.map(callbackOf)]);
-    const patched = await stack.admin().patch(`/v1/admin/projects/${op.project.id}`, { name: 'Acme', allowed_origins: [spa.origin] });
+    const kinds: RpKind[] = [
+      'authjs',
+      'openid-client-passport',
+      'openid-client-passport-par',
+      'passport-openidconnect',
+      'express-openid-connect',
+    ];
+    for (const kind of kinds)
+      rps[kind] = { origin: `http://127.0.0.1:${await freePort()}`, client: { client_id: '' } };
+    const callbackOf = (kind: RpKind) =>
+      kind === 'authjs'
+        ? `${rps[kind].origin}/auth/callback/gatehouse`
+        : `${rps[kind].origin}/callback`;
+    op = await stack.oidcProject({}, [
+      spa.redirectUri,
+      spa.silentRedirectUri,
+      ...kinds.map(callbackOf),
+    ]);
+    const patched = await stack.admin().patch(`/v1/admin/projects/${op.project.id}`, {
+      name: 'Acme',
+      allowed_origins: [spa.origin],
+    });
     expect(patched.status).toBe(200);
     // Each relying party's client as its README needs it, every other member at its default.
     const clientSettings: Record<RpKind, Record<string, unknown>> = {
       authjs: { name: 'Auth.js app' },
       'openid-client-passport': { name: 'Passport app' },
       // Required, so that a sign-in proves the request was pushed.
-      'openid-client-passport-par': { name: 'PAR app', require_pushed_authorization_requests: true },
+      'openid-client-passport-par': {
+        name: 'PAR app',
+        require_pushed_authorization_requests: true,
+      },
       // The library has no PKCE (it sends a nonce) and sends its secret in the body.
-      'passport-openidconnect': { name: 'Legacy app', require_pkce: false, token_endpoint_auth_method: 'client_secret_post' },
-      'express-openid-connect': { name: 'Express app', post_logout_redirect_uris: [rps['express-openid-connect'].origin] },
+      'passport-openidconnect': {
+        name: 'Legacy app',
+        require_pkce: false,
+        token_endpoint_auth_method: 'client_secret_post',
+      },
+      'express-openid-connect': {
+        name: 'Express app',
+        post_logout_redirect_uris: [rps['express-openid-connect'].origin],
+      },
     };
-    for (const kind of kinds) rps[kind].client = await stack.client(op.project.id, { first_party: true, redirect_uris: [callbackOf(kind)], post_logout_redirect_uris: [], ...clientSettings[kind] });
+    for (const kind of kinds)
+      rps[kind].client = await stack.client(op.project.id, {
+        first_party: true,
+        redirect_uris: [callbackOf(kind)],
+        post_logout_redirect_uris: [],
+        ...clientSettings[kind],
+      });
     rpProcess = await startRelyingParties({
       issuer: op.issuer,
       secret: 'a relying party cookie secret of 32+ characters',
-      apps: kinds.map((kind) => ({ kind: kind.replace(/-par$/, ''), port: Number(new URL(rps[kind].origin).port), clientId: rps[kind].client.client_id, clientSecret: rps[kind].client.client_secret, usePAR: kind.endsWith('-par') })),
+      apps: kinds.map((kind) => ({
+        kind: kind.replace(/-par$/, ''),
+        port: Number(new URL(rps[kind].origin).port),
+        clientId: rps[kind].client.client_id,
+        clientSecret: rps[kind].client.client_secret,
+        usePAR: kind.endsWith('-par'),
+      })),
     });
     spaClient = await stack.client(op.project.id, {
       name: 'Acme SPA',
@@ -91,7 +157,11 @@ describe('OIDC relying-party libraries through the hosted pages in Chromium', ()
     // Mail (the password-reset link) goes out through the worker to a local SMTP server.
     await smtp.start();
     worker = await spawnApp('webhook-worker', { SMTP_URL: smtp.url });
-    browser = await PagesBrowser.launch([new URL(stack.authUrl).host, new URL(spa.origin).host, ...Object.values(rps).map((rp) => new URL(rp.origin).host)]);
+    browser = await PagesBrowser.launch([
+      new URL(stack.authUrl).host,
+      new URL(spa.origin).host,
+      ...Object.values(rps).map((rp) => new URL(rp.origin).host),
+    ]);
     page = browser.page;
   }, 180_000);
 
@@ -105,7 +175,13 @@ describe('OIDC relying-party libraries through the hosted pages in Chromium', ()
   });
 
   const heading = (name: string) => page.getByRole('heading', { level: 1, name }).waitFor();
-  const sessionRevokedAt = async (sid: string) => (await stack.cp.dataSource.query<{ revoked_at: Date | null }[]>(`SELECT revoked_at FROM sessions WHERE id = $1`, [sid]))[0]?.revoked_at;
+  const sessionRevokedAt = async (sid: string) =>
+    (
+      await stack.cp.dataSource.query<{ revoked_at: Date | null }[]>(
+        `SELECT revoked_at FROM sessions WHERE id = $1`,
+        [sid],
+      )
+    )[0]?.revoked_at;
 
   /** The hosted sign-in page, as a person fills it in. */
   async function signInOnHostedPage(email: string, clientName: string): Promise<void> {
@@ -118,22 +194,48 @@ describe('OIDC relying-party libraries through the hosted pages in Chromium', ()
 
   const spaResult = async (path: string): Promise<SpaResult> => {
     await page.waitForURL((u) => u.href.startsWith(`${spa.origin}${path}`));
-    await page.waitForFunction(() => (window as unknown as { rpResult?: unknown }).rpResult !== undefined);
+    await page.waitForFunction(
+      () => (window as unknown as { rpResult?: unknown }).rpResult !== undefined,
+    );
     return page.evaluate(() => (window as unknown as { rpResult: SpaResult }).rpResult);
   };
-  const spaCall = <T>(name: 'user' | 'renew' | 'renewInIframe') => page.evaluate((n) => (window as unknown as { rp: Record<string, () => Promise<unknown>> }).rp[n]() as Promise<T>, name);
+  const spaCall = <T>(name: 'user' | 'renew' | 'renewInIframe') =>
+    page.evaluate(
+      (n) =>
+        (window as unknown as { rp: Record<string, () => Promise<unknown>> }).rp[n]() as Promise<T>,
+      name,
+    );
 
   it('oidc-client-ts in the browser: code + PKCE with UserInfo, a refresh-token renew, an iframe prompt=none renew, and signoutRedirect() back in the app with the session ended', async () => {
     const user = await stack.user(op.project, 'spa@example.com');
     await page.goto(`${spa.origin}/`);
-    await page.evaluate(() => (window as unknown as { rp: { signIn(): Promise<void> } }).rp.signIn()).catch(() => undefined);
+    await page
+      .evaluate(() => (window as unknown as { rp: { signIn(): Promise<void> } }).rp.signIn())
+      .catch(() => undefined);
     await signInOnHostedPage('spa@example.com', 'Acme SPA');
     const signedIn = await spaResult('/callback');
-    if (!signedIn.ok || !signedIn.user) throw new Error(`sign-in failed: ${JSON.stringify(signedIn)}`);
+    if (!signedIn.ok || !signedIn.user)
+      throw new Error(`sign-in failed: ${JSON.stringify(signedIn)}`);
     // The profile merges the ID token and UserInfo (loadUserInfo); offline_access is dropped without prompt=consent, yet a first-party client gets a refresh token.
-    expect(signedIn.user).toEqual(expect.objectContaining({ sub: user.id, email: 'spa@example.com', preferred_username: 'spa@example.com', scope: 'openid profile email', refresh_token: expect.any(String) }));
+    expect(signedIn.user).toEqual(
+      expect.objectContaining({
+        sub: user.id,
+        email: 'spa@example.com',
+        preferred_username: 'spa@example.com',
+        scope: 'openid profile email',
+        refresh_token: expect.any(String),
+      }),
+    );
     const idToken = claimsOf(signedIn.user.id_token);
-    expect(idToken).toEqual(expect.objectContaining({ iss: op.issuer, aud: spaClient.client_id, sub: user.id, auth_time: expect.any(Number), sid: expect.any(String) }));
+    expect(idToken).toEqual(
+      expect.objectContaining({
+        iss: op.issuer,
+        aud: spaClient.client_id,
+        sub: user.id,
+        auth_time: expect.any(Number),
+        sid: expect.any(String),
+      }),
+    );
     const sid = String(idToken.sid);
 
     // Renewal with the refresh token (rotated), then in the hidden iframe with prompt=none.
@@ -154,7 +256,9 @@ describe('OIDC relying-party libraries through the hosted pages in Chromium', ()
     expect(silent.user!.access_token).not.toBe(renewed.access_token);
 
     // signoutRedirect(): the provider asks, the person confirms, the browser lands back in the app.
-    await page.evaluate(() => (window as unknown as { rp: { signOut(): Promise<void> } }).rp.signOut()).catch(() => undefined);
+    await page
+      .evaluate(() => (window as unknown as { rp: { signOut(): Promise<void> } }).rp.signOut())
+      .catch(() => undefined);
     await heading('Sign out');
     await page.getByRole('button', { name: 'Sign out' }).click();
     expect(await spaResult('/signed-out')).toEqual({ ok: true, signedOut: true });
@@ -162,8 +266,16 @@ describe('OIDC relying-party libraries through the hosted pages in Chromium', ()
     expect(await sessionRevokedAt(sid)).toBeInstanceOf(Date);
     // The provider's session is gone too: a prompt=none request answers login_required.
     await page.goto(`${spa.origin}/`);
-    await page.evaluate(() => (window as unknown as { rp: { signIn(a: object): Promise<void> } }).rp.signIn({ prompt: 'none' })).catch(() => undefined);
-    expect(await spaResult('/callback')).toEqual(expect.objectContaining({ ok: false, error: 'login_required' }));
+    await page
+      .evaluate(() =>
+        (window as unknown as { rp: { signIn(a: object): Promise<void> } }).rp.signIn({
+          prompt: 'none',
+        }),
+      )
+      .catch(() => undefined);
+    expect(await spaResult('/callback')).toEqual(
+      expect.objectContaining({ ok: false, error: 'login_required' }),
+    );
 
     expect(browser.problems).toEqual([]);
     expect(browser.foreignRequests).toEqual([]);
@@ -183,30 +295,65 @@ describe('OIDC relying-party libraries through the hosted pages in Chromium', ()
     await page.goto(`${rps.authjs.origin}/auth/signin`);
     await page.getByRole('button', { name: 'Sign in with Gatehouse' }).click();
     await signInOnHostedPage('express@example.com', 'Auth.js app');
-    await page.waitForURL((u) => u.origin === rps.authjs.origin && !u.pathname.startsWith('/auth/callback'));
-    expect(await meAt('authjs')).toEqual({ session: { user: { subject: user.id, email: 'express@example.com', name: 'express@example.com' }, expires: expect.any(String) } });
+    await page.waitForURL(
+      (u) => u.origin === rps.authjs.origin && !u.pathname.startsWith('/auth/callback'),
+    );
+    expect(await meAt('authjs')).toEqual({
+      session: {
+        user: { subject: user.id, email: 'express@example.com', name: 'express@example.com' },
+        expires: expect.any(String),
+      },
+    });
 
     // openid-client/passport: the provider session already exists, so the browser goes straight back.
     await page.goto(`${rps['openid-client-passport'].origin}/login`);
     await page.waitForURL(`${rps['openid-client-passport'].origin}/me`);
-    const passportUser = (await meAt('openid-client-passport')).user as { claims: Record<string, unknown>; userinfo: Record<string, unknown> };
-    expect(passportUser.claims).toEqual(expect.objectContaining({ iss: op.issuer, aud: rps['openid-client-passport'].client.client_id, sub: user.id, email: 'express@example.com', auth_time: expect.any(Number) }));
-    expect(passportUser.userinfo).toEqual({ sub: user.id, email: 'express@example.com', email_verified: false, preferred_username: 'express@example.com' });
+    const passportUser = (await meAt('openid-client-passport')).user as {
+      claims: Record<string, unknown>;
+      userinfo: Record<string, unknown>;
+    };
+    expect(passportUser.claims).toEqual(
+      expect.objectContaining({
+        iss: op.issuer,
+        aud: rps['openid-client-passport'].client.client_id,
+        sub: user.id,
+        email: 'express@example.com',
+        auth_time: expect.any(Number),
+      }),
+    );
+    expect(passportUser.userinfo).toEqual({
+      sub: user.id,
+      email: 'express@example.com',
+      email_verified: false,
+      preferred_username: 'express@example.com',
+    });
 
     // ... with usePAR, for a client that requires pushed requests: the browser carries only request_uri.
     const authorizeUrls: string[] = [];
-    const watch = (req: { url(): string }) => void (req.url().startsWith(`${op.issuer}/authorize`) && authorizeUrls.push(req.url()));
+    const watch = (req: { url(): string }) =>
+      void (req.url().startsWith(`${op.issuer}/authorize`) && authorizeUrls.push(req.url()));
     page.on('request', watch);
     await page.goto(`${rps['openid-client-passport-par'].origin}/login`);
     await page.waitForURL(`${rps['openid-client-passport-par'].origin}/me`);
     page.off('request', watch);
-    expect(authorizeUrls.map((u) => [...new URL(u).searchParams.keys()].sort())).toEqual([['client_id', 'request_uri']]);
-    const parUser = (await meAt('openid-client-passport-par')).user as { claims: Record<string, unknown> };
-    expect(parUser.claims).toEqual(expect.objectContaining({ aud: rps['openid-client-passport-par'].client.client_id, sub: user.id }));
+    expect(authorizeUrls.map((u) => [...new URL(u).searchParams.keys()].sort())).toEqual([
+      ['client_id', 'request_uri'],
+    ]);
+    const parUser = (await meAt('openid-client-passport-par')).user as {
+      claims: Record<string, unknown>;
+    };
+    expect(parUser.claims).toEqual(
+      expect.objectContaining({
+        aud: rps['openid-client-passport-par'].client.client_id,
+        sub: user.id,
+      }),
+    );
 
     expect(browser.problems).toEqual([]);
     // Auth.js's own sign-in page asks its site for the provider's logo (the browser has no network); nothing else leaves.
-    expect(browser.foreignRequests.filter((u) => !u.startsWith('https://authjs.dev/img/providers/'))).toEqual([]);
+    expect(
+      browser.foreignRequests.filter((u) => !u.startsWith('https://authjs.dev/img/providers/')),
+    ).toEqual([]);
   }, 120_000);
 
   it('passport-openidconnect with nonce: true against a require_pkce: false client, and express-openid-connect (code flow, idpLogout) signing out at the provider back into the app', async () => {
@@ -216,7 +363,8 @@ describe('OIDC relying-party libraries through the hosted pages in Chromium', ()
 
     const legacy = rps['passport-openidconnect'];
     const authorizeUrls: string[] = [];
-    const watch = (req: { url(): string }) => void (req.url().startsWith(`${op.issuer}/authorize`) && authorizeUrls.push(req.url()));
+    const watch = (req: { url(): string }) =>
+      void (req.url().startsWith(`${op.issuer}/authorize`) && authorizeUrls.push(req.url()));
     page.on('request', watch);
     await page.goto(`${legacy.origin}/login`);
     await signInOnHostedPage('legacy@example.com', 'Legacy app');
@@ -224,11 +372,25 @@ describe('OIDC relying-party libraries through the hosted pages in Chromium', ()
     page.off('request', watch);
     const sent = new URL(authorizeUrls[0]).searchParams;
     expect([sent.get('nonce'), sent.get('code_challenge')]).toEqual([expect.any(String), null]);
-    const legacyUser = (await meAt('passport-openidconnect')).user as { issuer: string; profile: Record<string, unknown>; idToken: string };
+    const legacyUser = (await meAt('passport-openidconnect')).user as {
+      issuer: string;
+      profile: Record<string, unknown>;
+      idToken: string;
+    };
     expect(legacyUser.issuer).toBe(op.issuer);
-    expect(legacyUser.profile).toEqual({ id: user.id, username: 'legacy@example.com', emails: [{ value: 'legacy@example.com' }] });
+    expect(legacyUser.profile).toEqual({
+      id: user.id,
+      username: 'legacy@example.com',
+      emails: [{ value: 'legacy@example.com' }],
+    });
     expect(headerOf(legacyUser.idToken).alg).toBe('RS256');
-    expect(claimsOf(legacyUser.idToken)).toEqual(expect.objectContaining({ sub: user.id, nonce: sent.get('nonce'), aud: legacy.client.client_id }));
+    expect(claimsOf(legacyUser.idToken)).toEqual(
+      expect.objectContaining({
+        sub: user.id,
+        nonce: sent.get('nonce'),
+        aud: legacy.client.client_id,
+      }),
+    );
 
     // express-openid-connect: single sign-on, then /logout signs out at the provider (idpLogout) and comes back.
     const express = rps['express-openid-connect'];
@@ -236,7 +398,17 @@ describe('OIDC relying-party libraries through the hosted pages in Chromium', ()
     await page.waitForURL(`${express.origin}/`);
     await page.locator('#status').filter({ hasText: 'signed-in' }).waitFor();
     const me = await meAt('express-openid-connect');
-    expect(me).toEqual({ authenticated: true, idTokenClaims: expect.objectContaining({ iss: op.issuer, aud: express.client.client_id, sub: user.id, email: 'legacy@example.com' }), userinfo: expect.objectContaining({ sub: user.id, email: 'legacy@example.com' }), hasRefreshToken: true });
+    expect(me).toEqual({
+      authenticated: true,
+      idTokenClaims: expect.objectContaining({
+        iss: op.issuer,
+        aud: express.client.client_id,
+        sub: user.id,
+        email: 'legacy@example.com',
+      }),
+      userinfo: expect.objectContaining({ sub: user.id, email: 'legacy@example.com' }),
+      hasRefreshToken: true,
+    });
     // (express-openid-connect checks RS256 ID tokens unless told otherwise: the default algorithm.)
     const sid = String((me.idTokenClaims as { sid: string }).sid);
     await page.goto(`${express.origin}/logout`);
@@ -258,7 +430,12 @@ describe('OIDC relying-party libraries through the hosted pages in Chromium', ()
     const violations: AxeViolation[] = [];
     const signInAtSpa = async (args: Record<string, string> = {}) => {
       await page.goto(`${spa.origin}/`);
-      await page.evaluate((a) => (window as unknown as { rp: { signIn(a: object): Promise<void> } }).rp.signIn(a), args).catch(() => undefined);
+      await page
+        .evaluate(
+          (a) => (window as unknown as { rp: { signIn(a: object): Promise<void> } }).rp.signIn(a),
+          args,
+        )
+        .catch(() => undefined);
     };
 
     // prompt=create (OpenID Connect Initiating User Registration): the sign-up form, then back in the app.
@@ -276,9 +453,15 @@ describe('OIDC relying-party libraries through the hosted pages in Chromium', ()
     await page.getByRole('textbox', { name: 'Password' }).fill(PASSWORD);
     await page.getByRole('button', { name: 'Create account' }).click();
     const created = await spaResult('/callback');
-    const [newcomer] = await stack.cp.dataSource.query<{ id: string }[]>(`SELECT id FROM users WHERE project_id = $1 AND email = $2`, [op.project.id, 'newcomer@example.com']);
+    const [newcomer] = await stack.cp.dataSource.query<{ id: string }[]>(
+      `SELECT id FROM users WHERE project_id = $1 AND email = $2`,
+      [op.project.id, 'newcomer@example.com'],
+    );
     expect(newcomer).toBeDefined();
-    expect(created).toEqual({ ok: true, user: expect.objectContaining({ sub: newcomer.id, email: 'newcomer@example.com' }) });
+    expect(created).toEqual({
+      ok: true,
+      user: expect.objectContaining({ sub: newcomer.id, email: 'newcomer@example.com' }),
+    });
 
     // Forgot password: the link comes back to the hosted page (in another tab); then sign in with the new password.
     await browser.context.clearCookies();
@@ -314,7 +497,13 @@ describe('OIDC relying-party libraries through the hosted pages in Chromium', ()
     // A post_logout_redirect_uri the client did not register: the error page's own words (sign-out, the
     // standard's description, the setting to change), never the request's text.
     await page.goto(`${spa.origin}/`);
-    await page.evaluate(() => (window as unknown as { rp: { signOut(a?: object): Promise<void> } }).rp.signOut({ post_logout_redirect_uri: 'http://127.0.0.1:9/elsewhere' })).catch(() => undefined);
+    await page
+      .evaluate(() =>
+        (window as unknown as { rp: { signOut(a?: object): Promise<void> } }).rp.signOut({
+          post_logout_redirect_uri: 'http://127.0.0.1:9/elsewhere',
+        }),
+      )
+      .catch(() => undefined);
     await heading('The application sent an invalid request');
     expect(new URL(page.url()).pathname).toBe(`/v1/projects/${op.project.id}/pages/error`);
     await page.getByText('The sign-out could not be completed.').waitFor();
@@ -324,7 +513,9 @@ describe('OIDC relying-party libraries through the hosted pages in Chromium', ()
     );
 
     // allow_sign_up: false: no link, and prompt=create opens the sign-in form.
-    const off = await stack.admin().patch(`/v1/admin/projects/${op.project.id}`, { settings: { oidc: { enabled: true, allow_sign_up: false } } });
+    const off = await stack.admin().patch(`/v1/admin/projects/${op.project.id}`, {
+      settings: { oidc: { enabled: true, allow_sign_up: false } },
+    });
     expect(off.body.settings.oidc).toEqual(expect.objectContaining({ allow_sign_up: false }));
     await browser.context.clearCookies();
     await signInAtSpa({ prompt: 'create' });

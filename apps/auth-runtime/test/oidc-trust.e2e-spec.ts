@@ -1,7 +1,14 @@
 import { execFileSync } from 'node:child_process';
 import * as jose from 'jose';
 import * as client from 'openid-client';
-import { Browser, OidcStack, PASSWORD, RP_REDIRECT, type CreatedClient, type OidcProject } from './support/oidc-stack';
+import {
+  Browser,
+  OidcStack,
+  PASSWORD,
+  RP_REDIRECT,
+  type CreatedClient,
+  type OidcProject,
+} from './support/oidc-stack';
 
 const LOA_1 = 'urn:gatehouse:loa:1';
 const LOA_2 = 'urn:gatehouse:loa:2';
@@ -12,13 +19,16 @@ const EVIL_NAME = '<img src=x onerror=alert(1)> "Your Bank" & Co';
 
 /** A TOTP code of `secret` for the 30-second step `step`, computed by oathtool (RFC 6238), independently of our code. */
 function totp(secret: string, step: number): string {
-  return execFileSync('oathtool', ['--totp', '-b', secret, '-N', `@${step * 30}`]).toString().trim();
+  return execFileSync('oathtool', ['--totp', '-b', secret, '-N', `@${step * 30}`])
+    .toString()
+    .trim();
 }
 const currentStep = () => Math.floor(Date.now() / 30_000);
 
 /** The HTML-escaped text as the page writes it (&, <, >, ", ' as numeric references). */
 const escaped = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-const unescaped = (value: string) => value.replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n)));
+const unescaped = (value: string) =>
+  value.replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n)));
 
 /**
  * Assurance and trust at each project's OpenID Connect provider (docs/oidc.md): a relying party's
@@ -45,9 +55,15 @@ describe('OIDC provider: requested assurance and self-registered clients', () =>
     return { id: user.id, email };
   };
 
-  const discover = (c: CreatedClient, project = op) => client.discovery(new URL(project.issuer), c.client_id, c.client_secret, undefined, { execute: [client.allowInsecureRequests] });
+  const discover = (c: CreatedClient, project = op) =>
+    client.discovery(new URL(project.issuer), c.client_id, c.client_secret, undefined, {
+      execute: [client.allowInsecureRequests],
+    });
 
-  async function authorizationUrl(config: client.Configuration, params: Record<string, string> = {}) {
+  async function authorizationUrl(
+    config: client.Configuration,
+    params: Record<string, string> = {},
+  ) {
     const verifier = client.randomPKCECodeVerifier();
     const state = client.randomState();
     const url = client.buildAuthorizationUrl(config, {
@@ -62,7 +78,15 @@ describe('OIDC provider: requested assurance and self-registered clients', () =>
   }
 
   const authed = (path: string, token: string, body: object) =>
-    fetch(`${stack.authUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-project-key': op.projectKey, authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+    fetch(`${stack.authUrl}${path}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-service-project-key': op.projectKey,
+        authorization: `Bearer ${token}`,
+      },
+      body: JSON.stringify(body),
+    });
 
   /** Enrols TOTP for the session's user (the code of step `step`); returns the secret. */
   async function enrolTotp(token: string, step: number): Promise<string> {
@@ -75,15 +99,32 @@ describe('OIDC provider: requested assurance and self-registered clients', () =>
   }
 
   /** Signs in with the password and then the TOTP code of `step` (the MFA challenge). */
-  async function signInWithTotp(email: string, secret: string, step: number): Promise<{ accessToken: string; sessionId: string }> {
+  async function signInWithTotp(
+    email: string,
+    secret: string,
+    step: number,
+  ): Promise<{ accessToken: string; sessionId: string }> {
     const headers = { 'content-type': 'application/json', 'x-service-project-key': op.projectKey };
-    const first = await fetch(`${stack.authUrl}/v1/auth/sign-in`, { method: 'POST', headers, body: JSON.stringify({ identifier: email, password: PASSWORD }) });
+    const first = await fetch(`${stack.authUrl}/v1/auth/sign-in`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ identifier: email, password: PASSWORD }),
+    });
     expect(first.status).toBe(200);
     const challenge = (await first.json()) as { mfa_required?: boolean; mfa_token?: string };
     expect(challenge.mfa_required).toBe(true);
-    const res = await fetch(`${stack.authUrl}/v1/auth/mfa/verify`, { method: 'POST', headers, body: JSON.stringify({ mfa_token: challenge.mfa_token, factor: 'totp', code: totp(secret, step) }) });
+    const res = await fetch(`${stack.authUrl}/v1/auth/mfa/verify`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        mfa_token: challenge.mfa_token,
+        factor: 'totp',
+        code: totp(secret, step),
+      }),
+    });
     expect(res.status).toBe(200);
-    const session = ((await res.json()) as { session: { id: string; access_token: string } }).session;
+    const session = ((await res.json()) as { session: { id: string; access_token: string } })
+      .session;
     return { accessToken: session.access_token, sessionId: session.id };
   }
 
@@ -91,17 +132,27 @@ describe('OIDC provider: requested assurance and self-registered clients', () =>
   async function passwordOnlyProviderSession(config: client.Configuration, email: string) {
     const browser = new Browser(stack.authUrl);
     const first = await authorizationUrl(config);
-    const uid = new URL((await browser.follow(first.url.href)).url).searchParams.get('interaction')!;
+    const uid = new URL((await browser.follow(first.url.href)).url).searchParams.get(
+      'interaction',
+    )!;
     const session = await stack.signIn(op.projectKey, email);
-    const done = await stack.interaction(op.projectKey, 'POST', `${uid}/complete`, { token: session.accessToken });
+    const done = await stack.interaction(op.projectKey, 'POST', `${uid}/complete`, {
+      token: session.accessToken,
+    });
     expect(done.status).toBe(200);
     const callback = new URL((await browser.follow(String(done.body.redirect_to))).url);
-    const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: first.verifier, expectedState: first.state });
+    const tokens = await client.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier: first.verifier,
+      expectedState: first.state,
+    });
     expect(tokens.claims()).toMatchObject({ acr: LOA_1, amr: ['pwd'], sid: session.sessionId });
     return { browser, session };
   }
 
-  const authMethod = async (sessionId: string) => (await stack.cp.dataSource.query(`SELECT auth_method FROM sessions WHERE id = $1`, [sessionId]))[0].auth_method as string;
+  const authMethod = async (sessionId: string) =>
+    (
+      await stack.cp.dataSource.query(`SELECT auth_method FROM sessions WHERE id = $1`, [sessionId])
+    )[0].auth_method as string;
 
   describe('acr_values and default_acr_values (a second factor is never skipped)', () => {
     it('a password-only provider session asked for loa:2 goes through the interaction; a TOTP step-up completes it with an ID token of loa:2', async () => {
@@ -125,31 +176,53 @@ describe('OIDC provider: requested assurance and self-registered clients', () =>
       expect(atLogin.origin + atLogin.pathname).toBe(`${op.issuer}/pages/sign-in`);
       expect(atLogin.searchParams.get('code')).toBeNull();
       const uid = atLogin.searchParams.get('interaction')!;
-      expect((await stack.interaction(op.projectKey, 'GET', uid)).body).toMatchObject({ uid, prompt: 'login', client: { client_id: rp.client_id } });
+      expect((await stack.interaction(op.projectKey, 'GET', uid)).body).toMatchObject({
+        uid,
+        prompt: 'login',
+        client: { client_id: rp.client_id },
+      });
 
       // The password-only session cannot complete it (the user has a second factor: step up).
-      const refused = await stack.interaction(op.projectKey, 'POST', `${uid}/complete`, { token: session.accessToken });
+      const refused = await stack.interaction(op.projectKey, 'POST', `${uid}/complete`, {
+        token: session.accessToken,
+      });
       expect(refused.status).toBe(403);
       expect(String(refused.body.type)).toMatch(/\/reauthentication-required$/);
       expect(String(refused.body.detail)).toContain(LOA_2);
 
       // Step-up with the TOTP code: the same session now counts as signed in with a second factor.
-      const stepUp = await authed('/v1/auth/reauthenticate', session.accessToken, { factor: 'totp', code: totp(secret, step + 1) });
+      const stepUp = await authed('/v1/auth/reauthenticate', session.accessToken, {
+        factor: 'totp',
+        code: totp(secret, step + 1),
+      });
       expect(stepUp.status).toBe(200);
       const renewed = ((await stepUp.json()) as { access_token: string }).access_token;
       expect(await authMethod(session.sessionId)).toBe('mfa');
-      const done = await stack.interaction(op.projectKey, 'POST', `${uid}/complete`, { token: renewed });
+      const done = await stack.interaction(op.projectKey, 'POST', `${uid}/complete`, {
+        token: renewed,
+      });
       expect(done.status).toBe(200);
       const callback = new URL((await browser.follow(String(done.body.redirect_to))).url);
       expect(callback.origin + callback.pathname).toBe(RP_REDIRECT);
-      const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: strong.verifier, expectedState: strong.state });
-      expect(tokens.claims()).toMatchObject({ sub: user.id, sid: session.sessionId, acr: LOA_2, amr: ['pwd', 'mfa'] });
+      const tokens = await client.authorizationCodeGrant(config, callback, {
+        pkceCodeVerifier: strong.verifier,
+        expectedState: strong.state,
+      });
+      expect(tokens.claims()).toMatchObject({
+        sub: user.id,
+        sid: session.sessionId,
+        acr: LOA_2,
+        amr: ['pwd', 'mfa'],
+      });
 
       // The provider session is loa:2 now: the next request for it is answered at once.
       const again = await authorizationUrl(config, { acr_values: LOA_2 });
       const direct = new URL((await browser.follow(again.url.href)).url);
       expect(direct.origin + direct.pathname).toBe(RP_REDIRECT);
-      const second = await client.authorizationCodeGrant(config, direct, { pkceCodeVerifier: again.verifier, expectedState: again.state });
+      const second = await client.authorizationCodeGrant(config, direct, {
+        pkceCodeVerifier: again.verifier,
+        expectedState: again.state,
+      });
       expect(second.claims()).toMatchObject({ sub: user.id, acr: LOA_2 });
     });
 
@@ -157,13 +230,26 @@ describe('OIDC provider: requested assurance and self-registered clients', () =>
       const register = await fetch(`${op.issuer}/register`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ client_name: 'Needs MFA', redirect_uris: [RP_REDIRECT], default_acr_values: [LOA_2], token_endpoint_auth_method: 'none' }),
+        body: JSON.stringify({
+          client_name: 'Needs MFA',
+          redirect_uris: [RP_REDIRECT],
+          default_acr_values: [LOA_2],
+          token_endpoint_auth_method: 'none',
+        }),
       });
       expect(register.status).toBe(201);
-      const registered = (await register.json()) as { client_id: string; default_acr_values?: string[] };
+      const registered = (await register.json()) as {
+        client_id: string;
+        default_acr_values?: string[];
+      };
       expect(registered.default_acr_values).toEqual([LOA_2]);
-      const rows = await stack.cp.dataSource.query(`SELECT default_acr_values, self_registered, first_party FROM oauth_clients WHERE client_id = $1`, [registered.client_id]);
-      expect(rows).toEqual([{ default_acr_values: [LOA_2], self_registered: true, first_party: false }]);
+      const rows = await stack.cp.dataSource.query(
+        `SELECT default_acr_values, self_registered, first_party FROM oauth_clients WHERE client_id = $1`,
+        [registered.client_id],
+      );
+      expect(rows).toEqual([
+        { default_acr_values: [LOA_2], self_registered: true, first_party: false },
+      ]);
       const strict = await discover({ client_id: registered.client_id });
 
       // The browser is signed in to the provider with a password only (through an admin client of the project).
@@ -178,25 +264,45 @@ describe('OIDC provider: requested assurance and self-registered clients', () =>
       const atLogin = new URL((await browser.follow(req.url.href)).url);
       expect(atLogin.origin + atLogin.pathname).toBe(`${op.issuer}/pages/sign-in`);
       const uid = atLogin.searchParams.get('interaction')!;
-      expect((await stack.interaction(op.projectKey, 'GET', uid)).body).toMatchObject({ prompt: 'login', client: { client_id: registered.client_id, name: 'Needs MFA', first_party: false } });
-      const refused = await stack.interaction(op.projectKey, 'POST', `${uid}/complete`, { token: session.accessToken });
+      expect((await stack.interaction(op.projectKey, 'GET', uid)).body).toMatchObject({
+        prompt: 'login',
+        client: { client_id: registered.client_id, name: 'Needs MFA', first_party: false },
+      });
+      const refused = await stack.interaction(op.projectKey, 'POST', `${uid}/complete`, {
+        token: session.accessToken,
+      });
       expect(refused.status).toBe(403);
       expect(String(refused.body.type)).toMatch(/\/reauthentication-required$/);
 
       // A new sign-in with the password and the TOTP code completes it, then the consent of the third-party client.
       const mfa = await signInWithTotp(user.email, secret, step + 1);
       expect(await authMethod(mfa.sessionId)).toBe('mfa');
-      const done = await stack.interaction(op.projectKey, 'POST', `${uid}/complete`, { token: mfa.accessToken });
+      const done = await stack.interaction(op.projectKey, 'POST', `${uid}/complete`, {
+        token: mfa.accessToken,
+      });
       expect(done.status).toBe(200);
       const atConsent = new URL((await browser.follow(String(done.body.redirect_to))).url);
       const consentUid = atConsent.searchParams.get('interaction')!;
-      expect((await stack.interaction(op.projectKey, 'GET', consentUid)).body).toMatchObject({ prompt: 'consent' });
-      const consented = await stack.interaction(op.projectKey, 'POST', `${consentUid}/consent`, { token: mfa.accessToken, body: { scopes: ['openid', 'email'] } });
+      expect((await stack.interaction(op.projectKey, 'GET', consentUid)).body).toMatchObject({
+        prompt: 'consent',
+      });
+      const consented = await stack.interaction(op.projectKey, 'POST', `${consentUid}/consent`, {
+        token: mfa.accessToken,
+        body: { scopes: ['openid', 'email'] },
+      });
       expect(consented.status).toBe(200);
       const callback = new URL((await browser.follow(String(consented.body.redirect_to))).url);
       expect(callback.origin + callback.pathname).toBe(RP_REDIRECT);
-      const tokens = await client.authorizationCodeGrant(strict, callback, { pkceCodeVerifier: req.verifier, expectedState: req.state });
-      expect(tokens.claims()).toMatchObject({ sub: user.id, sid: mfa.sessionId, acr: LOA_2, amr: ['pwd', 'mfa'] });
+      const tokens = await client.authorizationCodeGrant(strict, callback, {
+        pkceCodeVerifier: req.verifier,
+        expectedState: req.state,
+      });
+      expect(tokens.claims()).toMatchObject({
+        sub: user.id,
+        sid: mfa.sessionId,
+        acr: LOA_2,
+        amr: ['pwd', 'mfa'],
+      });
     });
 
     it('a user with no second factor and no passkey is refused (403 forbidden, the interaction stays open): ending it gives the client access_denied; once they set one up and sign in with it, loa:2', async () => {
@@ -205,9 +311,13 @@ describe('OIDC provider: requested assurance and self-registered clients', () =>
       const user = await newUser();
       const { browser, session } = await passwordOnlyProviderSession(config, user.email);
       const strong = await authorizationUrl(config, { acr_values: LOA_2 });
-      const uid = new URL((await browser.follow(strong.url.href)).url).searchParams.get('interaction')!;
+      const uid = new URL((await browser.follow(strong.url.href)).url).searchParams.get(
+        'interaction',
+      )!;
       expect(uid).toBeTruthy();
-      const refused = await stack.interaction(op.projectKey, 'POST', `${uid}/complete`, { token: session.accessToken });
+      const refused = await stack.interaction(op.projectKey, 'POST', `${uid}/complete`, {
+        token: session.accessToken,
+      });
       expect(refused).toEqual({
         status: 403,
         body: {
@@ -231,15 +341,28 @@ describe('OIDC provider: requested assurance and self-registered clients', () =>
 
       // An application's own login page may have them set one up first: then a sign-in with it completes the request.
       const retry = await authorizationUrl(config, { acr_values: LOA_2 });
-      const uid2 = new URL((await browser.follow(retry.url.href)).url).searchParams.get('interaction')!;
-      expect((await stack.interaction(op.projectKey, 'POST', `${uid2}/complete`, { token: session.accessToken })).status).toBe(403);
+      const uid2 = new URL((await browser.follow(retry.url.href)).url).searchParams.get(
+        'interaction',
+      )!;
+      expect(
+        (
+          await stack.interaction(op.projectKey, 'POST', `${uid2}/complete`, {
+            token: session.accessToken,
+          })
+        ).status,
+      ).toBe(403);
       const step = currentStep();
       const secret = await enrolTotp(session.accessToken, step);
       const mfa = await signInWithTotp(user.email, secret, step + 1);
-      const done = await stack.interaction(op.projectKey, 'POST', `${uid2}/complete`, { token: mfa.accessToken });
+      const done = await stack.interaction(op.projectKey, 'POST', `${uid2}/complete`, {
+        token: mfa.accessToken,
+      });
       expect(done.status).toBe(200);
       const callback = new URL((await browser.follow(String(done.body.redirect_to))).url);
-      const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: retry.verifier, expectedState: retry.state });
+      const tokens = await client.authorizationCodeGrant(config, callback, {
+        pkceCodeVerifier: retry.verifier,
+        expectedState: retry.state,
+      });
       expect(tokens.claims()).toMatchObject({ sub: user.id, sid: mfa.sessionId, acr: LOA_2 });
 
       // A request that accepts either level is answered by a password-only session at once.
@@ -248,7 +371,10 @@ describe('OIDC provider: requested assurance and self-registered clients', () =>
       const either = await authorizationUrl(config, { acr_values: `${LOA_2} ${LOA_1}` });
       const direct = new URL((await plain.browser.follow(either.url.href)).url);
       expect(direct.origin + direct.pathname).toBe(RP_REDIRECT);
-      const plainTokens = await client.authorizationCodeGrant(config, direct, { pkceCodeVerifier: either.verifier, expectedState: either.state });
+      const plainTokens = await client.authorizationCodeGrant(config, direct, {
+        pkceCodeVerifier: either.verifier,
+        expectedState: either.state,
+      });
       expect(plainTokens.claims()).toMatchObject({ sub: other.id, acr: LOA_1 });
     });
   });
@@ -260,7 +386,13 @@ describe('OIDC provider: requested assurance and self-registered clients', () =>
       const res = await fetch(`${op.issuer}/register`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ client_name: EVIL_NAME, redirect_uris: [EVIL_REDIRECT], post_logout_redirect_uris: [EVIL_LOGOUT], token_endpoint_auth_method: 'none', scope: 'openid' }),
+        body: JSON.stringify({
+          client_name: EVIL_NAME,
+          redirect_uris: [EVIL_REDIRECT],
+          post_logout_redirect_uris: [EVIL_LOGOUT],
+          token_endpoint_auth_method: 'none',
+          scope: 'openid',
+        }),
       });
       expect(res.status).toBe(201);
       evil = (await res.json()) as { client_id: string };
@@ -268,10 +400,20 @@ describe('OIDC provider: requested assurance and self-registered clients', () =>
 
     const authorizeUrl = (params: Record<string, string>) => {
       const url = new URL(`${op.issuer}/authorize`);
-      url.search = new URLSearchParams({ client_id: evil.client_id, response_type: 'code', redirect_uri: EVIL_REDIRECT, scope: 'openid', state: 'st-1', ...params }).toString();
+      url.search = new URLSearchParams({
+        client_id: evil.client_id,
+        response_type: 'code',
+        redirect_uri: EVIL_REDIRECT,
+        scope: 'openid',
+        state: 'st-1',
+        ...params,
+      }).toString();
       return url.href;
     };
-    const pkce = { code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' };
+    const pkce = {
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
+    };
 
     /** The hosted error page: 400 HTML under the hosted pages' CSP, the escaped client name and a link to its redirect URI with the error. */
     async function expectErrorPage(res: Response, error: string) {
@@ -301,26 +443,48 @@ describe('OIDC provider: requested assurance and self-registered clients', () =>
       expect(link.searchParams.get('state')).toBe('st-1');
       expect(link.searchParams.get('iss')).toBe(op.issuer);
       expect(link.searchParams.get('code')).toBeNull();
-      expect(body).toContain(`Return to ${escaped(EVIL_NAME)}</a> <span class="host">(evil.example)</span>`);
+      expect(body).toContain(
+        `Return to ${escaped(EVIL_NAME)}</a> <span class="host">(evil.example)</span>`,
+      );
       return body;
     }
 
     it('errors before sign-in (no PKCE, a bad scope, a bad response_type, prompt=none without a session) are shown on the error page with the client name and a link, never redirected', async () => {
-      await expectErrorPage(await fetch(authorizeUrl({}), { redirect: 'manual' }), 'invalid_request');
+      await expectErrorPage(
+        await fetch(authorizeUrl({}), { redirect: 'manual' }),
+        'invalid_request',
+      );
       // The client registered for `openid` only.
-      await expectErrorPage(await fetch(authorizeUrl({ ...pkce, scope: 'openid email' }), { redirect: 'manual' }), 'invalid_scope');
-      await expectErrorPage(await fetch(authorizeUrl({ ...pkce, response_type: 'token' }), { redirect: 'manual' }), 'unsupported_response_type');
-      await expectErrorPage(await fetch(authorizeUrl({ ...pkce, prompt: 'none' }), { redirect: 'manual' }), 'login_required');
+      await expectErrorPage(
+        await fetch(authorizeUrl({ ...pkce, scope: 'openid email' }), { redirect: 'manual' }),
+        'invalid_scope',
+      );
+      await expectErrorPage(
+        await fetch(authorizeUrl({ ...pkce, response_type: 'token' }), { redirect: 'manual' }),
+        'unsupported_response_type',
+      );
+      await expectErrorPage(
+        await fetch(authorizeUrl({ ...pkce, prompt: 'none' }), { redirect: 'manual' }),
+        'login_required',
+      );
       // A valid request still goes to the sign-in page, as for any client.
       const valid = await fetch(authorizeUrl(pkce), { redirect: 'manual' });
       expect(valid.status).toBe(303);
-      expect(new URL(valid.headers.get('location')!).pathname).toBe(`/v1/projects/${op.project.id}/pages/sign-in`);
+      expect(new URL(valid.headers.get('location')!).pathname).toBe(
+        `/v1/projects/${op.project.id}/pages/sign-in`,
+      );
     });
 
     it('an admin-created client keeps the standard error redirect', async () => {
       const rp = await stack.client(op.project.id, { first_party: true, name: 'Admin made' });
       const url = new URL(`${op.issuer}/authorize`);
-      url.search = new URLSearchParams({ client_id: rp.client_id, response_type: 'code', redirect_uri: RP_REDIRECT, scope: 'openid', state: 'st-2' }).toString();
+      url.search = new URLSearchParams({
+        client_id: rp.client_id,
+        response_type: 'code',
+        redirect_uri: RP_REDIRECT,
+        scope: 'openid',
+        state: 'st-2',
+      }).toString();
       const res = await fetch(url.href, { redirect: 'manual' });
       expect(res.status).toBe(303);
       const location = new URL(res.headers.get('location')!);
@@ -336,26 +500,53 @@ describe('OIDC provider: requested assurance and self-registered clients', () =>
       const user = await newUser();
       const browser = new Browser(stack.authUrl);
       const verifier = client.randomPKCECodeVerifier();
-      const url = client.buildAuthorizationUrl(config, { redirect_uri: EVIL_REDIRECT, scope: 'openid', code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', state: 'st-3' });
+      const url = client.buildAuthorizationUrl(config, {
+        redirect_uri: EVIL_REDIRECT,
+        scope: 'openid',
+        code_challenge: await client.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+        state: 'st-3',
+      });
       const uid = new URL((await browser.follow(url.href)).url).searchParams.get('interaction')!;
       const session = await stack.signIn(op.projectKey, user.email);
-      const done = await stack.interaction(op.projectKey, 'POST', `${uid}/complete`, { token: session.accessToken });
-      const consentUid = new URL((await browser.follow(String(done.body.redirect_to))).url).searchParams.get('interaction')!;
-      const consented = await stack.interaction(op.projectKey, 'POST', `${consentUid}/consent`, { token: session.accessToken, body: { scopes: ['openid'] } });
+      const done = await stack.interaction(op.projectKey, 'POST', `${uid}/complete`, {
+        token: session.accessToken,
+      });
+      const consentUid = new URL(
+        (await browser.follow(String(done.body.redirect_to))).url,
+      ).searchParams.get('interaction')!;
+      const consented = await stack.interaction(op.projectKey, 'POST', `${consentUid}/consent`, {
+        token: session.accessToken,
+        body: { scopes: ['openid'] },
+      });
       const callback = new URL((await browser.follow(String(consented.body.redirect_to))).url);
       // The user signed in: from here, the standard redirect (with a code) to the client's own URI.
       expect(callback.origin + callback.pathname).toBe(EVIL_REDIRECT);
-      const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: 'st-3' });
+      const tokens = await client.authorizationCodeGrant(config, callback, {
+        pkceCodeVerifier: verifier,
+        expectedState: 'st-3',
+      });
       return { browser, session, idToken: tokens.id_token!, user };
     }
 
-    const revoked = async (sessionId: string) => (await stack.cp.dataSource.query(`SELECT revoked_at, revoke_reason FROM sessions WHERE id = $1`, [sessionId]))[0] as { revoked_at: Date | null; revoke_reason: string | null };
+    const revoked = async (sessionId: string) =>
+      (
+        await stack.cp.dataSource.query(
+          `SELECT revoked_at, revoke_reason FROM sessions WHERE id = $1`,
+          [sessionId],
+        )
+      )[0] as { revoked_at: Date | null; revoke_reason: string | null };
 
     /** Submits the end-session page's form (the logout form, or the auto-submitted one without a session) as the browser would. */
     async function confirm(browser: Browser, page: { status: number; body: string }) {
       const form = /<form[^>]*action="([^"]+)"[\s\S]*?<\/form>/.exec(page.body)!;
       expect(new URL(form[1], op.issuer).href).toBe(`${op.issuer}/end-session/confirm`);
-      const fields = Object.fromEntries([...form[0].matchAll(/<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"/g)].map((m) => [m[1], m[2]]));
+      const fields = Object.fromEntries(
+        [...form[0].matchAll(/<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"/g)].map((m) => [
+          m[1],
+          m[2],
+        ]),
+      );
       return browser.post(`${op.issuer}/end-session/confirm`, { ...fields, logout: 'yes' });
     }
 
@@ -391,13 +582,23 @@ describe('OIDC provider: requested assurance and self-registered clients', () =>
       const { browser, session, idToken } = await signedInThroughEvil();
       const [header, payload, signature] = idToken.split('.');
       const tampered = `${header}.${payload}.${signature.startsWith('A') ? 'B' : 'A'}${signature.slice(1)}`;
-      const query = new URLSearchParams({ id_token_hint: tampered, client_id: evil.client_id, post_logout_redirect_uri: EVIL_LOGOUT });
+      const query = new URLSearchParams({
+        id_token_hint: tampered,
+        client_id: evil.client_id,
+        post_logout_redirect_uri: EVIL_LOGOUT,
+      });
       const bad = await fetch(`${op.issuer}/end-session?${query}`, { redirect: 'manual' });
       expect(bad.status).toBe(400);
       expect(bad.headers.get('location')).toBeNull();
-      expect(await bad.json()).toEqual({ error: 'invalid_request', error_description: 'could not validate id_token_hint' });
+      expect(await bad.json()).toEqual({
+        error: 'invalid_request',
+        error_description: 'could not validate id_token_hint',
+      });
       // A browser (Accept: text/html) is sent to the provider's error page, not to the client.
-      const page = await fetch(`${op.issuer}/end-session?${query}`, { redirect: 'manual', headers: { accept: 'text/html' } });
+      const page = await fetch(`${op.issuer}/end-session?${query}`, {
+        redirect: 'manual',
+        headers: { accept: 'text/html' },
+      });
       const location = new URL(page.headers.get('location')!);
       expect(location.origin + location.pathname).toBe(`${op.issuer}/pages/error`);
       expect(location.searchParams.get('error')).toBe('invalid_request');
@@ -405,7 +606,9 @@ describe('OIDC provider: requested assurance and self-registered clients', () =>
 
       // The client's own ID token: the person confirms, and the client gets them back.
       expect(jose.decodeJwt(idToken).aud).toBe(evil.client_id);
-      const good = await browser.get(`${op.issuer}/end-session?${new URLSearchParams({ id_token_hint: idToken, post_logout_redirect_uri: EVIL_LOGOUT, state: 'bye' })}`);
+      const good = await browser.get(
+        `${op.issuer}/end-session?${new URLSearchParams({ id_token_hint: idToken, post_logout_redirect_uri: EVIL_LOGOUT, state: 'bye' })}`,
+      );
       expect(good.status).toBe(200);
       const out = await confirm(browser, good);
       expect(out.status).toBe(303);

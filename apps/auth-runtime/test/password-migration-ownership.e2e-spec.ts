@@ -24,7 +24,12 @@ import { buildControlPlane } from '../../control-plane/src/app-factory';
 import { buildAuthRuntime } from '../src/app-factory';
 import { AccountClaimsService } from '../src/claims/account-claims.service';
 import { BackgroundTasks } from '../src/common/background-tasks';
-import { CookieJar, loginAtProvider, startOidcIdp, type OidcIdp } from './support/oauth/test-providers';
+import {
+  CookieJar,
+  loginAtProvider,
+  startOidcIdp,
+  type OidcIdp,
+} from './support/oauth/test-providers';
 import { SoftAuthenticator } from './support/soft-authenticator';
 import { oathtool } from './support/totp';
 
@@ -34,7 +39,12 @@ const VICTIM = 'victim@legacy.test';
 /** What the old system still accepts for VICTIM: a squatter registered the address there, unverified. */
 const SQUATTER_PASSWORD = 'the squatter set this one up in the old system';
 const OWNER_PASSWORD = 'the owner chose this one 9';
-const WRONG = { detail: 'The identifier or password is incorrect.', title: 'Invalid Credentials', type: 'https://gatehouse.dev/problems/invalid-credentials', status: 401 };
+const WRONG = {
+  detail: 'The identifier or password is incorrect.',
+  title: 'Invalid Credentials',
+  type: 'https://gatehouse.dev/problems/invalid-credentials',
+  status: 401,
+};
 
 /**
  * The old system on loopback: it accepts the squatter's password for any email. `refuseAfterMs`
@@ -49,14 +59,20 @@ class OldSystem {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString()) as { email: string; password: string };
+      const body = JSON.parse(Buffer.concat(chunks).toString()) as {
+        email: string;
+        password: string;
+      };
       this.requests.push(body);
       const answer = (status: number, json: object) => () => {
         if (res.destroyed) return;
         res.writeHead(status, { 'Content-Type': 'application/json' });
         res.end(JSON.stringify(json));
       };
-      const send = body.password === SQUATTER_PASSWORD && this.refuseAfterMs === null ? answer(200, { user: { email: body.email } }) : answer(401, {});
+      const send =
+        body.password === SQUATTER_PASSWORD && this.refuseAfterMs === null
+          ? answer(200, { user: { email: body.email } })
+          : answer(401, {});
       if (this.held) this.held.push(send);
       else if (this.refuseAfterMs !== null) setTimeout(send, this.refuseAfterMs);
       else send();
@@ -110,15 +126,30 @@ describe('lazy migration never revives a password after the account was used her
   let adminToken: string;
 
   const post = (path: string, body: object, token?: string) => {
-    const req = runtime.http().post(path).set('X-Service-Project-Key', tenant.projectKey).set('X-Forwarded-For', nextIp());
+    const req = runtime
+      .http()
+      .post(path)
+      .set('X-Service-Project-Key', tenant.projectKey)
+      .set('X-Forwarded-For', nextIp());
     return (token ? req.set('Authorization', `Bearer ${token}`) : req).send(body);
   };
-  const signIn = (identifier: string, password: string) => post('/v1/auth/sign-in', { identifier, password });
+  const signIn = (identifier: string, password: string) =>
+    post('/v1/auth/sign-in', { identifier, password });
   const me = async (token: string) =>
-    (await runtime.http().get('/v1/auth/me').set('X-Service-Project-Key', tenant.projectKey).set('Authorization', `Bearer ${token}`)).body as { user: { id: string } | null };
+    (
+      await runtime
+        .http()
+        .get('/v1/auth/me')
+        .set('X-Service-Project-Key', tenant.projectKey)
+        .set('Authorization', `Bearer ${token}`)
+    ).body as { user: { id: string } | null };
   const count = (sql: string, params: unknown[]) => countRows(runtime, sql, params);
-  const userOf = (email: string) => runtime.dataSource.getRepository(User).findOneByOrFail({ email });
-  const liveSessions = (userId: string) => count('SELECT count(*)::int AS n FROM sessions WHERE user_id = $1 AND revoked_at IS NULL', [userId]);
+  const userOf = (email: string) =>
+    runtime.dataSource.getRepository(User).findOneByOrFail({ email });
+  const liveSessions = (userId: string) =>
+    count('SELECT count(*)::int AS n FROM sessions WHERE user_id = $1 AND revoked_at IS NULL', [
+      userId,
+    ]);
 
   /** Imports one user through the real admin API, without a password hash: their password is in the old system. */
   async function importWithoutHash(line: Record<string, unknown>): Promise<User> {
@@ -128,7 +159,10 @@ describe('lazy migration never revives a password after the account was used her
       .set('Authorization', `Bearer ${adminToken}`)
       .set('Content-Type', 'application/x-ndjson')
       .send(JSON.stringify(line) + '\n');
-    expect(res.body).toEqual({ counts: { created: 1, updated: 0, skipped: 0, conflicts: 0, rejected: 0 }, errors: [] });
+    expect(res.body).toEqual({
+      counts: { created: 1, updated: 0, skipped: 0, conflicts: 0, rejected: 0 },
+      errors: [],
+    });
     const user = await userOf(line.email as string);
     expect(user.needsMigration).toBe(true);
     return user;
@@ -153,29 +187,55 @@ describe('lazy migration never revives a password after the account was used her
 
   /** Google sign-in through the real oidc-provider: the callback's answer. */
   async function googleSignIn(subject: string, claims: Record<string, unknown>): Promise<Response> {
-    const started = await runtime.http().get(`/v1/auth/oauth/google/authorize?${new URLSearchParams({ project_key: tenant.projectKey, redirect_url: APP_REDIRECT }).toString()}`);
+    const started = await runtime
+      .http()
+      .get(
+        `/v1/auth/oauth/google/authorize?${new URLSearchParams({ project_key: tenant.projectKey, redirect_url: APP_REDIRECT }).toString()}`,
+      );
     expect(started.status).toBe(302);
     const binding = cookiesOf(started).service_oauth_binding.value;
-    const ret = await loginAtProvider(started.headers.location, { account: subject, claims }, new CookieJar());
+    const ret = await loginAtProvider(
+      started.headers.location,
+      { account: subject, claims },
+      new CookieJar(),
+    );
     if (ret.method !== 'GET') throw new Error('google answers with a redirect');
-    return runtime.http().get(`/v1/auth/oauth/callback${ret.search}`).set('Cookie', `service_oauth_binding=${binding}`);
+    return runtime
+      .http()
+      .get(`/v1/auth/oauth/callback${ret.search}`)
+      .set('Cookie', `service_oauth_binding=${binding}`);
   }
 
   /**
    * The squatter's old password for the owner's account: the answer of any wrong password, the old
    * system not asked, no password stored, no session, the owner's `sessions` live sessions untouched.
    */
-  async function expectSquatterRefused(user: User, owner: { sessions: number; password: boolean; tokens: string[] }): Promise<void> {
+  async function expectSquatterRefused(
+    user: User,
+    owner: { sessions: number; password: boolean; tokens: string[] },
+  ): Promise<void> {
     const res = await signIn(VICTIM, SQUATTER_PASSWORD);
-    expect(expectProblem(res, 401, 'invalid-credentials', '/v1/auth/sign-in')).toEqual({ ...WRONG, instance: '/v1/auth/sign-in', traceId: expect.any(String) });
+    expect(expectProblem(res, 401, 'invalid-credentials', '/v1/auth/sign-in')).toEqual({
+      ...WRONG,
+      instance: '/v1/auth/sign-in',
+      traceId: expect.any(String),
+    });
     expect(cookiesOf(res)).toEqual({});
     expect(legacy.requests).toEqual([]);
-    expect(await count('SELECT count(*)::int AS n FROM password_credentials WHERE user_id = $1', [user.id])).toBe(owner.password ? 1 : 0);
+    expect(
+      await count('SELECT count(*)::int AS n FROM password_credentials WHERE user_id = $1', [
+        user.id,
+      ]),
+    ).toBe(owner.password ? 1 : 0);
     expect((await userOf(VICTIM)).needsMigration).toBe(false);
     expect(await liveSessions(user.id)).toBe(owner.sessions);
     for (const token of owner.tokens) expect((await me(token)).user?.id).toBe(user.id);
-    const failure = await runtime.dataSource.getRepository(AuditEvent).find({ where: { action: 'user.sign_in_failed' }, order: { createdAt: 'DESC' }, take: 1 });
-    expect(failure.map((e) => [e.metadata.identifier, e.metadata.reason])).toEqual([[VICTIM, 'invalid_credentials']]);
+    const failure = await runtime.dataSource
+      .getRepository(AuditEvent)
+      .find({ where: { action: 'user.sign_in_failed' }, order: { createdAt: 'DESC' }, take: 1 });
+    expect(failure.map((e) => [e.metadata.identifier, e.metadata.reason])).toEqual([
+      [VICTIM, 'invalid_credentials'],
+    ]);
   }
 
   beforeAll(async () => {
@@ -186,7 +246,12 @@ describe('lazy migration never revives a password after the account was used her
         name: 'google',
         clientId: GOOGLE.clientId,
         clientSecret: GOOGLE.secret,
-        routes: { authorization: '/o/oauth2/v2/auth', token: '/token', userinfo: '/v1/userinfo', jwks: '/oauth2/v3/certs' },
+        routes: {
+          authorization: '/o/oauth2/v2/auth',
+          token: '/token',
+          userinfo: '/v1/userinfo',
+          jwks: '/oauth2/v3/certs',
+        },
         scopes: ['email', 'profile'],
       },
     ]);
@@ -203,22 +268,37 @@ describe('lazy migration never revives a password after the account was used her
       .http()
       .patch(`/v1/admin/projects/${tenant.project.id}`)
       .set('Authorization', `Bearer ${adminToken}`)
-      .send({ settings: { password_migration: { enabled: true, url: legacy.url, secret: SECRET, timeout_ms: 5000 } } });
+      .send({
+        settings: {
+          password_migration: { enabled: true, url: legacy.url, secret: SECRET, timeout_ms: 5000 },
+        },
+      });
     expect(patched.status).toBe(200);
     const google = idp.issuers.google;
     const providers = {
       google: {
         enabled: true,
         client_id: GOOGLE.clientId,
-        client_secret_encrypted: sealOAuthSecret(runtime.config, tenant.project.id, 'google', 'client_secret', GOOGLE.secret),
+        client_secret_encrypted: sealOAuthSecret(
+          runtime.config,
+          tenant.project.id,
+          'google',
+          'client_secret',
+          GOOGLE.secret,
+        ),
         issuer: google,
         authorization_url: `${google}/o/oauth2/v2/auth`,
         token_url: `${google}/token`,
         userinfo_url: `${google}/v1/userinfo`,
       },
     };
-    await runtime.dataSource.query(`UPDATE projects SET settings = settings || jsonb_build_object('oauth_providers', $1::jsonb) WHERE id = $2`, [JSON.stringify(providers), tenant.project.id]);
-    await runtime.app.get(ProjectsCache).invalidateProject({ id: tenant.project.id, publishableKey: tenant.projectKey });
+    await runtime.dataSource.query(
+      `UPDATE projects SET settings = settings || jsonb_build_object('oauth_providers', $1::jsonb) WHERE id = $2`,
+      [JSON.stringify(providers), tenant.project.id],
+    );
+    await runtime.app
+      .get(ProjectsCache)
+      .invalidateProject({ id: tenant.project.id, publishableKey: tenant.projectKey });
   });
   afterAll(async () => {
     await runtime?.close();
@@ -232,7 +312,11 @@ describe('lazy migration never revives a password after the account was used her
     const victim = await importWithoutHash({ email: VICTIM, external_id: 'legacy-1' });
     // The project's recent calls to the old system took ≥ 600 ms (every wrong password is padded to one of them).
     legacy.refuseAfterMs = 600;
-    expectProblem(await signIn('someone.else@legacy.test', 'a wrong password'), 401, 'invalid-credentials');
+    expectProblem(
+      await signIn('someone.else@legacy.test', 'a wrong password'),
+      401,
+      'invalid-credentials',
+    );
     legacy.clear();
 
     const session = await openMagicLink(await mailedMagicLink(VICTIM));
@@ -251,7 +335,9 @@ describe('lazy migration never revives a password after the account was used her
     expect((await post('/v1/auth/password/forgot', { email: VICTIM })).status).toBe(202);
     await runtime.app.get(BackgroundTasks).drain();
     const token = linkIn(await parties.smtp.waitFor(VICTIM)).searchParams.get('token');
-    expect((await post('/v1/auth/password/reset', { token, password: OWNER_PASSWORD })).status).toBe(200);
+    expect(
+      (await post('/v1/auth/password/reset', { token, password: OWNER_PASSWORD })).status,
+    ).toBe(200);
 
     await expectSquatterRefused(victim, { sessions: 0, password: true, tokens: [] });
     const owner = await signIn(VICTIM, OWNER_PASSWORD);
@@ -271,11 +357,22 @@ describe('lazy migration never revives a password after the account was used her
 
     // Verified at import, and its Google identity imported with it: the owner's sign-in ends the migration (nothing is claimed).
     await runtime.dataSource.query('DELETE FROM users WHERE id = $1', [victim.id]);
-    const verified = await importWithoutHash({ email: VICTIM, email_verified: true, identities: [{ provider: 'google', subject: 'owner-google-sub-2', email: VICTIM }] });
-    const signedIn = await googleSignIn('owner-google-sub-2', { email: VICTIM, email_verified: true });
+    const verified = await importWithoutHash({
+      email: VICTIM,
+      email_verified: true,
+      identities: [{ provider: 'google', subject: 'owner-google-sub-2', email: VICTIM }],
+    });
+    const signedIn = await googleSignIn('owner-google-sub-2', {
+      email: VICTIM,
+      email_verified: true,
+    });
     expect(signedIn.headers.location).toBe(APP_REDIRECT);
     expect((await userOf(VICTIM)).securityStamp).toBe(0);
-    await expectSquatterRefused(verified, { sessions: 1, password: false, tokens: [cookiesOf(signedIn).service_session.value] });
+    await expectSquatterRefused(verified, {
+      sessions: 1,
+      password: false,
+      tokens: [cookiesOf(signedIn).service_session.value],
+    });
   });
 
   it("an imported user who signs in only by magic link and passkey, with a passkey and TOTP enrolled, is never migrated afterwards; the squatter's old password is refused without asking the old system", async () => {
@@ -283,17 +380,41 @@ describe('lazy migration never revives a password after the account was used her
     const first = await openMagicLink(await mailedMagicLink(VICTIM));
     const authenticator = new SoftAuthenticator(APP_ORIGIN, 'app.example.com');
     const begin = await post('/v1/auth/passkey/register/begin', {}, first);
-    expect((await post('/v1/auth/passkey/register/complete', { credential: authenticator.attest(begin.body) }, first)).status).toBe(201);
+    expect(
+      (
+        await post(
+          '/v1/auth/passkey/register/complete',
+          { credential: authenticator.attest(begin.body) },
+          first,
+        )
+      ).status,
+    ).toBe(201);
     const totp = await post('/v1/auth/mfa/totp/setup', {}, first);
-    expect((await post('/v1/auth/mfa/totp/verify', { code: oathtool(totp.body.secret, runtime) }, first)).status).toBe(200);
+    expect(
+      (await post('/v1/auth/mfa/totp/verify', { code: oathtool(totp.body.secret, runtime) }, first))
+        .status,
+    ).toBe(200);
     expect((await post('/v1/auth/sign-out', {}, first)).status).toBe(204);
     const options = await post('/v1/auth/passkey/authenticate/begin', {});
-    const byPasskey = await post('/v1/auth/passkey/authenticate/complete', { credential: authenticator.assert(options.body) });
+    const byPasskey = await post('/v1/auth/passkey/authenticate/complete', {
+      credential: authenticator.assert(options.body),
+    });
     expect(byPasskey.status).toBe(200);
 
-    await expectSquatterRefused(victim, { sessions: 1, password: false, tokens: [byPasskey.body.session.access_token] });
-    expect(await count(`SELECT count(*)::int AS n FROM mfa_factors WHERE user_id = $1 AND type = 'totp' AND status = 'enabled'`, [victim.id])).toBe(1);
-    expect(await count('SELECT count(*)::int AS n FROM passkeys WHERE user_id = $1', [victim.id])).toBe(1);
+    await expectSquatterRefused(victim, {
+      sessions: 1,
+      password: false,
+      tokens: [byPasskey.body.session.access_token],
+    });
+    expect(
+      await count(
+        `SELECT count(*)::int AS n FROM mfa_factors WHERE user_id = $1 AND type = 'totp' AND status = 'enabled'`,
+        [victim.id],
+      ),
+    ).toBe(1);
+    expect(
+      await count('SELECT count(*)::int AS n FROM passkeys WHERE user_id = $1', [victim.id]),
+    ).toBe(1);
   });
 
   it('a user imported without hash and never used here still migrates, a magic link mailed but not opened and a wrong password before notwithstanding', async () => {
@@ -302,11 +423,19 @@ describe('lazy migration never revives a password after the account was used her
     expectProblem(await signIn(VICTIM, 'not the old password'), 401, 'invalid-credentials');
     const res = await signIn(VICTIM, SQUATTER_PASSWORD);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ user: { id: linus.id, email: VICTIM }, session: { id: expect.any(String), access_token: expect.any(String) } });
+    expect(res.body).toEqual({
+      user: { id: linus.id, email: VICTIM },
+      session: { id: expect.any(String), access_token: expect.any(String) },
+    });
     expect((await me(res.body.session.access_token as string)).user?.id).toBe(linus.id);
     expect(legacy.requests.map((r) => r.email)).toEqual([VICTIM, VICTIM]);
     expect((await userOf(VICTIM)).needsMigration).toBe(false);
-    expect(await count(`SELECT count(*)::int AS n FROM password_credentials WHERE user_id = $1 AND scheme = 'bcrypt-sha256'`, [linus.id])).toBe(1);
+    expect(
+      await count(
+        `SELECT count(*)::int AS n FROM password_credentials WHERE user_id = $1 AND scheme = 'bcrypt-sha256'`,
+        [linus.id],
+      ),
+    ).toBe(1);
   });
 
   it('first sign-ins of a user imported without hash at once (a double click) all sign in, with one password stored', async () => {
@@ -318,7 +447,12 @@ describe('lazy migration never revives a password after the account was used her
       [200, linus.id],
     ]);
     expect(legacy.requests.length).toBeGreaterThanOrEqual(1);
-    expect(await count(`SELECT count(*)::int AS n FROM password_credentials WHERE user_id = $1 AND scheme = 'bcrypt-sha256'`, [linus.id])).toBe(1);
+    expect(
+      await count(
+        `SELECT count(*)::int AS n FROM password_credentials WHERE user_id = $1 AND scheme = 'bcrypt-sha256'`,
+        [linus.id],
+      ),
+    ).toBe(1);
     expect(await liveSessions(linus.id)).toBe(3);
     expect((await userOf(VICTIM)).needsMigration).toBe(false);
   });
@@ -331,19 +465,37 @@ describe('lazy migration never revives a password after the account was used her
     await claim.startTransaction();
     try {
       const user = await runtime.dataSource.getRepository(User).findOneByOrFail({ id: victim.id });
-      expect(await runtime.app.get(AccountClaimsService).claimIfUnverified(claim.manager, project, user, { method: 'magic_link' }, { ip: null, userAgent: null })).not.toBeNull();
+      expect(
+        await runtime.app
+          .get(AccountClaimsService)
+          .claimIfUnverified(
+            claim.manager,
+            project,
+            user,
+            { method: 'magic_link' },
+            { ip: null, userAgent: null },
+          ),
+      ).not.toBeNull();
       // (`then` sends the request now: supertest sends nothing until it is awaited.)
       const squatter = signIn(VICTIM, SQUATTER_PASSWORD).then((r) => r);
       await sleep(700); // long enough to reach the claim's lock
       await claim.commitTransaction();
-      expect(expectProblem(await squatter, 401, 'invalid-credentials', '/v1/auth/sign-in')).toEqual({ ...WRONG, instance: '/v1/auth/sign-in', traceId: expect.any(String) });
+      expect(expectProblem(await squatter, 401, 'invalid-credentials', '/v1/auth/sign-in')).toEqual(
+        { ...WRONG, instance: '/v1/auth/sign-in', traceId: expect.any(String) },
+      );
     } finally {
       if (claim.isTransactionActive) await claim.rollbackTransaction();
       await claim.release();
     }
     expect(legacy.requests).toEqual([]);
-    expect(await count('SELECT count(*)::int AS n FROM password_credentials WHERE user_id = $1', [victim.id])).toBe(0);
-    expect(await count('SELECT count(*)::int AS n FROM sessions WHERE user_id = $1', [victim.id])).toBe(0);
+    expect(
+      await count('SELECT count(*)::int AS n FROM password_credentials WHERE user_id = $1', [
+        victim.id,
+      ]),
+    ).toBe(0);
+    expect(
+      await count('SELECT count(*)::int AS n FROM sessions WHERE user_id = $1', [victim.id]),
+    ).toBe(0);
   });
 
   it("the owner's claim lands while the old system's answer is in flight: the squatter is refused and no password is stored", async () => {
@@ -354,10 +506,18 @@ describe('lazy migration never revives a password after the account was used her
     await legacy.waitForCall();
     const session = await openMagicLink(link);
     legacy.release(); // the old system says yes, after the owner took the account
-    expect(expectProblem(await squatter, 401, 'invalid-credentials', '/v1/auth/sign-in')).toEqual({ ...WRONG, instance: '/v1/auth/sign-in', traceId: expect.any(String) });
+    expect(expectProblem(await squatter, 401, 'invalid-credentials', '/v1/auth/sign-in')).toEqual({
+      ...WRONG,
+      instance: '/v1/auth/sign-in',
+      traceId: expect.any(String),
+    });
     expect(cookiesOf(await squatter)).toEqual({});
     expect(legacy.requests.map((r) => r.email)).toEqual([VICTIM]);
-    expect(await count('SELECT count(*)::int AS n FROM password_credentials WHERE user_id = $1', [victim.id])).toBe(0);
+    expect(
+      await count('SELECT count(*)::int AS n FROM password_credentials WHERE user_id = $1', [
+        victim.id,
+      ]),
+    ).toBe(0);
     expect(await liveSessions(victim.id)).toBe(1);
     expect((await me(session)).user?.id).toBe(victim.id);
     legacy.clear();
@@ -367,16 +527,31 @@ describe('lazy migration never revives a password after the account was used her
   it('migration sign-ins and a claim at once never end with the squatter signed in', async () => {
     const victim = await importWithoutHash({ email: VICTIM });
     const link = await mailedMagicLink(VICTIM);
-    const [owner, ...squatters] = await Promise.all([runtime.http().get(link), signIn(VICTIM, SQUATTER_PASSWORD), signIn(VICTIM, SQUATTER_PASSWORD), signIn(VICTIM, SQUATTER_PASSWORD)]);
+    const [owner, ...squatters] = await Promise.all([
+      runtime.http().get(link),
+      signIn(VICTIM, SQUATTER_PASSWORD),
+      signIn(VICTIM, SQUATTER_PASSWORD),
+      signIn(VICTIM, SQUATTER_PASSWORD),
+    ]);
     expect(owner.status).toBe(302);
     const session = cookiesOf(owner).service_session.value;
     for (const s of squatters) {
-      if (s.status === 200) expect(await me(s.body.session.access_token as string)).toEqual({ user: null });
-      else expect(expectProblem(s, 401, 'invalid-credentials', '/v1/auth/sign-in')).toEqual({ ...WRONG, instance: '/v1/auth/sign-in', traceId: expect.any(String) });
+      if (s.status === 200)
+        expect(await me(s.body.session.access_token as string)).toEqual({ user: null });
+      else
+        expect(expectProblem(s, 401, 'invalid-credentials', '/v1/auth/sign-in')).toEqual({
+          ...WRONG,
+          instance: '/v1/auth/sign-in',
+          traceId: expect.any(String),
+        });
     }
     expect(await liveSessions(victim.id)).toBe(1);
     expect((await me(session)).user?.id).toBe(victim.id);
-    expect(await count('SELECT count(*)::int AS n FROM password_credentials WHERE user_id = $1', [victim.id])).toBe(0);
+    expect(
+      await count('SELECT count(*)::int AS n FROM password_credentials WHERE user_id = $1', [
+        victim.id,
+      ]),
+    ).toBe(0);
     legacy.clear();
     await expectSquatterRefused(victim, { sessions: 1, password: false, tokens: [session] });
   });

@@ -36,7 +36,11 @@ describe('problem details on every error path (auth-runtime)', () => {
     t = await startTestApp(async (config, opts) => {
       @Module({ imports: [AppModule.forRoot(config, opts.clock)], controllers: [ProbeController] })
       class ProbeModule {}
-      return buildHttpApp(ProbeModule, config, { name: 'probe', description: 'probe', logger: false });
+      return buildHttpApp(ProbeModule, config, {
+        name: 'probe',
+        description: 'probe',
+        logger: false,
+      });
     });
   });
   afterAll(() => t.close());
@@ -53,12 +57,20 @@ describe('problem details on every error path (auth-runtime)', () => {
   });
 
   it('answers unparseable JSON with 400 invalid-json', async () => {
-    const res = await t.http().post('/probe/echo').set('Content-Type', 'application/json').send('{"email": ');
+    const res = await t
+      .http()
+      .post('/probe/echo')
+      .set('Content-Type', 'application/json')
+      .send('{"email": ');
     expectProblem(res, 400, 'invalid-json', '/probe/echo');
   });
 
   it('answers a non-JSON body with 415 unsupported-media-type', async () => {
-    const res = await t.http().post('/probe/echo').set('Content-Type', 'text/plain').send('email=a@b.c');
+    const res = await t
+      .http()
+      .post('/probe/echo')
+      .set('Content-Type', 'text/plain')
+      .send('email=a@b.c');
     expectProblem(res, 415, 'unsupported-media-type', '/probe/echo');
     const form = await t.http().post('/probe/echo').type('form').send({ email: 'a@b.c' });
     expectProblem(form, 415, 'unsupported-media-type');
@@ -66,7 +78,11 @@ describe('problem details on every error path (auth-runtime)', () => {
 
   it('answers a body over the limit with 413 payload-too-large', async () => {
     const big = JSON.stringify({ email: 'a@b.co', note: 'x'.repeat(1024 * 1024) });
-    const res = await t.http().post('/probe/echo').set('Content-Type', 'application/json').send(big);
+    const res = await t
+      .http()
+      .post('/probe/echo')
+      .set('Content-Type', 'application/json')
+      .send(big);
     expectProblem(res, 413, 'payload-too-large', '/probe/echo');
   });
 
@@ -81,19 +97,31 @@ describe('problem details on every error path (auth-runtime)', () => {
     const unknown = await t.http().post('/probe/echo').send({ email: 'a@b.co', is_admin: true });
     expect(expectProblem(unknown, 400, 'validation-error').errors).toHaveProperty('is_admin');
 
-    const proto = await t.http().post('/probe/echo').set('Content-Type', 'application/json').send('{"email":"a@b.co","__proto__":{"x":1}}');
+    const proto = await t
+      .http()
+      .post('/probe/echo')
+      .set('Content-Type', 'application/json')
+      .send('{"email":"a@b.co","__proto__":{"x":1}}');
     expect(expectProblem(proto, 400, 'validation-error').errors).toHaveProperty(['__proto__']);
 
     const nul = await t.http().post('/probe/echo').send({ email: 'a@b.co', note: 'a\u0000b' });
     expect(expectProblem(nul, 400, 'validation-error').errors).toHaveProperty('note');
 
-    const surrogate = await t.http().post('/probe/echo').set('Content-Type', 'application/json').send('{"email":"a@b.co","note":"\\ud800"}');
+    const surrogate = await t
+      .http()
+      .post('/probe/echo')
+      .set('Content-Type', 'application/json')
+      .send('{"email":"a@b.co","note":"\\ud800"}');
     expect(expectProblem(surrogate, 400, 'validation-error').errors).toHaveProperty('note');
   });
 
   it('answers a JSON body that is not an object with validation-error', async () => {
     for (const raw of ['null', '[]', '42', '"text"']) {
-      const res = await t.http().post('/probe/echo').set('Content-Type', 'application/json').send(raw);
+      const res = await t
+        .http()
+        .post('/probe/echo')
+        .set('Content-Type', 'application/json')
+        .send(raw);
       expectProblem(res, 400, 'validation-error', '/probe/echo');
     }
   });
@@ -112,7 +140,10 @@ describe('problem details on every error path (auth-runtime)', () => {
 
   it('uses the trace id of a valid traceparent and returns it in traceresponse', async () => {
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
-    const res = await t.http().get('/nowhere').set('traceparent', `00-${traceId}-00f067aa0ba902b7-01`);
+    const res = await t
+      .http()
+      .get('/nowhere')
+      .set('traceparent', `00-${traceId}-00f067aa0ba902b7-01`);
     expect(expectProblem(res, 404, 'not-found').traceId).toBe(traceId);
     expect(res.headers.traceresponse).toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-01$`));
   });

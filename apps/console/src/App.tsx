@@ -1,6 +1,13 @@
 import { Button, Center, Loader, Stack, Text, Title } from '@mantine/core';
 import { lazy, Suspense, type ReactNode } from 'react';
-import { createBrowserRouter, Navigate, Outlet, RouterProvider, useLocation, useRouteError } from 'react-router-dom';
+import {
+  createBrowserRouter,
+  Navigate,
+  Outlet,
+  RouterProvider,
+  useLocation,
+  useRouteError,
+} from 'react-router-dom';
 import { useAuth } from './auth/AuthContext';
 import { NotAdminPage } from './auth/NotAdminPage';
 import { SignInPage } from './auth/SignInPage';
@@ -36,7 +43,10 @@ function RouteError() {
         <Title order={1} size="h2">
           This screen could not be shown
         </Title>
-        <Text ta="center">{error instanceof Error ? error.message : 'An unexpected error happened.'} Reloading the console usually fixes it after an upgrade.</Text>
+        <Text ta="center">
+          {error instanceof Error ? error.message : 'An unexpected error happened.'} Reloading the
+          console usually fixes it after an upgrade.
+        </Text>
         <Button onClick={() => window.location.reload()}>Reload</Button>
       </Stack>
     </Center>
@@ -48,7 +58,8 @@ function RequireAdmin({ children }: { children: ReactNode }) {
   const { status, admin } = useAuth();
   const location = useLocation();
   if (status === 'restoring') return <Loading />;
-  if (status === 'signed-out' || !admin) return <Navigate to="/sign-in" replace state={{ from: location.pathname + location.search }} />;
+  if (status === 'signed-out' || !admin)
+    return <Navigate to="/sign-in" replace state={{ from: location.pathname + location.search }} />;
   if (!admin.is_admin) return <NotAdminPage />;
   return <>{children}</>;
 }
@@ -57,7 +68,8 @@ function SignInRoute() {
   const { status, admin } = useAuth();
   const location = useLocation();
   if (status === 'restoring') return <Loading />;
-  if (status === 'signed-in' && admin) return <Navigate to={(location.state as { from?: string } | null)?.from ?? '/'} replace />;
+  if (status === 'signed-in' && admin)
+    return <Navigate to={(location.state as { from?: string } | null)?.from ?? '/'} replace />;
   return <SignInPage />;
 }
 

@@ -22,12 +22,22 @@ const theme = createTheme({
   primaryShade: { light: 7, dark: 8 },
   defaultRadius: 'md',
   autoContrast: true,
-  components: { Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' } } }) },
+  components: {
+    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' } } }),
+  },
 });
 const contrast: CSSVariablesResolver = () => ({
   variables: {},
-  light: { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)', '--mantine-color-anchor': 'var(--mantine-color-indigo-8)', '--mantine-color-error': 'var(--mantine-color-red-9)' },
-  dark: { '--mantine-color-dimmed': 'var(--mantine-color-dark-1)', '--mantine-color-anchor': 'var(--mantine-color-indigo-3)', '--mantine-color-error': 'var(--mantine-color-red-4)' },
+  light: {
+    '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
+    '--mantine-color-anchor': 'var(--mantine-color-indigo-8)',
+    '--mantine-color-error': 'var(--mantine-color-red-9)',
+  },
+  dark: {
+    '--mantine-color-dimmed': 'var(--mantine-color-dark-1)',
+    '--mantine-color-anchor': 'var(--mantine-color-indigo-3)',
+    '--mantine-color-error': 'var(--mantine-color-red-4)',
+  },
 });
 
 const queryClient = new QueryClient({
@@ -36,7 +46,8 @@ const queryClient = new QueryClient({
       staleTime: 10_000,
       refetchOnWindowFocus: false,
       // A problem the server decided (4xx) is not retried; network failures and 5xx are, twice.
-      retry: (failures, error) => failures < 2 && !(error instanceof ApiProblem && error.status >= 400 && error.status < 500),
+      retry: (failures, error) =>
+        failures < 2 && !(error instanceof ApiProblem && error.status >= 400 && error.status < 500),
     },
   },
 });
@@ -46,7 +57,12 @@ loadConfig()
   .then((config) =>
     root.render(
       <StrictMode>
-        <MantineProvider theme={theme} cssVariablesResolver={contrast} defaultColorScheme="auto" getStyleNonce={() => nonce}>
+        <MantineProvider
+          theme={theme}
+          cssVariablesResolver={contrast}
+          defaultColorScheme="auto"
+          getStyleNonce={() => nonce}
+        >
           <QueryClientProvider client={queryClient}>
             <AuthProvider config={config}>
               <App />

@@ -22,15 +22,27 @@ describe('admin console: API resources of a project (Chromium, real stack)', () 
   let page: Page;
   let token = '';
   let projectId = '';
-  const resourcesOf = async () => (await stack.adminApi<{ api_resources: ApiResource[] }>(token, `/v1/admin/projects/${projectId}/api-resources`)).body.api_resources;
+  const resourcesOf = async () =>
+    (
+      await stack.adminApi<{ api_resources: ApiResource[] }>(
+        token,
+        `/v1/admin/projects/${projectId}/api-resources`,
+      )
+    ).body.api_resources;
 
   beforeAll(async () => {
     await stack.start();
-    browser = await ConsoleBrowser.launch([new URL(stack.authUrl).host, new URL(stack.controlPlaneUrl).host]);
+    browser = await ConsoleBrowser.launch([
+      new URL(stack.authUrl).host,
+      new URL(stack.controlPlaneUrl).host,
+    ]);
     page = browser.page;
     page.setDefaultTimeout(15_000);
     token = await stack.adminToken();
-    const created = await stack.adminApi<{ id: string }>(token, '/v1/admin/projects', { method: 'POST', body: { name: 'Agents', settings: { oidc: { enabled: true, dynamic_registration: true } } } });
+    const created = await stack.adminApi<{ id: string }>(token, '/v1/admin/projects', {
+      method: 'POST',
+      body: { name: 'Agents', settings: { oidc: { enabled: true, dynamic_registration: true } } },
+    });
     expect(created.status).toBe(201);
     projectId = created.body.id;
     await signInThroughPage(page, stack.consoleUrl, stack.admin.email, stack.admin.password);
@@ -53,10 +65,14 @@ describe('admin console: API resources of a project (Chromium, real stack)', () 
 
     await page.getByRole('button', { name: 'New API resource' }).click();
     const dialog = page.getByRole('dialog', { name: 'New API resource' });
-    await dialog.getByRole('textbox', { name: 'Identifier', exact: true }).fill('http://mcp.example.com/mcp');
+    await dialog
+      .getByRole('textbox', { name: 'Identifier', exact: true })
+      .fill('http://mcp.example.com/mcp');
     await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('Agents MCP server');
     await dialog.getByRole('textbox', { name: 'Scope 1 name' }).fill('mcp:tools');
-    await dialog.getByRole('textbox', { name: 'Scope 1 description' }).fill('Use the tools of the Agents MCP server');
+    await dialog
+      .getByRole('textbox', { name: 'Scope 1 description' })
+      .fill('Use the tools of the Agents MCP server');
     await dialog.getByRole('button', { name: 'Add scope' }).click();
     await dialog.getByRole('textbox', { name: 'Scope 2 name' }).fill('mcp:read');
     await dialog.getByRole('textbox', { name: 'Scope 2 description' }).fill('Read your agents');
@@ -64,12 +80,18 @@ describe('admin console: API resources of a project (Chromium, real stack)', () 
     await dialog.getByRole('switch', { name: 'Allow self-registered clients' }).click();
     await dialog.getByRole('button', { name: 'Create API resource' }).click();
     await dialog.locator('input[aria-invalid="true"]').first().waitFor();
-    expect(await dialog.getByRole('textbox', { name: 'Identifier', exact: true }).getAttribute('aria-invalid')).toBe('true');
+    expect(
+      await dialog
+        .getByRole('textbox', { name: 'Identifier', exact: true })
+        .getAttribute('aria-invalid'),
+    ).toBe('true');
     expect(await resourcesOf()).toEqual([]);
     await page.evaluate(() => window.scrollTo(0, 0));
     expect(await browser.checkScreen('project-api-resource-form')).toEqual([]);
 
-    await dialog.getByRole('textbox', { name: 'Identifier', exact: true }).fill('https://mcp.example.com/mcp');
+    await dialog
+      .getByRole('textbox', { name: 'Identifier', exact: true })
+      .fill('https://mcp.example.com/mcp');
     await dialog.getByRole('button', { name: 'Create API resource' }).click();
     await dialog.waitFor({ state: 'hidden' });
     const [stored] = await resourcesOf();
@@ -100,14 +122,33 @@ describe('admin console: API resources of a project (Chromium, real stack)', () 
     await edit.getByRole('button', { name: 'Save API resource' }).click();
     await edit.waitFor({ state: 'hidden' });
     await row.getByText("Project's").waitFor();
-    expect(await resourcesOf()).toEqual([{ ...stored, scopes: [{ name: 'mcp:tools', description: 'Run the agents’ tools' }], access_token_ttl_seconds: null, updated_at: expect.any(String) }]);
+    expect(await resourcesOf()).toEqual([
+      {
+        ...stored,
+        scopes: [{ name: 'mcp:tools', description: 'Run the agents’ tools' }],
+        access_token_ttl_seconds: null,
+        updated_at: expect.any(String),
+      },
+    ]);
 
     // Delete: asks first; the list is empty again, and the audit log has the three changes.
     await row.getByRole('button', { name: 'Delete Agents MCP server' }).click();
-    await page.getByRole('dialog', { name: 'Delete this API resource?' }).getByRole('button', { name: 'Delete API resource' }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete this API resource?' })
+      .getByRole('button', { name: 'Delete API resource' })
+      .click();
     await region.getByTestId('empty-state').waitFor();
     expect(await resourcesOf()).toEqual([]);
-    const audit = (await stack.adminApi<{ events: { action: string; resource_id: string }[] }>(token, '/v1/admin/audit?limit=100')).body.events.filter((e) => e.resource_id === stored.id);
-    expect(audit.map((e) => e.action)).toEqual(['api_resource.deleted', 'api_resource.updated', 'api_resource.created']);
+    const audit = (
+      await stack.adminApi<{ events: { action: string; resource_id: string }[] }>(
+        token,
+        '/v1/admin/audit?limit=100',
+      )
+    ).body.events.filter((e) => e.resource_id === stored.id);
+    expect(audit.map((e) => e.action)).toEqual([
+      'api_resource.deleted',
+      'api_resource.updated',
+      'api_resource.created',
+    ]);
   });
 });

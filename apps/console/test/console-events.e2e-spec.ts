@@ -37,7 +37,12 @@ interface Stats {
   totals: Counts;
   active_sessions: number;
   active_sessions_by_project: { project_id: string; count: number }[];
-  webhook_deliveries: { succeeded: number; failed: number; pending: number; success_rate: number | null };
+  webhook_deliveries: {
+    succeeded: number;
+    failed: number;
+    pending: number;
+    success_rate: number | null;
+  };
 }
 
 /**
@@ -59,19 +64,29 @@ describe('admin console: webhooks, audit log and overview (Chromium, real stack)
   const overflowOnPhone = () => browser.overflowOnPhone();
 
   async function deliveries(): Promise<Delivery[]> {
-    return (await stack.adminApi<{ deliveries: Delivery[] }>(token, `/v1/admin/webhooks/${webhookId}/deliveries`)).body.deliveries;
+    return (
+      await stack.adminApi<{ deliveries: Delivery[] }>(
+        token,
+        `/v1/admin/webhooks/${webhookId}/deliveries`,
+      )
+    ).body.deliveries;
   }
 
   /** The ids of the audit events the table shows, once it is not showing the previous filter's rows. */
   async function auditRowIds(): Promise<string[]> {
     const table = page.getByTestId('audit-events');
     if ((await table.getAttribute('aria-busy')) === 'true') return [];
-    return table.locator('tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-event-id') ?? ''));
+    return table
+      .locator('tbody tr')
+      .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-event-id') ?? ''));
   }
 
   beforeAll(async () => {
     await stack.start();
-    browser = await ConsoleBrowser.launch([new URL(stack.authUrl).host, new URL(stack.controlPlaneUrl).host]);
+    browser = await ConsoleBrowser.launch([
+      new URL(stack.authUrl).host,
+      new URL(stack.controlPlaneUrl).host,
+    ]);
     page = browser.page;
     page.setDefaultTimeout(15_000);
     token = await stack.adminToken();
@@ -104,7 +119,9 @@ describe('admin console: webhooks, audit log and overview (Chromium, real stack)
     // The server's `errors.url` lands on the URL field, nothing is created.
     await dialog.locator('input[aria-invalid="true"]').first().waitFor();
     expect(await dialog.getByLabel('Endpoint URL').getAttribute('aria-invalid')).toBe('true');
-    expect((await stack.adminApi<{ webhooks: Webhook[] }>(token, '/v1/admin/webhooks')).body.webhooks).toEqual([]);
+    expect(
+      (await stack.adminApi<{ webhooks: Webhook[] }>(token, '/v1/admin/webhooks')).body.webhooks,
+    ).toEqual([]);
 
     await dialog.getByLabel('Endpoint URL').fill(hookUrl());
     await dialog.getByLabel('Description').fill('Console e2e receiver');
@@ -112,9 +129,15 @@ describe('admin console: webhooks, audit log and overview (Chromium, real stack)
     const secret = (await dialog.getByTestId('secret-once').textContent())!;
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
 
-    const listed = (await stack.adminApi<{ webhooks: Webhook[] }>(token, '/v1/admin/webhooks')).body.webhooks;
+    const listed = (await stack.adminApi<{ webhooks: Webhook[] }>(token, '/v1/admin/webhooks')).body
+      .webhooks;
     expect(listed).toHaveLength(1);
-    expect(listed[0]).toMatchObject({ url: hookUrl(), events: ['*'], description: 'Console e2e receiver', enabled: true });
+    expect(listed[0]).toMatchObject({
+      url: hookUrl(),
+      events: ['*'],
+      description: 'Console e2e receiver',
+      enabled: true,
+    });
     expect(JSON.stringify(listed[0])).not.toContain(secret);
     webhookId = listed[0].id;
 
@@ -124,8 +147,13 @@ describe('admin console: webhooks, audit log and overview (Chromium, real stack)
     expect(await page.content()).not.toContain(secret);
     // Once only: a new form has no secret in it.
     await page.getByRole('button', { name: 'New webhook' }).click();
-    expect(await page.getByRole('dialog', { name: 'New webhook' }).getByTestId('secret-once').count()).toBe(0);
-    await page.getByRole('dialog', { name: 'New webhook' }).getByRole('button', { name: 'Cancel' }).click();
+    expect(
+      await page.getByRole('dialog', { name: 'New webhook' }).getByTestId('secret-once').count(),
+    ).toBe(0);
+    await page
+      .getByRole('dialog', { name: 'New webhook' })
+      .getByRole('button', { name: 'Cancel' })
+      .click();
     await page.getByRole('dialog', { name: 'New webhook' }).waitFor({ state: 'hidden' });
 
     expect(await browser.checkScreen('webhooks')).toEqual([]);
@@ -140,10 +168,14 @@ describe('admin console: webhooks, audit log and overview (Chromium, real stack)
 
     await page.getByRole('button', { name: 'Send test event' }).click();
     await page.getByRole('status').filter({ hasText: 'Test event queued' }).waitFor();
-    const received = await stack.receiver.waitFor((r) => r.path === '/hook' && (JSON.parse(r.body) as { type: string }).type === 'webhook.test');
+    const received = await stack.receiver.waitFor(
+      (r) => r.path === '/hook' && (JSON.parse(r.body) as { type: string }).type === 'webhook.test',
+    );
     testEventId = (JSON.parse(received.body) as { id: string }).id;
     expect(received.headers['webhook-id']).toBe(testEventId);
-    expect(await page.getByRole('status').filter({ hasText: 'Test event queued' }).textContent()).toContain(testEventId);
+    expect(
+      await page.getByRole('status').filter({ hasText: 'Test event queued' }).textContent(),
+    ).toContain(testEventId);
 
     // No reload: the list polls while the test delivery is on its way.
     const testRows = page.locator('tr[data-event-type="webhook.test"]');
@@ -155,7 +187,14 @@ describe('admin console: webhooks, audit log and overview (Chromium, real stack)
     expect(firstRow[3]).toBe('200');
     expect(firstRow[4]).toMatch(/^\d+ ms$/);
     const api = (await deliveries()).filter((d) => d.event_type === 'webhook.test');
-    expect(api).toEqual([expect.objectContaining({ event_id: testEventId, status: 'succeeded', attempt: 1, response_status: 200 })]);
+    expect(api).toEqual([
+      expect.objectContaining({
+        event_id: testEventId,
+        status: 'succeeded',
+        attempt: 1,
+        response_status: 200,
+      }),
+    ]);
     expect(await browser.checkScreen('webhook-detail')).toEqual([]);
     expect(await overflowOnPhone()).toEqual([]);
 
@@ -164,7 +203,10 @@ describe('admin console: webhooks, audit log and overview (Chromium, real stack)
     await page.getByRole('button', { name: 'Redeliver webhook.test, attempt 1' }).click();
     const failed = testRows.and(page.locator('[data-status="failed"]'));
     await failed.first().waitFor({ timeout: 20_000 });
-    const failedRow = await page.locator('tr[data-event-type="webhook.test"][data-attempt="2"]').locator('td').allTextContents();
+    const failedRow = await page
+      .locator('tr[data-event-type="webhook.test"][data-attempt="2"]')
+      .locator('td')
+      .allTextContents();
     expect(failedRow.slice(1, 4)).toEqual(['failed', '2', '500']);
 
     // Back up: redeliver the last failed attempt; the event arrives again with the same webhook-id and succeeds.
@@ -172,13 +214,27 @@ describe('admin console: webhooks, audit log and overview (Chromium, real stack)
     await eventually(async () => !(await deliveries()).some((d) => d.status === 'pending'));
     stack.receiver.respond = () => ({ status: 200, body: '{}' });
     const before = stack.receiver.requests.length;
-    const lastAttempt = Math.max(...(await deliveries()).filter((d) => d.event_type === 'webhook.test').map((d) => d.attempt));
-    await page.getByRole('button', { name: `Redeliver webhook.test, attempt ${lastAttempt}` }).click();
-    const again = await stack.receiver.waitFor((r) => stack.receiver.requests.indexOf(r) >= before && r.headers['webhook-id'] === testEventId);
+    const lastAttempt = Math.max(
+      ...(await deliveries()).filter((d) => d.event_type === 'webhook.test').map((d) => d.attempt),
+    );
+    await page
+      .getByRole('button', { name: `Redeliver webhook.test, attempt ${lastAttempt}` })
+      .click();
+    const again = await stack.receiver.waitFor(
+      (r) =>
+        stack.receiver.requests.indexOf(r) >= before && r.headers['webhook-id'] === testEventId,
+    );
     expect(JSON.parse(again.body)).toMatchObject({ id: testEventId, type: 'webhook.test' });
     const newest = page.locator('tr[data-event-type="webhook.test"]').first();
-    await page.locator(`tr[data-event-type="webhook.test"][data-status="succeeded"]`).nth(1).waitFor({ timeout: 20_000 });
-    expect((await newest.locator('td').allTextContents()).slice(1, 4)).toEqual(['succeeded', String(lastAttempt + 1), '200']);
+    await page
+      .locator(`tr[data-event-type="webhook.test"][data-status="succeeded"]`)
+      .nth(1)
+      .waitFor({ timeout: 20_000 });
+    expect((await newest.locator('td').allTextContents()).slice(1, 4)).toEqual([
+      'succeeded',
+      String(lastAttempt + 1),
+      '200',
+    ]);
     const attempts = (await deliveries()).filter((d) => d.event_id === testEventId);
     expect(attempts.map((d) => [d.attempt, d.status, d.response_status])).toEqual([
       [lastAttempt + 1, 'succeeded', 200],
@@ -197,7 +253,9 @@ describe('admin console: webhooks, audit log and overview (Chromium, real stack)
     await settings.getByLabel('Description').fill('Only sign-ups and sign-ins');
     await settings.getByRole('button', { name: 'Save changes' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
-    expect((await stack.adminApi<Webhook>(token, `/v1/admin/webhooks/${webhookId}`)).body).toMatchObject({
+    expect(
+      (await stack.adminApi<Webhook>(token, `/v1/admin/webhooks/${webhookId}`)).body,
+    ).toMatchObject({
       events: ['user.created', 'session.created'],
       description: 'Only sign-ups and sign-ins',
       enabled: true,
@@ -208,33 +266,72 @@ describe('admin console: webhooks, audit log and overview (Chromium, real stack)
     await settings.getByRole('button', { name: 'Save changes' }).click();
     await settings.locator('input[aria-invalid="true"]').first().waitFor();
     expect(await settings.getByLabel('Endpoint URL').getAttribute('aria-invalid')).toBe('true');
-    expect((await stack.adminApi<Webhook>(token, `/v1/admin/webhooks/${webhookId}`)).body.url).toBe(hookUrl());
+    expect((await stack.adminApi<Webhook>(token, `/v1/admin/webhooks/${webhookId}`)).body.url).toBe(
+      hookUrl(),
+    );
     await settings.getByLabel('Endpoint URL').fill(hookUrl());
 
     await page.getByRole('switch', { name: 'Enabled: events are delivered' }).click();
     await page.getByRole('switch', { name: 'Disabled: no events are delivered' }).waitFor();
-    expect((await stack.adminApi<Webhook>(token, `/v1/admin/webhooks/${webhookId}`)).body.enabled).toBe(false);
+    expect(
+      (await stack.adminApi<Webhook>(token, `/v1/admin/webhooks/${webhookId}`)).body.enabled,
+    ).toBe(false);
     await page.getByRole('link', { name: '← All webhooks' }).click();
-    await page.getByRole('row', { name: new RegExp(hookUrl()) }).getByText('Disabled', { exact: true }).waitFor();
+    await page
+      .getByRole('row', { name: new RegExp(hookUrl()) })
+      .getByText('Disabled', { exact: true })
+      .waitFor();
     await page.getByRole('link', { name: hookUrl() }).click();
     await page.getByRole('heading', { name: 'Webhook', exact: true }).waitFor();
   });
 
   test('overview: real sign-ins, a sign-up, failed sign-ins and a lockout through the auth runtime are counted as the stats API counts them', async () => {
-    const created = await stack.adminApi<{ id: string; publishable_key: string }>(token, '/v1/admin/projects', { method: 'POST', body: { name: 'Storefront' } });
+    const created = await stack.adminApi<{ id: string; publishable_key: string }>(
+      token,
+      '/v1/admin/projects',
+      { method: 'POST', body: { name: 'Storefront' } },
+    );
     expect(created.status).toBe(201);
     const { id: projectId, publishable_key: key } = created.body;
     const email = 'shopper@example.com';
     const password = 'a sturdy passphrase 42';
-    expect((await stack.authApi(key, '/v1/auth/sign-up', { body: { email, password } })).status).toBe(201);
-    for (let i = 0; i < 2; i++) expect((await stack.authApi(key, '/v1/auth/sign-in', { body: { identifier: email, password } })).status).toBe(200);
-    expect((await stack.authApi(key, '/v1/auth/sign-in', { body: { identifier: email, password: 'not the passphrase' } })).status).toBe(401);
+    expect(
+      (await stack.authApi(key, '/v1/auth/sign-up', { body: { email, password } })).status,
+    ).toBe(201);
+    for (let i = 0; i < 2; i++)
+      expect(
+        (await stack.authApi(key, '/v1/auth/sign-in', { body: { identifier: email, password } }))
+          .status,
+      ).toBe(200);
+    expect(
+      (
+        await stack.authApi(key, '/v1/auth/sign-in', {
+          body: { identifier: email, password: 'not the passphrase' },
+        })
+      ).status,
+    ).toBe(401);
     // Five failures in a row: five failed sign-ins, the fifth also starting the identifier's lock.
-    for (let i = 0; i < 5; i++) expect((await stack.authApi(key, '/v1/auth/sign-in', { body: { identifier: 'nobody@example.com', password: 'guess' + i } })).status).toBe(401);
+    for (let i = 0; i < 5; i++)
+      expect(
+        (
+          await stack.authApi(key, '/v1/auth/sign-in', {
+            body: { identifier: 'nobody@example.com', password: 'guess' + i },
+          })
+        ).status,
+      ).toBe(401);
 
     const stats = (await stack.adminApi<Stats>(token, '/v1/admin/stats?days=30')).body;
     const mine = stats.daily.filter((d) => d.project_id === projectId);
-    expect(mine).toEqual([{ date: today(), project_id: projectId, sign_ins: 3, sign_ups: 1, failed_sign_ins: 6, lockouts: 1 }]);
+    expect(mine).toEqual([
+      {
+        date: today(),
+        project_id: projectId,
+        sign_ins: 3,
+        sign_ups: 1,
+        failed_sign_ins: 6,
+        lockouts: 1,
+      },
+    ]);
 
     await page.getByRole('link', { name: 'Overview' }).click();
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
@@ -246,22 +343,43 @@ describe('admin console: webhooks, audit log and overview (Chromium, real stack)
     expect(await cell('sign_ups')).toBe('1');
     expect(await cell('failed_sign_ins')).toBe('6');
     expect(await cell('lockouts')).toBe('1');
-    expect(await cell('active_sessions')).toBe(String(stats.active_sessions_by_project.find((p) => p.project_id === projectId)?.count));
+    expect(await cell('active_sessions')).toBe(
+      String(stats.active_sessions_by_project.find((p) => p.project_id === projectId)?.count),
+    );
     // The tenant-wide cards say what the API says (nothing signed in between: the admin's token was taken first).
-    expect(await page.getByTestId('stat-failed_sign_ins').textContent()).toBe(String(stats.totals.failed_sign_ins));
-    expect(await page.getByTestId('stat-sign_ups').textContent()).toBe(String(stats.totals.sign_ups));
-    expect(await page.getByTestId('stat-lockouts').textContent()).toBe(String(stats.totals.lockouts));
-    expect(await page.getByTestId('stat-sign_ins').textContent()).toBe(String(stats.totals.sign_ins));
+    expect(await page.getByTestId('stat-failed_sign_ins').textContent()).toBe(
+      String(stats.totals.failed_sign_ins),
+    );
+    expect(await page.getByTestId('stat-sign_ups').textContent()).toBe(
+      String(stats.totals.sign_ups),
+    );
+    expect(await page.getByTestId('stat-lockouts').textContent()).toBe(
+      String(stats.totals.lockouts),
+    );
+    expect(await page.getByTestId('stat-sign_ins').textContent()).toBe(
+      String(stats.totals.sign_ins),
+    );
     const { succeeded, failed } = stats.webhook_deliveries;
     expect(succeeded).toBeGreaterThanOrEqual(2);
     expect(failed).toBeGreaterThanOrEqual(1);
-    expect(await page.getByTestId('stat-webhook_success_rate').textContent()).toBe(`${((succeeded / (succeeded + failed)) * 100).toFixed(1)} %`);
+    expect(await page.getByTestId('stat-webhook_success_rate').textContent()).toBe(
+      `${((succeeded / (succeeded + failed)) * 100).toFixed(1)} %`,
+    );
     expect(await page.getByText(`${succeeded} succeeded · ${failed} failed`).count()).toBe(1);
 
     // The daily numbers, the charts' text alternative, have today's row.
     await page.locator('summary', { hasText: 'Numbers per day' }).click();
-    const todayRow = page.getByTestId('daily-numbers').getByRole('row', { name: new RegExp(`^${today()}`) });
-    expect(await todayRow.locator('td').allTextContents()).toEqual([stats.totals.sign_ins, stats.totals.sign_ups, stats.totals.failed_sign_ins, stats.totals.lockouts].map(String));
+    const todayRow = page
+      .getByTestId('daily-numbers')
+      .getByRole('row', { name: new RegExp(`^${today()}`) });
+    expect(await todayRow.locator('td').allTextContents()).toEqual(
+      [
+        stats.totals.sign_ins,
+        stats.totals.sign_ups,
+        stats.totals.failed_sign_ins,
+        stats.totals.lockouts,
+      ].map(String),
+    );
     expect(await page.locator('.recharts-surface').count()).toBeGreaterThanOrEqual(2);
     expect(await browser.checkScreen('overview')).toEqual([]);
     expect(await overflowOnPhone()).toEqual([]);
@@ -301,31 +419,63 @@ describe('admin console: webhooks, audit log and overview (Chromium, real stack)
     await page.getByLabel('From (UTC day)').fill(today());
     await page.getByLabel('To (UTC day, included)').fill(yesterday);
     await page.locator('input[aria-invalid="true"]').first().waitFor();
-    expect(await page.getByLabel('To (UTC day, included)').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByLabel('To (UTC day, included)').getAttribute('aria-invalid')).toBe(
+      'true',
+    );
 
-    for (const action of ['webhook.created', 'webhook.test', 'webhook.updated', 'webhook.deleted']) {
+    for (const action of [
+      'webhook.created',
+      'webhook.test',
+      'webhook.updated',
+      'webhook.deleted',
+    ]) {
       await page.getByRole('combobox', { name: 'Action' }).fill(action);
       await page.getByLabel('From (UTC day)').fill(today());
       await page.getByLabel('To (UTC day, included)').fill(today());
       // The filters apply as they are typed and stay in the URL.
-      await page.waitForURL((url) => url.searchParams.get('action') === action && url.searchParams.get('start_date') === today() && url.searchParams.get('end_date') === today());
-      const api = (await stack.adminApi<{ events: AuditEvent[] }>(token, `/v1/admin/audit?action=${action}&start_date=${today()}&end_date=${today()}`)).body.events;
+      await page.waitForURL(
+        (url) =>
+          url.searchParams.get('action') === action &&
+          url.searchParams.get('start_date') === today() &&
+          url.searchParams.get('end_date') === today(),
+      );
+      const api = (
+        await stack.adminApi<{ events: AuditEvent[] }>(
+          token,
+          `/v1/admin/audit?action=${action}&start_date=${today()}&end_date=${today()}`,
+        )
+      ).body.events;
       expect(api.length).toBeGreaterThan(0);
       expect(api.every((e) => e.resource_id === webhookId)).toBe(true);
       await eventually(async () => (await auditRowIds()).join() === api.map((e) => e.id).join());
-      expect(await page.getByTestId('audit-events').locator(`tbody tr:not([data-action="${action}"])`).count()).toBe(0);
+      expect(
+        await page
+          .getByTestId('audit-events')
+          .locator(`tbody tr:not([data-action="${action}"])`)
+          .count(),
+      ).toBe(0);
     }
 
     // Edited (events and description in one change), then disabled: two updates; the newest opens as JSON.
     await page.getByRole('combobox', { name: 'Action' }).fill('webhook.updated');
     await page.waitForURL(/action=webhook\.updated/);
-    const updates = (await stack.adminApi<{ events: AuditEvent[] }>(token, `/v1/admin/audit?action=webhook.updated&start_date=${today()}&end_date=${today()}`)).body.events;
+    const updates = (
+      await stack.adminApi<{ events: AuditEvent[] }>(
+        token,
+        `/v1/admin/audit?action=webhook.updated&start_date=${today()}&end_date=${today()}`,
+      )
+    ).body.events;
     expect(updates).toHaveLength(2);
     await eventually(async () => (await auditRowIds()).join() === updates.map((e) => e.id).join());
 
-    await page.getByRole('button', { name: /^webhook\.updated at .*show the event's JSON$/ }).first().click();
+    await page
+      .getByRole('button', { name: /^webhook\.updated at .*show the event's JSON$/ })
+      .first()
+      .click();
     const dialog = page.getByRole('dialog', { name: 'Event webhook.updated' });
-    const shown = JSON.parse((await dialog.getByTestId('audit-event-json').textContent())!) as AuditEvent;
+    const shown = JSON.parse(
+      (await dialog.getByTestId('audit-event-json').textContent())!,
+    ) as AuditEvent;
     expect(shown).toEqual(updates[0]);
     expect(await browser.checkScreen('audit')).toEqual([]);
     await page.keyboard.press('Escape');

@@ -33,7 +33,11 @@ describe('admin console: users and organizations (Chromium, real stack)', () => 
   let bob: Signed;
   let carol: Signed;
 
-  const me = async (accessToken: string) => stack.authApi<{ user: { id: string } | null }>(projectKey, '/v1/auth/me', { method: 'GET', token: accessToken });
+  const me = async (accessToken: string) =>
+    stack.authApi<{ user: { id: string } | null }>(projectKey, '/v1/auth/me', {
+      method: 'GET',
+      token: accessToken,
+    });
   const dialog = () => page.getByRole('dialog');
   const confirm = async (name: string) => {
     await dialog().getByRole('button', { name, exact: true }).click();
@@ -46,27 +50,42 @@ describe('admin console: users and organizations (Chromium, real stack)', () => 
     }
     throw new Error(`timed out waiting for ${what}`);
   };
-  const textOf = async (locator: Locator) => ((await locator.textContent()) ?? '').replace(/\s+/g, ' ').trim();
+  const textOf = async (locator: Locator) =>
+    ((await locator.textContent()) ?? '').replace(/\s+/g, ' ').trim();
 
   beforeAll(async () => {
     await stack.start();
-    browser = await ConsoleBrowser.launch([new URL(stack.authUrl).host, new URL(stack.controlPlaneUrl).host]);
+    browser = await ConsoleBrowser.launch([
+      new URL(stack.authUrl).host,
+      new URL(stack.controlPlaneUrl).host,
+    ]);
     page = browser.page;
     page.setDefaultTimeout(10_000);
     token = await stack.adminToken();
-    const project = await stack.adminApi<{ id: string; publishable_key: string }>(token, '/v1/admin/projects', { method: 'POST', body: { name: 'People app', redirect_urls: ['http://localhost:5999/invitation'] } });
+    const project = await stack.adminApi<{ id: string; publishable_key: string }>(
+      token,
+      '/v1/admin/projects',
+      {
+        method: 'POST',
+        body: { name: 'People app', redirect_urls: ['http://localhost:5999/invitation'] },
+      },
+    );
     expect(project.status).toBe(201);
     projectId = project.body.id;
     projectKey = project.body.publishable_key;
     const signUp = async (email: string, username: string) => {
-      const res = await stack.authApi<Signed>(projectKey, '/v1/auth/sign-up', { body: { email, username, password: 'correct horse battery staple 42' } });
+      const res = await stack.authApi<Signed>(projectKey, '/v1/auth/sign-up', {
+        body: { email, username, password: 'correct horse battery staple 42' },
+      });
       expect(res.status).toBe(201);
       return res.body;
     };
     alice = await signUp('alice@people.test', 'alice');
     bob = await signUp('bob@people.test', 'bobby');
     carol = await signUp('carol@people.test', 'carol');
-    const again = await stack.authApi<Signed>(projectKey, '/v1/auth/sign-in', { body: { identifier: 'alice@people.test', password: 'correct horse battery staple 42' } });
+    const again = await stack.authApi<Signed>(projectKey, '/v1/auth/sign-in', {
+      body: { identifier: 'alice@people.test', password: 'correct horse battery staple 42' },
+    });
     expect(again.status).toBe(200);
     aliceAgain = again.body;
     await signInThroughPage(page, stack.consoleUrl, stack.admin.email, stack.admin.password);
@@ -84,7 +103,10 @@ describe('admin console: users and organizations (Chromium, real stack)', () => 
   });
 
   test('users list: search (debounced, in the URL), project filter, and a row opens the detail', async () => {
-    await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Users' }).click();
+    await page
+      .getByRole('navigation', { name: 'Main navigation' })
+      .getByRole('link', { name: 'Users' })
+      .click();
     await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
     const table = page.getByRole('table', { name: 'Users' });
     await table.getByRole('link', { name: 'carol@people.test' }).waitFor();
@@ -94,7 +116,10 @@ describe('admin console: users and organizations (Chromium, real stack)', () => 
 
     await page.getByLabel('Search users').fill('ALI');
     await page.waitForURL(/[?&]q=ALI/);
-    await until(async () => (await table.getByRole('link').count()) === 1, 'the search to narrow the list');
+    await until(
+      async () => (await table.getByRole('link').count()) === 1,
+      'the search to narrow the list',
+    );
     expect(await table.getByRole('link').allTextContents()).toEqual(['alice@people.test']);
     await page.getByLabel('Search users').fill('nobody-matches-this');
     await page.getByTestId('empty-state').waitFor();
@@ -106,7 +131,11 @@ describe('admin console: users and organizations (Chromium, real stack)', () => 
     await page.getByRole('option', { name: 'People app' }).click();
     await page.waitForURL(new RegExp(`[?&]project=${projectId}`));
     await until(async () => (await table.getByRole('link').count()) === 3, 'the project filter');
-    expect((await table.getByRole('link').allTextContents()).sort()).toEqual(['alice@people.test', 'bob@people.test', 'carol@people.test']);
+    expect((await table.getByRole('link').allTextContents()).sort()).toEqual([
+      'alice@people.test',
+      'bob@people.test',
+      'carol@people.test',
+    ]);
     expect(await textOf(page.getByText(/in all$/))).toBe('3 in all');
 
     await table.getByRole('link', { name: 'alice@people.test' }).click();
@@ -128,7 +157,9 @@ describe('admin console: users and organizations (Chromium, real stack)', () => 
     const sessions = page.getByRole('table', { name: 'Active sessions' });
     await sessions.locator(`tr[data-session-id="${alice.session.id}"]`).waitFor();
     expect(await sessions.locator('tbody tr').count()).toBe(2);
-    expect(await textOf(page.getByRole('region', { name: 'Organizations' }))).toContain('Not a member of any organization.');
+    expect(await textOf(page.getByRole('region', { name: 'Organizations' }))).toContain(
+      'Not a member of any organization.',
+    );
     expect(await browser.checkScreen('user-detail')).toEqual([]);
 
     expect((await me(alice.session.access_token)).body.user?.id).toBe(alice.user.id);
@@ -145,23 +176,37 @@ describe('admin console: users and organizations (Chromium, real stack)', () => 
 
     await page.getByRole('button', { name: 'Revoke all sessions' }).click();
     await confirm('Revoke all');
-    await page.getByRole('region', { name: 'Active sessions' }).getByText('No active session.').waitFor();
+    await page
+      .getByRole('region', { name: 'Active sessions' })
+      .getByText('No active session.')
+      .waitFor();
     const all = await me(aliceAgain.session.access_token);
     expect(all.status === 401 || all.body.user === null).toBe(true);
-    const afterRevoke = await stack.adminApi<{ status: string; sessions: unknown[] }>(token, `/v1/admin/users/${alice.user.id}`);
+    const afterRevoke = await stack.adminApi<{ status: string; sessions: unknown[] }>(
+      token,
+      `/v1/admin/users/${alice.user.id}`,
+    );
     expect(afterRevoke.body).toMatchObject({ status: 'active', sessions: [] });
 
     await page.getByRole('button', { name: 'Disable', exact: true }).click();
     await confirm('Disable');
     await page.getByRole('button', { name: 'Enable', exact: true }).waitFor();
     expect(await textOf(profile)).toContain('disabled');
-    expect((await stack.adminApi<{ status: string }>(token, `/v1/admin/users/${alice.user.id}`)).body.status).toBe('disabled');
-    const refused = await stack.authApi(projectKey, '/v1/auth/sign-in', { body: { identifier: 'alice@people.test', password: 'correct horse battery staple 42' } });
+    expect(
+      (await stack.adminApi<{ status: string }>(token, `/v1/admin/users/${alice.user.id}`)).body
+        .status,
+    ).toBe('disabled');
+    const refused = await stack.authApi(projectKey, '/v1/auth/sign-in', {
+      body: { identifier: 'alice@people.test', password: 'correct horse battery staple 42' },
+    });
     expect(refused.status).toBeGreaterThanOrEqual(400);
 
     await page.getByRole('button', { name: 'Enable', exact: true }).click();
     await page.getByRole('status').filter({ hasText: 'The user is enabled' }).waitFor();
-    expect((await stack.adminApi<{ status: string }>(token, `/v1/admin/users/${alice.user.id}`)).body.status).toBe('active');
+    expect(
+      (await stack.adminApi<{ status: string }>(token, `/v1/admin/users/${alice.user.id}`)).body
+        .status,
+    ).toBe('active');
     // Unlock is offered only while a lockout holds (console-users covers it): alice is not locked.
     expect(await page.getByRole('button', { name: 'Unlock', exact: true }).count()).toBe(0);
   }, 120_000);
@@ -180,12 +225,18 @@ describe('admin console: users and organizations (Chromium, real stack)', () => 
     await input.fill(JSON.stringify({ blob: 'x'.repeat(9000) }));
     await save.click();
     await form.getByText('must be a JSON object of at most 8 KiB').waitFor();
-    expect((await stack.adminApi<{ metadata: object }>(token, `/v1/admin/users/${alice.user.id}`)).body.metadata).toEqual({});
+    expect(
+      (await stack.adminApi<{ metadata: object }>(token, `/v1/admin/users/${alice.user.id}`)).body
+        .metadata,
+    ).toEqual({});
 
     await input.fill('{"plan": "pro", "seats": 3}');
     await save.click();
     await form.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
-    expect((await stack.adminApi<{ metadata: object }>(token, `/v1/admin/users/${alice.user.id}`)).body.metadata).toEqual({ plan: 'pro', seats: 3 });
+    expect(
+      (await stack.adminApi<{ metadata: object }>(token, `/v1/admin/users/${alice.user.id}`)).body
+        .metadata,
+    ).toEqual({ plan: 'pro', seats: 3 });
   }, 120_000);
 
   test('user detail: deleting asks first, then goes back to the list; the admin cannot delete themselves', async () => {
@@ -200,13 +251,21 @@ describe('admin console: users and organizations (Chromium, real stack)', () => 
     await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/console/users');
     expect((await stack.adminApi(token, `/v1/admin/users/${alice.user.id}`)).status).toBe(404);
-    await page.getByRole('table', { name: 'Users' }).getByRole('link', { name: 'bob@people.test' }).waitFor();
+    await page
+      .getByRole('table', { name: 'Users' })
+      .getByRole('link', { name: 'bob@people.test' })
+      .waitFor();
     expect(await page.getByRole('link', { name: 'alice@people.test' }).count()).toBe(0);
 
     // The server's refusal is shown in the dialog, which stays open.
-    await page.getByRole('table', { name: 'Users' }).getByRole('link', { name: stack.admin.email }).click();
+    await page
+      .getByRole('table', { name: 'Users' })
+      .getByRole('link', { name: stack.admin.email })
+      .click();
     await page.getByRole('heading', { name: stack.admin.email, level: 1 }).waitFor();
-    const expected = await stack.adminApi<Problem>(token, `/v1/admin/users/${await adminId()}`, { method: 'DELETE' });
+    const expected = await stack.adminApi<Problem>(token, `/v1/admin/users/${await adminId()}`, {
+      method: 'DELETE',
+    });
     expect(expected.status).toBe(409);
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
     await dialog().getByRole('button', { name: 'Delete user' }).click();
@@ -215,7 +274,10 @@ describe('admin console: users and organizations (Chromium, real stack)', () => 
   }, 120_000);
 
   const adminId = async () => {
-    const list = await stack.adminApi<{ users: { id: string; email: string }[] }>(token, `/v1/admin/users?q=${encodeURIComponent(stack.admin.email)}`);
+    const list = await stack.adminApi<{ users: { id: string; email: string }[] }>(
+      token,
+      `/v1/admin/users?q=${encodeURIComponent(stack.admin.email)}`,
+    );
     return list.body.users.find((u) => u.email === stack.admin.email)!.id;
   };
 
@@ -230,13 +292,17 @@ describe('admin console: users and organizations (Chromium, real stack)', () => 
       await nav.getByRole('link', { name: 'Users' }).click();
       await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
       await page.getByRole('button', { name: 'Open navigation' }).waitFor();
-      const row = page.getByRole('table', { name: 'Users' }).getByRole('link', { name: 'bob@people.test' });
+      const row = page
+        .getByRole('table', { name: 'Users' })
+        .getByRole('link', { name: 'bob@people.test' });
       await row.scrollIntoViewIfNeeded();
       expect(await row.isVisible()).toBe(true);
       const box = await row.boundingBox();
       expect(box && box.x >= 0 && box.x + box.width <= 390).toBe(true);
       // Nothing but the table scrolls sideways.
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+        390,
+      );
       await row.click();
       await page.getByRole('heading', { name: 'bob@people.test', level: 1 }).waitFor();
     } finally {
@@ -247,7 +313,10 @@ describe('admin console: users and organizations (Chromium, real stack)', () => 
   let orgId = '';
 
   test('organizations: the list and the create form (fields checked, the server errors mapped onto them)', async () => {
-    await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Organizations' }).click();
+    await page
+      .getByRole('navigation', { name: 'Main navigation' })
+      .getByRole('link', { name: 'Organizations' })
+      .click();
     await page.getByRole('heading', { name: 'Organizations', level: 1 }).waitFor();
     await page.getByTestId('empty-state').waitFor();
 
@@ -260,7 +329,10 @@ describe('admin console: users and organizations (Chromium, real stack)', () => 
     await form.getByRole('textbox', { name: 'Name' }).fill('Acme Robotics');
     await form.getByRole('textbox', { name: 'Slug' }).fill('Not A Slug!');
     await form.getByRole('button', { name: 'Create organization' }).click();
-    const refusal = await stack.adminApi<Problem>(token, '/v1/admin/organizations', { method: 'POST', body: { project_id: projectId, name: 'Acme Robotics', slug: 'Not A Slug!' } });
+    const refusal = await stack.adminApi<Problem>(token, '/v1/admin/organizations', {
+      method: 'POST',
+      body: { project_id: projectId, name: 'Acme Robotics', slug: 'Not A Slug!' },
+    });
     expect(refusal.status).toBe(400);
     await form.getByText(refusal.body.errors!.slug.join('; ')).waitFor();
     await form.getByRole('textbox', { name: 'Slug' }).fill('acme-robotics');
@@ -269,9 +341,17 @@ describe('admin console: users and organizations (Chromium, real stack)', () => 
     await page.getByRole('heading', { name: 'Acme Robotics', level: 1 }).waitFor();
     orgId = /\/organizations\/([^/?]+)/.exec(page.url())![1];
     const created = await stack.adminApi(token, `/v1/admin/organizations/${orgId}`);
-    expect(created.body).toMatchObject({ name: 'Acme Robotics', slug: 'acme-robotics', project_id: projectId, metadata: { tier: 'gold' } });
+    expect(created.body).toMatchObject({
+      name: 'Acme Robotics',
+      slug: 'acme-robotics',
+      project_id: projectId,
+      metadata: { tier: 'gold' },
+    });
 
-    await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Organizations' }).click();
+    await page
+      .getByRole('navigation', { name: 'Main navigation' })
+      .getByRole('link', { name: 'Organizations' })
+      .click();
     const table = page.getByRole('table', { name: 'Organizations' });
     await table.getByRole('link', { name: 'Acme Robotics' }).waitFor();
     expect(await textOf(table)).toContain('People app');
@@ -294,7 +374,11 @@ describe('admin console: users and organizations (Chromium, real stack)', () => 
     await form.getByRole('button', { name: 'Save changes' }).click();
     await form.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
     await page.getByRole('heading', { name: 'Acme Robotics Ltd', level: 1 }).waitFor();
-    expect((await stack.adminApi(token, `/v1/admin/organizations/${orgId}`)).body).toMatchObject({ name: 'Acme Robotics Ltd', slug: 'acme-ltd', metadata: { tier: 'platinum', region: 'eu' } });
+    expect((await stack.adminApi(token, `/v1/admin/organizations/${orgId}`)).body).toMatchObject({
+      name: 'Acme Robotics Ltd',
+      slug: 'acme-ltd',
+      metadata: { tier: 'platinum', region: 'eu' },
+    });
   }, 120_000);
 
   test('members: add through the user search and by id, change roles, and the last-admin rule refused with the server message', async () => {
@@ -311,7 +395,11 @@ describe('admin console: users and organizations (Chromium, real stack)', () => 
     await table.getByRole('link', { name: 'carol@people.test' }).waitFor();
 
     // A user of another project (the console's admin) is not found in this one: the server's words.
-    const outsider = await stack.adminApi<Problem>(token, `/v1/admin/organizations/${orgId}/members`, { method: 'POST', body: { user_id: await adminId() } });
+    const outsider = await stack.adminApi<Problem>(
+      token,
+      `/v1/admin/organizations/${orgId}/members`,
+      { method: 'POST', body: { user_id: await adminId() } },
+    );
     expect(outsider.status).toBe(404);
     await add.getByRole('textbox', { name: 'User ID' }).fill(await adminId());
     await add.getByRole('button', { name: 'Add member' }).click();
@@ -321,31 +409,65 @@ describe('admin console: users and organizations (Chromium, real stack)', () => 
     await add.getByRole('button', { name: 'Add member' }).click();
     await table.getByRole('link', { name: 'bob@people.test' }).waitFor();
     expect(await add.getByRole('textbox', { name: 'User ID' }).inputValue()).toBe('');
-    expect(await add.getByRole('combobox', { name: 'Find a user of the project' }).inputValue()).toBe('');
+    expect(
+      await add.getByRole('combobox', { name: 'Find a user of the project' }).inputValue(),
+    ).toBe('');
     expect(await add.getByRole('alert').count()).toBe(0);
     expect(await browser.checkScreen('organization-detail')).toEqual([]);
-    const roles = async () => Object.fromEntries((await stack.adminApi<{ members: { email: string; role: string }[] }>(token, `/v1/admin/organizations/${orgId}/members`)).body.members.map((m) => [m.email, m.role]));
+    const roles = async () =>
+      Object.fromEntries(
+        (
+          await stack.adminApi<{ members: { email: string; role: string }[] }>(
+            token,
+            `/v1/admin/organizations/${orgId}/members`,
+          )
+        ).body.members.map((m) => [m.email, m.role]),
+      );
     expect(await roles()).toEqual({ 'carol@people.test': 'admin', 'bob@people.test': 'member' });
 
     await table.getByRole('combobox', { name: 'Role of bob@people.test' }).selectOption('admin');
     await until(async () => (await roles())['bob@people.test'] === 'admin', 'bob to become admin');
-    await until(async () => !(await table.getByRole('combobox', { name: 'Role of bob@people.test' }).isDisabled()), 'the role change to settle');
+    await until(
+      async () =>
+        !(await table.getByRole('combobox', { name: 'Role of bob@people.test' }).isDisabled()),
+      'the role change to settle',
+    );
     await table.getByRole('combobox', { name: 'Role of bob@people.test' }).selectOption('member');
-    await until(async () => (await roles())['bob@people.test'] === 'member', 'bob to become member again');
-    await until(async () => !(await table.getByRole('combobox', { name: 'Role of carol@people.test' }).isDisabled()), 'the role change to settle');
+    await until(
+      async () => (await roles())['bob@people.test'] === 'member',
+      'bob to become member again',
+    );
+    await until(
+      async () =>
+        !(await table.getByRole('combobox', { name: 'Role of carol@people.test' }).isDisabled()),
+      'the role change to settle',
+    );
 
     // Demoting the only admin: refused, the server's own words shown, the role unchanged.
-    const demote = await stack.adminApi<Problem>(token, `/v1/admin/organizations/${orgId}/members/${carol.user.id}`, { method: 'PATCH', body: { role: 'member' } });
+    const demote = await stack.adminApi<Problem>(
+      token,
+      `/v1/admin/organizations/${orgId}/members/${carol.user.id}`,
+      { method: 'PATCH', body: { role: 'member' } },
+    );
     expect(demote.status).toBe(409);
     await table.getByRole('combobox', { name: 'Role of carol@people.test' }).selectOption('member');
     const alert = members.getByRole('alert').filter({ hasText: 'Could not change the role' });
     await alert.waitFor();
     expect(await textOf(alert)).toContain(demote.body.detail);
-    await until(async () => (await table.getByRole('combobox', { name: 'Role of carol@people.test' }).inputValue()) === 'admin', 'the select to show the role kept');
+    await until(
+      async () =>
+        (await table.getByRole('combobox', { name: 'Role of carol@people.test' }).inputValue()) ===
+        'admin',
+      'the select to show the role kept',
+    );
     expect((await roles())['carol@people.test']).toBe('admin');
 
     // Removing the only admin: the confirmation dialog shows the refusal and stays open.
-    const removal = await stack.adminApi<Problem>(token, `/v1/admin/organizations/${orgId}/members/${carol.user.id}`, { method: 'DELETE' });
+    const removal = await stack.adminApi<Problem>(
+      token,
+      `/v1/admin/organizations/${orgId}/members/${carol.user.id}`,
+      { method: 'DELETE' },
+    );
     expect(removal.status).toBe(409);
     await table.getByRole('button', { name: 'Remove carol@people.test' }).click();
     await dialog().getByRole('button', { name: 'Remove member' }).click();
@@ -378,12 +500,20 @@ describe('admin console: users and organizations (Chromium, real stack)', () => 
     const table = invitations.getByRole('table', { name: 'Invitations' });
     await table.getByRole('cell', { name: 'dana@people.test', exact: true }).waitFor();
     expect(await textOf(table)).toContain('pending');
-    const listed = await stack.adminApi<{ invitations: { id: string; email: string; role: string; status: string }[] }>(token, `/v1/admin/organizations/${orgId}/invitations`);
-    expect(listed.body.invitations).toMatchObject([{ email: 'dana@people.test', role: 'admin', status: 'pending' }]);
+    const listed = await stack.adminApi<{
+      invitations: { id: string; email: string; role: string; status: string }[];
+    }>(token, `/v1/admin/organizations/${orgId}/invitations`);
+    expect(listed.body.invitations).toMatchObject([
+      { email: 'dana@people.test', role: 'admin', status: 'pending' },
+    ]);
 
     await form.getByRole('textbox', { name: 'Email' }).fill('dana@people.test');
     await form.getByRole('button', { name: 'Send invitation' }).click();
-    const duplicate = await stack.adminApi<Problem>(token, `/v1/admin/organizations/${orgId}/invitations`, { method: 'POST', body: { email: 'dana@people.test' } });
+    const duplicate = await stack.adminApi<Problem>(
+      token,
+      `/v1/admin/organizations/${orgId}/invitations`,
+      { method: 'POST', body: { email: 'dana@people.test' } },
+    );
     expect(duplicate.status).toBe(409);
     // A conflict naming a field: its message on the field, the server's detail above the button.
     await form.getByRole('alert').filter({ hasText: duplicate.body.detail }).waitFor();
@@ -393,7 +523,14 @@ describe('admin console: users and organizations (Chromium, real stack)', () => 
     await confirm('Revoke invitation');
     await table.getByText('revoked').waitFor();
     expect(await table.getByRole('button', { name: /^Revoke/ }).count()).toBe(0);
-    expect((await stack.adminApi<{ invitations: { status: string }[] }>(token, `/v1/admin/organizations/${orgId}/invitations`)).body.invitations.map((i) => i.status)).toEqual(['revoked']);
+    expect(
+      (
+        await stack.adminApi<{ invitations: { status: string }[] }>(
+          token,
+          `/v1/admin/organizations/${orgId}/invitations`,
+        )
+      ).body.invitations.map((i) => i.status),
+    ).toEqual(['revoked']);
 
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
     await confirm('Delete organization');
@@ -408,51 +545,89 @@ describe('admin console: users and organizations (Chromium, real stack)', () => 
     // token from the refresh cookie, which carries the session's auth_time.
     const db = await new DataSource({ type: 'postgres', url: TEST_DATABASE_URL }).initialize();
     try {
-      await db.query(`UPDATE sessions SET auth_time = now() - interval '11 minutes' WHERE user_id = $1`, [await adminId()]);
+      await db.query(
+        `UPDATE sessions SET auth_time = now() - interval '11 minutes' WHERE user_id = $1`,
+        [await adminId()],
+      );
     } finally {
       await db.destroy();
     }
     await page.goto(`${stack.consoleUrl}/users?project=${projectId}`);
     await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
-    await page.getByRole('table', { name: 'Users' }).getByRole('link', { name: 'bob@people.test' }).waitFor();
+    await page
+      .getByRole('table', { name: 'Users' })
+      .getByRole('link', { name: 'bob@people.test' })
+      .waitFor();
 
     await page.getByRole('button', { name: 'Export users' }).click();
     const exportDialog = page.getByRole('dialog', { name: 'Export users' });
-    await exportDialog.getByRole('checkbox', { name: 'Include password hashes and TOTP secrets' }).check();
+    await exportDialog
+      .getByRole('checkbox', { name: 'Include password hashes and TOTP secrets' })
+      .check();
     await exportDialog.getByText('It is recorded in the audit log as a security event').waitFor();
-    expect(await exportDialog.getByRole('combobox', { name: 'Project' }).inputValue()).toBe('People app');
+    expect(await exportDialog.getByRole('combobox', { name: 'Project' }).inputValue()).toBe(
+      'People app',
+    );
     expect(await browser.checkScreen('users-export')).toEqual([]);
     await exportDialog.getByRole('button', { name: 'Export', exact: true }).click();
 
     // 403 reauthentication-required: the proof is asked for in place.
     const proof = page.getByRole('dialog', { name: 'Confirm it’s you' });
-    await proof.getByText('Exporting password hashes and TOTP secrets needs a recent proof of identity.').waitFor();
+    await proof
+      .getByText('Exporting password hashes and TOTP secrets needs a recent proof of identity.')
+      .waitFor();
     expect(await browser.checkScreen('users-export-reauthenticate')).toEqual([]);
     // A wrong password: the server's refusal in the dialog, which stays open; nothing was exported.
     await proof.getByLabel('Your password').fill('not the password');
     await proof.getByRole('button', { name: 'Confirm' }).click();
     await proof.getByRole('alert').filter({ hasText: 'Invalid Credentials' }).waitFor();
-    const audited = async () => (await stack.adminApi<{ events: unknown[] }>(token, '/v1/admin/audit?action=users.exported_with_secrets')).body.events.length;
+    const audited = async () =>
+      (
+        await stack.adminApi<{ events: unknown[] }>(
+          token,
+          '/v1/admin/audit?action=users.exported_with_secrets',
+        )
+      ).body.events.length;
     expect(await audited()).toBe(0);
 
     await proof.getByLabel('Your password').fill(stack.admin.password);
-    const [download] = await Promise.all([page.waitForEvent('download'), proof.getByRole('button', { name: 'Confirm' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      proof.getByRole('button', { name: 'Confirm' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe(`users-${projectId}.ndjson`);
-    const lines = readFileSync((await download.path()), 'utf8')
+    const lines = readFileSync(await download.path(), 'utf8')
       .trim()
       .split('\n')
-      .map((l) => JSON.parse(l) as { email: string; status: string; password_hash?: { algorithm: string; hash: string } });
+      .map(
+        (l) =>
+          JSON.parse(l) as {
+            email: string;
+            status: string;
+            password_hash?: { algorithm: string; hash: string };
+          },
+      );
     expect(lines.map((l) => l.email).sort()).toEqual(['bob@people.test', 'carol@people.test']);
-    for (const line of lines) expect([line.email, line.status, line.password_hash]).toEqual([line.email, 'active', { algorithm: 'bcrypt_sha256', hash: expect.stringMatching(/^\$2b\$/) }]);
+    for (const line of lines)
+      expect([line.email, line.status, line.password_hash]).toEqual([
+        line.email,
+        'active',
+        { algorithm: 'bcrypt_sha256', hash: expect.stringMatching(/^\$2b\$/) },
+      ]);
     await proof.waitFor({ state: 'detached' });
     await exportDialog.waitFor({ state: 'detached' });
     expect(await audited()).toBe(1);
 
     // The renewed proof is recent now: a second export with hashes goes through without asking.
     await page.getByRole('button', { name: 'Export users' }).click();
-    await exportDialog.getByRole('checkbox', { name: 'Include password hashes and TOTP secrets' }).check();
-    const [again] = await Promise.all([page.waitForEvent('download'), exportDialog.getByRole('button', { name: 'Export', exact: true }).click()]);
-    expect(readFileSync((await again.path()), 'utf8')).toContain('password_hash');
+    await exportDialog
+      .getByRole('checkbox', { name: 'Include password hashes and TOTP secrets' })
+      .check();
+    const [again] = await Promise.all([
+      page.waitForEvent('download'),
+      exportDialog.getByRole('button', { name: 'Export', exact: true }).click(),
+    ]);
+    expect(readFileSync(await again.path(), 'utf8')).toContain('password_hash');
     expect(await proof.count()).toBe(0);
     expect(await audited()).toBe(2);
   }, 120_000);

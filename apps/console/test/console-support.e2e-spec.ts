@@ -13,7 +13,8 @@ interface AuditEvent {
   data: Record<string, unknown>;
 }
 
-const CSV_HEADER = 'id,created_at,action,actor_type,actor_id,resource_type,resource_id,project_id,ip_address,user_agent,data';
+const CSV_HEADER =
+  'id,created_at,action,actor_type,actor_id,resource_type,resource_id,project_id,ip_address,user_agent,data';
 
 /** A loopback port nothing listens on (taken, then let go). */
 async function closedPort(): Promise<number> {
@@ -45,7 +46,10 @@ describe('admin console: support journeys (Chromium, real stack)', () => {
   async function ageProof(reloadAt: string): Promise<void> {
     const db = await new DataSource({ type: 'postgres', url: TEST_DATABASE_URL }).initialize();
     try {
-      await db.query(`UPDATE sessions SET auth_time = now() - interval '11 minutes' WHERE user_id = $1`, [adminId]);
+      await db.query(
+        `UPDATE sessions SET auth_time = now() - interval '11 minutes' WHERE user_id = $1`,
+        [adminId],
+      );
     } finally {
       await db.destroy();
     }
@@ -62,17 +66,25 @@ describe('admin console: support journeys (Chromium, real stack)', () => {
   }
 
   async function audit(query: string): Promise<AuditEvent[]> {
-    return (await stack.adminApi<{ events: AuditEvent[] }>(token, `/v1/admin/audit?${query}`)).body.events;
+    return (await stack.adminApi<{ events: AuditEvent[] }>(token, `/v1/admin/audit?${query}`)).body
+      .events;
   }
 
   beforeAll(async () => {
     await stack.start();
-    browser = await ConsoleBrowser.launch([new URL(stack.authUrl).host, new URL(stack.controlPlaneUrl).host]);
+    browser = await ConsoleBrowser.launch([
+      new URL(stack.authUrl).host,
+      new URL(stack.controlPlaneUrl).host,
+    ]);
     page = browser.page;
     page.setDefaultTimeout(15_000);
-    await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(stack.consoleUrl).origin });
+    await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], {
+      origin: new URL(stack.consoleUrl).origin,
+    });
     token = await stack.adminToken();
-    adminId = (JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()) as { sub: string }).sub;
+    adminId = (
+      JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()) as { sub: string }
+    ).sub;
     await signInThroughPage(page, stack.consoleUrl, stack.admin.email, stack.admin.password);
   }, 180_000);
 
@@ -88,7 +100,10 @@ describe('admin console: support journeys (Chromium, real stack)', () => {
 
   test('a webhook to a closed port: the admin reads "connection refused" in the attempt, filters by failed, rotates the secret behind a fresh proof', async () => {
     const url = `http://127.0.0.1:${await closedPort()}/hook`;
-    const created = await stack.adminApi<{ id: string }>(token, '/v1/admin/webhooks', { method: 'POST', body: { url, events: ['webhook.test'] } });
+    const created = await stack.adminApi<{ id: string }>(token, '/v1/admin/webhooks', {
+      method: 'POST',
+      body: { url, events: ['webhook.test'] },
+    });
     expect(created.status).toBe(201);
     const hookId = created.body.id;
 
@@ -96,21 +111,47 @@ describe('admin console: support journeys (Chromium, real stack)', () => {
     await page.getByRole('heading', { name: 'Webhook', exact: true }).waitFor();
     await page.getByRole('button', { name: 'Send test event' }).click();
     // The first attempt and its two retries (WEBHOOK_RETRY_SCHEDULE 1s,1s), all refused, grouped under the one event.
-    await page.locator('tr[data-event-type="webhook.test"][data-attempt="3"][data-status="failed"]').waitFor({ timeout: 30_000 });
+    await page
+      .locator('tr[data-event-type="webhook.test"][data-attempt="3"][data-status="failed"]')
+      .waitFor({ timeout: 30_000 });
     const groups = page.locator('tbody[data-event-group]');
     expect(await groups.count()).toBe(1);
-    expect(await groups.locator('tr[data-attempt]').evaluateAll((rows) => rows.map((r) => `${r.getAttribute('data-attempt')} ${r.getAttribute('data-status')}`))).toEqual(['3 failed', '2 failed', '1 failed']);
+    expect(
+      await groups
+        .locator('tr[data-attempt]')
+        .evaluateAll((rows) =>
+          rows.map((r) => `${r.getAttribute('data-attempt')} ${r.getAttribute('data-status')}`),
+        ),
+    ).toEqual(['3 failed', '2 failed', '1 failed']);
     expect(await groups.getByRole('columnheader').first().textContent()).toContain('3 attempts');
 
     await page.getByRole('button', { name: 'Show attempt 1 of webhook.test' }).click();
     const detail = page.getByTestId('delivery-detail');
-    expect(await detail.getByTestId('delivery-error').textContent()).toMatch(/^Failed: connection refused/);
+    expect(await detail.getByTestId('delivery-error').textContent()).toMatch(
+      /^Failed: connection refused/,
+    );
     const sentHeaders = detail.getByRole('table', { name: 'Request headers' });
-    expect(await sentHeaders.getByRole('row', { name: /webhook-signature/ }).textContent()).toMatch(/v1,[A-Za-z0-9+/=]+/);
-    expect(JSON.parse((await detail.getByLabel('Request body').textContent())!)).toMatchObject({ type: 'webhook.test' });
+    expect(await sentHeaders.getByRole('row', { name: /webhook-signature/ }).textContent()).toMatch(
+      /v1,[A-Za-z0-9+/=]+/,
+    );
+    expect(JSON.parse((await detail.getByLabel('Request body').textContent())!)).toMatchObject({
+      type: 'webhook.test',
+    });
     await detail.getByText('No answer came back.').waitFor();
-    const first = (await stack.adminApi<{ deliveries: { id: string; attempt: number }[] }>(token, `/v1/admin/webhooks/${hookId}/deliveries`)).body.deliveries.find((d) => d.attempt === 1)!;
-    expect((await stack.adminApi<{ error: string }>(token, `/v1/admin/webhooks/${hookId}/deliveries/${first.id}`)).body.error).toBe('connection_refused');
+    const first = (
+      await stack.adminApi<{ deliveries: { id: string; attempt: number }[] }>(
+        token,
+        `/v1/admin/webhooks/${hookId}/deliveries`,
+      )
+    ).body.deliveries.find((d) => d.attempt === 1)!;
+    expect(
+      (
+        await stack.adminApi<{ error: string }>(
+          token,
+          `/v1/admin/webhooks/${hookId}/deliveries/${first.id}`,
+        )
+      ).body.error,
+    ).toBe('connection_refused');
     expect(await browser.checkScreen('webhook-delivery-failed')).toEqual([]);
     expect(await browser.overflowOnPhone()).toEqual([]);
 
@@ -134,16 +175,24 @@ describe('admin console: support journeys (Chromium, real stack)', () => {
     await prove('Rotating a webhook’s signing secret is a sensitive action.');
     const secret = (await rotate.getByTestId('secret-once').textContent())!;
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
-    await rotate.getByText('For the next 24 hours every delivery is signed with both secrets').waitFor();
+    await rotate
+      .getByText('For the next 24 hours every delivery is signed with both secrets')
+      .waitFor();
     expect(await browser.checkScreen('webhook-rotate-secret')).toEqual([]);
     await rotate.getByRole('button', { name: 'Done' }).click();
     await rotate.waitFor({ state: 'hidden' });
     expect(await page.content()).not.toContain(secret);
-    expect((await audit('action=webhook.secret_rotated')).map((e) => e.resource_id)).toEqual([hookId]);
+    expect((await audit('action=webhook.secret_rotated')).map((e) => e.resource_id)).toEqual([
+      hookId,
+    ]);
   }, 120_000);
 
   test('a project: its ids copied, a setting changed and found in the audit log as from → to (prefix filter in the URL, CSV export), then deleted by typing its name', async () => {
-    const created = await stack.adminApi<{ id: string; publishable_key: string }>(token, '/v1/admin/projects', { method: 'POST', body: { name: 'Shop' } });
+    const created = await stack.adminApi<{ id: string; publishable_key: string }>(
+      token,
+      '/v1/admin/projects',
+      { method: 'POST', body: { name: 'Shop' } },
+    );
     expect(created.status).toBe(201);
     const { id: projectId, publishable_key: key } = created.body;
 
@@ -162,7 +211,9 @@ describe('admin console: support journeys (Chromium, real stack)', () => {
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
     await page.getByRole('tab', { name: 'Social sign-in' }).click();
-    expect(await page.getByTestId('oauth-callback').textContent()).toBe(`${stack.authUrl}/v1/auth/oauth/callback`);
+    expect(await page.getByTestId('oauth-callback').textContent()).toBe(
+      `${stack.authUrl}/v1/auth/oauth/callback`,
+    );
     expect(await browser.checkScreen('project-keys')).toEqual([]);
     expect(await browser.overflowOnPhone()).toEqual([]);
 
@@ -171,7 +222,9 @@ describe('admin console: support journeys (Chromium, real stack)', () => {
     await page.getByRole('heading', { name: 'Audit log' }).waitFor();
     await page.getByRole('combobox', { name: 'Action or prefix' }).fill('project');
     await page.waitForURL((u) => u.searchParams.get('action') === 'project');
-    const updated = (await audit(`action=project.*&project_id=${projectId}`)).filter((e) => e.action === 'project.updated');
+    const updated = (await audit(`action=project.*&project_id=${projectId}`)).filter(
+      (e) => e.action === 'project.updated',
+    );
     expect(updated).toHaveLength(1);
     // The form sends only what changed: the one field is the event's only change.
     expect(updated[0].data.changes).toEqual({ name: { from: 'Shop', to: 'Storefront' } });
@@ -179,10 +232,17 @@ describe('admin console: support journeys (Chromium, real stack)', () => {
     await row.waitFor();
     expect(await row.getByTestId('audit-changes').textContent()).toBe('name: Shop → Storefront');
     // Names, not ids, each a link to its page.
-    expect(await row.getByRole('link', { name: stack.admin.email }).getAttribute('href')).toBe(`/console/users/${adminId}`);
-    expect(await row.getByRole('link', { name: 'Storefront' }).first().getAttribute('href')).toBe(`/console/projects/${projectId}`);
+    expect(await row.getByRole('link', { name: stack.admin.email }).getAttribute('href')).toBe(
+      `/console/users/${adminId}`,
+    );
+    expect(await row.getByRole('link', { name: 'Storefront' }).first().getAttribute('href')).toBe(
+      `/console/projects/${projectId}`,
+    );
     // Until the unfiltered page's rows are gone: project.created and project.updated only.
-    const actions = () => page.locator('tr[data-action]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-action') ?? ''));
+    const actions = () =>
+      page
+        .locator('tr[data-action]')
+        .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-action') ?? ''));
     await eventually(async () => (await actions()).every((a) => a.startsWith('project.')));
     expect((await actions()).length).toBeGreaterThanOrEqual(2);
     await page.keyboard.press('Escape');
@@ -193,12 +253,19 @@ describe('admin console: support journeys (Chromium, real stack)', () => {
     // The URL keeps the filter: a reload shows the same.
     await page.reload();
     await row.waitFor();
-    expect(await page.getByRole('combobox', { name: 'Action or prefix' }).inputValue()).toBe('project');
+    expect(await page.getByRole('combobox', { name: 'Action or prefix' }).inputValue()).toBe(
+      'project',
+    );
 
     // Export CSV with the filter: the header, and the update's row.
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export CSV' }).click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(/^audit-\d{4}-\d{2}-\d{2}\.csv$/);
-    const csv = readFileSync(await download.path(), 'utf8').split('\r\n').filter(Boolean);
+    const csv = readFileSync(await download.path(), 'utf8')
+      .split('\r\n')
+      .filter(Boolean);
     expect(csv[0]).toBe(CSV_HEADER);
     const line = csv.find((l) => l.startsWith(`${updated[0].id},`));
     expect(line).toContain(`,project.updated,admin,${adminId},project,${projectId},`);
@@ -235,10 +302,28 @@ describe('admin console: support journeys (Chromium, real stack)', () => {
       await db.destroy();
     }
     // One busy project: two sign-ups and a sign-in put it first.
-    const busy = await stack.adminApi<{ id: string; publishable_key: string }>(token, '/v1/admin/projects', { method: 'POST', body: { name: 'Busy app' } });
-    for (const email of ['one@busy.test', 'two@busy.test']) expect((await stack.authApi(busy.body.publishable_key, '/v1/auth/sign-up', { body: { email, password: 'a sturdy passphrase 42' } })).status).toBe(201);
-    expect((await stack.authApi(busy.body.publishable_key, '/v1/auth/sign-in', { body: { identifier: 'one@busy.test', password: 'a sturdy passphrase 42' } })).status).toBe(200);
-    const stats = (await stack.adminApi<{ projects: unknown[] }>(token, '/v1/admin/stats?days=30')).body;
+    const busy = await stack.adminApi<{ id: string; publishable_key: string }>(
+      token,
+      '/v1/admin/projects',
+      { method: 'POST', body: { name: 'Busy app' } },
+    );
+    for (const email of ['one@busy.test', 'two@busy.test'])
+      expect(
+        (
+          await stack.authApi(busy.body.publishable_key, '/v1/auth/sign-up', {
+            body: { email, password: 'a sturdy passphrase 42' },
+          })
+        ).status,
+      ).toBe(201);
+    expect(
+      (
+        await stack.authApi(busy.body.publishable_key, '/v1/auth/sign-in', {
+          body: { identifier: 'one@busy.test', password: 'a sturdy passphrase 42' },
+        })
+      ).status,
+    ).toBe(200);
+    const stats = (await stack.adminApi<{ projects: unknown[] }>(token, '/v1/admin/stats?days=30'))
+      .body;
     expect(stats.projects.length).toBeGreaterThanOrEqual(402);
 
     await page.goto(`${stack.consoleUrl}/`);
@@ -248,7 +333,9 @@ describe('admin console: support journeys (Chromium, real stack)', () => {
     expect(await rows.count()).toBe(11);
     expect(await rows.first().getAttribute('data-project-id')).toBe(busy.body.id);
     expect(await rows.first().locator('td[data-metric="sign_ups"]').textContent()).toBe('2');
-    expect(await rows.last().getByRole('rowheader').textContent()).toBe(`Other (${stats.projects.length - 10} projects)`);
+    expect(await rows.last().getByRole('rowheader').textContent()).toBe(
+      `Other (${stats.projects.length - 10} projects)`,
+    );
     await page.getByText(`The 10 most active of ${stats.projects.length} projects`).waitFor();
     const height = await page.evaluate(() => document.documentElement.scrollHeight);
     expect(height).toBeLessThan(2500);

@@ -11,7 +11,14 @@ const GOOD_HASH = hashSync('imported password 42', 10);
 function importFile(): string {
   const lines: string[] = [];
   for (let n = 1; n <= 1210; n++) {
-    if (n === 2) lines.push(JSON.stringify({ email: 'hashed@transfer.test', email_verified: true, password_hash: GOOD_HASH }));
+    if (n === 2)
+      lines.push(
+        JSON.stringify({
+          email: 'hashed@transfer.test',
+          email_verified: true,
+          password_hash: GOOD_HASH,
+        }),
+      );
     else if (n === 600) lines.push('');
     else if (n === 1203) lines.push(JSON.stringify({ email: 'not an email' }));
     else if (n === 1205) lines.push('{"email": "broken@transfer.test",');
@@ -36,11 +43,17 @@ describe('admin console: import and export users (Chromium, real stack)', () => 
 
   beforeAll(async () => {
     await stack.start();
-    browser = await ConsoleBrowser.launch([new URL(stack.authUrl).host, new URL(stack.controlPlaneUrl).host]);
+    browser = await ConsoleBrowser.launch([
+      new URL(stack.authUrl).host,
+      new URL(stack.controlPlaneUrl).host,
+    ]);
     page = browser.page;
     page.setDefaultTimeout(15_000);
     token = await stack.adminToken();
-    const project = await stack.adminApi<{ id: string }>(token, '/v1/admin/projects', { method: 'POST', body: { name: 'Transfer app' } });
+    const project = await stack.adminApi<{ id: string }>(token, '/v1/admin/projects', {
+      method: 'POST',
+      body: { name: 'Transfer app' },
+    });
     expect(project.status).toBe(201);
     projectId = project.body.id;
     await signInThroughPage(page, stack.consoleUrl, stack.admin.email, stack.admin.password);
@@ -52,15 +65,28 @@ describe('admin console: import and export users (Chromium, real stack)', () => 
   });
 
   test('import a file with bad lines, watching the counts, read the per-line report; export with hashes after the proof asked in place', async () => {
-    const usersOfProject = async () => (await stack.adminApi<{ pagination: { total: number } }>(token, `/v1/admin/users?project_id=${projectId}&limit=1`)).body.pagination.total;
+    const usersOfProject = async () =>
+      (
+        await stack.adminApi<{ pagination: { total: number } }>(
+          token,
+          `/v1/admin/users?project_id=${projectId}&limit=1`,
+        )
+      ).body.pagination.total;
 
-    await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Users' }).click();
+    await page
+      .getByRole('navigation', { name: 'Main navigation' })
+      .getByRole('link', { name: 'Users' })
+      .click();
     await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
     await page.getByRole('link', { name: 'Import users' }).click();
     await page.getByRole('heading', { name: 'Import users', level: 1 }).waitFor();
     await page.getByRole('combobox', { name: 'Project' }).click();
     await page.getByRole('option', { name: 'Transfer app' }).click();
-    await page.locator('input[type="file"]').setInputFiles({ name: 'users.ndjson', mimeType: 'application/x-ndjson', buffer: Buffer.from(importFile()) });
+    await page.locator('input[type="file"]').setInputFiles({
+      name: 'users.ndjson',
+      mimeType: 'application/x-ndjson',
+      buffer: Buffer.from(importFile()),
+    });
     await page.getByText('users.ndjson').waitFor();
     // The vendor formats are the CLI's: the page says how, naming the chosen project.
     await page.getByText(`npm run cli -- users import --project ${projectId}`).waitFor();
@@ -79,7 +105,9 @@ describe('admin console: import and export users (Chromium, real stack)', () => 
     const progress = page.getByRole('status', { name: 'Import progress' });
     const count = (label: string) => progress.getByTestId(`count-${label}`);
     await progress.getByRole('heading', { name: 'Importing…' }).waitFor();
-    await count('lines-read').filter({ hasText: /^1,000$/ }).waitFor();
+    await count('lines-read')
+      .filter({ hasText: /^1,000$/ })
+      .waitFor();
     expect(await count('created').textContent()).toBe('999');
     expect(await count('rejected').textContent()).toBe('0');
     expect(await usersOfProject()).toBe(999);
@@ -135,7 +163,10 @@ describe('admin console: import and export users (Chromium, real stack)', () => 
     // the sessions' auth_time moves back, and a reload renews the page's token from the refresh cookie, which carries it.
     const db = await new DataSource({ type: 'postgres', url: TEST_DATABASE_URL }).initialize();
     try {
-      await db.query(`UPDATE sessions SET auth_time = now() - interval '11 minutes' WHERE user_id = (SELECT id FROM users WHERE email = $1)`, [stack.admin.email]);
+      await db.query(
+        `UPDATE sessions SET auth_time = now() - interval '11 minutes' WHERE user_id = (SELECT id FROM users WHERE email = $1)`,
+        [stack.admin.email],
+      );
     } finally {
       await db.destroy();
     }
@@ -143,13 +174,22 @@ describe('admin console: import and export users (Chromium, real stack)', () => 
     await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
     await page.getByRole('button', { name: 'Export users' }).click();
     const exportDialog = page.getByRole('dialog', { name: 'Export users' });
-    expect(await exportDialog.getByRole('combobox', { name: 'Project' }).inputValue()).toBe('Transfer app');
-    await exportDialog.getByRole('checkbox', { name: 'Include password hashes and TOTP secrets' }).check();
+    expect(await exportDialog.getByRole('combobox', { name: 'Project' }).inputValue()).toBe(
+      'Transfer app',
+    );
+    await exportDialog
+      .getByRole('checkbox', { name: 'Include password hashes and TOTP secrets' })
+      .check();
     await exportDialog.getByRole('button', { name: 'Export', exact: true }).click();
     const proof = page.getByRole('dialog', { name: 'Confirm it’s you' });
-    await proof.getByText('Exporting password hashes and TOTP secrets needs a recent proof of identity.').waitFor();
+    await proof
+      .getByText('Exporting password hashes and TOTP secrets needs a recent proof of identity.')
+      .waitFor();
     await proof.getByLabel('Your password').fill(stack.admin.password);
-    const [download] = await Promise.all([page.waitForEvent('download'), proof.getByRole('button', { name: 'Confirm' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      proof.getByRole('button', { name: 'Confirm' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe(`users-${projectId}.ndjson`);
     const exported = readFileSync(await download.path(), 'utf8')
       .trim()
@@ -157,11 +197,26 @@ describe('admin console: import and export users (Chromium, real stack)', () => 
       .map((l) => JSON.parse(l) as { email: string; status: string; password_hash?: unknown });
     expect(exported).toHaveLength(1207);
     // The imported hash comes out as it went in, ready for another import.
-    expect(exported.find((l) => l.email === 'hashed@transfer.test')).toMatchObject({ status: 'active', password_hash: GOOD_HASH });
-    expect(exported.find((l) => l.email === 'user1210@transfer.test')).toMatchObject({ status: 'active' });
+    expect(exported.find((l) => l.email === 'hashed@transfer.test')).toMatchObject({
+      status: 'active',
+      password_hash: GOOD_HASH,
+    });
+    expect(exported.find((l) => l.email === 'user1210@transfer.test')).toMatchObject({
+      status: 'active',
+    });
     await exportDialog.waitFor({ state: 'detached' });
-    const audited = await stack.adminApi<{ events: { data: Record<string, unknown> }[] }>(token, `/v1/admin/audit?action=users.*&project_id=${projectId}`);
-    expect(audited.body.events.map((e) => (e as unknown as { action: string }).action).sort()).toEqual(['users.exported_with_secrets', 'users.imported', 'users.imported', 'users.imported']);
+    const audited = await stack.adminApi<{ events: { data: Record<string, unknown> }[] }>(
+      token,
+      `/v1/admin/audit?action=users.*&project_id=${projectId}`,
+    );
+    expect(
+      audited.body.events.map((e) => (e as unknown as { action: string }).action).sort(),
+    ).toEqual([
+      'users.exported_with_secrets',
+      'users.imported',
+      'users.imported',
+      'users.imported',
+    ]);
 
     expect(browser.problems).toEqual([]);
     expect(browser.foreignRequests).toEqual([]);

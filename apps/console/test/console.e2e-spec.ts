@@ -19,7 +19,10 @@ describe('admin console (Chromium, real stack)', () => {
 
   beforeAll(async () => {
     await stack.start();
-    browser = await ConsoleBrowser.launch([new URL(stack.authUrl).host, new URL(stack.controlPlaneUrl).host]);
+    browser = await ConsoleBrowser.launch([
+      new URL(stack.authUrl).host,
+      new URL(stack.controlPlaneUrl).host,
+    ]);
     page = browser.page;
   }, 120_000);
 
@@ -51,7 +54,9 @@ describe('admin console (Chromium, real stack)', () => {
     expect(html).not.toContain('GATEHOUSE_CSP_NONCE');
     // A fresh nonce for every response.
     const again = await fetch(stack.consoleUrl);
-    expect(/'nonce-([^']+)'/.exec(again.headers.get('content-security-policy') ?? '')?.[1]).not.toBe(nonce);
+    expect(
+      /'nonce-([^']+)'/.exec(again.headers.get('content-security-policy') ?? '')?.[1],
+    ).not.toBe(nonce);
 
     const script = /src="(\/console\/assets\/[^"]+\.js)"/.exec(html)?.[1];
     const asset = await fetch(`${stack.controlPlaneUrl}${script}`);
@@ -63,18 +68,34 @@ describe('admin console (Chromium, real stack)', () => {
     expect(missing.status).toBe(404);
     expect(missing.headers.get('content-type')).toMatch(/^application\/problem\+json/);
 
-    const config = (await (await fetch(`${stack.consoleUrl}/config.json`)).json()) as Record<string, unknown>;
-    expect(config).toEqual({ auth_url: stack.authUrl, project_key: stack.admin.projectKey, console_url: stack.consoleUrl });
+    const config = (await (await fetch(`${stack.consoleUrl}/config.json`)).json()) as Record<
+      string,
+      unknown
+    >;
+    expect(config).toEqual({
+      auth_url: stack.authUrl,
+      project_key: stack.admin.projectKey,
+      console_url: stack.consoleUrl,
+    });
   });
 
   test("the console's API types are generated from the documents both apps serve (npm run console:api --check)", () => {
     const root = join(__dirname, '..', '..', '..');
-    const run = spawnSync(process.execPath, ['-r', join(root, 'tools/register.js'), join(root, 'dist/tools/scripts/console-api.js'), '--check'], {
-      cwd: root,
-      // eslint-disable-next-line no-restricted-properties -- child processes inherit PATH
-      env: { PATH: process.env.PATH ?? '', ...TEST_ENV },
-      encoding: 'utf8',
-    });
+    const run = spawnSync(
+      process.execPath,
+      [
+        '-r',
+        join(root, 'tools/register.js'),
+        join(root, 'dist/tools/scripts/console-api.js'),
+        '--check',
+      ],
+      {
+        cwd: root,
+        // eslint-disable-next-line no-restricted-properties -- child processes inherit PATH
+        env: { PATH: process.env.PATH ?? '', ...TEST_ENV },
+        encoding: 'utf8',
+      },
+    );
     expect(`${run.stdout}${run.stderr}`).toContain('console API types up to date');
     expect(run.status).toBe(0);
   });
@@ -85,7 +106,11 @@ describe('admin console (Chromium, real stack)', () => {
     const create = (origin: string) =>
       fetch(`${stack.controlPlaneUrl}/v1/admin/projects`, {
         method: 'POST',
-        headers: { Cookie: stack.apiSessionCookie, Origin: origin, 'Content-Type': 'application/json' },
+        headers: {
+          Cookie: stack.apiSessionCookie,
+          Origin: origin,
+          'Content-Type': 'application/json',
+        },
         body: JSON.stringify({ name: `From ${origin}` }),
       });
     const foreign = await create('https://evil.example');
@@ -94,7 +119,9 @@ describe('admin console (Chromium, real stack)', () => {
     const own = await create(new URL(stack.consoleUrl).origin);
     expect(own.status).toBe(201);
     const token = await stack.adminToken();
-    const names = (await stack.adminApi<{ projects: { name: string }[] }>(token, '/v1/admin/projects')).body.projects.map((p) => p.name);
+    const names = (
+      await stack.adminApi<{ projects: { name: string }[] }>(token, '/v1/admin/projects')
+    ).body.projects.map((p) => p.name);
     expect(names).not.toContain('From https://evil.example');
   });
 
@@ -110,8 +137,12 @@ describe('admin console (Chromium, real stack)', () => {
     await page.waitForURL(/\/console\/sign-in$/);
     expect(await browser.checkScreen('sign-in')).toEqual([]);
     // Keyboard only: Tab reaches the email field (after the theme toggle), the next Tab the password, Enter submits.
-    const focusedType = () => page.evaluate(() => document.activeElement?.getAttribute('type') ?? document.activeElement?.tagName);
-    for (let i = 0; i < 3 && (await focusedType()) !== 'email'; i++) await page.keyboard.press('Tab');
+    const focusedType = () =>
+      page.evaluate(
+        () => document.activeElement?.getAttribute('type') ?? document.activeElement?.tagName,
+      );
+    for (let i = 0; i < 3 && (await focusedType()) !== 'email'; i++)
+      await page.keyboard.press('Tab');
     expect(await focusedType()).toBe('email');
     await page.keyboard.type(stack.admin.email);
     await page.keyboard.press('Tab');
@@ -126,7 +157,9 @@ describe('admin console (Chromium, real stack)', () => {
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
     expect(await page.getByTestId('signed-in-as').textContent()).toBe(stack.admin.email);
     // The access token lives in memory only.
-    const stored = await page.evaluate(() => JSON.stringify({ ...localStorage, ...sessionStorage }));
+    const stored = await page.evaluate(() =>
+      JSON.stringify({ ...localStorage, ...sessionStorage }),
+    );
     expect(stored).not.toMatch(/eyJ/);
   });
 
@@ -150,9 +183,20 @@ describe('admin console (Chromium, real stack)', () => {
     await dialog.getByLabel('Redirect URLs').fill('https://shop.example.com/callback');
     await dialog.getByRole('button', { name: 'Create project' }).click();
     await page.getByRole('heading', { name: 'Storefront' }).waitFor();
-    const listed = await stack.adminApi<{ projects: { id: string; name: string; allowed_origins: string[]; settings: Record<string, unknown> }[] }>(token, '/v1/admin/projects?q=Storefront');
+    const listed = await stack.adminApi<{
+      projects: {
+        id: string;
+        name: string;
+        allowed_origins: string[];
+        settings: Record<string, unknown>;
+      }[];
+    }>(token, '/v1/admin/projects?q=Storefront');
     const project = listed.body.projects[0];
-    expect(project).toMatchObject({ name: 'Storefront', allowed_origins: ['https://shop.example.com'], settings: { default_redirect_url: 'https://shop.example.com/callback' } });
+    expect(project).toMatchObject({
+      name: 'Storefront',
+      allowed_origins: ['https://shop.example.com'],
+      settings: { default_redirect_url: 'https://shop.example.com/callback' },
+    });
     expect(await browser.checkScreen('project-settings')).toEqual([]);
 
     await page.getByLabel('Allowed origins').fill('https://shop.example.com\nnot an origin');
@@ -163,18 +207,37 @@ describe('admin console (Chromium, real stack)', () => {
     expect(await originsError.textContent()).toMatch(/origin/i);
     // Field errors are readable (contrast) in both themes too.
     expect(await browser.checkScreen('project-settings-error')).toEqual([]);
-    expect((await stack.adminApi<{ settings: { access_token_ttl_seconds: number } }>(token, `/v1/admin/projects/${project.id}`)).body.settings.access_token_ttl_seconds).toBe(900);
+    expect(
+      (
+        await stack.adminApi<{ settings: { access_token_ttl_seconds: number } }>(
+          token,
+          `/v1/admin/projects/${project.id}`,
+        )
+      ).body.settings.access_token_ttl_seconds,
+    ).toBe(900);
     await page.getByLabel('Allowed origins').fill('https://shop.example.com');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
-    expect((await stack.adminApi<{ settings: { access_token_ttl_seconds: number } }>(token, `/v1/admin/projects/${project.id}`)).body.settings.access_token_ttl_seconds).toBe(1200);
+    expect(
+      (
+        await stack.adminApi<{ settings: { access_token_ttl_seconds: number } }>(
+          token,
+          `/v1/admin/projects/${project.id}`,
+        )
+      ).body.settings.access_token_ttl_seconds,
+    ).toBe(1200);
 
     await page.getByRole('tab', { name: 'Social sign-in' }).click();
     await page.getByLabel('Google client ID').fill('google-client-id');
     await page.getByLabel('Google client secret').fill('google-client-secret');
     await page.getByRole('button', { name: 'Save providers' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
-    const google = (await stack.adminApi<{ settings: { oauth_providers: { google: Record<string, unknown> } } }>(token, `/v1/admin/projects/${project.id}`)).body.settings.oauth_providers.google;
+    const google = (
+      await stack.adminApi<{ settings: { oauth_providers: { google: Record<string, unknown> } } }>(
+        token,
+        `/v1/admin/projects/${project.id}`,
+      )
+    ).body.settings.oauth_providers.google;
     expect(google).toMatchObject({ client_id: 'google-client-id', client_secret_set: true });
     expect(JSON.stringify(google)).not.toContain('google-client-secret');
     expect(await page.getByLabel('Google client secret').inputValue()).toBe('');
@@ -187,7 +250,10 @@ describe('admin console (Chromium, real stack)', () => {
     const secret = (await page.getByTestId('secret-once').textContent()) ?? '';
     expect(secret).toMatch(/^sk_/);
     expect(await browser.checkScreen('project-api-keys')).toEqual([]);
-    const keys = await stack.adminApi<{ api_keys: { id: string; name: string }[] }>(token, `/v1/admin/projects/${project.id}/api-keys`);
+    const keys = await stack.adminApi<{ api_keys: { id: string; name: string }[] }>(
+      token,
+      `/v1/admin/projects/${project.id}/api-keys`,
+    );
     expect(keys.body.api_keys.map((k) => k.name)).toEqual(['backend']);
     expect(JSON.stringify(keys.body)).not.toContain(secret);
     await page.getByRole('button', { name: 'Done' }).click();
@@ -197,7 +263,14 @@ describe('admin console (Chromium, real stack)', () => {
     await page.getByRole('button', { name: 'Revoke API key backend' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
     await page.getByTestId('empty-state').waitFor();
-    expect((await stack.adminApi<{ api_keys: unknown[] }>(token, `/v1/admin/projects/${project.id}/api-keys`)).body.api_keys).toEqual([]);
+    expect(
+      (
+        await stack.adminApi<{ api_keys: unknown[] }>(
+          token,
+          `/v1/admin/projects/${project.id}/api-keys`,
+        )
+      ).body.api_keys,
+    ).toEqual([]);
 
     await page.getByRole('tab', { name: 'Signing keys' }).click();
     await page.getByTestId('signing-key-active').waitFor();
@@ -205,19 +278,39 @@ describe('admin console (Chromium, real stack)', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Rotate' }).click();
     await page.getByTestId('signing-key-retiring').waitFor();
     expect(await browser.checkScreen('project-signing-keys')).toEqual([]);
-    await page.getByTestId('signing-key-retiring').getByRole('button', { name: /Revoke signing key/ }).click();
+    await page
+      .getByTestId('signing-key-retiring')
+      .getByRole('button', { name: /Revoke signing key/ })
+      .click();
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
     await page.getByTestId('signing-key-revoked').waitFor();
-    const signing = await stack.adminApi<{ signing_keys: { status: string }[] }>(token, `/v1/admin/projects/${project.id}/signing-keys`);
+    const signing = await stack.adminApi<{ signing_keys: { status: string }[] }>(
+      token,
+      `/v1/admin/projects/${project.id}/signing-keys`,
+    );
     expect(signing.body.signing_keys.map((k) => k.status).sort()).toEqual(['active', 'revoked']);
   });
 
   test("projects: OpenID Connect turned on with the app's login page, a confidential client created (secret once, refused redirect URI on its field), edited, its secret rotated, deleted", async () => {
     const token = await stack.adminToken();
-    const project = (await stack.adminApi<{ projects: { id: string }[] }>(token, '/v1/admin/projects?q=Storefront')).body.projects[0];
+    const project = (
+      await stack.adminApi<{ projects: { id: string }[] }>(token, '/v1/admin/projects?q=Storefront')
+    ).body.projects[0];
     const issuer = `${stack.authUrl}/v1/projects/${project.id}`;
-    const oidcOf = async () => (await stack.adminApi<{ settings: { oidc: Record<string, unknown> } }>(token, `/v1/admin/projects/${project.id}`)).body.settings.oidc;
-    const clientsOf = async () => (await stack.adminApi<{ oauth_clients: Record<string, unknown>[] }>(token, `/v1/admin/projects/${project.id}/oauth-clients`)).body.oauth_clients;
+    const oidcOf = async () =>
+      (
+        await stack.adminApi<{ settings: { oidc: Record<string, unknown> } }>(
+          token,
+          `/v1/admin/projects/${project.id}`,
+        )
+      ).body.settings.oidc;
+    const clientsOf = async () =>
+      (
+        await stack.adminApi<{ oauth_clients: Record<string, unknown>[] }>(
+          token,
+          `/v1/admin/projects/${project.id}/oauth-clients`,
+        )
+      ).body.oauth_clients;
 
     // The provider: off by default, the issuer shown and copied, then on with the app's own login page.
     await page.getByRole('tab', { name: 'OpenID Connect' }).click();
@@ -225,17 +318,27 @@ describe('admin console (Chromium, real stack)', () => {
     expect(new URL(page.url()).searchParams.get('tab')).toBe('oidc');
     expect(await page.getByTestId('oidc-issuer').textContent()).toBe(issuer);
     await page.getByRole('region', { name: 'OAuth clients' }).getByTestId('empty-state').waitFor();
-    await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(stack.controlPlaneUrl).origin });
+    await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], {
+      origin: new URL(stack.controlPlaneUrl).origin,
+    });
     await page.getByRole('button', { name: 'Copy issuer URL' }).click();
     await page.getByRole('button', { name: 'Copied issuer URL' }).waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(issuer);
     expect((await fetch(`${issuer}/.well-known/openid-configuration`)).status).toBe(404);
     await page.getByRole('switch', { name: 'OpenID Connect provider on' }).click();
-    await page.getByRole('combobox', { name: 'Login page' }).selectOption('https://shop.example.com/callback');
+    await page
+      .getByRole('combobox', { name: 'Login page' })
+      .selectOption('https://shop.example.com/callback');
     await page.getByRole('button', { name: 'Save OpenID Connect settings' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
     await page.getByTestId('oidc-status').filter({ hasText: 'Provider on' }).waitFor();
-    expect(await oidcOf()).toEqual({ enabled: true, login_url: 'https://shop.example.com/callback', dynamic_registration: false, require_pushed_authorization_requests: false, allow_sign_up: true });
+    expect(await oidcOf()).toEqual({
+      enabled: true,
+      login_url: 'https://shop.example.com/callback',
+      dynamic_registration: false,
+      require_pushed_authorization_requests: false,
+      allow_sign_up: true,
+    });
     const discovery = await fetch(`${issuer}/.well-known/openid-configuration`);
     expect(discovery.status).toBe(200);
     expect(((await discovery.json()) as { issuer: string }).issuer).toBe(issuer);
@@ -244,18 +347,30 @@ describe('admin console (Chromium, real stack)', () => {
     await page.getByRole('button', { name: 'New client' }).click();
     const dialog = page.getByRole('dialog', { name: 'New OAuth client' });
     await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('Storefront backend');
-    await dialog.getByRole('textbox', { name: 'Redirect URIs', exact: true }).fill('http://shop.example.com/callback');
-    await dialog.getByRole('textbox', { name: 'Post-logout redirect URIs', exact: true }).fill('https://shop.example.com/');
+    await dialog
+      .getByRole('textbox', { name: 'Redirect URIs', exact: true })
+      .fill('http://shop.example.com/callback');
+    await dialog
+      .getByRole('textbox', { name: 'Post-logout redirect URIs', exact: true })
+      .fill('https://shop.example.com/');
     await dialog.getByRole('checkbox', { name: /^First-party app/ }).click();
-    await dialog.getByRole('combobox', { name: 'ID token signing algorithm' }).selectOption('ES256');
+    await dialog
+      .getByRole('combobox', { name: 'ID token signing algorithm' })
+      .selectOption('ES256');
     await dialog.getByRole('checkbox', { name: /^Require pushed authorization requests/ }).click();
     await dialog.getByRole('button', { name: 'Create client' }).click();
     const redirectError = dialog.locator('[id$="-error"]').first();
     await redirectError.waitFor();
     expect(await redirectError.textContent()).toMatch(/^item 0 /);
-    expect(await dialog.getByRole('textbox', { name: 'Redirect URIs', exact: true }).getAttribute('aria-invalid')).toBe('true');
+    expect(
+      await dialog
+        .getByRole('textbox', { name: 'Redirect URIs', exact: true })
+        .getAttribute('aria-invalid'),
+    ).toBe('true');
     expect(await clientsOf()).toEqual([]);
-    await dialog.getByRole('textbox', { name: 'Redirect URIs', exact: true }).fill('https://shop.example.com/callback');
+    await dialog
+      .getByRole('textbox', { name: 'Redirect URIs', exact: true })
+      .fill('https://shop.example.com/callback');
     await dialog.getByRole('button', { name: 'Create client' }).click();
     const secret = (await dialog.getByTestId('secret-once').textContent()) ?? '';
     expect(secret).toMatch(/^ocs_/);
@@ -284,7 +399,10 @@ describe('admin console (Chromium, real stack)', () => {
     const introspect = (s: string) =>
       fetch(`${issuer}/introspect`, {
         method: 'POST',
-        headers: { Authorization: `Basic ${Buffer.from(`${clientId}:${s}`).toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+        headers: {
+          Authorization: `Basic ${Buffer.from(`${clientId}:${s}`).toString('base64')}`,
+          'Content-Type': 'application/x-www-form-urlencoded',
+        },
         body: 'token=not-a-token',
       });
     expect((await introspect(secret)).status).toBe(200);
@@ -305,11 +423,19 @@ describe('admin console (Chromium, real stack)', () => {
     await edit.getByRole('button', { name: 'Save client' }).click();
     await edit.waitFor({ state: 'hidden' });
     await row.getByText('Storefront web').waitFor();
-    expect((await clientsOf())[0]).toMatchObject({ client_id: clientId, name: 'Storefront web', grant_types: ['authorization_code'], token_endpoint_auth_method: 'client_secret_basic' });
+    expect((await clientsOf())[0]).toMatchObject({
+      client_id: clientId,
+      name: 'Storefront web',
+      grant_types: ['authorization_code'],
+      token_endpoint_auth_method: 'client_secret_basic',
+    });
 
     // Rotate: asks first, shows the new secret once; the old one stops working.
     await row.getByRole('button', { name: 'Rotate secret of Storefront web' }).click();
-    await page.getByRole('dialog', { name: "Rotate this client's secret?" }).getByRole('button', { name: 'Rotate secret' }).click();
+    await page
+      .getByRole('dialog', { name: "Rotate this client's secret?" })
+      .getByRole('button', { name: 'Rotate secret' })
+      .click();
     const rotated = (await page.getByTestId('secret-once').textContent()) ?? '';
     expect(rotated).toMatch(/^ocs_/);
     expect(rotated).not.toBe(secret);
@@ -322,7 +448,10 @@ describe('admin console (Chromium, real stack)', () => {
 
     // Delete: asks first; the list is empty again.
     await row.getByRole('button', { name: 'Delete Storefront web' }).click();
-    await page.getByRole('dialog', { name: 'Delete this client?' }).getByRole('button', { name: 'Delete client' }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete this client?' })
+      .getByRole('button', { name: 'Delete client' })
+      .click();
     await page.getByRole('region', { name: 'OAuth clients' }).getByTestId('empty-state').waitFor();
     expect(await clientsOf()).toEqual([]);
     expect((await introspect(rotated)).status).toBe(401);
@@ -333,11 +462,15 @@ describe('admin console (Chromium, real stack)', () => {
     await page.getByRole('button', { name: 'Open navigation' }).click();
     await page.getByRole('link', { name: 'Projects', exact: true }).click();
     await page.getByRole('heading', { name: 'Projects' }).waitFor();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true);
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1),
+    ).toBe(true);
     expect(await browser.checkScreen('projects-mobile')).toEqual([]);
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.getByRole('button', { name: 'Switch to dark theme' }).click();
-    expect(await page.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme'))).toBe('dark');
+    expect(
+      await page.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme')),
+    ).toBe('dark');
     await page.getByRole('button', { name: 'Switch to light theme' }).click();
     // Back to following the system's theme, which the screen checks switch.
     await page.evaluate(() => localStorage.removeItem('mantine-color-scheme-value'));
@@ -360,10 +493,24 @@ describe('admin console (Chromium, real stack)', () => {
 
   test('an admin with TOTP signs in with a code computed by oathtool', async () => {
     const token = await stack.adminToken();
-    const setup = await stack.authApi<{ secret: string }>(stack.admin.projectKey, '/v1/auth/mfa/totp/setup', { token, body: {} });
+    const setup = await stack.authApi<{ secret: string }>(
+      stack.admin.projectKey,
+      '/v1/auth/mfa/totp/setup',
+      { token, body: {} },
+    );
     const now = Math.floor(Date.now() / 1000);
-    const code = (offset: number) => execFileSync('oathtool', ['--totp', '-b', setup.body.secret, '-N', `@${now + offset * 30}`]).toString().trim();
-    expect((await stack.authApi(stack.admin.projectKey, '/v1/auth/mfa/totp/verify', { token, body: { code: code(0) } })).status).toBe(200);
+    const code = (offset: number) =>
+      execFileSync('oathtool', ['--totp', '-b', setup.body.secret, '-N', `@${now + offset * 30}`])
+        .toString()
+        .trim();
+    expect(
+      (
+        await stack.authApi(stack.admin.projectKey, '/v1/auth/mfa/totp/verify', {
+          token,
+          body: { code: code(0) },
+        })
+      ).status,
+    ).toBe(200);
 
     await page.goto(`${stack.consoleUrl}/sign-in`);
     await page.getByLabel('Email').fill(stack.admin.email);
@@ -383,18 +530,45 @@ describe('admin console (Chromium, real stack)', () => {
   test('an admin signs in with a passkey from a virtual authenticator (and skips the TOTP step)', async () => {
     await browser.addAuthenticator();
     // Register a passkey for the signed-in admin from the console's origin, with @simplewebauthn/browser.
-    await page.evaluate(readFileSync(join(__dirname, '../../../node_modules/@simplewebauthn/browser/dist/bundle/index.umd.min.js'), 'utf8'));
-    const token = await page.evaluate(async ({ authUrl, key }) => {
-      const res = await fetch(`${authUrl}/v1/auth/refresh`, { method: 'POST', credentials: 'include', headers: { 'X-Service-Project-Key': key } });
-      return ((await res.json()) as { access_token: string }).access_token;
-    }, { authUrl: stack.authUrl, key: stack.admin.projectKey });
-    const begin = await stack.authApi(stack.admin.projectKey, '/v1/auth/passkey/register/begin', { token, body: {} });
+    await page.evaluate(
+      readFileSync(
+        join(
+          __dirname,
+          '../../../node_modules/@simplewebauthn/browser/dist/bundle/index.umd.min.js',
+        ),
+        'utf8',
+      ),
+    );
+    const token = await page.evaluate(
+      async ({ authUrl, key }) => {
+        const res = await fetch(`${authUrl}/v1/auth/refresh`, {
+          method: 'POST',
+          credentials: 'include',
+          headers: { 'X-Service-Project-Key': key },
+        });
+        return ((await res.json()) as { access_token: string }).access_token;
+      },
+      { authUrl: stack.authUrl, key: stack.admin.projectKey },
+    );
+    const begin = await stack.authApi(stack.admin.projectKey, '/v1/auth/passkey/register/begin', {
+      token,
+      body: {},
+    });
     expect(begin.status).toBe(200);
     const attestation = await page.evaluate(
-      (options) => (globalThis as unknown as { SimpleWebAuthnBrowser: { startRegistration(o: object): Promise<object> } }).SimpleWebAuthnBrowser.startRegistration({ optionsJSON: options }),
+      (options) =>
+        (
+          globalThis as unknown as {
+            SimpleWebAuthnBrowser: { startRegistration(o: object): Promise<object> };
+          }
+        ).SimpleWebAuthnBrowser.startRegistration({ optionsJSON: options }),
       begin.body,
     );
-    const complete = await stack.authApi(stack.admin.projectKey, '/v1/auth/passkey/register/complete', { token, body: { credential: attestation, name: 'Virtual key' } });
+    const complete = await stack.authApi(
+      stack.admin.projectKey,
+      '/v1/auth/passkey/register/complete',
+      { token, body: { credential: attestation, name: 'Virtual key' } },
+    );
     expect(complete.status).toBe(201);
 
     await page.getByRole('button', { name: 'Sign out' }).click();
@@ -405,7 +579,9 @@ describe('admin console (Chromium, real stack)', () => {
   });
 
   test('a user who is not an administrator sees a clear "not an administrator" page', async () => {
-    const signUp = await stack.authApi(stack.admin.projectKey, '/v1/auth/sign-up', { body: { email: 'member@example.com', password: 'a sturdy passphrase 42' } });
+    const signUp = await stack.authApi(stack.admin.projectKey, '/v1/auth/sign-up', {
+      body: { email: 'member@example.com', password: 'a sturdy passphrase 42' },
+    });
     expect(signUp.status).toBe(201);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(/\/console\/sign-in$/);

@@ -7,10 +7,14 @@ import { AppModule } from './app.module';
 import { consoleCorsPolicy } from './auth/console-cors.policy';
 import { USER_IMPORT_ROUTE } from './user-transfer/user-transfer.controller';
 
-export function buildControlPlane(config: AppConfig, opts: { clock?: Clock; logger?: boolean } = {}): Promise<NestExpressApplication> {
+export function buildControlPlane(
+  config: AppConfig,
+  opts: { clock?: Clock; logger?: boolean } = {},
+): Promise<NestExpressApplication> {
   return buildHttpApp(AppModule.forRoot(config, opts.clock), config, {
     name: 'control-plane',
-    description: 'Admin API for the dashboard (`/v1/admin/*`), scoped to the admin\'s tenant, and health endpoints.',
+    description:
+      "Admin API for the dashboard (`/v1/admin/*`), scoped to the admin's tenant, and health endpoints.",
     streamRoutes: [USER_IMPORT_ROUTE],
     beforeBody: (app) => {
       const routes = app.get<RouteTable>(ROUTE_TABLE, { strict: false });

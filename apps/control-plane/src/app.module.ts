@@ -26,8 +26,26 @@ export class AppModule {
   static forRoot(config: AppConfig, clock?: Clock): DynamicModule {
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(config, clock), DatabaseModule.forRoot(), IdentityModule, QueueModule.forRoot(), ProjectsModule, WebhooksModule,
-        ApiKeysModule, SigningKeysModule, UsersModule, UserTransferModule, OrganizationsModule, OrganizationMembersModule, InvitationsModule, OAuthClientsModule, ApiResourcesModule, AuditModule, StatsModule, ConsoleModule],
+      imports: [
+        CoreModule.forRoot(config, clock),
+        DatabaseModule.forRoot(),
+        IdentityModule,
+        QueueModule.forRoot(),
+        ProjectsModule,
+        WebhooksModule,
+        ApiKeysModule,
+        SigningKeysModule,
+        UsersModule,
+        UserTransferModule,
+        OrganizationsModule,
+        OrganizationMembersModule,
+        InvitationsModule,
+        OAuthClientsModule,
+        ApiResourcesModule,
+        AuditModule,
+        StatsModule,
+        ConsoleModule,
+      ],
     };
   }
 }

@@ -8,5 +8,7 @@ runMain('control-plane', async () => {
   // eslint-disable-next-line no-restricted-properties -- the one place the environment is read
   const config = loadConfigOrExit(process.env);
   const app = await buildControlPlane(config);
-  stopOnSignals(config, [await listen(app, config, config.http.ports.controlPlane, config.metrics.ports.controlPlane)]);
+  stopOnSignals(config, [
+    await listen(app, config, config.http.ports.controlPlane, config.metrics.ports.controlPlane),
+  ]);
 });

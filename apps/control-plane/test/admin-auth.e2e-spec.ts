@@ -1,4 +1,12 @@
-import { createUser, expectProblem, mintAccessToken, seedTenant, startTestApp, type SeededTenant, type TestApp } from '@gatehouse/testing';
+import {
+  createUser,
+  expectProblem,
+  mintAccessToken,
+  seedTenant,
+  startTestApp,
+  type SeededTenant,
+  type TestApp,
+} from '@gatehouse/testing';
 import { buildControlPlane } from '../src/app-factory';
 import { AccessTokensService } from '@gatehouse/identity';
 
@@ -28,40 +36,72 @@ describe('admin authentication on the control plane', () => {
 
   it('accepts the service_session cookie', async () => {
     const { token } = await mintAccessToken(t.app, tenant.adminUserId);
-    const res = await t.http().get(`/v1/admin/projects/${tenant.project.id}`).set('Cookie', `service_session=${token}`);
+    const res = await t
+      .http()
+      .get(`/v1/admin/projects/${tenant.project.id}`)
+      .set('Cookie', `service_session=${token}`);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: tenant.project.id, publishable_key: tenant.projectKey, allowed_origins: ['https://app.example.com'] });
+    expect(res.body).toMatchObject({
+      id: tenant.project.id,
+      publishable_key: tenant.projectKey,
+      allowed_origins: ['https://app.example.com'],
+    });
   });
 
   it('answers 401 without a token or with a bad one', async () => {
-    expectProblem(await t.http().get('/v1/admin/projects'), 401, 'unauthenticated', '/v1/admin/projects');
-    expectProblem(await t.http().get('/v1/admin/projects').set('Authorization', 'Bearer nope.nope.nope'), 401, 'unauthenticated');
+    expectProblem(
+      await t.http().get('/v1/admin/projects'),
+      401,
+      'unauthenticated',
+      '/v1/admin/projects',
+    );
+    expectProblem(
+      await t.http().get('/v1/admin/projects').set('Authorization', 'Bearer nope.nope.nope'),
+      401,
+      'unauthenticated',
+    );
   });
 
   it('answers 403 to a valid token of a non-admin user', async () => {
     const user = await createUser(t.app, tenant.project, 'plain@example.com');
     const { token } = await mintAccessToken(t.app, user.id);
-    expectProblem(await t.http().get('/v1/admin/projects').set('Authorization', `Bearer ${token}`), 403, 'forbidden', '/v1/admin/projects');
+    expectProblem(
+      await t.http().get('/v1/admin/projects').set('Authorization', `Bearer ${token}`),
+      403,
+      'forbidden',
+      '/v1/admin/projects',
+    );
   });
 
   it('refuses a token whose session was revoked', async () => {
     const { token, sessionId } = await mintAccessToken(t.app, tenant.adminUserId);
     await t.app.get(AccessTokensService).markRevoked([sessionId]);
-    expectProblem(await t.http().get('/v1/admin/projects').set('Authorization', `Bearer ${token}`), 401, 'unauthenticated');
+    expectProblem(
+      await t.http().get('/v1/admin/projects').set('Authorization', `Bearer ${token}`),
+      401,
+      'unauthenticated',
+    );
   });
 
-  it('answers 404 for another tenant\'s project and for malformed ids', async () => {
+  it("answers 404 for another tenant's project and for malformed ids", async () => {
     const other = await seedTenant(t.app, 'Other');
     const { token } = await mintAccessToken(t.app, tenant.adminUserId);
     for (const id of [other.project.id, 'not-a-uuid', '00000000-0000-0000-0000-000000000000']) {
-      expectProblem(await t.http().get(`/v1/admin/projects/${id}`).set('Authorization', `Bearer ${token}`), 404, 'not-found');
+      expectProblem(
+        await t.http().get(`/v1/admin/projects/${id}`).set('Authorization', `Bearer ${token}`),
+        404,
+        'not-found',
+      );
     }
   });
 
   it('answers 400 for page or limit out of range', async () => {
     const { token } = await mintAccessToken(t.app, tenant.adminUserId);
     for (const q of ['limit=0', 'limit=101', 'page=0', 'page=abc', 'limit=1.5']) {
-      const res = await t.http().get(`/v1/admin/projects?${q}`).set('Authorization', `Bearer ${token}`);
+      const res = await t
+        .http()
+        .get(`/v1/admin/projects?${q}`)
+        .set('Authorization', `Bearer ${token}`);
       expectProblem(res, 400, 'validation-error');
     }
   });

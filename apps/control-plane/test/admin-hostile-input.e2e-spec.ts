@@ -1,4 +1,14 @@
-import { createUser, expectRawProblem, listenOnLoopback, mintAccessToken, rawHttp, seedTenant, startTestApp, type SeededTenant, type TestApp } from '@gatehouse/testing';
+import {
+  createUser,
+  expectRawProblem,
+  listenOnLoopback,
+  mintAccessToken,
+  rawHttp,
+  seedTenant,
+  startTestApp,
+  type SeededTenant,
+  type TestApp,
+} from '@gatehouse/testing';
 import { buildControlPlane } from '../src/app-factory';
 
 /**
@@ -19,8 +29,20 @@ describe('hostile input on the admin API', () => {
     tenant = await seedTenant(t.app);
     token = (await mintAccessToken(t.app, tenant.adminUserId)).token;
     userId = (await createUser(t.app, tenant.project, 'target@example.com')).id;
-    orgId = (await t.http().post('/v1/admin/organizations').set('Authorization', `Bearer ${token}`).send({ project_id: tenant.project.id, name: 'Org' })).body.id;
-    clientId = (await t.http().post(`/v1/admin/projects/${tenant.project.id}/oauth-clients`).set('Authorization', `Bearer ${token}`).send({ name: 'RP', redirect_uris: ['https://rp.example.com/cb'] })).body.client_id;
+    orgId = (
+      await t
+        .http()
+        .post('/v1/admin/organizations')
+        .set('Authorization', `Bearer ${token}`)
+        .send({ project_id: tenant.project.id, name: 'Org' })
+    ).body.id;
+    clientId = (
+      await t
+        .http()
+        .post(`/v1/admin/projects/${tenant.project.id}/oauth-clients`)
+        .set('Authorization', `Bearer ${token}`)
+        .send({ name: 'RP', redirect_uris: ['https://rp.example.com/cb'] })
+    ).body.client_id;
   });
   afterAll(() => t.close());
 
@@ -59,12 +81,23 @@ describe('hostile input on the admin API', () => {
     { project_id: '00000000-0000-0000-0000-000000000000', name: 'x', slug: 'ö' },
     { name: 'x', redirect_uris: [null] },
     { name: 'x', redirect_uris: ['https://[::1'] },
-    { name: 'x', redirect_uris: Array.from({ length: 500 }, (_, i) => `https://rp${i}.example.com/cb`) },
+    {
+      name: 'x',
+      redirect_uris: Array.from({ length: 500 }, (_, i) => `https://rp${i}.example.com/cb`),
+    },
     { name: 'x', redirect_uris: ['https://rp.example.com/cb'], grant_types: [{ $ne: null }] },
     { name: 'x', redirect_uris: ['https://rp.example.com/cb'], scopes: ['openid'.repeat(1000)] },
-    { name: 'x', redirect_uris: ['https://rp.example.com/cb'], token_endpoint_auth_method: ['none'] },
+    {
+      name: 'x',
+      redirect_uris: ['https://rp.example.com/cb'],
+      token_endpoint_auth_method: ['none'],
+    },
     { settings: { oidc: { login_url: 'https://[::1' } } },
-    { settings: { oidc: { enabled: true, login_url: 'https://app.example.com/callback', x: deep(40) } } },
+    {
+      settings: {
+        oidc: { enabled: true, login_url: 'https://app.example.com/callback', x: deep(40) },
+      },
+    },
   ];
   const raw = ['{', '{"name":', '[1,2', '{"name":"x"}}', '\u0000', "{'name':'x'}"];
 
@@ -87,12 +120,29 @@ describe('hostile input on the admin API', () => {
   it('answers every hostile body with a 4xx problem or a success, never a 5xx', async () => {
     for (const [method, path] of routes()) {
       for (const body of bodies) {
-        const res = await t.http()[method as 'post'](path).set('Authorization', `Bearer ${token}`).set('Content-Type', 'application/json').send(JSON.stringify(body));
-        expect({ method, path, body: JSON.stringify(body).slice(0, 80), status: res.status < 500 }).toEqual({ method, path, body: JSON.stringify(body).slice(0, 80), status: true });
-        expect(JSON.stringify(res.body)).not.toMatch(/QueryFailedError|SELECT |INSERT |UPDATE |\.ts:\d+/);
+        const res = await t
+          .http()
+          [method as 'post'](path)
+          .set('Authorization', `Bearer ${token}`)
+          .set('Content-Type', 'application/json')
+          .send(JSON.stringify(body));
+        expect({
+          method,
+          path,
+          body: JSON.stringify(body).slice(0, 80),
+          status: res.status < 500,
+        }).toEqual({ method, path, body: JSON.stringify(body).slice(0, 80), status: true });
+        expect(JSON.stringify(res.body)).not.toMatch(
+          /QueryFailedError|SELECT |INSERT |UPDATE |\.ts:\d+/,
+        );
       }
       for (const text of raw) {
-        const res = await t.http()[method as 'post'](path).set('Authorization', `Bearer ${token}`).set('Content-Type', 'application/json').send(text);
+        const res = await t
+          .http()
+          [method as 'post'](path)
+          .set('Authorization', `Bearer ${token}`)
+          .set('Content-Type', 'application/json')
+          .send(text);
         expect({ path, text, status: res.status }).toEqual({ path, text, status: 400 });
       }
     }
@@ -116,13 +166,27 @@ describe('hostile input on the admin API', () => {
       'end_date=0000-00-00',
       'action=%00',
     ];
-    for (const path of ['/v1/admin/users', '/v1/admin/organizations', '/v1/admin/audit', '/v1/admin/projects', `/v1/admin/organizations/${orgId}/members`, `/v1/admin/organizations/${orgId}/invitations`, `/v1/admin/projects/${tenant.project.id}/oauth-clients`]) {
+    for (const path of [
+      '/v1/admin/users',
+      '/v1/admin/organizations',
+      '/v1/admin/audit',
+      '/v1/admin/projects',
+      `/v1/admin/organizations/${orgId}/members`,
+      `/v1/admin/organizations/${orgId}/invitations`,
+      `/v1/admin/projects/${tenant.project.id}/oauth-clients`,
+    ]) {
       for (const q of queries) {
         const res = await t.http().get(`${path}?${q}`).set('Authorization', `Bearer ${token}`);
         expect({ path, q, ok: [200, 400].includes(res.status) }).toEqual({ path, q, ok: true });
       }
     }
-    for (const id of ['%00', '..%2F..%2Fetc', 'x'.repeat(2000), '00000000-0000-0000-0000-00000000000g', '%27%20OR%201%3D1']) {
+    for (const id of [
+      '%00',
+      '..%2F..%2Fetc',
+      'x'.repeat(2000),
+      '00000000-0000-0000-0000-00000000000g',
+      '%27%20OR%201%3D1',
+    ]) {
       for (const path of [
         `/v1/admin/users/${id}`,
         `/v1/admin/organizations/${id}`,
@@ -144,33 +208,72 @@ describe('hostile input on the admin API', () => {
 
   it('refuses any unknown field or value in the body of an action (rotate takes only `algorithm`), and changes nothing; none or {} is fine', async () => {
     const rotate = `/v1/admin/projects/${tenant.project.id}/signing-keys/rotate`;
-    const hook = await t.http().post('/v1/admin/webhooks').set('Authorization', `Bearer ${token}`).send({ url: 'https://hooks.example.com/in', events: ['*'] });
+    const hook = await t
+      .http()
+      .post('/v1/admin/webhooks')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ url: 'https://hooks.example.com/in', events: ['*'] });
     const test = `/v1/admin/webhooks/${hook.body.id}/test`;
     const rotateClient = `/v1/admin/projects/${tenant.project.id}/oauth-clients/${clientId}/secret/rotate`;
-    const keys = () => t.dataSource.query(`SELECT count(*)::int AS n FROM signing_keys WHERE project_id = $1`, [tenant.project.id]);
-    const clientSecret = () => t.dataSource.query(`SELECT secret_hash FROM oauth_clients WHERE client_id = $1`, [clientId]);
+    const keys = () =>
+      t.dataSource.query(`SELECT count(*)::int AS n FROM signing_keys WHERE project_id = $1`, [
+        tenant.project.id,
+      ]);
+    const clientSecret = () =>
+      t.dataSource.query(`SELECT secret_hash FROM oauth_clients WHERE client_id = $1`, [clientId]);
     const before = await keys();
     const secretBefore = await clientSecret();
     for (const path of [rotate, test, rotateClient]) {
-      for (const body of ['{"algorithm":"HS256"}', '{"alg":"RS256"}', '{"event":"user.created"}', '{"__proto__":{"x":1}}']) {
-        const res = await t.http().post(path).set('Authorization', `Bearer ${token}`).set('Content-Type', 'application/json').send(body);
-        expect({ path, status: res.status, type: res.body.type }).toEqual({ path, status: 400, type: 'https://gatehouse.dev/problems/validation-error' });
+      for (const body of [
+        '{"algorithm":"HS256"}',
+        '{"alg":"RS256"}',
+        '{"event":"user.created"}',
+        '{"__proto__":{"x":1}}',
+      ]) {
+        const res = await t
+          .http()
+          .post(path)
+          .set('Authorization', `Bearer ${token}`)
+          .set('Content-Type', 'application/json')
+          .send(body);
+        expect({ path, status: res.status, type: res.body.type }).toEqual({
+          path,
+          status: 400,
+          type: 'https://gatehouse.dev/problems/validation-error',
+        });
       }
     }
     expect(await keys()).toEqual(before);
     expect(await clientSecret()).toEqual(secretBefore);
-    expect(await t.dataSource.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = $1`, [hook.body.id])).toEqual([{ n: 0 }]);
+    expect(
+      await t.dataSource.query(
+        `SELECT count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = $1`,
+        [hook.body.id],
+      ),
+    ).toEqual([{ n: 0 }]);
     expect((await t.http().post(rotate).set('Authorization', `Bearer ${token}`)).status).toBe(201);
-    expect((await t.http().post(test).set('Authorization', `Bearer ${token}`).send({})).status).toBe(202);
-    expect((await t.http().post(rotateClient).set('Authorization', `Bearer ${token}`)).status).toBe(201);
-    expect((await t.http().post(rotateClient).set('Authorization', `Bearer ${token}`).send({})).status).toBe(201);
+    expect(
+      (await t.http().post(test).set('Authorization', `Bearer ${token}`).send({})).status,
+    ).toBe(202);
+    expect((await t.http().post(rotateClient).set('Authorization', `Bearer ${token}`)).status).toBe(
+      201,
+    );
+    expect(
+      (await t.http().post(rotateClient).set('Authorization', `Bearer ${token}`).send({})).status,
+    ).toBe(201);
   });
 
   it('answers what the HTTP parser refuses (NUL in a header, oversized header block, no Host) as problems', async () => {
     const port = await listenOnLoopback(t);
-    const nul = await rawHttp(port, `GET /v1/admin/users HTTP/1.1\r\nHost: admin.test\r\nAuthorization: Bearer \u0000\r\n\r\n`);
+    const nul = await rawHttp(
+      port,
+      `GET /v1/admin/users HTTP/1.1\r\nHost: admin.test\r\nAuthorization: Bearer \u0000\r\n\r\n`,
+    );
     expectRawProblem(nul.response, 400, 'bad-request', '/v1/admin/users');
-    const big = await rawHttp(port, `GET /v1/admin/users HTTP/1.1\r\nHost: admin.test\r\nCookie: ${'a'.repeat(20_000)}\r\n\r\n`);
+    const big = await rawHttp(
+      port,
+      `GET /v1/admin/users HTTP/1.1\r\nHost: admin.test\r\nCookie: ${'a'.repeat(20_000)}\r\n\r\n`,
+    );
     expectRawProblem(big.response, 431, 'headers-too-large', '/v1/admin/users');
     const noHost = await rawHttp(port, `GET /v1/admin/users HTTP/1.1\r\nConnection: close\r\n\r\n`);
     expectRawProblem(noHost.response, 400, 'bad-request', '/v1/admin/users', false);

@@ -38,24 +38,44 @@ describe.each([
 
   /** A tenant with one of everything the admin API manages, created through the API itself. */
   async function furnish(tenant: SeededTenant, token: string): Promise<void> {
-    const as = (method: 'post', path: string, body: object) => t.http()[method](path).set('Authorization', `Bearer ${token}`).send(body);
+    const as = (method: 'post', path: string, body: object) =>
+      t.http()[method](path).set('Authorization', `Bearer ${token}`).send(body);
     const member = await createUser(t.app, tenant.project, `member-${randomUUID()}@example.com`);
-    const org = await as('post', '/v1/admin/organizations', { project_id: tenant.project.id, name: 'Org' });
+    const org = await as('post', '/v1/admin/organizations', {
+      project_id: tenant.project.id,
+      name: 'Org',
+    });
     const made = [
       org,
-      await as('post', `/v1/admin/organizations/${org.body.id}/members`, { user_id: member.id, role: 'admin' }),
-      await as('post', `/v1/admin/organizations/${org.body.id}/invitations`, { email: 'invitee@example.com', role: 'member' }),
-      await as('post', '/v1/admin/webhooks', { url: 'https://hooks.example.com/in', events: ['*'] }),
+      await as('post', `/v1/admin/organizations/${org.body.id}/members`, {
+        user_id: member.id,
+        role: 'admin',
+      }),
+      await as('post', `/v1/admin/organizations/${org.body.id}/invitations`, {
+        email: 'invitee@example.com',
+        role: 'member',
+      }),
+      await as('post', '/v1/admin/webhooks', {
+        url: 'https://hooks.example.com/in',
+        events: ['*'],
+      }),
       await as('post', `/v1/admin/projects/${tenant.project.id}/api-keys`, { name: 'backend' }),
-      await as('post', `/v1/admin/projects/${tenant.project.id}/oauth-clients`, { name: 'rp', redirect_uris: ['https://rp.example.com/cb'] }),
+      await as('post', `/v1/admin/projects/${tenant.project.id}/oauth-clients`, {
+        name: 'rp',
+        redirect_uris: ['https://rp.example.com/cb'],
+      }),
     ];
-    for (const res of made) if (res.status !== 201) throw new Error(`furnishing failed: ${res.status} ${JSON.stringify(res.body)}`);
+    for (const res of made)
+      if (res.status !== 201)
+        throw new Error(`furnishing failed: ${res.status} ${JSON.stringify(res.body)}`);
   }
 
   it(
     'answers every operation within the contract, changing nothing it refuses and nothing of another tenant (seeded: FUZZ_SEED replays)',
     async () => {
-      console.log(`fuzz control-plane: seed ${seed} (replay with FUZZ_SEED=${seed}), budget ${budgetMs / 1000} s`);
+      console.log(
+        `fuzz control-plane: seed ${seed} (replay with FUZZ_SEED=${seed}), budget ${budgetMs / 1000} s`,
+      );
       await t.reset();
       const tenant = await seedTenant(t.app);
       const other = await seedTenant(t.app, 'Other');
@@ -67,16 +87,41 @@ describe.each([
       const plainToken = (await mintAccessToken(t.app, plain.id)).token;
       // An admin token whose session is over (revoked as the services do: the row and the cache's mark).
       const ended = await mintAccessToken(t.app, tenant.adminUserId);
-      await t.dataSource.getRepository(Session).update({ id: ended.sessionId }, { revokedAt: new Date(), revokeReason: 'sign_out' });
+      await t.dataSource
+        .getRepository(Session)
+        .update({ id: ended.sessionId }, { revokedAt: new Date(), revokeReason: 'sign_out' });
       await t.app.get(AccessTokensService).markRevoked([ended.sessionId]);
 
       const modes: FuzzMode[] = [
-        { name: 'admin bearer', valid: true, credentials: () => ({ headers: { Authorization: `Bearer ${token}` }, query: {} }) },
-        { name: 'admin session cookie', valid: true, credentials: () => ({ headers: { Cookie: `service_session=${token}` }, query: {} }) },
+        {
+          name: 'admin bearer',
+          valid: true,
+          credentials: () => ({ headers: { Authorization: `Bearer ${token}` }, query: {} }),
+        },
+        {
+          name: 'admin session cookie',
+          valid: true,
+          credentials: () => ({ headers: { Cookie: `service_session=${token}` }, query: {} }),
+        },
         { name: 'nothing', valid: false, credentials: () => ({ headers: {}, query: {} }) },
-        { name: 'non-admin bearer', valid: false, credentials: () => ({ headers: { Authorization: `Bearer ${plainToken}` }, query: {} }) },
-        { name: 'ended admin session', valid: false, credentials: () => ({ headers: { Authorization: `Bearer ${ended.token}` }, query: {} }) },
-        { name: 'forged bearer', valid: false, credentials: () => ({ headers: { Authorization: 'Bearer eyJhbGciOiJub25lIn0.eyJhZG0iOnRydWV9.' }, query: {} }) },
+        {
+          name: 'non-admin bearer',
+          valid: false,
+          credentials: () => ({ headers: { Authorization: `Bearer ${plainToken}` }, query: {} }),
+        },
+        {
+          name: 'ended admin session',
+          valid: false,
+          credentials: () => ({ headers: { Authorization: `Bearer ${ended.token}` }, query: {} }),
+        },
+        {
+          name: 'forged bearer',
+          valid: false,
+          credentials: () => ({
+            headers: { Authorization: 'Bearer eyJhbGciOiJub25lIn0.eyJhZG0iOnRydWV9.' },
+            query: {},
+          }),
+        },
       ];
       const report = await fuzzApi({
         t,
@@ -96,7 +141,9 @@ describe.each([
       console.log(
         `fuzz control-plane: seed ${seed}: ${report.cases} requests in ${report.rounds} rounds, ${report.stateChecks} state checks, ${(report.ms / 1000).toFixed(1)} s; statuses ${JSON.stringify(report.statuses)}`,
       );
-      expect(report.covered).toEqual(report.operations.flatMap((op) => [`${op} invalid`, `${op} valid`]).sort());
+      expect(report.covered).toEqual(
+        report.operations.flatMap((op) => [`${op} invalid`, `${op} valid`]).sort(),
+      );
     },
     budgetMs + 120_000,
   );

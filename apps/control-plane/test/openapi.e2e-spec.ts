@@ -1,4 +1,11 @@
-import { expectEveryRouteToRefuseBadBodies, operationsWithoutSuccessSchema, mintAccessToken, seedTenant, startTestApp, type TestApp } from '@gatehouse/testing';
+import {
+  expectEveryRouteToRefuseBadBodies,
+  operationsWithoutSuccessSchema,
+  mintAccessToken,
+  seedTenant,
+  startTestApp,
+  type TestApp,
+} from '@gatehouse/testing';
 import { buildControlPlane } from '../src/app-factory';
 
 describe('OpenAPI document and Swagger UI of the control plane', () => {
@@ -12,7 +19,15 @@ describe('OpenAPI document and Swagger UI of the control plane', () => {
     const doc = await t.http().get('/docs/openapi.json');
     expect(doc.status).toBe(200);
     expect(doc.body.openapi).toMatch(/^3\./);
-    for (const path of ['/v1/admin/projects', '/v1/admin/users/{id}', '/v1/admin/webhooks/{id}/deliveries', '/v1/admin/audit', '/v1/admin/stats', '/v1/admin/projects/{id}/oauth-clients/{client_id}', '/health/ready']) {
+    for (const path of [
+      '/v1/admin/projects',
+      '/v1/admin/users/{id}',
+      '/v1/admin/webhooks/{id}/deliveries',
+      '/v1/admin/audit',
+      '/v1/admin/stats',
+      '/v1/admin/projects/{id}/oauth-clients/{client_id}',
+      '/health/ready',
+    ]) {
       expect(Object.keys(doc.body.paths as object)).toContain(path);
     }
     const ui = await t.http().get('/docs');

@@ -1,6 +1,14 @@
 import { AccessTokensService } from '@gatehouse/identity';
 import { AuditEvent, OutboxEvent, Project } from '@gatehouse/entities';
-import { createUser, expectProblem, mintAccessToken, seedTenant, startTestApp, type SeededTenant, type TestApp } from '@gatehouse/testing';
+import {
+  createUser,
+  expectProblem,
+  mintAccessToken,
+  seedTenant,
+  startTestApp,
+  type SeededTenant,
+  type TestApp,
+} from '@gatehouse/testing';
 import { buildControlPlane } from '../src/app-factory';
 
 /** 32 s past the console project's default `reauthentication_max_age_seconds` (600 s); the access token (900 s) is still valid. */
@@ -43,9 +51,32 @@ describe('admin: delete a project', () => {
   async function populated() {
     const user = await createUser(t.app, tenant.project, 'member@example.com');
     const session = await mintAccessToken(t.app, user.id);
-    expect((await t.http().post(`/v1/admin/projects/${tenant.project.id}/api-keys`).set(as()).send({ name: 'backend' })).status).toBe(201);
-    expect((await t.http().post(`/v1/admin/projects/${tenant.project.id}/oauth-clients`).set(as()).send({ name: 'RP', redirect_uris: ['https://rp.example.com/cb'] })).status).toBe(201);
-    expect(await counts(tenant.project.id)).toEqual({ projects: 1, users: 1, sessions: 1, signing_keys: 1, api_keys: 1, oauth_clients: 1 });
+    expect(
+      (
+        await t
+          .http()
+          .post(`/v1/admin/projects/${tenant.project.id}/api-keys`)
+          .set(as())
+          .send({ name: 'backend' })
+      ).status,
+    ).toBe(201);
+    expect(
+      (
+        await t
+          .http()
+          .post(`/v1/admin/projects/${tenant.project.id}/oauth-clients`)
+          .set(as())
+          .send({ name: 'RP', redirect_uris: ['https://rp.example.com/cb'] })
+      ).status,
+    ).toBe(201);
+    expect(await counts(tenant.project.id)).toEqual({
+      projects: 1,
+      users: 1,
+      sessions: 1,
+      signing_keys: 1,
+      api_keys: 1,
+      oauth_clients: 1,
+    });
     return { user, session };
   }
 
@@ -55,30 +86,91 @@ describe('admin: delete a project', () => {
     const res = await t.http().delete(`/v1/admin/projects/${tenant.project.id}`).set(as());
     expect(res.status).toBe(204);
     expect(res.text).toBe('');
-    expect(await counts(tenant.project.id)).toEqual({ projects: 0, users: 0, sessions: 0, signing_keys: 0, api_keys: 0, oauth_clients: 0 });
+    expect(await counts(tenant.project.id)).toEqual({
+      projects: 0,
+      users: 0,
+      sessions: 0,
+      signing_keys: 0,
+      api_keys: 0,
+      oauth_clients: 0,
+    });
     expect(await t.app.get(AccessTokensService).verify(session.token)).toBeNull();
-    const [event] = await t.dataSource.getRepository(AuditEvent).findBy({ action: 'project.deleted' });
-    expect(event).toMatchObject({ tenantId: tenant.tenantId, projectId: tenant.project.id, actorType: 'admin', actorId: tenant.adminUserId, resourceType: 'project', resourceId: tenant.project.id });
-    expect(event.metadata).toEqual({ project: { id: tenant.project.id, name: 'Acme App' }, users: 1, sessions_revoked: 1 });
-    expect(await t.dataSource.getRepository(OutboxEvent).countBy({ type: 'project.deleted' })).toBe(1);
-    expectProblem(await t.http().get(`/v1/admin/projects/${tenant.project.id}`).set(as()), 404, 'not-found');
+    const [event] = await t.dataSource
+      .getRepository(AuditEvent)
+      .findBy({ action: 'project.deleted' });
+    expect(event).toMatchObject({
+      tenantId: tenant.tenantId,
+      projectId: tenant.project.id,
+      actorType: 'admin',
+      actorId: tenant.adminUserId,
+      resourceType: 'project',
+      resourceId: tenant.project.id,
+    });
+    expect(event.metadata).toEqual({
+      project: { id: tenant.project.id, name: 'Acme App' },
+      users: 1,
+      sessions_revoked: 1,
+    });
+    expect(await t.dataSource.getRepository(OutboxEvent).countBy({ type: 'project.deleted' })).toBe(
+      1,
+    );
+    expectProblem(
+      await t.http().get(`/v1/admin/projects/${tenant.project.id}`).set(as()),
+      404,
+      'not-found',
+    );
     expectProblem(await t.http().get(`/v1/admin/users/${user.id}`).set(as()), 404, 'not-found');
-    expectProblem(await t.http().delete(`/v1/admin/projects/${tenant.project.id}`).set(as()), 404, 'not-found');
+    expectProblem(
+      await t.http().delete(`/v1/admin/projects/${tenant.project.id}`).set(as()),
+      404,
+      'not-found',
+    );
     // The console project and the admin are untouched.
-    expect((await t.http().get(`/v1/admin/projects/${tenant.consoleProjectId}`).set(as())).status).toBe(200);
+    expect(
+      (await t.http().get(`/v1/admin/projects/${tenant.consoleProjectId}`).set(as())).status,
+    ).toBe(200);
   });
 
-  it('refuses the console project (409 conflict), an unknown or malformed id and another tenant\'s project (404); nothing is deleted', async () => {
-    expectProblem(await t.http().delete(`/v1/admin/projects/${tenant.consoleProjectId}`).set(as()), 409, 'conflict', `/v1/admin/projects/${tenant.consoleProjectId}`);
-    expectProblem(await t.http().delete('/v1/admin/projects/00000000-0000-0000-0000-000000000000').set(as()), 404, 'not-found');
-    expectProblem(await t.http().delete('/v1/admin/projects/not-an-id').set(as()), 404, 'not-found');
+  it("refuses the console project (409 conflict), an unknown or malformed id and another tenant's project (404); nothing is deleted", async () => {
+    expectProblem(
+      await t.http().delete(`/v1/admin/projects/${tenant.consoleProjectId}`).set(as()),
+      409,
+      'conflict',
+      `/v1/admin/projects/${tenant.consoleProjectId}`,
+    );
+    expectProblem(
+      await t.http().delete('/v1/admin/projects/00000000-0000-0000-0000-000000000000').set(as()),
+      404,
+      'not-found',
+    );
+    expectProblem(
+      await t.http().delete('/v1/admin/projects/not-an-id').set(as()),
+      404,
+      'not-found',
+    );
     const other = await seedTenant(t.app, 'Other');
     const otherToken = (await mintAccessToken(t.app, other.adminUserId)).token;
     await populated();
-    expectProblem(await t.http().delete(`/v1/admin/projects/${tenant.project.id}`).set(as(otherToken)), 404, 'not-found', `/v1/admin/projects/${tenant.project.id}`);
-    expect(await counts(tenant.project.id)).toEqual({ projects: 1, users: 1, sessions: 1, signing_keys: 1, api_keys: 1, oauth_clients: 1 });
-    expect(await t.dataSource.getRepository(Project).countBy({ id: tenant.consoleProjectId })).toBe(1);
-    expect(await t.dataSource.getRepository(AuditEvent).countBy({ action: 'project.deleted' })).toBe(0);
+    expectProblem(
+      await t.http().delete(`/v1/admin/projects/${tenant.project.id}`).set(as(otherToken)),
+      404,
+      'not-found',
+      `/v1/admin/projects/${tenant.project.id}`,
+    );
+    expect(await counts(tenant.project.id)).toEqual({
+      projects: 1,
+      users: 1,
+      sessions: 1,
+      signing_keys: 1,
+      api_keys: 1,
+      oauth_clients: 1,
+    });
+    expect(await t.dataSource.getRepository(Project).countBy({ id: tenant.consoleProjectId })).toBe(
+      1,
+    );
+    expect(
+      await t.dataSource.getRepository(AuditEvent).countBy({ action: 'project.deleted' }),
+    ).toBe(0);
   });
 
   it('a stale admin token is refused (403 reauthentication-required) and nothing is deleted', async () => {
@@ -91,25 +183,50 @@ describe('admin: delete a project', () => {
       type: 'https://gatehouse.dev/problems/reauthentication-required',
       title: 'Reauthentication Required',
       status: 403,
-      detail: 'This action needs a recent proof of identity; re-authenticate with POST /v1/auth/reauthenticate and try again.',
+      detail:
+        'This action needs a recent proof of identity; re-authenticate with POST /v1/auth/reauthenticate and try again.',
       instance: path,
       traceId: expect.stringMatching(/^[0-9a-f]{32}$/),
       max_age_seconds: 600,
     });
-    expect(await counts(tenant.project.id)).toEqual({ projects: 1, users: 1, sessions: 1, signing_keys: 1, api_keys: 1, oauth_clients: 1 });
+    expect(await counts(tenant.project.id)).toEqual({
+      projects: 1,
+      users: 1,
+      sessions: 1,
+      signing_keys: 1,
+      api_keys: 1,
+      oauth_clients: 1,
+    });
     expect(await t.app.get(AccessTokensService).verify(session.token)).not.toBeNull();
-    expect(await t.dataSource.getRepository(AuditEvent).countBy({ action: 'project.deleted' })).toBe(0);
+    expect(
+      await t.dataSource.getRepository(AuditEvent).countBy({ action: 'project.deleted' }),
+    ).toBe(0);
   });
 
   it('project.updated carries data.changes: from/to of plain fields, only "changed" for settings holding secrets', async () => {
-    const res = await t.http().patch(`/v1/admin/projects/${tenant.project.id}`).set(as()).send({
-      name: 'Renamed',
-      settings: { access_token_ttl_seconds: 600, oauth_providers: { github: { enabled: true, client_id: 'id', client_secret: 'shh-secret' } } },
-    });
+    const res = await t
+      .http()
+      .patch(`/v1/admin/projects/${tenant.project.id}`)
+      .set(as())
+      .send({
+        name: 'Renamed',
+        settings: {
+          access_token_ttl_seconds: 600,
+          oauth_providers: {
+            github: { enabled: true, client_id: 'id', client_secret: 'shh-secret' },
+          },
+        },
+      });
     expect(res.status).toBe(200);
-    const [event] = await t.dataSource.getRepository(AuditEvent).findBy({ action: 'project.updated' });
+    const [event] = await t.dataSource
+      .getRepository(AuditEvent)
+      .findBy({ action: 'project.updated' });
     expect(event.metadata).toMatchObject({
-      changes: { name: { from: 'Acme App', to: 'Renamed' }, 'settings.access_token_ttl_seconds': { from: null, to: 600 }, 'settings.oauth_providers': { changed: true } },
+      changes: {
+        name: { from: 'Acme App', to: 'Renamed' },
+        'settings.access_token_ttl_seconds': { from: null, to: 600 },
+        'settings.oauth_providers': { changed: true },
+      },
     });
     expect(JSON.stringify(event.metadata)).not.toContain('shh-secret');
   });

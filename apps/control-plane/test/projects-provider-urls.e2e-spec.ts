@@ -1,7 +1,14 @@
 import { hostname } from 'node:os';
 import { AuditEvent, Project } from '@gatehouse/entities';
 import { OAUTH_PRIVATE_ADDRESS_MESSAGE } from '@gatehouse/outbound';
-import { expectProblem, mintAccessToken, seedTenant, startTestApp, type SeededTenant, type TestApp } from '@gatehouse/testing';
+import {
+  expectProblem,
+  mintAccessToken,
+  seedTenant,
+  startTestApp,
+  type SeededTenant,
+  type TestApp,
+} from '@gatehouse/testing';
 import { buildControlPlane } from '../src/app-factory';
 
 /**
@@ -34,24 +41,49 @@ describe('admin projects: OAuth provider URLs at private addresses', () => {
   });
 
   const path = () => `/v1/admin/projects/${tenant.project.id}`;
-  const patch = (app: TestApp, body: unknown) => app.http().patch(path()).set('Authorization', `Bearer ${token}`).send(body as object);
+  const patch = (app: TestApp, body: unknown) =>
+    app
+      .http()
+      .patch(path())
+      .set('Authorization', `Bearer ${token}`)
+      .send(body as object);
   const providers = (provider: string, fields: Record<string, unknown>) => ({
-    settings: { oauth_providers: { [provider]: { enabled: true, client_id: 'cid', client_secret: 'a-secret', ...fields } } },
+    settings: {
+      oauth_providers: {
+        [provider]: { enabled: true, client_id: 'cid', client_secret: 'a-secret', ...fields },
+      },
+    },
   });
-  const storedSettings = async () => (await strict.dataSource.getRepository(Project).findOneByOrFail({ id: tenant.project.id })).settings;
-  const updates = () => strict.dataSource.getRepository(AuditEvent).countBy({ action: 'project.updated' });
+  const storedSettings = async () =>
+    (await strict.dataSource.getRepository(Project).findOneByOrFail({ id: tenant.project.id }))
+      .settings;
+  const updates = () =>
+    strict.dataSource.getRepository(AuditEvent).countBy({ action: 'project.updated' });
 
-  async function expectRefused(app: TestApp, provider: string, fields: Record<string, string>): Promise<void> {
+  async function expectRefused(
+    app: TestApp,
+    provider: string,
+    fields: Record<string, string>,
+  ): Promise<void> {
     const before = await storedSettings();
     const res = await patch(app, providers(provider, fields));
     const problem = expectProblem(res, 400, 'validation-error', path());
-    const expected = Object.fromEntries(Object.keys(fields).map((f) => [`settings.oauth_providers.${provider}.${f}`, [OAUTH_PRIVATE_ADDRESS_MESSAGE]]));
+    const expected = Object.fromEntries(
+      Object.keys(fields).map((f) => [
+        `settings.oauth_providers.${provider}.${f}`,
+        [OAUTH_PRIVATE_ADDRESS_MESSAGE],
+      ]),
+    );
     expect({ fields, errors: problem.errors }).toEqual({ fields, errors: expected });
     expect(await storedSettings()).toEqual(before);
     expect(await updates()).toBe(0);
   }
 
-  async function expectAccepted(app: TestApp, provider: string, fields: Record<string, string>): Promise<void> {
+  async function expectAccepted(
+    app: TestApp,
+    provider: string,
+    fields: Record<string, string>,
+  ): Promise<void> {
     const res = await patch(app, providers(provider, fields));
     expect({ fields, status: res.status }).toEqual({ fields, status: 200 });
     expect(res.body.settings.oauth_providers[provider]).toMatchObject(fields);
@@ -78,13 +110,20 @@ describe('admin projects: OAuth provider URLs at private addresses', () => {
       'http://idp.localhost/token',
     ];
 
-    it.each(['issuer', 'token_url', 'userinfo_url'])('refuses %s at every literal private address and blocked name (400 on the field, nothing changes)', async (field) => {
-      for (const url of refused) await expectRefused(strict, 'google', { [field]: url });
-    });
+    it.each(['issuer', 'token_url', 'userinfo_url'])(
+      'refuses %s at every literal private address and blocked name (400 on the field, nothing changes)',
+      async (field) => {
+        for (const url of refused) await expectRefused(strict, 'google', { [field]: url });
+      },
+    );
 
     it("refuses GitHub's emails_url, reports every refused field at once, and refuses them at project creation too", async () => {
       await expectRefused(strict, 'github', { emails_url: 'http://169.254.169.254/' });
-      await expectRefused(strict, 'microsoft', { issuer: 'http://10.0.0.1/', token_url: 'http://[::1]/', userinfo_url: 'http://metadata.google.internal/' });
+      await expectRefused(strict, 'microsoft', {
+        issuer: 'http://10.0.0.1/',
+        token_url: 'http://[::1]/',
+        userinfo_url: 'http://metadata.google.internal/',
+      });
 
       const projects = await strict.dataSource.getRepository(Project).count();
       const res = await strict
@@ -93,7 +132,9 @@ describe('admin projects: OAuth provider URLs at private addresses', () => {
         .set('Authorization', `Bearer ${token}`)
         .send({ name: 'Evil', ...providers('google', { token_url: 'http://169.254.169.254/' }) });
       const problem = expectProblem(res, 400, 'validation-error', '/v1/admin/projects');
-      expect(problem.errors).toEqual({ 'settings.oauth_providers.google.token_url': [OAUTH_PRIVATE_ADDRESS_MESSAGE] });
+      expect(problem.errors).toEqual({
+        'settings.oauth_providers.google.token_url': [OAUTH_PRIVATE_ADDRESS_MESSAGE],
+      });
       expect(await strict.dataSource.getRepository(Project).count()).toBe(projects);
     });
 
@@ -109,11 +150,23 @@ describe('admin projects: OAuth provider URLs at private addresses', () => {
 
   describe('with OAUTH_ALLOW_PRIVATE_URLS=loopback', () => {
     it('accepts loopback addresses and localhost', async () => {
-      await expectAccepted(loose, 'google', { issuer: 'http://127.0.0.1:9000', token_url: 'http://localhost:9000/token', userinfo_url: 'http://[::1]:9000/userinfo' });
+      await expectAccepted(loose, 'google', {
+        issuer: 'http://127.0.0.1:9000',
+        token_url: 'http://localhost:9000/token',
+        userinfo_url: 'http://[::1]:9000/userinfo',
+      });
     });
 
     it('refuses link-local, metadata and every other private address', async () => {
-      for (const url of ['http://169.254.169.254/', 'http://169.254.1.1/', 'http://[fe80::1]/', 'http://metadata.google.internal/', 'http://10.0.0.1/', 'http://[fd00:ec2::254]/', 'http://0.0.0.0/']) {
+      for (const url of [
+        'http://169.254.169.254/',
+        'http://169.254.1.1/',
+        'http://[fe80::1]/',
+        'http://metadata.google.internal/',
+        'http://10.0.0.1/',
+        'http://[fd00:ec2::254]/',
+        'http://0.0.0.0/',
+      ]) {
         await expectRefused(loose, 'google', { issuer: url });
       }
     });
@@ -121,7 +174,11 @@ describe('admin projects: OAuth provider URLs at private addresses', () => {
 
   describe('with OAUTH_ALLOW_PRIVATE_URLS=true', () => {
     it('accepts private and loopback addresses', async () => {
-      await expectAccepted(open, 'google', { issuer: 'http://10.0.0.1', token_url: 'https://192.168.1.20/token', userinfo_url: 'http://127.0.0.1:9000/userinfo' });
+      await expectAccepted(open, 'google', {
+        issuer: 'http://10.0.0.1',
+        token_url: 'https://192.168.1.20/token',
+        userinfo_url: 'http://127.0.0.1:9000/userinfo',
+      });
     });
 
     it('still refuses cloud metadata endpoints and link-local addresses', async () => {

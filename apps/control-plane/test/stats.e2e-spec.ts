@@ -1,6 +1,16 @@
 import request from 'supertest';
 import { AuditEvent, Session } from '@gatehouse/entities';
-import { createUser, expectProblem, mintAccessToken, seedTenant, spawnApp, startTestApp, type AppProcess, type SeededTenant, type TestApp } from '@gatehouse/testing';
+import {
+  createUser,
+  expectProblem,
+  mintAccessToken,
+  seedTenant,
+  spawnApp,
+  startTestApp,
+  type AppProcess,
+  type SeededTenant,
+  type TestApp,
+} from '@gatehouse/testing';
 import { buildControlPlane } from '../src/app-factory';
 
 const DAY_MS = 86_400_000;
@@ -22,11 +32,15 @@ describe('admin stats: the Overview aggregate', () => {
   const stats = (qs = '') => t.http().get(`/v1/admin/stats${qs}`).set(auth());
   const rt = () => request(`http://127.0.0.1:${runtime.port}`);
   const signUp = async (key: string, email: string) => {
-    const res = await rt().post('/v1/auth/sign-up').set('X-Service-Project-Key', key).send({ email, password: 'a sturdy passphrase 42' });
+    const res = await rt()
+      .post('/v1/auth/sign-up')
+      .set('X-Service-Project-Key', key)
+      .send({ email, password: 'a sturdy passphrase 42' });
     expect(res.status).toBe(201);
     return res.body as { user: { id: string }; session: { id: string; access_token: string } };
   };
-  const signIn = (key: string, identifier: string, password: string) => rt().post('/v1/auth/sign-in').set('X-Service-Project-Key', key).send({ identifier, password });
+  const signIn = (key: string, identifier: string, password: string) =>
+    rt().post('/v1/auth/sign-in').set('X-Service-Project-Key', key).send({ identifier, password });
   const zeroDeliveries = { succeeded: 0, failed: 0, pending: 0, success_rate: null };
 
   beforeAll(async () => {
@@ -51,15 +65,33 @@ describe('admin stats: the Overview aggregate', () => {
     // fifth locks), then the right one refused while locked: six failed sign-ins (reason locked, CONTRACT §13).
     const ada = await signUp(tenant.projectKey, 'ada@example.com');
     await signUp(tenant.projectKey, 'bob@example.com');
-    expect((await signIn(tenant.projectKey, 'ada@example.com', 'a sturdy passphrase 42')).status).toBe(200);
-    for (let i = 0; i < 5; i++) expect((await signIn(tenant.projectKey, 'bob@example.com', 'wrong password')).status).toBe(401);
-    expect((await signIn(tenant.projectKey, 'bob@example.com', 'a sturdy passphrase 42')).status).toBe(429);
+    expect(
+      (await signIn(tenant.projectKey, 'ada@example.com', 'a sturdy passphrase 42')).status,
+    ).toBe(200);
+    for (let i = 0; i < 5; i++)
+      expect((await signIn(tenant.projectKey, 'bob@example.com', 'wrong password')).status).toBe(
+        401,
+      );
+    expect(
+      (await signIn(tenant.projectKey, 'bob@example.com', 'a sturdy passphrase 42')).status,
+    ).toBe(429);
     // A sign-out ends a session; an expired session is not live either.
-    expect((await rt().post('/v1/auth/sign-out').set('X-Service-Project-Key', tenant.projectKey).set('Authorization', `Bearer ${ada.session.access_token}`)).status).toBe(204);
+    expect(
+      (
+        await rt()
+          .post('/v1/auth/sign-out')
+          .set('X-Service-Project-Key', tenant.projectKey)
+          .set('Authorization', `Bearer ${ada.session.access_token}`)
+      ).status,
+    ).toBe(204);
     // Second project: one sign-up, whose session has expired. Console: the admin signs in.
     const cy = await signUp(second.body.publishable_key as string, 'cy@example.com');
-    await t.dataSource.getRepository(Session).update({ id: cy.session.id }, { expiresAt: new Date(Date.now() - 1000) });
-    expect((await signIn(tenant.consoleKey, tenant.adminEmail, tenant.adminPassword)).status).toBe(200);
+    await t.dataSource
+      .getRepository(Session)
+      .update({ id: cy.session.id }, { expiresAt: new Date(Date.now() - 1000) });
+    expect((await signIn(tenant.consoleKey, tenant.adminEmail, tenant.adminPassword)).status).toBe(
+      200,
+    );
     // A user the system provisions is no sign-up (seedTenant's admins were provisioned too).
     await createUser(t.app, tenant.project, 'provisioned@example.com');
     // The other tenant's activity is never counted.
@@ -71,10 +103,32 @@ describe('admin stats: the Overview aggregate', () => {
     expect(res.status).toBe(200);
     const today = res.body.to as string;
     expect([day(Date.now() - 60_000), day(Date.now())]).toContain(today);
-    const app = { date: today, project_id: tenant.project.id, sign_ins: 3, sign_ups: 2, failed_sign_ins: 6, lockouts: 1 };
-    const consoleRow = { date: today, project_id: tenant.consoleProjectId, sign_ins: 1, sign_ups: 0, failed_sign_ins: 0, lockouts: 0 };
-    const secondRow = { date: today, project_id: second.body.id, sign_ins: 1, sign_ups: 1, failed_sign_ins: 0, lockouts: 0 };
-    const byProject = (a: { project_id: string }, b: { project_id: string }) => (a.project_id < b.project_id ? -1 : 1);
+    const app = {
+      date: today,
+      project_id: tenant.project.id,
+      sign_ins: 3,
+      sign_ups: 2,
+      failed_sign_ins: 6,
+      lockouts: 1,
+    };
+    const consoleRow = {
+      date: today,
+      project_id: tenant.consoleProjectId,
+      sign_ins: 1,
+      sign_ups: 0,
+      failed_sign_ins: 0,
+      lockouts: 0,
+    };
+    const secondRow = {
+      date: today,
+      project_id: second.body.id,
+      sign_ins: 1,
+      sign_ups: 1,
+      failed_sign_ins: 0,
+      lockouts: 0,
+    };
+    const byProject = (a: { project_id: string }, b: { project_id: string }) =>
+      a.project_id < b.project_id ? -1 : 1;
     // Live: the application's bob (sign-up) and ada's sign-in session (ada's sign-up session was signed out), the
     // console's minted token and the admin's sign-in; the second project's only session has expired.
     const live = [
@@ -140,7 +194,15 @@ describe('admin stats: the Overview aggregate', () => {
 
       const res = await stats('?days=7');
       expect(res.status).toBe(200);
-      const row = (ms: number, projectId: string, counts: object) => ({ date: day(ms), project_id: projectId, sign_ins: 0, sign_ups: 0, failed_sign_ins: 0, lockouts: 0, ...counts });
+      const row = (ms: number, projectId: string, counts: object) => ({
+        date: day(ms),
+        project_id: projectId,
+        sign_ins: 0,
+        sign_ups: 0,
+        failed_sign_ins: 0,
+        lockouts: 0,
+        ...counts,
+      });
       const fourth = [
         row(first + 3 * DAY_MS, tenant.project.id, { failed_sign_ins: 2 }),
         row(first + 3 * DAY_MS, tenant.consoleProjectId, { lockouts: 1 }),
@@ -148,28 +210,54 @@ describe('admin stats: the Overview aggregate', () => {
       expect(res.body).toMatchObject({
         from: day(first),
         to: day(today),
-        daily: [row(first, tenant.project.id, { sign_ins: 1, sign_ups: 1 }), ...fourth, row(today, tenant.project.id, { sign_ins: 1 })],
+        daily: [
+          row(first, tenant.project.id, { sign_ins: 1, sign_ups: 1 }),
+          ...fourth,
+          row(today, tenant.project.id, { sign_ins: 1 }),
+        ],
         totals: { sign_ins: 2, sign_ups: 1, failed_sign_ins: 2, lockouts: 1 },
       });
 
       const one = await stats('?days=1');
-      expect(one.body).toMatchObject({ from: day(today), to: day(today), daily: [row(today, tenant.project.id, { sign_ins: 1 })], totals: { sign_ins: 1, sign_ups: 0, failed_sign_ins: 0, lockouts: 0 } });
+      expect(one.body).toMatchObject({
+        from: day(today),
+        to: day(today),
+        daily: [row(today, tenant.project.id, { sign_ins: 1 })],
+        totals: { sign_ins: 1, sign_ups: 0, failed_sign_ins: 0, lockouts: 0 },
+      });
       const ninety = await stats('?days=90');
-      expect(ninety.body).toMatchObject({ from: day(today - 89 * DAY_MS), to: day(today), totals: { sign_ins: 3, sign_ups: 1, failed_sign_ins: 2, lockouts: 1 } });
+      expect(ninety.body).toMatchObject({
+        from: day(today - 89 * DAY_MS),
+        to: day(today),
+        totals: { sign_ins: 3, sign_ups: 1, failed_sign_ins: 2, lockouts: 1 },
+      });
     });
 
     it('defaults to 30 days and moves with the clock: a day becomes old as the clock passes it', async () => {
       const today = utcMidnight(t.clock.now());
       await at(today + 1000, 'user.sign_in_failed');
       const now = await stats();
-      expect(now.body).toMatchObject({ from: day(today - 29 * DAY_MS), to: day(today), totals: { failed_sign_ins: 1 } });
+      expect(now.body).toMatchObject({
+        from: day(today - 29 * DAY_MS),
+        to: day(today),
+        totals: { failed_sign_ins: 1 },
+      });
       // Tokens are judged by the same clock: one minted after each move.
       t.clock.advance(29 * DAY_MS);
       token = (await mintAccessToken(t.app, tenant.adminUserId)).token;
-      expect((await stats()).body).toMatchObject({ from: day(today), to: day(today + 29 * DAY_MS), daily: [{ date: day(today), failed_sign_ins: 1 }] });
+      expect((await stats()).body).toMatchObject({
+        from: day(today),
+        to: day(today + 29 * DAY_MS),
+        daily: [{ date: day(today), failed_sign_ins: 1 }],
+      });
       t.clock.advance(DAY_MS);
       token = (await mintAccessToken(t.app, tenant.adminUserId)).token;
-      expect((await stats()).body).toMatchObject({ from: day(today + DAY_MS), to: day(today + 30 * DAY_MS), daily: [], totals: { failed_sign_ins: 0 } });
+      expect((await stats()).body).toMatchObject({
+        from: day(today + DAY_MS),
+        to: day(today + 30 * DAY_MS),
+        daily: [],
+        totals: { failed_sign_ins: 0 },
+      });
       expect((await stats('?days=31')).body.totals).toMatchObject({ failed_sign_ins: 1 });
     });
   });
@@ -177,8 +265,15 @@ describe('admin stats: the Overview aggregate', () => {
   it('counts the delivery records of the window by status; success_rate is succeeded / (succeeded + failed)', async () => {
     const webhookOf = async (s: SeededTenant) => {
       const admin = (await mintAccessToken(t.app, s.adminUserId)).token;
-      const hook = await t.http().post('/v1/admin/webhooks').set('Authorization', `Bearer ${admin}`).send({ url: 'http://127.0.0.1:9/hook', events: ['*'] });
-      const sent = await t.http().post(`/v1/admin/webhooks/${hook.body.id}/test`).set('Authorization', `Bearer ${admin}`);
+      const hook = await t
+        .http()
+        .post('/v1/admin/webhooks')
+        .set('Authorization', `Bearer ${admin}`)
+        .send({ url: 'http://127.0.0.1:9/hook', events: ['*'] });
+      const sent = await t
+        .http()
+        .post(`/v1/admin/webhooks/${hook.body.id}/test`)
+        .set('Authorization', `Bearer ${admin}`);
       expect([hook.status, sent.status]).toEqual([201, 202]);
       return { webhookId: hook.body.id as string, eventId: sent.body.event_id as string };
     };
@@ -188,39 +283,83 @@ describe('admin stats: the Overview aggregate', () => {
 
     const today = utcMidnight(t.clock.now());
     let attempt = 0;
-    const delivery = async (s: SeededTenant, hook: { webhookId: string; eventId: string }, status: string, createdMs: number) => {
+    const delivery = async (
+      s: SeededTenant,
+      hook: { webhookId: string; eventId: string },
+      status: string,
+      createdMs: number,
+    ) => {
       attempt += 1;
       await t.dataSource.query(
         `INSERT INTO webhook_deliveries (tenant_id, webhook_id, event_id, event_type, status, attempt, created_at) VALUES ($1, $2, $3, 'webhook.test', $4, $5, $6)`,
         [s.tenantId, hook.webhookId, hook.eventId, status, attempt, new Date(createdMs)],
       );
     };
-    for (const status of ['succeeded', 'succeeded', 'succeeded', 'failed', 'pending']) await delivery(tenant, mine, status, today + 1000);
+    for (const status of ['succeeded', 'succeeded', 'succeeded', 'failed', 'pending'])
+      await delivery(tenant, mine, status, today + 1000);
     await delivery(tenant, mine, 'failed', today - 30 * DAY_MS);
-    for (const status of ['failed', 'failed', 'succeeded']) await delivery(other, theirs, status, today + 1000);
+    for (const status of ['failed', 'failed', 'succeeded'])
+      await delivery(other, theirs, status, today + 1000);
 
-    expect((await stats()).body.webhook_deliveries).toEqual({ succeeded: 3, failed: 1, pending: 1, success_rate: 0.75 });
-    expect((await stats('?days=31')).body.webhook_deliveries).toEqual({ succeeded: 3, failed: 2, pending: 1, success_rate: 0.6 });
+    expect((await stats()).body.webhook_deliveries).toEqual({
+      succeeded: 3,
+      failed: 1,
+      pending: 1,
+      success_rate: 0.75,
+    });
+    expect((await stats('?days=31')).body.webhook_deliveries).toEqual({
+      succeeded: 3,
+      failed: 2,
+      pending: 1,
+      success_rate: 0.6,
+    });
     // Pending attempts alone: none made, no rate.
     await t.dataSource.query(`DELETE FROM webhook_deliveries WHERE status <> 'pending'`);
-    expect((await stats()).body.webhook_deliveries).toEqual({ succeeded: 0, failed: 0, pending: 1, success_rate: null });
+    expect((await stats()).body.webhook_deliveries).toEqual({
+      succeeded: 0,
+      failed: 0,
+      pending: 1,
+      success_rate: null,
+    });
   });
 
   it('answers 401 without a valid token and 403 to a non-admin', async () => {
     expectProblem(await t.http().get('/v1/admin/stats'), 401, 'unauthenticated', '/v1/admin/stats');
-    expectProblem(await t.http().get('/v1/admin/stats').set('Authorization', 'Bearer nope.nope.nope'), 401, 'unauthenticated');
+    expectProblem(
+      await t.http().get('/v1/admin/stats').set('Authorization', 'Bearer nope.nope.nope'),
+      401,
+      'unauthenticated',
+    );
     const user = await createUser(t.app, tenant.project, 'plain@example.com');
     const plain = (await mintAccessToken(t.app, user.id)).token;
-    expectProblem(await t.http().get('/v1/admin/stats?days=7').set('Authorization', `Bearer ${plain}`), 403, 'forbidden', '/v1/admin/stats');
+    expectProblem(
+      await t.http().get('/v1/admin/stats?days=7').set('Authorization', `Bearer ${plain}`),
+      403,
+      'forbidden',
+      '/v1/admin/stats',
+    );
   });
 
-  it.each(['0', '91', '-1', '1.5', '1e1', 'thirty', '', ' 7', '0x10', '10000000000'])('refuses days=%j with a validation problem on `days`', async (value) => {
-    const body = expectProblem(await stats(`?days=${encodeURIComponent(value)}`), 400, 'validation-error', '/v1/admin/stats');
-    expect(body.errors).toEqual({ days: ['must be an integer from 1 to 90'] });
-  });
+  it.each(['0', '91', '-1', '1.5', '1e1', 'thirty', '', ' 7', '0x10', '10000000000'])(
+    'refuses days=%j with a validation problem on `days`',
+    async (value) => {
+      const body = expectProblem(
+        await stats(`?days=${encodeURIComponent(value)}`),
+        400,
+        'validation-error',
+        '/v1/admin/stats',
+      );
+      expect(body.errors).toEqual({ days: ['must be an integer from 1 to 90'] });
+    },
+  );
 
   it('refuses a repeated days and ignores unknown parameters', async () => {
-    const body = expectProblem(await stats('?days=7&days=8'), 400, 'validation-error', '/v1/admin/stats');
+    const body = expectProblem(
+      await stats('?days=7&days=8'),
+      400,
+      'validation-error',
+      '/v1/admin/stats',
+    );
     expect(body.errors).toEqual({ days: ['must be an integer from 1 to 90'] });
     const res = await stats('?days=07&project_id=x');
     expect(res.status).toBe(200);

@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { AccessTokensService, ProjectsCache } from '@gatehouse/identity';
-import { createUser, expectProblem, mintAccessToken, seedTenant, startTestApp, type SeededTenant, type TestApp } from '@gatehouse/testing';
+import {
+  createUser,
+  expectProblem,
+  mintAccessToken,
+  seedTenant,
+  startTestApp,
+  type SeededTenant,
+  type TestApp,
+} from '@gatehouse/testing';
 import { buildControlPlane } from '../src/app-factory';
 
 type Method = 'get' | 'post' | 'patch' | 'delete';
@@ -22,15 +30,34 @@ interface Ids {
 
 /** Tables with a tenant_id, plus the per-user tables without one, hashed per tenant. */
 const TENANT_TABLES = [
-  'projects', 'api_keys', 'signing_keys', 'users', 'sessions', 'organizations', 'organization_members', 'invitations',
-  'webhooks', 'webhook_deliveries', 'outbox_events', 'audit_events', 'one_time_tokens', 'mfa_factors', 'passkeys', 'oauth_identities',
-  'oauth_clients', 'oauth_grants', 'api_resources',
+  'projects',
+  'api_keys',
+  'signing_keys',
+  'users',
+  'sessions',
+  'organizations',
+  'organization_members',
+  'invitations',
+  'webhooks',
+  'webhook_deliveries',
+  'outbox_events',
+  'audit_events',
+  'one_time_tokens',
+  'mfa_factors',
+  'passkeys',
+  'oauth_identities',
+  'oauth_clients',
+  'oauth_grants',
+  'api_resources',
 ];
 
 async function snapshot(ds: DataSource, tenantId: string): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const table of TENANT_TABLES) {
-    const [row] = await ds.query<[{ n: number; h: string }]>(`SELECT count(*)::int AS n, md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) AS h FROM ${table} t WHERE tenant_id = $1`, [tenantId]);
+    const [row] = await ds.query<[{ n: number; h: string }]>(
+      `SELECT count(*)::int AS n, md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) AS h FROM ${table} t WHERE tenant_id = $1`,
+      [tenantId],
+    );
     out[table] = `${row.n}:${row.h}`;
   }
   for (const table of ['password_credentials', 'mfa_backup_codes']) {
@@ -59,16 +86,52 @@ describe('tenant isolation across every admin route', () => {
   async function seedResources(s: SeededTenant, email: string): Promise<Ids> {
     const admin = (await mintAccessToken(t.app, s.adminUserId)).token;
     const h = { Authorization: `Bearer ${admin}` };
-    const key = await t.http().post(`/v1/admin/projects/${s.project.id}/api-keys`).set(h).send({ name: 'server' });
+    const key = await t
+      .http()
+      .post(`/v1/admin/projects/${s.project.id}/api-keys`)
+      .set(h)
+      .send({ name: 'server' });
     const user = await createUser(t.app, s.project, email);
     const { token: userToken, sessionId: userSession } = await mintAccessToken(t.app, user.id);
-    const org = await t.http().post('/v1/admin/organizations').set(h).send({ project_id: s.project.id, name: 'Org' });
-    const member = await t.http().post(`/v1/admin/organizations/${org.body.id}/members`).set(h).send({ user_id: user.id, role: 'admin' });
-    const inv = await t.http().post(`/v1/admin/organizations/${org.body.id}/invitations`).set(h).send({ email: `invitee-${email}` });
-    const webhook = await t.http().post('/v1/admin/webhooks').set(h).send({ url: 'http://127.0.0.1:9/hook', events: ['*'] });
-    const client = await t.http().post(`/v1/admin/projects/${s.project.id}/oauth-clients`).set(h).send({ name: 'RP', redirect_uris: ['https://rp.example.com/cb'] });
-    const apiResource = await t.http().post(`/v1/admin/projects/${s.project.id}/api-resources`).set(h).send({ identifier: 'https://api.example.com/', name: 'API', scopes: [{ name: 'read' }] });
-    expect([key.status, org.status, member.status, inv.status, webhook.status, client.status, apiResource.status]).toEqual([201, 201, 201, 201, 201, 201, 201]);
+    const org = await t
+      .http()
+      .post('/v1/admin/organizations')
+      .set(h)
+      .send({ project_id: s.project.id, name: 'Org' });
+    const member = await t
+      .http()
+      .post(`/v1/admin/organizations/${org.body.id}/members`)
+      .set(h)
+      .send({ user_id: user.id, role: 'admin' });
+    const inv = await t
+      .http()
+      .post(`/v1/admin/organizations/${org.body.id}/invitations`)
+      .set(h)
+      .send({ email: `invitee-${email}` });
+    const webhook = await t
+      .http()
+      .post('/v1/admin/webhooks')
+      .set(h)
+      .send({ url: 'http://127.0.0.1:9/hook', events: ['*'] });
+    const client = await t
+      .http()
+      .post(`/v1/admin/projects/${s.project.id}/oauth-clients`)
+      .set(h)
+      .send({ name: 'RP', redirect_uris: ['https://rp.example.com/cb'] });
+    const apiResource = await t
+      .http()
+      .post(`/v1/admin/projects/${s.project.id}/api-resources`)
+      .set(h)
+      .send({ identifier: 'https://api.example.com/', name: 'API', scopes: [{ name: 'read' }] });
+    expect([
+      key.status,
+      org.status,
+      member.status,
+      inv.status,
+      webhook.status,
+      client.status,
+      apiResource.status,
+    ]).toEqual([201, 201, 201, 201, 201, 201, 201]);
     return {
       project: s.project.id,
       apiKey: key.body.id,
@@ -87,29 +150,57 @@ describe('tenant isolation across every admin route', () => {
   /** Every admin route; `x` supplies the ids (and bodies) to try, `self` the caller's own ids for mixed cases. */
   const routes = (x: Ids, self: Ids): [Method, string, object?][] => [
     ['get', `/v1/admin/projects/${x.project}`],
-    ['patch', `/v1/admin/projects/${x.project}`, { name: 'hijacked', allowed_origins: ['https://evil.example.com'] }],
+    [
+      'patch',
+      `/v1/admin/projects/${x.project}`,
+      { name: 'hijacked', allowed_origins: ['https://evil.example.com'] },
+    ],
     ['post', `/v1/admin/projects/${x.project}/api-keys`, { name: 'stolen' }],
     ['get', `/v1/admin/projects/${x.project}/api-keys`],
     ['delete', `/v1/admin/projects/${x.project}/api-keys/${x.apiKey}`],
     ['delete', `/v1/admin/projects/${self.project}/api-keys/${x.apiKey}`],
     ['get', `/v1/admin/projects/${x.project}/signing-keys`],
     ['post', `/v1/admin/projects/${x.project}/signing-keys/rotate`],
-    ['post', `/v1/admin/projects/${x.project}/oauth-clients`, { name: 'stolen', redirect_uris: ['https://evil.example.com/cb'] }],
+    [
+      'post',
+      `/v1/admin/projects/${x.project}/oauth-clients`,
+      { name: 'stolen', redirect_uris: ['https://evil.example.com/cb'] },
+    ],
     ['get', `/v1/admin/projects/${x.project}/oauth-clients`],
     ['get', `/v1/admin/projects/${x.project}/oauth-clients/${x.oauthClient}`],
     ['get', `/v1/admin/projects/${self.project}/oauth-clients/${x.oauthClient}`],
-    ['patch', `/v1/admin/projects/${x.project}/oauth-clients/${x.oauthClient}`, { redirect_uris: ['https://evil.example.com/cb'] }],
-    ['patch', `/v1/admin/projects/${self.project}/oauth-clients/${x.oauthClient}`, { first_party: true }],
+    [
+      'patch',
+      `/v1/admin/projects/${x.project}/oauth-clients/${x.oauthClient}`,
+      { redirect_uris: ['https://evil.example.com/cb'] },
+    ],
+    [
+      'patch',
+      `/v1/admin/projects/${self.project}/oauth-clients/${x.oauthClient}`,
+      { first_party: true },
+    ],
     ['delete', `/v1/admin/projects/${x.project}/oauth-clients/${x.oauthClient}`],
     ['delete', `/v1/admin/projects/${self.project}/oauth-clients/${x.oauthClient}`],
     ['post', `/v1/admin/projects/${x.project}/oauth-clients/${x.oauthClient}/secret/rotate`],
     ['post', `/v1/admin/projects/${self.project}/oauth-clients/${x.oauthClient}/secret/rotate`],
-    ['post', `/v1/admin/projects/${x.project}/api-resources`, { identifier: 'https://evil.example.com/', name: 'stolen', scopes: [] }],
+    [
+      'post',
+      `/v1/admin/projects/${x.project}/api-resources`,
+      { identifier: 'https://evil.example.com/', name: 'stolen', scopes: [] },
+    ],
     ['get', `/v1/admin/projects/${x.project}/api-resources`],
     ['get', `/v1/admin/projects/${x.project}/api-resources/${x.apiResource}`],
     ['get', `/v1/admin/projects/${self.project}/api-resources/${x.apiResource}`],
-    ['patch', `/v1/admin/projects/${x.project}/api-resources/${x.apiResource}`, { allow_dynamic_clients: true }],
-    ['patch', `/v1/admin/projects/${self.project}/api-resources/${x.apiResource}`, { allow_dynamic_clients: true }],
+    [
+      'patch',
+      `/v1/admin/projects/${x.project}/api-resources/${x.apiResource}`,
+      { allow_dynamic_clients: true },
+    ],
+    [
+      'patch',
+      `/v1/admin/projects/${self.project}/api-resources/${x.apiResource}`,
+      { allow_dynamic_clients: true },
+    ],
     ['delete', `/v1/admin/projects/${x.project}/api-resources/${x.apiResource}`],
     ['delete', `/v1/admin/projects/${self.project}/api-resources/${x.apiResource}`],
     ['get', `/v1/admin/users/${x.user}`],
@@ -128,7 +219,11 @@ describe('tenant isolation across every admin route', () => {
     ['post', `/v1/admin/organizations/${self.org}/members`, { user_id: x.user, role: 'admin' }],
     ['patch', `/v1/admin/organizations/${x.org}/members/${x.user}`, { role: 'member' }],
     ['delete', `/v1/admin/organizations/${x.org}/members/${x.user}`],
-    ['post', `/v1/admin/organizations/${x.org}/invitations`, { email: 'planted@example.com', role: 'admin' }],
+    [
+      'post',
+      `/v1/admin/organizations/${x.org}/invitations`,
+      { email: 'planted@example.com', role: 'admin' },
+    ],
     ['get', `/v1/admin/organizations/${x.org}/invitations`],
     ['delete', `/v1/admin/organizations/${x.org}/invitations/${x.invitation}`],
     ['delete', `/v1/admin/organizations/${self.org}/invitations/${x.invitation}`],
@@ -140,7 +235,12 @@ describe('tenant isolation across every admin route', () => {
     ['post', `/v1/admin/webhooks/${x.webhook}/deliveries/${randomUUID()}/redeliver`],
   ];
 
-  const call = (method: Method, path: string, body: object | undefined, headers: Record<string, string>) => {
+  const call = (
+    method: Method,
+    path: string,
+    body: object | undefined,
+    headers: Record<string, string>,
+  ) => {
     const req = t.http()[method](path).set(headers);
     return body ? req.send(body) : req;
   };
@@ -156,27 +256,48 @@ describe('tenant isolation across every admin route', () => {
   });
   afterAll(() => t.close());
 
-  it('answers 404 to every route with the other tenant\'s ids and changes nothing of it', async () => {
+  it("answers 404 to every route with the other tenant's ids and changes nothing of it", async () => {
     const before = await snapshot(t.dataSource, b.tenantId);
-    const totalEvents = async () => (await t.dataSource.query<[{ n: number }]>(`SELECT count(*)::int AS n FROM audit_events`))[0].n;
+    const totalEvents = async () =>
+      (await t.dataSource.query<[{ n: number }]>(`SELECT count(*)::int AS n FROM audit_events`))[0]
+        .n;
     const eventsBefore = await totalEvents();
     for (const [method, path, body] of routes(bIds, aIds)) {
       const res = await call(method, path, body, { Authorization: `Bearer ${aToken}` });
       try {
         expectProblem(res, 404, 'not-found', path);
       } catch (err) {
-        throw new Error(`${method.toUpperCase()} ${path} answered ${res.status} ${JSON.stringify(res.body)}: ${(err as Error).message}`);
+        throw new Error(
+          `${method.toUpperCase()} ${path} answered ${res.status} ${JSON.stringify(res.body)}: ${(err as Error).message}`,
+        );
       }
     }
     expect(await snapshot(t.dataSource, b.tenantId)).toEqual(before);
     expect(await totalEvents()).toBe(eventsBefore);
-    expect(await t.app.get(AccessTokensService).verify(bIds.userToken)).toMatchObject({ sub: bIds.user });
-    expect(await t.app.get(ProjectsCache).byKey(bIds.apiKeySecret)).toMatchObject({ id: b.project.id, allowedOrigins: ['https://app.example.com'] });
+    expect(await t.app.get(AccessTokensService).verify(bIds.userToken)).toMatchObject({
+      sub: bIds.user,
+    });
+    expect(await t.app.get(ProjectsCache).byKey(bIds.apiKeySecret)).toMatchObject({
+      id: b.project.id,
+      allowedOrigins: ['https://app.example.com'],
+    });
   });
 
   it('lists, searches and audit never show the other tenant', async () => {
     const h = { Authorization: `Bearer ${aToken}` };
-    const bSecrets = [b.tenantId, b.project.id, b.consoleProjectId, b.adminUserId, bIds.user, bIds.org, bIds.invitation, bIds.apiKey, bIds.webhook, bIds.oauthClient, 'beta-user@example.com'];
+    const bSecrets = [
+      b.tenantId,
+      b.project.id,
+      b.consoleProjectId,
+      b.adminUserId,
+      bIds.user,
+      bIds.org,
+      bIds.invitation,
+      bIds.apiKey,
+      bIds.webhook,
+      bIds.oauthClient,
+      'beta-user@example.com',
+    ];
     const lists = [
       '/v1/admin/projects?limit=100',
       '/v1/admin/users?limit=100',
@@ -198,12 +319,18 @@ describe('tenant isolation across every admin route', () => {
       const res = await t.http().get(path).set(h);
       expect(res.status).toBe(200);
       const text = JSON.stringify(res.body);
-      for (const secret of bSecrets) expect({ path, leaked: text.includes(secret) ? secret : null }).toEqual({ path, leaked: null });
+      for (const secret of bSecrets)
+        expect({ path, leaked: text.includes(secret) ? secret : null }).toEqual({
+          path,
+          leaked: null,
+        });
     }
     const audit = await t.http().get('/v1/admin/audit?limit=100').set(h);
     expect(audit.body.pagination.total).toBeGreaterThan(0);
     const users = await t.http().get('/v1/admin/users?q=example.com').set(h);
-    expect(users.body.users.map((u: { email: string }) => u.email)).toEqual(['alpha-user@example.com']);
+    expect(users.body.users.map((u: { email: string }) => u.email)).toEqual([
+      'alpha-user@example.com',
+    ]);
   });
 
   it('answers 401 without a token and 403 to a non-admin on every route, changing nothing', async () => {
@@ -221,7 +348,12 @@ describe('tenant isolation across every admin route', () => {
     const all = [...lists, ...routes(aIds, aIds)];
     for (const [method, path, body] of all) {
       expectProblem(await call(method, path, body, {}), 401, 'unauthenticated', path);
-      expectProblem(await call(method, path, body, { Authorization: `Bearer ${plain}` }), 403, 'forbidden', path);
+      expectProblem(
+        await call(method, path, body, { Authorization: `Bearer ${plain}` }),
+        403,
+        'forbidden',
+        path,
+      );
     }
     const after = await snapshot(t.dataSource, a.tenantId);
     // Minting the plain user's token added one session row; nothing else moved.

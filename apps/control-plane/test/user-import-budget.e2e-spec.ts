@@ -6,7 +6,14 @@ import * as bcrypt from 'bcrypt';
 import { FirebaseScrypt } from 'firebase-scrypt';
 import { In } from 'typeorm';
 import { PasswordCredential, User } from '@gatehouse/entities';
-import { expectProblem, mintAccessToken, seedTenant, startTestApp, type SeededTenant, type TestApp } from '@gatehouse/testing';
+import {
+  expectProblem,
+  mintAccessToken,
+  seedTenant,
+  startTestApp,
+  type SeededTenant,
+  type TestApp,
+} from '@gatehouse/testing';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- imported users sign in through the real auth runtime
 import { buildAuthRuntime } from '../../auth-runtime/src/app-factory';
 import { buildControlPlane } from '../src/app-factory';
@@ -35,9 +42,19 @@ b=lambda x: base64.b64encode(x).decode().rstrip('=')
 print('$scrypt$ln=${ln},r=${r},p=${p}$'+b(salt)+'$'+b(dk))`);
 /** A Gatehouse export's Firebase line (its own parameters), hashed by firebase-scrypt. */
 async function firebase(rounds: number, memCost: number) {
-  const params = { signer_key: randomBytes(64).toString('base64'), salt_separator: 'Bw==', rounds, mem_cost: memCost };
+  const params = {
+    signer_key: randomBytes(64).toString('base64'),
+    salt_separator: 'Bw==',
+    rounds,
+    mem_cost: memCost,
+  };
   const salt = randomBytes(12).toString('base64');
-  const hash = await new FirebaseScrypt({ memCost, rounds, saltSeparator: params.salt_separator, signerKey: params.signer_key }).hash(PASSWORD, salt);
+  const hash = await new FirebaseScrypt({
+    memCost,
+    rounds,
+    saltSeparator: params.salt_separator,
+    signerKey: params.signer_key,
+  }).hash(PASSWORD, salt);
   return { algorithm: 'firebase_scrypt', hash, salt, ...params };
 }
 
@@ -68,7 +85,12 @@ describe('imported hash work budget', () => {
       .set('Content-Type', 'application/x-ndjson')
       .send(lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
   const signIn = (tenant: SeededTenant, identifier: string, password: string) =>
-    runtime.http().post('/v1/auth/sign-in').set('X-Service-Project-Key', tenant.projectKey).set('X-Forwarded-For', `198.51.100.${Math.floor(Math.random() * 250)}`).send({ identifier, password });
+    runtime
+      .http()
+      .post('/v1/auth/sign-in')
+      .set('X-Service-Project-Key', tenant.projectKey)
+      .set('X-Forwarded-For', `198.51.100.${Math.floor(Math.random() * 250)}`)
+      .send({ identifier, password });
   const credentialOf = async (email: string) => {
     const user = await cp.dataSource.getRepository(User).findOneByOrFail({ email });
     return cp.dataSource.getRepository(PasswordCredential).findOneByOrFail({ userId: user.id });
@@ -77,7 +99,11 @@ describe('imported hash work budget', () => {
   beforeAll(async () => {
     cp = await startTestApp(buildControlPlane, { TRUST_PROXY: 'loopback' });
     // Four of ours at once, two imported checks at once (one per project), a short wait for a turn.
-    runtime = await startTestApp(buildAuthRuntime, { TRUST_PROXY: 'loopback', PASSWORD_HASH_CONCURRENCY: '4', PASSWORD_HASH_QUEUE_TIMEOUT_MS: String(QUEUE_TIMEOUT_MS) });
+    runtime = await startTestApp(buildAuthRuntime, {
+      TRUST_PROXY: 'loopback',
+      PASSWORD_HASH_CONCURRENCY: '4',
+      PASSWORD_HASH_QUEUE_TIMEOUT_MS: String(QUEUE_TIMEOUT_MS),
+    });
   });
   beforeEach(async () => {
     await cp.reset();
@@ -93,31 +119,105 @@ describe('imported hash work budget', () => {
 
   it("imports each scheme's hash at the budget's edge (each signs in with its password) and refuses each just past it by line number, writing nothing of it", async () => {
     const lines: { email: string; password_hash: unknown; accepted: boolean }[] = [
-      { email: 'bcrypt14@budget.test', password_hash: await bcrypt.hash(PASSWORD, 14), accepted: true },
-      { email: 'bcrypt15@budget.test', password_hash: await bcrypt.hash(PASSWORD, 15), accepted: false },
-      { email: 'argon-edge@budget.test', password_hash: await argon2.hash(PASSWORD, { type: argon2.argon2id, memoryCost: 65536, timeCost: 16, parallelism: 4 }), accepted: true },
-      { email: 'argon-passes@budget.test', password_hash: await argon2.hash(PASSWORD, { type: argon2.argon2id, memoryCost: 65536, timeCost: 17, parallelism: 1 }), accepted: false },
-      { email: 'argon-memory@budget.test', password_hash: await argon2.hash(PASSWORD, { type: argon2.argon2id, memoryCost: 65537, timeCost: 1, parallelism: 1 }), accepted: false },
-      { email: 'argon-lanes@budget.test', password_hash: await argon2.hash(PASSWORD, { type: argon2.argon2id, memoryCost: 8192, timeCost: 1, parallelism: 5 }), accepted: false },
+      {
+        email: 'bcrypt14@budget.test',
+        password_hash: await bcrypt.hash(PASSWORD, 14),
+        accepted: true,
+      },
+      {
+        email: 'bcrypt15@budget.test',
+        password_hash: await bcrypt.hash(PASSWORD, 15),
+        accepted: false,
+      },
+      {
+        email: 'argon-edge@budget.test',
+        password_hash: await argon2.hash(PASSWORD, {
+          type: argon2.argon2id,
+          memoryCost: 65536,
+          timeCost: 16,
+          parallelism: 4,
+        }),
+        accepted: true,
+      },
+      {
+        email: 'argon-passes@budget.test',
+        password_hash: await argon2.hash(PASSWORD, {
+          type: argon2.argon2id,
+          memoryCost: 65536,
+          timeCost: 17,
+          parallelism: 1,
+        }),
+        accepted: false,
+      },
+      {
+        email: 'argon-memory@budget.test',
+        password_hash: await argon2.hash(PASSWORD, {
+          type: argon2.argon2id,
+          memoryCost: 65537,
+          timeCost: 1,
+          parallelism: 1,
+        }),
+        accepted: false,
+      },
+      {
+        email: 'argon-lanes@budget.test',
+        password_hash: await argon2.hash(PASSWORD, {
+          type: argon2.argon2id,
+          memoryCost: 8192,
+          timeCost: 1,
+          parallelism: 5,
+        }),
+        accepted: false,
+      },
       { email: 'scrypt-edge@budget.test', password_hash: scrypt(16, 8, 5), accepted: true },
       { email: 'scrypt-memory@budget.test', password_hash: scrypt(17, 8, 1), accepted: false },
       { email: 'scrypt-lanes@budget.test', password_hash: scrypt(16, 8, 6), accepted: false },
       { email: 'django-edge@budget.test', password_hash: django(5_000_000), accepted: true },
       { email: 'django-past@budget.test', password_hash: django(5_000_001), accepted: false },
-      { email: 'sha512-edge@budget.test', password_hash: pbkdf2Phc('sha512', '-sha512', 1_700_000, 64), accepted: true },
-      { email: 'sha512-key@budget.test', password_hash: pbkdf2Phc('sha512', '-sha512', 1000, 65), accepted: false },
-      { email: 'sha1-edge@budget.test', password_hash: pbkdf2Phc('sha1', '', 1_000_000, 64), accepted: true },
-      { email: 'sha1-past@budget.test', password_hash: pbkdf2Phc('sha1', '', 1_000_001, 64), accepted: false },
+      {
+        email: 'sha512-edge@budget.test',
+        password_hash: pbkdf2Phc('sha512', '-sha512', 1_700_000, 64),
+        accepted: true,
+      },
+      {
+        email: 'sha512-key@budget.test',
+        password_hash: pbkdf2Phc('sha512', '-sha512', 1000, 65),
+        accepted: false,
+      },
+      {
+        email: 'sha1-edge@budget.test',
+        password_hash: pbkdf2Phc('sha1', '', 1_000_000, 64),
+        accepted: true,
+      },
+      {
+        email: 'sha1-past@budget.test',
+        password_hash: pbkdf2Phc('sha1', '', 1_000_001, 64),
+        accepted: false,
+      },
       { email: 'firebase-edge@budget.test', password_hash: await firebase(8, 14), accepted: true },
       { email: 'firebase-past@budget.test', password_hash: await firebase(9, 14), accepted: false },
     ];
-    const res = await importLines(a, tokenA, lines.map(({ email, password_hash }) => ({ email, email_verified: true, password_hash })));
+    const res = await importLines(
+      a,
+      tokenA,
+      lines.map(({ email, password_hash }) => ({ email, email_verified: true, password_hash })),
+    );
     expect(res.status).toBe(200);
     const accepted = lines.filter((l) => l.accepted);
     const refused = lines.flatMap((l, i) => (l.accepted ? [] : [{ line: i + 1, email: l.email }]));
-    expect(res.body.counts).toEqual({ created: accepted.length, updated: 0, skipped: 0, conflicts: 0, rejected: refused.length });
-    expect(res.body.errors.map((e: { line: number; type: string }) => [e.line, e.type])).toEqual(refused.map((r) => [r.line, 'validation-error']));
-    const reasons = (res.body.errors as { errors: { password_hash: string[] } }[]).map((e) => e.errors.password_hash);
+    expect(res.body.counts).toEqual({
+      created: accepted.length,
+      updated: 0,
+      skipped: 0,
+      conflicts: 0,
+      rejected: refused.length,
+    });
+    expect(res.body.errors.map((e: { line: number; type: string }) => [e.line, e.type])).toEqual(
+      refused.map((r) => [r.line, 'validation-error']),
+    );
+    const reasons = (res.body.errors as { errors: { password_hash: string[] } }[]).map(
+      (e) => e.errors.password_hash,
+    );
     expect(reasons).toEqual([
       [expect.stringMatching(/^bcrypt cost 15 is over the work budget/)],
       [expect.stringMatching(/^argon2 m·t = 1114112 is over the work budget/)],
@@ -131,8 +231,14 @@ describe('imported hash work budget', () => {
       [expect.stringMatching(/^firebase_scrypt|^rounds must be 1–8/)],
     ]);
     // Nothing of a refused line is written; the others are, in their own scheme.
-    expect(await cp.dataSource.getRepository(User).countBy({ email: In(refused.map((r) => r.email)) })).toBe(0);
-    for (const l of accepted) expect([l.email, (await credentialOf(l.email)).scheme]).not.toEqual([l.email, 'bcrypt-sha256']);
+    expect(
+      await cp.dataSource.getRepository(User).countBy({ email: In(refused.map((r) => r.email)) }),
+    ).toBe(0);
+    for (const l of accepted)
+      expect([l.email, (await credentialOf(l.email)).scheme]).not.toEqual([
+        l.email,
+        'bcrypt-sha256',
+      ]);
     for (const l of accepted) {
       const ok = await signIn(a, l.email, PASSWORD);
       expect([l.email, ok.status, ok.body.user?.email]).toEqual([l.email, 200, l.email]);
@@ -142,20 +248,43 @@ describe('imported hash work budget', () => {
 
   it('refuses a hash stored over the budget (before it existed) at sign-in as a wrong password, even with the right one, without computing it, and logs it once', async () => {
     const imported = await importLines(a, tokenA, [
-      { email: 'slow-bcrypt@budget.test', email_verified: true, password_hash: await bcrypt.hash(PASSWORD, 4) },
-      { email: 'big-argon@budget.test', email_verified: true, password_hash: await bcrypt.hash(PASSWORD, 4) },
-      { email: 'plain@budget.test', email_verified: true, password_hash: await bcrypt.hash(PASSWORD, 4) },
+      {
+        email: 'slow-bcrypt@budget.test',
+        email_verified: true,
+        password_hash: await bcrypt.hash(PASSWORD, 4),
+      },
+      {
+        email: 'big-argon@budget.test',
+        email_verified: true,
+        password_hash: await bcrypt.hash(PASSWORD, 4),
+      },
+      {
+        email: 'plain@budget.test',
+        email_verified: true,
+        password_hash: await bcrypt.hash(PASSWORD, 4),
+      },
     ]);
     expect(imported.body.counts.created).toBe(3);
     // Real hashes of the right password, written straight into the database as an import before the
     // budget could: bcrypt cost 15 (about 2 s), Argon2 with 256 MiB. Computed, both would sign in.
     const overBudget: Record<string, [string, string]> = {
       'slow-bcrypt@budget.test': [await bcrypt.hash(PASSWORD, 15), 'bcrypt'],
-      'big-argon@budget.test': [await argon2.hash(PASSWORD, { type: argon2.argon2id, memoryCost: 262144, timeCost: 1, parallelism: 1 }), 'argon2'],
+      'big-argon@budget.test': [
+        await argon2.hash(PASSWORD, {
+          type: argon2.argon2id,
+          memoryCost: 262144,
+          timeCost: 1,
+          parallelism: 1,
+        }),
+        'argon2',
+      ],
     };
     for (const [email, [hash, scheme]] of Object.entries(overBudget)) {
       const user = await cp.dataSource.getRepository(User).findOneByOrFail({ email });
-      await cp.dataSource.query('UPDATE password_credentials SET password_hash = $1, scheme = $2 WHERE user_id = $3', [hash, scheme, user.id]);
+      await cp.dataSource.query(
+        'UPDATE password_credentials SET password_hash = $1, scheme = $2 WHERE user_id = $3',
+        [hash, scheme, user.id],
+      );
     }
     const warn = jest.spyOn(Logger.prototype, 'warn');
     try {
@@ -165,16 +294,32 @@ describe('imported hash work budget', () => {
         for (const password of [PASSWORD, PASSWORD, 'not the password']) {
           const res = await signIn(a, email, password);
           const body = expectProblem(res, 401, 'invalid-credentials');
-          expect([email, body.title, body.detail]).toEqual([email, wrongBody.title, wrongBody.detail]);
+          expect([email, body.title, body.detail]).toEqual([
+            email,
+            wrongBody.title,
+            wrongBody.detail,
+          ]);
           expect(res.headers['set-cookie']).toBeUndefined();
         }
         // Still the stored hash: never replaced, as it never verified.
-        expect([email, (await credentialOf(email)).passwordHash]).toEqual([email, overBudget[email][0]]);
+        expect([email, (await credentialOf(email)).passwordHash]).toEqual([
+          email,
+          overBudget[email][0],
+        ]);
       }
-      const logged = warn.mock.calls.map((c) => String(c[0])).filter((m) => m.includes('over the work budget'));
-      const slow = await cp.dataSource.getRepository(User).findOneByOrFail({ email: 'slow-bcrypt@budget.test' });
-      const big = await cp.dataSource.getRepository(User).findOneByOrFail({ email: 'big-argon@budget.test' });
-      expect(logged).toEqual([expect.stringMatching(new RegExp(`bcrypt .*user ${slow.id}.*cost 15`)), expect.stringMatching(new RegExp(`argon2 .*user ${big.id}.*m=262144 KiB`))]);
+      const logged = warn.mock.calls
+        .map((c) => String(c[0]))
+        .filter((m) => m.includes('over the work budget'));
+      const slow = await cp.dataSource
+        .getRepository(User)
+        .findOneByOrFail({ email: 'slow-bcrypt@budget.test' });
+      const big = await cp.dataSource
+        .getRepository(User)
+        .findOneByOrFail({ email: 'big-argon@budget.test' });
+      expect(logged).toEqual([
+        expect.stringMatching(new RegExp(`bcrypt .*user ${slow.id}.*cost 15`)),
+        expect.stringMatching(new RegExp(`argon2 .*user ${big.id}.*m=262144 KiB`)),
+      ]);
     } finally {
       warn.mockRestore();
     }
@@ -184,20 +329,47 @@ describe('imported hash work budget', () => {
 
   it("answers 503 with Retry-After at PASSWORD_HASH_QUEUE_TIMEOUT_MS to a check queued behind its project's expensive hash, before that hash is done, while another project's sign-ins succeed", async () => {
     const expensive = await bcrypt.hash(PASSWORD, 14);
-    const cheap = await argon2.hash(PASSWORD, { type: argon2.argon2id, memoryCost: 19456, timeCost: 2 });
+    const cheap = await argon2.hash(PASSWORD, {
+      type: argon2.argon2id,
+      memoryCost: 19456,
+      timeCost: 2,
+    });
     const flood = ['b1', 'b2', 'b3', 'b4'].map((n) => `${n}@bravo.test`);
-    expect((await importLines(b, tokenB, flood.map((email) => ({ email, email_verified: true, password_hash: expensive })))).body.counts.created).toBe(4);
-    expect((await importLines(a, tokenA, [{ email: 'ada@acme.test', email_verified: true, password_hash: cheap }])).body.counts.created).toBe(1);
-    const signedUp = await runtime.http().post('/v1/auth/sign-up').set('X-Service-Project-Key', a.projectKey).set('X-Forwarded-For', '198.51.100.7').send({ email: 'own@acme.test', password: PASSWORD });
+    expect(
+      (
+        await importLines(
+          b,
+          tokenB,
+          flood.map((email) => ({ email, email_verified: true, password_hash: expensive })),
+        )
+      ).body.counts.created,
+    ).toBe(4);
+    expect(
+      (
+        await importLines(a, tokenA, [
+          { email: 'ada@acme.test', email_verified: true, password_hash: cheap },
+        ])
+      ).body.counts.created,
+    ).toBe(1);
+    const signedUp = await runtime
+      .http()
+      .post('/v1/auth/sign-up')
+      .set('X-Service-Project-Key', a.projectKey)
+      .set('X-Forwarded-For', '198.51.100.7')
+      .send({ email: 'own@acme.test', password: PASSWORD });
     expect(signedUp.status).toBe(201);
 
     const started = Date.now();
     const answeredAt: Record<string, number> = {};
-    const timed = (name: string, req: Promise<import('supertest').Response>) => req.then((res) => ((answeredAt[name] = Date.now() - started), res));
+    const timed = (name: string, req: Promise<import('supertest').Response>) =>
+      req.then((res) => ((answeredAt[name] = Date.now() - started), res));
     // B floods wrong passwords at its ~1 s hashes: the first runs, three wait for B's turn.
     const bravo = flood.map((email) => timed(email, signIn(b, email, 'wrong password')));
     await new Promise((r) => setTimeout(r, 50));
-    const acme = [timed('ada', signIn(a, 'ada@acme.test', PASSWORD)), timed('own', signIn(a, 'own@acme.test', PASSWORD))];
+    const acme = [
+      timed('ada', signIn(a, 'ada@acme.test', PASSWORD)),
+      timed('own', signIn(a, 'own@acme.test', PASSWORD)),
+    ];
     const [b1, ...queued] = await Promise.all(bravo);
     const [ada, own] = await Promise.all(acme);
 

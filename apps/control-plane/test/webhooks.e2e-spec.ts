@@ -17,29 +17,72 @@ import { buildControlPlane } from '../src/app-factory';
 const HOOK_URL = 'https://hooks.example.com/gatehouse';
 const LONG_URL = `https://hooks.example.com/${'a'.repeat(2100)}`;
 const LONG_DESCRIPTION = 'x'.repeat(501);
-const RESOURCE_KEYS = ['created_at', 'description', 'disabled_reason', 'enabled', 'events', 'id', 'updated_at', 'url'];
-const DELIVERY_KEYS = ['attempt', 'created_at', 'duration_ms', 'event_id', 'event_type', 'id', 'next_attempt_at', 'response_status', 'status'];
+const RESOURCE_KEYS = [
+  'created_at',
+  'description',
+  'disabled_reason',
+  'enabled',
+  'events',
+  'id',
+  'updated_at',
+  'url',
+];
+const DELIVERY_KEYS = [
+  'attempt',
+  'created_at',
+  'duration_ms',
+  'event_id',
+  'event_type',
+  'id',
+  'next_attempt_at',
+  'response_status',
+  'status',
+];
 
 describe('admin webhooks API', () => {
   let t: TestApp;
   let tenant: SeededTenant;
   let token: string;
 
-  const post = (path: string, body?: unknown) => t.http().post(path).set('Authorization', `Bearer ${token}`).send(body as object);
+  const post = (path: string, body?: unknown) =>
+    t
+      .http()
+      .post(path)
+      .set('Authorization', `Bearer ${token}`)
+      .send(body as object);
   const get = (path: string) => t.http().get(path).set('Authorization', `Bearer ${token}`);
-  const patch = (path: string, body: unknown) => t.http().patch(path).set('Authorization', `Bearer ${token}`).send(body as object);
+  const patch = (path: string, body: unknown) =>
+    t
+      .http()
+      .patch(path)
+      .set('Authorization', `Bearer ${token}`)
+      .send(body as object);
   const del = (path: string) => t.http().delete(path).set('Authorization', `Bearer ${token}`);
   const create = async (body: Record<string, unknown> = {}) => {
-    const res = await post('/v1/admin/webhooks', { url: HOOK_URL, events: ['user.created'], ...body });
+    const res = await post('/v1/admin/webhooks', {
+      url: HOOK_URL,
+      events: ['user.created'],
+      ...body,
+    });
     expect(res.status).toBe(201);
     return res.body as Record<string, unknown> & { id: string; secret: string };
   };
   const webhookRows = () => t.dataSource.getRepository(Webhook).find();
 
   /** An event of the tenant and `n` delivery records of it for a webhook, one second apart (oldest first). */
-  async function seedDeliveries(webhookId: string, n: number, opts: { status?: WebhookDelivery['status']; tenantId?: string } = {}) {
+  async function seedDeliveries(
+    webhookId: string,
+    n: number,
+    opts: { status?: WebhookDelivery['status']; tenantId?: string } = {},
+  ) {
     const tenantId = opts.tenantId ?? tenant.tenantId;
-    const event = await t.dataSource.getRepository(OutboxEvent).save({ tenantId, projectId: null, type: 'user.created', payload: { user: { id: 'u1' } }, dispatchedAt: new Date() });
+    const event = await t.dataSource.getRepository(OutboxEvent).save({
+      tenantId,
+      projectId: null,
+      type: 'user.created',
+      payload: { user: { id: 'u1' } },
+      dispatchedAt: new Date(),
+    });
     const rows: WebhookDelivery[] = [];
     for (let i = 1; i <= n; i += 1) {
       rows.push(
@@ -73,7 +116,11 @@ describe('admin webhooks API', () => {
   afterAll(() => t.close());
 
   it('creates a webhook and shows its whsec_ secret once, stored sealed, with an admin audit + outbox event', async () => {
-    const res = await post('/v1/admin/webhooks', { url: HOOK_URL, events: ['user.created', 'session.created', 'user.created'], description: 'CRM sync' });
+    const res = await post('/v1/admin/webhooks', {
+      url: HOOK_URL,
+      events: ['user.created', 'session.created', 'user.created'],
+      description: 'CRM sync',
+    });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
@@ -94,23 +141,53 @@ describe('admin webhooks API', () => {
     expect(row.secretEncrypted).not.toContain(secret.slice(6));
     expect(openWebhookSecret(t.config, id, row.secretEncrypted)).toBe(secret);
 
-    const audit = await t.dataSource.getRepository(AuditEvent).findOneByOrFail({ action: 'webhook.created' });
-    expect(audit).toMatchObject({ tenantId: tenant.tenantId, actorType: 'admin', actorId: tenant.adminUserId, resourceType: 'webhook', resourceId: id });
-    const outbox = await t.dataSource.getRepository(OutboxEvent).findOneByOrFail({ type: 'webhook.created' });
+    const audit = await t.dataSource
+      .getRepository(AuditEvent)
+      .findOneByOrFail({ action: 'webhook.created' });
+    expect(audit).toMatchObject({
+      tenantId: tenant.tenantId,
+      actorType: 'admin',
+      actorId: tenant.adminUserId,
+      resourceType: 'webhook',
+      resourceId: id,
+    });
+    const outbox = await t.dataSource
+      .getRepository(OutboxEvent)
+      .findOneByOrFail({ type: 'webhook.created' });
     expect(outbox.tenantId).toBe(tenant.tenantId);
-    expect(outbox.payload).toEqual({ webhook: { id, url: HOOK_URL, events: ['user.created', 'session.created'], description: 'CRM sync', enabled: true, disabled_reason: null } });
+    expect(outbox.payload).toEqual({
+      webhook: {
+        id,
+        url: HOOK_URL,
+        events: ['user.created', 'session.created'],
+        description: 'CRM sync',
+        enabled: true,
+        disabled_reason: null,
+      },
+    });
     expect(JSON.stringify([audit.metadata, outbox.payload])).not.toContain(secret.slice(6));
 
     const created = await create({ events: ['*'], enabled: false });
-    expect(created).toMatchObject({ events: ['*'], enabled: false, disabled_reason: null, description: null });
+    expect(created).toMatchObject({
+      events: ['*'],
+      enabled: false,
+      disabled_reason: null,
+      description: null,
+    });
   });
 
   it('lists (newest first, paginated) and gets webhooks without their secrets', async () => {
     const a = await create({ description: 'first' });
     const b = await create({ description: 'second' });
     const c = await create({ description: 'third' });
-    await t.dataSource.query(`UPDATE webhooks SET created_at = now() - (interval '1 minute' * $2) WHERE id = $1`, [a.id, 3]);
-    await t.dataSource.query(`UPDATE webhooks SET created_at = now() - (interval '1 minute' * $2) WHERE id = $1`, [b.id, 2]);
+    await t.dataSource.query(
+      `UPDATE webhooks SET created_at = now() - (interval '1 minute' * $2) WHERE id = $1`,
+      [a.id, 3],
+    );
+    await t.dataSource.query(
+      `UPDATE webhooks SET created_at = now() - (interval '1 minute' * $2) WHERE id = $1`,
+      [b.id, 2],
+    );
 
     const list = await get('/v1/admin/webhooks?limit=2');
     expect(list.status).toBe(200);
@@ -125,7 +202,13 @@ describe('admin webhooks API', () => {
     expect(Object.keys(one.body).sort()).toEqual(RESOURCE_KEYS);
     expect(JSON.stringify([list.body, one.body])).not.toContain('whsec_');
 
-    for (const q of ['limit=0', 'limit=101', 'page=0', 'page=x']) expectProblem(await get(`/v1/admin/webhooks?${q}`), 400, 'validation-error', '/v1/admin/webhooks');
+    for (const q of ['limit=0', 'limit=101', 'page=0', 'page=x'])
+      expectProblem(
+        await get(`/v1/admin/webhooks?${q}`),
+        400,
+        'validation-error',
+        '/v1/admin/webhooks',
+      );
   });
 
   it.each([
@@ -149,21 +232,36 @@ describe('admin webhooks API', () => {
     [{ url: HOOK_URL, events: ['*'], description: LONG_DESCRIPTION }, ['description']],
     [{ url: HOOK_URL, events: ['*'], secret: 'whsec_AAAA' }, ['secret']],
     [{ url: HOOK_URL, events: ['*'], disabled_reason: 'gone' }, ['disabled_reason']],
-  ])('refuses create body #%# with 400 on the fields %j and writes nothing', async (body, fields) => {
-    const res = await post('/v1/admin/webhooks', body);
-    const problem = expectProblem(res, 400, 'validation-error', '/v1/admin/webhooks');
-    expect(Object.keys(problem.errors as object).sort()).toEqual(fields);
-    expect(await webhookRows()).toHaveLength(0);
-    expect(await t.dataSource.getRepository(OutboxEvent).countBy({ type: 'webhook.created' })).toBe(0);
-  });
+  ])(
+    'refuses create body #%# with 400 on the fields %j and writes nothing',
+    async (body, fields) => {
+      const res = await post('/v1/admin/webhooks', body);
+      const problem = expectProblem(res, 400, 'validation-error', '/v1/admin/webhooks');
+      expect(Object.keys(problem.errors as object).sort()).toEqual(fields);
+      expect(await webhookRows()).toHaveLength(0);
+      expect(
+        await t.dataSource.getRepository(OutboxEvent).countBy({ type: 'webhook.created' }),
+      ).toBe(0);
+    },
+  );
 
   it('refuses a body that is not a JSON object', async () => {
     for (const body of ['[]', '"x"', 'null']) {
-      const res = await t.http().post('/v1/admin/webhooks').set('Authorization', `Bearer ${token}`).set('Content-Type', 'application/json').send(body);
+      const res = await t
+        .http()
+        .post('/v1/admin/webhooks')
+        .set('Authorization', `Bearer ${token}`)
+        .set('Content-Type', 'application/json')
+        .send(body);
       expectProblem(res, 400, 'validation-error');
     }
     expectProblem(
-      await t.http().post('/v1/admin/webhooks').set('Authorization', `Bearer ${token}`).set('Content-Type', 'application/json').send('{"url":'),
+      await t
+        .http()
+        .post('/v1/admin/webhooks')
+        .set('Authorization', `Bearer ${token}`)
+        .set('Content-Type', 'application/json')
+        .send('{"url":'),
       400,
       'invalid-json',
     );
@@ -199,37 +297,64 @@ describe('admin webhooks API', () => {
       'http://[fe80::1]/',
       'http://metadata.google.internal/',
     ])('refuses %s at creation with 400 on url', async (url) => {
-      const res = await strict.http().post('/v1/admin/webhooks').set('Authorization', `Bearer ${token}`).send({ url, events: ['*'] });
+      const res = await strict
+        .http()
+        .post('/v1/admin/webhooks')
+        .set('Authorization', `Bearer ${token}`)
+        .send({ url, events: ['*'] });
       const problem = expectProblem(res, 400, 'validation-error', '/v1/admin/webhooks');
       expect(problem.errors).toEqual({ url: [WEBHOOK_PRIVATE_ADDRESS_MESSAGE] });
       expect(await webhookRows()).toHaveLength(0);
     });
 
     it('accepts a public address, and refuses a PATCH to a private one without changing anything', async () => {
-      const res = await strict.http().post('/v1/admin/webhooks').set('Authorization', `Bearer ${token}`).send({ url: 'https://93.184.215.14/hook', events: ['*'] });
+      const res = await strict
+        .http()
+        .post('/v1/admin/webhooks')
+        .set('Authorization', `Bearer ${token}`)
+        .send({ url: 'https://93.184.215.14/hook', events: ['*'] });
       expect(res.status).toBe(201);
-      const bad = await strict.http().patch(`/v1/admin/webhooks/${res.body.id}`).set('Authorization', `Bearer ${token}`).send({ url: 'http://10.0.0.1/', description: 'x' });
-      expect(expectProblem(bad, 400, 'validation-error').errors).toEqual({ url: [WEBHOOK_PRIVATE_ADDRESS_MESSAGE] });
+      const bad = await strict
+        .http()
+        .patch(`/v1/admin/webhooks/${res.body.id}`)
+        .set('Authorization', `Bearer ${token}`)
+        .send({ url: 'http://10.0.0.1/', description: 'x' });
+      expect(expectProblem(bad, 400, 'validation-error').errors).toEqual({
+        url: [WEBHOOK_PRIVATE_ADDRESS_MESSAGE],
+      });
       const [row] = await webhookRows();
       expect(row).toMatchObject({ url: 'https://93.184.215.14/hook', description: null });
     });
   });
 
   describe('with WEBHOOK_ALLOW_PRIVATE_URLS=loopback (the test default)', () => {
-    it.each(['http://127.0.0.1:9/hook', 'http://[::1]:9/hook', 'http://localhost:9/hook', 'http://[::ffff:127.0.0.1]:9/'])('accepts %s', async (url) => {
+    it.each([
+      'http://127.0.0.1:9/hook',
+      'http://[::1]:9/hook',
+      'http://localhost:9/hook',
+      'http://[::ffff:127.0.0.1]:9/',
+    ])('accepts %s', async (url) => {
       const res = await post('/v1/admin/webhooks', { url, events: ['*'] });
       expect(res.status).toBe(201);
       expect(res.body.url).toBe(new URL(url).href);
     });
 
-    it.each(['http://169.254.169.254/latest/meta-data/', 'http://169.254.1.1/', 'http://[fe80::1]/', 'http://10.0.0.1/', 'http://192.168.0.10/', 'http://[fd00:ec2::254]/', 'http://0.0.0.0/', 'http://metadata.google.internal/'])(
-      'refuses %s at creation with 400 on url',
-      async (url) => {
-        const res = await post('/v1/admin/webhooks', { url, events: ['*'] });
-        expect(expectProblem(res, 400, 'validation-error', '/v1/admin/webhooks').errors).toEqual({ url: [WEBHOOK_PRIVATE_ADDRESS_MESSAGE] });
-        expect(await webhookRows()).toHaveLength(0);
-      },
-    );
+    it.each([
+      'http://169.254.169.254/latest/meta-data/',
+      'http://169.254.1.1/',
+      'http://[fe80::1]/',
+      'http://10.0.0.1/',
+      'http://192.168.0.10/',
+      'http://[fd00:ec2::254]/',
+      'http://0.0.0.0/',
+      'http://metadata.google.internal/',
+    ])('refuses %s at creation with 400 on url', async (url) => {
+      const res = await post('/v1/admin/webhooks', { url, events: ['*'] });
+      expect(expectProblem(res, 400, 'validation-error', '/v1/admin/webhooks').errors).toEqual({
+        url: [WEBHOOK_PRIVATE_ADDRESS_MESSAGE],
+      });
+      expect(await webhookRows()).toHaveLength(0);
+    });
   });
 
   describe('with WEBHOOK_ALLOW_PRIVATE_URLS=true', () => {
@@ -239,8 +364,17 @@ describe('admin webhooks API', () => {
     });
     afterAll(() => open.close());
 
-    it.each(['http://10.0.0.1/hook', 'http://192.168.0.10/', 'http://127.0.0.1:9/hook', 'http://[fd12:3456::1]/'])('accepts %s', async (url) => {
-      const res = await open.http().post('/v1/admin/webhooks').set('Authorization', `Bearer ${token}`).send({ url, events: ['*'] });
+    it.each([
+      'http://10.0.0.1/hook',
+      'http://192.168.0.10/',
+      'http://127.0.0.1:9/hook',
+      'http://[fd12:3456::1]/',
+    ])('accepts %s', async (url) => {
+      const res = await open
+        .http()
+        .post('/v1/admin/webhooks')
+        .set('Authorization', `Bearer ${token}`)
+        .send({ url, events: ['*'] });
       expect(res.status).toBe(201);
     });
 
@@ -256,25 +390,60 @@ describe('admin webhooks API', () => {
       'http://metadata/',
       'http://instance-data./',
     ])('still refuses the cloud metadata endpoint or link-local address %s', async (url) => {
-      const res = await open.http().post('/v1/admin/webhooks').set('Authorization', `Bearer ${token}`).send({ url, events: ['*'] });
-      expect(expectProblem(res, 400, 'validation-error', '/v1/admin/webhooks').errors).toEqual({ url: [WEBHOOK_PRIVATE_ADDRESS_MESSAGE] });
+      const res = await open
+        .http()
+        .post('/v1/admin/webhooks')
+        .set('Authorization', `Bearer ${token}`)
+        .send({ url, events: ['*'] });
+      expect(expectProblem(res, 400, 'validation-error', '/v1/admin/webhooks').errors).toEqual({
+        url: [WEBHOOK_PRIVATE_ADDRESS_MESSAGE],
+      });
       expect(await webhookRows()).toHaveLength(0);
     });
   });
 
   it('patches any subset, re-enabling clears disabled_reason, and writes webhook.updated', async () => {
     const w = await create({ description: 'old' });
-    const res = await patch(`/v1/admin/webhooks/${w.id}`, { url: 'https://other.example.com/in', events: ['*'], description: null });
+    const res = await patch(`/v1/admin/webhooks/${w.id}`, {
+      url: 'https://other.example.com/in',
+      events: ['*'],
+      description: null,
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ ...w, secret: undefined, url: 'https://other.example.com/in', events: ['*'], description: null, updated_at: expect.any(String) });
+    expect(res.body).toEqual({
+      ...w,
+      secret: undefined,
+      url: 'https://other.example.com/in',
+      events: ['*'],
+      description: null,
+      updated_at: expect.any(String),
+    });
     expect(res.body.secret).toBeUndefined();
-    const audit = await t.dataSource.getRepository(AuditEvent).findOneByOrFail({ action: 'webhook.updated' });
-    expect(audit).toMatchObject({ actorType: 'admin', actorId: tenant.adminUserId, resourceId: w.id });
-    expect(audit.metadata.changes).toEqual({ url: { from: w.url, to: 'https://other.example.com/in' }, events: { from: w.events, to: ['*'] }, description: { from: 'old', to: null } });
-    expect(await t.dataSource.getRepository(OutboxEvent).countBy({ type: 'webhook.updated' })).toBe(1);
+    const audit = await t.dataSource
+      .getRepository(AuditEvent)
+      .findOneByOrFail({ action: 'webhook.updated' });
+    expect(audit).toMatchObject({
+      actorType: 'admin',
+      actorId: tenant.adminUserId,
+      resourceId: w.id,
+    });
+    expect(audit.metadata.changes).toEqual({
+      url: { from: w.url, to: 'https://other.example.com/in' },
+      events: { from: w.events, to: ['*'] },
+      description: { from: 'old', to: null },
+    });
+    expect(await t.dataSource.getRepository(OutboxEvent).countBy({ type: 'webhook.updated' })).toBe(
+      1,
+    );
 
-    await t.dataSource.query(`UPDATE webhooks SET enabled = false, disabled_reason = 'gone' WHERE id = $1`, [w.id]);
-    expect((await get(`/v1/admin/webhooks/${w.id}`)).body).toMatchObject({ enabled: false, disabled_reason: 'gone' });
+    await t.dataSource.query(
+      `UPDATE webhooks SET enabled = false, disabled_reason = 'gone' WHERE id = $1`,
+      [w.id],
+    );
+    expect((await get(`/v1/admin/webhooks/${w.id}`)).body).toMatchObject({
+      enabled: false,
+      disabled_reason: 'gone',
+    });
     const enabled = await patch(`/v1/admin/webhooks/${w.id}`, { enabled: true });
     expect(enabled.body).toMatchObject({ enabled: true, disabled_reason: null });
     const disabled = await patch(`/v1/admin/webhooks/${w.id}`, { enabled: false });
@@ -282,7 +451,9 @@ describe('admin webhooks API', () => {
 
     const same = await patch(`/v1/admin/webhooks/${w.id}`, {});
     expect(same.status).toBe(200);
-    expect(await t.dataSource.getRepository(OutboxEvent).countBy({ type: 'webhook.updated' })).toBe(3);
+    expect(await t.dataSource.getRepository(OutboxEvent).countBy({ type: 'webhook.updated' })).toBe(
+      3,
+    );
   });
 
   it('refuses bad PATCH bodies and changes nothing', async () => {
@@ -298,11 +469,15 @@ describe('admin webhooks API', () => {
       [{ id: w.id }, 'id'],
     ] as const) {
       const res = await patch(`/v1/admin/webhooks/${w.id}`, body);
-      expect(Object.keys(expectProblem(res, 400, 'validation-error').errors as object)).toEqual([field]);
+      expect(Object.keys(expectProblem(res, 400, 'validation-error').errors as object)).toEqual([
+        field,
+      ]);
     }
     const [row] = await webhookRows();
     expect(row).toMatchObject({ url: HOOK_URL, events: ['user.created'], enabled: true });
-    expect(await t.dataSource.getRepository(OutboxEvent).countBy({ type: 'webhook.updated' })).toBe(0);
+    expect(await t.dataSource.getRepository(OutboxEvent).countBy({ type: 'webhook.updated' })).toBe(
+      0,
+    );
   });
 
   it('deletes a webhook with its delivery records (204), then it is gone', async () => {
@@ -311,11 +486,20 @@ describe('admin webhooks API', () => {
     const res = await del(`/v1/admin/webhooks/${w.id}`);
     expect(res.status).toBe(204);
     expect(res.text).toBe('');
-    expectProblem(await get(`/v1/admin/webhooks/${w.id}`), 404, 'not-found', `/v1/admin/webhooks/${w.id}`);
+    expectProblem(
+      await get(`/v1/admin/webhooks/${w.id}`),
+      404,
+      'not-found',
+      `/v1/admin/webhooks/${w.id}`,
+    );
     expectProblem(await del(`/v1/admin/webhooks/${w.id}`), 404, 'not-found');
     expect(await t.dataSource.getRepository(WebhookDelivery).count()).toBe(0);
-    expect(await t.dataSource.getRepository(AuditEvent).findOneByOrFail({ action: 'webhook.deleted' })).toMatchObject({ actorType: 'admin', resourceId: w.id });
-    expect(await t.dataSource.getRepository(OutboxEvent).countBy({ type: 'webhook.deleted' })).toBe(1);
+    expect(
+      await t.dataSource.getRepository(AuditEvent).findOneByOrFail({ action: 'webhook.deleted' }),
+    ).toMatchObject({ actorType: 'admin', resourceId: w.id });
+    expect(await t.dataSource.getRepository(OutboxEvent).countBy({ type: 'webhook.deleted' })).toBe(
+      1,
+    );
   });
 
   it('queues a webhook.test event for that webhook (202), through the outbox', async () => {
@@ -323,9 +507,19 @@ describe('admin webhooks API', () => {
     const res = await post(`/v1/admin/webhooks/${w.id}/test`);
     expect(res.status).toBe(202);
     expect(res.body).toEqual({ event_id: expect.any(String), type: 'webhook.test' });
-    const event = await t.dataSource.getRepository(OutboxEvent).findOneByOrFail({ id: res.body.event_id });
-    expect(event).toMatchObject({ tenantId: tenant.tenantId, projectId: null, type: 'webhook.test', payload: { webhook: { id: w.id, url: HOOK_URL } }, dispatchedAt: null });
-    expect(await t.dataSource.getRepository(AuditEvent).findOneByOrFail({ action: 'webhook.test' })).toMatchObject({ actorType: 'admin', resourceId: w.id });
+    const event = await t.dataSource
+      .getRepository(OutboxEvent)
+      .findOneByOrFail({ id: res.body.event_id });
+    expect(event).toMatchObject({
+      tenantId: tenant.tenantId,
+      projectId: null,
+      type: 'webhook.test',
+      payload: { webhook: { id: w.id, url: HOOK_URL } },
+      dispatchedAt: null,
+    });
+    expect(
+      await t.dataSource.getRepository(AuditEvent).findOneByOrFail({ action: 'webhook.test' }),
+    ).toMatchObject({ actorType: 'admin', resourceId: w.id });
   });
 
   it('lists deliveries newest first, paginated, in the contract shape', async () => {
@@ -353,11 +547,20 @@ describe('admin webhooks API', () => {
 
     const page = await get(`/v1/admin/webhooks/${w.id}/deliveries?page=2&limit=10`);
     expect(page.body.pagination).toEqual({ page: 2, limit: 10, total: 25 });
-    expect(page.body.deliveries.map((d: { attempt: number }) => d.attempt)).toEqual([15, 14, 13, 12, 11, 10, 9, 8, 7, 6]);
+    expect(page.body.deliveries.map((d: { attempt: number }) => d.attempt)).toEqual([
+      15, 14, 13, 12, 11, 10, 9, 8, 7, 6,
+    ]);
     const last = await get(`/v1/admin/webhooks/${w.id}/deliveries?page=3&limit=10`);
-    expect(last.body.deliveries.map((d: { attempt: number }) => d.attempt)).toEqual([5, 4, 3, 2, 1]);
+    expect(last.body.deliveries.map((d: { attempt: number }) => d.attempt)).toEqual([
+      5, 4, 3, 2, 1,
+    ]);
     expect((await get(`/v1/admin/webhooks/${w.id}/deliveries?page=9`)).body.deliveries).toEqual([]);
-    expectProblem(await get(`/v1/admin/webhooks/${w.id}/deliveries?limit=500`), 400, 'validation-error', `/v1/admin/webhooks/${w.id}/deliveries`);
+    expectProblem(
+      await get(`/v1/admin/webhooks/${w.id}/deliveries?limit=500`),
+      400,
+      'validation-error',
+      `/v1/admin/webhooks/${w.id}/deliveries`,
+    );
   });
 
   it('redelivers: a new pending attempt with the same event (202), queued in Redis under its own id', async () => {
@@ -376,8 +579,16 @@ describe('admin webhooks API', () => {
       next_attempt_at: expect.any(String),
       created_at: expect.any(String),
     });
-    const row = await t.dataSource.getRepository(WebhookDelivery).findOneByOrFail({ id: res.body.id });
-    expect(row).toMatchObject({ status: 'pending', attempt: 3, manual: true, webhookId: w.id, tenantId: tenant.tenantId });
+    const row = await t.dataSource
+      .getRepository(WebhookDelivery)
+      .findOneByOrFail({ id: res.body.id });
+    expect(row).toMatchObject({
+      status: 'pending',
+      attempt: 3,
+      manual: true,
+      webhookId: w.id,
+      tenantId: tenant.tenantId,
+    });
     const redis = new Redis(TEST_REDIS_URL);
     try {
       expect(await redis.exists(`gatehouse:webhook-deliveries:${row.id}`)).toBe(1);
@@ -397,37 +608,70 @@ describe('admin webhooks API', () => {
     const { rows } = await seedDeliveries(w.id, 1);
     const later = new Date(Date.now() + 3_600_000);
     const { id: _first, ...failed } = rows[0];
-    const retry = await t.dataSource.getRepository(WebhookDelivery).save({ ...failed, status: 'pending', attempt: 2, responseStatus: null, durationMs: null, error: null, nextAttemptAt: later });
+    const retry = await t.dataSource.getRepository(WebhookDelivery).save({
+      ...failed,
+      status: 'pending',
+      attempt: 2,
+      responseStatus: null,
+      durationMs: null,
+      error: null,
+      nextAttemptAt: later,
+    });
     const res = await post(`/v1/admin/webhooks/${w.id}/deliveries/${rows[0].id}/redeliver`);
     expect(res.status).toBe(202);
     expect(res.body).toMatchObject({ id: retry.id, status: 'pending', attempt: 2 });
     expect(new Date(res.body.next_attempt_at).getTime()).toBeLessThan(Date.now() + 5_000);
-    expect(await t.dataSource.getRepository(WebhookDelivery).findOneByOrFail({ id: retry.id })).toMatchObject({ manual: true });
+    expect(
+      await t.dataSource.getRepository(WebhookDelivery).findOneByOrFail({ id: retry.id }),
+    ).toMatchObject({ manual: true });
   });
 
   it("answers 404 for another tenant's webhook or delivery, unknown and malformed ids, and changes nothing", async () => {
     const other = await seedTenant(t.app, 'Other');
     const otherToken = (await mintAccessToken(t.app, other.adminUserId)).token;
-    const theirs = await t.http().post('/v1/admin/webhooks').set('Authorization', `Bearer ${otherToken}`).send({ url: HOOK_URL, events: ['*'] });
+    const theirs = await t
+      .http()
+      .post('/v1/admin/webhooks')
+      .set('Authorization', `Bearer ${otherToken}`)
+      .send({ url: HOOK_URL, events: ['*'] });
     expect(theirs.status).toBe(201);
-    const { rows: theirDeliveries } = await seedDeliveries(theirs.body.id, 1, { tenantId: other.tenantId });
+    const { rows: theirDeliveries } = await seedDeliveries(theirs.body.id, 1, {
+      tenantId: other.tenantId,
+    });
     const mine = await create();
     const { rows: myDeliveries } = await seedDeliveries(mine.id, 1);
 
     for (const id of [theirs.body.id, '00000000-0000-0000-0000-000000000000', 'not-an-id']) {
-      expectProblem(await get(`/v1/admin/webhooks/${id}`), 404, 'not-found', `/v1/admin/webhooks/${id}`);
+      expectProblem(
+        await get(`/v1/admin/webhooks/${id}`),
+        404,
+        'not-found',
+        `/v1/admin/webhooks/${id}`,
+      );
       expectProblem(await patch(`/v1/admin/webhooks/${id}`, { enabled: false }), 404, 'not-found');
       expectProblem(await del(`/v1/admin/webhooks/${id}`), 404, 'not-found');
       expectProblem(await post(`/v1/admin/webhooks/${id}/test`), 404, 'not-found');
       expectProblem(await get(`/v1/admin/webhooks/${id}/deliveries`), 404, 'not-found');
-      expectProblem(await post(`/v1/admin/webhooks/${id}/deliveries/${theirDeliveries[0].id}/redeliver`), 404, 'not-found');
+      expectProblem(
+        await post(`/v1/admin/webhooks/${id}/deliveries/${theirDeliveries[0].id}/redeliver`),
+        404,
+        'not-found',
+      );
     }
     // Their delivery through my webhook, and malformed delivery ids.
     for (const d of [theirDeliveries[0].id, 'nope', '00000000-0000-0000-0000-000000000000']) {
-      expectProblem(await post(`/v1/admin/webhooks/${mine.id}/deliveries/${d}/redeliver`), 404, 'not-found');
+      expectProblem(
+        await post(`/v1/admin/webhooks/${mine.id}/deliveries/${d}/redeliver`),
+        404,
+        'not-found',
+      );
     }
-    expect((await get('/v1/admin/webhooks')).body.webhooks.map((w: { id: string }) => w.id)).toEqual([mine.id]);
-    const theirRow = await t.dataSource.getRepository(Webhook).findOneByOrFail({ id: theirs.body.id });
+    expect(
+      (await get('/v1/admin/webhooks')).body.webhooks.map((w: { id: string }) => w.id),
+    ).toEqual([mine.id]);
+    const theirRow = await t.dataSource
+      .getRepository(Webhook)
+      .findOneByOrFail({ id: theirs.body.id });
     expect(theirRow.enabled).toBe(true);
     expect(await t.dataSource.getRepository(WebhookDelivery).count()).toBe(2);
     expect(await t.dataSource.getRepository(OutboxEvent).countBy({ type: 'webhook.test' })).toBe(0);
@@ -435,11 +679,31 @@ describe('admin webhooks API', () => {
   });
 
   it('needs an admin: 401 without a token, 403 for a non-admin', async () => {
-    expectProblem(await t.http().get('/v1/admin/webhooks'), 401, 'unauthenticated', '/v1/admin/webhooks');
-    expectProblem(await t.http().post('/v1/admin/webhooks').send({ url: HOOK_URL, events: ['*'] }), 401, 'unauthenticated');
+    expectProblem(
+      await t.http().get('/v1/admin/webhooks'),
+      401,
+      'unauthenticated',
+      '/v1/admin/webhooks',
+    );
+    expectProblem(
+      await t
+        .http()
+        .post('/v1/admin/webhooks')
+        .send({ url: HOOK_URL, events: ['*'] }),
+      401,
+      'unauthenticated',
+    );
     const user = await createUser(t.app, tenant.project, 'plain@example.com');
     const plain = (await mintAccessToken(t.app, user.id)).token;
-    expectProblem(await t.http().post('/v1/admin/webhooks').set('Authorization', `Bearer ${plain}`).send({ url: HOOK_URL, events: ['*'] }), 403, 'forbidden');
+    expectProblem(
+      await t
+        .http()
+        .post('/v1/admin/webhooks')
+        .set('Authorization', `Bearer ${plain}`)
+        .send({ url: HOOK_URL, events: ['*'] }),
+      403,
+      'forbidden',
+    );
     expect(await webhookRows()).toHaveLength(0);
   });
 });

@@ -17,7 +17,14 @@ export class AppModule {
   static forRoot(config: AppConfig, clock?: Clock): DynamicModule {
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(config, clock), DatabaseModule.forRoot(), EventsModule, QueueModule.forRoot(), DeliveriesModule, RetentionModule],
+      imports: [
+        CoreModule.forRoot(config, clock),
+        DatabaseModule.forRoot(),
+        EventsModule,
+        QueueModule.forRoot(),
+        DeliveriesModule,
+        RetentionModule,
+      ],
       providers: [MailProcessor, QueueMetrics, SmsProcessor],
     };
   }

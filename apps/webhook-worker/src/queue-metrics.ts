@@ -12,7 +12,8 @@ export class QueueMetrics implements OnModuleInit {
       const rows: { queue: string; state: string; count: number }[] = [];
       for (const queue of Object.values(QUEUES)) {
         const counts = await this.broker.counts(queue);
-        for (const state of ['waiting', 'active', 'delayed', 'failed'] as const) rows.push({ queue, state, count: counts[state] });
+        for (const state of ['waiting', 'active', 'delayed', 'failed'] as const)
+          rows.push({ queue, state, count: counts[state] });
       }
       return rows;
     });

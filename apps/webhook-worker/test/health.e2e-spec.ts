@@ -1,4 +1,10 @@
-import { expectRawProblem, listenOnLoopback, rawHttp, startTestApp, type TestApp } from '@gatehouse/testing';
+import {
+  expectRawProblem,
+  listenOnLoopback,
+  rawHttp,
+  startTestApp,
+  type TestApp,
+} from '@gatehouse/testing';
 import { buildWebhookWorker } from '../src/app-factory';
 
 describe('webhook-worker health', () => {
@@ -30,7 +36,10 @@ describe('webhook-worker health', () => {
     const port = await listenOnLoopback(t);
     const bad = await rawHttp(port, 'GET /health/\u00ff HTTP/1.1\r\nHost: worker.test\r\n\r\n');
     expectRawProblem(bad.response, 400, 'bad-request', '/health/%FF');
-    const big = await rawHttp(port, `GET /health/live HTTP/1.1\r\nHost: worker.test\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    const big = await rawHttp(
+      port,
+      `GET /health/live HTTP/1.1\r\nHost: worker.test\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+    );
     expectRawProblem(big.response, 431, 'headers-too-large', '/health/live');
   });
 });

@@ -1,5 +1,11 @@
 import { DataSource } from 'typeorm';
-import { createUser, seedTenant, startTestApp, type SeededTenant, type TestApp } from '@gatehouse/testing';
+import {
+  createUser,
+  seedTenant,
+  startTestApp,
+  type SeededTenant,
+  type TestApp,
+} from '@gatehouse/testing';
 import { buildWebhookWorker } from '../src/app-factory';
 import { RetentionService } from '../src/retention/retention.service';
 
@@ -17,7 +23,10 @@ describe('retention: what the worker deletes, and what it keeps', () => {
   });
   afterAll(() => t.close());
 
-  async function event(ageDays: number, deliveryStatus: 'succeeded' | 'failed' | 'pending'): Promise<string> {
+  async function event(
+    ageDays: number,
+    deliveryStatus: 'succeeded' | 'failed' | 'pending',
+  ): Promise<string> {
     // Inserted already dispatched, so the worker's relay never takes it.
     const [{ id }] = await ds().query(
       `INSERT INTO outbox_events (tenant_id, type, payload, created_at, dispatched_at)
@@ -29,7 +38,10 @@ describe('retention: what the worker deletes, and what it keeps', () => {
         `INSERT INTO webhooks (tenant_id, url, events, secret_encrypted) VALUES ($1, 'https://hooks.example.com/x', '["*"]', 'v1.x.y.z') RETURNING id`,
         [tenant.tenantId],
       );
-      await ds().query(`INSERT INTO webhook_deliveries (tenant_id, webhook_id, event_id, event_type, status, attempt) VALUES ($1, $2, $3, 'user.updated', $4, 1)`, [tenant.tenantId, webhookId, id, deliveryStatus]);
+      await ds().query(
+        `INSERT INTO webhook_deliveries (tenant_id, webhook_id, event_id, event_type, status, attempt) VALUES ($1, $2, $3, 'user.updated', $4, 1)`,
+        [tenant.tenantId, webhookId, id, deliveryStatus],
+      );
     }
     return id as string;
   }
@@ -40,9 +52,14 @@ describe('retention: what the worker deletes, and what it keeps', () => {
     const oldPending = await event(31, 'pending');
     const recent = await event(29, 'succeeded');
     await t.app.get(RetentionService).purgeOnce();
-    const left: { id: string }[] = await ds().query(`SELECT id FROM outbox_events WHERE type = 'retention.probe'`);
+    const left: { id: string }[] = await ds().query(
+      `SELECT id FROM outbox_events WHERE type = 'retention.probe'`,
+    );
     expect(left.map((r) => r.id).sort()).toEqual([oldPending, recent].sort());
-    const deliveries: { event_id: string }[] = await ds().query(`SELECT event_id FROM webhook_deliveries WHERE event_id = ANY($1)`, [[oldDone, oldFailed, oldPending, recent]]);
+    const deliveries: { event_id: string }[] = await ds().query(
+      `SELECT event_id FROM webhook_deliveries WHERE event_id = ANY($1)`,
+      [[oldDone, oldFailed, oldPending, recent]],
+    );
     expect(deliveries.map((d) => d.event_id).sort()).toEqual([oldPending, recent].sort());
   });
 
@@ -64,8 +81,13 @@ describe('retention: what the worker deletes, and what it keeps', () => {
       [tenant.tenantId, tenant.project.id, user.id],
     );
     await t.app.get(RetentionService).purgeOnce();
-    const sessions: { id: string }[] = await ds().query(`SELECT id FROM sessions WHERE user_id = $1`, [user.id]);
+    const sessions: { id: string }[] = await ds().query(
+      `SELECT id FROM sessions WHERE user_id = $1`,
+      [user.id],
+    );
     expect(sessions.map((s) => s.id).sort()).toEqual([rows[2].id, rows[3].id].sort());
-    expect(await ds().query(`SELECT token_hash FROM one_time_tokens`)).toEqual([{ token_hash: 'fresh' }]);
+    expect(await ds().query(`SELECT token_hash FROM one_time_tokens`)).toEqual([
+      { token_hash: 'fresh' },
+    ]);
   });
 });

@@ -4,7 +4,15 @@ import { DataSource } from 'typeorm';
 import { DatabaseModule, WebhookDelivery } from '@gatehouse/entities';
 import { EventRecorder, EventsModule } from '@gatehouse/identity';
 import { CoreModule } from '@gatehouse/http';
-import { resetState, seedTenant, spawnApp, TestClock, testConfig, type AppProcess, type SeededTenant } from '@gatehouse/testing';
+import {
+  resetState,
+  seedTenant,
+  spawnApp,
+  TestClock,
+  testConfig,
+  type AppProcess,
+  type SeededTenant,
+} from '@gatehouse/testing';
 import { insertWebhook, verified, waitFor, WebhookReceiver } from './support/webhook-receiver';
 
 const EVENTS = 30;
@@ -24,7 +32,13 @@ describe('webhook deliveries survive a worker killed mid-batch', () => {
   beforeAll(async () => {
     await receiver.start();
     // Database access and the real EventRecorder, without any consumer of the queue in this process.
-    @Module({ imports: [CoreModule.forRoot(testConfig(), new TestClock()), DatabaseModule.forRoot(), EventsModule] })
+    @Module({
+      imports: [
+        CoreModule.forRoot(testConfig(), new TestClock()),
+        DatabaseModule.forRoot(),
+        EventsModule,
+      ],
+    })
     class RecorderModule {}
     ctx = await NestFactory.createApplicationContext(RecorderModule, { logger: false });
     dataSource = ctx.get(DataSource);
@@ -39,7 +53,11 @@ describe('webhook deliveries survive a worker killed mid-batch', () => {
   });
 
   it('delivers every event after a restart, with the same webhook-id', async () => {
-    const hook = await insertWebhook(dataSource, testConfig(), { tenantId: tenant.tenantId, url: receiver.url('/crash'), events: ['user.created'] });
+    const hook = await insertWebhook(dataSource, testConfig(), {
+      tenantId: tenant.tenantId,
+      url: receiver.url('/crash'),
+      events: ['user.created'],
+    });
     // The first 10 requests are answered, the next 20 hang until the worker dies; later ones are answered.
     receiver.reply('/crash', (n) => (n <= 10 || n > EVENTS ? { status: 200 } : 'hang'));
     const eventIds: string[] = [];
@@ -59,16 +77,27 @@ describe('webhook deliveries survive a worker killed mid-batch', () => {
         ),
       );
     }
-    const succeeded = async () => dataSource.getRepository(WebhookDelivery).countBy({ webhookId: hook.id, status: 'succeeded' });
+    const succeeded = async () =>
+      dataSource
+        .getRepository(WebhookDelivery)
+        .countBy({ webhookId: hook.id, status: 'succeeded' });
 
     const first = await spawnApp('webhook-worker');
     workers.push(first);
     await waitFor('ten recorded deliveries', async () => (await succeeded()) >= 10, 30_000);
-    await waitFor('the hanging requests to arrive', () => receiver.on('/crash').length >= EVENTS, 10_000);
+    await waitFor(
+      'the hanging requests to arrive',
+      () => receiver.on('/crash').length >= EVENTS,
+      10_000,
+    );
     await first.kill();
 
     expect(await succeeded()).toBe(10);
-    expect(await dataSource.getRepository(WebhookDelivery).countBy({ webhookId: hook.id, status: 'pending' })).toBe(EVENTS - 10);
+    expect(
+      await dataSource
+        .getRepository(WebhookDelivery)
+        .countBy({ webhookId: hook.id, status: 'pending' }),
+    ).toBe(EVENTS - 10);
 
     const second = await spawnApp('webhook-worker');
     workers.push(second);
@@ -77,7 +106,10 @@ describe('webhook deliveries survive a worker killed mid-batch', () => {
     const calls = receiver.on('/crash');
     const byId = new Map<string, string[]>();
     for (const c of calls) {
-      expect(verified(hook.secret, c)).toMatchObject({ id: c.headers['webhook-id'], type: 'user.created' });
+      expect(verified(hook.secret, c)).toMatchObject({
+        id: c.headers['webhook-id'],
+        type: 'user.created',
+      });
       byId.set(c.headers['webhook-id'], [...(byId.get(c.headers['webhook-id']) ?? []), c.body]);
     }
     // Every event arrived; the 20 cut off by the crash arrived twice, with the same id and body.

@@ -19,7 +19,10 @@ describe('webhook deliveries refuse private addresses at send time', () => {
 
   beforeAll(async () => {
     await receiver.start();
-    t = await startTestApp(buildWebhookWorker, { WEBHOOK_ALLOW_PRIVATE_URLS: 'false', WEBHOOK_RETRY_SCHEDULE: '1s' });
+    t = await startTestApp(buildWebhookWorker, {
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'false',
+      WEBHOOK_RETRY_SCHEDULE: '1s',
+    });
   });
   beforeEach(async () => {
     receiver.reset();
@@ -39,16 +42,32 @@ describe('webhook deliveries refuse private addresses at send time', () => {
 
     const hooks = [];
     for (const host of ['127.0.0.1', '[::1]', 'localhost.', own]) {
-      hooks.push(await insertWebhook(t.dataSource, t.config, { tenantId: tenant.tenantId, url: receiver.url('/internal', host), events: ['user.updated'] }));
+      hooks.push(
+        await insertWebhook(t.dataSource, t.config, {
+          tenantId: tenant.tenantId,
+          url: receiver.url('/internal', host),
+          events: ['user.updated'],
+        }),
+      );
     }
     await t.dataSource.transaction((m) =>
-      t.app.get(EventRecorder).record(m, { tenantId: tenant.tenantId, projectId: null, actorType: 'system', actorId: null, action: 'user.updated', resourceType: 'user', resourceId: null }),
+      t.app.get(EventRecorder).record(m, {
+        tenantId: tenant.tenantId,
+        projectId: null,
+        actorType: 'system',
+        actorId: null,
+        action: 'user.updated',
+        resourceType: 'user',
+        resourceId: null,
+      }),
     );
 
     const rows = await waitFor(
       'both attempts of every webhook',
       async () => {
-        const r = await t.dataSource.getRepository(WebhookDelivery).find({ order: { attempt: 'ASC' } });
+        const r = await t.dataSource
+          .getRepository(WebhookDelivery)
+          .find({ order: { attempt: 'ASC' } });
         return r.length === 8 && r.every((d) => d.status === 'failed') && r;
       },
       20_000,
@@ -69,14 +88,28 @@ describe('webhook deliveries refuse private addresses at send time', () => {
 });
 
 /** One event to every webhook of the tenant, then every attempt once the worker has made them all. */
-async function deliverOnce(t: TestApp, tenant: SeededTenant, expectedRows: number): Promise<WebhookDelivery[]> {
+async function deliverOnce(
+  t: TestApp,
+  tenant: SeededTenant,
+  expectedRows: number,
+): Promise<WebhookDelivery[]> {
   await t.dataSource.transaction((m) =>
-    t.app.get(EventRecorder).record(m, { tenantId: tenant.tenantId, projectId: null, actorType: 'system', actorId: null, action: 'user.updated', resourceType: 'user', resourceId: null }),
+    t.app.get(EventRecorder).record(m, {
+      tenantId: tenant.tenantId,
+      projectId: null,
+      actorType: 'system',
+      actorId: null,
+      action: 'user.updated',
+      resourceType: 'user',
+      resourceId: null,
+    }),
   );
   return waitFor(
     'every attempt',
     async () => {
-      const r = await t.dataSource.getRepository(WebhookDelivery).find({ order: { attempt: 'ASC' } });
+      const r = await t.dataSource
+        .getRepository(WebhookDelivery)
+        .find({ order: { attempt: 'ASC' } });
       return r.length === expectedRows && r.every((d) => d.status !== 'pending') && r;
     },
     20_000,
@@ -90,7 +123,11 @@ describe('webhook deliveries with WEBHOOK_ALLOW_PRIVATE_URLS=loopback', () => {
 
   beforeAll(async () => {
     await receiver.start();
-    t = await startTestApp(buildWebhookWorker, { WEBHOOK_ALLOW_PRIVATE_URLS: 'loopback', WEBHOOK_RETRY_SCHEDULE: '1s', WEBHOOK_TIMEOUT_MS: '1500' });
+    t = await startTestApp(buildWebhookWorker, {
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'loopback',
+      WEBHOOK_RETRY_SCHEDULE: '1s',
+      WEBHOOK_TIMEOUT_MS: '1500',
+    });
   });
   beforeEach(async () => {
     receiver.reset();
@@ -103,14 +140,32 @@ describe('webhook deliveries with WEBHOOK_ALLOW_PRIVATE_URLS=loopback', () => {
   });
 
   it('delivers to a loopback receiver, and refuses link-local, metadata, private and unspecified addresses without connecting', async () => {
-    const ok = await insertWebhook(t.dataSource, t.config, { tenantId: tenant.tenantId, url: receiver.url('/ok'), events: ['user.updated'] });
+    const ok = await insertWebhook(t.dataSource, t.config, {
+      tenantId: tenant.tenantId,
+      url: receiver.url('/ok'),
+      events: ['user.updated'],
+    });
     const refused = [];
     // 0.0.0.0 reaches the receiver on 127.0.0.1 when it is connected to: the receiver proves nothing was sent.
-    for (const url of [receiver.url('/zero', '0.0.0.0'), 'http://169.254.169.254:9/latest/meta-data/', 'http://10.0.0.1:9/hook', 'http://[fe80::1]:9/hook', 'http://metadata.google.internal:9/']) {
-      refused.push(await insertWebhook(t.dataSource, t.config, { tenantId: tenant.tenantId, url, events: ['user.updated'] }));
+    for (const url of [
+      receiver.url('/zero', '0.0.0.0'),
+      'http://169.254.169.254:9/latest/meta-data/',
+      'http://10.0.0.1:9/hook',
+      'http://[fe80::1]:9/hook',
+      'http://metadata.google.internal:9/',
+    ]) {
+      refused.push(
+        await insertWebhook(t.dataSource, t.config, {
+          tenantId: tenant.tenantId,
+          url,
+          events: ['user.updated'],
+        }),
+      );
     }
     const rows = await deliverOnce(t, tenant, 1 + refused.length * 2);
-    expect(rows.filter((r) => r.webhookId === ok.id).map((r) => [r.status, r.responseStatus])).toEqual([['succeeded', 200]]);
+    expect(
+      rows.filter((r) => r.webhookId === ok.id).map((r) => [r.status, r.responseStatus]),
+    ).toEqual([['succeeded', 200]]);
     expect(receiver.on('/ok')).toHaveLength(1);
     for (const hook of refused) {
       const mine = rows.filter((r) => r.webhookId === hook.id);
@@ -131,7 +186,11 @@ describe('webhook deliveries with WEBHOOK_ALLOW_PRIVATE_URLS=true', () => {
 
   beforeAll(async () => {
     await receiver.start();
-    t = await startTestApp(buildWebhookWorker, { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_RETRY_SCHEDULE: '1s', WEBHOOK_TIMEOUT_MS: '1500' });
+    t = await startTestApp(buildWebhookWorker, {
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      WEBHOOK_RETRY_SCHEDULE: '1s',
+      WEBHOOK_TIMEOUT_MS: '1500',
+    });
   });
   beforeEach(async () => {
     receiver.reset();
@@ -144,13 +203,30 @@ describe('webhook deliveries with WEBHOOK_ALLOW_PRIVATE_URLS=true', () => {
   });
 
   it('delivers to private addresses but never to a cloud metadata endpoint', async () => {
-    const ok = await insertWebhook(t.dataSource, t.config, { tenantId: tenant.tenantId, url: receiver.url('/ok', 'localhost'), events: ['user.updated'] });
+    const ok = await insertWebhook(t.dataSource, t.config, {
+      tenantId: tenant.tenantId,
+      url: receiver.url('/ok', 'localhost'),
+      events: ['user.updated'],
+    });
     const refused = [];
-    for (const url of ['http://169.254.169.254:9/latest/meta-data/', 'http://[::ffff:169.254.169.254]:9/', 'http://[fd00:ec2::254]:9/', 'http://metadata.google.internal:9/']) {
-      refused.push(await insertWebhook(t.dataSource, t.config, { tenantId: tenant.tenantId, url, events: ['user.updated'] }));
+    for (const url of [
+      'http://169.254.169.254:9/latest/meta-data/',
+      'http://[::ffff:169.254.169.254]:9/',
+      'http://[fd00:ec2::254]:9/',
+      'http://metadata.google.internal:9/',
+    ]) {
+      refused.push(
+        await insertWebhook(t.dataSource, t.config, {
+          tenantId: tenant.tenantId,
+          url,
+          events: ['user.updated'],
+        }),
+      );
     }
     const rows = await deliverOnce(t, tenant, 1 + refused.length * 2);
-    expect(rows.filter((r) => r.webhookId === ok.id).map((r) => [r.status, r.responseStatus])).toEqual([['succeeded', 200]]);
+    expect(
+      rows.filter((r) => r.webhookId === ok.id).map((r) => [r.status, r.responseStatus]),
+    ).toEqual([['succeeded', 200]]);
     for (const hook of refused) {
       const mine = rows.filter((r) => r.webhookId === hook.id);
       expect(mine.map((r) => [r.attempt, r.status])).toEqual([

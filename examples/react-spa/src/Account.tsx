@@ -78,7 +78,10 @@ function AuthenticatorApp() {
         <p role="status">The authenticator app is on: signing in will ask for its code.</p>
       ) : setup ? (
         <>
-          <p>Add this account to your authenticator app with the secret below (or open the link on a phone that has one), then enter the code it shows.</p>
+          <p>
+            Add this account to your authenticator app with the secret below (or open the link on a
+            phone that has one), then enter the code it shows.
+          </p>
           <p>
             Secret: <code id="totp-secret">{setup.secret}</code>
           </p>
@@ -86,7 +89,9 @@ function AuthenticatorApp() {
             <a href={setup.qr_code_url}>Open in an authenticator app</a>
           </p>
           <h3 id={`${id}-backup`}>Backup codes</h3>
-          <p className="muted">Each works once if you lose the app. They are shown only now: keep them somewhere safe.</p>
+          <p className="muted">
+            Each works once if you lose the app. They are shown only now: keep them somewhere safe.
+          </p>
           <ul aria-labelledby={`${id}-backup`} id="backup-codes" className="codes">
             {setup.backup_codes.map((c) => (
               <li key={c}>
@@ -96,7 +101,15 @@ function AuthenticatorApp() {
           </ul>
           <form onSubmit={confirm} aria-busy={busy}>
             <label htmlFor={`${id}-code`}>Code from the app</label>
-            <input id={`${id}-code`} value={code} onChange={(e) => setCode(e.target.value)} inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" required />
+            <input
+              id={`${id}-code`}
+              value={code}
+              onChange={(e) => setCode(e.target.value)}
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              pattern="[0-9]{6}"
+              required
+            />
             <FormError error={error} />
             <button type="submit" disabled={busy}>
               Turn on
@@ -170,7 +183,12 @@ function Passkeys() {
                   {p.last_used_at ? `, last used ${when(p.last_used_at)}` : ''}
                 </span>
               </span>
-              <button type="button" className="secondary" disabled={busy} onClick={() => void act(() => gatehouse.deletePasskey(p.id), 'Passkey deleted.')}>
+              <button
+                type="button"
+                className="secondary"
+                disabled={busy}
+                onClick={() => void act(() => gatehouse.deletePasskey(p.id), 'Passkey deleted.')}
+              >
                 Delete<span className="visually-hidden"> {p.name}</span>
               </button>
             </li>
@@ -179,7 +197,13 @@ function Passkeys() {
       )}
       <form onSubmit={add} aria-busy={busy}>
         <label htmlFor={`${id}-name`}>Name (optional)</label>
-        <input id={`${id}-name`} value={name} onChange={(e) => setName(e.target.value)} maxLength={64} placeholder="e.g. Work laptop" />
+        <input
+          id={`${id}-name`}
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          maxLength={64}
+          placeholder="e.g. Work laptop"
+        />
         <FormError error={error} />
         <button type="submit" disabled={busy}>
           Add a passkey
@@ -234,7 +258,12 @@ function Sessions() {
                   {s.ip_address ? ` · ${s.ip_address}` : ''}
                 </span>
               </span>
-              <button type="button" className="secondary" disabled={busy} onClick={() => void revoke(s)}>
+              <button
+                type="button"
+                className="secondary"
+                disabled={busy}
+                onClick={() => void revoke(s)}
+              >
                 {s.current ? 'Sign out here' : 'Revoke'}
                 <span className="visually-hidden"> session {i + 1}</span>
               </button>

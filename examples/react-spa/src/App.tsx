@@ -35,7 +35,8 @@ export function NotConfigured() {
     <main>
       <h1>Gatehouse React example</h1>
       <p role="alert">
-        Set <code>VITE_GATEHOUSE_PROJECT_KEY</code> (and <code>VITE_GATEHOUSE_AUTH_URL</code> if Gatehouse is not on http://localhost:4000), then restart: see examples/react-spa/README.md.
+        Set <code>VITE_GATEHOUSE_PROJECT_KEY</code> (and <code>VITE_GATEHOUSE_AUTH_URL</code> if
+        Gatehouse is not on http://localhost:4000), then restart: see examples/react-spa/README.md.
       </p>
     </main>
   );

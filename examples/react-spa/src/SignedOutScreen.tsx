@@ -3,7 +3,11 @@ import { useGatehouse, useSignIn } from '@gatehouse/react';
 import type { MfaFactor } from '@gatehouse/js';
 import { fieldErrors, FormError } from './problems';
 
-const FACTOR_NAMES: Record<string, string> = { totp: 'Authenticator app', sms: 'Text message', backup_code: 'Backup code' };
+const FACTOR_NAMES: Record<string, string> = {
+  totp: 'Authenticator app',
+  sms: 'Text message',
+  backup_code: 'Backup code',
+};
 
 /** Password sign-in, its second step (TOTP, SMS or a backup code), and passkey sign-in, through useSignIn's state machine. */
 export function SignInForm() {
@@ -28,7 +32,11 @@ export function SignInForm() {
         <h2 id={`${id}-mfa`}>Two-step verification</h2>
         <form onSubmit={submit} aria-busy={busy}>
           <label htmlFor={`${id}-factor`}>Method</label>
-          <select id={`${id}-factor`} value={chosen} onChange={(e) => setFactor(e.target.value as MfaFactor)}>
+          <select
+            id={`${id}-factor`}
+            value={chosen}
+            onChange={(e) => setFactor(e.target.value as MfaFactor)}
+          >
             {flow.factors.map((f) => (
               <option key={f} value={f}>
                 {FACTOR_NAMES[f] ?? f}
@@ -36,19 +44,38 @@ export function SignInForm() {
             ))}
           </select>
           {chosen === 'sms' && (
-            <button type="button" className="secondary" disabled={busy} onClick={() => void flow.sendMfaSms()}>
+            <button
+              type="button"
+              className="secondary"
+              disabled={busy}
+              onClick={() => void flow.sendMfaSms()}
+            >
               Text me a code
             </button>
           )}
-          <label htmlFor={`${id}-code`}>{chosen === 'backup_code' ? 'Backup code' : 'Authentication code'}</label>
-          <input id={`${id}-code`} value={code} onChange={(e) => setCode(e.target.value)} autoComplete="one-time-code" inputMode={chosen === 'backup_code' ? 'text' : 'numeric'} required />
+          <label htmlFor={`${id}-code`}>
+            {chosen === 'backup_code' ? 'Backup code' : 'Authentication code'}
+          </label>
+          <input
+            id={`${id}-code`}
+            value={code}
+            onChange={(e) => setCode(e.target.value)}
+            autoComplete="one-time-code"
+            inputMode={chosen === 'backup_code' ? 'text' : 'numeric'}
+            required
+          />
           <FormError error={flow.error} />
           <button type="submit" disabled={busy}>
             Verify
           </button>
         </form>
         <div className="row">
-          <button type="button" className="secondary" disabled={busy} onClick={() => void flow.signInWithPasskey()}>
+          <button
+            type="button"
+            className="secondary"
+            disabled={busy}
+            onClick={() => void flow.signInWithPasskey()}
+          >
             Use a passkey instead
           </button>
           <button type="button" className="link" disabled={busy} onClick={flow.reset}>
@@ -68,9 +95,23 @@ export function SignInForm() {
       <h2 id={`${id}-title`}>Sign in</h2>
       <form onSubmit={submit} aria-busy={busy}>
         <label htmlFor={`${id}-email`}>Email</label>
-        <input id={`${id}-email`} type="email" value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="username webauthn" required />
+        <input
+          id={`${id}-email`}
+          type="email"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          autoComplete="username webauthn"
+          required
+        />
         <label htmlFor={`${id}-password`}>Password</label>
-        <input id={`${id}-password`} type="password" value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="current-password" required />
+        <input
+          id={`${id}-password`}
+          type="password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          autoComplete="current-password"
+          required
+        />
         <FormError error={flow.error} />
         <button type="submit" disabled={busy}>
           Sign in
@@ -78,7 +119,12 @@ export function SignInForm() {
       </form>
       <p className="or">or</p>
       {/* Without an email the browser offers every passkey it holds for this site (discoverable credentials). */}
-      <button type="button" className="secondary" disabled={busy} onClick={() => void flow.signInWithPasskey(email.trim() || undefined)}>
+      <button
+        type="button"
+        className="secondary"
+        disabled={busy}
+        onClick={() => void flow.signInWithPasskey(email.trim() || undefined)}
+      >
         Sign in with a passkey
       </button>
     </section>
@@ -113,14 +159,41 @@ export function SignUpForm() {
       <h2 id={`${id}-title`}>Create an account</h2>
       <form onSubmit={(e) => void submit(e)} aria-busy={busy}>
         <label htmlFor={`${id}-email`}>Email</label>
-        <input id={`${id}-email`} type="email" value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="email" required aria-invalid={emailErrors.length > 0} aria-describedby={emailErrors.length ? `${id}-email-errors` : undefined} />
-        {emailErrors.length > 0 && <p id={`${id}-email-errors`} className="error">{emailErrors.join(' ')}</p>}
+        <input
+          id={`${id}-email`}
+          type="email"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          autoComplete="email"
+          required
+          aria-invalid={emailErrors.length > 0}
+          aria-describedby={emailErrors.length ? `${id}-email-errors` : undefined}
+        />
+        {emailErrors.length > 0 && (
+          <p id={`${id}-email-errors`} className="error">
+            {emailErrors.join(' ')}
+          </p>
+        )}
         <label htmlFor={`${id}-password`}>Password</label>
-        <input id={`${id}-password`} type="password" value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="new-password" minLength={8} required aria-invalid={passwordErrors.length > 0} aria-describedby={`${id}-password-help${passwordErrors.length ? ` ${id}-password-errors` : ''}`} />
+        <input
+          id={`${id}-password`}
+          type="password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          autoComplete="new-password"
+          minLength={8}
+          required
+          aria-invalid={passwordErrors.length > 0}
+          aria-describedby={`${id}-password-help${passwordErrors.length ? ` ${id}-password-errors` : ''}`}
+        />
         <p id={`${id}-password-help`} className="muted">
           At least 8 characters; not a common password.
         </p>
-        {passwordErrors.length > 0 && <p id={`${id}-password-errors`} className="error">{passwordErrors.join(' ')}</p>}
+        {passwordErrors.length > 0 && (
+          <p id={`${id}-password-errors`} className="error">
+            {passwordErrors.join(' ')}
+          </p>
+        )}
         <FormError error={error} />
         <button type="submit" disabled={busy}>
           Create account

@@ -3,8 +3,10 @@ import { GatehouseError } from '@gatehouse/js';
 /** What to tell the person about a failure: the problem's own `detail`, with a wait time for rate limits. */
 export function describeError(err: unknown): string {
   if (!(err instanceof GatehouseError)) return 'Something went wrong.';
-  if (err.slug === 'network-error') return 'Gatehouse cannot be reached. Check VITE_GATEHOUSE_AUTH_URL and that this page’s origin is an allowed origin of the project.';
-  if (err.retryAfter !== undefined) return `${err.detail ?? err.title} Try again in ${err.retryAfter} s.`;
+  if (err.slug === 'network-error')
+    return 'Gatehouse cannot be reached. Check VITE_GATEHOUSE_AUTH_URL and that this page’s origin is an allowed origin of the project.';
+  if (err.retryAfter !== undefined)
+    return `${err.detail ?? err.title} Try again in ${err.retryAfter} s.`;
   return err.detail ?? err.title;
 }
 

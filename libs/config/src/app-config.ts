@@ -17,7 +17,11 @@ export interface AppConfig {
   readonly localDevelopment: boolean;
   readonly http: {
     readonly host: string;
-    readonly ports: { readonly authRuntime: number; readonly controlPlane: number; readonly webhookWorker: number };
+    readonly ports: {
+      readonly authRuntime: number;
+      readonly controlPlane: number;
+      readonly webhookWorker: number;
+    };
     readonly publicAuthUrl: string;
     /** Where the control plane serves the admin console (`PUBLIC_CONSOLE_URL`); its origin is a console project's allowed origin at creation. */
     readonly publicConsoleUrl: string;
@@ -36,10 +40,18 @@ export interface AppConfig {
     readonly enabled: boolean;
     /** Metrics listen on their own address so they can be kept private (default loopback). */
     readonly host: string;
-    readonly ports: { readonly authRuntime: number; readonly controlPlane: number; readonly webhookWorker: number };
+    readonly ports: {
+      readonly authRuntime: number;
+      readonly controlPlane: number;
+      readonly webhookWorker: number;
+    };
   };
   /** `preparedStatements`: hot statements are named (prepared once per connection); off behind a pooler that cannot keep them. */
-  readonly database: { readonly url: string; readonly urlGiven: boolean; readonly preparedStatements: boolean };
+  readonly database: {
+    readonly url: string;
+    readonly urlGiven: boolean;
+    readonly preparedStatements: boolean;
+  };
   readonly redis: { readonly url: string; readonly urlGiven: boolean };
   readonly standalone: { readonly forced: boolean; readonly dataDir: string };
   readonly auth: {
@@ -53,7 +65,11 @@ export interface AppConfig {
     readonly bootstrapAdminPassword: string | null;
   };
   /** `transport`: `smtp` sends through `smtpUrl`; `log` writes each mail, tokens redacted, to the log. */
-  readonly mail: { readonly smtpUrl: string | null; readonly from: string; readonly transport: 'smtp' | 'log' };
+  readonly mail: {
+    readonly smtpUrl: string | null;
+    readonly from: string;
+    readonly transport: 'smtp' | 'log';
+  };
   /** `transport`: `http` posts to `gatewayUrl`; `log` writes each SMS, codes redacted, to the log. */
   readonly sms: { readonly gatewayUrl: string | null; readonly transport: 'http' | 'log' };
   readonly webhooks: {

@@ -25,7 +25,15 @@ const truthy = (v: string | undefined, dflt: boolean): boolean =>
  * or identity provider on this machine works on the first try) and `false` anywhere else.
  */
 const privateUrlMode = (v: string | undefined, localDevelopment: boolean): PrivateUrlMode =>
-  v === undefined || v === '' ? (localDevelopment ? 'loopback' : 'none') : v.toLowerCase() === 'loopback' ? 'loopback' : truthy(v, false) ? 'any' : 'none';
+  v === undefined || v === ''
+    ? localDevelopment
+      ? 'loopback'
+      : 'none'
+    : v.toLowerCase() === 'loopback'
+      ? 'loopback'
+      : truthy(v, false)
+        ? 'any'
+        : 'none';
 
 export function parseDurationList(list: string): number[] {
   return list.split(',').map((item) => {
@@ -36,8 +44,18 @@ export function parseDurationList(list: string): number[] {
   });
 }
 
-const MAIL_DELIVERY = { url: 'SMTP_URL', transport: 'MAIL_TRANSPORT', send: 'smtp', logged: 'mail to the log instead of sending it' } as const;
-const SMS_DELIVERY = { url: 'SMS_GATEWAY_URL', transport: 'SMS_TRANSPORT', send: 'http', logged: 'SMS to the log instead of sending them' } as const;
+const MAIL_DELIVERY = {
+  url: 'SMTP_URL',
+  transport: 'MAIL_TRANSPORT',
+  send: 'smtp',
+  logged: 'mail to the log instead of sending it',
+} as const;
+const SMS_DELIVERY = {
+  url: 'SMS_GATEWAY_URL',
+  transport: 'SMS_TRANSPORT',
+  send: 'http',
+  logged: 'SMS to the log instead of sending them',
+} as const;
 
 /**
  * How mail (or SMS) leaves: the explicit `*_TRANSPORT`, else sending when the URL is set, else the
@@ -54,8 +72,12 @@ function deliveryTransport<T extends string>(
 ): T | 'log' {
   if (given === 'log') return 'log';
   if (url !== undefined) return names.send;
-  if (given === names.send) problems.push(`${names.url}: is required when ${names.transport}=${names.send}`);
-  else if (nodeEnv === 'production') problems.push(`${names.url}: is required when NODE_ENV=production (or set ${names.transport}=log to write ${names.logged})`);
+  if (given === names.send)
+    problems.push(`${names.url}: is required when ${names.transport}=${names.send}`);
+  else if (nodeEnv === 'production')
+    problems.push(
+      `${names.url}: is required when NODE_ENV=production (or set ${names.transport}=log to write ${names.logged})`,
+    );
   return 'log';
 }
 
@@ -78,13 +100,26 @@ export function loadConfig(source: Record<string, string | undefined>): AppConfi
   if (errors.length > 0) throw new ConfigError(describe(errors));
 
   const key = Buffer.from(env.ENCRYPTION_KEY.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
-  if (key.length !== 32) throw new ConfigError(['ENCRYPTION_KEY: must be base64 of exactly 32 bytes']);
+  if (key.length !== 32)
+    throw new ConfigError(['ENCRYPTION_KEY: must be base64 of exactly 32 bytes']);
 
   const nodeEnv = (env.NODE_ENV ?? 'development') as AppConfig['env'];
   const localDevelopment = env.NODE_ENV === 'development';
   const deliveryProblems: string[] = [];
-  const mailTransport = deliveryTransport(nodeEnv, env.SMTP_URL, env.MAIL_TRANSPORT, MAIL_DELIVERY, deliveryProblems);
-  const smsTransport = deliveryTransport(nodeEnv, env.SMS_GATEWAY_URL, env.SMS_TRANSPORT, SMS_DELIVERY, deliveryProblems);
+  const mailTransport = deliveryTransport(
+    nodeEnv,
+    env.SMTP_URL,
+    env.MAIL_TRANSPORT,
+    MAIL_DELIVERY,
+    deliveryProblems,
+  );
+  const smsTransport = deliveryTransport(
+    nodeEnv,
+    env.SMS_GATEWAY_URL,
+    env.SMS_TRANSPORT,
+    SMS_DELIVERY,
+    deliveryProblems,
+  );
   if (deliveryProblems.length > 0) throw new ConfigError(deliveryProblems);
   const trust = env.TRUST_PROXY?.trim();
   const config: AppConfig = {
@@ -97,8 +132,12 @@ export function loadConfig(source: Record<string, string | undefined>): AppConfi
         controlPlane: env.CONTROL_PLANE_PORT ?? 4001,
         webhookWorker: env.WEBHOOK_WORKER_PORT ?? 4002,
       },
-      publicAuthUrl: (env.PUBLIC_AUTH_URL ?? `http://localhost:${env.AUTH_RUNTIME_PORT ?? 4000}`).replace(/\/+$/, ''),
-      publicConsoleUrl: (env.PUBLIC_CONSOLE_URL ?? `http://localhost:${env.CONTROL_PLANE_PORT ?? 4001}/console`).replace(/\/+$/, ''),
+      publicAuthUrl: (
+        env.PUBLIC_AUTH_URL ?? `http://localhost:${env.AUTH_RUNTIME_PORT ?? 4000}`
+      ).replace(/\/+$/, ''),
+      publicConsoleUrl: (
+        env.PUBLIC_CONSOLE_URL ?? `http://localhost:${env.CONTROL_PLANE_PORT ?? 4001}/console`
+      ).replace(/\/+$/, ''),
       trustProxy: trust ? trust.split(',').map((s) => s.trim()) : false,
       cookieSecure: truthy(env.COOKIE_SECURE, true),
       bodyLimitBytes: env.BODY_LIMIT_BYTES ?? 100 * 1024,
@@ -122,10 +161,14 @@ export function loadConfig(source: Record<string, string | undefined>): AppConfi
       url: env.DATABASE_URL ?? DEFAULT_DATABASE_URL,
       urlGiven: env.DATABASE_URL !== undefined,
       // The embedded database serves every connection in one session, where named statements collide.
-      preparedStatements: truthy(env.DATABASE_PREPARED_STATEMENTS, true) && !truthy(env.GATEHOUSE_STANDALONE, false),
+      preparedStatements:
+        truthy(env.DATABASE_PREPARED_STATEMENTS, true) && !truthy(env.GATEHOUSE_STANDALONE, false),
     },
     redis: { url: env.REDIS_URL ?? DEFAULT_REDIS_URL, urlGiven: env.REDIS_URL !== undefined },
-    standalone: { forced: truthy(env.GATEHOUSE_STANDALONE, false), dataDir: env.GATEHOUSE_DATA_DIR ?? '.gatehouse' },
+    standalone: {
+      forced: truthy(env.GATEHOUSE_STANDALONE, false),
+      dataDir: env.GATEHOUSE_DATA_DIR ?? '.gatehouse',
+    },
     auth: {
       encryptionKey: key,
       bcryptCost: env.BCRYPT_COST ?? 10,
@@ -134,14 +177,21 @@ export function loadConfig(source: Record<string, string | undefined>): AppConfi
       bootstrapAdminEmail: env.BOOTSTRAP_ADMIN_EMAIL ?? null,
       bootstrapAdminPassword: env.BOOTSTRAP_ADMIN_PASSWORD ?? null,
     },
-    mail: { smtpUrl: env.SMTP_URL ?? null, from: env.MAIL_FROM ?? 'Gatehouse <no-reply@localhost>', transport: mailTransport },
+    mail: {
+      smtpUrl: env.SMTP_URL ?? null,
+      from: env.MAIL_FROM ?? 'Gatehouse <no-reply@localhost>',
+      transport: mailTransport,
+    },
     sms: { gatewayUrl: env.SMS_GATEWAY_URL ?? null, transport: smsTransport },
     webhooks: {
       allowPrivateUrls: privateUrlMode(env.WEBHOOK_ALLOW_PRIVATE_URLS, localDevelopment),
       retryScheduleMs: parseDurationList(env.WEBHOOK_RETRY_SCHEDULE ?? DEFAULT_RETRY_SCHEDULE),
       timeoutMs: env.WEBHOOK_TIMEOUT_MS ?? 15000,
     },
-    oauth: { timeoutMs: env.OAUTH_TIMEOUT_MS ?? 10000, allowPrivateUrls: privateUrlMode(env.OAUTH_ALLOW_PRIVATE_URLS, localDevelopment) },
+    oauth: {
+      timeoutMs: env.OAUTH_TIMEOUT_MS ?? 10000,
+      allowPrivateUrls: privateUrlMode(env.OAUTH_ALLOW_PRIVATE_URLS, localDevelopment),
+    },
   };
   return deepFreeze(config);
 }

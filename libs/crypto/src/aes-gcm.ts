@@ -8,12 +8,18 @@ export function encryptSecret(key: Buffer, plaintext: string | Buffer, aad = '')
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   if (aad) cipher.setAAD(Buffer.from(aad));
   const ct = Buffer.concat([cipher.update(plaintext), cipher.final()]);
-  return [VERSION, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), ct.toString('base64url')].join('.');
+  return [
+    VERSION,
+    iv.toString('base64url'),
+    cipher.getAuthTag().toString('base64url'),
+    ct.toString('base64url'),
+  ].join('.');
 }
 
 export function decryptSecret(key: Buffer, sealed: string, aad = ''): Buffer {
   const [version, iv, tag, ct] = sealed.split('.');
-  if (version !== VERSION || !iv || !tag || ct === undefined) throw new Error('unrecognised sealed secret');
+  if (version !== VERSION || !iv || !tag || ct === undefined)
+    throw new Error('unrecognised sealed secret');
   const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
   if (aad) decipher.setAAD(Buffer.from(aad));
   decipher.setAuthTag(Buffer.from(tag, 'base64url'));

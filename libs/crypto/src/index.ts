@@ -24,7 +24,17 @@ export {
   type GeneratedSigningKey,
   type SigningAlgorithm,
 } from './signing-keys';
-export { firebaseParametersOf, IMPORTED_HASH_BUDGET, ImportedHashError, importedHashOverBudget, parseImportedHash, WEAK_SCHEMES, type FirebaseScryptParameters, type ImportedScheme, type ParsedImportedHash } from './imported-hashes';
+export {
+  firebaseParametersOf,
+  IMPORTED_HASH_BUDGET,
+  ImportedHashError,
+  importedHashOverBudget,
+  parseImportedHash,
+  WEAK_SCHEMES,
+  type FirebaseScryptParameters,
+  type ImportedScheme,
+  type ParsedImportedHash,
+} from './imported-hashes';
 export { LowPriorityVerifier, lowPriorityVerifier } from './low-priority-verifier';
 export { hmacSha256, randomDigits, randomToken, safeEqual, sha256Hex } from './tokens';
 export { newSpanId, readTraceId, traceIdFrom, traceResponse } from './trace-context';

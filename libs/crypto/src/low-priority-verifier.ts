@@ -58,7 +58,11 @@ export class LowPriorityVerifier {
 
   private start(): ChildProcess {
     // The parent's flags (`-r tools/register.js` in production) and nothing else.
-    const child = fork(CHILD, [], { execArgv: process.execArgv, stdio: ['ignore', 'ignore', 'inherit', 'ipc'], serialization: 'json' });
+    const child = fork(CHILD, [], {
+      execArgv: process.execArgv,
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+      serialization: 'json',
+    });
     child.on('message', (m: { id: number; ok: boolean }) => {
       const p = this.pending.get(m.id);
       if (!p) return;

@@ -18,12 +18,19 @@ function preHash(password: string): string {
   return createHash('sha256').update(normalizePassword(password), 'utf8').digest('base64');
 }
 
-export async function hashPassword(password: string, cost: number): Promise<{ hash: string; scheme: PasswordScheme }> {
+export async function hashPassword(
+  password: string,
+  cost: number,
+): Promise<{ hash: string; scheme: PasswordScheme }> {
   return { hash: await bcrypt.hash(preHash(password), cost), scheme: 'bcrypt-sha256' };
 }
 
 /** Verifies against our scheme or an imported hash's own (plain `bcrypt` is an imported `$2a$/$2b$/$2y$` hash). */
-export async function verifyPassword(password: string, hash: string, scheme: PasswordScheme): Promise<boolean> {
+export async function verifyPassword(
+  password: string,
+  hash: string,
+  scheme: PasswordScheme,
+): Promise<boolean> {
   if (scheme === 'bcrypt-sha256') return bcrypt.compare(preHash(password), hash);
   if (scheme === 'bcrypt') return bcrypt.compare(normalizePassword(password), hash);
   return verifyImportedHash(password, hash, scheme);
@@ -38,10 +45,15 @@ export function bcryptCostOf(hash: string): number {
  * A stored hash as an import line's `password_hash` (CONTRACT §12): the string where the scheme
  * names itself, else the object form (ours and Firebase's carry their parameters).
  */
-export function exportedPasswordHash(hash: string, scheme: PasswordScheme): string | Record<string, unknown> {
+export function exportedPasswordHash(
+  hash: string,
+  scheme: PasswordScheme,
+): string | Record<string, unknown> {
   if (scheme === 'bcrypt-sha256') return { algorithm: 'bcrypt_sha256', hash };
-  if (scheme === 'firebase-scrypt') return { algorithm: 'firebase_scrypt', ...(JSON.parse(hash) as Record<string, unknown>) };
-  if (scheme === 'sha256' || scheme === 'sha512' || scheme === 'md5') return { algorithm: scheme, ...(JSON.parse(hash) as Record<string, unknown>) };
+  if (scheme === 'firebase-scrypt')
+    return { algorithm: 'firebase_scrypt', ...(JSON.parse(hash) as Record<string, unknown>) };
+  if (scheme === 'sha256' || scheme === 'sha512' || scheme === 'md5')
+    return { algorithm: scheme, ...(JSON.parse(hash) as Record<string, unknown>) };
   return hash;
 }
 
@@ -52,5 +64,8 @@ export function needsRehash(hash: string, scheme: PasswordScheme, cost: number):
 
 /** A hash of a random password at the given cost, compared against when the user does not exist. */
 export async function makeDummyHash(cost: number): Promise<string> {
-  return bcrypt.hash(preHash(createHash('sha256').update(String(Math.random())).digest('hex')), cost);
+  return bcrypt.hash(
+    preHash(createHash('sha256').update(String(Math.random())).digest('hex')),
+    cost,
+  );
 }

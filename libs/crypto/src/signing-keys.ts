@@ -1,4 +1,12 @@
-import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, sign, type JsonWebKey, type KeyObject } from 'node:crypto';
+import {
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  randomBytes,
+  sign,
+  type JsonWebKey,
+  type KeyObject,
+} from 'node:crypto';
 import * as jwt from 'jsonwebtoken';
 
 export type SigningAlgorithm = 'ES256' | 'RS256';
@@ -19,7 +27,10 @@ export interface GeneratedSigningKey {
 export function generateSigningKey(algorithm: SigningAlgorithm = 'ES256'): GeneratedSigningKey {
   const kid = randomBytes(12).toString('base64url');
   if (algorithm === 'RS256') {
-    const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, publicExponent: 0x10001 });
+    const { publicKey, privateKey } = generateKeyPairSync('rsa', {
+      modulusLength: 2048,
+      publicExponent: 0x10001,
+    });
     const jwk = publicKey.export({ format: 'jwk' });
     return {
       kid,
@@ -55,7 +66,10 @@ export function publicKeyFromJwk(jwk: JsonWebKey): KeyObject {
 
 /** The members of a public JWK of either kind; anything else (`d`, `p`, `q`, `dp`, `dq`, `qi`, `oth`…) is dropped. */
 export function publicJwkMembers(jwk: Record<string, unknown>): Record<string, unknown> {
-  const names = jwk.kty === 'RSA' ? ['kty', 'n', 'e', 'kid', 'alg', 'use'] : ['kty', 'crv', 'x', 'y', 'kid', 'alg', 'use'];
+  const names =
+    jwk.kty === 'RSA'
+      ? ['kty', 'n', 'e', 'kid', 'alg', 'use']
+      : ['kty', 'crv', 'x', 'y', 'kid', 'alg', 'use'];
   const out: Record<string, unknown> = {};
   for (const name of names) if (jwk[name] !== undefined) out[name] = jwk[name];
   return out;
@@ -89,7 +103,9 @@ export interface AccessTokenClaims {
  * raw 64-byte r‖s form JWA requires (`ieee-p1363`). Verification stays with jsonwebtoken.
  */
 export function signAccessToken(claims: AccessTokenClaims, key: KeyObject, kid: string): string {
-  const header = Buffer.from(JSON.stringify({ alg: 'ES256', typ: 'JWT', kid })).toString('base64url');
+  const header = Buffer.from(JSON.stringify({ alg: 'ES256', typ: 'JWT', kid })).toString(
+    'base64url',
+  );
   const input = `${header}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
   const signature = sign('sha256', Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' });
   return `${input}.${signature.toString('base64url')}`;
@@ -108,7 +124,11 @@ export function peekKid(token: string): string | null {
  * Verifies signature (ES256 only, with our own key), expiry, and audience when given. Header fields
  * such as `jku`, `x5u` and `jwk` are never consulted. Returns null for any invalid token.
  */
-export function verifyAccessToken(token: string, key: KeyObject, opts: { nowSeconds: number; audience?: string }): AccessTokenClaims | null {
+export function verifyAccessToken(
+  token: string,
+  key: KeyObject,
+  opts: { nowSeconds: number; audience?: string },
+): AccessTokenClaims | null {
   try {
     const claims = jwt.verify(token, key, {
       algorithms: ['ES256'],
@@ -117,10 +137,20 @@ export function verifyAccessToken(token: string, key: KeyObject, opts: { nowSeco
     });
     if (typeof claims === 'string') return null;
     const c = claims as Partial<AccessTokenClaims>;
-    if (typeof c.sub !== 'string' || typeof c.sid !== 'string' || typeof c.tid !== 'string' || typeof c.aud !== 'string') return null;
+    if (
+      typeof c.sub !== 'string' ||
+      typeof c.sid !== 'string' ||
+      typeof c.tid !== 'string' ||
+      typeof c.aud !== 'string'
+    )
+      return null;
     if (typeof c.exp !== 'number') return null;
     if (c.auth_time !== undefined && typeof c.auth_time !== 'number') return null;
-    if (c.act !== undefined && (typeof c.act !== 'object' || c.act === null || typeof c.act.sub !== 'string')) return null;
+    if (
+      c.act !== undefined &&
+      (typeof c.act !== 'object' || c.act === null || typeof c.act.sub !== 'string')
+    )
+      return null;
     return c as AccessTokenClaims;
   } catch {
     return null;

@@ -25,7 +25,14 @@ const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(
 export function readTraceId(traceparent: string | string[] | undefined): string | null {
   const header = Array.isArray(traceparent) ? traceparent[0] : traceparent;
   const m = header ? TRACEPARENT.exec(header.trim()) : null;
-  if (m && m[1] !== 'ff' && !(m[1] === '00' && m[5] !== undefined) && !/^0+$/.test(m[2]) && !/^0+$/.test(m[3])) return m[2];
+  if (
+    m &&
+    m[1] !== 'ff' &&
+    !(m[1] === '00' && m[5] !== undefined) &&
+    !/^0+$/.test(m[2]) &&
+    !/^0+$/.test(m[3])
+  )
+    return m[2];
   return null;
 }
 

@@ -4,7 +4,6 @@ import { DataSource, type DataSourceOptions } from 'typeorm';
 import { ENTITIES, MIGRATIONS } from './registry';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
-
 /**
  * Postgres-specific data source options. TypeORM 1.x names this interface
  * `PostgresDataSourceOptions` and does not export it from the package root.

@@ -14,7 +14,9 @@ export const EMBEDDED_DATABASE_TIMEOUT_MS = 60_000;
 
 /** How long a connection or a statement may wait before the request fails with 503. */
 export function databaseTimeoutMs(config: AppConfig): number {
-  return config.standalone.forced ? Math.max(config.http.dependencyTimeoutMs, EMBEDDED_DATABASE_TIMEOUT_MS) : config.http.dependencyTimeoutMs;
+  return config.standalone.forced
+    ? Math.max(config.http.dependencyTimeoutMs, EMBEDDED_DATABASE_TIMEOUT_MS)
+    : config.http.dependencyTimeoutMs;
 }
 
 /**

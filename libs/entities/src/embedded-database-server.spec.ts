@@ -7,7 +7,11 @@ import { Client } from 'pg';
  * PGlite loads its file system with a dynamic import, which Jest's module sandbox refuses, so the
  * server under test runs in a child Node process: this file's sibling, transpiled as it is.
  */
-function startServerProcess(idleInTransactionTimeoutMs: number, warnings: string[], password?: string): Promise<{ child: ChildProcess; port: number }> {
+function startServerProcess(
+  idleInTransactionTimeoutMs: number,
+  warnings: string[],
+  password?: string,
+): Promise<{ child: ChildProcess; port: number }> {
   const file = join(__dirname, 'embedded-database-server.ts');
   const script = `
     const ts = require('typescript'); const fs = require('node:fs'); const Module = require('node:module'); const path = require('node:path');
@@ -21,7 +25,14 @@ function startServerProcess(idleInTransactionTimeoutMs: number, warnings: string
       process.stdout.write('PORT ' + (await server.start()) + '\\n');
     })();`;
   const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stderr.on('data', (d: Buffer) => warnings.push(...d.toString().split('\n').filter((l) => l.startsWith('WARN '))));
+  child.stderr.on('data', (d: Buffer) =>
+    warnings.push(
+      ...d
+        .toString()
+        .split('\n')
+        .filter((l) => l.startsWith('WARN ')),
+    ),
+  );
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (d: Buffer) => {
@@ -52,12 +63,29 @@ const int32 = (n: number) => {
   return b;
 };
 const startup = () => {
-  const body = Buffer.concat([int32(196608), cstr('user'), cstr('postgres'), cstr('database'), cstr('postgres'), Buffer.from([0])]);
+  const body = Buffer.concat([
+    int32(196608),
+    cstr('user'),
+    cstr('postgres'),
+    cstr('database'),
+    cstr('postgres'),
+    Buffer.from([0]),
+  ]);
   return Buffer.concat([int32(4 + body.length), body]);
 };
 const parse = (sql: string) => msg('P', Buffer.concat([cstr(''), cstr(sql), int16(0)]));
 const bind = (params: string[]) =>
-  msg('B', Buffer.concat([cstr(''), cstr(''), int16(0), int16(params.length), ...params.flatMap((p) => [int32(Buffer.byteLength(p)), Buffer.from(p)]), int16(0)]));
+  msg(
+    'B',
+    Buffer.concat([
+      cstr(''),
+      cstr(''),
+      int16(0),
+      int16(params.length),
+      ...params.flatMap((p) => [int32(Buffer.byteLength(p)), Buffer.from(p)]),
+      int16(0),
+    ]),
+  );
 const execute = () => msg('E', Buffer.concat([cstr(''), int32(0)]));
 const sync = () => msg('S', Buffer.alloc(0));
 
@@ -77,7 +105,7 @@ class RawConnection {
     let types = '';
     const rows: string[][] = [];
     const errors: string[] = [];
-    for (let at = 0; at + 5 <= this.data.length; ) {
+    for (let at = 0; at + 5 <= this.data.length;) {
       const type = String.fromCharCode(this.data[at]);
       const len = this.data.readInt32BE(at + 1);
       const body = this.data.subarray(at + 5, at + 1 + len);
@@ -92,7 +120,14 @@ class RawConnection {
         }
         rows.push(values);
       }
-      if (type === 'E') errors.push(body.toString().split('\0').find((f) => f.startsWith('M'))!.slice(1));
+      if (type === 'E')
+        errors.push(
+          body
+            .toString()
+            .split('\0')
+            .find((f) => f.startsWith('M'))!
+            .slice(1),
+        );
       at += 1 + len;
     }
     return { types, rows, errors };
@@ -100,7 +135,8 @@ class RawConnection {
   async until(check: () => boolean, what: string): Promise<void> {
     const deadline = Date.now() + 10_000;
     while (!check()) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(this.messages())}`);
+      if (Date.now() > deadline)
+        throw new Error(`timed out waiting for ${what}: ${JSON.stringify(this.messages())}`);
       await new Promise((r) => setTimeout(r, 10));
     }
   }
@@ -146,7 +182,7 @@ describe('EmbeddedDatabaseServer: one PGlite session, one connection at a time',
     warnings.length = 0;
   });
 
-  it('keeps two connections\' interleaved extended-protocol exchanges apart: the second waits for the first one\'s Sync', async () => {
+  it("keeps two connections' interleaved extended-protocol exchanges apart: the second waits for the first one's Sync", async () => {
     const a = new RawConnection(server.port);
     const b = new RawConnection(server.port);
     try {
@@ -160,7 +196,12 @@ describe('EmbeddedDatabaseServer: one PGlite session, one connection at a time',
       await a.until(() => a.messages().types.endsWith('12'), 'a parsed and bound');
       // Meanwhile B sends a whole 4-parameter exchange: on the one backend it would replace A's
       // unnamed statement and portal. It must wait.
-      b.send(parse('SELECT $1::text || $2::text || $3::text || $4::text AS joined'), bind(['w', 'x', 'y', 'z']), execute(), sync());
+      b.send(
+        parse('SELECT $1::text || $2::text || $3::text || $4::text AS joined'),
+        bind(['w', 'x', 'y', 'z']),
+        execute(),
+        sync(),
+      );
       await settle();
       expect(b.messages().types).toBe(started); // nothing but its start-up so far
       a.send(execute(), sync());
@@ -182,19 +223,29 @@ describe('EmbeddedDatabaseServer: one PGlite session, one connection at a time',
         clients.map(async (c, i) => {
           const values: number[] = [];
           for (let j = 0; j < 10; j++) {
-            const r = j % 2 ? await c.query('SELECT $1::int * 100 + $2::int AS v', [i, j]) : await c.query('SELECT $1::int * 100 + $2::int + $3::int - $4::int AS v', [i, j, 7, 7]);
+            const r =
+              j % 2
+                ? await c.query('SELECT $1::int * 100 + $2::int AS v', [i, j])
+                : await c.query('SELECT $1::int * 100 + $2::int + $3::int - $4::int AS v', [
+                    i,
+                    j,
+                    7,
+                    7,
+                  ]);
             values.push((r.rows[0] as { v: number }).v);
           }
           return values;
         }),
       );
-      expect(answers).toEqual(clients.map((_, i) => Array.from({ length: 10 }, (_, j) => i * 100 + j)));
+      expect(answers).toEqual(
+        clients.map((_, i) => Array.from({ length: 10 }, (_, j) => i * 100 + j)),
+      );
     } finally {
       await Promise.all(clients.map((c) => c.end()));
     }
   });
 
-  it('lets a transaction keep the session from BEGIN to COMMIT: another connection\'s statements run after it', async () => {
+  it("lets a transaction keep the session from BEGIN to COMMIT: another connection's statements run after it", async () => {
     const [a, b] = [await client(), await client()];
     try {
       await a.query('BEGIN');
@@ -214,13 +265,21 @@ describe('EmbeddedDatabaseServer: one PGlite session, one connection at a time',
       expect(order).toEqual(['a commits', 'b read']);
       // A failed transaction (status E) also keeps it until its ROLLBACK.
       await a.query('BEGIN');
-      await expect(a.query('INSERT INTO items VALUES (1, $1)', ['duplicate'])).rejects.toThrow(/duplicate key/);
-      const write = b.query('INSERT INTO items VALUES (3, $1)', ['by b']).then(() => order.push('b wrote'));
+      await expect(a.query('INSERT INTO items VALUES (1, $1)', ['duplicate'])).rejects.toThrow(
+        /duplicate key/,
+      );
+      const write = b
+        .query('INSERT INTO items VALUES (3, $1)', ['by b'])
+        .then(() => order.push('b wrote'));
       await settle();
       expect(order).not.toContain('b wrote');
       await a.query('ROLLBACK');
       await write;
-      expect((await b.query('SELECT id FROM items ORDER BY id')).rows).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
+      expect((await b.query('SELECT id FROM items ORDER BY id')).rows).toEqual([
+        { id: 1 },
+        { id: 2 },
+        { id: 3 },
+      ]);
     } finally {
       await a.end();
       await b.end();
@@ -263,7 +322,9 @@ describe('EmbeddedDatabaseServer: one PGlite session, one connection at a time',
       // A waits for B, B waits for the session A holds: the timeout breaks the cycle.
       expect((await b.query('SELECT count(*)::int AS n FROM items')).rows).toEqual([{ n: 0 }]);
       for (let i = 0; i < 100 && !warnings.length; i++) await settle(20);
-      expect(warnings.join('\n')).toMatch(/sat 600 ms in a transaction \(status T\) while 1 other connection\(s\) waited; ended it and rolled its transaction back/);
+      expect(warnings.join('\n')).toMatch(
+        /sat 600 ms in a transaction \(status T\) while 1 other connection\(s\) waited; ended it and rolled its transaction back/,
+      );
       await expect(a.query('SELECT 1')).rejects.toThrow();
       // Alone, a transaction may take its time: nobody waits.
       const c = await client();
@@ -288,7 +349,13 @@ describe('EmbeddedDatabaseServer with a password: no session without it (another
     server?.child.kill('SIGKILL');
   });
   const connect = async (given?: string) => {
-    const c = new Client({ host: '127.0.0.1', port: server.port, user: 'postgres', database: 'postgres', password: given });
+    const c = new Client({
+      host: '127.0.0.1',
+      port: server.port,
+      user: 'postgres',
+      database: 'postgres',
+      password: given,
+    });
     c.on('error', () => undefined);
     await c.connect();
     return c;
@@ -314,7 +381,10 @@ describe('EmbeddedDatabaseServer with a password: no session without it (another
       raw.close();
     }
     const again = await connect(password);
-    expect((await again.query(`SELECT count(*)::int AS n FROM pg_tables WHERE tablename = 'intruder'`)).rows).toEqual([{ n: 0 }]);
+    expect(
+      (await again.query(`SELECT count(*)::int AS n FROM pg_tables WHERE tablename = 'intruder'`))
+        .rows,
+    ).toEqual([{ n: 0 }]);
     await again.end();
   });
 });

@@ -18,7 +18,10 @@ type TxStatus = 'I' | 'T' | 'E';
 
 /** An ErrorResponse, as PostgreSQL sends it before it closes a connection. */
 function fatal(code: string, message: string): Buffer {
-  const fields = Buffer.concat([Buffer.from(`SFATAL\0VFATAL\0C${code}\0M${message}\0`), Buffer.from([0])]);
+  const fields = Buffer.concat([
+    Buffer.from(`SFATAL\0VFATAL\0C${code}\0M${message}\0`),
+    Buffer.from([0]),
+  ]);
   const head = Buffer.alloc(5);
   head[0] = 0x45; // 'E'
   head.writeInt32BE(4 + fields.length, 1);
@@ -145,7 +148,11 @@ export class EmbeddedDatabaseServer {
 
   /** Connections open, and how many wait for the session (for tests and diagnostics). */
   stats(): { connections: number; waiting: number; owner: number | null } {
-    return { connections: this.sessions.size, waiting: this.waiting.length, owner: this.owner?.id ?? null };
+    return {
+      connections: this.sessions.size,
+      waiting: this.waiting.length,
+      owner: this.owner?.id ?? null,
+    };
   }
 
   private accept(socket: net.Socket): void {
@@ -202,7 +209,8 @@ export class EmbeddedDatabaseServer {
       s.input = s.input.subarray(1 + length);
       if (s.startup) {
         // Only the PasswordMessage may come before the session starts.
-        const given = message[0] === PASSWORD_MESSAGE ? message.subarray(5, message.length - 1) : null;
+        const given =
+          message[0] === PASSWORD_MESSAGE ? message.subarray(5, message.length - 1) : null;
         if (!given || !timingSafeEqual(digest(given), digest(this.opts.password ?? ''))) {
           s.socket.end(fatal('28P01', 'password authentication failed for user "postgres"'));
           this.gone(s);
@@ -303,7 +311,10 @@ export class EmbeddedDatabaseServer {
     const chunks: Buffer[] = [];
     try {
       await this.db.runExclusive(() =>
-        this.db.execProtocolRawStream(new Uint8Array(batch.buffer, batch.byteOffset, batch.length), { onRawData: (data) => chunks.push(Buffer.from(data)) }),
+        this.db.execProtocolRawStream(
+          new Uint8Array(batch.buffer, batch.byteOffset, batch.length),
+          { onRawData: (data) => chunks.push(Buffer.from(data)) },
+        ),
       );
     } catch (err) {
       this.warn(`a protocol exchange failed: ${(err as Error).message}`);
@@ -337,7 +348,10 @@ export class EmbeddedDatabaseServer {
       const rolledBack = await this.exec(simpleQuery('ROLLBACK'));
       if (rolledBack) this.track(s, rolledBack);
     }
-    if (!s.idle) this.warn(`connection ${s.id} left its transaction open and it could not be rolled back (status ${s.status})`);
+    if (!s.idle)
+      this.warn(
+        `connection ${s.id} left its transaction open and it could not be rolled back (status ${s.status})`,
+      );
   }
 
   /**
@@ -367,7 +381,8 @@ export async function openPglite(dataDir: string): Promise<PGlite> {
   // Loaded only here: normal mode never pays for the embedded database. The `exports` subpath is
   // invisible to TypeScript's `node` module resolution; Node resolves it fine.
   /* eslint-disable @typescript-eslint/no-require-imports */
-  const { PGlite: Database } = require('@electric-sql/pglite') as typeof import('@electric-sql/pglite');
+  const { PGlite: Database } =
+    require('@electric-sql/pglite') as typeof import('@electric-sql/pglite');
   const { pg_trgm } = require('@electric-sql/pglite/contrib/pg_trgm') as { pg_trgm: Extension };
   /* eslint-enable @typescript-eslint/no-require-imports */
   return Database.create(dataDir, { extensions: { pg_trgm } });

@@ -31,6 +31,16 @@ export { CreateSchema1795305600000 } from './migrations/1795305600000-CreateSche
 export { buildDataSourceOptions, ensureDatabase, runMigrations } from './data-source';
 export type { PostgresConnectionOptions } from './data-source';
 export { DatabaseModule } from './database.module';
-export { containsPattern, queryPrepared, queryRows, type PreparedStatement, type SqlRunner } from './raw-query';
+export {
+  containsPattern,
+  queryPrepared,
+  queryRows,
+  type PreparedStatement,
+  type SqlRunner,
+} from './raw-query';
 export { deadlockDetected, foreignKeyViolation, isId, uniqueViolation } from './db-errors';
-export { EmbeddedDatabaseServer, openPglite, type EmbeddedDatabaseServerOptions } from './embedded-database-server';
+export {
+  EmbeddedDatabaseServer,
+  openPglite,
+  type EmbeddedDatabaseServerOptions,
+} from './embedded-database-server';

@@ -14,9 +14,20 @@ export interface ProjectSettings {
   /** Hourly SMS budget and allowed countries; absent members take their defaults (`projectSmsSettings`). */
   sms?: { max_per_hour?: number; allowed_countries?: string[] };
   /** The project's OpenID Connect provider (CONTRACT §11); off unless `enabled`. */
-  oidc?: { enabled?: boolean; login_url?: string | null; dynamic_registration?: boolean; require_pushed_authorization_requests?: boolean; allow_sign_up?: boolean };
+  oidc?: {
+    enabled?: boolean;
+    login_url?: string | null;
+    dynamic_registration?: boolean;
+    require_pushed_authorization_requests?: boolean;
+    allow_sign_up?: boolean;
+  };
   /** Lazy password migration (docs/migration.md); the secret is sealed (`secret_encrypted`). */
-  password_migration?: { enabled?: boolean; url?: string; timeout_ms?: number; secret_encrypted?: string };
+  password_migration?: {
+    enabled?: boolean;
+    url?: string;
+    timeout_ms?: number;
+    secret_encrypted?: string;
+  };
   [key: string]: unknown;
 }
 

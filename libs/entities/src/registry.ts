@@ -72,4 +72,25 @@ export const ENTITIES = [
 ];
 
 /** Every migration class, oldest first. Migrations are the source of truth for the schema. */
-export const MIGRATIONS = [CreateSchema1795305600000, WebhookDeliveryScheduling1795306000000, WebhookDeliveryLeases1795306100000, WebhookDeliveryHotPath1795306200000, RetentionIndexes1795306300000, RefreshChainLink1795306400000, SessionCountIndex1795306500000, RefreshChains1795306600000, SessionAuthTime1795306700000, SigningKeyRevocation1795306800000, UserSecurityStamp1795306900000, CoverAuditActionIndex1795307000000, OidcProvider1795307100000, SigningKeyAlgorithms1795307200000, UserImport1795307300000, PasswordMigration1795307400000, OAuthClientTrust1795307600000, SupportOperations1795307750000, CreateApiResources1795307850000, AddOAuthClientRequirements1795307900000];
+export const MIGRATIONS = [
+  CreateSchema1795305600000,
+  WebhookDeliveryScheduling1795306000000,
+  WebhookDeliveryLeases1795306100000,
+  WebhookDeliveryHotPath1795306200000,
+  RetentionIndexes1795306300000,
+  RefreshChainLink1795306400000,
+  SessionCountIndex1795306500000,
+  RefreshChains1795306600000,
+  SessionAuthTime1795306700000,
+  SigningKeyRevocation1795306800000,
+  UserSecurityStamp1795306900000,
+  CoverAuditActionIndex1795307000000,
+  OidcProvider1795307100000,
+  SigningKeyAlgorithms1795307200000,
+  UserImport1795307300000,
+  PasswordMigration1795307400000,
+  OAuthClientTrust1795307600000,
+  SupportOperations1795307750000,
+  CreateApiResources1795307850000,
+  AddOAuthClientRequirements1795307900000,
+];

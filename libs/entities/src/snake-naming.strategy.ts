@@ -14,8 +14,15 @@ export function snakeCase(value: string): string {
  * names (`@Column({ name })`) are kept as written.
  */
 export class SnakeNamingStrategy extends DefaultNamingStrategy implements NamingStrategyInterface {
-  override columnName(propertyName: string, customName: string | undefined, embeddedPrefixes: string[]): string {
-    return snakeCase(embeddedPrefixes.concat('').join('_')) + (customName ? customName : snakeCase(propertyName));
+  override columnName(
+    propertyName: string,
+    customName: string | undefined,
+    embeddedPrefixes: string[],
+  ): string {
+    return (
+      snakeCase(embeddedPrefixes.concat('').join('_')) +
+      (customName ? customName : snakeCase(propertyName))
+    );
   }
 
   override relationName(propertyName: string): string {
@@ -32,10 +39,16 @@ export class SnakeNamingStrategy extends DefaultNamingStrategy implements Naming
     firstPropertyName: string,
     _secondPropertyName: string,
   ): string {
-    return snakeCase(`${firstTableName}_${firstPropertyName.replace(/\./g, '_')}_${secondTableName}`);
+    return snakeCase(
+      `${firstTableName}_${firstPropertyName.replace(/\./g, '_')}_${secondTableName}`,
+    );
   }
 
-  override joinTableColumnName(tableName: string, propertyName: string, columnName?: string): string {
+  override joinTableColumnName(
+    tableName: string,
+    propertyName: string,
+    columnName?: string,
+  ): string {
     return snakeCase(`${tableName}_${columnName ? columnName : propertyName}`);
   }
 }

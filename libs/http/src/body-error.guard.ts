@@ -31,13 +31,15 @@ const BODY_ACCEPTED = new BodyAcceptedGuard();
 export function judgeBodiesAfterRouteGuards(app: INestApplication): void {
   for (const module of app.get(ModulesContainer).values()) {
     for (const wrapper of module.controllers.values()) {
-      const prototype = (wrapper.metatype as { prototype?: Record<string, unknown> } | null)?.prototype;
+      const prototype = (wrapper.metatype as { prototype?: Record<string, unknown> } | null)
+        ?.prototype;
       if (!prototype) continue;
       for (const name of Object.getOwnPropertyNames(prototype)) {
         const handler = prototype[name];
         if (name === 'constructor' || typeof handler !== 'function') continue;
         const own = (Reflect.getMetadata(GUARDS_METADATA, handler) as unknown[] | undefined) ?? [];
-        if (own.at(-1) !== BODY_ACCEPTED) Reflect.defineMetadata(GUARDS_METADATA, [...own, BODY_ACCEPTED], handler);
+        if (own.at(-1) !== BODY_ACCEPTED)
+          Reflect.defineMetadata(GUARDS_METADATA, [...own, BODY_ACCEPTED], handler);
       }
     }
   }

@@ -20,7 +20,10 @@ interface Refusal {
 }
 
 const MALFORMED = { slug: 'bad-request', title: 'Bad Request' } as const;
-const HEADERS_TOO_LARGE = { slug: 'headers-too-large', title: 'Request Header Fields Too Large' } as const;
+const HEADERS_TOO_LARGE = {
+  slug: 'headers-too-large',
+  title: 'Request Header Fields Too Large',
+} as const;
 const TOO_LARGE = { slug: 'payload-too-large', title: 'Payload Too Large' } as const;
 
 /**
@@ -32,24 +35,49 @@ const TOO_LARGE = { slug: 'payload-too-large', title: 'Payload Too Large' } as c
 export function clientErrorRefusal(code: string | undefined): Refusal | null {
   switch (code) {
     case 'HPE_HEADER_OVERFLOW':
-      return { status: 431, ...HEADERS_TOO_LARGE, detail: 'The request line and header fields exceed the size limit.' };
+      return {
+        status: 431,
+        ...HEADERS_TOO_LARGE,
+        detail: 'The request line and header fields exceed the size limit.',
+      };
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
-      return { status: 413, ...TOO_LARGE, detail: 'The chunk extensions of the request body exceed the size limit.' };
+      return {
+        status: 413,
+        ...TOO_LARGE,
+        detail: 'The chunk extensions of the request body exceed the size limit.',
+      };
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return { status: 408, ...MALFORMED, detail: 'The request was not received in time.' };
     case 'HPE_INVALID_HEADER_TOKEN':
     case 'HPE_LF_EXPECTED':
     case 'HPE_CR_EXPECTED':
-      return { status: 400, ...MALFORMED, detail: 'A header field holds a character HTTP does not allow there (such as CR, LF or NUL).' };
+      return {
+        status: 400,
+        ...MALFORMED,
+        detail:
+          'A header field holds a character HTTP does not allow there (such as CR, LF or NUL).',
+      };
     case 'HPE_INVALID_URL':
-      return { status: 400, ...MALFORMED, detail: 'The request target holds a character HTTP does not allow (such as a raw non-ASCII byte).' };
+      return {
+        status: 400,
+        ...MALFORMED,
+        detail:
+          'The request target holds a character HTTP does not allow (such as a raw non-ASCII byte).',
+      };
     case 'HPE_INVALID_CONTENT_LENGTH':
     case 'HPE_UNEXPECTED_CONTENT_LENGTH':
     case 'HPE_INVALID_TRANSFER_ENCODING':
     case 'HPE_INVALID_CHUNK_SIZE':
-      return { status: 400, ...MALFORMED, detail: 'The request body is framed ambiguously or wrongly (Content-Length, Transfer-Encoding or chunks).' };
+      return {
+        status: 400,
+        ...MALFORMED,
+        detail:
+          'The request body is framed ambiguously or wrongly (Content-Length, Transfer-Encoding or chunks).',
+      };
     default:
-      return code?.startsWith('HPE_') ? { status: 400, ...MALFORMED, detail: 'The request is not well-formed HTTP/1.1.' } : null;
+      return code?.startsWith('HPE_')
+        ? { status: 400, ...MALFORMED, detail: 'The request is not well-formed HTTP/1.1.' }
+        : null;
   }
 }
 
@@ -90,7 +118,9 @@ function refusedHeadStart(packet: Buffer, errorAt: number, code: string | undefi
   if (BODY_ERRORS.has(code ?? '')) return before.indexOf('\r\n\r\n', firstEnd + 4) < 0 ? 0 : -1;
   const start = before.lastIndexOf('\r\n\r\n') + 4;
   const lineEnd = packet.indexOf('\r\n', start);
-  return lineEnd > start && REQUEST_LINE.test(packet.toString('latin1', start, lineEnd)) ? start : -1;
+  return lineEnd > start && REQUEST_LINE.test(packet.toString('latin1', start, lineEnd))
+    ? start
+    : -1;
 }
 
 /**
@@ -105,7 +135,8 @@ export function refusedRequestLine(err: HttpClientError): RefusedRequest {
   const none = { method: null, path: null, traceparent: null };
   const packet = err.rawPacket;
   if (!Buffer.isBuffer(packet)) return none;
-  const errorAt = typeof err.bytesParsed === 'number' ? Math.min(err.bytesParsed, packet.length) : packet.length;
+  const errorAt =
+    typeof err.bytesParsed === 'number' ? Math.min(err.bytesParsed, packet.length) : packet.length;
   const start = refusedHeadStart(packet, errorAt, err.code);
   if (start < 0) return none;
   const headEnd = packet.indexOf('\r\n\r\n', start);
@@ -123,11 +154,17 @@ export function refusedRequestLine(err: HttpClientError): RefusedRequest {
     }
   }
   // A request line longer than the packet still names its path when its query has begun in it.
-  const target = lines.length > 0 ? REQUEST_LINE.exec(lines[0] ?? '')?.[2] : PARTIAL_REQUEST_LINE.exec(head)?.[1];
+  const target =
+    lines.length > 0
+      ? REQUEST_LINE.exec(lines[0] ?? '')?.[2]
+      : PARTIAL_REQUEST_LINE.exec(head)?.[1];
   const path = target?.split(/[?#]/, 1)[0];
   if (path === undefined) return { method, path: null, traceparent };
   let out = '';
-  for (const ch of path) out += PATH_BYTE.test(ch) ? ch : `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
+  for (const ch of path)
+    out += PATH_BYTE.test(ch)
+      ? ch
+      : `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
   return { method, path: out, traceparent };
 }
 
@@ -135,7 +172,11 @@ export function refusedRequestLine(err: HttpClientError): RefusedRequest {
  * A whole HTTP/1.1 answer: the problem body (as the ProblemDetailsFilter renders it; none for a
  * HEAD request, whose answer has only the head) and `Connection: close`.
  */
-export function clientErrorResponse(refusal: Refusal, errorTypeBase: string, request: RefusedRequest): Buffer {
+export function clientErrorResponse(
+  refusal: Refusal,
+  errorTypeBase: string,
+  request: RefusedRequest,
+): Buffer {
   const instance = request.path;
   const traceId = traceIdFrom(request.traceparent ?? undefined);
   const body: Record<string, unknown> = {
@@ -157,12 +198,16 @@ export function clientErrorResponse(refusal: Refusal, errorTypeBase: string, req
     `Date: ${new Date().toUTCString()}`,
     'Connection: close',
   ];
-  return Buffer.from(`${head.join('\r\n')}\r\n\r\n${request.method === 'HEAD' ? '' : json}`, 'latin1');
+  return Buffer.from(
+    `${head.join('\r\n')}\r\n\r\n${request.method === 'HEAD' ? '' : json}`,
+    'latin1',
+  );
 }
 
 /** The response a socket is busy with (Node's own bookkeeping), with the request it answers. */
 type InFlight = ServerResponse & { req?: IncomingMessage };
-const inFlightOf = (socket: Duplex): InFlight | null => (socket as Duplex & { _httpMessage?: InFlight | null })._httpMessage ?? null;
+const inFlightOf = (socket: Duplex): InFlight | null =>
+  (socket as Duplex & { _httpMessage?: InFlight | null })._httpMessage ?? null;
 
 /**
  * Writes the answer (none: just closes) and closes: destroyed once flushed, or after a second if
@@ -200,7 +245,11 @@ function answerInTurn(socket: Duplex, answer: Buffer | null): void {
   }
   // Node hands the socket to the next queued response once this one finishes. A response that
   // closes the connection (its request said `Connection: close`) is the last one: nothing follows.
-  finished(inFlight, (err) => (err ? socket.destroy() : setImmediate(() => answerInTurn(socket, inFlight.shouldKeepAlive ? answer : null))));
+  finished(inFlight, (err) =>
+    err
+      ? socket.destroy()
+      : setImmediate(() => answerInTurn(socket, inFlight.shouldKeepAlive ? answer : null)),
+  );
 }
 
 /**
@@ -223,7 +272,12 @@ export function installClientErrorHandler(server: Server, errorTypeBase: string)
       return;
     }
     // Bytes after a request that said `Connection: close` are no request at all: close in turn.
-    answerInTurn(socket, err.code === 'HPE_CLOSED_CONNECTION' ? null : clientErrorResponse(refusal, errorTypeBase, refusedRequestLine(err)));
+    answerInTurn(
+      socket,
+      err.code === 'HPE_CLOSED_CONNECTION'
+        ? null
+        : clientErrorResponse(refusal, errorTypeBase, refusedRequestLine(err)),
+    );
   });
   // An HTTP/1.1 request without Host is refused by `hostRequiredMiddleware` (a problem with the
   // request's trace id) rather than by Node's empty 400.
@@ -237,7 +291,11 @@ export function installClientErrorHandler(server: Server, errorTypeBase: string)
 /** RFC 9112 §3.2: an HTTP/1.1 request without a Host header is 400 (as Node itself would answer). */
 export function hostRequiredMiddleware() {
   return (req: Request, _res: Response, next: NextFunction): void => {
-    if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor === 1) {
+    if (
+      req.headers.host === undefined &&
+      req.httpVersionMajor === 1 &&
+      req.httpVersionMinor === 1
+    ) {
       next(new PlatformError('bad-request', 'An HTTP/1.1 request must carry a Host header.'));
       return;
     }

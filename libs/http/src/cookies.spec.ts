@@ -1,7 +1,8 @@
 import type { Request } from 'express';
 import { requestCookie } from './cookies';
 
-const withCookie = (cookie?: string) => ({ headers: cookie === undefined ? {} : { cookie } }) as unknown as Request;
+const withCookie = (cookie?: string) =>
+  ({ headers: cookie === undefined ? {} : { cookie } }) as unknown as Request;
 
 describe('requestCookie', () => {
   it('reads the named cookie among several, percent-decoded', () => {
@@ -24,7 +25,9 @@ describe('requestCookie', () => {
   });
 
   it('gives JSON-looking values back as the string sent (no j: cookie parsing)', () => {
-    expect(requestCookie(withCookie('service_session=j%3A%7B%22a%22%3A1%7D'), 'service_session')).toBe('j:{"a":1}');
+    expect(
+      requestCookie(withCookie('service_session=j%3A%7B%22a%22%3A1%7D'), 'service_session'),
+    ).toBe('j:{"a":1}');
   });
 
   it('is not fooled by prototype keys', () => {

@@ -4,7 +4,12 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { getStorageToken, type ThrottlerStorage } from '@nestjs/throttler';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { CacheModule, Clock, HealthModule, PlatformConfigModule } from '@gatehouse/platform';
-import { ProblemDetailsFilter, ProblemValidationPipe, ROUTE_TABLE, RouteTable } from '@gatehouse/problem-details';
+import {
+  ProblemDetailsFilter,
+  ProblemValidationPipe,
+  ROUTE_TABLE,
+  RouteTable,
+} from '@gatehouse/problem-details';
 import { createHttpApp, type HttpAppOptions } from './create-http-app';
 import { globalRateLimitMiddleware } from './rate-limits/global-rate-limit.middleware';
 import { RateLimitsModule } from './rate-limits/rate-limits.module';
@@ -21,7 +26,12 @@ export class CoreModule {
   static forRoot(config: AppConfig, clock: Clock = new Clock()): DynamicModule {
     return {
       module: CoreModule,
-      imports: [PlatformConfigModule.forRoot(config, clock), CacheModule, RateLimitsModule, HealthModule],
+      imports: [
+        PlatformConfigModule.forRoot(config, clock),
+        CacheModule,
+        RateLimitsModule,
+        HealthModule,
+      ],
       providers: [
         { provide: ROUTE_TABLE, useValue: new RouteTable() },
         { provide: APP_FILTER, useClass: ProblemDetailsFilter },
@@ -52,7 +62,13 @@ export async function buildHttpApp(
     onRoutes: (routes) => routes.forEach((r) => table?.add(r.path, r.method)),
     beforeBody: (app) => {
       opts.beforeBody?.(app);
-      app.use(globalRateLimitMiddleware(app.get<ThrottlerStorage>(getStorageToken()), app.get<AppConfig>(APP_CONFIG), endpointRateLimit));
+      app.use(
+        globalRateLimitMiddleware(
+          app.get<ThrottlerStorage>(getStorageToken()),
+          app.get<AppConfig>(APP_CONFIG),
+          endpointRateLimit,
+        ),
+      );
       opts.afterRateLimit?.(app);
     },
     configure: (a) => {

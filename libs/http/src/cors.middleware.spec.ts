@@ -40,7 +40,11 @@ async function run(policy: CorsPolicy, req: Partial<Request>, methods: string[] 
       resolve();
       return r;
     };
-    corsMiddleware(policy, () => methods)({ path: '/v1/auth/sign-in', headers: {}, ...req } as Request, res, next);
+    corsMiddleware(policy, () => methods)(
+      { path: '/v1/auth/sign-in', headers: {}, ...req } as Request,
+      res,
+      next,
+    );
   });
   return { headers, state, nextArg };
 }
@@ -54,7 +58,10 @@ describe('corsMiddleware', () => {
   const origin = 'https://app.example.com';
 
   it('answers an allowed preflight 204 with the CORS headers', async () => {
-    const { headers, state, nextArg } = await run(allowing([origin]), { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST' } });
+    const { headers, state, nextArg } = await run(allowing([origin]), {
+      method: 'OPTIONS',
+      headers: { origin, 'access-control-request-method': 'POST' },
+    });
     expect(state).toEqual({ status: 204, ended: true });
     expect(nextArg).toBe('not called');
     expect(headers).toEqual({
@@ -62,16 +69,23 @@ describe('corsMiddleware', () => {
       'access-control-allow-origin': origin,
       'access-control-allow-credentials': 'true',
       'access-control-allow-methods': 'GET, POST, PATCH, DELETE',
-      'access-control-allow-headers': 'Content-Type, Authorization, X-Service-Project-Key, traceparent',
+      'access-control-allow-headers':
+        'Content-Type, Authorization, X-Service-Project-Key, traceparent',
       'access-control-max-age': '600',
     });
   });
 
   it('answers another preflight 204 without CORS headers, and malformed origins without asking the policy', async () => {
     const asked: string[] = [];
-    const policy: CorsPolicy = { preflightAllowed: async (o) => (asked.push(o), false), requestAllowed: async () => false };
+    const policy: CorsPolicy = {
+      preflightAllowed: async (o) => (asked.push(o), false),
+      requestAllowed: async () => false,
+    };
     for (const o of ['https://evil.example.net', 'null', 'javascript:alert(1)']) {
-      const { headers, state } = await run(policy, { method: 'OPTIONS', headers: { origin: o, 'access-control-request-method': 'POST' } });
+      const { headers, state } = await run(policy, {
+        method: 'OPTIONS',
+        headers: { origin: o, 'access-control-request-method': 'POST' },
+      });
       expect(state.status).toBe(204);
       expect(headers).toEqual({ vary: 'Origin' });
     }
@@ -79,8 +93,14 @@ describe('corsMiddleware', () => {
   });
 
   it('passes a failing policy to the error handler on preflight (503 there), and ignores it on real requests', async () => {
-    const failing: CorsPolicy = { preflightAllowed: () => Promise.reject(new Error('down')), requestAllowed: () => Promise.reject(new Error('down')) };
-    const pre = await run(failing, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'GET' } });
+    const failing: CorsPolicy = {
+      preflightAllowed: () => Promise.reject(new Error('down')),
+      requestAllowed: () => Promise.reject(new Error('down')),
+    };
+    const pre = await run(failing, {
+      method: 'OPTIONS',
+      headers: { origin, 'access-control-request-method': 'GET' },
+    });
     expect(pre.nextArg).toBeInstanceOf(Error);
     const real = await run(failing, { method: 'GET', headers: { origin } });
     expect(real.nextArg).toBeUndefined();

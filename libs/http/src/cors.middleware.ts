@@ -3,7 +3,8 @@ import type { NextFunction, Request, Response } from 'express';
 export const CORS_ALLOW_HEADERS = 'Content-Type, Authorization, X-Service-Project-Key, traceparent';
 export const CORS_ALLOW_METHODS = 'GET, POST, PATCH, DELETE';
 /** Response headers a browser client may read besides the CORS-safelisted ones. */
-export const CORS_EXPOSE_HEADERS = 'traceresponse, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset';
+export const CORS_EXPOSE_HEADERS =
+  'traceresponse, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset';
 export const CORS_MAX_AGE_SECONDS = 600;
 
 /** Which origins an app serves to browsers (docs/api-contract.md §10). */
@@ -34,7 +35,11 @@ export function corsMiddleware(policy: CorsPolicy, allowedMethods?: AllowedMetho
     if (origin !== undefined) res.vary('Origin');
     const wellFormed = origin !== undefined && ORIGIN.test(origin);
 
-    if (req.method === 'OPTIONS' && origin !== undefined && req.headers['access-control-request-method'] !== undefined) {
+    if (
+      req.method === 'OPTIONS' &&
+      origin !== undefined &&
+      req.headers['access-control-request-method'] !== undefined
+    ) {
       const answer = (allowed: boolean) => {
         if (allowed) {
           res.setHeader('Access-Control-Allow-Origin', origin);

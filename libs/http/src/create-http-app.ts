@@ -29,12 +29,16 @@ export interface HttpAppOptions {
 
 /** Lists the routes Express knows after Nest registered them. */
 function listRoutes(app: NestExpressApplication): { path: string; method: string }[] {
-  const instance = app.getHttpAdapter().getInstance() as { router?: { stack: unknown[] }; _router?: { stack: unknown[] } };
+  const instance = app.getHttpAdapter().getInstance() as {
+    router?: { stack: unknown[] };
+    _router?: { stack: unknown[] };
+  };
   const stack = (instance.router ?? instance._router)?.stack ?? [];
   const routes: { path: string; method: string }[] = [];
   for (const layer of stack as { route?: { path: string; methods: Record<string, boolean> } }[]) {
     if (!layer.route) continue;
-    for (const method of Object.keys(layer.route.methods)) routes.push({ path: layer.route.path, method });
+    for (const method of Object.keys(layer.route.methods))
+      routes.push({ path: layer.route.path, method });
   }
   return routes;
 }
@@ -44,7 +48,11 @@ const PROBLEM_SCHEMA: SchemaObject = {
   type: 'object',
   required: ['type', 'title', 'status', 'detail', 'traceId'],
   properties: {
-    type: { type: 'string', format: 'uri', example: 'https://gatehouse.dev/problems/validation-error' },
+    type: {
+      type: 'string',
+      format: 'uri',
+      example: 'https://gatehouse.dev/problems/validation-error',
+    },
     title: { type: 'string', example: 'Validation Error' },
     status: { type: 'integer', example: 400 },
     detail: { type: 'string', example: 'The request is invalid.' },
@@ -58,7 +66,8 @@ const PROBLEM_SCHEMA: SchemaObject = {
     },
   },
   additionalProperties: true,
-  description: 'Extensions such as `locked_until` (account-locked) or `max_age_seconds` (reauthentication-required) may appear.',
+  description:
+    'Extensions such as `locked_until` (account-locked) or `max_age_seconds` (reauthentication-required) may appear.',
 };
 
 /**
@@ -67,12 +76,31 @@ const PROBLEM_SCHEMA: SchemaObject = {
  * success is a problem document).
  */
 function documentProblems(document: OpenAPIObject): void {
-  document.components = { ...document.components, schemas: { ...document.components?.schemas, Problem: PROBLEM_SCHEMA } };
-  const problem = { description: 'A problem (RFC 9457): every answer that is not a success', content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
+  document.components = {
+    ...document.components,
+    schemas: { ...document.components?.schemas, Problem: PROBLEM_SCHEMA },
+  };
+  const problem = {
+    description: 'A problem (RFC 9457): every answer that is not a success',
+    content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+  };
   for (const item of Object.values(document.paths)) {
-    for (const method of ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const) {
+    for (const method of [
+      'get',
+      'put',
+      'post',
+      'delete',
+      'options',
+      'head',
+      'patch',
+      'trace',
+    ] as const) {
       const operation = item[method];
-      if (operation) operation.responses = { ...operation.responses, default: operation.responses?.default ?? problem };
+      if (operation)
+        operation.responses = {
+          ...operation.responses,
+          default: operation.responses?.default ?? problem,
+        };
     }
   }
 }
@@ -88,7 +116,11 @@ export function servedOpenApiDocument(app: object): OpenAPIObject | undefined {
  * Builds an HTTP app the same way for all three services: JSON-only bodies with a size limit,
  * trace ids, one log line per request, trusted proxies, OpenAPI at /docs. Not listening yet.
  */
-export async function createHttpApp(module: Type<unknown>, config: AppConfig, opts: HttpAppOptions): Promise<NestExpressApplication> {
+export async function createHttpApp(
+  module: Type<unknown>,
+  config: AppConfig,
+  opts: HttpAppOptions,
+): Promise<NestExpressApplication> {
   const logger = createLogger(config, opts.name);
   const app = await NestFactory.create<NestExpressApplication>(module, {
     bodyParser: false,
@@ -102,7 +134,9 @@ export async function createHttpApp(module: Type<unknown>, config: AppConfig, op
   app.set('trust proxy', config.http.trustProxy === false ? false : config.http.trustProxy);
   app.set('etag', false);
   const logRequests = opts.logger !== false && logLevelsFor(config.http.logLevel).includes('log');
-  app.use(requestContextMiddleware(opts.name, logRequests ? { logger, json: config.http.logJson } : null));
+  app.use(
+    requestContextMiddleware(opts.name, logRequests ? { logger, json: config.http.logJson } : null),
+  );
   app.use(hostRequiredMiddleware());
   opts.beforeBody?.(app);
   app.use(bodyMiddleware(config.http.bodyLimitBytes, opts.formPaths, opts.streamRoutes));
@@ -142,16 +176,26 @@ export interface RunningApp {
  * `announce: false` for `npm start`, whose welcome names the ports); starts the private metrics
  * listener when enabled.
  */
-export async function listen(app: INestApplication, config: AppConfig, port: number, metricsPort?: number, announce = true): Promise<RunningApp> {
+export async function listen(
+  app: INestApplication,
+  config: AppConfig,
+  port: number,
+  metricsPort?: number,
+  announce = true,
+): Promise<RunningApp> {
   await app.listen(port, config.http.host);
   const server = app.getHttpServer() as Server;
   const address = server.address();
   const bound = typeof address === 'object' && address ? address.port : port;
   if (announce) process.stdout.write(`gatehouse: listening on port ${bound}\n`);
-  const metrics = config.metrics.enabled && metricsPort !== undefined ? await startMetricsServer(config.metrics.host, metricsPort) : null;
+  const metrics =
+    config.metrics.enabled && metricsPort !== undefined
+      ? await startMetricsServer(config.metrics.host, metricsPort)
+      : null;
   const m = metrics?.address();
   const boundMetrics = m && typeof m === 'object' ? m.port : null;
-  if (announce && boundMetrics !== null) process.stdout.write(`gatehouse: metrics on port ${boundMetrics}\n`);
+  if (announce && boundMetrics !== null)
+    process.stdout.write(`gatehouse: metrics on port ${boundMetrics}\n`);
   return {
     port: bound,
     metricsPort: boundMetrics,
@@ -173,14 +217,20 @@ export async function listen(app: INestApplication, config: AppConfig, port: num
  * its current jobs, closes its connections), then `after`, then exit 0 — or 1 once
  * SHUTDOWN_GRACE_MS has passed.
  */
-export function stopOnSignals(config: AppConfig, apps: RunningApp[], after?: () => Promise<void>): void {
+export function stopOnSignals(
+  config: AppConfig,
+  apps: RunningApp[],
+  after?: () => Promise<void>,
+): void {
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
     process.stdout.write(`gatehouse: ${signal} received, shutting down\n`);
     const force = setTimeout(() => {
-      process.stderr.write(`gatehouse: shutdown grace period (${config.http.shutdownGraceMs} ms) exceeded\n`);
+      process.stderr.write(
+        `gatehouse: shutdown grace period (${config.http.shutdownGraceMs} ms) exceeded\n`,
+      );
       process.exit(1);
     }, config.http.shutdownGraceMs);
     force.unref();
@@ -193,7 +243,9 @@ export function stopOnSignals(config: AppConfig, apps: RunningApp[], after?: () 
         process.exit(0);
       })
       .catch((err: unknown) => {
-        process.stderr.write(`gatehouse: shutdown failed: ${err instanceof Error ? err.message : String(err)}\n`);
+        process.stderr.write(
+          `gatehouse: shutdown failed: ${err instanceof Error ? err.message : String(err)}\n`,
+        );
         process.exit(1);
       });
   };

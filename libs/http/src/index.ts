@@ -1,8 +1,21 @@
 /** The HTTP road every app shares: bootstrap (CoreModule, buildHttpApp), body handling, client errors, cookies, CORS, the global rate limit and endpoint limits. */
 export { buildHttpApp, CoreModule } from './core.module';
-export { createHttpApp, listen, servedOpenApiDocument, stopOnSignals, type HttpAppOptions, type RunningApp } from './create-http-app';
+export {
+  createHttpApp,
+  listen,
+  servedOpenApiDocument,
+  stopOnSignals,
+  type HttpAppOptions,
+  type RunningApp,
+} from './create-http-app';
 export { requestCookie } from './cookies';
-export { bodyMiddleware, jsonOnlyMiddleware, refusedBody, requestContextMiddleware, setRequestTenant } from './request-context';
+export {
+  bodyMiddleware,
+  jsonOnlyMiddleware,
+  refusedBody,
+  requestContextMiddleware,
+  setRequestTenant,
+} from './request-context';
 export {
   CORS_ALLOW_HEADERS,
   CORS_ALLOW_METHODS,
@@ -13,6 +26,10 @@ export {
   type CorsPolicy,
 } from './cors.middleware';
 export { RateLimitsModule } from './rate-limits/rate-limits.module';
-export { RateLimitsService, type EndpointRateLimit, type RateLimitRule } from './rate-limits/rate-limits.service';
+export {
+  RateLimitsService,
+  type EndpointRateLimit,
+  type RateLimitRule,
+} from './rate-limits/rate-limits.service';
 export { rateLimitClient } from './rate-limits/client-address';
 export { WebAppFiles, webAppCsp } from './web-app-files';

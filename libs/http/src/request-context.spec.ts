@@ -12,7 +12,10 @@ function appWith(lines: unknown[], json = true) {
   });
   app.get('/tenant/:id', (req: Request, res: Response) => {
     setRequestTenant(req, req.params.id as string);
-    res.json({ traceId: (res.locals as { traceId?: string }).traceId, ownKeys: Object.keys(req).filter((k) => /trace|tenant|started/i.test(k)) });
+    res.json({
+      traceId: (res.locals as { traceId?: string }).traceId,
+      ownKeys: Object.keys(req).filter((k) => /trace|tenant|started/i.test(k)),
+    });
   });
   app.get('/anonymous', (_req: Request, res: Response) => {
     res.json({});
@@ -26,13 +29,17 @@ describe('requestContextMiddleware', () => {
     const res = await request(appWith(lines)).get('/tenant/t-1');
     expect(res.status).toBe(200);
     expect(res.body.traceId).toMatch(/^[0-9a-f]{32}$/);
-    expect(res.headers.traceresponse).toMatch(new RegExp(`^00-${res.body.traceId}-[0-9a-f]{16}-01$`));
+    expect(res.headers.traceresponse).toMatch(
+      new RegExp(`^00-${res.body.traceId}-[0-9a-f]{16}-01$`),
+    );
     expect(res.body.ownKeys).toEqual([]);
   });
 
   it('takes the trace id of a valid traceparent', async () => {
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
-    const res = await request(appWith([])).get('/tenant/t-1').set('traceparent', `00-${traceId}-00f067aa0ba902b7-01`);
+    const res = await request(appWith([]))
+      .get('/tenant/t-1')
+      .set('traceparent', `00-${traceId}-00f067aa0ba902b7-01`);
     expect(res.body.traceId).toBe(traceId);
   });
 
@@ -43,8 +50,24 @@ describe('requestContextMiddleware', () => {
     await request(app).get('/anonymous');
     await new Promise((r) => setImmediate(r));
     expect(lines).toEqual([
-      { msg: 'request', method: 'GET', route: '/tenant/:id', status: 200, ms: expect.any(Number), tenant: 't-42', traceId: withTenant.body.traceId },
-      { msg: 'request', method: 'GET', route: '/anonymous', status: 200, ms: expect.any(Number), tenant: null, traceId: expect.stringMatching(/^[0-9a-f]{32}$/) },
+      {
+        msg: 'request',
+        method: 'GET',
+        route: '/tenant/:id',
+        status: 200,
+        ms: expect.any(Number),
+        tenant: 't-42',
+        traceId: withTenant.body.traceId,
+      },
+      {
+        msg: 'request',
+        method: 'GET',
+        route: '/anonymous',
+        status: 200,
+        ms: expect.any(Number),
+        tenant: null,
+        traceId: expect.stringMatching(/^[0-9a-f]{32}$/),
+      },
     ]);
   });
 
@@ -59,6 +82,8 @@ describe('requestContextMiddleware', () => {
     const json: unknown[] = [];
     await request(appWith(json)).get('/health/ready');
     await new Promise((r) => setImmediate(r));
-    expect(json).toEqual([expect.objectContaining({ msg: 'request', route: '/health/ready', status: 200 })]);
+    expect(json).toEqual([
+      expect.objectContaining({ msg: 'request', route: '/health/ready', status: 200 }),
+    ]);
   });
 });

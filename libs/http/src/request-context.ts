@@ -33,7 +33,10 @@ export function setRequestTenant(req: Request, tenantId: string): void {
  * and, when `log` is given, one log line: method, route, status, duration, tenant, trace id. Never
  * bodies or cookies.
  */
-export function requestContextMiddleware(app: string, log: { logger: LoggerService; json: boolean } | null) {
+export function requestContextMiddleware(
+  app: string,
+  log: { logger: LoggerService; json: boolean } | null,
+) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const startedAt = process.hrtime.bigint();
     const locals = localsOf(res);
@@ -48,9 +51,19 @@ export function requestContextMiddleware(app: string, log: { logger: LoggerServi
       recordHttpRequest(app, req.method, pattern ?? 'unmatched', res.statusCode, seconds);
       // In text (a person reading): health probes (a load balancer's every few seconds, `npm start` waiting for the apps) are counted, not logged.
       if (!log || (!log.json && req.path.startsWith('/health'))) return;
-      const line = { msg: 'request', method: req.method, route: pattern ?? req.path, status: res.statusCode, ms: Math.round(seconds * 1e4) / 10, tenant: locals.tenantId ?? null, traceId };
+      const line = {
+        msg: 'request',
+        method: req.method,
+        route: pattern ?? req.path,
+        status: res.statusCode,
+        ms: Math.round(seconds * 1e4) / 10,
+        tenant: locals.tenantId ?? null,
+        traceId,
+      };
       // A text line stays short (README: `POST /v1/auth/sign-in 401 64 ms`); the JSON line (LOG_JSON) also carries the tenant and trace id.
-      log.logger.log(log.json ? line : `${line.method} ${line.route} ${line.status} ${Math.round(line.ms)} ms`);
+      log.logger.log(
+        log.json ? line : `${line.method} ${line.route} ${line.status} ${Math.round(line.ms)} ms`,
+      );
     });
     next();
   };
@@ -64,7 +77,9 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  */
 export function jsonOnlyMiddleware(formPaths: string[] = []) {
   return (req: Request, _res: Response, next: NextFunction): void => {
-    const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+    const hasBody =
+      Number(req.headers['content-length'] ?? 0) > 0 ||
+      req.headers['transfer-encoding'] !== undefined;
     if (!BODY_METHODS.has(req.method) || !hasBody) return next();
     if (req.is(['application/json', 'application/*+json'])) return next();
     if (formPaths.includes(req.path) && req.is('application/x-www-form-urlencoded')) return next();
@@ -78,7 +93,10 @@ const BODY_ERRORS: Record<string, [string, string]> = {
   'encoding.unsupported': ['unsupported-media-type', 'The request body encoding is not supported.'],
   'charset.unsupported': ['unsupported-media-type', 'The request body charset is not supported.'],
   'request.aborted': ['validation-error', 'The request body was incomplete.'],
-  'request.size.invalid': ['validation-error', 'The request body length does not match Content-Length.'],
+  'request.size.invalid': [
+    'validation-error',
+    'The request body length does not match Content-Length.',
+  ],
 };
 
 /**
@@ -92,13 +110,25 @@ const BODY_ERRORS: Record<string, [string, string]> = {
  * a missing or unknown project key is 401 whatever the body; an unknown route 404, a wrong method
  * 405. body-parser has read the whole request by then, refused or not.
  */
-export function bodyMiddleware(limitBytes: number, formPaths: string[] = [], streamRoutes: string[] = []) {
+export function bodyMiddleware(
+  limitBytes: number,
+  formPaths: string[] = [],
+  streamRoutes: string[] = [],
+) {
   const streamPaths = streamRoutes.map((route) => new RegExp(`^${routePatternSource(route)}$`));
   const jsonOnly = jsonOnlyMiddleware(formPaths);
-  const json = express.json({ limit: limitBytes, strict: false, type: ['application/json', 'application/*+json'] });
+  const json = express.json({
+    limit: limitBytes,
+    strict: false,
+    type: ['application/json', 'application/*+json'],
+  });
   const form = express.urlencoded({ extended: false, limit: limitBytes });
   return (req: Request, res: Response, next: NextFunction): void => {
-    if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return next();
+    if (
+      req.headers['content-length'] === undefined &&
+      req.headers['transfer-encoding'] === undefined
+    )
+      return next();
     // A stream of lines, read by its route as it arrives: no size limit here, the route keeps one per line.
     if (req.is('application/x-ndjson') && streamPaths.some((p) => p.test(req.path))) return next();
     const parsed = (err?: unknown) => (err ? deferBodyError(err, res, next) : next());
@@ -134,6 +164,7 @@ function bodyProblem(err: unknown): PlatformError | null {
   const { type, status } = (err ?? {}) as { type?: unknown; status?: unknown };
   const mapped = typeof type === 'string' ? BODY_ERRORS[type] : undefined;
   if (mapped) return new PlatformError(mapped[0], mapped[1]);
-  if (status === 400) return new PlatformError('invalid-json', 'The request body could not be decoded.');
+  if (status === 400)
+    return new PlatformError('invalid-json', 'The request body could not be decoded.');
   return null;
 }

@@ -19,7 +19,10 @@ export class WebAppFiles {
 
   /** The folder of the built app `name` (from libs/http/src, or dist/libs/http/src). */
   static locate(name: 'console' | 'auth-pages'): string {
-    const candidates = [resolve(__dirname, '../../../dist', name), resolve(__dirname, '../../..', name)];
+    const candidates = [
+      resolve(__dirname, '../../../dist', name),
+      resolve(__dirname, '../../..', name),
+    ];
     return candidates.find((dir) => existsSync(join(dir, 'index.html'))) ?? candidates[0];
   }
 

@@ -10,5 +10,9 @@ export const DEFAULT_ACCESS_TOKEN_TTL_SECONDS = 900;
 
 /** A project's `access_token_ttl_seconds` setting when it is a valid one, else the default. */
 export function accessTokenTtl(v: unknown): number {
-  return typeof v === 'number' && v >= MIN_ACCESS_TOKEN_TTL_SECONDS && v <= MAX_ACCESS_TOKEN_TTL_SECONDS ? v : DEFAULT_ACCESS_TOKEN_TTL_SECONDS;
+  return typeof v === 'number' &&
+    v >= MIN_ACCESS_TOKEN_TTL_SECONDS &&
+    v <= MAX_ACCESS_TOKEN_TTL_SECONDS
+    ? v
+    : DEFAULT_ACCESS_TOKEN_TTL_SECONDS;
 }

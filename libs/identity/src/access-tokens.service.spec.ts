@@ -30,8 +30,12 @@ function setup() {
     loadedAt: 0,
   };
   const keys = {
-    activeKey: async () => ({ kid: generated.kid, key: privateKeyFromPem(generated.privateKeyPem) }),
-    verifyingKey: async (kid: string) => (kid === generated.kid && entry.status === 'active' ? entry : null),
+    activeKey: async () => ({
+      kid: generated.kid,
+      key: privateKeyFromPem(generated.privateKeyPem),
+    }),
+    verifyingKey: async (kid: string) =>
+      kid === generated.kid && entry.status === 'active' ? entry : null,
     revokedKidsSince: async () => [],
   } as unknown as SigningKeysService;
   const clock = new MovableClock(Date.UTC(2026, 10, 21, 12));
@@ -40,7 +44,14 @@ function setup() {
   const config = { http: { publicAuthUrl: 'http://auth.test' } } as AppConfig;
   const tokens = new AccessTokensService(keys, cache, sessions, clock, config);
   const issue = (sessionId = 'session-1') =>
-    tokens.issue({ tenantId: TENANT, projectId: PROJECT, userId: 'user-1', sessionId, isAdmin: false, ttlSeconds: 60 });
+    tokens.issue({
+      tenantId: TENANT,
+      projectId: PROJECT,
+      userId: 'user-1',
+      sessionId,
+      isAdmin: false,
+      ttlSeconds: 60,
+    });
   return { tokens, entry, clock, issue };
 }
 
@@ -105,18 +116,44 @@ describe('AccessTokensService.verify with its cache of verified tokens', () => {
 });
 
 describe('AccessTokensService.issue', () => {
-  const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()) as { iat: number; auth_time: number; exp: number };
+  const claimsOf = (token: string) =>
+    JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()) as {
+      iat: number;
+      auth_time: number;
+      exp: number;
+    };
 
   it('a token minted for a proof just made is issued at the proof instant: auth_time = iat even when the clock has crossed a second since', async () => {
     const { tokens, clock } = setup();
     const proof = new Date(clock.ms + 999);
     clock.ms += 1_001; // the session was written, the events recorded: the next second has begun
-    const { token } = await tokens.issue({ tenantId: TENANT, projectId: PROJECT, userId: 'u', sessionId: 's', isAdmin: false, ttlSeconds: 60, authTime: proof, issuedAt: proof });
+    const { token } = await tokens.issue({
+      tenantId: TENANT,
+      projectId: PROJECT,
+      userId: 'u',
+      sessionId: 's',
+      isAdmin: false,
+      ttlSeconds: 60,
+      authTime: proof,
+      issuedAt: proof,
+    });
     const claims = claimsOf(token);
     expect(claims.auth_time).toBe(claims.iat);
     expect(claims.exp).toBe(claims.iat + 60);
     // Without issuedAt (a refresh), iat is now and auth_time stays the old proof.
-    const refreshed = claimsOf((await tokens.issue({ tenantId: TENANT, projectId: PROJECT, userId: 'u', sessionId: 's', isAdmin: false, ttlSeconds: 60, authTime: proof })).token);
+    const refreshed = claimsOf(
+      (
+        await tokens.issue({
+          tenantId: TENANT,
+          projectId: PROJECT,
+          userId: 'u',
+          sessionId: 's',
+          isAdmin: false,
+          ttlSeconds: 60,
+          authTime: proof,
+        })
+      ).token,
+    );
     expect(refreshed.iat).toBe(Math.floor(clock.ms / 1000));
     expect(refreshed.auth_time).toBe(Math.floor(proof.getTime() / 1000));
   });

@@ -2,10 +2,18 @@ import { Inject, Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import type { EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
-import { peekKid, signAccessToken, verifyAccessToken, type AccessTokenClaims } from '@gatehouse/crypto';
+import {
+  peekKid,
+  signAccessToken,
+  verifyAccessToken,
+  type AccessTokenClaims,
+} from '@gatehouse/crypto';
 import { CacheStore, Clock } from '@gatehouse/platform';
 import { SessionsRepository } from './sessions/sessions.repository';
-import { DEFAULT_ACCESS_TOKEN_TTL_SECONDS, MAX_ACCESS_TOKEN_TTL_SECONDS } from './access-token-lifetime';
+import {
+  DEFAULT_ACCESS_TOKEN_TTL_SECONDS,
+  MAX_ACCESS_TOKEN_TTL_SECONDS,
+} from './access-token-lifetime';
 import { SigningKeysService } from './signing-keys.service';
 
 const revokedKey = (sessionId: string) => `revoked:session:${sessionId}`;
@@ -54,7 +62,9 @@ export class AccessTokensService {
    * goes through every other check: the key is still accepted, not expired, project, issuer,
    * revocation.
    */
-  private readonly verified = new LRUCache<string, { kid: string; claims: AccessTokenClaims }>({ max: VERIFIED_TOKENS_MAX });
+  private readonly verified = new LRUCache<string, { kid: string; claims: AccessTokenClaims }>({
+    max: VERIFIED_TOKENS_MAX,
+  });
 
   constructor(
     private readonly keys: SigningKeysService,
@@ -69,7 +79,10 @@ export class AccessTokensService {
   }
 
   /** Signs an access token; pass the transaction's manager when called inside one. */
-  async issue(input: IssueTokenInput, manager?: EntityManager): Promise<{ token: string; expiresIn: number; expiresAt: Date }> {
+  async issue(
+    input: IssueTokenInput,
+    manager?: EntityManager,
+  ): Promise<{ token: string; expiresIn: number; expiresAt: Date }> {
     const ttl = input.ttlSeconds ?? DEFAULT_ACCESS_TOKEN_TTL_SECONDS;
     const iat = Math.floor((input.issuedAt?.getTime() ?? this.clock.nowMs()) / 1000);
     const claims: AccessTokenClaims = {
@@ -84,8 +97,15 @@ export class AccessTokensService {
       iat,
       exp: iat + ttl,
     };
-    const { kid, key } = await this.keys.activeKey(input.projectId, { manager, activeKid: input.activeKid });
-    return { token: signAccessToken(claims, key, kid), expiresIn: ttl, expiresAt: new Date((iat + ttl) * 1000) };
+    const { kid, key } = await this.keys.activeKey(input.projectId, {
+      manager,
+      activeKid: input.activeKid,
+    });
+    return {
+      token: signAccessToken(claims, key, kid),
+      expiresIn: ttl,
+      expiresAt: new Date((iat + ttl) * 1000),
+    };
   }
 
   /**
@@ -138,7 +158,9 @@ export class AccessTokensService {
     this.reloading ??= (async () => {
       const since = new Date(this.clock.nowMs() - (MAX_ACCESS_TOKEN_TTL_SECONDS + 60) * 1000);
       await this.markRevoked(await this.sessions.revokedSince(since));
-      await Promise.all((await this.keys.revokedKidsSince(since)).map((kid) => this.markKeyRevoked(kid)));
+      await Promise.all(
+        (await this.keys.revokedKidsSince(since)).map((kid) => this.markKeyRevoked(kid)),
+      );
       await this.cache.set(LOADED_SENTINEL, '1');
     })().finally(() => {
       this.reloading = null;
@@ -153,6 +175,10 @@ export class AccessTokensService {
 
   /** Marks sessions revoked for every instance; kept as long as any of their tokens could live. */
   async markRevoked(sessionIds: string[]): Promise<void> {
-    await Promise.all(sessionIds.map((id) => this.cache.set(revokedKey(id), '1', (MAX_ACCESS_TOKEN_TTL_SECONDS + 60) * 1000)));
+    await Promise.all(
+      sessionIds.map((id) =>
+        this.cache.set(revokedKey(id), '1', (MAX_ACCESS_TOKEN_TTL_SECONDS + 60) * 1000),
+      ),
+    );
   }
 }

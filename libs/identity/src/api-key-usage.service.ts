@@ -25,6 +25,10 @@ export class ApiKeyUsage {
     this.written.set(secretHash, now);
     this.apiKeys
       .recordUse(secretHash)
-      .catch((err: unknown) => this.logger.warn(`last_used_at not recorded: ${err instanceof Error ? err.message : String(err)}`));
+      .catch((err: unknown) =>
+        this.logger.warn(
+          `last_used_at not recorded: ${err instanceof Error ? err.message : String(err)}`,
+        ),
+      );
   }
 }

@@ -74,7 +74,8 @@ export interface AuditFilter {
   end?: AuditTimeBound;
 }
 
-const AUDIT_COLUMNS = 'id, actor_type, actor_id, action, resource_type, resource_id, project_id, ip_address, user_agent, created_at, metadata';
+const AUDIT_COLUMNS =
+  'id, actor_type, actor_id, action, resource_type, resource_id, project_id, ip_address, user_agent, created_at, metadata';
 
 /**
  * The only code that reads `audit_events` (the control plane's audit query and the daily activity
@@ -87,7 +88,11 @@ export class AuditEventsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /** The page and the count statements (also EXPLAINed by `npm run bench:admin`). */
-  sql(tenantId: string, filter: AuditFilter, page: { limit: number; offset: number }): { list: string; count: string; params: unknown[] } {
+  sql(
+    tenantId: string,
+    filter: AuditFilter,
+    page: { limit: number; offset: number },
+  ): { list: string; count: string; params: unknown[] } {
     const { where, params } = this.where(tenantId, filter);
     return {
       list: `SELECT ${AUDIT_COLUMNS}
@@ -101,12 +106,19 @@ export class AuditEventsRepository {
    * One page of the export (`GET /v1/admin/audit/export`): newest first, after `cursor` (keyset on
    * created_at DESC, id DESC, so events written meanwhile are neither skipped nor read twice).
    */
-  async exportPage(tenantId: string, filter: AuditFilter, cursor: AuditCursor | null, limit: number): Promise<(AuditEventRow & { cursor: string })[]> {
+  async exportPage(
+    tenantId: string,
+    filter: AuditFilter,
+    cursor: AuditCursor | null,
+    limit: number,
+  ): Promise<(AuditEventRow & { cursor: string })[]> {
     const { where, params } = this.where(tenantId, filter);
     const clauses = [where];
     if (cursor) {
       params.push(cursor.created_at, cursor.id);
-      clauses.push(`(created_at, id) < ($${params.length - 1}::timestamptz, $${params.length}::uuid)`);
+      clauses.push(
+        `(created_at, id) < ($${params.length - 1}::timestamptz, $${params.length}::uuid)`,
+      );
     }
     return this.dataSource.query(
       `SELECT ${AUDIT_COLUMNS}, created_at::text AS cursor FROM audit_events WHERE ${clauses.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ${limit}`,
@@ -128,7 +140,9 @@ export class AuditEventsRepository {
     }
     if (filter.userId !== undefined) {
       params.push(filter.userId);
-      clauses.push(`(actor_id = $${params.length} OR (resource_type = 'user' AND resource_id = $${params.length}))`);
+      clauses.push(
+        `(actor_id = $${params.length} OR (resource_type = 'user' AND resource_id = $${params.length}))`,
+      );
     }
     if (filter.actorId !== undefined) {
       params.push(filter.actorId);
@@ -146,7 +160,11 @@ export class AuditEventsRepository {
     return { where: clauses.join(' AND '), params };
   }
 
-  async list(tenantId: string, filter: AuditFilter, page: { limit: number; offset: number }): Promise<[AuditEventRow[], number]> {
+  async list(
+    tenantId: string,
+    filter: AuditFilter,
+    page: { limit: number; offset: number },
+  ): Promise<[AuditEventRow[], number]> {
     const q = this.sql(tenantId, filter, page);
     const [rows, [{ total }]] = await Promise.all([
       this.dataSource.query<AuditEventRow[]>(q.list, q.params),
@@ -166,7 +184,9 @@ export class AuditEventsRepository {
    * session's time zone.
    */
   dailyActivitySql(tenantId: string, from: Date, until: Date): { sql: string; params: unknown[] } {
-    const counts = Object.entries(ACTIVITY_COUNTS).map(([name, when]) => `count(*) FILTER (WHERE ${when})::int AS ${name}`);
+    const counts = Object.entries(ACTIVITY_COUNTS).map(
+      ([name, when]) => `count(*) FILTER (WHERE ${when})::int AS ${name}`,
+    );
     return {
       sql: `SELECT to_char(d.day AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS date, c.*
               FROM generate_series($2::timestamptz, $3::timestamptz - interval '24 hours', interval '24 hours') AS d(day)
@@ -175,7 +195,9 @@ export class AuditEventsRepository {
                      FROM audit_events
                     WHERE tenant_id = $1 AND action IN ${ACTIVITY_ACTIONS} AND created_at >= d.day AND created_at < d.day + interval '24 hours' AND project_id IS NOT NULL
                     GROUP BY project_id
-                   HAVING count(*) FILTER (WHERE ${Object.values(ACTIVITY_COUNTS).map((when) => `(${when})`).join(' OR ')}) > 0
+                   HAVING count(*) FILTER (WHERE ${Object.values(ACTIVITY_COUNTS)
+                     .map((when) => `(${when})`)
+                     .join(' OR ')}) > 0
                    ) c
              ORDER BY d.day, c.project_id`,
       params: [tenantId, from, until],

@@ -9,7 +9,9 @@ import { IsEmail, IsString, MaxLength } from 'class-validator';
  */
 export function IsEmailAddress(): PropertyDecorator {
   return applyDecorators(
-    Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value)),
+    Transform(({ value }: { value: unknown }) =>
+      typeof value === 'string' ? value.trim() : value,
+    ),
     IsString(),
     MaxLength(254),
     IsEmail({}, { message: 'must be a valid email address' }),

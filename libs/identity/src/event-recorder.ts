@@ -43,7 +43,15 @@ export class EventRecorder {
     const data = JSON.stringify(e.data ?? {});
     const meta = [e.meta?.ip ?? null, e.meta?.userAgent?.slice(0, 512) ?? null];
     const rows = await queryPrepared<{ id: string }>(manager, RECORD_STATEMENT, [
-      e.tenantId, e.projectId, e.actorType, e.actorId, e.action, e.resourceType, e.resourceId, ...meta, data,
+      e.tenantId,
+      e.projectId,
+      e.actorType,
+      e.actorId,
+      e.action,
+      e.resourceType,
+      e.resourceId,
+      ...meta,
+      data,
     ]);
     return rows[0].id;
   }
@@ -61,7 +69,13 @@ export class EventRecorder {
     reason: string,
   ): Promise<void> {
     for (const id of sessionIds) {
-      await this.record(manager, { ...by, action: 'session.revoked', resourceType: 'session', resourceId: id, data: { session: { id, user_id: userId }, reason } });
+      await this.record(manager, {
+        ...by,
+        action: 'session.revoked',
+        resourceType: 'session',
+        resourceId: id,
+        data: { session: { id, user_id: userId }, reason },
+      });
     }
   }
 }

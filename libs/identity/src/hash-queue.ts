@@ -18,7 +18,10 @@ interface Waiter {
 
 /** 503 `service-unavailable` with `Retry-After`: the password check could not get its turn in time. */
 export function hashQueueFull(): ProblemError {
-  return new ProblemError('service-unavailable', { detail: 'Too many password checks at once; try again shortly.', headers: { 'Retry-After': '1' } });
+  return new ProblemError('service-unavailable', {
+    detail: 'Too many password checks at once; try again shortly.',
+    headers: { 'Retry-After': '1' },
+  });
 }
 
 /**

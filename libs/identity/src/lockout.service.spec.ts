@@ -23,7 +23,11 @@ describe('LockoutService on the in-process store', () => {
   });
 
   /** One attempt whose password is checked in `checkMs` and found `right` or wrong; its outcome or refusal. */
-  const attempt = async (right: boolean, identifier = 'a@example.com', checkMs = 0): Promise<string | Date | null> => {
+  const attempt = async (
+    right: boolean,
+    identifier = 'a@example.com',
+    checkMs = 0,
+  ): Promise<string | Date | null> => {
     try {
       const begun = await lockout.beginAttempt(P, identifier);
       await sleep(checkMs);
@@ -40,15 +44,21 @@ describe('LockoutService on the in-process store', () => {
     for (const duration of [...LOCK_DURATIONS_MS, LOCK_DURATIONS_MS[3]]) {
       for (let i = 0; i < 4; i++) expect(await attempt(false)).toBeNull();
       expect(await attempt(false)).toEqual(new Date(clock.nowMs() + duration));
-      const refused = await lockout.beginAttempt(P, ' A@Example.com ').catch((err: ProblemError) => err);
+      const refused = await lockout
+        .beginAttempt(P, ' A@Example.com ')
+        .catch((err: ProblemError) => err);
       expect(refused).toBeInstanceOf(ProblemError);
-      expect((refused as ProblemError).options.extensions).toEqual({ locked_until: new Date(clock.nowMs() + duration).toISOString() });
+      expect((refused as ProblemError).options.extensions).toEqual({
+        locked_until: new Date(clock.nowMs() + duration).toISOString(),
+      });
       offset += duration;
     }
   });
 
   it('checks five of 20 concurrent wrong passwords; the rest wait and find the one lock they earned', async () => {
-    const outcomes = await Promise.all(Array.from({ length: 20 }, () => attempt(false, 'a@example.com', 20)));
+    const outcomes = await Promise.all(
+      Array.from({ length: 20 }, () => attempt(false, 'a@example.com', 20)),
+    );
     const until = new Date(clock.nowMs() + LOCK_DURATIONS_MS[0]);
     expect(outcomes.filter((o) => o === null)).toHaveLength(4);
     expect(outcomes.filter((o) => o instanceof Date)).toEqual([until]);
@@ -79,7 +89,9 @@ describe('LockoutService on the in-process store', () => {
   });
 
   it('frees the slot of an attempt that ended in an error, and answers rate-limited when no slot frees in time', async () => {
-    const stuck = await Promise.all(Array.from({ length: 5 }, () => lockout.beginAttempt(P, 'a@example.com')));
+    const stuck = await Promise.all(
+      Array.from({ length: 5 }, () => lockout.beginAttempt(P, 'a@example.com')),
+    );
     expect(await attempt(true)).toBe('rate-limited');
     await stuck[0].release();
     await stuck[0].failed(); // settled already: counts nothing
@@ -91,7 +103,9 @@ describe('LockoutService on the in-process store', () => {
   });
 
   it('an expired slot (its instance died mid-check) frees itself; a right password found after a lock does not lift it', async () => {
-    const [late] = await Promise.all(Array.from({ length: 5 }, () => lockout.beginAttempt(P, 'a@example.com')));
+    const [late] = await Promise.all(
+      Array.from({ length: 5 }, () => lockout.beginAttempt(P, 'a@example.com')),
+    );
     offset += 60_001;
     expect(await attempt(true)).toBe('signed in');
     for (let i = 0; i < 4; i++) expect(await attempt(false)).toBeNull();
@@ -109,7 +123,9 @@ describe('LockoutService on the in-process store', () => {
       }
     })(() => clock.nowMs());
     lockout = new QuickLockout(store, clock);
-    const held = await Promise.all(Array.from({ length: 5 }, () => lockout.beginAttempt(P, 'a@example.com')));
+    const held = await Promise.all(
+      Array.from({ length: 5 }, () => lockout.beginAttempt(P, 'a@example.com')),
+    );
     down = true;
     await expect(held[0].failed()).rejects.toThrow('cache down');
     down = false;
@@ -139,7 +155,9 @@ describe('LockoutService on the in-process store', () => {
     const problem = lockout.lockedError(new Date(clock.nowMs() + 90_500));
     expect(problem.slug).toBe('account-locked');
     expect(problem.options.headers).toEqual({ 'Retry-After': '91' });
-    expect(problem.options.extensions).toEqual({ locked_until: new Date(clock.nowMs() + 90_500).toISOString() });
+    expect(problem.options.extensions).toEqual({
+      locked_until: new Date(clock.nowMs() + 90_500).toISOString(),
+    });
   });
 });
 
@@ -182,9 +200,13 @@ describe('SecondFactorLockout on the in-process store', () => {
       for (let i = 0; i < 9; i++) expect(await guess(false)).toBeNull();
       expect(await guess(false)).toEqual(new Date(clock.nowMs() + duration));
       expect(await guess(true)).toBe('account-locked');
-      const refused = (await mfa.beginAttempt(P, USER).catch((err: unknown) => err)) as ProblemError;
+      const refused = (await mfa
+        .beginAttempt(P, USER)
+        .catch((err: unknown) => err)) as ProblemError;
       expect(refused.options.detail).toMatch(/second factor/);
-      expect(refused.options.extensions).toEqual({ locked_until: new Date(clock.nowMs() + duration).toISOString() });
+      expect(refused.options.extensions).toEqual({
+        locked_until: new Date(clock.nowMs() + duration).toISOString(),
+      });
       offset += duration;
     }
   });

@@ -29,7 +29,11 @@ const LEVEL_MEMORY_MS = 30 * 24 * 3600_000;
  */
 export function lockoutRefusalReason(err: unknown): 'locked' | 'rate_limited' | null {
   if (!(err instanceof ProblemError)) return null;
-  return err.slug === 'account-locked' ? 'locked' : err.slug === 'rate-limited' ? 'rate_limited' : null;
+  return err.slug === 'account-locked'
+    ? 'locked'
+    : err.slug === 'rate-limited'
+      ? 'rate_limited'
+      : null;
 }
 
 export function normalizeIdentifier(identifier: string): string {
@@ -79,7 +83,8 @@ return {1, 0, 0}`,
     const locked = heldLock(kv, keys, args);
     if (locked) return locked;
     const slots = liveSlots(kv, keys[3], args);
-    if (Number(kv.get(keys[0]) ?? 0) + Object.keys(slots).length >= Number(args[1])) return [2, 0, 0];
+    if (Number(kv.get(keys[0]) ?? 0) + Object.keys(slots).length >= Number(args[1]))
+      return [2, 0, 0];
     slots[args[5]] = Number(args[0]) + Number(args[4]);
     kv.set(keys[3], JSON.stringify(slots), Number(args[4]));
     return [1, 0, 0];
@@ -203,7 +208,15 @@ abstract class AttemptLockout {
   }
 
   private run(script: CacheScript, keys: string[], attemptId: string): Promise<number[]> {
-    const args = [this.clock.nowMs(), this.policy.failuresToLock, this.policy.failureWindowMs, LEVEL_MEMORY_MS, SLOT_TTL_MS, attemptId, ...LOCK_DURATIONS_MS];
+    const args = [
+      this.clock.nowMs(),
+      this.policy.failuresToLock,
+      this.policy.failureWindowMs,
+      LEVEL_MEMORY_MS,
+      SLOT_TTL_MS,
+      attemptId,
+      ...LOCK_DURATIONS_MS,
+    ];
     return this.cache.runScript(script, keys, args);
   }
 
@@ -220,7 +233,10 @@ abstract class AttemptLockout {
       if (state === 0) throw this.lockedError(new Date(lockedUntil));
       if (state === 1) break;
       if (Date.now() >= giveUpAt) {
-        throw new ProblemError('rate-limited', { detail: 'Too many attempts for this account at once; try again shortly.', headers: { 'Retry-After': '1' } });
+        throw new ProblemError('rate-limited', {
+          detail: 'Too many attempts for this account at once; try again shortly.',
+          headers: { 'Retry-After': '1' },
+        });
       }
       await sleep(20 + Math.random() * 20);
     }
@@ -259,8 +275,13 @@ abstract class AttemptLockout {
    * When the latest lock of these subjects ends, or null while none holds (the admin user
    * resource's `locked_until`, so the console offers Unlock only while it would unlock something).
    */
-  async lockedUntil(projectId: string, ...subjects: (string | null | undefined)[]): Promise<Date | null> {
-    const keys = subjects.filter((i): i is string => Boolean(i)).map((i) => this.keys(projectId, i)[2]);
+  async lockedUntil(
+    projectId: string,
+    ...subjects: (string | null | undefined)[]
+  ): Promise<Date | null> {
+    const keys = subjects
+      .filter((i): i is string => Boolean(i))
+      .map((i) => this.keys(projectId, i)[2]);
     if (!keys.length) return null;
     const latest = Math.max(0, ...(await this.cache.mget(keys)).map((v) => Number(v ?? 0) || 0));
     return latest > this.clock.nowMs() ? new Date(latest) : null;
@@ -268,7 +289,9 @@ abstract class AttemptLockout {
 
   /** Clears streak, level and lock (not the slots of attempts in progress): password reset, admin unlock. */
   async reset(projectId: string, ...subjects: (string | null | undefined)[]): Promise<void> {
-    const keys = subjects.filter((i): i is string => Boolean(i)).flatMap((i) => this.keys(projectId, i).slice(0, 3));
+    const keys = subjects
+      .filter((i): i is string => Boolean(i))
+      .flatMap((i) => this.keys(projectId, i).slice(0, 3));
     if (keys.length) await this.cache.del(...keys);
   }
 }
@@ -299,6 +322,6 @@ export class SecondFactorLockout extends AttemptLockout {
     prefix: 'mfa-lockout',
     failuresToLock: MFA_LOCK_AFTER_FAILURES,
     failureWindowMs: MFA_FAILURE_WINDOW_MS,
-    lockedDetail: 'Too many wrong codes; the account\'s second factor is temporarily locked.',
+    lockedDetail: "Too many wrong codes; the account's second factor is temporarily locked.",
   };
 }

@@ -10,10 +10,26 @@ export type OAuthProvider = (typeof OAUTH_PROVIDERS)[number];
  * seals what an admin writes; the runtime opens it when talking to the provider. Reads through
  * the admin API show only `client_secret_set` / `private_key_set`.
  */
-export function sealOAuthSecret(config: AppConfig, projectId: string, provider: string, field: 'client_secret' | 'private_key', value: string): string {
+export function sealOAuthSecret(
+  config: AppConfig,
+  projectId: string,
+  provider: string,
+  field: 'client_secret' | 'private_key',
+  value: string,
+): string {
   return encryptSecret(config.auth.encryptionKey, value, `oauth:${projectId}:${provider}:${field}`);
 }
 
-export function openOAuthSecret(config: AppConfig, projectId: string, provider: string, field: 'client_secret' | 'private_key', sealed: string): string {
-  return decryptSecretString(config.auth.encryptionKey, sealed, `oauth:${projectId}:${provider}:${field}`);
+export function openOAuthSecret(
+  config: AppConfig,
+  projectId: string,
+  provider: string,
+  field: 'client_secret' | 'private_key',
+  sealed: string,
+): string {
+  return decryptSecretString(
+    config.auth.encryptionKey,
+    sealed,
+    `oauth:${projectId}:${provider}:${field}`,
+  );
 }

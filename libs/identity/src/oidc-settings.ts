@@ -14,7 +14,13 @@ export interface ProjectOidcSettings {
   allow_sign_up: boolean;
 }
 
-export const DEFAULT_OIDC_SETTINGS: Readonly<ProjectOidcSettings> = { enabled: false, login_url: null, dynamic_registration: false, require_pushed_authorization_requests: false, allow_sign_up: true };
+export const DEFAULT_OIDC_SETTINGS: Readonly<ProjectOidcSettings> = {
+  enabled: false,
+  login_url: null,
+  dynamic_registration: false,
+  require_pushed_authorization_requests: false,
+  allow_sign_up: true,
+};
 
 /**
  * A project's `settings.oidc` with each absent member at its default: a project that never set it
@@ -23,7 +29,8 @@ export const DEFAULT_OIDC_SETTINGS: Readonly<ProjectOidcSettings> = { enabled: f
  * but `false` turns sign-up off).
  */
 export function projectOidcSettings(settings: ProjectSettings): ProjectOidcSettings {
-  const oidc: Record<string, unknown> = settings.oidc && typeof settings.oidc === 'object' ? settings.oidc : {};
+  const oidc: Record<string, unknown> =
+    settings.oidc && typeof settings.oidc === 'object' ? settings.oidc : {};
   return {
     enabled: oidc.enabled === true,
     login_url: typeof oidc.login_url === 'string' ? oidc.login_url : null,

@@ -4,9 +4,20 @@ import * as crypto from '@gatehouse/crypto';
 import { ProblemError } from '@gatehouse/problem-details';
 import { PasswordHasher } from './password-hasher';
 
-jest.mock('@gatehouse/crypto', () => ({ ...jest.requireActual('@gatehouse/crypto'), verifyPassword: jest.fn(), hashPassword: jest.fn(), makeDummyHash: jest.fn(), lowPriorityVerifier: jest.fn(() => null) }));
+jest.mock('@gatehouse/crypto', () => ({
+  ...jest.requireActual('@gatehouse/crypto'),
+  verifyPassword: jest.fn(),
+  hashPassword: jest.fn(),
+  makeDummyHash: jest.fn(),
+  lowPriorityVerifier: jest.fn(() => null),
+}));
 
-const config = (concurrency: number, timeoutMs = 10_000) => loadConfig({ ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'), PASSWORD_HASH_CONCURRENCY: String(concurrency), PASSWORD_HASH_QUEUE_TIMEOUT_MS: String(timeoutMs) });
+const config = (concurrency: number, timeoutMs = 10_000) =>
+  loadConfig({
+    ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+    PASSWORD_HASH_CONCURRENCY: String(concurrency),
+    PASSWORD_HASH_QUEUE_TIMEOUT_MS: String(timeoutMs),
+  });
 const BCRYPT_12 = `$2b$12$${'a'.repeat(53)}`;
 const ARGON2 = '$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHQ$aGFzaGhhc2g';
 
@@ -15,15 +26,17 @@ function gate() {
   let running = 0;
   let peak = 0;
   const releases: (() => void)[] = [];
-  const job = <T>(value: T) => () =>
-    new Promise<T>((resolve) => {
-      running++;
-      peak = Math.max(peak, running);
-      releases.push(() => {
-        running--;
-        resolve(value);
+  const job =
+    <T>(value: T) =>
+    () =>
+      new Promise<T>((resolve) => {
+        running++;
+        peak = Math.max(peak, running);
+        releases.push(() => {
+          running--;
+          resolve(value);
+        });
       });
-    });
   const settle = () => new Promise((r) => setImmediate(r));
   return { job, releases, settle, peak: () => peak, running: () => running };
 }
@@ -34,7 +47,9 @@ describe('PasswordHasher', () => {
   it('runs at most PASSWORD_HASH_CONCURRENCY bcrypt operations at once and queues the rest in order', async () => {
     const g = gate();
     jest.mocked(crypto.verifyPassword).mockImplementation(g.job(true));
-    jest.mocked(crypto.hashPassword).mockImplementation(g.job({ hash: 'h', scheme: 'bcrypt-sha256' as const }));
+    jest
+      .mocked(crypto.hashPassword)
+      .mockImplementation(g.job({ hash: 'h', scheme: 'bcrypt-sha256' as const }));
     const hasher = new PasswordHasher(config(2));
     const all = Promise.all([
       hasher.verify('a', 'h', 'bcrypt-sha256'),
@@ -50,7 +65,13 @@ describe('PasswordHasher', () => {
       await g.settle();
       expect(g.running()).toBeLessThanOrEqual(2);
     }
-    expect(await all).toEqual([true, { hash: 'h', scheme: 'bcrypt-sha256' }, true, { hash: 'h', scheme: 'bcrypt-sha256' }, true]);
+    expect(await all).toEqual([
+      true,
+      { hash: 'h', scheme: 'bcrypt-sha256' },
+      true,
+      { hash: 'h', scheme: 'bcrypt-sha256' },
+      true,
+    ]);
     expect(g.peak()).toBe(2);
     expect(jest.mocked(crypto.verifyPassword).mock.calls.map((c) => c[0])).toEqual(['a', 'c', 'e']);
   });
@@ -88,7 +109,10 @@ describe('PasswordHasher', () => {
     const refused = await queued;
     expect(g.running()).toBe(1);
     expect(refused).toBeInstanceOf(ProblemError);
-    expect(refused).toMatchObject({ slug: 'service-unavailable', options: { headers: { 'Retry-After': '1' } } });
+    expect(refused).toMatchObject({
+      slug: 'service-unavailable',
+      options: { headers: { 'Retry-After': '1' } },
+    });
     g.releases.shift()?.();
     expect(await first).toBe(true);
     expect(jest.mocked(crypto.verifyPassword).mock.calls.map((c) => c[0])).toEqual(['a']);
@@ -107,23 +131,42 @@ describe('PasswordHasher', () => {
     const b2 = hasher.verify('b2', ARGON2, 'argon2', { projectId: 'B' });
     const b3 = hasher.verify('b3', BCRYPT_12, 'bcrypt', { projectId: 'B' });
     const a1 = hasher.verify('a1', ARGON2, 'argon2', { projectId: 'A' });
-    const ours = [hasher.verify('o1', 'h', 'bcrypt-sha256'), hasher.verify('o2', 'h', 'bcrypt-sha256')];
+    const ours = [
+      hasher.verify('o1', 'h', 'bcrypt-sha256'),
+      hasher.verify('o2', 'h', 'bcrypt-sha256'),
+    ];
     await g.settle();
     // B's first imported check and both of ours run; B's backlog waits.
-    expect(jest.mocked(crypto.verifyPassword).mock.calls.map((c) => c[0])).toEqual(['b1', 'o1', 'o2']);
+    expect(jest.mocked(crypto.verifyPassword).mock.calls.map((c) => c[0])).toEqual([
+      'b1',
+      'o1',
+      'o2',
+    ]);
     g.releases.splice(1, 2).forEach((release) => release());
     expect(await Promise.all(ours)).toEqual([true, true]);
     g.releases.shift()?.();
     await g.settle();
     // A's turn comes before the rest of B's, though B queued first.
-    expect(jest.mocked(crypto.verifyPassword).mock.calls.map((c) => c[0])).toEqual(['b1', 'o1', 'o2', 'a1']);
+    expect(jest.mocked(crypto.verifyPassword).mock.calls.map((c) => c[0])).toEqual([
+      'b1',
+      'o1',
+      'o2',
+      'a1',
+    ]);
     for (let i = 0; i < 3; i++) {
       expect(g.running()).toBe(1);
       g.releases.shift()?.();
       await g.settle();
     }
     expect(await Promise.all([b1, b2, b3, a1])).toEqual([true, true, true, true]);
-    expect(jest.mocked(crypto.verifyPassword).mock.calls.map((c) => c[0])).toEqual(['b1', 'o1', 'o2', 'a1', 'b2', 'b3']);
+    expect(jest.mocked(crypto.verifyPassword).mock.calls.map((c) => c[0])).toEqual([
+      'b1',
+      'o1',
+      'o2',
+      'a1',
+      'b2',
+      'b3',
+    ]);
     expect(g.peak()).toBe(3);
   });
 
@@ -131,7 +174,10 @@ describe('PasswordHasher', () => {
     const g = gate();
     jest.mocked(crypto.verifyPassword).mockImplementation(g.job(true));
     const hasher = new PasswordHasher(config(2));
-    const imported = [hasher.verify('x', BCRYPT_12, 'bcrypt-sha256', { projectId: 'B' }), hasher.verify('y', BCRYPT_12, 'bcrypt-sha256', { projectId: 'B' })];
+    const imported = [
+      hasher.verify('x', BCRYPT_12, 'bcrypt-sha256', { projectId: 'B' }),
+      hasher.verify('y', BCRYPT_12, 'bcrypt-sha256', { projectId: 'B' }),
+    ];
     const ours = hasher.verify('z', 'h', 'bcrypt-sha256');
     await g.settle();
     expect(jest.mocked(crypto.verifyPassword).mock.calls.map((c) => c[0])).toEqual(['x', 'z']);
@@ -146,9 +192,14 @@ describe('PasswordHasher', () => {
     const g = gate();
     jest.mocked(crypto.verifyPassword).mockImplementation(g.job(true));
     const hasher = new PasswordHasher(config(2));
-    const all = Array.from({ length: 34 }, (_, i) => hasher.verify(`p${i}`, ARGON2, 'argon2', { projectId: 'B' }).catch((err: unknown) => err));
+    const all = Array.from({ length: 34 }, (_, i) =>
+      hasher.verify(`p${i}`, ARGON2, 'argon2', { projectId: 'B' }).catch((err: unknown) => err),
+    );
     // One runs, 32 wait, the 34th is refused without waiting.
-    expect(await all[33]).toMatchObject({ slug: 'service-unavailable', options: { headers: { 'Retry-After': '1' } } });
+    expect(await all[33]).toMatchObject({
+      slug: 'service-unavailable',
+      options: { headers: { 'Retry-After': '1' } },
+    });
     const other = hasher.verify('a', ARGON2, 'argon2', { projectId: 'A' });
     while (g.releases.length > 0) {
       g.releases.shift()?.();
@@ -164,15 +215,27 @@ describe('PasswordHasher', () => {
     const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
     const hasher = new PasswordHasher(config(2));
     const scrypt = '$scrypt$ln=20,r=16,p=4$c2FsdA$aGFzaA';
-    expect(await hasher.verify('right', scrypt, 'scrypt', { projectId: 'B', userId: 'u1' })).toBe(false);
-    expect(await hasher.verify('right', scrypt, 'scrypt', { projectId: 'B', userId: 'u1' })).toBe(false);
-    expect(await hasher.verify('right', `$2b$16$${'a'.repeat(53)}`, 'bcrypt', { projectId: 'B', userId: 'u2' })).toBe(false);
+    expect(await hasher.verify('right', scrypt, 'scrypt', { projectId: 'B', userId: 'u1' })).toBe(
+      false,
+    );
+    expect(await hasher.verify('right', scrypt, 'scrypt', { projectId: 'B', userId: 'u1' })).toBe(
+      false,
+    );
+    expect(
+      await hasher.verify('right', `$2b$16$${'a'.repeat(53)}`, 'bcrypt', {
+        projectId: 'B',
+        userId: 'u2',
+      }),
+    ).toBe(false);
     expect(jest.mocked(crypto.verifyPassword).mock.calls).toEqual([
       ['right', 'dummy-hash', 'bcrypt-sha256'],
       ['right', 'dummy-hash', 'bcrypt-sha256'],
       ['right', 'dummy-hash', 'bcrypt-sha256'],
     ]);
-    expect(warn.mock.calls.map((c) => String(c[0]))).toEqual([expect.stringMatching(/scrypt .*user u1.*128·N·r/), expect.stringMatching(/bcrypt .*user u2.*cost 16/)]);
+    expect(warn.mock.calls.map((c) => String(c[0]))).toEqual([
+      expect.stringMatching(/scrypt .*user u1.*128·N·r/),
+      expect.stringMatching(/bcrypt .*user u2.*cost 16/),
+    ]);
     warn.mockRestore();
   });
 
@@ -186,7 +249,9 @@ describe('PasswordHasher', () => {
         resume: jest.fn(() => events.push('resume')),
         verify: jest.fn(() => new Promise<boolean>((resolve) => checks.push(resolve))),
       };
-      jest.mocked(crypto.lowPriorityVerifier).mockReturnValue(verifier as unknown as crypto.LowPriorityVerifier);
+      jest
+        .mocked(crypto.lowPriorityVerifier)
+        .mockReturnValue(verifier as unknown as crypto.LowPriorityVerifier);
       return { verifier, events, checks };
     }
 
@@ -231,7 +296,10 @@ describe('PasswordHasher', () => {
         const c = child();
         const hasher = new PasswordHasher(config(2, 1000));
         const imported = hasher.verify('pw', ARGON2, 'argon2', { projectId: 'b' });
-        const refused = expect(imported).rejects.toMatchObject({ slug: 'service-unavailable', status: 503 });
+        const refused = expect(imported).rejects.toMatchObject({
+          slug: 'service-unavailable',
+          status: 503,
+        });
         await jest.advanceTimersByTimeAsync(999);
         expect(c.verifier.verify).toHaveBeenCalledTimes(1);
         await jest.advanceTimersByTimeAsync(1);

@@ -1,6 +1,17 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
-import { bcryptCostOf, hashPassword, importedHashOverBudget, lowPriorityVerifier, makeDummyHash, needsRehash, sha256Hex, verifyPassword, type LowPriorityVerifier, type PasswordScheme } from '@gatehouse/crypto';
+import {
+  bcryptCostOf,
+  hashPassword,
+  importedHashOverBudget,
+  lowPriorityVerifier,
+  makeDummyHash,
+  needsRehash,
+  sha256Hex,
+  verifyPassword,
+  type LowPriorityVerifier,
+  type PasswordScheme,
+} from '@gatehouse/crypto';
 import { HashQueue, hashQueueFull } from './hash-queue';
 
 /** Imported-hash checks of one project that may wait; one more is refused at once. */
@@ -52,9 +63,20 @@ export class PasswordHasher {
   private resumeTimer: NodeJS.Timeout | null = null;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
-    const { passwordHashConcurrency: concurrency, passwordHashQueueTimeoutMs: timeoutMs } = config.auth;
-    this.ours = new HashQueue({ concurrency, perKey: concurrency, maxWaitingPerKey: Number.POSITIVE_INFINITY, timeoutMs });
-    this.imported = new HashQueue({ concurrency: Math.max(1, Math.floor(concurrency / 2)), perKey: 1, maxWaitingPerKey: IMPORTED_WAITING_PER_PROJECT, timeoutMs });
+    const { passwordHashConcurrency: concurrency, passwordHashQueueTimeoutMs: timeoutMs } =
+      config.auth;
+    this.ours = new HashQueue({
+      concurrency,
+      perKey: concurrency,
+      maxWaitingPerKey: Number.POSITIVE_INFINITY,
+      timeoutMs,
+    });
+    this.imported = new HashQueue({
+      concurrency: Math.max(1, Math.floor(concurrency / 2)),
+      perKey: 1,
+      maxWaitingPerKey: IMPORTED_WAITING_PER_PROJECT,
+      timeoutMs,
+    });
   }
 
   hash(password: string) {
@@ -90,9 +112,17 @@ export class PasswordHasher {
    * not done PASSWORD_HASH_QUEUE_TIMEOUT_MS after it started: stopped while our own hashes run, it
    * could otherwise wait for as long as they keep coming.
    */
-  private verifyImported(password: string, hash: string, scheme: PasswordScheme, verifier: LowPriorityVerifier): Promise<boolean> {
+  private verifyImported(
+    password: string,
+    hash: string,
+    scheme: PasswordScheme,
+    verifier: LowPriorityVerifier,
+  ): Promise<boolean> {
     return new Promise<boolean>((resolve, reject) => {
-      const timer = setTimeout(() => reject(hashQueueFull()), this.config.auth.passwordHashQueueTimeoutMs);
+      const timer = setTimeout(
+        () => reject(hashQueueFull()),
+        this.config.auth.passwordHashQueueTimeoutMs,
+      );
       verifier.verify(password, hash, scheme).then(
         (ok) => {
           clearTimeout(timer);
@@ -107,15 +137,25 @@ export class PasswordHasher {
   }
 
   /** `owner`: the project (and user) the hash belongs to; imported hashes wait in that project's turn. */
-  verify(password: string, hash: string, scheme: PasswordScheme, owner?: HashOwner): Promise<boolean> {
-    if (scheme === 'bcrypt-sha256' && bcryptCostOf(hash) <= this.config.auth.bcryptCost) return this.runOurs(() => verifyPassword(password, hash, scheme));
+  verify(
+    password: string,
+    hash: string,
+    scheme: PasswordScheme,
+    owner?: HashOwner,
+  ): Promise<boolean> {
+    if (scheme === 'bcrypt-sha256' && bcryptCostOf(hash) <= this.config.auth.bcryptCost)
+      return this.runOurs(() => verifyPassword(password, hash, scheme));
     const over = importedHashOverBudget(hash, scheme);
     if (over) {
       this.logOverBudget(hash, scheme, over, owner);
       return this.verifyDummy(password);
     }
     const verifier = this.lowPriority;
-    return this.imported.run(owner?.projectId ?? '', () => (verifier ? this.verifyImported(password, hash, scheme, verifier) : verifyPassword(password, hash, scheme)));
+    return this.imported.run(owner?.projectId ?? '', () =>
+      verifier
+        ? this.verifyImported(password, hash, scheme, verifier)
+        : verifyPassword(password, hash, scheme),
+    );
   }
 
   needsRehash(hash: string, scheme: PasswordScheme): boolean {
@@ -132,11 +172,18 @@ export class PasswordHasher {
     return false;
   }
 
-  private logOverBudget(hash: string, scheme: PasswordScheme, reason: string, owner?: HashOwner): void {
+  private logOverBudget(
+    hash: string,
+    scheme: PasswordScheme,
+    reason: string,
+    owner?: HashOwner,
+  ): void {
     const key = sha256Hex(`${owner?.userId ?? ''}\n${hash}`);
     if (this.overBudgetLogged.has(key)) return;
     if (this.overBudgetLogged.size >= OVER_BUDGET_LOGGED_MAX) this.overBudgetLogged.clear();
     this.overBudgetLogged.add(key);
-    this.log.warn(`Stored ${scheme} password hash over the work budget refused without computing it (project ${owner?.projectId ?? 'unknown'}, user ${owner?.userId ?? 'unknown'}): ${reason}. The user signs in after a password reset.`);
+    this.log.warn(
+      `Stored ${scheme} password hash over the work budget refused without computing it (project ${owner?.projectId ?? 'unknown'}, user ${owner?.userId ?? 'unknown'}): ${reason}. The user signs in after a password reset.`,
+    );
   }
 }

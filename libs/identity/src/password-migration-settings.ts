@@ -15,12 +15,18 @@ export interface ProjectPasswordMigrationSettings {
 export const DEFAULT_PASSWORD_MIGRATION_TIMEOUT_MS = 5000;
 
 /** Off unless `enabled` is true and a URL and a secret are set. */
-export function projectPasswordMigrationSettings(settings: ProjectSettings): ProjectPasswordMigrationSettings {
-  const m: Record<string, unknown> = settings.password_migration && typeof settings.password_migration === 'object' ? settings.password_migration : {};
+export function projectPasswordMigrationSettings(
+  settings: ProjectSettings,
+): ProjectPasswordMigrationSettings {
+  const m: Record<string, unknown> =
+    settings.password_migration && typeof settings.password_migration === 'object'
+      ? settings.password_migration
+      : {};
   return {
     enabled: m.enabled === true,
     url: typeof m.url === 'string' ? m.url : null,
-    timeout_ms: typeof m.timeout_ms === 'number' ? m.timeout_ms : DEFAULT_PASSWORD_MIGRATION_TIMEOUT_MS,
+    timeout_ms:
+      typeof m.timeout_ms === 'number' ? m.timeout_ms : DEFAULT_PASSWORD_MIGRATION_TIMEOUT_MS,
     secret_encrypted: typeof m.secret_encrypted === 'string' ? m.secret_encrypted : null,
   };
 }

@@ -2,7 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { dictionary } from '@zxcvbn-ts/language-common';
 import { normalizePassword } from '@gatehouse/crypto';
 
-const COMMON = new Set<string>(((dictionary as Record<string, string[]>)['passwords-common'] ?? []).map((p) => p.toLowerCase()));
+const COMMON = new Set<string>(
+  ((dictionary as Record<string, string[]>)['passwords-common'] ?? []).map((p) => p.toLowerCase()),
+);
 
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
@@ -14,7 +16,10 @@ export const PASSWORD_MAX = 128;
  */
 @Injectable()
 export class PasswordPolicy {
-  problems(password: string, context: { email?: string | null; username?: string | null }): string[] {
+  problems(
+    password: string,
+    context: { email?: string | null; username?: string | null },
+  ): string[] {
     const normalized = normalizePassword(password);
     const length = [...normalized].length;
     if (length < PASSWORD_MIN) return [`must be at least ${PASSWORD_MIN} characters`];
@@ -22,7 +27,8 @@ export class PasswordPolicy {
     const lower = normalized.toLowerCase();
     if (COMMON.has(lower)) return ['is too common; choose a less predictable password'];
     for (const other of [context.email, context.username]) {
-      if (other && lower === other.trim().toLowerCase()) return ['must not be the same as your email or username'];
+      if (other && lower === other.trim().toLowerCase())
+        return ['must not be the same as your email or username'];
     }
     return [];
   }

@@ -24,7 +24,6 @@ const TTL_MS = 60_000;
 const byKey = (key: string) => `project:key:${sha256Hex(key)}`;
 const byId = (id: string) => `project:id:${id}`;
 
-
 const toResolved = (r: ProjectRow): ResolvedProject => ({
   id: r.id,
   tenantId: r.tenant_id,
@@ -49,7 +48,9 @@ export interface ProjectKeyMatch {
  */
 export function projectKeyLookup(key: string): ProjectKeyMatch | null {
   if (!/^(pk|sk)_[A-Za-z0-9_-]{16,128}$/.test(key)) return null;
-  return key.startsWith('pk_') ? { publishableKey: key, secretHash: null } : { publishableKey: null, secretHash: sha256Hex(key) };
+  return key.startsWith('pk_')
+    ? { publishableKey: key, secretHash: null }
+    : { publishableKey: null, secretHash: sha256Hex(key) };
 }
 
 /**
@@ -97,7 +98,12 @@ export class ProjectsCache {
 
   /** After a project is created or its settings, origins or redirects change (also drops the CORS origin sets). */
   async invalidateProject(project: { id: string; publishableKey: string }): Promise<void> {
-    await this.cache.del(byId(project.id), byKey(project.publishableKey), CORS_ORIGIN_SET_KEYS.all, CORS_ORIGIN_SET_KEYS.console);
+    await this.cache.del(
+      byId(project.id),
+      byKey(project.publishableKey),
+      CORS_ORIGIN_SET_KEYS.all,
+      CORS_ORIGIN_SET_KEYS.console,
+    );
   }
 
   /** After an API key is revoked (the raw secret is unknown then, so callers pass its hash). */

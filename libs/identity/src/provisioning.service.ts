@@ -43,7 +43,11 @@ export class ProvisioningService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async createProject(manager: EntityManager, tenantId: string, input: NewProject): Promise<Project> {
+  async createProject(
+    manager: EntityManager,
+    tenantId: string,
+    input: NewProject,
+  ): Promise<Project> {
     const project = await this.projects.insert(manager, {
       tenantId,
       name: input.name,
@@ -60,7 +64,13 @@ export class ProvisioningService {
   async createUserWithPassword(
     manager: EntityManager,
     project: Project,
-    input: { email: string; password: string; isAdmin?: boolean; username?: string | null; emailVerified?: boolean },
+    input: {
+      email: string;
+      password: string;
+      isAdmin?: boolean;
+      username?: string | null;
+      emailVerified?: boolean;
+    },
   ): Promise<User> {
     const { hash, scheme } = await this.hasher.hash(input.password);
     const user = await this.users.create(manager, {
@@ -88,17 +98,28 @@ export class ProvisioningService {
   }
 
   /** Always creates a new tenant with its console project and admin. */
-  async createTenant(input: { name: string; adminEmail: string; adminPassword: string }): Promise<TenantSummary> {
+  async createTenant(input: {
+    name: string;
+    adminEmail: string;
+    adminPassword: string;
+  }): Promise<TenantSummary> {
     return this.dataSource.transaction((manager) => this.insertTenant(manager, input.name, input));
   }
 
   /** The tenant whose console admin is `adminEmail` if any (password unchanged), else a new one. */
-  async bootstrap(input: { adminEmail: string; adminPassword: string; tenantName?: string }): Promise<TenantSummary & { created: boolean }> {
+  async bootstrap(input: {
+    adminEmail: string;
+    adminPassword: string;
+    tenantName?: string;
+  }): Promise<TenantSummary & { created: boolean }> {
     return this.dataSource.transaction(async (manager) => {
       await manager.query(`SELECT pg_advisory_xact_lock(hashtext('gatehouse:bootstrap'))`);
       const existing = await this.users.findConsoleAdmin(manager, input.adminEmail);
       if (existing) return { ...existing, created: false };
-      return { ...(await this.insertTenant(manager, input.tenantName ?? 'Default', input)), created: true };
+      return {
+        ...(await this.insertTenant(manager, input.tenantName ?? 'Default', input)),
+        created: true,
+      };
     });
   }
 
@@ -107,11 +128,29 @@ export class ProvisioningService {
    * PUBLIC_CONSOLE_URL (so the console served by the control plane can sign in through the auth
    * runtime, and its passkeys have that host as RP ID); admins may add or change origins later.
    */
-  private async insertTenant(manager: EntityManager, name: string, input: { adminEmail: string; adminPassword: string }): Promise<TenantSummary> {
+  private async insertTenant(
+    manager: EntityManager,
+    name: string,
+    input: { adminEmail: string; adminPassword: string },
+  ): Promise<TenantSummary> {
     const tenant = await manager.save(manager.create(Tenant, { name }));
-    const project = await this.createProject(manager, tenant.id, { name: 'Console', isConsole: true, allowedOrigins: [new URL(this.config.http.publicConsoleUrl).origin] });
-    const admin = await this.createUserWithPassword(manager, project, { email: input.adminEmail.trim(), password: input.adminPassword, isAdmin: true, emailVerified: true });
-    return { tenant_id: tenant.id, project_id: project.id, project_key: project.publishableKey, admin_user_id: admin.id };
+    const project = await this.createProject(manager, tenant.id, {
+      name: 'Console',
+      isConsole: true,
+      allowedOrigins: [new URL(this.config.http.publicConsoleUrl).origin],
+    });
+    const admin = await this.createUserWithPassword(manager, project, {
+      email: input.adminEmail.trim(),
+      password: input.adminPassword,
+      isAdmin: true,
+      emailVerified: true,
+    });
+    return {
+      tenant_id: tenant.id,
+      project_id: project.id,
+      project_key: project.publishableKey,
+      admin_user_id: admin.id,
+    };
   }
 
   async countTenants(): Promise<number> {

@@ -10,7 +10,8 @@ export class PublicJwkResponse {
   @ApiPropertyOptional({ enum: ['P-256'], description: 'EC keys only' }) crv?: string;
   @ApiPropertyOptional({ description: 'EC keys only; base64url' }) x?: string;
   @ApiPropertyOptional({ description: 'EC keys only; base64url' }) y?: string;
-  @ApiPropertyOptional({ description: 'RSA keys only: the modulus, base64url (2048 bits)' }) n?: string;
+  @ApiPropertyOptional({ description: 'RSA keys only: the modulus, base64url (2048 bits)' })
+  n?: string;
   @ApiPropertyOptional({ description: 'RSA keys only: the public exponent, base64url' }) e?: string;
   @ApiProperty({ description: 'The `kid` header of the tokens it verifies' }) kid!: string;
   @ApiProperty({ enum: ['ES256', 'RS256'] }) alg!: string;

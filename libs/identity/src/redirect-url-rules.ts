@@ -4,7 +4,12 @@ export const MAX_URL_LENGTH = 2048;
 
 /** `localhost` (and `*.localhost`), 127.0.0.0/8 and `[::1]`: the hosts that may use plain http. */
 export function isLoopbackHost(hostname: string): boolean {
-  return hostname === 'localhost' || hostname.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(hostname) || hostname === '[::1]';
+  return (
+    hostname === 'localhost' ||
+    hostname.endsWith('.localhost') ||
+    /^127(\.\d{1,3}){3}$/.test(hostname) ||
+    hostname === '[::1]'
+  );
 }
 
 export function parseUrl(value: string): URL | null {
@@ -24,12 +29,16 @@ export function redirectUrlProblem(value: string): string | null {
   if (value.includes('*')) return 'must not contain wildcards';
   if (/\s/.test(value)) return 'must not contain whitespace';
   const url = parseUrl(value);
-  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || !/^https?:\/\//i.test(value)) {
+  if (
+    !url ||
+    (url.protocol !== 'https:' && url.protocol !== 'http:') ||
+    !/^https?:\/\//i.test(value)
+  ) {
     return 'must be an absolute http(s) URL such as https://app.example.com/callback';
   }
   if (url.username || url.password) return 'must not contain credentials';
   if (value.includes('#')) return 'must not contain a fragment';
-  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) return 'may use plain http only for localhost or loopback addresses';
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname))
+    return 'may use plain http only for localhost or loopback addresses';
   return null;
 }
-

@@ -34,7 +34,10 @@ export function originToCheck(req: Request, via: PresentedToken['via']): string 
 }
 
 /** The CSRF rule's refusal: 403 `forbidden`. */
-export const originRefused = () => new ProblemError('forbidden', { detail: 'This origin is not allowed to use the session cookie.' });
+export const originRefused = () =>
+  new ProblemError('forbidden', {
+    detail: 'This origin is not allowed to use the session cookie.',
+  });
 
 /** The CSRF rule's last step: whether the Origin `originToCheck` gave (null: nothing to check) is allowed. */
 export function originAllowed(origin: string | null, allowedOrigins: readonly string[]): boolean {
@@ -49,13 +52,23 @@ export function originAllowed(origin: string | null, allowedOrigins: readonly st
  * OpenID Connect provider is on, as `projectOrigins` says. Kept beside `originAllowed` so the two
  * cannot drift apart.
  */
-export function originAllowedSql(origin: string, allowedOrigins: string, hostedPages?: { settings: string; authOrigin: string }): string {
-  const own = hostedPages ? ` OR (${origin}::text = ${hostedPages.authOrigin}::text AND COALESCE(${hostedPages.settings} -> 'oidc' -> 'enabled' = 'true'::jsonb, false))` : '';
+export function originAllowedSql(
+  origin: string,
+  allowedOrigins: string,
+  hostedPages?: { settings: string; authOrigin: string },
+): string {
+  const own = hostedPages
+    ? ` OR (${origin}::text = ${hostedPages.authOrigin}::text AND COALESCE(${hostedPages.settings} -> 'oidc' -> 'enabled' = 'true'::jsonb, false))`
+    : '';
   return `(${origin}::text IS NULL OR ${allowedOrigins} ? ${origin}::text${own})`;
 }
 
 /** Applies the CSRF rule against the project's allowed origins: 403 `forbidden` when refused. */
-export function assertSameOriginForCookie(req: Request, via: PresentedToken['via'], allowedOrigins: readonly string[]): void {
+export function assertSameOriginForCookie(
+  req: Request,
+  via: PresentedToken['via'],
+  allowedOrigins: readonly string[],
+): void {
   if (!originAllowed(originToCheck(req, via), allowedOrigins)) throw originRefused();
 }
 

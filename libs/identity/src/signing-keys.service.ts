@@ -3,7 +3,14 @@ import type { JsonWebKey, KeyObject } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { DataSource, type EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
-import { decryptSecretString, encryptSecret, generateSigningKey, privateJwkOf, privateKeyFromPem, publicKeyFromJwk } from '@gatehouse/crypto';
+import {
+  decryptSecretString,
+  encryptSecret,
+  generateSigningKey,
+  privateJwkOf,
+  privateKeyFromPem,
+  publicKeyFromJwk,
+} from '@gatehouse/crypto';
 import { SigningKey, type SigningKeyAlgorithm } from '@gatehouse/entities';
 import { Clock } from '@gatehouse/platform';
 import { MAX_ACCESS_TOKEN_TTL_SECONDS } from './access-token-lifetime';
@@ -43,14 +50,19 @@ export interface ActiveSigningKey {
  * of the active ES256 key of the project `projectRef` (it signs the next access token), and
  * whether the key `kidRef` has been revoked.
  */
-export const activeKidSql = (projectRef: string) => `(SELECT k.kid FROM signing_keys k WHERE k.project_id = ${projectRef} AND k.status = 'active' AND k.algorithm = 'ES256')`;
-export const revokedKidSql = (kidRef: string) => `EXISTS (SELECT 1 FROM signing_keys k WHERE k.kid = ${kidRef} AND k.status = 'revoked')`;
+export const activeKidSql = (projectRef: string) =>
+  `(SELECT k.kid FROM signing_keys k WHERE k.project_id = ${projectRef} AND k.status = 'active' AND k.algorithm = 'ES256')`;
+export const revokedKidSql = (kidRef: string) =>
+  `EXISTS (SELECT 1 FROM signing_keys k WHERE k.kid = ${kidRef} AND k.status = 'revoked')`;
 
 @Injectable()
 export class SigningKeysService {
   private readonly publicKeys = new Map<string, CachedPublicKey>();
   /** Opened private keys by kid (a key's content never changes). */
-  private readonly privateKeys = new LRUCache<string, { key: KeyObject; algorithm: SigningKeyAlgorithm }>({ max: 1000 });
+  private readonly privateKeys = new LRUCache<
+    string,
+    { key: KeyObject; algorithm: SigningKeyAlgorithm }
+  >({ max: 1000 });
   /** `ensureActive` calls of this process making a key, by project and algorithm: one key pair generated, not one per caller. */
   private readonly ensuring = new Map<string, Promise<ActiveSigningKey>>();
 
@@ -60,7 +72,12 @@ export class SigningKeysService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async create(manager: EntityManager, tenantId: string, projectId: string, algorithm: SigningKeyAlgorithm = 'ES256'): Promise<SigningKey> {
+  async create(
+    manager: EntityManager,
+    tenantId: string,
+    projectId: string,
+    algorithm: SigningKeyAlgorithm = 'ES256',
+  ): Promise<SigningKey> {
     const generated = generateSigningKey(algorithm);
     const row = manager.create(SigningKey, {
       tenantId,
@@ -69,7 +86,11 @@ export class SigningKeysService {
       algorithm,
       status: 'active',
       publicJwk: generated.publicJwk as Record<string, unknown>,
-      privateKeyEncrypted: encryptSecret(this.config.auth.encryptionKey, generated.privateKeyPem, generated.kid),
+      privateKeyEncrypted: encryptSecret(
+        this.config.auth.encryptionKey,
+        generated.privateKeyPem,
+        generated.kid,
+      ),
       retireAfter: null,
     });
     return manager.save(row);
@@ -80,15 +101,27 @@ export class SigningKeysService {
    * `retiring` until the longest token lifetime passes. Keys of the other algorithm are untouched.
    * The caller serialises changes of one project's keys (a lock on its row).
    */
-  async rotate(manager: EntityManager, tenantId: string, projectId: string, algorithm: SigningKeyAlgorithm = 'ES256'): Promise<SigningKey> {
+  async rotate(
+    manager: EntityManager,
+    tenantId: string,
+    projectId: string,
+    algorithm: SigningKeyAlgorithm = 'ES256',
+  ): Promise<SigningKey> {
     const retireAfter = new Date(this.clock.nowMs() + MAX_ACCESS_TOKEN_TTL_SECONDS * 1000);
     await manager
       .createQueryBuilder()
       .update(SigningKey)
       .set({ status: 'retired' })
-      .where('project_id = :projectId AND algorithm = :algorithm AND status = :s AND retire_after <= :now', { projectId, algorithm, s: 'retiring', now: this.clock.now() })
+      .where(
+        'project_id = :projectId AND algorithm = :algorithm AND status = :s AND retire_after <= :now',
+        { projectId, algorithm, s: 'retiring', now: this.clock.now() },
+      )
       .execute();
-    await manager.update(SigningKey, { projectId, algorithm, status: 'active' }, { status: 'retiring', retireAfter });
+    await manager.update(
+      SigningKey,
+      { projectId, algorithm, status: 'active' },
+      { status: 'retiring', retireAfter },
+    );
     return this.create(manager, tenantId, projectId, algorithm);
   }
 
@@ -97,25 +130,41 @@ export class SigningKeysService {
    * `'active'` when it is the active one). Already revoked: returned unchanged. The caller marks
    * its kid revoked for every instance (AccessTokensService.markKeyRevoked).
    */
-  async revoke(manager: EntityManager, tenantId: string, projectId: string, keyId: string): Promise<{ key: SigningKey; changed: boolean } | 'active' | null> {
-    const key = await manager.getRepository(SigningKey).findOne({ where: { id: keyId, tenantId, projectId } });
+  async revoke(
+    manager: EntityManager,
+    tenantId: string,
+    projectId: string,
+    keyId: string,
+  ): Promise<{ key: SigningKey; changed: boolean } | 'active' | null> {
+    const key = await manager
+      .getRepository(SigningKey)
+      .findOne({ where: { id: keyId, tenantId, projectId } });
     if (!key) return null;
     if (key.status === 'active') return 'active';
     if (key.status === 'revoked') return { key, changed: false };
     key.status = 'revoked';
     key.revokedAt = this.clock.now();
-    await manager.getRepository(SigningKey).update({ id: key.id }, { status: 'revoked', revokedAt: key.revokedAt });
+    await manager
+      .getRepository(SigningKey)
+      .update({ id: key.id }, { status: 'revoked', revokedAt: key.revokedAt });
     return { key, changed: true };
   }
 
   /** The kids of keys revoked after `since` (the revocation list every instance keeps). */
   async revokedKidsSince(since: Date): Promise<string[]> {
-    const rows: { kid: string }[] = await this.dataSource.query(`SELECT kid FROM signing_keys WHERE status = 'revoked' AND revoked_at > $1`, [since]);
+    const rows: { kid: string }[] = await this.dataSource.query(
+      `SELECT kid FROM signing_keys WHERE status = 'revoked' AND revoked_at > $1`,
+      [since],
+    );
     return rows.map((r) => r.kid);
   }
 
   /** A project's keys for the admin list, newest first (every status). */
-  list(tenantId: string, projectId: string, page: { limit: number; offset: number }): Promise<[SigningKey[], number]> {
+  list(
+    tenantId: string,
+    projectId: string,
+    page: { limit: number; offset: number },
+  ): Promise<[SigningKey[], number]> {
     return this.dataSource.getRepository(SigningKey).findAndCount({
       where: { tenantId, projectId },
       order: { createdAt: 'DESC', id: 'ASC' },
@@ -129,9 +178,15 @@ export class SigningKeysService {
    * `retire_after` (never revoked ones), newest first.
    */
   async listVerifying(projectId: string): Promise<SigningKey[]> {
-    const keys = await this.dataSource.getRepository(SigningKey).find({ where: { projectId }, order: { createdAt: 'DESC', id: 'ASC' } });
+    const keys = await this.dataSource
+      .getRepository(SigningKey)
+      .find({ where: { projectId }, order: { createdAt: 'DESC', id: 'ASC' } });
     const now = this.clock.nowMs();
-    return keys.filter((k) => k.status === 'active' || (k.status === 'retiring' && k.retireAfter !== null && k.retireAfter.getTime() > now));
+    return keys.filter(
+      (k) =>
+        k.status === 'active' ||
+        (k.status === 'retiring' && k.retireAfter !== null && k.retireAfter.getTime() > now),
+    );
   }
 
   /**
@@ -142,7 +197,10 @@ export class SigningKeysService {
    */
   async privateJwks(projectId: string): Promise<JsonWebKey[]> {
     const keys = await this.listVerifying(projectId);
-    const ordered = [...keys.filter((k) => k.status === 'active'), ...keys.filter((k) => k.status !== 'active')];
+    const ordered = [
+      ...keys.filter((k) => k.status === 'active'),
+      ...keys.filter((k) => k.status !== 'active'),
+    ];
     return ordered.map((row) => privateJwkOf(this.openPrivateKey(row), row.kid, row.algorithm));
   }
 
@@ -152,7 +210,14 @@ export class SigningKeysService {
    * caller read the active kid in its own statement (`activeKidSql`, ES256). Pass the
    * transaction's manager when called inside one.
    */
-  async activeKey(projectId: string, opts: { manager?: EntityManager; activeKid?: string | null; algorithm?: SigningKeyAlgorithm } = {}): Promise<ActiveSigningKey> {
+  async activeKey(
+    projectId: string,
+    opts: {
+      manager?: EntityManager;
+      activeKid?: string | null;
+      algorithm?: SigningKeyAlgorithm;
+    } = {},
+  ): Promise<ActiveSigningKey> {
     const m = opts.manager ?? this.dataSource.manager;
     const algorithm = opts.algorithm ?? 'ES256';
     const kid = opts.activeKid ?? (await this.activeKid(m, projectId, algorithm));
@@ -167,7 +232,11 @@ export class SigningKeysService {
    * project and algorithm) and the winner's key is read back, so concurrent callers on any
    * instance get the same key; within one process they also share one key generation.
    */
-  async ensureActive(projectId: string, algorithm: SigningKeyAlgorithm, opts: { manager?: EntityManager } = {}): Promise<ActiveSigningKey> {
+  async ensureActive(
+    projectId: string,
+    algorithm: SigningKeyAlgorithm,
+    opts: { manager?: EntityManager } = {},
+  ): Promise<ActiveSigningKey> {
     const m = opts.manager ?? this.dataSource.manager;
     const kid = await this.activeKid(m, projectId, algorithm);
     if (kid) return this.openKey(m, projectId, kid, algorithm);
@@ -176,16 +245,26 @@ export class SigningKeysService {
     const flight = `${projectId}:${algorithm}`;
     let pending = this.ensuring.get(flight);
     if (!pending) {
-      pending = this.insertActive(m, projectId, algorithm).finally(() => this.ensuring.delete(flight));
+      pending = this.insertActive(m, projectId, algorithm).finally(() =>
+        this.ensuring.delete(flight),
+      );
       this.ensuring.set(flight, pending);
     }
     return pending;
   }
 
   /** Inserts an active key unless one exists (ON CONFLICT on the partial unique index), then reads the active one back. */
-  private async insertActive(m: EntityManager, projectId: string, algorithm: SigningKeyAlgorithm): Promise<ActiveSigningKey> {
+  private async insertActive(
+    m: EntityManager,
+    projectId: string,
+    algorithm: SigningKeyAlgorithm,
+  ): Promise<ActiveSigningKey> {
     const generated = generateSigningKey(algorithm);
-    const sealed = encryptSecret(this.config.auth.encryptionKey, generated.privateKeyPem, generated.kid);
+    const sealed = encryptSecret(
+      this.config.auth.encryptionKey,
+      generated.privateKeyPem,
+      generated.kid,
+    );
     const inserted: { kid: string }[] = await m.query(
       `INSERT INTO signing_keys (tenant_id, project_id, kid, algorithm, status, public_jwk, private_key_encrypted)
        SELECT p.tenant_id, p.id, $2, $3, 'active', $4::jsonb, $5 FROM projects p WHERE p.id = $1
@@ -200,31 +279,49 @@ export class SigningKeysService {
     }
     // Another caller's key won (or there is no such project).
     const kid = await this.activeKid(m, projectId, algorithm);
-    if (!kid) throw new Error(`project ${projectId} has no active ${algorithm} signing key and none could be made`);
+    if (!kid)
+      throw new Error(
+        `project ${projectId} has no active ${algorithm} signing key and none could be made`,
+      );
     return this.openKey(m, projectId, kid, algorithm);
   }
 
-  private async activeKid(m: EntityManager, projectId: string, algorithm: SigningKeyAlgorithm): Promise<string | null> {
-    const rows: { kid: string }[] = await m.query(`SELECT kid FROM signing_keys WHERE project_id = $1 AND algorithm = $2 AND status = 'active'`, [projectId, algorithm]);
+  private async activeKid(
+    m: EntityManager,
+    projectId: string,
+    algorithm: SigningKeyAlgorithm,
+  ): Promise<string | null> {
+    const rows: { kid: string }[] = await m.query(
+      `SELECT kid FROM signing_keys WHERE project_id = $1 AND algorithm = $2 AND status = 'active'`,
+      [projectId, algorithm],
+    );
     return rows[0]?.kid ?? null;
   }
 
   /** The private key `kid` of the project, opened once per process; it must be of `algorithm`. */
-  private async openKey(m: EntityManager, projectId: string, kid: string, algorithm: SigningKeyAlgorithm): Promise<ActiveSigningKey> {
+  private async openKey(
+    m: EntityManager,
+    projectId: string,
+    kid: string,
+    algorithm: SigningKeyAlgorithm,
+  ): Promise<ActiveSigningKey> {
     let cached = this.privateKeys.get(kid);
     if (!cached) {
       const row = await m.getRepository(SigningKey).findOne({ where: { kid, projectId } });
       if (!row) throw new Error(`project ${projectId} has no signing key ${kid}`);
       cached = { key: this.openPrivateKey(row), algorithm: row.algorithm };
     }
-    if (cached.algorithm !== algorithm) throw new Error(`signing key ${kid} is ${cached.algorithm}, not ${algorithm}`);
+    if (cached.algorithm !== algorithm)
+      throw new Error(`signing key ${kid} is ${cached.algorithm}, not ${algorithm}`);
     return { kid, algorithm, key: cached.key };
   }
 
   private openPrivateKey(row: SigningKey): KeyObject {
     const cached = this.privateKeys.get(row.kid);
     if (cached) return cached.key;
-    const key = privateKeyFromPem(decryptSecretString(this.config.auth.encryptionKey, row.privateKeyEncrypted, row.kid));
+    const key = privateKeyFromPem(
+      decryptSecretString(this.config.auth.encryptionKey, row.privateKeyEncrypted, row.kid),
+    );
     this.privateKeys.set(row.kid, { key, algorithm: row.algorithm });
     return key;
   }
@@ -255,7 +352,12 @@ export class SigningKeysService {
     }
     if (entry.algorithm !== 'ES256') return null;
     if (entry.status === 'active') return entry;
-    if (entry.status === 'retiring' && entry.retireAfter && entry.retireAfter.getTime() > this.clock.nowMs()) return entry;
+    if (
+      entry.status === 'retiring' &&
+      entry.retireAfter &&
+      entry.retireAfter.getTime() > this.clock.nowMs()
+    )
+      return entry;
     return null;
   }
 }

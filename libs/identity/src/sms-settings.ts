@@ -19,8 +19,13 @@ export function projectSmsSettings(settings: ProjectSettings): ProjectSmsSetting
   const sms = settings.sms ?? {};
   const countries: unknown = sms.allowed_countries;
   return {
-    max_per_hour: typeof sms.max_per_hour === 'number' ? sms.max_per_hour : DEFAULT_SMS_SETTINGS.max_per_hour,
+    max_per_hour:
+      typeof sms.max_per_hour === 'number' ? sms.max_per_hour : DEFAULT_SMS_SETTINGS.max_per_hour,
     allowed_countries:
-      countries === undefined ? [...DEFAULT_SMS_SETTINGS.allowed_countries] : Array.isArray(countries) ? countries.filter((c): c is string => typeof c === 'string') : [],
+      countries === undefined
+        ? [...DEFAULT_SMS_SETTINGS.allowed_countries]
+        : Array.isArray(countries)
+          ? countries.filter((c): c is string => typeof c === 'string')
+          : [],
   };
 }

@@ -20,7 +20,13 @@ export interface UsableInvitation {
 export class InvitationsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  create(manager: EntityManager, i: Pick<Invitation, 'tenantId' | 'organizationId' | 'email' | 'role' | 'tokenHash' | 'invitedBy' | 'expiresAt'>): Promise<Invitation> {
+  create(
+    manager: EntityManager,
+    i: Pick<
+      Invitation,
+      'tenantId' | 'organizationId' | 'email' | 'role' | 'tokenHash' | 'invitedBy' | 'expiresAt'
+    >,
+  ): Promise<Invitation> {
     const repo = manager.getRepository(Invitation);
     return repo.save(repo.create({ ...i, status: 'pending' }));
   }
@@ -35,11 +41,19 @@ export class InvitationsRepository {
   }
 
   /** A pending, unexpired invitation of this email (case-insensitive) to the organization. */
-  findOpenForEmail(manager: EntityManager, organizationId: string, email: string, now: Date): Promise<Invitation | null> {
+  findOpenForEmail(
+    manager: EntityManager,
+    organizationId: string,
+    email: string,
+    now: Date,
+  ): Promise<Invitation | null> {
     return manager
       .getRepository(Invitation)
       .createQueryBuilder('i')
-      .where(`i.organization_id = :organizationId AND lower(i.email) = lower(:email) AND i.status = 'pending' AND i.expires_at > :now`, { organizationId, email, now })
+      .where(
+        `i.organization_id = :organizationId AND lower(i.email) = lower(:email) AND i.status = 'pending' AND i.expires_at > :now`,
+        { organizationId, email, now },
+      )
       .getOne();
   }
 
@@ -52,7 +66,12 @@ export class InvitationsRepository {
    * organization is locked first (the lock order of OrganizationMembersRepository), so accepting cannot deadlock with an admin deleting
    * the inviter or a member.
    */
-  async findUsable(manager: EntityManager, tokenHash: string, projectId: string, now: Date): Promise<UsableInvitation | null> {
+  async findUsable(
+    manager: EntityManager,
+    tokenHash: string,
+    projectId: string,
+    now: Date,
+  ): Promise<UsableInvitation | null> {
     const rows: UsableInvitation[] = await manager.query(
       `SELECT i.id, i.tenant_id, i.organization_id, o.name AS organization_name, o.project_id, i.email, i.role
          FROM invitations i JOIN organizations o ON o.id = i.organization_id
@@ -73,12 +92,20 @@ export class InvitationsRepository {
   }
 
   /** Revokes a pending invitation in one conditional UPDATE; false when it is not pending. */
-  async revoke(manager: EntityManager, organizationId: string, id: string, now: Date): Promise<boolean> {
+  async revoke(
+    manager: EntityManager,
+    organizationId: string,
+    id: string,
+    now: Date,
+  ): Promise<boolean> {
     const r = await manager
       .createQueryBuilder()
       .update(Invitation)
       .set({ status: 'revoked', revokedAt: now })
-      .where(`id = :id AND organization_id = :organizationId AND status = 'pending'`, { id, organizationId })
+      .where(`id = :id AND organization_id = :organizationId AND status = 'pending'`, {
+        id,
+        organizationId,
+      })
       .execute();
     return (r.affected ?? 0) > 0;
   }

@@ -52,7 +52,10 @@ export class OrganizationMembersRepository {
         WHERE m.organization_id = $1 ORDER BY m.created_at, m.user_id LIMIT $2 OFFSET $3`,
       [organizationId, page.limit, page.offset],
     );
-    const [{ total }] = await this.dataSource.query<[{ total: number }]>(`SELECT count(*)::int AS total FROM organization_members WHERE organization_id = $1`, [organizationId]);
+    const [{ total }] = await this.dataSource.query<[{ total: number }]>(
+      `SELECT count(*)::int AS total FROM organization_members WHERE organization_id = $1`,
+      [organizationId],
+    );
     return [rows, total];
   }
 
@@ -61,11 +64,14 @@ export class OrganizationMembersRepository {
    * higher of both roles (an invitation never demotes, so it cannot break the last-admin rule).
    * Returns the resulting role.
    */
-  async join(manager: EntityManager, m: { organizationId: string; userId: string; tenantId: string; role: MemberRole }): Promise<{ role: MemberRole; inserted: boolean; changed: boolean }> {
-    const before: { role: MemberRole }[] = await manager.query(`SELECT role FROM organization_members WHERE organization_id = $1 AND user_id = $2`, [
-      m.organizationId,
-      m.userId,
-    ]);
+  async join(
+    manager: EntityManager,
+    m: { organizationId: string; userId: string; tenantId: string; role: MemberRole },
+  ): Promise<{ role: MemberRole; inserted: boolean; changed: boolean }> {
+    const before: { role: MemberRole }[] = await manager.query(
+      `SELECT role FROM organization_members WHERE organization_id = $1 AND user_id = $2`,
+      [m.organizationId, m.userId],
+    );
     const rows: { role: MemberRole }[] = await manager.query(
       `INSERT INTO organization_members (organization_id, user_id, tenant_id, role) VALUES ($1, $2, $3, $4)
        ON CONFLICT (organization_id, user_id) DO UPDATE
@@ -76,10 +82,18 @@ export class OrganizationMembersRepository {
     );
     const role = rows[0].role;
     const previous = before[0]?.role;
-    return { role, inserted: previous === undefined, changed: previous !== undefined && previous !== role };
+    return {
+      role,
+      inserted: previous === undefined,
+      changed: previous !== undefined && previous !== role,
+    };
   }
 
-  async find(manager: EntityManager, organizationId: string, userId: string): Promise<MemberRow | null> {
+  async find(
+    manager: EntityManager,
+    organizationId: string,
+    userId: string,
+  ): Promise<MemberRow | null> {
     const rows: MemberRow[] = await manager.query(
       `SELECT ${MEMBER_COLUMNS} FROM organization_members m JOIN users u ON u.id = m.user_id
         WHERE m.organization_id = $1 AND m.user_id = $2`,
@@ -94,7 +108,13 @@ export class OrganizationMembersRepository {
    */
   async insertIfUserInProject(
     manager: EntityManager,
-    m: { tenantId: string; organizationId: string; projectId: string; userId: string; role: MemberRole },
+    m: {
+      tenantId: string;
+      organizationId: string;
+      projectId: string;
+      userId: string;
+      role: MemberRole;
+    },
   ): Promise<MemberRow | null> {
     const inserted: { user_id: string }[] = await manager.query(
       `INSERT INTO organization_members (organization_id, user_id, tenant_id, role)
@@ -105,20 +125,31 @@ export class OrganizationMembersRepository {
     return inserted[0] ? this.find(manager, m.organizationId, m.userId) : null;
   }
 
-  async updateRole(manager: EntityManager, organizationId: string, userId: string, role: MemberRole): Promise<void> {
-    await manager.query(`UPDATE organization_members SET role = $3, updated_at = now() WHERE organization_id = $1 AND user_id = $2`, [
-      organizationId,
-      userId,
-      role,
-    ]);
+  async updateRole(
+    manager: EntityManager,
+    organizationId: string,
+    userId: string,
+    role: MemberRole,
+  ): Promise<void> {
+    await manager.query(
+      `UPDATE organization_members SET role = $3, updated_at = now() WHERE organization_id = $1 AND user_id = $2`,
+      [organizationId, userId, role],
+    );
   }
 
   async remove(manager: EntityManager, organizationId: string, userId: string): Promise<void> {
-    await manager.query(`DELETE FROM organization_members WHERE organization_id = $1 AND user_id = $2`, [organizationId, userId]);
+    await manager.query(
+      `DELETE FROM organization_members WHERE organization_id = $1 AND user_id = $2`,
+      [organizationId, userId],
+    );
   }
 
   /** Locks the tenant's organizations that `userId` belongs to, in id order (the lock order above); their ids. */
-  async lockOrganizationsOf(manager: EntityManager, tenantId: string, userId: string): Promise<string[]> {
+  async lockOrganizationsOf(
+    manager: EntityManager,
+    tenantId: string,
+    userId: string,
+  ): Promise<string[]> {
     const rows: { id: string }[] = await manager.query(
       `SELECT o.id FROM organizations o
         WHERE o.tenant_id = $1 AND o.id IN (SELECT organization_id FROM organization_members WHERE user_id = $2)
@@ -129,7 +160,10 @@ export class OrganizationMembersRepository {
   }
 
   /** Every membership of `userId`, with its organization's name and how many other admins it has. */
-  async membershipsWithOtherAdmins(manager: EntityManager, userId: string): Promise<{ organization_id: string; name: string; role: MemberRole; other_admins: number }[]> {
+  async membershipsWithOtherAdmins(
+    manager: EntityManager,
+    userId: string,
+  ): Promise<{ organization_id: string; name: string; role: MemberRole; other_admins: number }[]> {
     return manager.query(
       `SELECT m.organization_id, o.name, m.role,
               (SELECT count(*)::int FROM organization_members a WHERE a.organization_id = m.organization_id AND a.role = 'admin' AND a.user_id <> m.user_id) AS other_admins
@@ -140,14 +174,20 @@ export class OrganizationMembersRepository {
   }
 
   async countAdmins(manager: EntityManager, organizationId: string): Promise<number> {
-    const [{ n }] = await manager.query<[{ n: number }]>(`SELECT count(*)::int AS n FROM organization_members WHERE organization_id = $1 AND role = 'admin'`, [
-      organizationId,
-    ]);
+    const [{ n }] = await manager.query<[{ n: number }]>(
+      `SELECT count(*)::int AS n FROM organization_members WHERE organization_id = $1 AND role = 'admin'`,
+      [organizationId],
+    );
     return n;
   }
 
   /** Whether a user of the project with this email (case-insensitive) is already a member. */
-  async isMemberByEmail(manager: EntityManager, organizationId: string, projectId: string, email: string): Promise<boolean> {
+  async isMemberByEmail(
+    manager: EntityManager,
+    organizationId: string,
+    projectId: string,
+    email: string,
+  ): Promise<boolean> {
     const rows: unknown[] = await manager.query(
       `SELECT 1 FROM organization_members m JOIN users u ON u.id = m.user_id
         WHERE m.organization_id = $1 AND u.project_id = $2 AND lower(u.email) = lower($3) LIMIT 1`,

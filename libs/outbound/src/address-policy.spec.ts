@@ -12,7 +12,9 @@ describe('refusedAddress per OAUTH/WEBHOOK_ALLOW_PRIVATE_URLS mode (none, loopba
     ['93.184.215.14', [null, null, null]],
     ['2606:4700::1111', [null, null, null]],
     ['::ffff:8.8.8.8', [null, null, null]],
-  ])('allows the public address %s everywhere', (address, expected) => expect(judged(address)).toEqual(expected));
+  ])('allows the public address %s everywhere', (address, expected) =>
+    expect(judged(address)).toEqual(expected),
+  );
 
   it.each([
     ['127.0.0.1', ['loopback', null, null]],
@@ -20,7 +22,9 @@ describe('refusedAddress per OAUTH/WEBHOOK_ALLOW_PRIVATE_URLS mode (none, loopba
     ['::1', ['loopback', null, null]],
     ['::ffff:127.0.0.1', ['loopback', null, null]],
     ['[::1]', ['loopback', null, null]],
-  ])('allows the loopback address %s under loopback and any only', (address, expected) => expect(judged(address)).toEqual(expected));
+  ])('allows the loopback address %s under loopback and any only', (address, expected) =>
+    expect(judged(address)).toEqual(expected),
+  );
 
   it.each([
     ['10.0.0.1', ['private', 'private', null]],
@@ -35,7 +39,9 @@ describe('refusedAddress per OAUTH/WEBHOOK_ALLOW_PRIVATE_URLS mode (none, loopba
     ['64:ff9b::a00:1', ['rfc6052', 'rfc6052', null]],
     ['224.0.0.1', ['multicast', 'multicast', null]],
     ['192.0.2.1', ['reserved', 'reserved', null]],
-  ])('allows the other non-public address %s under any only', (address, expected) => expect(judged(address)).toEqual(expected));
+  ])('allows the other non-public address %s under any only', (address, expected) =>
+    expect(judged(address)).toEqual(expected),
+  );
 
   it.each([
     ['169.254.169.254', 'metadata'],
@@ -70,20 +76,38 @@ describe('refusedAddress per OAUTH/WEBHOOK_ALLOW_PRIVATE_URLS mode (none, loopba
 
 describe('refusedHostname', () => {
   it('refuses metadata names in every mode, whatever their case or trailing dots', () => {
-    for (const name of ['metadata', 'metadata.google.internal', 'Metadata.Google.Internal.', 'metadata.goog', 'instance-data', 'instance-data.ec2.internal', 'metadata.tencentyun.com', '']) {
-      expect({ name, refused: MODES.map((m) => refusedHostname(name, m)) }).toEqual({ name, refused: [true, true, true] });
+    for (const name of [
+      'metadata',
+      'metadata.google.internal',
+      'Metadata.Google.Internal.',
+      'metadata.goog',
+      'instance-data',
+      'instance-data.ec2.internal',
+      'metadata.tencentyun.com',
+      '',
+    ]) {
+      expect({ name, refused: MODES.map((m) => refusedHostname(name, m)) }).toEqual({
+        name,
+        refused: [true, true, true],
+      });
     }
   });
 
   it('refuses localhost and *.localhost unless loopback is allowed', () => {
     for (const name of ['localhost', 'LOCALHOST', 'localhost.', 'api.localhost']) {
-      expect({ name, refused: MODES.map((m) => refusedHostname(name, m)) }).toEqual({ name, refused: [true, false, false] });
+      expect({ name, refused: MODES.map((m) => refusedHostname(name, m)) }).toEqual({
+        name,
+        refused: [true, false, false],
+      });
     }
   });
 
   it('leaves every other name to the check of its resolved addresses', () => {
     for (const name of ['idp.example.com', 'vm', 'metadata.example.com', 'localhost.example.com']) {
-      expect({ name, refused: MODES.map((m) => refusedHostname(name, m)) }).toEqual({ name, refused: [false, false, false] });
+      expect({ name, refused: MODES.map((m) => refusedHostname(name, m)) }).toEqual({
+        name,
+        refused: [false, false, false],
+      });
     }
   });
 });
@@ -92,7 +116,14 @@ describe('refusedUrlHost (no DNS)', () => {
   const at = (url: string) => MODES.map((mode) => refusedUrlHost(new URL(url), mode));
 
   it('judges literal hosts in every spelling the URL parser normalises', () => {
-    for (const url of ['http://2130706433/', 'http://0x7f000001/', 'http://0177.0.0.1/', 'http://127.1/', 'http://[::ffff:7f00:1]/', 'http://127.0.0.1./']) {
+    for (const url of [
+      'http://2130706433/',
+      'http://0x7f000001/',
+      'http://0177.0.0.1/',
+      'http://127.1/',
+      'http://[::ffff:7f00:1]/',
+      'http://127.0.0.1./',
+    ]) {
       expect({ url, refused: at(url) }).toEqual({ url, refused: [true, false, false] });
     }
     expect(at('http://[::1]:8080/x')).toEqual([true, false, false]);

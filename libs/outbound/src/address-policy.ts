@@ -3,7 +3,9 @@ import ipaddr from 'ipaddr.js';
 import type { PrivateUrlMode } from '@gatehouse/config';
 
 /** The refusal of a URL at a non-public address, naming the variable that would allow it. */
-export function privateAddressMessage(variable: 'WEBHOOK_ALLOW_PRIVATE_URLS' | 'OAUTH_ALLOW_PRIVATE_URLS'): string {
+export function privateAddressMessage(
+  variable: 'WEBHOOK_ALLOW_PRIVATE_URLS' | 'OAUTH_ALLOW_PRIVATE_URLS',
+): string {
   return `must not point to a loopback, private, link-local or metadata address (${variable}=loopback allows loopback addresses, ${variable}=true private ones too; link-local and metadata addresses never)`;
 }
 /** Webhooks and the lazy-migration endpoint. */
@@ -85,7 +87,12 @@ export function refusedAddress(address: string, mode: PrivateUrlMode): string | 
   const special = metadataOrLinkLocal(ip);
   if (special) return special;
   if (mode === 'any') return null;
-  if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).parts.slice(0, 6).every((p) => p === 0) && ip.range() !== 'loopback') return 'ipv4Compatible';
+  if (
+    ip.kind() === 'ipv6' &&
+    (ip as ipaddr.IPv6).parts.slice(0, 6).every((p) => p === 0) &&
+    ip.range() !== 'loopback'
+  )
+    return 'ipv4Compatible';
   const range = ip.range();
   if (range === 'unicast' || (range === 'loopback' && mode === 'loopback')) return null;
   return range;

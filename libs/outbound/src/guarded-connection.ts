@@ -1,4 +1,9 @@
-import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type LookupOptions } from 'node:dns';
+import {
+  lookup as dnsLookup,
+  type LookupAddress,
+  type LookupAllOptions,
+  type LookupOptions,
+} from 'node:dns';
 import type { RequestOptions } from 'node:http';
 import type { PrivateUrlMode } from '@gatehouse/config';
 import { refusedAddress, refusedUrlHost, urlHost } from './address-policy';
@@ -12,10 +17,22 @@ export class PrivateAddressError extends Error {
   }
 }
 
-type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
-export type GuardedLookup = (hostname: string, options: LookupOptions, callback: LookupCallback) => void;
+type LookupCallback = (
+  err: NodeJS.ErrnoException | null,
+  address: string | LookupAddress[],
+  family?: number,
+) => void;
+export type GuardedLookup = (
+  hostname: string,
+  options: LookupOptions,
+  callback: LookupCallback,
+) => void;
 /** Resolves every address of a name (node's `dns.lookup` with `all: true`; replaceable in unit tests). */
-export type Resolver = (hostname: string, options: LookupAllOptions, callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+export type Resolver = (
+  hostname: string,
+  options: LookupAllOptions,
+  callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+) => void;
 
 const lookups = new Map<PrivateUrlMode, GuardedLookup>();
 
@@ -30,7 +47,10 @@ export function guardedLookup(mode: PrivateUrlMode, resolve: Resolver = dnsLooku
   const lookup: GuardedLookup = (hostname, options, callback) => {
     resolve(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, []);
-      if (addresses.length === 0 || addresses.some((a) => refusedAddress(a.address, mode) !== null)) {
+      if (
+        addresses.length === 0 ||
+        addresses.some((a) => refusedAddress(a.address, mode) !== null)
+      ) {
         return callback(new PrivateAddressError(hostname), []);
       }
       if (options.all) return callback(null, addresses);
@@ -65,7 +85,8 @@ export interface OutboundTarget {
  */
 export function outboundTarget(raw: string | URL, mode: PrivateUrlMode): OutboundTarget {
   const url = typeof raw === 'string' ? new URL(raw) : raw;
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('unsupported URL scheme');
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new Error('unsupported URL scheme');
   assertSendableHost(url, mode);
   const secure = url.protocol === 'https:';
   return {

@@ -54,7 +54,11 @@ function agentFor(secure: boolean, mode: PrivateUrlMode): http.Agent {
  * any other). Rejects with PrivateAddressError for a refused address, OutboundHttpError for a
  * timeout or an oversized answer, or the network error.
  */
-export function outboundRequest(url: string | URL, init: OutboundRequestInit, limits: OutboundLimits): Promise<OutboundResponse> {
+export function outboundRequest(
+  url: string | URL,
+  init: OutboundRequestInit,
+  limits: OutboundLimits,
+): Promise<OutboundResponse> {
   return new Promise<OutboundResponse>((resolve, reject) => {
     let settled = false;
     let timer: NodeJS.Timeout | undefined;
@@ -70,10 +74,16 @@ export function outboundRequest(url: string | URL, init: OutboundRequestInit, li
       const body = init.body === undefined ? undefined : Buffer.from(init.body, 'utf8');
       // Host and length are ours to set: a caller's (any case) would be sent twice or lie.
       const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(init.headers ?? {})) if (!/^(host|content-length)$/i.test(name)) headers[name] = value;
+      for (const [name, value] of Object.entries(init.headers ?? {}))
+        if (!/^(host|content-length)$/i.test(name)) headers[name] = value;
       headers.host = target.host;
       if (body) headers['content-length'] = String(body.length);
-      const req = (target.secure ? https : http).request({ ...target.options, method: init.method ?? 'GET', headers, agent: agentFor(target.secure, limits.mode) });
+      const req = (target.secure ? https : http).request({
+        ...target.options,
+        method: init.method ?? 'GET',
+        headers,
+        agent: agentFor(target.secure, limits.mode),
+      });
       timer = setTimeout(() => {
         const err = new OutboundHttpError(`no complete answer within ${limits.timeoutMs} ms`);
         req.destroy(err);
@@ -94,7 +104,12 @@ export function outboundRequest(url: string | URL, init: OutboundRequestInit, li
           chunks.push(chunk);
         });
         res.on('error', (err) => finish(err));
-        res.on('end', () => finish(null, { status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () =>
+          finish(null, {
+            status: res.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
         res.on('close', () => {
           if (!res.complete) finish(new OutboundHttpError('answer cut short'));
         });

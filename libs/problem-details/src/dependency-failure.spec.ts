@@ -7,7 +7,8 @@ describe('isRejectedInput', () => {
       expect(isRejectedInput({ code })).toBe(true);
       expect(isRejectedInput({ driverError: { code } })).toBe(true);
     }
-    for (const err of [{ code: '23505' }, { code: '42P01' }, new Error('x'), null, undefined]) expect(isRejectedInput(err)).toBe(false);
+    for (const err of [{ code: '23505' }, { code: '42P01' }, new Error('x'), null, undefined])
+      expect(isRejectedInput(err)).toBe(false);
     expect(isDependencyFailure({ code: '22009' })).toBe(false);
   });
 });

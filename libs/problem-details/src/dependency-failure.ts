@@ -1,4 +1,13 @@
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'NR_CLOSED']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'NR_CLOSED',
+]);
 const MESSAGES = [
   /Connection terminated/i,
   /timeout exceeded when trying to connect/i,
@@ -16,10 +25,22 @@ const MESSAGES = [
  */
 export function isDependencyFailure(err: unknown, depth = 0): boolean {
   if (!err || typeof err !== 'object' || depth > 3) return false;
-  const e = err as { code?: unknown; message?: unknown; driverError?: unknown; cause?: unknown; errors?: unknown[] };
-  if (typeof e.code === 'string' && (NETWORK_CODES.has(e.code) || /^08/.test(e.code) || /^57P0[123]$/.test(e.code))) return true;
-  if (typeof e.message === 'string' && MESSAGES.some((m) => m.test(e.message as string))) return true;
-  if (Array.isArray(e.errors) && e.errors.some((x) => isDependencyFailure(x, depth + 1))) return true;
+  const e = err as {
+    code?: unknown;
+    message?: unknown;
+    driverError?: unknown;
+    cause?: unknown;
+    errors?: unknown[];
+  };
+  if (
+    typeof e.code === 'string' &&
+    (NETWORK_CODES.has(e.code) || /^08/.test(e.code) || /^57P0[123]$/.test(e.code))
+  )
+    return true;
+  if (typeof e.message === 'string' && MESSAGES.some((m) => m.test(e.message as string)))
+    return true;
+  if (Array.isArray(e.errors) && e.errors.some((x) => isDependencyFailure(x, depth + 1)))
+    return true;
   return isDependencyFailure(e.driverError, depth + 1) || isDependencyFailure(e.cause, depth + 1);
 }
 
@@ -32,5 +53,8 @@ export function isDependencyFailure(err: unknown, depth = 0): boolean {
 export function isRejectedInput(err: unknown): boolean {
   const e = err as { driverError?: { code?: unknown }; code?: unknown } | null;
   const code = e?.driverError?.code ?? e?.code;
-  return typeof code === 'string' && ['22P02', '22021', '22001', '22003', '22007', '22008', '22009'].includes(code);
+  return (
+    typeof code === 'string' &&
+    ['22P02', '22021', '22001', '22003', '22007', '22008', '22009'].includes(code)
+  );
 }

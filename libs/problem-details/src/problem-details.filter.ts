@@ -1,4 +1,12 @@
-import { ArgumentsHost, Catch, HttpException, Inject, Logger, NotFoundException, type ExceptionFilter } from '@nestjs/common';
+import {
+  ArgumentsHost,
+  Catch,
+  HttpException,
+  Inject,
+  Logger,
+  NotFoundException,
+  type ExceptionFilter,
+} from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { traceIdFrom } from '@gatehouse/crypto';
@@ -42,7 +50,9 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     const problem = this.toProblem(exception, req);
 
     if (problem.status === 503) {
-      this.logger.warn(`dependency unavailable on ${req.method} ${req.path} trace=${requestTraceId(req, res)}: ${exception instanceof Error ? exception.message : String(exception)}`);
+      this.logger.warn(
+        `dependency unavailable on ${req.method} ${req.path} trace=${requestTraceId(req, res)}: ${exception instanceof Error ? exception.message : String(exception)}`,
+      );
     } else if (problem.status >= 500 && !(exception instanceof ProblemError)) {
       this.logger.error(
         `unhandled error on ${req.method} ${req.path} trace=${requestTraceId(req, res)}`,
@@ -59,21 +69,36 @@ export class ProblemDetailsFilter implements ExceptionFilter {
   toProblem(exception: unknown, req: Request): ProblemError {
     if (exception instanceof ProblemError) return exception;
     const slugged = exception as { problemSlug?: unknown; message?: unknown };
-    if (slugged && typeof slugged.problemSlug === 'string' && slugged.problemSlug in PROBLEM_TYPES) {
+    if (
+      slugged &&
+      typeof slugged.problemSlug === 'string' &&
+      slugged.problemSlug in PROBLEM_TYPES
+    ) {
       const slug = slugged.problemSlug as ProblemSlug;
-      const detail = typeof slugged.message === 'string' ? slugged.message : PROBLEM_TYPES[slug].title;
-      return new ProblemError(slug, slug === 'validation-error' ? { detail, errors: {} } : { detail });
+      const detail =
+        typeof slugged.message === 'string' ? slugged.message : PROBLEM_TYPES[slug].title;
+      return new ProblemError(
+        slug,
+        slug === 'validation-error' ? { detail, errors: {} } : { detail },
+      );
     }
     if (isDependencyFailure(exception)) {
-      return new ProblemError('service-unavailable', { detail: 'A dependency is unavailable; try again shortly.', headers: { 'Retry-After': '5' } });
+      return new ProblemError('service-unavailable', {
+        detail: 'A dependency is unavailable; try again shortly.',
+        headers: { 'Retry-After': '5' },
+      });
     }
     if (isRejectedInput(exception)) {
-      return new ProblemError('validation-error', { detail: 'The request contains a value that cannot be stored or compared.', errors: {} });
+      return new ProblemError('validation-error', {
+        detail: 'The request contains a value that cannot be stored or compared.',
+        errors: {},
+      });
     }
     const bp = exception as BodyParserError;
     // The router could not percent-decode a path parameter (Nest hands it over as a 400
     // HttpException): an id that cannot exist (docs/api-contract.md §10).
-    if (exception instanceof Error && /^Failed to decode param /.test(exception.message)) return new ProblemError('not-found', { detail: 'No resource matches this path.' });
+    if (exception instanceof Error && /^Failed to decode param /.test(exception.message))
+      return new ProblemError('not-found', { detail: 'No resource matches this path.' });
     if (exception instanceof NotFoundException && /^Cannot [A-Z]+ /.test(exception.message)) {
       const allowed = this.routes.allowedMethods(req.path);
       if (allowed.length > 0) {
@@ -88,7 +113,10 @@ export class ProblemDetailsFilter implements ExceptionFilter {
       const status = exception.getStatus();
       const slug: ProblemSlug = slugForStatus(status);
       const detail = status >= 500 ? PROBLEM_TYPES[slug].title : exception.message;
-      return new ProblemError(slug, slug === 'validation-error' ? { detail, errors: {} } : { detail });
+      return new ProblemError(
+        slug,
+        slug === 'validation-error' ? { detail, errors: {} } : { detail },
+      );
     }
     const status = bp && typeof bp === 'object' ? (bp.status ?? bp.statusCode) : undefined;
     if (typeof status === 'number' && status >= 400 && status < 500) {
@@ -107,9 +135,11 @@ export class ProblemDetailsFilter implements ExceptionFilter {
       instance: req.path,
       traceId: requestTraceId(req, res),
     };
-    if (problem.slug === 'validation-error' || problem.options.errors) body.errors = problem.options.errors ?? {};
+    if (problem.slug === 'validation-error' || problem.options.errors)
+      body.errors = problem.options.errors ?? {};
     if (problem.options.extensions) {
-      for (const [k, v] of Object.entries(problem.options.extensions)) if (!(k in body)) body[k] = v;
+      for (const [k, v] of Object.entries(problem.options.extensions))
+        if (!(k in body)) body[k] = v;
     }
     for (const [k, v] of Object.entries(problem.options.headers ?? {})) res.setHeader(k, v);
     res.status(problem.status).type('application/problem+json').send(JSON.stringify(body));

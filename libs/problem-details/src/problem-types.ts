@@ -27,17 +27,29 @@ export type ProblemSlug = keyof typeof PROBLEM_TYPES;
 /** Slug for a bare HTTP status (framework errors that carry only a status). */
 export function slugForStatus(status: number): ProblemSlug {
   switch (status) {
-    case 400: return 'validation-error';
-    case 401: return 'unauthenticated';
-    case 403: return 'forbidden';
-    case 404: return 'not-found';
-    case 405: return 'method-not-allowed';
-    case 409: return 'conflict';
-    case 413: return 'payload-too-large';
-    case 415: return 'unsupported-media-type';
-    case 431: return 'headers-too-large';
-    case 429: return 'rate-limited';
-    case 503: return 'service-unavailable';
-    default: return 'internal-error';
+    case 400:
+      return 'validation-error';
+    case 401:
+      return 'unauthenticated';
+    case 403:
+      return 'forbidden';
+    case 404:
+      return 'not-found';
+    case 405:
+      return 'method-not-allowed';
+    case 409:
+      return 'conflict';
+    case 413:
+      return 'payload-too-large';
+    case 415:
+      return 'unsupported-media-type';
+    case 431:
+      return 'headers-too-large';
+    case 429:
+      return 'rate-limited';
+    case 503:
+      return 'service-unavailable';
+    default:
+      return 'internal-error';
   }
 }

@@ -16,7 +16,10 @@ export class ProblemError extends Error {
   readonly status: number;
   readonly title: string;
 
-  constructor(readonly slug: ProblemSlug, readonly options: ProblemOptions = {}) {
+  constructor(
+    readonly slug: ProblemSlug,
+    readonly options: ProblemOptions = {},
+  ) {
     super(options.detail ?? PROBLEM_TYPES[slug].title);
     this.name = 'ProblemError';
     this.status = PROBLEM_TYPES[slug].status;

@@ -1,11 +1,21 @@
 import { RouteTable } from './route-table';
-import { IsInt, IsString, Max, MaxLength, Min, ValidateNested, validateSync } from 'class-validator';
+import {
+  IsInt,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+  validateSync,
+} from 'class-validator';
 import { plainToInstance, Type } from 'class-transformer';
 import { findHostileValues, flattenValidationErrors } from './validation.pipe';
 
 describe('findHostileValues', () => {
   it('flags prototype keys, NUL bytes and lone surrogates with dotted paths', () => {
-    const body = JSON.parse('{"a":{"__proto__":{"x":1}},"b":["ok","x\\u0000"],"c":"\\udc00","d":"fine"}') as unknown;
+    const body = JSON.parse(
+      '{"a":{"__proto__":{"x":1}},"b":["ok","x\\u0000"],"c":"\\udc00","d":"fine"}',
+    ) as unknown;
     const found = findHostileValues(body);
     expect(Object.keys(found).sort()).toEqual(['a.__proto__', 'b.1', 'c']);
   });
@@ -34,13 +44,20 @@ describe('flattenValidationErrors', () => {
     @IsString() @MaxLength(5) name!: string;
     @ValidateNested() @Type(() => Settings) settings!: Settings;
   }
-  const errorsOf = (plain: object) => flattenValidationErrors(validateSync(plainToInstance(Body, plain)));
+  const errorsOf = (plain: object) =>
+    flattenValidationErrors(validateSync(plainToInstance(Body, plain)));
 
   it('gives a mistyped value only its type message, with dotted paths', () => {
-    expect(errorsOf({ name: 42, settings: { ttl: '600' } })).toEqual({ name: ['name must be a string'], 'settings.ttl': ['ttl must be an integer number'] });
+    expect(errorsOf({ name: 42, settings: { ttl: '600' } })).toEqual({
+      name: ['name must be a string'],
+      'settings.ttl': ['ttl must be an integer number'],
+    });
   });
 
   it('gives a well-typed value every message it fails', () => {
-    expect(errorsOf({ name: 'too long', settings: { ttl: 5 } })).toEqual({ name: ['name must be shorter than or equal to 5 characters'], 'settings.ttl': ['ttl must not be less than 60'] });
+    expect(errorsOf({ name: 'too long', settings: { ttl: 5 } })).toEqual({
+      name: ['name must be shorter than or equal to 5 characters'],
+      'settings.ttl': ['ttl must not be less than 60'],
+    });
   });
 });

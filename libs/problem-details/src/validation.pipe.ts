@@ -1,4 +1,8 @@
-import { Injectable, ValidationPipe as NestValidationPipe, type ArgumentMetadata } from '@nestjs/common';
+import {
+  Injectable,
+  ValidationPipe as NestValidationPipe,
+  type ArgumentMetadata,
+} from '@nestjs/common';
 import type { ValidationError } from 'class-validator';
 import { ProblemError, type FieldErrors } from './problem.error';
 
@@ -6,11 +10,23 @@ const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** Sets a field's messages as an own property, even for a field named `__proto__`. */
 function setField(out: FieldErrors, path: string, messages: string[]): void {
-  Object.defineProperty(out, path, { value: messages, enumerable: true, writable: true, configurable: true });
+  Object.defineProperty(out, path, {
+    value: messages,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
 }
 
 /** Constraints on a value's type: when one fails, the others (length, range, format) say nothing useful. */
-const TYPE_CONSTRAINTS = new Set(['isString', 'isInt', 'isNumber', 'isBoolean', 'isObject', 'isArray']);
+const TYPE_CONSTRAINTS = new Set([
+  'isString',
+  'isInt',
+  'isNumber',
+  'isBoolean',
+  'isObject',
+  'isArray',
+]);
 
 function messagesOf(constraints: Record<string, string>): string[] {
   const entries = Object.entries(constraints);
@@ -36,22 +52,31 @@ export function flattenValidationErrors(errors: ValidationError[], parent = ''):
  * Finds values no handler should ever see: prototype-polluting keys, strings with NUL bytes or
  * lone UTF-16 surrogates (PostgreSQL cannot store them, and they are never meaningful input).
  */
-export function findHostileValues(value: unknown, path = '', out: FieldErrors = {}, depth = 0): FieldErrors {
+export function findHostileValues(
+  value: unknown,
+  path = '',
+  out: FieldErrors = {},
+  depth = 0,
+): FieldErrors {
   if (depth > 32) {
     setField(out, path || 'body', ['is nested too deeply']);
     return out;
   }
   if (typeof value === 'string') {
-    if (value.includes('\u0000')) setField(out, path || 'body', ['must not contain NUL characters']);
+    if (value.includes('\u0000'))
+      setField(out, path || 'body', ['must not contain NUL characters']);
     else if (!value.isWellFormed()) setField(out, path || 'body', ['must be well-formed Unicode']);
   } else if (Array.isArray(value)) {
-    value.forEach((v, i) => findHostileValues(v, path ? `${path}.${i}` : String(i), out, depth + 1));
+    value.forEach((v, i) =>
+      findHostileValues(v, path ? `${path}.${i}` : String(i), out, depth + 1),
+    );
   } else if (value !== null && typeof value === 'object') {
     for (const key of Object.keys(value)) {
       const childPath = path ? `${path}.${key}` : key;
       if (FORBIDDEN_KEYS.has(key)) setField(out, childPath, [`property ${key} should not exist`]);
       else {
-        if (!key.isWellFormed() || key.includes('\u0000')) setField(out, childPath, ['property name must be well-formed Unicode']);
+        if (!key.isWellFormed() || key.includes('\u0000'))
+          setField(out, childPath, ['property name must be well-formed Unicode']);
         findHostileValues((value as Record<string, unknown>)[key], childPath, out, depth + 1);
       }
     }
@@ -72,7 +97,8 @@ export class ProblemValidationPipe extends NestValidationPipe {
       transform: true,
       transformOptions: { enableImplicitConversion: false },
       validationError: { target: false, value: false },
-      exceptionFactory: (errors: ValidationError[]) => ProblemError.validation(flattenValidationErrors(errors)),
+      exceptionFactory: (errors: ValidationError[]) =>
+        ProblemError.validation(flattenValidationErrors(errors)),
     });
   }
 
@@ -80,7 +106,10 @@ export class ProblemValidationPipe extends NestValidationPipe {
     if (metadata.type === 'body') {
       if (value === undefined) value = {};
       if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-        throw ProblemError.validation({ body: ['must be a JSON object'] }, 'The request body must be a JSON object.');
+        throw ProblemError.validation(
+          { body: ['must be a JSON object'] },
+          'The request body must be a JSON object.',
+        );
       }
       const hostile = findHostileValues(value);
       if (Object.keys(hostile).length > 0) throw ProblemError.validation(hostile);

@@ -1,5 +1,12 @@
 import { Queue, Worker, type ConnectionOptions, type JobsOptions } from 'bullmq';
-import { JobBroker, QueueUnavailableError, type ConsumerOptions, type JobHandler, type JobOptions, type QueueCounts } from './job-broker';
+import {
+  JobBroker,
+  QueueUnavailableError,
+  type ConsumerOptions,
+  type JobHandler,
+  type JobOptions,
+  type QueueCounts,
+} from './job-broker';
 import type { QueueName } from './queue-names';
 
 const PREFIX = 'gatehouse';
@@ -7,13 +14,26 @@ const PREFIX = 'gatehouse';
 const CONSUMER_STOP_MS = 8000;
 
 /** Waits for `op`, but no longer than `ms`; then runs `fallback` (a forced close). */
-async function withDeadline(op: Promise<unknown>, ms: number, fallback: () => Promise<unknown>): Promise<void> {
+async function withDeadline(
+  op: Promise<unknown>,
+  ms: number,
+  fallback: () => Promise<unknown>,
+): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<'late'>((resolve) => {
     timer = setTimeout(() => resolve('late'), ms);
   });
   try {
-    if ((await Promise.race([op.then(() => 'done' as const, () => 'done' as const), late])) === 'late') await fallback().catch(() => undefined);
+    if (
+      (await Promise.race([
+        op.then(
+          () => 'done' as const,
+          () => 'done' as const,
+        ),
+        late,
+      ])) === 'late'
+    )
+      await fallback().catch(() => undefined);
   } finally {
     clearTimeout(timer);
   }
@@ -87,22 +107,41 @@ export class BullMqJobBroker extends JobBroker {
     await this.bounded(this.queue(queue).add(name, data, toBullOptions(opts)));
   }
 
-  async addBulk<T>(queue: QueueName, jobs: { name: string; data: T; opts?: JobOptions }[]): Promise<void> {
+  async addBulk<T>(
+    queue: QueueName,
+    jobs: { name: string; data: T; opts?: JobOptions }[],
+  ): Promise<void> {
     if (!jobs.length) return;
-    await this.bounded(this.queue(queue).addBulk(jobs.map((j) => ({ name: j.name, data: j.data, opts: toBullOptions(j.opts) }))));
+    await this.bounded(
+      this.queue(queue).addBulk(
+        jobs.map((j) => ({ name: j.name, data: j.data, opts: toBullOptions(j.opts) })),
+      ),
+    );
   }
 
   async has(queue: QueueName, jobId: string): Promise<boolean> {
     const job = await this.bounded(this.queue(queue).getJob(jobId));
     if (!job) return false;
     const state = await this.bounded(job.getState());
-    return state === 'waiting' || state === 'delayed' || state === 'active' || state === 'prioritized' || state === 'waiting-children';
+    return (
+      state === 'waiting' ||
+      state === 'delayed' ||
+      state === 'active' ||
+      state === 'prioritized' ||
+      state === 'waiting-children'
+    );
   }
 
   consume<T>(queue: QueueName, handler: JobHandler<T>, opts: ConsumerOptions): void {
     const worker = new Worker(
       queue,
-      async (job) => handler({ id: String(job.id), name: job.name, data: job.data as T, attemptsMade: job.attemptsMade }),
+      async (job) =>
+        handler({
+          id: String(job.id),
+          name: job.name,
+          data: job.data as T,
+          attemptsMade: job.attemptsMade,
+        }),
       {
         connection: this.connection(),
         prefix: PREFIX,
@@ -117,8 +156,15 @@ export class BullMqJobBroker extends JobBroker {
   }
 
   async counts(queue: QueueName): Promise<QueueCounts> {
-    const c = await this.bounded(this.queue(queue).getJobCounts('waiting', 'active', 'delayed', 'failed'));
-    return { waiting: c.waiting ?? 0, active: c.active ?? 0, delayed: c.delayed ?? 0, failed: c.failed ?? 0 };
+    const c = await this.bounded(
+      this.queue(queue).getJobCounts('waiting', 'active', 'delayed', 'failed'),
+    );
+    return {
+      waiting: c.waiting ?? 0,
+      active: c.active ?? 0,
+      delayed: c.delayed ?? 0,
+      failed: c.failed ?? 0,
+    };
   }
 
   /**
@@ -126,11 +172,17 @@ export class BullMqJobBroker extends JobBroker {
    * gracefully, so after CONSUMER_STOP_MS it is closed by force (its jobs come back as stalled).
    */
   async stopConsumers(): Promise<void> {
-    await Promise.all(this.workers.map((w) => withDeadline(w.close(), CONSUMER_STOP_MS, () => w.close(true))));
+    await Promise.all(
+      this.workers.map((w) => withDeadline(w.close(), CONSUMER_STOP_MS, () => w.close(true))),
+    );
   }
 
   async close(): Promise<void> {
     await this.stopConsumers();
-    await Promise.all([...this.queues.values()].map((q) => withDeadline(q.close(), this.timeoutMs, () => q.disconnect())));
+    await Promise.all(
+      [...this.queues.values()].map((q) =>
+        withDeadline(q.close(), this.timeoutMs, () => q.disconnect()),
+      ),
+    );
   }
 }

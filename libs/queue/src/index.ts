@@ -11,7 +11,13 @@ export {
   type QueueCounts,
 } from './job-broker';
 export { MemoryJobBroker, sharedMemoryJobBroker, type FailedJob } from './memory-job-broker';
-export { MailQueue, MESSAGE_JOB_OPTIONS, openMessage, sealMessage, SmsQueue } from './message-queues';
+export {
+  MailQueue,
+  MESSAGE_JOB_OPTIONS,
+  openMessage,
+  sealMessage,
+  SmsQueue,
+} from './message-queues';
 export type { MailMessage, MailTemplate, SealedJob, SmsMessage } from './messages';
 export { QUEUES, type QueueName } from './queue-names';
 export { QueueModule } from './queue.module';

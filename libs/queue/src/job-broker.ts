@@ -56,7 +56,10 @@ export class QueueUnavailableError extends Error {
  */
 export abstract class JobBroker {
   abstract add<T>(queue: QueueName, name: string, data: T, opts?: JobOptions): Promise<void>;
-  abstract addBulk<T>(queue: QueueName, jobs: { name: string; data: T; opts?: JobOptions }[]): Promise<void>;
+  abstract addBulk<T>(
+    queue: QueueName,
+    jobs: { name: string; data: T; opts?: JobOptions }[],
+  ): Promise<void>;
   /** Whether a job with this id is waiting, delayed or active. */
   abstract has(queue: QueueName, jobId: string): Promise<boolean>;
   /** Starts consuming `queue`; stops (finishing the jobs in progress) on `stopConsumers`. */

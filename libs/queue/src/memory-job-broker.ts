@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
-import { backoffDelay, JobBroker, type ConsumerOptions, type JobHandler, type JobOptions, type QueueCounts } from './job-broker';
+import {
+  backoffDelay,
+  JobBroker,
+  type ConsumerOptions,
+  type JobHandler,
+  type JobOptions,
+  type QueueCounts,
+} from './job-broker';
 import type { QueueName } from './queue-names';
 
 interface MemJob {
@@ -59,12 +66,22 @@ export class MemoryJobBroker extends JobBroker {
     const q = this.q(queue);
     const id = opts?.jobId ?? randomUUID();
     if (q.jobs.has(id)) return;
-    const job: MemJob = { id, name, data: structuredClone(data), opts, attemptsMade: 0, state: 'waiting' };
+    const job: MemJob = {
+      id,
+      name,
+      data: structuredClone(data),
+      opts,
+      attemptsMade: 0,
+      state: 'waiting',
+    };
     q.jobs.set(id, job);
     this.schedule(queue, job, opts?.delayMs ?? 0);
   }
 
-  async addBulk<T>(queue: QueueName, jobs: { name: string; data: T; opts?: JobOptions }[]): Promise<void> {
+  async addBulk<T>(
+    queue: QueueName,
+    jobs: { name: string; data: T; opts?: JobOptions }[],
+  ): Promise<void> {
     for (const j of jobs) await this.add(queue, j.name, j.data, j.opts);
   }
 
@@ -74,7 +91,11 @@ export class MemoryJobBroker extends JobBroker {
 
   consume<T>(queue: QueueName, handler: JobHandler<T>, opts: ConsumerOptions): void {
     const q = this.q(queue);
-    q.consumer = { handler: handler as JobHandler<unknown>, concurrency: opts.concurrency, active: 0 };
+    q.consumer = {
+      handler: handler as JobHandler<unknown>,
+      concurrency: opts.concurrency,
+      active: 0,
+    };
     this.pump(queue);
   }
 
@@ -98,10 +119,21 @@ export class MemoryJobBroker extends JobBroker {
     const q = this.q(queue);
     q.jobs.delete(job.id);
     const reason = err instanceof Error ? err.message : String(err);
-    const why = this.stopped && job.attemptsMade < (job.opts?.attempts ?? 1) ? ' (not retried: the broker is stopping, and its jobs live in memory)' : '';
-    this.logger.error(`${queue} job ${job.name} ${job.id} failed after ${job.attemptsMade} attempt(s)${why}: ${reason}`);
+    const why =
+      this.stopped && job.attemptsMade < (job.opts?.attempts ?? 1)
+        ? ' (not retried: the broker is stopping, and its jobs live in memory)'
+        : '';
+    this.logger.error(
+      `${queue} job ${job.name} ${job.id} failed after ${job.attemptsMade} attempt(s)${why}: ${reason}`,
+    );
     if (job.opts?.removeWhenDone) return;
-    q.failed.push({ id: job.id, name: job.name, attemptsMade: job.attemptsMade, failedReason: reason, failedAt: new Date() });
+    q.failed.push({
+      id: job.id,
+      name: job.name,
+      attemptsMade: job.attemptsMade,
+      failedReason: reason,
+      failedAt: new Date(),
+    });
     if (q.failed.length > KEEP_FAILED) q.failed.shift();
   }
 
@@ -138,7 +170,8 @@ export class MemoryJobBroker extends JobBroker {
           },
           (err: unknown) => {
             job.attemptsMade += 1;
-            if (job.attemptsMade < (job.opts?.attempts ?? 1) && !this.stopped) this.schedule(queue, job, backoffDelay(job.opts, job.attemptsMade));
+            if (job.attemptsMade < (job.opts?.attempts ?? 1) && !this.stopped)
+              this.schedule(queue, job, backoffDelay(job.opts, job.attemptsMade));
             else this.fail(queue, job, err);
           },
         )

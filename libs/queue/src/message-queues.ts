@@ -6,13 +6,24 @@ import { QUEUES } from './queue-names';
 import type { MailMessage, SealedJob, SmsMessage } from './messages';
 
 /** Retries for mail and SMS: 10 attempts with exponential backoff from 5 s (about 85 minutes in all). */
-export const MESSAGE_JOB_OPTIONS: JobOptions = { attempts: 10, backoff: { type: 'exponential', delayMs: 5000 } };
+export const MESSAGE_JOB_OPTIONS: JobOptions = {
+  attempts: 10,
+  backoff: { type: 'exponential', delayMs: 5000 },
+};
 
-export function sealMessage(config: AppConfig, message: MailMessage | SmsMessage, kind: 'mail' | 'sms'): SealedJob {
+export function sealMessage(
+  config: AppConfig,
+  message: MailMessage | SmsMessage,
+  kind: 'mail' | 'sms',
+): SealedJob {
   return { sealed: encryptSecret(config.auth.encryptionKey, JSON.stringify(message), kind) };
 }
 
-export function openMessage<T extends MailMessage | SmsMessage>(config: AppConfig, job: SealedJob, kind: 'mail' | 'sms'): T {
+export function openMessage<T extends MailMessage | SmsMessage>(
+  config: AppConfig,
+  job: SealedJob,
+  kind: 'mail' | 'sms',
+): T {
   return JSON.parse(decryptSecretString(config.auth.encryptionKey, job.sealed, kind)) as T;
 }
 
@@ -25,7 +36,12 @@ export class MailQueue {
   ) {}
 
   async send(message: MailMessage): Promise<void> {
-    await this.broker.add(QUEUES.mail, message.template, sealMessage(this.config, message, 'mail'), MESSAGE_JOB_OPTIONS);
+    await this.broker.add(
+      QUEUES.mail,
+      message.template,
+      sealMessage(this.config, message, 'mail'),
+      MESSAGE_JOB_OPTIONS,
+    );
   }
 }
 
@@ -38,6 +54,11 @@ export class SmsQueue {
   ) {}
 
   async send(message: SmsMessage): Promise<void> {
-    await this.broker.add(QUEUES.sms, 'sms', sealMessage(this.config, message, 'sms'), MESSAGE_JOB_OPTIONS);
+    await this.broker.add(
+      QUEUES.sms,
+      'sms',
+      sealMessage(this.config, message, 'sms'),
+      MESSAGE_JOB_OPTIONS,
+    );
   }
 }

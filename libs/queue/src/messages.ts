@@ -1,5 +1,12 @@
 /** Mail templates the worker renders (text and HTML parts, with the project's name). */
-export type MailTemplate = 'verify-email' | 'password-reset' | 'magic-link' | 'invitation' | 'email-change' | 'email-changed' | 'set-password';
+export type MailTemplate =
+  | 'verify-email'
+  | 'password-reset'
+  | 'magic-link'
+  | 'invitation'
+  | 'email-change'
+  | 'email-changed'
+  | 'set-password';
 
 export interface MailMessage {
   template: MailTemplate;

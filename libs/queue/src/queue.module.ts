@@ -1,5 +1,11 @@
 import { BullModule } from '@nestjs/bullmq';
-import { Inject, Module, type DynamicModule, type OnApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
+import {
+  Inject,
+  Module,
+  type DynamicModule,
+  type OnApplicationShutdown,
+  type OnModuleDestroy,
+} from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { BullMqJobBroker } from './bullmq-job-broker';
 import { JobBroker } from './job-broker';
@@ -34,7 +40,11 @@ export class QueueModule {
         BullModule.forRootAsync({
           inject: [APP_CONFIG],
           useFactory: (config: AppConfig) => ({
-            connection: { url: config.redis.url, maxRetriesPerRequest: null, enableOfflineQueue: true },
+            connection: {
+              url: config.redis.url,
+              maxRetriesPerRequest: null,
+              enableOfflineQueue: true,
+            },
             prefix: 'gatehouse',
           }),
         }),
@@ -45,7 +55,9 @@ export class QueueModule {
           provide: JobBroker,
           inject: [APP_CONFIG],
           useFactory: (config: AppConfig) =>
-            config.standalone.forced ? sharedMemoryJobBroker() : new BullMqJobBroker(config.redis.url, config.http.dependencyTimeoutMs),
+            config.standalone.forced
+              ? sharedMemoryJobBroker()
+              : new BullMqJobBroker(config.redis.url, config.http.dependencyTimeoutMs),
         },
         BrokerLifecycle,
         MailQueue,

@@ -20,26 +20,40 @@ export interface AppProcess {
  * Runs a compiled app (`dist/`, built by the e2e global setup) as a real process with the test
  * environment, for journeys that cross apps (runtime → worker) and for crash and shutdown tests.
  */
-export async function spawnApp(app: 'auth-runtime' | 'control-plane' | 'webhook-worker', env: Record<string, string> = {}, timeoutMs = 30_000): Promise<AppProcess> {
-  const portVar = { 'auth-runtime': 'AUTH_RUNTIME_PORT', 'control-plane': 'CONTROL_PLANE_PORT', 'webhook-worker': 'WEBHOOK_WORKER_PORT' }[app];
-  const child = spawn(process.execPath, ['-r', join(ROOT, 'tools/register.js'), join(ROOT, 'dist/apps', app, 'src/main.js')], {
-    env: {
-      // eslint-disable-next-line no-restricted-properties -- child processes inherit PATH
-      PATH: process.env.PATH ?? '',
-      ...TEST_ENV,
-      HOST: '127.0.0.1',
-      [portVar]: '0',
-      AUTH_RUNTIME_METRICS_PORT: '0',
-      CONTROL_PLANE_METRICS_PORT: '0',
-      WEBHOOK_WORKER_METRICS_PORT: '0',
-      ...env,
+export async function spawnApp(
+  app: 'auth-runtime' | 'control-plane' | 'webhook-worker',
+  env: Record<string, string> = {},
+  timeoutMs = 30_000,
+): Promise<AppProcess> {
+  const portVar = {
+    'auth-runtime': 'AUTH_RUNTIME_PORT',
+    'control-plane': 'CONTROL_PLANE_PORT',
+    'webhook-worker': 'WEBHOOK_WORKER_PORT',
+  }[app];
+  const child = spawn(
+    process.execPath,
+    ['-r', join(ROOT, 'tools/register.js'), join(ROOT, 'dist/apps', app, 'src/main.js')],
+    {
+      env: {
+        // eslint-disable-next-line no-restricted-properties -- child processes inherit PATH
+        PATH: process.env.PATH ?? '',
+        ...TEST_ENV,
+        HOST: '127.0.0.1',
+        [portVar]: '0',
+        AUTH_RUNTIME_METRICS_PORT: '0',
+        CONTROL_PLANE_METRICS_PORT: '0',
+        WEBHOOK_WORKER_METRICS_PORT: '0',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  );
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  );
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${app} did not start:\n${out}`)), timeoutMs);
     const check = () => {

@@ -14,7 +14,11 @@ export function nextIp(): string {
  * of its own (so per-address limits stay apart) and, when given, the bearer token.
  */
 export function postAs(t: TestApp, projectKey: string, path: string, body: object, token?: string) {
-  const req = t.http().post(path).set('X-Service-Project-Key', projectKey).set('X-Forwarded-For', nextIp());
+  const req = t
+    .http()
+    .post(path)
+    .set('X-Service-Project-Key', projectKey)
+    .set('X-Forwarded-For', nextIp());
   return (token ? req.set('Authorization', `Bearer ${token}`) : req).send(body);
 }
 
@@ -45,14 +49,20 @@ export interface SignedUpUser {
 }
 
 /** Signs a user up through the real endpoint, each from its own address so sign-up limits do not interfere. */
-export async function signUpUser(t: TestApp, projectKey: string, email: string, password = 'a sturdy passphrase 42'): Promise<SignedUpUser> {
+export async function signUpUser(
+  t: TestApp,
+  projectKey: string,
+  email: string,
+  password = 'a sturdy passphrase 42',
+): Promise<SignedUpUser> {
   const res = await t
     .http()
     .post('/v1/auth/sign-up')
     .set('X-Service-Project-Key', projectKey)
     .set('X-Forwarded-For', nextIp())
     .send({ email, password });
-  if (res.status !== 201) throw new Error(`sign-up failed: ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status !== 201)
+    throw new Error(`sign-up failed: ${res.status} ${JSON.stringify(res.body)}`);
   const cookies = cookiesOf(res);
   return {
     id: res.body.user.id,

@@ -15,7 +15,11 @@ export default async function globalSetup(globalConfig: { maxWorkers: number }):
   if (!built && process.env.GATEHOUSE_SKIP_BUILD !== '1') {
     const root = join(__dirname, '..', '..', '..');
     // Type errors are the `typecheck` step's business; tsc emits regardless, which is all we need here.
-    spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')], { cwd: root, stdio: 'ignore' });
+    spawnSync(
+      process.execPath,
+      [require.resolve('typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')],
+      { cwd: root, stdio: 'ignore' },
+    );
     built = true;
   }
   await runMigrations(TEST_TEMPLATE_DATABASE_URL);

@@ -13,7 +13,12 @@ export interface ReceivedRequest {
  */
 export class HttpReceiver {
   readonly requests: ReceivedRequest[] = [];
-  respond: (req: ReceivedRequest) => { status: number; body?: string; headers?: Record<string, string>; /** Answer this late (a slow party). */ delayMs?: number } = () => ({ status: 200, body: '{}' });
+  respond: (req: ReceivedRequest) => {
+    status: number;
+    body?: string;
+    headers?: Record<string, string>;
+    /** Answer this late (a slow party). */ delayMs?: number;
+  } = () => ({ status: 200, body: '{}' });
   private server: http.Server | null = null;
   port = 0;
 
@@ -23,7 +28,12 @@ export class HttpReceiver {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        const received = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString() };
+        const received = {
+          method: req.method ?? '',
+          path: req.url ?? '',
+          headers: req.headers,
+          body: Buffer.concat(chunks).toString(),
+        };
         this.requests.push(received);
         const answer = this.respond(received);
         const send = () => {
@@ -48,7 +58,10 @@ export class HttpReceiver {
     this.requests.length = 0;
   }
 
-  async waitFor(predicate: (r: ReceivedRequest) => boolean, timeoutMs = 15_000): Promise<ReceivedRequest> {
+  async waitFor(
+    predicate: (r: ReceivedRequest) => boolean,
+    timeoutMs = 15_000,
+  ): Promise<ReceivedRequest> {
     const until = Date.now() + timeoutMs;
     while (Date.now() < until) {
       const found = this.requests.find(predicate);
@@ -60,6 +73,8 @@ export class HttpReceiver {
 
   async stop(): Promise<void> {
     this.server?.closeAllConnections();
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    await new Promise<void>((resolve) =>
+      this.server ? this.server.close(() => resolve()) : resolve(),
+    );
   }
 }

@@ -1,7 +1,14 @@
 /** Test support only: test apps and config, seeds, real external parties (SMTP, HTTP receivers), fuzzing. */
 export { expectProblem } from './problem';
 export { resetState } from './reset';
-export { APP_ORIGIN, APP_REDIRECT, createUser, mintAccessToken, seedTenant, type SeededTenant } from './seed';
+export {
+  APP_ORIGIN,
+  APP_REDIRECT,
+  createUser,
+  mintAccessToken,
+  seedTenant,
+  type SeededTenant,
+} from './seed';
 export { startTestApp, testConfig, type AppFactory, type TestApp } from './test-app';
 export { startStandaloneTestApp } from './standalone-app';
 export { TestClock } from './test-clock';
@@ -15,6 +22,18 @@ export { HttpReceiver, type ReceivedRequest } from './http-receiver';
 export { MessageParties } from './message-parties';
 export { eventually } from './eventually';
 export { expectEveryRouteToRefuseBadBodies } from './refused-bodies';
-export { expectRawProblem, listenOnLoopback, parseRawResponses, rawHttp, type RawResponse } from './raw-http';
+export {
+  expectRawProblem,
+  listenOnLoopback,
+  parseRawResponses,
+  rawHttp,
+  type RawResponse,
+} from './raw-http';
 export { openApiDisagreements, operationsWithoutSuccessSchema } from './openapi-conformance';
-export { fuzzApi, fuzzSettings, type FuzzMode, type FuzzOptions, type FuzzReport } from './fuzz/fuzz-api';
+export {
+  fuzzApi,
+  fuzzSettings,
+  type FuzzMode,
+  type FuzzOptions,
+  type FuzzReport,
+} from './fuzz/fuzz-api';

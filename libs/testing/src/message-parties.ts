@@ -14,7 +14,11 @@ export class MessageParties {
   async start(env: Record<string, string> = {}): Promise<void> {
     await this.smtp.start();
     await this.gateway.start();
-    this.worker = await spawnApp('webhook-worker', { SMTP_URL: this.smtp.url, SMS_GATEWAY_URL: `${this.gateway.url}/sms`, ...env });
+    this.worker = await spawnApp('webhook-worker', {
+      SMTP_URL: this.smtp.url,
+      SMS_GATEWAY_URL: `${this.gateway.url}/sms`,
+      ...env,
+    });
   }
 
   clear(): void {

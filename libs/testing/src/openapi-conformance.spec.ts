@@ -4,7 +4,12 @@ import type { Response } from 'express';
 import request from 'supertest';
 import { loadConfig } from '@gatehouse/config';
 import { createHttpApp, servedOpenApiDocument } from '@gatehouse/http';
-import { openApiDisagreements, operationsWithoutSuccessSchema, recordAnswers, type RecordedAnswer } from './openapi-conformance';
+import {
+  openApiDisagreements,
+  operationsWithoutSuccessSchema,
+  recordAnswers,
+  type RecordedAnswer,
+} from './openapi-conformance';
 
 const TRACE = 'a'.repeat(32);
 
@@ -40,12 +45,21 @@ class ThingsController {
 
   @Get('good-problem')
   goodProblem(@Res() res: Response) {
-    res.status(404).type('application/problem+json').send({ type: 'https://gatehouse.dev/problems/not-found', title: 'Not Found', status: 404, detail: 'No such thing.', traceId: TRACE });
+    res.status(404).type('application/problem+json').send({
+      type: 'https://gatehouse.dev/problems/not-found',
+      title: 'Not Found',
+      status: 404,
+      detail: 'No such thing.',
+      traceId: TRACE,
+    });
   }
 
   @Get('bad-problem')
   badProblem(@Res() res: Response) {
-    res.status(400).type('application/problem+json').send({ type: 'https://gatehouse.dev/problems/validation-error', status: '400' });
+    res
+      .status(400)
+      .type('application/problem+json')
+      .send({ type: 'https://gatehouse.dev/problems/validation-error', status: '400' });
   }
 }
 
@@ -57,15 +71,25 @@ describe('holding recorded answers against the served OpenAPI document', () => {
   const answers: RecordedAnswer[] = [];
 
   beforeAll(async () => {
-    const config = loadConfig({ ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'), LOG_LEVEL: 'error' });
-    app = await createHttpApp(ThingsModule, config, { name: 'test', description: 'test', logger: false });
+    const config = loadConfig({
+      ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+      LOG_LEVEL: 'error',
+    });
+    app = await createHttpApp(ThingsModule, config, {
+      name: 'test',
+      description: 'test',
+      logger: false,
+    });
     recordAnswers(app.getHttpServer(), answers);
   });
   afterAll(() => app.close());
   beforeEach(() => void answers.splice(0));
 
   it('finds nothing to say about declared successes and well-formed problems, and records bodies unchanged', async () => {
-    expect((await request(app.getHttpServer()).get('/things/right')).body).toEqual({ id: '6f1c1d3e-0000-4000-8000-000000000000', note: null });
+    expect((await request(app.getHttpServer()).get('/things/right')).body).toEqual({
+      id: '6f1c1d3e-0000-4000-8000-000000000000',
+      note: null,
+    });
     const created = await request(app.getHttpServer()).post('/things');
     expect(created.status).toBe(201);
     expect(created.body).toEqual({ created: true });
@@ -77,7 +101,9 @@ describe('holding recorded answers against the served OpenAPI document', () => {
     ]);
     expect(openApiDisagreements(servedOpenApiDocument(app), answers)).toEqual([]);
     // The document the check reads is the one served at /docs/openapi.json.
-    expect((await request(app.getHttpServer()).get('/docs/openapi.json')).body).toEqual(JSON.parse(JSON.stringify(servedOpenApiDocument(app))));
+    expect((await request(app.getHttpServer()).get('/docs/openapi.json')).body).toEqual(
+      JSON.parse(JSON.stringify(servedOpenApiDocument(app))),
+    );
   });
 
   it('names a success the document does not declare, a body off its declared schema and a problem that does not match the Problem schema', async () => {
@@ -86,23 +112,44 @@ describe('holding recorded answers against the served OpenAPI document', () => {
     expect((await request(app.getHttpServer()).get('/things/bad-problem')).status).toBe(400);
     const found = openApiDisagreements(servedOpenApiDocument(app), answers);
     expect(found).toEqual([
-      expect.stringMatching(/^POST \/things\/quietly → 202: a success the document does not declare \(it declares 201, default\)$/),
-      expect.stringMatching(/^GET \/things\/wrong → 200: the body does not match the declared schema \(.*(id|note).*\)$/),
-      expect.stringMatching(/^GET \/things\/bad-problem → 400: the problem does not match the Problem schema \(.*title.*\)$/),
+      expect.stringMatching(
+        /^POST \/things\/quietly → 202: a success the document does not declare \(it declares 201, default\)$/,
+      ),
+      expect.stringMatching(
+        /^GET \/things\/wrong → 200: the body does not match the declared schema \(.*(id|note).*\)$/,
+      ),
+      expect.stringMatching(
+        /^GET \/things\/bad-problem → 400: the problem does not match the Problem schema \(.*title.*\)$/,
+      ),
     ]);
   });
 });
 
 describe('schemas of a hand-written document', () => {
-  const answer = (body: unknown): RecordedAnswer => ({ method: 'get', path: '/me', status: 200, contentType: 'application/json', body: Buffer.from(JSON.stringify(body)) });
+  const answer = (body: unknown): RecordedAnswer => ({
+    method: 'get',
+    path: '/me',
+    status: 200,
+    contentType: 'application/json',
+    body: Buffer.from(JSON.stringify(body)),
+  });
   const problem = { type: 'object', required: ['type'], properties: { type: { type: 'string' } } };
-  const doc = (responses: object) => ({ paths: { '/me': { get: { responses } } }, components: { schemas: { Problem: problem } } });
-  const alwaysNull = { type: 'object', required: ['user'], properties: { user: { type: 'string', nullable: true, enum: [null] } } };
+  const doc = (responses: object) => ({
+    paths: { '/me': { get: { responses } } },
+    components: { schemas: { Problem: problem } },
+  });
+  const alwaysNull = {
+    type: 'object',
+    required: ['user'],
+    properties: { user: { type: 'string', nullable: true, enum: [null] } },
+  };
 
   it('holds a member that is always null (nullable, enum [null]) without doubling the null', () => {
     const d = doc({ '200': { content: { 'application/json': { schema: alwaysNull } } } });
     expect(openApiDisagreements(d, [answer({ user: null })])).toEqual([]);
-    expect(openApiDisagreements(d, [answer({ user: 'someone' })])).toEqual([expect.stringContaining('GET /me → 200: the body does not match the declared schema')]);
+    expect(openApiDisagreements(d, [answer({ user: 'someone' })])).toEqual([
+      expect.stringContaining('GET /me → 200: the body does not match the declared schema'),
+    ]);
   });
 
   it('names the operations that do not say what they answer on success', () => {
@@ -110,7 +157,11 @@ describe('schemas of a hand-written document', () => {
     expect(operationsWithoutSuccessSchema(doc(described))).toEqual([]);
     expect(operationsWithoutSuccessSchema(doc({ '204': { description: 'no body' } }))).toEqual([]);
     expect(operationsWithoutSuccessSchema(doc({ '302': { description: 'redirect' } }))).toEqual([]);
-    expect(operationsWithoutSuccessSchema(doc({ '200': { description: 'no schema' } }))).toEqual(['GET /me']);
-    expect(operationsWithoutSuccessSchema(doc({ default: { description: 'a problem' } }))).toEqual(['GET /me']);
+    expect(operationsWithoutSuccessSchema(doc({ '200': { description: 'no schema' } }))).toEqual([
+      'GET /me',
+    ]);
+    expect(operationsWithoutSuccessSchema(doc({ default: { description: 'a problem' } }))).toEqual([
+      'GET /me',
+    ]);
   });
 });

@@ -11,7 +11,10 @@ export interface RecordedAnswer {
 }
 
 type Operation = { responses?: Record<string, { content?: Record<string, { schema?: object }> }> };
-type OpenApiDocument = { paths: Record<string, Record<string, Operation>>; components?: { schemas?: Record<string, object> } };
+type OpenApiDocument = {
+  paths: Record<string, Record<string, Operation>>;
+  components?: { schemas?: Record<string, object> };
+};
 
 /**
  * Records every answer of `server` (status, content type, body) in `into`, before the app's own
@@ -60,14 +63,21 @@ function asJsonSchema(schema: unknown): unknown {
   }
   const { nullable, type } = schema as { nullable?: boolean; type?: unknown };
   if (nullable === true && typeof type === 'string') out.type = [type, 'null'];
-  if (nullable === true && Array.isArray(out.enum) && !(out.enum as unknown[]).includes(null)) out.enum = [...(out.enum as unknown[]), null];
+  if (nullable === true && Array.isArray(out.enum) && !(out.enum as unknown[]).includes(null))
+    out.enum = [...(out.enum as unknown[]), null];
   return out;
 }
 
 /** The documented operation a request reached, by method and path template; null when none. */
-function operationOf(doc: OpenApiDocument, method: string, path: string): { template: string; operation: Operation } | null {
+function operationOf(
+  doc: OpenApiDocument,
+  method: string,
+  path: string,
+): { template: string; operation: Operation } | null {
   for (const [template, item] of Object.entries(doc.paths)) {
-    const pattern = new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`);
+    const pattern = new RegExp(
+      `^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`,
+    );
     const operation = item[method];
     if (operation && pattern.test(path)) return { template, operation };
   }
@@ -82,7 +92,10 @@ function operationOf(doc: OpenApiDocument, method: string, path: string): { temp
  * must match the schema declared for that status, when one is. Returns what does not hold, one
  * line each (empty when all does).
  */
-export function openApiDisagreements(served: object | undefined, answers: RecordedAnswer[]): string[] {
+export function openApiDisagreements(
+  served: object | undefined,
+  answers: RecordedAnswer[],
+): string[] {
   if (!served) return [];
   const doc = served as OpenApiDocument;
   const problemSchema = doc.components?.schemas?.Problem;
@@ -100,10 +113,15 @@ export function openApiDisagreements(served: object | undefined, answers: Record
       try {
         body = JSON.parse(a.body.toString('utf8'));
       } catch {
-        found.add(`${a.method.toUpperCase()} ${a.path} → ${a.status}: a problem whose body is not JSON`);
+        found.add(
+          `${a.method.toUpperCase()} ${a.path} → ${a.status}: a problem whose body is not JSON`,
+        );
         continue;
       }
-      if (!problem(body)) found.add(`${a.method.toUpperCase()} ${a.path} → ${a.status}: the problem does not match the Problem schema (${ajv.errorsText(problem.errors)})`);
+      if (!problem(body))
+        found.add(
+          `${a.method.toUpperCase()} ${a.path} → ${a.status}: the problem does not match the Problem schema (${ajv.errorsText(problem.errors)})`,
+        );
       continue;
     }
     if (a.status < 200 || a.status >= 300) continue;
@@ -111,7 +129,9 @@ export function openApiDisagreements(served: object | undefined, answers: Record
     if (!reached) continue;
     const declared = reached.operation.responses?.[String(a.status)];
     if (!declared) {
-      found.add(`${a.method.toUpperCase()} ${reached.template} → ${a.status}: a success the document does not declare (it declares ${Object.keys(reached.operation.responses ?? {}).join(', ')})`);
+      found.add(
+        `${a.method.toUpperCase()} ${reached.template} → ${a.status}: a success the document does not declare (it declares ${Object.keys(reached.operation.responses ?? {}).join(', ')})`,
+      );
       continue;
     }
     // A declared body schema is held against the body (JSON answers only).
@@ -120,7 +140,9 @@ export function openApiDisagreements(served: object | undefined, answers: Record
     let validate = successes.get(schema);
     if (!validate) successes.set(schema, (validate = ajv.compile(asJsonSchema(schema) as object)));
     if (!validate(JSON.parse(a.body.toString('utf8')))) {
-      found.add(`${a.method.toUpperCase()} ${reached.template} → ${a.status}: the body does not match the declared schema (${ajv.errorsText(validate.errors)})`);
+      found.add(
+        `${a.method.toUpperCase()} ${reached.template} → ${a.status}: the body does not match the declared schema (${ajv.errorsText(validate.errors)})`,
+      );
     }
   }
   return [...found];
@@ -138,9 +160,17 @@ export function operationsWithoutSuccessSchema(served: object): string[] {
   for (const [template, item] of Object.entries(doc.paths)) {
     for (const [method, operation] of Object.entries(item)) {
       if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
-      const successes = Object.entries(operation.responses ?? {}).filter(([status]) => /^[23]\d\d$/.test(status));
+      const successes = Object.entries(operation.responses ?? {}).filter(([status]) =>
+        /^[23]\d\d$/.test(status),
+      );
       // A streamed NDJSON answer (user export) declares the schema of its lines under its own media type.
-      const described = successes.length > 0 && successes.every(([status, r]) => !['200', '201', '202'].includes(status) || !!(r.content?.['application/json'] ?? r.content?.['application/x-ndjson'])?.schema);
+      const described =
+        successes.length > 0 &&
+        successes.every(
+          ([status, r]) =>
+            !['200', '201', '202'].includes(status) ||
+            !!(r.content?.['application/json'] ?? r.content?.['application/x-ndjson'])?.schema,
+        );
       if (!described) missing.push(`${method.toUpperCase()} ${template}`);
     }
   }

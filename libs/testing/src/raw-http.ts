@@ -15,7 +15,8 @@ export interface RawResponse {
 /** Makes the app listen on an ephemeral loopback port (closed by `t.close()`); returns the port. */
 export async function listenOnLoopback(t: TestApp): Promise<number> {
   const server: Server = t.app.getHttpServer();
-  if (!server.listening) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  if (!server.listening)
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   if (!address || typeof address !== 'object') throw new Error('not listening');
   return address.port;
@@ -26,11 +27,17 @@ export async function listenOnLoopback(t: TestApp): Promise<number> {
  * server closes the connection or `timeoutMs` passes. Returns the first response, parsed, or null
  * when the server sent nothing; `closed` tells whether the server ended the connection.
  */
-export function rawHttp(port: number, request: string | Buffer, timeoutMs = 3000): Promise<{ response: RawResponse | null; closed: boolean; raw: string }> {
+export function rawHttp(
+  port: number,
+  request: string | Buffer,
+  timeoutMs = 3000,
+): Promise<{ response: RawResponse | null; closed: boolean; raw: string }> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let closed = false;
-    const socket = net.connect(port, '127.0.0.1', () => socket.write(typeof request === 'string' ? Buffer.from(request, 'latin1') : request));
+    const socket = net.connect(port, '127.0.0.1', () =>
+      socket.write(typeof request === 'string' ? Buffer.from(request, 'latin1') : request),
+    );
     const timer = setTimeout(() => socket.destroy(), timeoutMs);
     socket.on('data', (d: Buffer) => chunks.push(d));
     socket.on('end', () => {
@@ -78,7 +85,13 @@ export function parseRawResponses(raw: string): RawResponse[] {
  * the body exactly (catalog type and title, `instance` only when given, `errors: {}` for
  * `validation-error`). Only printable ASCII on the wire: hostile bytes are never echoed raw.
  */
-export function expectRawProblem(response: RawResponse | null, status: number, slug: ProblemSlug, instance?: string, closes = true): Record<string, unknown> {
+export function expectRawProblem(
+  response: RawResponse | null,
+  status: number,
+  slug: ProblemSlug,
+  instance?: string,
+  closes = true,
+): Record<string, unknown> {
   expect(response).not.toBeNull();
   const res = response!;
   expect(res.status).toBe(status);
@@ -97,6 +110,8 @@ export function expectRawProblem(response: RawResponse | null, status: number, s
     traceId: expect.stringMatching(/^[0-9a-f]{32}$/),
     ...(slug === 'validation-error' ? { errors: {} } : {}),
   });
-  expect(res.headers.traceresponse).toMatch(new RegExp(`^00-${body.traceId as string}-[0-9a-f]{16}-01$`));
+  expect(res.headers.traceresponse).toMatch(
+    new RegExp(`^00-${body.traceId as string}-[0-9a-f]{16}-01$`),
+  );
   return body;
 }

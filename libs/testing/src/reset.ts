@@ -7,7 +7,11 @@ export async function resetState(dataSource: DataSource): Promise<void> {
   const tables: { tablename: string }[] = await dataSource.query(
     `SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'migrations'`,
   );
-  if (tables.length) await truncate(dataSource, `TRUNCATE ${tables.map((t) => `"${t.tablename}"`).join(', ')} RESTART IDENTITY CASCADE`);
+  if (tables.length)
+    await truncate(
+      dataSource,
+      `TRUNCATE ${tables.map((t) => `"${t.tablename}"`).join(', ')} RESTART IDENTITY CASCADE`,
+    );
   const redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 1 });
   try {
     await redis.flushdb();

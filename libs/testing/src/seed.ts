@@ -3,7 +3,15 @@ import { ModuleRef } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { Session, User, type Project } from '@gatehouse/entities';
-import { AccessTokensService, EventRecorder, PasswordHasher, ProjectsRepository, ProvisioningService, SigningKeysService, UsersRepository } from '@gatehouse/identity';
+import {
+  AccessTokensService,
+  EventRecorder,
+  PasswordHasher,
+  ProjectsRepository,
+  ProvisioningService,
+  SigningKeysService,
+  UsersRepository,
+} from '@gatehouse/identity';
 
 export const APP_ORIGIN = 'https://app.example.com';
 export const APP_REDIRECT = 'https://app.example.com/callback';
@@ -31,9 +39,20 @@ async function provisioningOf(app: INestApplication): Promise<ProvisioningServic
     return app.get(ProvisioningService);
   } catch {
     const refs = app.get(ModuleRef);
-    const [keys, hasher] = await Promise.all([refs.create(SigningKeysService), refs.create(PasswordHasher)]);
+    const [keys, hasher] = await Promise.all([
+      refs.create(SigningKeysService),
+      refs.create(PasswordHasher),
+    ]);
     const db = app.get(DataSource);
-    return new ProvisioningService(db, keys, hasher, app.get(EventRecorder), new UsersRepository(db), new ProjectsRepository(db), app.get<AppConfig>(APP_CONFIG));
+    return new ProvisioningService(
+      db,
+      keys,
+      hasher,
+      app.get(EventRecorder),
+      new UsersRepository(db),
+      new ProjectsRepository(db),
+      app.get<AppConfig>(APP_CONFIG),
+    );
   }
 }
 
@@ -50,7 +69,11 @@ export async function seedTenant(app: INestApplication, name = 'Acme'): Promise<
       name: `${name} App`,
       allowedOrigins: [APP_ORIGIN],
       redirectUrls: [APP_REDIRECT],
-      settings: { default_redirect_url: APP_REDIRECT, rp_id: 'app.example.com', rp_name: `${name} App` },
+      settings: {
+        default_redirect_url: APP_REDIRECT,
+        rp_id: 'app.example.com',
+        rp_name: `${name} App`,
+      },
     }),
   );
   return {
@@ -66,7 +89,10 @@ export async function seedTenant(app: INestApplication, name = 'Acme'): Promise<
 }
 
 /** Creates a session for an existing user directly and returns its access token. */
-export async function mintAccessToken(app: INestApplication, userId: string): Promise<{ token: string; sessionId: string }> {
+export async function mintAccessToken(
+  app: INestApplication,
+  userId: string,
+): Promise<{ token: string; sessionId: string }> {
   const dataSource = app.get(DataSource);
   const user = await dataSource.getRepository(User).findOneByOrFail({ id: userId });
   const session = await dataSource.getRepository(Session).save(
@@ -88,7 +114,14 @@ export async function mintAccessToken(app: INestApplication, userId: string): Pr
 }
 
 /** A user with a password in the given project, created through the real provisioning service. */
-export async function createUser(app: INestApplication, project: Project, email: string, password = 'a-long-enough-password'): Promise<User> {
+export async function createUser(
+  app: INestApplication,
+  project: Project,
+  email: string,
+  password = 'a-long-enough-password',
+): Promise<User> {
   const provisioning = await provisioningOf(app);
-  return app.get(DataSource).transaction((m) => provisioning.createUserWithPassword(m, project, { email, password }));
+  return app
+    .get(DataSource)
+    .transaction((m) => provisioning.createUserWithPassword(m, project, { email, password }));
 }

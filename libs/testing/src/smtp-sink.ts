@@ -56,7 +56,12 @@ export class SmtpSink {
   async waitFor(to: string, timeoutMs = 15_000, subject?: RegExp): Promise<ParsedMail> {
     const until = Date.now() + timeoutMs;
     while (Date.now() < until) {
-      const found = this.mails.find((m) => m.to && JSON.stringify(m.to).toLowerCase().includes(to.toLowerCase()) && (!subject || subject.test(m.subject ?? '')));
+      const found = this.mails.find(
+        (m) =>
+          m.to &&
+          JSON.stringify(m.to).toLowerCase().includes(to.toLowerCase()) &&
+          (!subject || subject.test(m.subject ?? '')),
+      );
       if (found) return found;
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -64,7 +69,9 @@ export class SmtpSink {
   }
 
   async stop(): Promise<void> {
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    await new Promise<void>((resolve) =>
+      this.server ? this.server.close(() => resolve()) : resolve(),
+    );
   }
 }
 

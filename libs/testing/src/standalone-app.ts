@@ -32,7 +32,9 @@ async function startEmbeddedDatabase(): Promise<{ url: string; child: ChildProce
       const m = /PORT (\d+)/.exec(out);
       if (m) resolve(Number(m[1]));
     });
-    child.once('exit', (code) => reject(new Error(`the embedded database exited (${code}): ${out}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`the embedded database exited (${code}): ${out}`)),
+    );
   });
   return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, child };
 }
@@ -43,11 +45,18 @@ async function startEmbeddedDatabase(): Promise<{ url: string; child: ChildProce
  * PostgreSQL and Redis. `reset` empties the tables; the in-process cache lives as long as the file's
  * module registry.
  */
-export async function startStandaloneTestApp(factory: AppFactory, overrides: Record<string, string> = {}): Promise<TestApp> {
+export async function startStandaloneTestApp(
+  factory: AppFactory,
+  overrides: Record<string, string> = {},
+): Promise<TestApp> {
   const database = await startEmbeddedDatabase();
   try {
     await runMigrations(database.url);
-    const config = testConfig({ GATEHOUSE_STANDALONE: '1', DATABASE_URL: database.url, ...overrides });
+    const config = testConfig({
+      GATEHOUSE_STANDALONE: '1',
+      DATABASE_URL: database.url,
+      ...overrides,
+    });
     const clock = new TestClock();
     const app = await factory(config, { clock, logger: false });
     const server = app.getHttpServer();
@@ -62,14 +71,23 @@ export async function startStandaloneTestApp(factory: AppFactory, overrides: Rec
       http: () => request(server),
       reset: async () => {
         clock.reset();
-        const tables: { tablename: string }[] = await dataSource.query(`SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'migrations'`);
-        if (tables.length) await truncate(dataSource, `TRUNCATE ${tables.map((t) => `"${t.tablename}"`).join(', ')} RESTART IDENTITY CASCADE`);
+        const tables: { tablename: string }[] = await dataSource.query(
+          `SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'migrations'`,
+        );
+        if (tables.length)
+          await truncate(
+            dataSource,
+            `TRUNCATE ${tables.map((t) => `"${t.tablename}"`).join(', ')} RESTART IDENTITY CASCADE`,
+          );
       },
       close: async () => {
         try {
           const disagreements = openApiDisagreements(servedOpenApiDocument(app), answers);
           await app.close();
-          if (disagreements.length) throw new Error(`answers that disagree with the served OpenAPI document:\n  ${disagreements.join('\n  ')}`);
+          if (disagreements.length)
+            throw new Error(
+              `answers that disagree with the served OpenAPI document:\n  ${disagreements.join('\n  ')}`,
+            );
         } finally {
           database.child.kill('SIGKILL');
         }

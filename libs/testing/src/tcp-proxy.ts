@@ -13,7 +13,10 @@ export class TcpProxy {
   delayMs = 0;
   port = 0;
 
-  constructor(private readonly targetPort: number, private readonly targetHost = '127.0.0.1') {}
+  constructor(
+    private readonly targetPort: number,
+    private readonly targetHost = '127.0.0.1',
+  ) {}
 
   async start(): Promise<number> {
     this.server = net.createServer((client) => {
@@ -64,7 +67,9 @@ export class TcpProxy {
 
   async stop(): Promise<void> {
     this.cut();
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    await new Promise<void>((resolve) =>
+      this.server ? this.server.close(() => resolve()) : resolve(),
+    );
   }
 }
 

@@ -9,7 +9,10 @@ import { resetState } from './reset';
 import { TestClock } from './test-clock';
 import { TEST_ENV } from './test-env';
 
-export type AppFactory = (config: AppConfig, opts: { clock?: Clock; logger?: boolean }) => Promise<NestExpressApplication>;
+export type AppFactory = (
+  config: AppConfig,
+  opts: { clock?: Clock; logger?: boolean },
+) => Promise<NestExpressApplication>;
 
 export interface TestApp {
   app: NestExpressApplication;
@@ -27,7 +30,10 @@ export function testConfig(overrides: Record<string, string> = {}): AppConfig {
 }
 
 /** Boots a real app (real Postgres, real Redis) exactly as main.ts does, minus listening on a port. */
-export async function startTestApp(factory: AppFactory, overrides: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(
+  factory: AppFactory,
+  overrides: Record<string, string> = {},
+): Promise<TestApp> {
   const config = testConfig(overrides);
   const clock = new TestClock();
   const app = await factory(config, { clock, logger: false });
@@ -50,7 +56,10 @@ export async function startTestApp(factory: AppFactory, overrides: Record<string
     close: async () => {
       const disagreements = openApiDisagreements(servedOpenApiDocument(app), answers);
       await app.close();
-      if (disagreements.length) throw new Error(`answers that disagree with the served OpenAPI document:\n  ${disagreements.join('\n  ')}`);
+      if (disagreements.length)
+        throw new Error(
+          `answers that disagree with the served OpenAPI document:\n  ${disagreements.join('\n  ')}`,
+        );
     },
   };
 }

@@ -10,7 +10,8 @@
 const env = process.env;
 
 /** The migrated database every worker's database is cloned from. */
-export const TEST_TEMPLATE_DATABASE_URL = env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/gatehouse_test';
+export const TEST_TEMPLATE_DATABASE_URL =
+  env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/gatehouse_test';
 const BASE_REDIS_URL = env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/1';
 const WORKER = Number(env.JEST_WORKER_ID ?? 0);
 
@@ -28,7 +29,10 @@ export function workerRedisUrl(base: string, worker: number): string {
   const url = new URL(base);
   const db = Number(url.pathname.slice(1) || 0) + worker - 1;
   // Redis has 16 databases unless configured otherwise.
-  if (db > 15) throw new Error(`TEST_REDIS_URL ${base} leaves no Redis database for Jest worker ${worker} (${db} > 15): choose a lower database or fewer workers`);
+  if (db > 15)
+    throw new Error(
+      `TEST_REDIS_URL ${base} leaves no Redis database for Jest worker ${worker} (${db} > 15): choose a lower database or fewer workers`,
+    );
   url.pathname = `/${db}`;
   return url.toString();
 }

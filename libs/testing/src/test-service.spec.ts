@@ -19,7 +19,9 @@ class NoteTaker {
   ) {}
 
   take(text: string): Promise<number> {
-    return this.dataSource.transaction(() => this.notes.add(`${this.clock.now().toISOString()} ${text}`));
+    return this.dataSource.transaction(() =>
+      this.notes.add(`${this.clock.now().toISOString()} ${text}`),
+    );
   }
 }
 

@@ -11,10 +11,15 @@ export const TEST_SERVICE_NOW = new Date('2026-11-25T12:00:00Z');
 /** Every method of `C` as a jest mock that fails until the test says what it answers. */
 function automock<T>(type: Class<T>): jest.Mocked<T> {
   const fake: Record<string, jest.Mock> = {};
-  for (let proto = type.prototype as object | null; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto) as object | null) {
+  for (
+    let proto = type.prototype as object | null;
+    proto && proto !== Object.prototype;
+    proto = Object.getPrototypeOf(proto) as object | null
+  ) {
     for (const name of Object.getOwnPropertyNames(proto)) {
       const descriptor = Object.getOwnPropertyDescriptor(proto, name);
-      if (name === 'constructor' || name in fake || typeof descriptor?.value !== 'function') continue;
+      if (name === 'constructor' || name in fake || typeof descriptor?.value !== 'function')
+        continue;
       fake[name] = jest.fn(() => {
         throw new Error(`${type.name}.${name} is not faked in this test`);
       });
@@ -35,12 +40,18 @@ function automock<T>(type: Class<T>): jest.Mocked<T> {
  * DataSource runs each transaction at once on a fake manager, and a Clock stands at
  * TEST_SERVICE_NOW; `given` replaces any dependency by its class.
  */
-export function newTestService<S>(Service: new (...args: never[]) => S, given: [Class, unknown][] = []) {
+export function newTestService<S>(
+  Service: new (...args: never[]) => S,
+  given: [Class, unknown][] = [],
+) {
   const types = (Reflect.getMetadata('design:paramtypes', Service) as Class[] | undefined) ?? [];
   const manager = {} as EntityManager;
   const fakes = new Map<Class, unknown>(given);
   const dependencies = types.map((type, i) => {
-    if (!type || type === (Object as unknown as Class)) throw new Error(`${Service.name}'s parameter ${i} has no class to fake (an interface or a cycle): construct it by hand`);
+    if (!type || type === (Object as unknown as Class))
+      throw new Error(
+        `${Service.name}'s parameter ${i} has no class to fake (an interface or a cycle): construct it by hand`,
+      );
     if (!fakes.has(type)) fakes.set(type, defaultFake(type, manager));
     return fakes.get(type);
   });
@@ -62,6 +73,10 @@ function defaultFake(type: Class, manager: EntityManager): unknown {
     const transaction = jest.fn(async (work: (m: EntityManager) => unknown) => work(manager));
     return { manager, transaction };
   }
-  if (type === Clock) return { now: jest.fn(() => new Date(TEST_SERVICE_NOW)), nowMs: jest.fn(() => TEST_SERVICE_NOW.getTime()) };
+  if (type === Clock)
+    return {
+      now: jest.fn(() => new Date(TEST_SERVICE_NOW)),
+      nowMs: jest.fn(() => TEST_SERVICE_NOW.getTime()),
+    };
   return automock(type);
 }

@@ -37,7 +37,10 @@ async function copy(client: Client, template: string, name: string): Promise<voi
       return;
     } catch (err) {
       if ((err as { code?: string }).code !== '55006' || attempt >= 5) throw err;
-      await client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [template]);
+      await client.query(
+        'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+        [template],
+      );
       await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
     }
   }

@@ -34,7 +34,10 @@ export type FileImportResult = { kind: 'report'; report: ImportReport } | { kind
 
 /** The import writes only to Postgres: an in-process cache stands in for the shared one. */
 @Global()
-@Module({ providers: [{ provide: CacheStore, useValue: new MemoryCacheStore() }], exports: [CacheStore] })
+@Module({
+  providers: [{ provide: CacheStore, useValue: new MemoryCacheStore() }],
+  exports: [CacheStore],
+})
 class LocalCacheModule {}
 
 /** The notes kept for the report: as many as it lists (refused lines come in line order, so the first ones are the ones listed). */
@@ -47,21 +50,51 @@ const MAX_NOTES = 1000;
  * what it needs (Postgres; no HTTP, no Redis). The actor is the system. A converter's notes (why a
  * record could not become a user) replace the import's generic detail for their lines.
  */
-export async function importUsersFile(config: AppConfig, request: FileImportRequest): Promise<FileImportResult> {
-  @Module({ imports: [PlatformConfigModule.forRoot(config), DatabaseModule.forRoot(), LocalCacheModule, IdentityModule, UserTransferServicesModule] })
+export async function importUsersFile(
+  config: AppConfig,
+  request: FileImportRequest,
+): Promise<FileImportResult> {
+  @Module({
+    imports: [
+      PlatformConfigModule.forRoot(config),
+      DatabaseModule.forRoot(),
+      LocalCacheModule,
+      IdentityModule,
+      UserTransferServicesModule,
+    ],
+  })
   class UserImportContextModule {}
-  const ctx = await NestFactory.createApplicationContext(UserImportContextModule, { logger: false, abortOnError: false });
+  const ctx = await NestFactory.createApplicationContext(UserImportContextModule, {
+    logger: false,
+    abortOnError: false,
+  });
   try {
-    const project = isId(request.projectId) ? await ctx.get(DataSource).getRepository(Project).findOneBy({ id: request.projectId }) : null;
+    const project = isId(request.projectId)
+      ? await ctx.get(DataSource).getRepository(Project).findOneBy({ id: request.projectId })
+      : null;
     if (!project) return { kind: 'no-project' };
     const file = await openFile(request.file);
     const notes = new Map<number, string>();
-    const body = request.format === 'gatehouse' ? file : ndjsonStream(noted(CONVERTERS[request.format](file, { loginPhones: request.loginPhones }), notes));
+    const body =
+      request.format === 'gatehouse'
+        ? file
+        : ndjsonStream(
+            noted(CONVERTERS[request.format](file, { loginPhones: request.loginPhones }), notes),
+          );
     const report = await ctx.get(UserImportService).import(
       project,
       body,
-      { onConflict: request.onConflict, allowWeakHashes: request.allowWeakHashes, emitEvents: request.emitEvents, firebase: request.firebase },
-      { tenantId: project.tenantId, userId: null, meta: { ip: null, userAgent: 'gatehouse-cli users import' } },
+      {
+        onConflict: request.onConflict,
+        allowWeakHashes: request.allowWeakHashes,
+        emitEvents: request.emitEvents,
+        firebase: request.firebase,
+      },
+      {
+        tenantId: project.tenantId,
+        userId: null,
+        meta: { ip: null, userAgent: 'gatehouse-cli users import' },
+      },
     );
     for (const error of report.errors) {
       const note = notes.get(error.line);
@@ -76,7 +109,10 @@ export async function importUsersFile(config: AppConfig, request: FileImportRequ
 }
 
 /** The lines, their notes kept by line number. */
-async function* noted(lines: AsyncIterable<ConvertedLine>, notes: Map<number, string>): AsyncGenerator<ConvertedLine> {
+async function* noted(
+  lines: AsyncIterable<ConvertedLine>,
+  notes: Map<number, string>,
+): AsyncGenerator<ConvertedLine> {
   let number = 0;
   for await (const line of lines) {
     number += 1;

@@ -12,7 +12,16 @@ import { UserImportService } from './import/user-import.service';
  * plane's routes, the CLI's file import): the identity services they write through come from it.
  */
 @Module({
-  providers: [UserImportService, ImportLineParser, ImportBatchRunner, ImportLineWriter, ImportCredentialWriter, UserExportService, MfaFactorsRepository, OAuthIdentitiesRepository],
+  providers: [
+    UserImportService,
+    ImportLineParser,
+    ImportBatchRunner,
+    ImportLineWriter,
+    ImportCredentialWriter,
+    UserExportService,
+    MfaFactorsRepository,
+    OAuthIdentitiesRepository,
+  ],
   exports: [UserImportService, UserExportService],
 })
 export class UserTransferServicesModule {}

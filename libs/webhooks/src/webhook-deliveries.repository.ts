@@ -79,9 +79,19 @@ export class WebhookDeliveriesRepository {
 
   /** Newest first; attempts of one event made in the same instant keep their order. */
   /** A webhook's delivery records, newest first; `status` and `eventType` filter (CONTRACT §13). */
-  list(tenantId: string, webhookId: string, page: Page, filter: { status?: WebhookDelivery['status']; eventType?: string } = {}): Promise<[WebhookDelivery[], number]> {
+  list(
+    tenantId: string,
+    webhookId: string,
+    page: Page,
+    filter: { status?: WebhookDelivery['status']; eventType?: string } = {},
+  ): Promise<[WebhookDelivery[], number]> {
     return this.repo().findAndCount({
-      where: { tenantId, webhookId, ...(filter.status ? { status: filter.status } : {}), ...(filter.eventType ? { eventType: filter.eventType } : {}) },
+      where: {
+        tenantId,
+        webhookId,
+        ...(filter.status ? { status: filter.status } : {}),
+        ...(filter.eventType ? { eventType: filter.eventType } : {}),
+      },
       order: { createdAt: 'DESC', attempt: 'DESC', id: 'DESC' },
       skip: page.offset,
       take: page.limit,
@@ -104,49 +114,107 @@ export class WebhookDeliveriesRepository {
     };
   }
 
-  async statusCounts(tenantId: string, from: Date, until: Date): Promise<{ succeeded: number; failed: number; pending: number }> {
+  async statusCounts(
+    tenantId: string,
+    from: Date,
+    until: Date,
+  ): Promise<{ succeeded: number; failed: number; pending: number }> {
     const q = this.statusCountsSql(tenantId, from, until);
-    const [row] = await this.dataSource.query<[{ succeeded: number; failed: number; pending: number }]>(q.sql, q.params);
+    const [row] = await this.dataSource.query<
+      [{ succeeded: number; failed: number; pending: number }]
+    >(q.sql, q.params);
     return row;
   }
 
   /** The event a delivery sent, as the worker builds its body; null once the outbox row was purged. */
   async eventOf(tenantId: string, eventId: string): Promise<WebhookEventSource | null> {
-    const rows: { id: string; type: string; tenant_id: string; project_id: string | null; created_at: Date; payload: Record<string, unknown> }[] = await this.dataSource.query(
+    const rows: {
+      id: string;
+      type: string;
+      tenant_id: string;
+      project_id: string | null;
+      created_at: Date;
+      payload: Record<string, unknown>;
+    }[] = await this.dataSource.query(
       `SELECT id, type, tenant_id, project_id, created_at, payload FROM outbox_events WHERE id = $1 AND tenant_id = $2`,
       [eventId, tenantId],
     );
     const r = rows[0];
-    return r ? { id: r.id, type: r.type, tenantId: r.tenant_id, projectId: r.project_id, createdAt: new Date(r.created_at), payload: r.payload } : null;
+    return r
+      ? {
+          id: r.id,
+          type: r.type,
+          tenantId: r.tenant_id,
+          projectId: r.project_id,
+          createdAt: new Date(r.created_at),
+          payload: r.payload,
+        }
+      : null;
   }
 
-  findOfWebhook(manager: EntityManager, tenantId: string, webhookId: string, id: string): Promise<WebhookDelivery | null> {
+  findOfWebhook(
+    manager: EntityManager,
+    tenantId: string,
+    webhookId: string,
+    id: string,
+  ): Promise<WebhookDelivery | null> {
     return this.repo(manager).findOne({ where: { tenantId, webhookId, id } });
   }
 
   /** The attempt of (event, webhook) queued and not yet made, if any, row-locked. */
-  findPending(manager: EntityManager, tenantId: string, webhookId: string, eventId: string): Promise<WebhookDelivery | null> {
-    return this.repo(manager).findOne({ where: { tenantId, webhookId, eventId, status: 'pending' }, lock: { mode: 'pessimistic_write' } });
+  findPending(
+    manager: EntityManager,
+    tenantId: string,
+    webhookId: string,
+    eventId: string,
+  ): Promise<WebhookDelivery | null> {
+    return this.repo(manager).findOne({
+      where: { tenantId, webhookId, eventId, status: 'pending' },
+      lock: { mode: 'pessimistic_write' },
+    });
   }
 
-  async lastAttempt(manager: EntityManager, tenantId: string, webhookId: string, eventId: string): Promise<number> {
+  async lastAttempt(
+    manager: EntityManager,
+    tenantId: string,
+    webhookId: string,
+    eventId: string,
+  ): Promise<number> {
     const row = await this.repo(manager)
       .createQueryBuilder('d')
       .select('MAX(d.attempt)', 'max')
-      .where('d.tenant_id = :tenantId AND d.webhook_id = :webhookId AND d.event_id = :eventId', { tenantId, webhookId, eventId })
+      .where('d.tenant_id = :tenantId AND d.webhook_id = :webhookId AND d.event_id = :eventId', {
+        tenantId,
+        webhookId,
+        eventId,
+      })
       .getRawOne<{ max: number | null }>();
     return Number(row?.max ?? 0);
   }
 
   async insertPending(
     manager: EntityManager,
-    values: Pick<WebhookDelivery, 'tenantId' | 'webhookId' | 'eventId' | 'eventType' | 'attempt' | 'nextAttemptAt'>,
+    values: Pick<
+      WebhookDelivery,
+      'tenantId' | 'webhookId' | 'eventId' | 'eventType' | 'attempt' | 'nextAttemptAt'
+    >,
   ): Promise<WebhookDelivery> {
-    const row = this.repo(manager).create({ ...values, status: 'pending', manual: true, responseStatus: null, durationMs: null, error: null });
+    const row = this.repo(manager).create({
+      ...values,
+      status: 'pending',
+      manual: true,
+      responseStatus: null,
+      durationMs: null,
+      error: null,
+    });
     return this.repo(manager).save(row);
   }
 
-  async makeDueNow(manager: EntityManager, delivery: WebhookDelivery, now: Date): Promise<WebhookDelivery> {
+  async makeDueNow(
+    manager: EntityManager,
+    delivery: WebhookDelivery,
+    now: Date,
+  ): Promise<WebhookDelivery> {
     delivery.nextAttemptAt = now;
     delivery.manual = true;
     return this.repo(manager).save(delivery);
@@ -265,7 +333,9 @@ export class WebhookDeliveriesRepository {
     // A redelivery took the next number while this statement ran (its INSERT met it, the UPDATE
     // could not see it yet): that attempt is the follow-up, so the record points at it too.
     const wanted = new Set(results.filter((r) => r.nextAttemptAt).map((r) => r.id));
-    const superseded = rows.filter((row) => !row.next_id && wanted.has(row.id)).map((row) => row.id);
+    const superseded = rows
+      .filter((row) => !row.next_id && wanted.has(row.id))
+      .map((row) => row.id);
     if (superseded.length > 0) {
       await (manager ?? this.dataSource.manager).query(
         `UPDATE webhook_deliveries d

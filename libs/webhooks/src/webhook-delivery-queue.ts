@@ -29,14 +29,21 @@ export class WebhookDeliveryQueue {
   constructor(private readonly broker: JobBroker) {}
 
   /** One job per pending row (deduplicated by job id); throws QueueUnavailableError when the broker does not answer in time. */
-  async enqueue(items: { deliveryId: string; delayMs?: number }[], jobIdSuffix = ''): Promise<void> {
+  async enqueue(
+    items: { deliveryId: string; delayMs?: number }[],
+    jobIdSuffix = '',
+  ): Promise<void> {
     if (items.length === 0) return;
     await this.broker.addBulk<WebhookDeliveryJob>(
       QUEUES.webhookDeliveries,
       items.map(({ deliveryId, delayMs }) => ({
         name: 'deliver',
         data: { deliveryIds: [deliveryId] },
-        opts: { ...WEBHOOK_JOB_OPTIONS, jobId: deliveryId + jobIdSuffix, ...(delayMs && delayMs > 0 ? { delayMs: Math.round(delayMs) } : {}) },
+        opts: {
+          ...WEBHOOK_JOB_OPTIONS,
+          jobId: deliveryId + jobIdSuffix,
+          ...(delayMs && delayMs > 0 ? { delayMs: Math.round(delayMs) } : {}),
+        },
       })),
     );
   }
@@ -46,14 +53,20 @@ export class WebhookDeliveryQueue {
     const jobs: { name: string; data: WebhookDeliveryJob; opts: JobOptions }[] = [];
     for (let i = 0; i < deliveryIds.length; i += WEBHOOK_JOB_BATCH) {
       const ids = deliveryIds.slice(i, i + WEBHOOK_JOB_BATCH);
-      jobs.push({ name: 'deliver-batch', data: { deliveryIds: ids }, opts: { ...WEBHOOK_JOB_OPTIONS, jobId: `${WEBHOOK_BATCH_JOB_PREFIX}${ids[0]}` } });
+      jobs.push({
+        name: 'deliver-batch',
+        data: { deliveryIds: ids },
+        opts: { ...WEBHOOK_JOB_OPTIONS, jobId: `${WEBHOOK_BATCH_JOB_PREFIX}${ids[0]}` },
+      });
     }
     if (jobs.length) await this.broker.addBulk<WebhookDeliveryJob>(QUEUES.webhookDeliveries, jobs);
   }
 
   /** Enqueues, among these pending rows, those the broker holds no live single job for; returns how many. */
   async enqueueMissing(deliveryIds: string[]): Promise<number> {
-    const live = await Promise.all(deliveryIds.map((id) => this.broker.has(QUEUES.webhookDeliveries, id)));
+    const live = await Promise.all(
+      deliveryIds.map((id) => this.broker.has(QUEUES.webhookDeliveries, id)),
+    );
     const missing = deliveryIds.filter((_, i) => !live[i]);
     await this.enqueue(missing.map((deliveryId) => ({ deliveryId })));
     return missing.length;

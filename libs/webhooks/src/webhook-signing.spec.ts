@@ -1,6 +1,11 @@
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { loadConfig } from '@gatehouse/config';
-import { newWebhookSecret, openWebhookSecret, sealWebhookSecret, signWebhook } from './webhook-signing';
+import {
+  newWebhookSecret,
+  openWebhookSecret,
+  sealWebhookSecret,
+  signWebhook,
+} from './webhook-signing';
 import { webhookBody } from './webhook-payload';
 
 describe('webhook signing (Standard Webhooks)', () => {
@@ -32,7 +37,11 @@ describe('webhook signing (Standard Webhooks)', () => {
     const ts = Math.floor(Date.now() / 1000);
     const signature = signWebhook(secret, 'msg_1', ts, body);
     expect(signature).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
-    const headers = { 'webhook-id': 'msg_1', 'webhook-timestamp': String(ts), 'webhook-signature': signature };
+    const headers = {
+      'webhook-id': 'msg_1',
+      'webhook-timestamp': String(ts),
+      'webhook-signature': signature,
+    };
     expect(new StandardWebhook(secret).verify(body, headers)).toEqual(JSON.parse(body));
     expect(() => new StandardWebhook(newWebhookSecret()).verify(body, headers)).toThrow();
     expect(() => new StandardWebhook(secret).verify(`${body} `, headers)).toThrow();

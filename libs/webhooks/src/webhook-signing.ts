@@ -11,7 +11,10 @@ export function newWebhookSecret(): string {
 
 /** The HMAC key of a secret: the base64-decoded part after `whsec_`. */
 export function webhookSigningKey(secret: string): Buffer {
-  return Buffer.from(secret.startsWith(WEBHOOK_SECRET_PREFIX) ? secret.slice(WEBHOOK_SECRET_PREFIX.length) : secret, 'base64');
+  return Buffer.from(
+    secret.startsWith(WEBHOOK_SECRET_PREFIX) ? secret.slice(WEBHOOK_SECRET_PREFIX.length) : secret,
+    'base64',
+  );
 }
 
 /**
@@ -19,7 +22,12 @@ export function webhookSigningKey(secret: string): Buffer {
  * `<id>.<timestamp>.<body>`, keyed with the base64-decoded part of the secret after `whsec_`
  * (the secret itself, or its key from `webhookSigningKey`).
  */
-export function signWebhook(secret: string | Buffer, id: string, timestampSeconds: number, body: string): string {
+export function signWebhook(
+  secret: string | Buffer,
+  id: string,
+  timestampSeconds: number,
+  body: string,
+): string {
   const key = typeof secret === 'string' ? webhookSigningKey(secret) : secret;
   return `v1,${hmacSha256(key, `${id}.${timestampSeconds}.${body}`).toString('base64')}`;
 }

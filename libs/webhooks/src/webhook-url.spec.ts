@@ -31,43 +31,77 @@ describe('webhook URL checks (SSRF)', () => {
     'http://metadata.google.internal/computeMetadata/v1/',
     'https://224.0.0.1/',
   ])('refuses %s', async (url) => {
-    expect(await checkWebhookUrl(url, refuse)).toEqual({ ok: false, message: WEBHOOK_PRIVATE_ADDRESS_MESSAGE });
-  });
-
-  it('refuses names that resolve to a private address, judged on every address', async () => {
-    expect(await checkWebhookUrl('https://rebind.example/', { mode: 'none', resolve: async () => ['93.184.215.14', '10.1.2.3'] })).toEqual({
+    expect(await checkWebhookUrl(url, refuse)).toEqual({
       ok: false,
       message: WEBHOOK_PRIVATE_ADDRESS_MESSAGE,
     });
-    expect(await checkWebhookUrl('https://v6.example/', { mode: 'none', resolve: async () => ['::1'] })).toMatchObject({ ok: false });
+  });
+
+  it('refuses names that resolve to a private address, judged on every address', async () => {
+    expect(
+      await checkWebhookUrl('https://rebind.example/', {
+        mode: 'none',
+        resolve: async () => ['93.184.215.14', '10.1.2.3'],
+      }),
+    ).toEqual({
+      ok: false,
+      message: WEBHOOK_PRIVATE_ADDRESS_MESSAGE,
+    });
+    expect(
+      await checkWebhookUrl('https://v6.example/', { mode: 'none', resolve: async () => ['::1'] }),
+    ).toMatchObject({ ok: false });
   });
 
   it('accepts public addresses and names, and normalises the URL', async () => {
-    expect(await checkWebhookUrl('https://Hooks.Example.com/in?x=1', refuse)).toEqual({ ok: true, url: 'https://hooks.example.com/in?x=1' });
-    expect(await checkWebhookUrl('http://93.184.215.14:8080/hook', refuse)).toEqual({ ok: true, url: 'http://93.184.215.14:8080/hook' });
-    expect(await checkWebhookUrl('https://[2606:4700::1111]/', refuse)).toEqual({ ok: true, url: 'https://[2606:4700::1111]/' });
+    expect(await checkWebhookUrl('https://Hooks.Example.com/in?x=1', refuse)).toEqual({
+      ok: true,
+      url: 'https://hooks.example.com/in?x=1',
+    });
+    expect(await checkWebhookUrl('http://93.184.215.14:8080/hook', refuse)).toEqual({
+      ok: true,
+      url: 'http://93.184.215.14:8080/hook',
+    });
+    expect(await checkWebhookUrl('https://[2606:4700::1111]/', refuse)).toEqual({
+      ok: true,
+      url: 'https://[2606:4700::1111]/',
+    });
   });
 
   it('accepts a name that does not resolve now (the worker checks again at every attempt)', async () => {
     const nx = async () => {
       throw Object.assign(new Error('ENOTFOUND'), { code: 'ENOTFOUND' });
     };
-    expect(await checkWebhookUrl('https://not-yet.example/', { mode: 'none', resolve: nx })).toEqual({ ok: true, url: 'https://not-yet.example/' });
+    expect(
+      await checkWebhookUrl('https://not-yet.example/', { mode: 'none', resolve: nx }),
+    ).toEqual({ ok: true, url: 'https://not-yet.example/' });
   });
 
   it('allows loopback under loopback, private addresses under any, and never link-local or metadata endpoints', async () => {
-    const at = (url: string, mode: 'none' | 'loopback' | 'any', resolve = publicDns) => checkWebhookUrl(url, { mode, resolve });
+    const at = (url: string, mode: 'none' | 'loopback' | 'any', resolve = publicDns) =>
+      checkWebhookUrl(url, { mode, resolve });
     const refused = { ok: false, message: WEBHOOK_PRIVATE_ADDRESS_MESSAGE };
-    expect(await at('http://127.0.0.1:9000/hook', 'loopback')).toEqual({ ok: true, url: 'http://127.0.0.1:9000/hook' });
-    expect(await at('http://localhost:9000/', 'loopback', async () => ['127.0.0.1', '::1'])).toEqual({ ok: true, url: 'http://localhost:9000/' });
+    expect(await at('http://127.0.0.1:9000/hook', 'loopback')).toEqual({
+      ok: true,
+      url: 'http://127.0.0.1:9000/hook',
+    });
+    expect(
+      await at('http://localhost:9000/', 'loopback', async () => ['127.0.0.1', '::1']),
+    ).toEqual({ ok: true, url: 'http://localhost:9000/' });
     expect(await at('http://10.0.0.1/', 'loopback')).toEqual(refused);
     expect(await at('http://169.254.169.254/', 'loopback')).toEqual(refused);
-    expect(await at('https://rebind.example/', 'loopback', async () => ['127.0.0.1', '10.0.0.1'])).toEqual(refused);
+    expect(
+      await at('https://rebind.example/', 'loopback', async () => ['127.0.0.1', '10.0.0.1']),
+    ).toEqual(refused);
     expect(await at('http://10.0.0.1/', 'any')).toEqual({ ok: true, url: 'http://10.0.0.1/' });
-    expect(await at('http://localhost:9000/', 'any', async () => ['127.0.0.1'])).toEqual({ ok: true, url: 'http://localhost:9000/' });
+    expect(await at('http://localhost:9000/', 'any', async () => ['127.0.0.1'])).toEqual({
+      ok: true,
+      url: 'http://localhost:9000/',
+    });
     expect(await at('http://169.254.169.254/', 'any')).toEqual(refused);
     expect(await at('http://metadata.google.internal/', 'any')).toEqual(refused);
-    expect(await at('https://imds.example/', 'any', async () => ['169.254.169.254'])).toEqual(refused);
+    expect(await at('https://imds.example/', 'any', async () => ['169.254.169.254'])).toEqual(
+      refused,
+    );
   });
 
   it.each([

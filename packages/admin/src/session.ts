@@ -35,11 +35,19 @@ export function adminSession(options: AdminSessionOptions): AdminSession {
   let pending: Promise<string> | null = null;
 
   const call = async (path: string, body: unknown, withCookie: boolean): Promise<Response> => {
-    const headers: Record<string, string> = { 'content-type': 'application/json', 'x-service-project-key': options.projectKey };
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'x-service-project-key': options.projectKey,
+    };
     if (withCookie && refreshCookie) headers.cookie = `service_refresh_token=${refreshCookie}`;
     let response: Response;
     try {
-      response = await doFetch(`${base}${path}`, { method: 'POST', headers, body: JSON.stringify(body), redirect: 'error' });
+      response = await doFetch(`${base}${path}`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(body),
+        redirect: 'error',
+      });
     } catch (err) {
       throw GatehouseError.network(err);
     }
@@ -54,7 +62,10 @@ export function adminSession(options: AdminSessionOptions): AdminSession {
   const obtain = async (): Promise<string> => {
     if (refreshCookie) {
       try {
-        const r = (await (await call('/v1/auth/refresh', {}, true)).json()) as { access_token: string; expires_in: number };
+        const r = (await (await call('/v1/auth/refresh', {}, true)).json()) as {
+          access_token: string;
+          expires_in: number;
+        };
         access = { token: r.access_token, expiresAt: Date.now() + r.expires_in * 1000 };
         return r.access_token;
       } catch (err) {
@@ -63,9 +74,21 @@ export function adminSession(options: AdminSessionOptions): AdminSession {
         refreshCookie = null;
       }
     }
-    const body = (await (await call('/v1/auth/sign-in', { identifier: options.email, password: options.password }, false)).json()) as { session?: { access_token: string }; mfa_required?: boolean };
+    const body = (await (
+      await call(
+        '/v1/auth/sign-in',
+        { identifier: options.email, password: options.password },
+        false,
+      )
+    ).json()) as { session?: { access_token: string }; mfa_required?: boolean };
     // Not a server problem but the challenge (CONTRACT §10): named like one so scripts can tell it apart.
-    if (!body.session) throw new GatehouseError(401, { type: 'mfa-required', title: 'MFA required', detail: 'This administrator has MFA enabled; adminSession signs in with a password only: use an administrator without MFA for scripts, or pass a token.' });
+    if (!body.session)
+      throw new GatehouseError(401, {
+        type: 'mfa-required',
+        title: 'MFA required',
+        detail:
+          'This administrator has MFA enabled; adminSession signs in with a password only: use an administrator without MFA for scripts, or pass a token.',
+      });
     access = { token: body.session.access_token, expiresAt: expiryOf(body.session.access_token) };
     return access.token;
   };
@@ -87,12 +110,20 @@ export function adminSession(options: AdminSessionOptions): AdminSession {
       refreshCookie = null;
       let response: Response;
       try {
-        response = await doFetch(`${base}/v1/auth/sign-out`, { method: 'POST', headers: { authorization: `Bearer ${current}`, 'x-service-project-key': options.projectKey }, redirect: 'error' });
+        response = await doFetch(`${base}/v1/auth/sign-out`, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${current}`,
+            'x-service-project-key': options.projectKey,
+          },
+          redirect: 'error',
+        });
       } catch (err) {
         throw GatehouseError.network(err);
       }
       // 401: the session had already ended, which is what was asked.
-      if (!response.ok && response.status !== 401) throw await GatehouseError.fromResponse(response);
+      if (!response.ok && response.status !== 401)
+        throw await GatehouseError.fromResponse(response);
     },
   };
 }
@@ -100,7 +131,9 @@ export function adminSession(options: AdminSessionOptions): AdminSession {
 /** `exp` of a JWT (not verified: only to schedule renewal), or one minute from now. */
 function expiryOf(token: string): number {
   try {
-    const payload = JSON.parse(atob(token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/'))) as { exp?: unknown };
+    const payload = JSON.parse(atob(token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/'))) as {
+      exp?: unknown;
+    };
     if (typeof payload.exp === 'number') return payload.exp * 1000;
   } catch {
     /* fall through */

@@ -73,8 +73,13 @@ export class GatehouseClient {
   constructor(options: GatehouseOptions) {
     this.transport = new Transport(options);
     const crossTab = options.crossTab ?? typeof document !== 'undefined';
-    const tabs = options.tabs ?? (crossTab ? browserTabs(options.projectKey) : { locks: null, channel: null });
-    this.tokens = new TokenKeeper(this.transport, { renewBeforeMs: (options.renewBeforeSeconds ?? 60) * 1000, tabs, now: () => Date.now() });
+    const tabs =
+      options.tabs ?? (crossTab ? browserTabs(options.projectKey) : { locks: null, channel: null });
+    this.tokens = new TokenKeeper(this.transport, {
+      renewBeforeMs: (options.renewBeforeSeconds ?? 60) * 1000,
+      tabs,
+      now: () => Date.now(),
+    });
     this.tokens.onChange((held) => this.follow(held));
   }
 
@@ -139,19 +144,30 @@ export class GatehouseClient {
   // ---- signing in and out --------------------------------------------------------------------
 
   async signUp(input: SignUpInput): Promise<SignedIn> {
-    const body = await this.transport.call<Schemas['SignedUpResponse']>('POST', '/v1/auth/sign-up', { body: input });
+    const body = await this.transport.call<Schemas['SignedUpResponse']>(
+      'POST',
+      '/v1/auth/sign-up',
+      { body: input },
+    );
     return this.signedIn(body.session.access_token, body.user.email);
   }
 
   /** Password sign-in: signed in, or the MFA challenge to answer with `verifyMfa`. */
   async signIn(input: { identifier: string; password: string }): Promise<SignedIn | MfaChallenge> {
-    const body = await this.transport.call<Schemas['SignedInResponse'] | Schemas['MfaChallengeResponse']>('POST', '/v1/auth/sign-in', { body: input });
-    if ('mfa_required' in body) return { status: 'mfa-required', mfaToken: body.mfa_token, factors: body.available_factors };
+    const body = await this.transport.call<
+      Schemas['SignedInResponse'] | Schemas['MfaChallengeResponse']
+    >('POST', '/v1/auth/sign-in', { body: input });
+    if ('mfa_required' in body)
+      return { status: 'mfa-required', mfaToken: body.mfa_token, factors: body.available_factors };
     return this.signedIn(body.session.access_token, body.user.email);
   }
 
   async verifyMfa(input: { mfaToken: string; factor: MfaFactor; code: string }): Promise<SignedIn> {
-    const body = await this.transport.call<Schemas['SignedInResponse']>('POST', '/v1/auth/mfa/verify', { body: { mfa_token: input.mfaToken, factor: input.factor, code: input.code } });
+    const body = await this.transport.call<Schemas['SignedInResponse']>(
+      'POST',
+      '/v1/auth/mfa/verify',
+      { body: { mfa_token: input.mfaToken, factor: input.factor, code: input.code } },
+    );
     return this.signedIn(body.session.access_token, body.user.email);
   }
 
@@ -163,9 +179,17 @@ export class GatehouseClient {
   /** Passkey sign-in (the browser's WebAuthn prompt); a passkey satisfies MFA. `email` narrows the prompt to that account's passkeys. */
   async signInWithPasskey(input: { email?: string } = {}): Promise<SignedIn> {
     const { startAuthentication } = await import('@simplewebauthn/browser');
-    const options = await this.transport.call<Schemas['PasskeyRequestOptionsResponse']>('POST', '/v1/auth/passkey/authenticate/begin', { body: input.email ? { email: input.email } : {} });
+    const options = await this.transport.call<Schemas['PasskeyRequestOptionsResponse']>(
+      'POST',
+      '/v1/auth/passkey/authenticate/begin',
+      { body: input.email ? { email: input.email } : {} },
+    );
     const credential = await ceremony(() => startAuthentication({ optionsJSON: options }));
-    const body = await this.transport.call<Schemas['SignedInResponse']>('POST', '/v1/auth/passkey/authenticate/complete', { body: { credential } });
+    const body = await this.transport.call<Schemas['SignedInResponse']>(
+      'POST',
+      '/v1/auth/passkey/authenticate/complete',
+      { body: { credential } },
+    );
     return this.signedIn(body.session.access_token, body.user.email);
   }
 
@@ -186,23 +210,38 @@ export class GatehouseClient {
 
   /** Magic link: mails a sign-in link (202 for any address). The link lands on `redirectUrl` (a registered redirect URL) with the cookies set: call `restore()` there. */
   async sendMagicLink(input: { email: string; redirectUrl?: string }): Promise<void> {
-    await this.transport.call('POST', '/v1/auth/magic-link/send', { body: { email: input.email, ...(input.redirectUrl ? { redirect_url: input.redirectUrl } : {}) } });
+    await this.transport.call('POST', '/v1/auth/magic-link/send', {
+      body: {
+        email: input.email,
+        ...(input.redirectUrl ? { redirect_url: input.redirectUrl } : {}),
+      },
+    });
   }
 
   /** Where to send the browser to sign in with a social provider; it comes back to `redirectUrl` with cookies, `?error=…`, or `?mfa_required=true&mfa_token=…` (see `readRedirect`). */
   oauthUrl(provider: string, redirectUrl: string): string {
-    return this.transport.navigationUrl(`/v1/auth/oauth/${encodeURIComponent(provider)}/authorize`, { redirect_url: redirectUrl });
+    return this.transport.navigationUrl(
+      `/v1/auth/oauth/${encodeURIComponent(provider)}/authorize`,
+      { redirect_url: redirectUrl },
+    );
   }
 
   /** What a magic link or social sign-in brought back in the URL: an MFA challenge, an error code, or a session to restore. */
-  async readRedirect(url: string | URL = typeof location === 'undefined' ? '' : location.href): Promise<SignedIn | MfaChallenge | { status: 'error'; error: string } | { status: 'signed-out' }> {
+  async readRedirect(
+    url: string | URL = typeof location === 'undefined' ? '' : location.href,
+  ): Promise<
+    SignedIn | MfaChallenge | { status: 'error'; error: string } | { status: 'signed-out' }
+  > {
     const params = new URL(url).searchParams;
     const error = params.get('error');
     if (error) return { status: 'error', error };
     const mfaToken = params.get('mfa_token');
-    if (params.get('mfa_required') === 'true' && mfaToken) return { status: 'mfa-required', mfaToken, factors: [] };
+    if (params.get('mfa_required') === 'true' && mfaToken)
+      return { status: 'mfa-required', mfaToken, factors: [] };
     const state = await this.restore();
-    return state.status === 'signed-in' ? { status: 'signed-in', user: state.user!, sessionId: state.sessionId! } : { status: 'signed-out' };
+    return state.status === 'signed-in'
+      ? { status: 'signed-in', user: state.user!, sessionId: state.sessionId! }
+      : { status: 'signed-out' };
   }
 
   // ---- the signed-in user --------------------------------------------------------------------
@@ -212,11 +251,13 @@ export class GatehouseClient {
     const token = await this.tokens.valid();
     if (!token) return null;
     const body = await this.transport.call<Me | { user: null }>('GET', '/v1/auth/me', { token });
-    return body.user ? (body) : null;
+    return body.user ? body : null;
   }
 
   listSessions(): Promise<SessionInfo[]> {
-    return this.authed<Schemas['SessionListResponse']>('GET', '/v1/auth/sessions').then((b) => b.sessions);
+    return this.authed<Schemas['SessionListResponse']>('GET', '/v1/auth/sessions').then(
+      (b) => b.sessions,
+    );
   }
 
   /** Revokes one of the user's sessions (another device); revoking the current one signs out here. */
@@ -229,16 +270,26 @@ export class GatehouseClient {
   }
 
   /** Proves identity again (password, a second-factor code, or a passkey) for sensitive actions; the new token carries a fresh `auth_time`. */
-  async reauthenticate(input: { password: string } | { factor: MfaFactor; code: string } | { passkey: true }): Promise<void> {
+  async reauthenticate(
+    input: { password: string } | { factor: MfaFactor; code: string } | { passkey: true },
+  ): Promise<void> {
     let body: Record<string, unknown>;
     if ('passkey' in input) {
       const { startAuthentication } = await import('@simplewebauthn/browser');
-      const options = await this.transport.call<Schemas['PasskeyRequestOptionsResponse']>('POST', '/v1/auth/passkey/authenticate/begin', { body: {} });
+      const options = await this.transport.call<Schemas['PasskeyRequestOptionsResponse']>(
+        'POST',
+        '/v1/auth/passkey/authenticate/begin',
+        { body: {} },
+      );
       body = { credential: await ceremony(() => startAuthentication({ optionsJSON: options })) };
     } else {
       body = input;
     }
-    const answer = await this.authed<Schemas['AccessTokenResponse']>('POST', '/v1/auth/reauthenticate', body);
+    const answer = await this.authed<Schemas['AccessTokenResponse']>(
+      'POST',
+      '/v1/auth/reauthenticate',
+      body,
+    );
     this.tokens.adopt(answer.access_token);
   }
 
@@ -248,7 +299,10 @@ export class GatehouseClient {
   }
 
   async changePassword(input: { currentPassword: string; newPassword: string }): Promise<void> {
-    await this.authed('POST', '/v1/auth/password/change', { current_password: input.currentPassword, new_password: input.newPassword });
+    await this.authed('POST', '/v1/auth/password/change', {
+      current_password: input.currentPassword,
+      new_password: input.newPassword,
+    });
   }
 
   // ---- email and password --------------------------------------------------------------------
@@ -304,13 +358,22 @@ export class GatehouseClient {
   /** Registers a passkey for the signed-in user (the browser's WebAuthn prompt). */
   async registerPasskey(input: { name?: string } = {}): Promise<void> {
     const { startRegistration } = await import('@simplewebauthn/browser');
-    const options = await this.authed<Schemas['PasskeyCreationOptionsResponse']>('POST', '/v1/auth/passkey/register/begin', {});
+    const options = await this.authed<Schemas['PasskeyCreationOptionsResponse']>(
+      'POST',
+      '/v1/auth/passkey/register/begin',
+      {},
+    );
     const credential = await ceremony(() => startRegistration({ optionsJSON: options }));
-    await this.authed('POST', '/v1/auth/passkey/register/complete', { credential, ...(input.name ? { name: input.name } : {}) });
+    await this.authed('POST', '/v1/auth/passkey/register/complete', {
+      credential,
+      ...(input.name ? { name: input.name } : {}),
+    });
   }
 
   listPasskeys(): Promise<Passkey[]> {
-    return this.authed<Schemas['PasskeyListResponse']>('GET', '/v1/auth/passkeys').then((b) => b.passkeys);
+    return this.authed<Schemas['PasskeyListResponse']>('GET', '/v1/auth/passkeys').then(
+      (b) => b.passkeys,
+    );
   }
 
   async deletePasskey(id: string): Promise<void> {
@@ -331,13 +394,24 @@ export class GatehouseClient {
   // ---- internals -----------------------------------------------------------------------------
 
   /** A call with the session: renews first when needed; a 401 renews once and retries once. */
-  private async authed<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
+  private async authed<T>(
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    body?: unknown,
+  ): Promise<T> {
     const token = await this.tokens.valid();
-    if (!token) throw new GatehouseError(401, { type: 'https://gatehouse.dev/problems/unauthenticated', title: 'Unauthenticated', status: 401, detail: 'Not signed in.' });
+    if (!token)
+      throw new GatehouseError(401, {
+        type: 'https://gatehouse.dev/problems/unauthenticated',
+        title: 'Unauthenticated',
+        status: 401,
+        detail: 'Not signed in.',
+      });
     try {
       return await this.transport.call<T>(method, path, { token, body });
     } catch (err) {
-      if (!(err instanceof GatehouseError) || err.status !== 401 || err.slug !== 'unauthenticated') throw err;
+      if (!(err instanceof GatehouseError) || err.status !== 401 || err.slug !== 'unauthenticated')
+        throw err;
       const renewed = await this.tokens.renew();
       if (!renewed) {
         this.set(SIGNED_OUT);
@@ -350,14 +424,22 @@ export class GatehouseClient {
   private signedIn(accessToken: string, email: string | null): SignedIn {
     this.email = email;
     const held = this.tokens.adopt(accessToken);
-    if (!held) throw new GatehouseError(502, { title: 'Bad gateway', detail: 'Gatehouse answered an access token this client cannot read.' });
+    if (!held)
+      throw new GatehouseError(502, {
+        title: 'Bad gateway',
+        detail: 'Gatehouse answered an access token this client cannot read.',
+      });
     const state = this.signedInState(held);
     this.set(state);
     return { status: 'signed-in', user: state.user!, sessionId: held.sessionId };
   }
 
   private signedInState(held: HeldToken): AuthState {
-    return { status: 'signed-in', user: { id: held.userId, email: this.email }, sessionId: held.sessionId };
+    return {
+      status: 'signed-in',
+      user: { id: held.userId, email: this.email },
+      sessionId: held.sessionId,
+    };
   }
 
   /** Follows the token: another tab signed in or out, or a refresh found the session ended. */
@@ -368,7 +450,11 @@ export class GatehouseClient {
       if (this.state.status === 'signed-in') this.set(SIGNED_OUT);
       return;
     }
-    if (this.state.status !== 'signed-in' || this.state.sessionId !== held.sessionId || this.state.user?.id !== held.userId) {
+    if (
+      this.state.status !== 'signed-in' ||
+      this.state.sessionId !== held.sessionId ||
+      this.state.user?.id !== held.userId
+    ) {
       // Another user signed in in another tab: this tab's email was the previous user's.
       if (this.state.user && this.state.user.id !== held.userId) this.email = null;
       this.set(this.signedInState(held));
@@ -376,7 +462,13 @@ export class GatehouseClient {
   }
 
   private set(state: AuthState): void {
-    if (state.status === this.state.status && state.sessionId === this.state.sessionId && state.user?.id === this.state.user?.id && state.user?.email === this.state.user?.email) return;
+    if (
+      state.status === this.state.status &&
+      state.sessionId === this.state.sessionId &&
+      state.user?.id === this.state.user?.id &&
+      state.user?.email === this.state.user?.email
+    )
+      return;
     this.state = state;
     for (const listener of this.listeners) listener(state);
   }

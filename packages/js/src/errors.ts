@@ -18,12 +18,21 @@ export class GatehouseError extends Error {
 
   constructor(status: number, problem: Record<string, unknown>, headers?: Headers) {
     const type = typeof problem.type === 'string' ? problem.type : '';
-    const title = typeof problem.title === 'string' ? problem.title : status === 0 ? 'Network error' : `HTTP ${status}`;
+    const title =
+      typeof problem.title === 'string'
+        ? problem.title
+        : status === 0
+          ? 'Network error'
+          : `HTTP ${status}`;
     const detail = typeof problem.detail === 'string' ? problem.detail : undefined;
     super(detail ?? title);
     this.name = 'GatehouseError';
     this.status = status;
-    this.slug = type ? type.slice(type.lastIndexOf('/') + 1) : status === 0 ? 'network-error' : `http-${status}`;
+    this.slug = type
+      ? type.slice(type.lastIndexOf('/') + 1)
+      : status === 0
+        ? 'network-error'
+        : `http-${status}`;
     this.title = title;
     this.detail = detail;
     this.errors = isErrors(problem.errors) ? problem.errors : undefined;
@@ -41,7 +50,12 @@ export class GatehouseError extends Error {
    */
   static override [Symbol.hasInstance](value: unknown): boolean {
     if (this !== GatehouseError) return Function.prototype[Symbol.hasInstance].call(this, value);
-    return value instanceof Error && value.name === 'GatehouseError' && typeof (value as { slug?: unknown }).slug === 'string' && typeof (value as { status?: unknown }).status === 'number';
+    return (
+      value instanceof Error &&
+      value.name === 'GatehouseError' &&
+      typeof (value as { slug?: unknown }).slug === 'string' &&
+      typeof (value as { status?: unknown }).status === 'number'
+    );
   }
 
   /** The error for a non-2xx answer, its body read as a problem when it is JSON (a proxy's HTML page is not). */
@@ -52,7 +66,13 @@ export class GatehouseError extends Error {
     } catch {
       /* not JSON: the status speaks */
     }
-    return new GatehouseError(response.status, body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {}, response.headers);
+    return new GatehouseError(
+      response.status,
+      body && typeof body === 'object' && !Array.isArray(body)
+        ? (body as Record<string, unknown>)
+        : {},
+      response.headers,
+    );
   }
 
   /**
@@ -61,19 +81,30 @@ export class GatehouseError extends Error {
    * `cause` the error of @simplewebauthn/browser (its `code`, e.g. `ERROR_CEREMONY_ABORTED`).
    */
   static passkey(cause: unknown): GatehouseError {
-    const err = new GatehouseError(0, { type: 'passkey-failed', title: 'Passkey prompt failed', detail: cause instanceof Error ? cause.message : 'The passkey prompt failed.' });
+    const err = new GatehouseError(0, {
+      type: 'passkey-failed',
+      title: 'Passkey prompt failed',
+      detail: cause instanceof Error ? cause.message : 'The passkey prompt failed.',
+    });
     (err as { cause?: unknown }).cause = cause;
     return err;
   }
 
   /** No answer at all (offline, DNS, CORS refusal, timeout). */
   static network(cause: unknown): GatehouseError {
-    const err = new GatehouseError(0, { detail: cause instanceof Error ? cause.message : 'The request failed.' });
+    const err = new GatehouseError(0, {
+      detail: cause instanceof Error ? cause.message : 'The request failed.',
+    });
     (err as { cause?: unknown }).cause = cause;
     return err;
   }
 }
 
 function isErrors(value: unknown): value is Record<string, string[]> {
-  return !!value && typeof value === 'object' && !Array.isArray(value) && Object.values(value).every((v) => Array.isArray(v));
+  return (
+    !!value &&
+    typeof value === 'object' &&
+    !Array.isArray(value) &&
+    Object.values(value).every((v) => Array.isArray(v))
+  );
 }

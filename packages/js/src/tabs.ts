@@ -24,8 +24,15 @@ export interface Tabs {
  * browsers, Node): the client then coordinates within its own instance only.
  */
 export function browserTabs(projectKey: string): Tabs {
-  const nav = typeof navigator === 'undefined' ? undefined : (navigator as Navigator & { locks?: { request: (name: string, cb: () => Promise<unknown>) => Promise<unknown> } });
-  const locks: TabLocks | null = nav?.locks ? { request: (name, cb) => nav.locks.request(name, cb) as Promise<never> } : null;
+  const nav =
+    typeof navigator === 'undefined'
+      ? undefined
+      : (navigator as Navigator & {
+          locks?: { request: (name: string, cb: () => Promise<unknown>) => Promise<unknown> };
+        });
+  const locks: TabLocks | null = nav?.locks
+    ? { request: (name, cb) => nav.locks.request(name, cb) as Promise<never> }
+    : null;
   let channel: TabChannel | null = null;
   if (typeof BroadcastChannel !== 'undefined') {
     const bc = new BroadcastChannel(`gatehouse:${projectKey}`);
@@ -33,7 +40,8 @@ export function browserTabs(projectKey: string): Tabs {
     (bc as { unref?: () => void }).unref?.();
     channel = {
       post: (message) => bc.postMessage(message),
-      subscribe: (listener) => bc.addEventListener('message', (event: MessageEvent<TabMessage>) => listener(event.data)),
+      subscribe: (listener) =>
+        bc.addEventListener('message', (event: MessageEvent<TabMessage>) => listener(event.data)),
       close: () => bc.close(),
     };
   }

@@ -54,7 +54,12 @@ export class TokenKeeper {
   adopt(accessToken: string, broadcast = true): HeldToken | null {
     const claims = decodeClaims(accessToken);
     if (!claims) return null;
-    this.held = { accessToken, expiresAt: claims.exp * 1000, userId: claims.sub, sessionId: claims.sid };
+    this.held = {
+      accessToken,
+      expiresAt: claims.exp * 1000,
+      userId: claims.sub,
+      sessionId: claims.sid,
+    };
     this.schedule();
     if (broadcast) this.options.tabs.channel?.post({ type: 'token', accessToken });
     this.emit();
@@ -96,7 +101,8 @@ export class TokenKeeper {
     if (!locks) return this.refresh();
     return locks.request(`gatehouse-refresh:${this.transport.projectKey}`, async () => {
       // While this tab waited, the lock's holder may have refreshed and broadcast its token.
-      if (this.held && this.held.accessToken !== before && !this.expiringSoon(this.held)) return this.held;
+      if (this.held && this.held.accessToken !== before && !this.expiringSoon(this.held))
+        return this.held;
       return this.refresh();
     });
   }
@@ -143,12 +149,27 @@ export class TokenKeeper {
 }
 
 /** The claims this client reads (not verified: the server verifies; these only schedule renewal and name the session). */
-export function decodeClaims(token: string): { sub: string; sid: string; exp: number; iat: number; auth_time?: number } | null {
+export function decodeClaims(
+  token: string,
+): { sub: string; sid: string; exp: number; iat: number; auth_time?: number } | null {
   try {
     const part = token.split('.')[1];
-    const binary = atob(part.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(part.length / 4) * 4, '='));
-    const claims = JSON.parse(new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)))) as Record<string, unknown>;
-    if (typeof claims.sub !== 'string' || typeof claims.sid !== 'string' || typeof claims.exp !== 'number' || typeof claims.iat !== 'number') return null;
+    const binary = atob(
+      part
+        .replace(/-/g, '+')
+        .replace(/_/g, '/')
+        .padEnd(Math.ceil(part.length / 4) * 4, '='),
+    );
+    const claims = JSON.parse(
+      new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0))),
+    ) as Record<string, unknown>;
+    if (
+      typeof claims.sub !== 'string' ||
+      typeof claims.sid !== 'string' ||
+      typeof claims.exp !== 'number' ||
+      typeof claims.iat !== 'number'
+    )
+      return null;
     return claims as { sub: string; sid: string; exp: number; iat: number; auth_time?: number };
   } catch {
     return null;

@@ -40,11 +40,16 @@ export class Transport {
     if (!options.projectKey) throw new TypeError('Gatehouse: projectKey is required');
     this.projectKey = options.projectKey;
     this.doFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    this.memoryCookies = (options.cookies ?? (typeof document === 'undefined' ? 'memory' : 'browser')) === 'memory';
+    this.memoryCookies =
+      (options.cookies ?? (typeof document === 'undefined' ? 'memory' : 'browser')) === 'memory';
   }
 
   /** A call to `/v1/auth/*`; resolves to the JSON body (undefined for 204), or throws GatehouseError. */
-  async call<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, options: CallOptions = {}): Promise<T> {
+  async call<T>(
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    path: string,
+    options: CallOptions = {},
+  ): Promise<T> {
     const response = await this.send(method, path, options);
     if (!response.ok) throw await GatehouseError.fromResponse(response);
     if (response.status === 204) return undefined as T;
@@ -54,12 +59,17 @@ export class Transport {
 
   /** The raw answer (for callers that read statuses themselves). Network failures throw GatehouseError (status 0). */
   async send(method: string, path: string, options: CallOptions = {}): Promise<Response> {
-    const headers: Record<string, string> = { accept: 'application/json', 'x-service-project-key': this.projectKey };
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'x-service-project-key': this.projectKey,
+    };
     if (options.body !== undefined) headers['content-type'] = 'application/json';
     if (options.token) headers.authorization = `Bearer ${options.token}`;
-    if (this.memoryCookies && this.refreshCookie && path.startsWith('/v1/auth/')) headers.cookie = `${REFRESH_COOKIE}=${this.refreshCookie}`;
+    if (this.memoryCookies && this.refreshCookie && path.startsWith('/v1/auth/'))
+      headers.cookie = `${REFRESH_COOKIE}=${this.refreshCookie}`;
     const url = new URL(`${this.authUrl}${path}`);
-    for (const [k, v] of Object.entries(options.query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
+    for (const [k, v] of Object.entries(options.query ?? {}))
+      if (v !== undefined) url.searchParams.set(k, v);
     let response: Response;
     try {
       response = await this.doFetch(url, {
@@ -90,11 +100,15 @@ export class Transport {
   }
 
   private keepCookies(response: Response): void {
-    const lines = typeof response.headers.getSetCookie === 'function' ? response.headers.getSetCookie() : [];
+    const lines =
+      typeof response.headers.getSetCookie === 'function' ? response.headers.getSetCookie() : [];
     for (const line of lines) {
       const eq = line.indexOf('=');
       if (line.slice(0, eq).trim() !== REFRESH_COOKIE) continue;
-      const value = line.slice(eq + 1).split(';')[0].trim();
+      const value = line
+        .slice(eq + 1)
+        .split(';')[0]
+        .trim();
       const expired = /expires=thu, 01 jan 1970/i.test(line) || /max-age=0(;|$)/i.test(line);
       this.refreshCookie = value && !expired ? value : null;
     }

@@ -1,2 +1,12 @@
-export { GatehouseProvider, SignedIn, SignedOut, useGatehouse, useSession, useSignIn, useUser, type GatehouseProviderProps, type UseSignIn } from './provider';
+export {
+  GatehouseProvider,
+  SignedIn,
+  SignedOut,
+  useGatehouse,
+  useSession,
+  useSignIn,
+  useUser,
+  type GatehouseProviderProps,
+  type UseSignIn,
+} from './provider';
 export { SignInFlow, type SignInSnapshot, type SignInStep } from './sign-in-flow';

@@ -1,4 +1,11 @@
-import { createContext, useContext, useEffect, useMemo, useSyncExternalStore, type ReactNode } from 'react';
+import {
+  createContext,
+  useContext,
+  useEffect,
+  useMemo,
+  useSyncExternalStore,
+  type ReactNode,
+} from 'react';
 import type { AuthState, GatehouseClient, MfaFactor } from '@gatehouse/js';
 import { SignInFlow, type SignInSnapshot } from './sign-in-flow';
 
@@ -61,7 +68,14 @@ export function useSignIn(): UseSignIn {
   const flow = useMemo(() => new SignInFlow(client), [client]);
   const snapshot = useSyncExternalStore(flow.subscribe, flow.getSnapshot, flow.getSnapshot);
   return useMemo(
-    () => ({ ...snapshot, signIn: flow.signIn, verifyMfa: flow.verifyMfa, sendMfaSms: flow.sendMfaSms, signInWithPasskey: flow.signInWithPasskey, reset: flow.reset }),
+    () => ({
+      ...snapshot,
+      signIn: flow.signIn,
+      verifyMfa: flow.verifyMfa,
+      sendMfaSms: flow.sendMfaSms,
+      signInWithPasskey: flow.signInWithPasskey,
+      reset: flow.reset,
+    }),
     [snapshot, flow],
   );
 }

@@ -45,7 +45,11 @@ export class SignInFlow {
   readonly verifyMfa = (factor: MfaFactor, code: string): Promise<void> =>
     // A wrong code keeps the challenge (five wrong codes end it: `invalid-token`, then `reset()`).
     this.run('mfa-required', async () => {
-      if (!this.mfaToken) throw new GatehouseError(400, { title: 'No MFA challenge', detail: 'Sign in with a password first.' });
+      if (!this.mfaToken)
+        throw new GatehouseError(400, {
+          title: 'No MFA challenge',
+          detail: 'Sign in with a password first.',
+        });
       await this.client.verifyMfa({ mfaToken: this.mfaToken, factor, code });
       this.done();
     });
@@ -53,7 +57,11 @@ export class SignInFlow {
   /** During the challenge: sends the SMS code (sign-in never sends one by itself). */
   readonly sendMfaSms = (): Promise<void> =>
     this.run('mfa-required', async () => {
-      if (!this.mfaToken) throw new GatehouseError(400, { title: 'No MFA challenge', detail: 'Sign in with a password first.' });
+      if (!this.mfaToken)
+        throw new GatehouseError(400, {
+          title: 'No MFA challenge',
+          detail: 'Sign in with a password first.',
+        });
       await this.client.sendMfaSms(this.mfaToken);
       this.set({ ...this.snapshot, step: 'mfa-required' });
     });
@@ -77,7 +85,11 @@ export class SignInFlow {
       await attempt();
     } catch (err) {
       const error = err instanceof GatehouseError ? err : GatehouseError.network(err);
-      this.set({ step: failedStep, error, factors: failedStep === 'mfa-required' ? this.snapshot.factors : [] });
+      this.set({
+        step: failedStep,
+        error,
+        factors: failedStep === 'mfa-required' ? this.snapshot.factors : [],
+      });
     }
   }
 

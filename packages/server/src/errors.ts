@@ -35,7 +35,11 @@ export class GatehouseAuthError extends Error {
 
   /** True for a GatehouseAuthError from any copy of this package (ESM and CommonJS builds, two installed versions), where `instanceof` may not be. */
   static is(value: unknown): value is GatehouseAuthError {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+    return (
+      typeof value === 'object' &&
+      value !== null &&
+      (value as Record<symbol, unknown>)[BRAND] === true
+    );
   }
 
   constructor(
@@ -70,13 +74,32 @@ const SLUG: Record<GatehouseAuthErrorCode, [string, string]> = {
 };
 
 /** The problem body and headers for a refusal; any other error is the application's own and is rethrown by the adapters. */
-export function problemFor(error: GatehouseAuthError): { status: number; body: AuthProblem; headers: Record<string, string> } {
+export function problemFor(error: GatehouseAuthError): {
+  status: number;
+  body: AuthProblem;
+  headers: Record<string, string>;
+} {
   const [slug, title] = SLUG[error.code];
-  const headers: Record<string, string> = { 'content-type': 'application/problem+json', 'cache-control': 'no-store' };
+  const headers: Record<string, string> = {
+    'content-type': 'application/problem+json',
+    'cache-control': 'no-store',
+  };
   if (error.status === 401) {
     // RFC 6750 §3: the challenge names the scheme, and `invalid_token` when a token was presented.
-    headers['www-authenticate'] = error.code === 'missing_token' ? 'Bearer' : 'Bearer error="invalid_token"';
+    headers['www-authenticate'] =
+      error.code === 'missing_token' ? 'Bearer' : 'Bearer error="invalid_token"';
   }
-  if (error.code === 'insufficient_scope') headers['www-authenticate'] = `Bearer error="insufficient_scope"${error.scope ? `, scope="${error.scope.replace(/["\\]/g, '')}"` : ''}`;
-  return { status: error.status, body: { type: `https://gatehouse.dev/problems/${slug}`, title, status: error.status, detail: error.message }, headers };
+  if (error.code === 'insufficient_scope')
+    headers['www-authenticate'] =
+      `Bearer error="insufficient_scope"${error.scope ? `, scope="${error.scope.replace(/["\\]/g, '')}"` : ''}`;
+  return {
+    status: error.status,
+    body: {
+      type: `https://gatehouse.dev/problems/${slug}`,
+      title,
+      status: error.status,
+      detail: error.message,
+    },
+    headers,
+  };
 }

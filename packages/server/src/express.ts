@@ -28,9 +28,16 @@ export type ExpressMiddleware = (req: Req, res: Res, next: Next) => void;
  * Express (4 and 5) middleware: verifies the request's bearer token and sets `req.auth`, or answers
  * 401 (403, 503) with an RFC 9457 problem body. Errors other than refusals go to `next`.
  */
-export function requireAuth(gatehouse: Gatehouse, options: AuthenticateOptions = {}): ExpressMiddleware {
+export function requireAuth(
+  gatehouse: Gatehouse,
+  options: AuthenticateOptions = {},
+): ExpressMiddleware {
   return (req, res, next) => {
-    authenticate(gatehouse, { authorization: req.headers.authorization, cookie: req.headers.cookie }, options).then(
+    authenticate(
+      gatehouse,
+      { authorization: req.headers.authorization, cookie: req.headers.cookie },
+      options,
+    ).then(
       (claims) => {
         if (claims) req.auth = claims;
         next();
@@ -44,7 +51,8 @@ export function requireAuth(gatehouse: Gatehouse, options: AuthenticateOptions =
 export function requireRecentAuth(maxAgeSeconds: number): ExpressMiddleware {
   return (req, res, next) => {
     try {
-      if (!req.auth) throw new GatehouseAuthError('missing_token', 'No access token was presented.');
+      if (!req.auth)
+        throw new GatehouseAuthError('missing_token', 'No access token was presented.');
       assertRecentAuth(req.auth, maxAgeSeconds);
       next();
     } catch (err) {

@@ -12,7 +12,10 @@ interface FastifyReplyLike {
   headers(values: Record<string, string>): FastifyReplyLike;
   send(payload: string): unknown;
 }
-export type FastifyHook = (request: FastifyRequestLike, reply: FastifyReplyLike) => Promise<FastifyReplyLike | undefined>;
+export type FastifyHook = (
+  request: FastifyRequestLike,
+  reply: FastifyReplyLike,
+) => Promise<FastifyReplyLike | undefined>;
 
 /**
  * A Fastify `onRequest`/`preHandler` hook: sets `request.auth` or answers the problem. Declare the
@@ -22,7 +25,11 @@ export type FastifyHook = (request: FastifyRequestLike, reply: FastifyReplyLike)
 export function requireAuth(gatehouse: Gatehouse, options: AuthenticateOptions = {}): FastifyHook {
   return async (request, reply) => {
     try {
-      request.auth = await authenticate(gatehouse, { authorization: request.headers.authorization, cookie: request.headers.cookie }, options);
+      request.auth = await authenticate(
+        gatehouse,
+        { authorization: request.headers.authorization, cookie: request.headers.cookie },
+        options,
+      );
       return undefined;
     } catch (err) {
       return refuse(err, reply);
@@ -34,7 +41,8 @@ export function requireAuth(gatehouse: Gatehouse, options: AuthenticateOptions =
 export function requireRecentAuth(maxAgeSeconds: number): FastifyHook {
   return async (request, reply) => {
     try {
-      if (!request.auth) throw new GatehouseAuthError('missing_token', 'No access token was presented.');
+      if (!request.auth)
+        throw new GatehouseAuthError('missing_token', 'No access token was presented.');
       assertRecentAuth(request.auth, maxAgeSeconds);
       return undefined;
     } catch (err) {

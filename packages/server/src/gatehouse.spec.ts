@@ -19,15 +19,36 @@ async function key(kid: string, alg: 'ES256' | 'RS256' = 'ES256'): Promise<Key> 
 
 function sign(k: Key, claims: Record<string, unknown> = {}, header: Record<string, unknown> = {}) {
   const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({ iss: ISS, aud: PROJECT, sub: 'usr_1', iat: now, exp: now + 900, sid: 'ses_1', tid: 'ten_1', adm: false, auth_time: now, ...claims })
+  return new SignJWT({
+    iss: ISS,
+    aud: PROJECT,
+    sub: 'usr_1',
+    iat: now,
+    exp: now + 900,
+    sid: 'ses_1',
+    tid: 'ten_1',
+    adm: false,
+    auth_time: now,
+    ...claims,
+  })
     .setProtectedHeader({ alg: k.alg, kid: k.kid, typ: 'JWT', ...header })
     .sign(k.privateKey);
 }
 
 /** A fake Gatehouse for unit tests: jwks.json from `keys`, /me from `live`; counts the calls. */
 function fakeGatehouse(keys: Key[]) {
-  const state = { keys, live: true, jwksCalls: 0, meCalls: 0, down: false, meHeaders: [] as Headers[] };
-  const fakeFetch = (async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+  const state = {
+    keys,
+    live: true,
+    jwksCalls: 0,
+    meCalls: 0,
+    down: false,
+    meHeaders: [] as Headers[],
+  };
+  const fakeFetch = (async (
+    input: string | URL | Request,
+    init?: RequestInit,
+  ): Promise<Response> => {
     const url = input instanceof Request ? input.url : input.toString();
     if (state.down) throw new TypeError('fetch failed');
     if (url === `${AUTH}/v1/auth/jwks.json`) {
@@ -45,7 +66,13 @@ function fakeGatehouse(keys: Key[]) {
 }
 
 function gatehouse(fetch: typeof globalThis.fetch, extra: Partial<GatehouseOptions> = {}) {
-  return createGatehouse({ authUrl: AUTH, projectId: PROJECT, projectKey: 'pk_test', fetch, ...extra });
+  return createGatehouse({
+    authUrl: AUTH,
+    projectId: PROJECT,
+    projectKey: 'pk_test',
+    fetch,
+    ...extra,
+  });
 }
 
 async function refusal(promise: Promise<unknown>): Promise<GatehouseAuthError> {
@@ -63,7 +90,14 @@ describe('verifyAccessToken', () => {
     const { state, fetch } = fakeGatehouse([k]);
     const gh = gatehouse(fetch);
     const claims = await gh.verifyAccessToken(await sign(k));
-    expect(claims).toMatchObject({ iss: ISS, aud: PROJECT, sub: 'usr_1', sid: 'ses_1', tid: 'ten_1', adm: false });
+    expect(claims).toMatchObject({
+      iss: ISS,
+      aud: PROJECT,
+      sub: 'usr_1',
+      sid: 'ses_1',
+      tid: 'ten_1',
+      adm: false,
+    });
     await gh.verifyAccessToken(await sign(k, { sid: 'ses_2' }));
     expect(state.jwksCalls).toBe(1);
   });
@@ -72,7 +106,9 @@ describe('verifyAccessToken', () => {
     const es = await key('es');
     const rs = await key('rs', 'RS256');
     const { fetch } = fakeGatehouse([es, rs]);
-    await expect(gatehouse(fetch).verifyAccessToken(await sign(rs))).resolves.toMatchObject({ sub: 'usr_1' });
+    await expect(gatehouse(fetch).verifyAccessToken(await sign(rs))).resolves.toMatchObject({
+      sub: 'usr_1',
+    });
   });
 
   it('refuses a forged signature (another key under a published kid), a foreign issuer, another audience and an expired token', async () => {
@@ -81,9 +117,23 @@ describe('verifyAccessToken', () => {
     const { fetch } = fakeGatehouse([k]);
     const gh = gatehouse(fetch);
     expect((await refusal(gh.verifyAccessToken(await sign(forger)))).code).toBe('invalid_token');
-    const foreign = await new SignJWT({ sid: 's', tid: 't', adm: false, auth_time: 1 }).setProtectedHeader({ alg: 'ES256', kid: 'k1' }).setIssuer(`${AUTH}/v1/projects/prj_other`).setAudience(PROJECT).setSubject('u').setIssuedAt().setExpirationTime('5m').sign(k.privateKey);
+    const foreign = await new SignJWT({ sid: 's', tid: 't', adm: false, auth_time: 1 })
+      .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
+      .setIssuer(`${AUTH}/v1/projects/prj_other`)
+      .setAudience(PROJECT)
+      .setSubject('u')
+      .setIssuedAt()
+      .setExpirationTime('5m')
+      .sign(k.privateKey);
     expect((await refusal(gh.verifyAccessToken(foreign))).code).toBe('invalid_token');
-    const otherAudience = await new SignJWT({ sid: 's', tid: 't', adm: false, auth_time: 1 }).setProtectedHeader({ alg: 'ES256', kid: 'k1' }).setIssuer(ISS).setAudience('prj_other').setSubject('u').setIssuedAt().setExpirationTime('5m').sign(k.privateKey);
+    const otherAudience = await new SignJWT({ sid: 's', tid: 't', adm: false, auth_time: 1 })
+      .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
+      .setIssuer(ISS)
+      .setAudience('prj_other')
+      .setSubject('u')
+      .setIssuedAt()
+      .setExpirationTime('5m')
+      .sign(k.privateKey);
     expect((await refusal(gh.verifyAccessToken(otherAudience))).code).toBe('invalid_token');
     const now = Math.floor(Date.now() / 1000);
     const expired = await sign(k, { iat: now - 1000, exp: now - 60 });
@@ -96,8 +146,12 @@ describe('verifyAccessToken', () => {
     const { fetch } = fakeGatehouse([k]);
     const gh = gatehouse(fetch, { clockToleranceSeconds: 30 });
     const now = Math.floor(Date.now() / 1000);
-    await expect(gh.verifyAccessToken(await sign(k, { iat: now - 600, exp: now - 20 }))).resolves.toBeDefined();
-    expect((await refusal(gh.verifyAccessToken(await sign(k, { iat: now - 600, exp: now - 40 })))).code).toBe('expired_token');
+    await expect(
+      gh.verifyAccessToken(await sign(k, { iat: now - 600, exp: now - 20 })),
+    ).resolves.toBeDefined();
+    expect(
+      (await refusal(gh.verifyAccessToken(await sign(k, { iat: now - 600, exp: now - 40 })))).code,
+    ).toBe('expired_token');
   });
 
   it('refuses alg none, HS256 keyed with the public key, and a token whose alg differs from its key', async () => {
@@ -107,20 +161,50 @@ describe('verifyAccessToken', () => {
     const gh = gatehouse(fetch);
     const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
     const now = Math.floor(Date.now() / 1000);
-    const payload = b64({ iss: ISS, aud: PROJECT, sub: 'usr_1', sid: 's', tid: 't', adm: true, auth_time: now, iat: now, exp: now + 600 });
-    expect((await refusal(gh.verifyAccessToken(`${b64({ alg: 'none', kid: 'k1' })}.${payload}.`))).code).toBe('invalid_token');
-    const hs = await new SignJWT({ sid: 's', tid: 't', adm: true, auth_time: now }).setProtectedHeader({ alg: 'HS256', kid: 'k1' }).setIssuer(ISS).setAudience(PROJECT).setSubject('u').setIssuedAt().setExpirationTime('5m').sign(new TextEncoder().encode(JSON.stringify(k.jwk)));
+    const payload = b64({
+      iss: ISS,
+      aud: PROJECT,
+      sub: 'usr_1',
+      sid: 's',
+      tid: 't',
+      adm: true,
+      auth_time: now,
+      iat: now,
+      exp: now + 600,
+    });
+    expect(
+      (await refusal(gh.verifyAccessToken(`${b64({ alg: 'none', kid: 'k1' })}.${payload}.`))).code,
+    ).toBe('invalid_token');
+    const hs = await new SignJWT({ sid: 's', tid: 't', adm: true, auth_time: now })
+      .setProtectedHeader({ alg: 'HS256', kid: 'k1' })
+      .setIssuer(ISS)
+      .setAudience(PROJECT)
+      .setSubject('u')
+      .setIssuedAt()
+      .setExpirationTime('5m')
+      .sign(new TextEncoder().encode(JSON.stringify(k.jwk)));
     expect((await refusal(gh.verifyAccessToken(hs))).code).toBe('invalid_token');
     // An RS256 token naming the ES256 key's kid.
-    expect((await refusal(gh.verifyAccessToken(await sign(rs, {}, { kid: 'k1' })))).code).toBe('invalid_token');
+    expect((await refusal(gh.verifyAccessToken(await sign(rs, {}, { kid: 'k1' })))).code).toBe(
+      'invalid_token',
+    );
   });
 
   it('refuses a token without the Gatehouse session claims', async () => {
     const k = await key('k1');
     const { fetch } = fakeGatehouse([k]);
-    const token = await new SignJWT({ scope: 'openid' }).setProtectedHeader({ alg: 'ES256', kid: 'k1' }).setIssuer(ISS).setAudience(PROJECT).setSubject('u').setIssuedAt().setExpirationTime('5m').sign(k.privateKey);
+    const token = await new SignJWT({ scope: 'openid' })
+      .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
+      .setIssuer(ISS)
+      .setAudience(PROJECT)
+      .setSubject('u')
+      .setIssuedAt()
+      .setExpirationTime('5m')
+      .sign(k.privateKey);
     expect((await refusal(gatehouse(fetch).verifyAccessToken(token))).code).toBe('invalid_token');
-    expect((await refusal(gatehouse(fetch).verifyAccessToken('not.a.jwt'))).code).toBe('invalid_token');
+    expect((await refusal(gatehouse(fetch).verifyAccessToken('not.a.jwt'))).code).toBe(
+      'invalid_token',
+    );
     expect((await refusal(gatehouse(fetch).verifyAccessToken(''))).code).toBe('missing_token');
   });
 
@@ -136,7 +220,9 @@ describe('verifyAccessToken', () => {
       expect(state.jwksCalls).toBe(1);
       now += 11_000;
       // 50 forged kids at once: one fetch, all refused.
-      const forged = await Promise.all(Array.from({ length: 50 }, (_, i) => sign(k1, {}, { kid: `forged-${i}` })));
+      const forged = await Promise.all(
+        Array.from({ length: 50 }, (_, i) => sign(k1, {}, { kid: `forged-${i}` })),
+      );
       const errors = await Promise.all(forged.map((t) => refusal(gh.verifyAccessToken(t))));
       expect(new Set(errors.map((e) => e.code))).toEqual(new Set(['invalid_token']));
       expect(state.jwksCalls).toBe(2);
@@ -166,11 +252,21 @@ describe('verifyAccessToken', () => {
       state.keys = [k2]; // k1 revoked
       now += 61_000;
       // The stale set still answers this one while the refresh runs in the background…
-      await gh.verifyAccessToken(await sign(k1, { exp: Math.floor(now / 1000) + 600, iat: Math.floor(now / 1000) }));
+      await gh.verifyAccessToken(
+        await sign(k1, { exp: Math.floor(now / 1000) + 600, iat: Math.floor(now / 1000) }),
+      );
       await new Promise((r) => setTimeout(r, 10));
       expect(state.jwksCalls).toBe(2);
       // …and from then on k1 is refused.
-      expect((await refusal(gh.verifyAccessToken(await sign(k1, { exp: Math.floor(now / 1000) + 600, iat: Math.floor(now / 1000) })))).code).toBe('invalid_token');
+      expect(
+        (
+          await refusal(
+            gh.verifyAccessToken(
+              await sign(k1, { exp: Math.floor(now / 1000) + 600, iat: Math.floor(now / 1000) }),
+            ),
+          )
+        ).code,
+      ).toBe('invalid_token');
     } finally {
       jest.restoreAllMocks();
     }
@@ -232,9 +328,17 @@ describe('revocation-aware mode', () => {
 
 describe('createGatehouse', () => {
   it('refuses options it cannot work with', () => {
-    expect(() => createGatehouse({ authUrl: 'not a url', projectId: 'p', projectKey: 'k' })).toThrow(TypeError);
-    expect(() => createGatehouse({ authUrl: 'ftp://x', projectId: 'p', projectKey: 'k' })).toThrow(TypeError);
-    expect(() => createGatehouse({ authUrl: AUTH, projectId: '', projectKey: 'k' })).toThrow(TypeError);
-    expect(createGatehouse({ authUrl: `${AUTH}/`, projectId: PROJECT, projectKey: 'k' }).issuer).toBe(ISS);
+    expect(() =>
+      createGatehouse({ authUrl: 'not a url', projectId: 'p', projectKey: 'k' }),
+    ).toThrow(TypeError);
+    expect(() => createGatehouse({ authUrl: 'ftp://x', projectId: 'p', projectKey: 'k' })).toThrow(
+      TypeError,
+    );
+    expect(() => createGatehouse({ authUrl: AUTH, projectId: '', projectKey: 'k' })).toThrow(
+      TypeError,
+    );
+    expect(
+      createGatehouse({ authUrl: `${AUTH}/`, projectId: PROJECT, projectKey: 'k' }).issuer,
+    ).toBe(ISS);
   });
 });

@@ -92,7 +92,10 @@ export interface Gatehouse {
    * another API (or a Gatehouse session token) is `invalid_token`. Such tokens are good until their
    * `exp` (the resource's `access_token_ttl_seconds`): revocation-aware mode does not apply to them.
    */
-  verifyResourceToken(token: string, options?: VerifyResourceTokenOptions): Promise<ResourceAccessTokenClaims>;
+  verifyResourceToken(
+    token: string,
+    options?: VerifyResourceTokenOptions,
+  ): Promise<ResourceAccessTokenClaims>;
   /** The options this verifier was made with, normalised. */
   readonly issuer: string;
   readonly projectId: string;
@@ -118,45 +121,106 @@ export function createGatehouse(options: GatehouseOptions): Gatehouse {
     timeoutMs,
     now,
   });
-  const revocation = options.revocation ? (options.revocation === true ? {} : options.revocation) : null;
-  const sessions = revocation
-    ? new SessionStatus({ url: `${authUrl}/v1/auth/me`, projectKey: options.projectKey, fetch: fetcher, ttlMs: (revocation.cacheSeconds ?? 10) * 1000, maxEntries: revocation.maxSessions ?? 10_000, timeoutMs, now })
+  const revocation = options.revocation
+    ? options.revocation === true
+      ? {}
+      : options.revocation
     : null;
-  const verifyOptions = { algorithms: [...ALGORITHMS], issuer, audience, clockTolerance, requiredClaims: ['sub', 'exp', 'iat'] };
-  const resources = options.resource === undefined ? null : (Array.isArray(options.resource) ? options.resource : [options.resource]).map(resourceIdentifier);
-  const resourceVerifyOptions = resources && { algorithms: [...ALGORITHMS], issuer, audience: resources, clockTolerance, typ: 'at+jwt', requiredClaims: ['sub', 'exp', 'iat', 'client_id'] };
+  const sessions = revocation
+    ? new SessionStatus({
+        url: `${authUrl}/v1/auth/me`,
+        projectKey: options.projectKey,
+        fetch: fetcher,
+        ttlMs: (revocation.cacheSeconds ?? 10) * 1000,
+        maxEntries: revocation.maxSessions ?? 10_000,
+        timeoutMs,
+        now,
+      })
+    : null;
+  const verifyOptions = {
+    algorithms: [...ALGORITHMS],
+    issuer,
+    audience,
+    clockTolerance,
+    requiredClaims: ['sub', 'exp', 'iat'],
+  };
+  const resources =
+    options.resource === undefined
+      ? null
+      : (Array.isArray(options.resource) ? options.resource : [options.resource]).map(
+          resourceIdentifier,
+        );
+  const resourceVerifyOptions = resources && {
+    algorithms: [...ALGORITHMS],
+    issuer,
+    audience: resources,
+    clockTolerance,
+    typ: 'at+jwt',
+    requiredClaims: ['sub', 'exp', 'iat', 'client_id'],
+  };
 
   async function verifyAccessToken(token: string): Promise<AccessTokenClaims> {
-    if (typeof token !== 'string' || token.length === 0) throw new GatehouseAuthError('missing_token', 'No access token was presented.');
-    if (token.length > 8192) throw new GatehouseAuthError('invalid_token', 'The access token is malformed.');
+    if (typeof token !== 'string' || token.length === 0)
+      throw new GatehouseAuthError('missing_token', 'No access token was presented.');
+    if (token.length > 8192)
+      throw new GatehouseAuthError('invalid_token', 'The access token is malformed.');
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(token, (header: JWTHeaderParameters) => keys.keyFor(header.kid, header.alg), verifyOptions));
+      ({ payload } = await jwtVerify(
+        token,
+        (header: JWTHeaderParameters) => keys.keyFor(header.kid, header.alg),
+        verifyOptions,
+      ));
     } catch (err) {
       throw refusal(err);
     }
     const claims = sessionClaims(payload);
-    if (sessions && !(await sessions.isLive(claims.sid, claims.sub, token))) throw new GatehouseAuthError('revoked_token', 'The session of this access token has ended.');
+    if (sessions && !(await sessions.isLive(claims.sid, claims.sub, token)))
+      throw new GatehouseAuthError('revoked_token', 'The session of this access token has ended.');
     return claims;
   }
 
-  async function verifyResourceToken(token: string, opts: VerifyResourceTokenOptions = {}): Promise<ResourceAccessTokenClaims> {
-    if (!resourceVerifyOptions) throw new TypeError('verifyResourceToken: createGatehouse needs the resource option (the API resource identifier)');
-    if (typeof token !== 'string' || token.length === 0) throw new GatehouseAuthError('missing_token', 'No access token was presented.');
-    if (token.length > 8192) throw new GatehouseAuthError('invalid_token', 'The access token is malformed.');
+  async function verifyResourceToken(
+    token: string,
+    opts: VerifyResourceTokenOptions = {},
+  ): Promise<ResourceAccessTokenClaims> {
+    if (!resourceVerifyOptions)
+      throw new TypeError(
+        'verifyResourceToken: createGatehouse needs the resource option (the API resource identifier)',
+      );
+    if (typeof token !== 'string' || token.length === 0)
+      throw new GatehouseAuthError('missing_token', 'No access token was presented.');
+    if (token.length > 8192)
+      throw new GatehouseAuthError('invalid_token', 'The access token is malformed.');
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(token, (header: JWTHeaderParameters) => keys.keyFor(header.kid, header.alg), resourceVerifyOptions));
+      ({ payload } = await jwtVerify(
+        token,
+        (header: JWTHeaderParameters) => keys.keyFor(header.kid, header.alg),
+        resourceVerifyOptions,
+      ));
     } catch (err) {
       throw refusal(err, 'The access token is not valid for this API.');
     }
     const p = payload as Partial<ResourceAccessTokenClaims>;
-    if (typeof p.client_id !== 'string' || typeof p.sub !== 'string' || (p.scope !== undefined && typeof p.scope !== 'string')) {
-      throw new GatehouseAuthError('invalid_token', 'The access token lacks the claims of an access token for this API.');
+    if (
+      typeof p.client_id !== 'string' ||
+      typeof p.sub !== 'string' ||
+      (p.scope !== undefined && typeof p.scope !== 'string')
+    ) {
+      throw new GatehouseAuthError(
+        'invalid_token',
+        'The access token lacks the claims of an access token for this API.',
+      );
     }
     const scopes = (p.scope ?? '').split(' ').filter(Boolean);
     const missing = (opts.scopes ?? []).filter((s) => !scopes.includes(s));
-    if (missing.length) throw new GatehouseAuthError('insufficient_scope', `The access token lacks the scope ${missing.join(' ')}.`, { scope: (opts.scopes ?? []).join(' ') });
+    if (missing.length)
+      throw new GatehouseAuthError(
+        'insufficient_scope',
+        `The access token lacks the scope ${missing.join(' ')}.`,
+        { scope: (opts.scopes ?? []).join(' ') },
+      );
     return { ...(payload as ResourceAccessTokenClaims), scopes };
   }
 
@@ -168,22 +232,37 @@ function resourceIdentifier(value: string): string {
   try {
     return new URL(value).href;
   } catch {
-    throw new TypeError('createGatehouse: resource must be an absolute URL (the API resource identifier)');
+    throw new TypeError(
+      'createGatehouse: resource must be an absolute URL (the API resource identifier)',
+    );
   }
 }
 
 /** A refusal as a GatehouseAuthError: ours pass through; jose's become invalid or expired. */
-function refusal(err: unknown, invalid = 'The access token is not valid for this project.'): GatehouseAuthError {
+function refusal(
+  err: unknown,
+  invalid = 'The access token is not valid for this project.',
+): GatehouseAuthError {
   if (GatehouseAuthError.is(err)) return err;
-  if ((err as { code?: unknown } | null)?.code === 'ERR_JWT_EXPIRED') return new GatehouseAuthError('expired_token', 'The access token has expired.', { cause: err });
+  if ((err as { code?: unknown } | null)?.code === 'ERR_JWT_EXPIRED')
+    return new GatehouseAuthError('expired_token', 'The access token has expired.', { cause: err });
   return new GatehouseAuthError('invalid_token', invalid, { cause: err });
 }
 
 /** The Gatehouse members a session token must carry, with their types. */
 function sessionClaims(payload: JWTPayload): AccessTokenClaims {
   const p = payload as Partial<AccessTokenClaims>;
-  if (typeof p.sid !== 'string' || typeof p.tid !== 'string' || typeof p.adm !== 'boolean' || typeof p.auth_time !== 'number' || typeof p.sub !== 'string') {
-    throw new GatehouseAuthError('invalid_token', 'The access token lacks the claims of a Gatehouse session token.');
+  if (
+    typeof p.sid !== 'string' ||
+    typeof p.tid !== 'string' ||
+    typeof p.adm !== 'boolean' ||
+    typeof p.auth_time !== 'number' ||
+    typeof p.sub !== 'string'
+  ) {
+    throw new GatehouseAuthError(
+      'invalid_token',
+      'The access token lacks the claims of a Gatehouse session token.',
+    );
   }
   return payload as AccessTokenClaims;
 }
@@ -195,6 +274,7 @@ function baseUrl(value: string): string {
   } catch {
     throw new TypeError('createGatehouse: authUrl must be an absolute URL');
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new TypeError('createGatehouse: authUrl must be http(s)');
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new TypeError('createGatehouse: authUrl must be http(s)');
   return url.href.replace(/\/+$/, '');
 }

@@ -44,25 +44,38 @@ export class KeySet {
   keyFor(kid: unknown, alg: unknown): CryptoKey | Uint8Array | Promise<CryptoKey | Uint8Array> {
     if (typeof kid === 'string') {
       const entry = this.keys.get(kid);
-      if (entry && this.options.now() - this.fetchedAt <= this.options.maxAgeMs) return checked(entry, alg);
+      if (entry && this.options.now() - this.fetchedAt <= this.options.maxAgeMs)
+        return checked(entry, alg);
     }
     return this.keyAfterRefresh(kid, alg);
   }
 
   private async keyAfterRefresh(kid: unknown, alg: unknown): Promise<CryptoKey | Uint8Array> {
-    if (typeof kid !== 'string' || kid.length === 0 || kid.length > 256) throw new GatehouseAuthError('invalid_token', 'The token names no valid key id.');
+    if (typeof kid !== 'string' || kid.length === 0 || kid.length > 256)
+      throw new GatehouseAuthError('invalid_token', 'The token names no valid key id.');
     const now = this.options.now();
     let entry = this.keys.get(kid);
     const stale = now - this.fetchedAt > this.options.maxAgeMs;
-    if ((stale || !entry) && (this.inflight !== null || now - this.attemptedAt >= this.options.cooldownMs)) {
+    if (
+      (stale || !entry) &&
+      (this.inflight !== null || now - this.attemptedAt >= this.options.cooldownMs)
+    ) {
       const refresh = this.refresh();
       // Stale but known: the answer does not wait for the refresh (nor fail with it).
       if (entry) void refresh.catch(() => undefined);
       else await refresh;
       entry = this.keys.get(kid);
     }
-    if (!entry && this.fetchedAt === -Infinity) throw new GatehouseAuthError('gatehouse_unavailable', 'The signing keys have not been fetched from Gatehouse yet.');
-    if (!entry) throw new GatehouseAuthError('invalid_token', 'The token is signed by a key this project does not publish.');
+    if (!entry && this.fetchedAt === -Infinity)
+      throw new GatehouseAuthError(
+        'gatehouse_unavailable',
+        'The signing keys have not been fetched from Gatehouse yet.',
+      );
+    if (!entry)
+      throw new GatehouseAuthError(
+        'invalid_token',
+        'The token is signed by a key this project does not publish.',
+      );
     return checked(entry, alg);
   }
 
@@ -84,10 +97,18 @@ export class KeySet {
       if (!response.ok) throw new Error(`jwks.json answered ${response.status}`);
       body = await response.json();
     } catch (err) {
-      throw new GatehouseAuthError('gatehouse_unavailable', 'The signing keys could not be fetched from Gatehouse.', { cause: err });
+      throw new GatehouseAuthError(
+        'gatehouse_unavailable',
+        'The signing keys could not be fetched from Gatehouse.',
+        { cause: err },
+      );
     }
     const list = (body as { keys?: unknown } | null)?.keys;
-    if (!Array.isArray(list)) throw new GatehouseAuthError('gatehouse_unavailable', 'Gatehouse answered jwks.json without a key list.');
+    if (!Array.isArray(list))
+      throw new GatehouseAuthError(
+        'gatehouse_unavailable',
+        'Gatehouse answered jwks.json without a key list.',
+      );
     const next = new Map<string, Entry>();
     for (const jwk of list as JWK[]) {
       const alg = signingAlgorithm(jwk);
@@ -110,19 +131,23 @@ export class KeySet {
 }
 
 function checked(entry: Entry, alg: unknown): CryptoKey | Uint8Array {
-  if (entry.alg !== alg) throw new GatehouseAuthError('invalid_token', 'The token algorithm does not match its key.');
+  if (entry.alg !== alg)
+    throw new GatehouseAuthError('invalid_token', 'The token algorithm does not match its key.');
   return entry.key;
 }
 
 /** ES256 for a P-256 EC key, RS256 for an RSA key; anything else (or a mismatching `alg`, or an encryption key) is not ours to verify with. */
 function signingAlgorithm(jwk: JWK): SigningAlgorithm | null {
   if (jwk.use !== undefined && jwk.use !== 'sig') return null;
-  const alg = jwk.kty === 'EC' && jwk.crv === 'P-256' ? 'ES256' : jwk.kty === 'RSA' ? 'RS256' : null;
+  const alg =
+    jwk.kty === 'EC' && jwk.crv === 'P-256' ? 'ES256' : jwk.kty === 'RSA' ? 'RS256' : null;
   if (!alg || (jwk.alg !== undefined && jwk.alg !== alg)) return null;
   return alg;
 }
 
 /** Only the public members, so a private member a misconfigured server sent can never make a key that signs. */
 function publicMembers(jwk: JWK): JWK {
-  return jwk.kty === 'EC' ? { kty: 'EC', crv: jwk.crv, x: jwk.x, y: jwk.y } : { kty: 'RSA', n: jwk.n, e: jwk.e };
+  return jwk.kty === 'EC'
+    ? { kty: 'EC', crv: jwk.crv, x: jwk.x, y: jwk.y }
+    : { kty: 'RSA', n: jwk.n, e: jwk.e };
 }

@@ -1,4 +1,9 @@
-import { createParamDecorator, HttpException, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import {
+  createParamDecorator,
+  HttpException,
+  type CanActivate,
+  type ExecutionContext,
+} from '@nestjs/common';
 import { GatehouseAuthError, problemFor } from './errors';
 import type { AccessTokenClaims, Gatehouse } from './gatehouse';
 import { authenticate, type AuthenticateOptions } from './requests';
@@ -29,7 +34,11 @@ export class GatehouseGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<HttpRequestLike>();
     try {
-      request.auth = await authenticate(this.gatehouse, { authorization: request.headers.authorization, cookie: request.headers.cookie }, this.options);
+      request.auth = await authenticate(
+        this.gatehouse,
+        { authorization: request.headers.authorization, cookie: request.headers.cookie },
+        this.options,
+      );
       return true;
     } catch (err) {
       if (!GatehouseAuthError.is(err)) throw err;
@@ -47,7 +56,9 @@ export class GatehouseGuard implements CanActivate {
 }
 
 /** The verified claims in a handler's parameters: `me(@CurrentUser() user: AccessTokenClaims)`; `@CurrentUser('sub')` for one claim. */
-export const CurrentUser = createParamDecorator((claim: keyof AccessTokenClaims | undefined, context: ExecutionContext) => {
-  const auth = context.switchToHttp().getRequest<HttpRequestLike>().auth ?? null;
-  return claim && auth ? auth[claim] : auth;
-});
+export const CurrentUser = createParamDecorator(
+  (claim: keyof AccessTokenClaims | undefined, context: ExecutionContext) => {
+    const auth = context.switchToHttp().getRequest<HttpRequestLike>().auth ?? null;
+    return claim && auth ? auth[claim] : auth;
+  },
+);

@@ -7,8 +7,16 @@ import { authenticate, type AuthenticateOptions } from './requests';
  * `Request`'s token, or null when it has none and `optional` is set; throws GatehouseAuthError.
  * Usable in `middleware.ts` (edge runtime: Web Crypto and fetch only).
  */
-export function authenticateRequest(gatehouse: Gatehouse, request: Request, options: AuthenticateOptions = {}): Promise<AccessTokenClaims | null> {
-  return authenticate(gatehouse, { authorization: request.headers.get('authorization'), cookie: request.headers.get('cookie') }, options);
+export function authenticateRequest(
+  gatehouse: Gatehouse,
+  request: Request,
+  options: AuthenticateOptions = {},
+): Promise<AccessTokenClaims | null> {
+  return authenticate(
+    gatehouse,
+    { authorization: request.headers.get('authorization'), cookie: request.headers.get('cookie') },
+    options,
+  );
 }
 
 /** The problem response for a refusal (401/403/503, `application/problem+json`). */
@@ -23,7 +31,10 @@ export function refusalResponse(error: GatehouseAuthError): Response {
  */
 export function withAuth<Context extends object = Record<string, unknown>>(
   gatehouse: Gatehouse,
-  handler: (request: Request, context: Context & { auth: AccessTokenClaims }) => Response | Promise<Response>,
+  handler: (
+    request: Request,
+    context: Context & { auth: AccessTokenClaims },
+  ) => Response | Promise<Response>,
   options: Omit<AuthenticateOptions, 'optional'> = {},
 ): (request: Request, context?: Context) => Promise<Response> {
   return async (request, context) => {

@@ -36,7 +36,8 @@ export function tokenFrom(sources: TokenSources, acceptCookie = false): string |
   if (!cookie) return null;
   for (const part of cookie.split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === SESSION_COOKIE) return decodeURIComponent(part.slice(eq + 1).trim());
+    if (eq > 0 && part.slice(0, eq).trim() === SESSION_COOKIE)
+      return decodeURIComponent(part.slice(eq + 1).trim());
   }
   return null;
 }
@@ -46,21 +47,36 @@ export function tokenFrom(sources: TokenSources, acceptCookie = false): string |
  * claims whose `auth_time` is older than `maxAgeSeconds`. The client renews the proof with
  * Gatehouse's `POST /v1/auth/reauthenticate` (@gatehouse/js `reauthenticate`) and retries with the new token.
  */
-export function assertRecentAuth(claims: AccessTokenClaims, maxAgeSeconds: number, nowMs = Date.now()): void {
+export function assertRecentAuth(
+  claims: AccessTokenClaims,
+  maxAgeSeconds: number,
+  nowMs = Date.now(),
+): void {
   if (!(maxAgeSeconds >= 0)) throw new TypeError('maxAgeSeconds must be a number ≥ 0');
   if (nowMs / 1000 - claims.auth_time > maxAgeSeconds) {
-    throw new GatehouseAuthError('reauthentication_required', `This action needs a sign-in within the last ${maxAgeSeconds} seconds.`);
+    throw new GatehouseAuthError(
+      'reauthentication_required',
+      `This action needs a sign-in within the last ${maxAgeSeconds} seconds.`,
+    );
   }
 }
 
 /** Claims of the request's token, or null (optional and no token); throws GatehouseAuthError otherwise. */
-export async function authenticate(gatehouse: Gatehouse, sources: TokenSources, options: AuthenticateOptions = {}): Promise<AccessTokenClaims | null> {
+export async function authenticate(
+  gatehouse: Gatehouse,
+  sources: TokenSources,
+  options: AuthenticateOptions = {},
+): Promise<AccessTokenClaims | null> {
   const token = tokenFrom(sources, options.cookie);
   if (token === null) {
     if (options.optional) return null;
     throw new GatehouseAuthError('missing_token', 'No access token was presented.');
   }
-  if (token === '') throw new GatehouseAuthError('invalid_token', 'The Authorization header is not a bearer token.');
+  if (token === '')
+    throw new GatehouseAuthError(
+      'invalid_token',
+      'The Authorization header is not a bearer token.',
+    );
   const claims = await gatehouse.verifyAccessToken(token);
   if (options.maxAuthAgeSeconds !== undefined) assertRecentAuth(claims, options.maxAuthAgeSeconds);
   return claims;

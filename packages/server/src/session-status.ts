@@ -47,14 +47,22 @@ export class SessionStatus {
     let body: unknown;
     try {
       const response = await this.options.fetch(this.options.url, {
-        headers: { accept: 'application/json', authorization: `Bearer ${token}`, 'x-service-project-key': this.options.projectKey },
+        headers: {
+          accept: 'application/json',
+          authorization: `Bearer ${token}`,
+          'x-service-project-key': this.options.projectKey,
+        },
         redirect: 'error',
         signal: AbortSignal.timeout(this.options.timeoutMs),
       });
       if (!response.ok) throw new Error(`/v1/auth/me answered ${response.status}`);
       body = await response.json();
     } catch (err) {
-      throw new GatehouseAuthError('gatehouse_unavailable', 'Gatehouse could not confirm the session.', { cause: err });
+      throw new GatehouseAuthError(
+        'gatehouse_unavailable',
+        'Gatehouse could not confirm the session.',
+        { cause: err },
+      );
     }
     const user = (body as { user?: { id?: unknown } | null } | null)?.user;
     return !!user && user.id === sub;

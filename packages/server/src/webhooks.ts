@@ -34,17 +34,33 @@ const encoder = new TextEncoder();
  * Web Crypto only: runs in Node 20+, Bun, Deno and edge runtimes. The comparison is Web Crypto's own
  * HMAC verify (constant time).
  */
-export async function verifyWebhook<T = Record<string, unknown>>(headers: WebhookHeaders, rawBody: string | Uint8Array, secret: string, options: VerifyWebhookOptions = {}): Promise<WebhookEvent<T>> {
+export async function verifyWebhook<T = Record<string, unknown>>(
+  headers: WebhookHeaders,
+  rawBody: string | Uint8Array,
+  secret: string,
+  options: VerifyWebhookOptions = {},
+): Promise<WebhookEvent<T>> {
   const id = header(headers, 'webhook-id');
   const timestamp = header(headers, 'webhook-timestamp');
   const signatures = header(headers, 'webhook-signature');
-  if (!id || !timestamp || !signatures) throw new WebhookVerificationError('Missing webhook-id, webhook-timestamp or webhook-signature header.');
-  if (!/^\d{1,12}$/.test(timestamp)) throw new WebhookVerificationError('Malformed webhook-timestamp.');
+  if (!id || !timestamp || !signatures)
+    throw new WebhookVerificationError(
+      'Missing webhook-id, webhook-timestamp or webhook-signature header.',
+    );
+  if (!/^\d{1,12}$/.test(timestamp))
+    throw new WebhookVerificationError('Malformed webhook-timestamp.');
   const tolerance = options.toleranceSeconds ?? 300;
   const nowSeconds = Math.floor((options.now ?? Date.now()) / 1000);
-  if (Math.abs(nowSeconds - Number(timestamp)) > tolerance) throw new WebhookVerificationError('The webhook timestamp is outside the tolerance.');
+  if (Math.abs(nowSeconds - Number(timestamp)) > tolerance)
+    throw new WebhookVerificationError('The webhook timestamp is outside the tolerance.');
 
-  const key = await crypto.subtle.importKey('raw', secretBytes(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
+  const key = await crypto.subtle.importKey(
+    'raw',
+    secretBytes(secret),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['verify'],
+  );
   const body = typeof rawBody === 'string' ? encoder.encode(rawBody) : rawBody;
   const prefix = encoder.encode(`${id}.${timestamp}.`);
   const signed = new Uint8Array(prefix.length + body.length);
@@ -55,7 +71,11 @@ export async function verifyWebhook<T = Record<string, unknown>>(headers: Webhoo
     const [version, value] = candidate.split(',', 2);
     if (version !== 'v1' || !value) continue;
     const signature = base64(value);
-    if (signature && signature.length === 32 && (await crypto.subtle.verify('HMAC', key, signature, signed))) {
+    if (
+      signature &&
+      signature.length === 32 &&
+      (await crypto.subtle.verify('HMAC', key, signature, signed))
+    ) {
       try {
         return JSON.parse(new TextDecoder().decode(body)) as WebhookEvent<T>;
       } catch {
@@ -67,7 +87,8 @@ export async function verifyWebhook<T = Record<string, unknown>>(headers: Webhoo
 }
 
 function header(headers: WebhookHeaders, name: string): string | undefined {
-  if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name) ?? undefined;
+  if (typeof (headers as Headers).get === 'function')
+    return (headers as Headers).get(name) ?? undefined;
   const record = headers as Record<string, string | string[] | undefined>;
   const value = record[name] ?? Object.entries(record).find(([k]) => k.toLowerCase() === name)?.[1];
   return Array.isArray(value) ? value.join(' ') : value;
@@ -75,7 +96,8 @@ function header(headers: WebhookHeaders, name: string): string | undefined {
 
 function secretBytes(secret: string): Uint8Array<ArrayBuffer> {
   const bytes = base64(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret);
-  if (!bytes || bytes.length === 0) throw new TypeError('verifyWebhook: the secret must be whsec_<base64>');
+  if (!bytes || bytes.length === 0)
+    throw new TypeError('verifyWebhook: the secret must be whsec_<base64>');
   return bytes;
 }
 

@@ -7,9 +7,19 @@ export const ROOT = join(__dirname, '..', '..', '..');
 export const SDK_PACKAGES = ['server', 'js', 'react', 'admin'] as const;
 
 function run(command: string, args: string[], cwd: string): string {
-  // eslint-disable-next-line no-restricted-properties -- npm needs the environment it runs in (HOME, PATH, its cache)
-  const r = spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' } });
-  if (r.status !== 0) throw new Error(`${command} ${args.join(' ')} (in ${cwd}) failed:\n${r.stdout}\n${r.stderr}`);
+  const r = spawnSync(command, args, {
+    cwd,
+    encoding: 'utf8',
+    env: {
+      // eslint-disable-next-line no-restricted-properties -- npm needs the environment it runs in (HOME, PATH, its cache)
+      ...process.env,
+      npm_config_update_notifier: 'false',
+      npm_config_fund: 'false',
+      npm_config_audit: 'false',
+    },
+  });
+  if (r.status !== 0)
+    throw new Error(`${command} ${args.join(' ')} (in ${cwd}) failed:\n${r.stdout}\n${r.stderr}`);
   return r.stdout;
 }
 
@@ -19,7 +29,11 @@ function run(command: string, args: string[], cwd: string): string {
  * workspace, with `extra` packages from the registry (or npm's cache), so a file missing from a
  * package or a wrong `exports` map fails here as it would for a user.
  */
-export function installPackedSdk(extra: string[]): { consumer: string; tarballs: Record<string, string>; remove: () => void } {
+export function installPackedSdk(extra: string[]): {
+  consumer: string;
+  tarballs: Record<string, string>;
+  remove: () => void;
+} {
   run(process.execPath, [join(ROOT, 'tools/scripts/build-sdk.js')], ROOT);
   const packs = mkdtempSync(join(tmpdir(), 'gatehouse-packs-'));
   const tarballs: Record<string, string> = {};
@@ -32,23 +46,55 @@ export function installPackedSdk(extra: string[]): { consumer: string; tarballs:
   }
   const consumer = mkdtempSync(join(tmpdir(), 'gatehouse-consumer-'));
   mkdirSync(consumer, { recursive: true });
-  writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'sdk-consumer', private: true, version: '1.0.0' }, null, 2));
-  run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', ...Object.values(tarballs), ...extra], consumer);
-  return { consumer, tarballs, remove: () => [packs, consumer].forEach((dir) => rmSync(dir, { recursive: true, force: true })) };
+  writeFileSync(
+    join(consumer, 'package.json'),
+    JSON.stringify({ name: 'sdk-consumer', private: true, version: '1.0.0' }, null, 2),
+  );
+  run(
+    'npm',
+    [
+      'install',
+      '--prefer-offline',
+      '--no-audit',
+      '--no-fund',
+      '--loglevel=error',
+      ...Object.values(tarballs),
+      ...extra,
+    ],
+    consumer,
+  );
+  return {
+    consumer,
+    tarballs,
+    remove: () => [packs, consumer].forEach((dir) => rmSync(dir, { recursive: true, force: true })),
+  };
 }
 
 /**
  * Runs a Node script in the consumer project and returns its output (rejects with it on failure).
  * Asynchronous: the control plane of the tests runs in this process and must keep answering.
  */
-export function nodeIn(consumer: string, file: string, env: Record<string, string> = {}): Promise<string> {
+export function nodeIn(
+  consumer: string,
+  file: string,
+  env: Record<string, string> = {},
+): Promise<string> {
   return commandIn(consumer, process.execPath, [file], env);
 }
 
 /** Runs a program (Node, Bun, Deno…) in the consumer project with PATH and `env` only; resolves with its stdout. */
-export function commandIn(consumer: string, command: string, args: string[], env: Record<string, string> = {}): Promise<string> {
-  // eslint-disable-next-line no-restricted-properties -- the program runs with PATH only and what it is given
-  const child = spawn(command, args, { cwd: consumer, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function commandIn(
+  consumer: string,
+  command: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<string> {
+  const child = spawn(command, args, {
+    cwd: consumer,
+    // eslint-disable-next-line no-restricted-properties -- the program runs with PATH only and what it is given
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -72,9 +118,17 @@ export interface Running {
 }
 
 /** Starts a Node server script in the consumer project; resolves once it prints `listening on <url>`. */
-export async function startServer(consumer: string, file: string, env: Record<string, string>): Promise<Running> {
-  // eslint-disable-next-line no-restricted-properties -- the server runs with PATH only and what it is given
-  const child = spawn(process.execPath, [file], { cwd: consumer, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startServer(
+  consumer: string,
+  file: string,
+  env: Record<string, string>,
+): Promise<Running> {
+  const child = spawn(process.execPath, [file], {
+    cwd: consumer,
+    // eslint-disable-next-line no-restricted-properties -- the server runs with PATH only and what it is given
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (out += d.toString()));

@@ -7,16 +7,32 @@ import { extname, join, normalize } from 'node:path';
 
 export const ROOT = join(__dirname, '..', '..', '..');
 
-const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.map': 'application/json', '.svg': 'image/svg+xml' };
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.map': 'application/json',
+  '.svg': 'image/svg+xml',
+};
 
 /** Runs a Node script of the repository asynchronously (the control plane of the test answers meanwhile); rejects with its output. */
 function node(args: string[], env: Record<string, string> = {}): Promise<void> {
-  // eslint-disable-next-line no-restricted-properties -- the build tools run with the test's environment plus what they are given
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    // eslint-disable-next-line no-restricted-properties -- the build tools run with the test's environment plus what they are given
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-  return new Promise((resolve, reject) => child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`node ${args.join(' ')} failed (${code}):\n${out}`)))));
+  return new Promise((resolve, reject) =>
+    child.once('exit', (code) =>
+      code === 0
+        ? resolve()
+        : reject(new Error(`node ${args.join(' ')} failed (${code}):\n${out}`)),
+    ),
+  );
 }
 
 /** `npm run build:sdk js react`: the example resolves @gatehouse/js and @gatehouse/react to these builds (packages/<name>/dist). */
@@ -38,11 +54,19 @@ export class SpaSite {
 
   async listen(): Promise<string> {
     this.server = createServer((req, res) => {
-      const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://localhost').pathname)).replace(/^(\.\.[/\\])+/, '');
+      const path = normalize(
+        decodeURIComponent(new URL(req.url ?? '/', 'http://localhost').pathname),
+      ).replace(/^(\.\.[/\\])+/, '');
       let file = join(this.dir, path);
-      if (!file.startsWith(this.dir) || !existsSync(file) || statSync(file).isDirectory()) file = join(this.dir, 'index.html');
+      if (!file.startsWith(this.dir) || !existsSync(file) || statSync(file).isDirectory())
+        file = join(this.dir, 'index.html');
       if (!existsSync(file)) return void res.writeHead(503).end('not built yet');
-      res.writeHead(200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream', 'Cache-Control': 'no-store' }).end(readFileSync(file));
+      res
+        .writeHead(200, {
+          'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',
+          'Cache-Control': 'no-store',
+        })
+        .end(readFileSync(file));
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
     this.origin = `http://localhost:${(this.server.address() as AddressInfo).port}`;
@@ -50,12 +74,30 @@ export class SpaSite {
   }
 
   /** `vite build -c examples/react-spa/vite.config.mts` with VITE_GATEHOUSE_* in the environment, into this site's folder. */
-  build(env: { VITE_GATEHOUSE_AUTH_URL: string; VITE_GATEHOUSE_PROJECT_KEY: string }): Promise<void> {
-    return node([join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '-c', 'examples/react-spa/vite.config.mts', '--outDir', this.dir, '--emptyOutDir', '--logLevel', 'warn'], env);
+  build(env: {
+    VITE_GATEHOUSE_AUTH_URL: string;
+    VITE_GATEHOUSE_PROJECT_KEY: string;
+  }): Promise<void> {
+    return node(
+      [
+        join(ROOT, 'node_modules/vite/bin/vite.js'),
+        'build',
+        '-c',
+        'examples/react-spa/vite.config.mts',
+        '--outDir',
+        this.dir,
+        '--emptyOutDir',
+        '--logLevel',
+        'warn',
+      ],
+      env,
+    );
   }
 
   async stop(): Promise<void> {
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    await new Promise<void>((resolve) =>
+      this.server ? this.server.close(() => resolve()) : resolve(),
+    );
     rmSync(this.dir, { recursive: true, force: true });
   }
 }

@@ -18,7 +18,10 @@ export async function loadConfig(): Promise<PagesConfig> {
   let res: Response;
   try {
     // Beside the page (the build's base is relative: `./`), in the build and under Vite's dev server alike.
-    res = await fetch('./config.json', { headers: { Accept: 'application/json' }, cache: 'no-store' });
+    res = await fetch('./config.json', {
+      headers: { Accept: 'application/json' },
+      cache: 'no-store',
+    });
   } catch (err) {
     throw networkProblem(err);
   }
@@ -78,12 +81,20 @@ export class AuthApi {
   }
 
   async call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
-    const headers: Record<string, string> = { Accept: 'application/json', 'X-Service-Project-Key': this.config.project_key };
+    const headers: Record<string, string> = {
+      Accept: 'application/json',
+      'X-Service-Project-Key': this.config.project_key,
+    };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     if (this.accessToken) headers.Authorization = `Bearer ${this.accessToken}`;
     let res: Response;
     try {
-      res = await fetch(`${this.config.auth_url}${path}`, { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) });
+      res = await fetch(`${this.config.auth_url}${path}`, {
+        method,
+        headers,
+        credentials: 'same-origin',
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
     } catch (err) {
       throw networkProblem(err);
     }
@@ -126,7 +137,9 @@ export class AuthApi {
   }
 
   consent(uid: string, scopes: string[]): Promise<Redirect> {
-    return this.call('POST', `/v1/auth/oidc/interactions/${encodeURIComponent(uid)}/consent`, { scopes });
+    return this.call('POST', `/v1/auth/oidc/interactions/${encodeURIComponent(uid)}/consent`, {
+      scopes,
+    });
   }
 
   abort(uid: string): Promise<Redirect> {

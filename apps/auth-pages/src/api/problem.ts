@@ -22,7 +22,11 @@ export class ApiProblem extends Error {
 
   /** The last segment of `type`, e.g. `invalid-credentials`, `reauthentication-required`. */
   get slug(): string {
-    return typeof this.body.type === 'string' ? (this.body.type.split('/').pop() ?? 'unknown') : this.status === 0 ? 'network-error' : 'unknown';
+    return typeof this.body.type === 'string'
+      ? (this.body.type.split('/').pop() ?? 'unknown')
+      : this.status === 0
+        ? 'network-error'
+        : 'unknown';
   }
 
   get title(): string {
@@ -45,15 +49,28 @@ export class ApiProblem extends Error {
 }
 
 /** The problem an answer carries; a body that is not a problem document still gives a readable error. */
-export function problemOf(status: number, body: unknown, retryAfter: string | null = null): ApiProblem {
+export function problemOf(
+  status: number,
+  body: unknown,
+  retryAfter: string | null = null,
+): ApiProblem {
   const retry = Number(retryAfter ?? NaN);
   const seconds = Number.isFinite(retry) && retry >= 0 ? retry : null;
-  if (body && typeof body === 'object' && !Array.isArray(body)) return new ApiProblem(status, body as ProblemBody, seconds);
-  return new ApiProblem(status, { status, title: `HTTP ${status}`, detail: 'The server answered with an error.' }, seconds);
+  if (body && typeof body === 'object' && !Array.isArray(body))
+    return new ApiProblem(status, body as ProblemBody, seconds);
+  return new ApiProblem(
+    status,
+    { status, title: `HTTP ${status}`, detail: 'The server answered with an error.' },
+    seconds,
+  );
 }
 
 export function networkProblem(err: unknown): ApiProblem {
-  return new ApiProblem(0, { title: 'Network error', detail: `The server could not be reached (${err instanceof Error ? err.message : String(err)}).` });
+  return new ApiProblem(0, {
+    title: 'Network error',
+    detail: `The server could not be reached (${err instanceof Error ? err.message : String(err)}).`,
+  });
 }
 
-export const isProblem = (error: unknown, slug: string): boolean => error instanceof ApiProblem && error.slug === slug;
+export const isProblem = (error: unknown, slug: string): boolean =>
+  error instanceof ApiProblem && error.slug === slug;

@@ -19,12 +19,18 @@ export function ErrorScreen({ config }: { config: PagesConfig }) {
   return (
     <Frame project={config.project_name} heading={errorTitle(code)} step="error">
       <Stack>
-        <Text role="alert">{signOut ? 'The sign-out could not be completed.' : 'The sign-in could not be completed.'}</Text>
-        <Text size="sm">Go back to the application and try again. If this keeps happening, contact whoever runs it.</Text>
+        <Text role="alert">
+          {signOut ? 'The sign-out could not be completed.' : 'The sign-in could not be completed.'}
+        </Text>
+        <Text size="sm">
+          Go back to the application and try again. If this keeps happening, contact whoever runs
+          it.
+        </Text>
         {code && (
           <Stack gap={4} data-testid="error-details">
             <Text size="xs" c="dimmed">
-              For the application&apos;s developer: error <Code>{code}</Code> {signOut ? 'at sign-out (end-session)' : 'at sign-in (authorization)'}
+              For the application&apos;s developer: error <Code>{code}</Code>{' '}
+              {signOut ? 'at sign-out (end-session)' : 'at sign-in (authorization)'}
               {description && <>: {description}</>}
             </Text>
             {hint && (

@@ -6,15 +6,33 @@ import { ProblemAlert } from '../ui/ProblemAlert';
 
 export type Factor = 'totp' | 'sms' | 'backup_code';
 export const ALL_FACTORS: readonly Factor[] = ['totp', 'sms', 'backup_code'];
-const FACTOR_LABELS: Record<Factor, string> = { totp: 'Authenticator app', sms: 'Text message', backup_code: 'Backup code' };
+const FACTOR_LABELS: Record<Factor, string> = {
+  totp: 'Authenticator app',
+  sms: 'Text message',
+  backup_code: 'Backup code',
+};
 
 export function factorsOf(available: readonly string[]): Factor[] {
-  const known = available.filter((f): f is Factor => (ALL_FACTORS as readonly string[]).includes(f));
+  const known = available.filter((f): f is Factor =>
+    (ALL_FACTORS as readonly string[]).includes(f),
+  );
   return known.length > 0 ? known : [...ALL_FACTORS];
 }
 
 /** The second step of a sign-in: a code from the authenticator app, a text message or a backup code. */
-export function MfaStep({ api, mfaToken, factors, onDone, onCancel }: { api: AuthApi; mfaToken: string; factors: Factor[]; onDone: (answer: SignedIn) => Promise<void>; onCancel: () => void }) {
+export function MfaStep({
+  api,
+  mfaToken,
+  factors,
+  onDone,
+  onCancel,
+}: {
+  api: AuthApi;
+  mfaToken: string;
+  factors: Factor[];
+  onDone: (answer: SignedIn) => Promise<void>;
+  onCancel: () => void;
+}) {
   return (
     <CodeForm
       factors={factors}
@@ -22,8 +40,18 @@ export function MfaStep({ api, mfaToken, factors, onDone, onCancel }: { api: Aut
       note="This sign-in attempt ends after 5 minutes or 5 wrong codes."
       cancelLabel="Start over"
       onCancel={onCancel}
-      verify={async (factor, code) => onDone(await api.call<SignedIn>('POST', '/v1/auth/mfa/verify', { mfa_token: mfaToken, factor, code }))}
-      sendSms={async () => void (await api.call('POST', '/v1/auth/mfa/sms/send', { mfa_token: mfaToken }))}
+      verify={async (factor, code) =>
+        onDone(
+          await api.call<SignedIn>('POST', '/v1/auth/mfa/verify', {
+            mfa_token: mfaToken,
+            factor,
+            code,
+          }),
+        )
+      }
+      sendSms={async () =>
+        void (await api.call('POST', '/v1/auth/mfa/sms/send', { mfa_token: mfaToken }))
+      }
     />
   );
 }

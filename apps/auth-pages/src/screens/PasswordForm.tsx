@@ -1,5 +1,17 @@
-import { Alert, Anchor, Button, Divider, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
-import { startAuthentication, type PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Divider,
+  Group,
+  PasswordInput,
+  Stack,
+  TextInput,
+} from '@mantine/core';
+import {
+  startAuthentication,
+  type PublicKeyCredentialRequestOptionsJSON,
+} from '@simplewebauthn/browser';
 import { useState, type FormEvent } from 'react';
 import type { AuthApi, MfaChallenge, SignedIn } from '../api/client';
 import { ApiProblem } from '../api/problem';
@@ -39,22 +51,46 @@ export function PasswordForm({
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    run('password', async () => onSignedIn(await api.call<SignedIn | MfaChallenge>('POST', '/v1/auth/sign-in', { identifier: email.trim(), password })));
+    run('password', async () =>
+      onSignedIn(
+        await api.call<SignedIn | MfaChallenge>('POST', '/v1/auth/sign-in', {
+          identifier: email.trim(),
+          password,
+        }),
+      ),
+    );
   };
   const passkey = () =>
     run('passkey', async () => {
-      const options = await api.call<PublicKeyCredentialRequestOptionsJSON>('POST', '/v1/auth/passkey/authenticate/begin', email.trim() ? { email: email.trim() } : {});
+      const options = await api.call<PublicKeyCredentialRequestOptionsJSON>(
+        'POST',
+        '/v1/auth/passkey/authenticate/begin',
+        email.trim() ? { email: email.trim() } : {},
+      );
       const credential = await startAuthentication({ optionsJSON: options });
-      await onSignedIn(await api.call<SignedIn | MfaChallenge>('POST', '/v1/auth/passkey/authenticate/complete', { credential }));
+      await onSignedIn(
+        await api.call<SignedIn | MfaChallenge>('POST', '/v1/auth/passkey/authenticate/complete', {
+          credential,
+        }),
+      );
     });
   const sendLink = () => {
     const address = email.trim();
     if (!address) {
-      setError(new ApiProblem(400, { title: 'Email required', detail: 'Enter your email address to get a sign-in link.', errors: { email: ['is required'] } }));
+      setError(
+        new ApiProblem(400, {
+          title: 'Email required',
+          detail: 'Enter your email address to get a sign-in link.',
+          errors: { email: ['is required'] },
+        }),
+      );
       return;
     }
     run('link', async () => {
-      await api.call('POST', '/v1/auth/magic-link/send', { email: address, redirect_url: signInPageUrl(config.auth_url, config.project_id) });
+      await api.call('POST', '/v1/auth/magic-link/send', {
+        email: address,
+        redirect_url: signInPageUrl(config.auth_url, config.project_id),
+      });
       sessionStorage.setItem(STORAGE_KEYS.pending, 'magic-link');
       onLinkSent(address);
     });
@@ -78,25 +114,70 @@ export function PasswordForm({
       )}
       <form onSubmit={submit} noValidate>
         <Stack>
-          <TextInput label="Email" type="email" autoComplete="username webauthn" required autoFocus value={email} onChange={(e) => setEmail(e.currentTarget.value)} error={emailError} />
-          <PasswordInput label="Password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.currentTarget.value)} error={passwordError} />
-          {!(problem && (emailError || passwordError)) && <ProblemAlert error={error} title={busy === 'link' || problem?.slug === 'validation-error' ? undefined : 'Sign-in failed'} />}
-          <Button type="submit" loading={busy === 'password'} disabled={busy !== null && busy !== 'password'}>
+          <TextInput
+            label="Email"
+            type="email"
+            autoComplete="username webauthn"
+            required
+            autoFocus
+            value={email}
+            onChange={(e) => setEmail(e.currentTarget.value)}
+            error={emailError}
+          />
+          <PasswordInput
+            label="Password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(e) => setPassword(e.currentTarget.value)}
+            error={passwordError}
+          />
+          {!(problem && (emailError || passwordError)) && (
+            <ProblemAlert
+              error={error}
+              title={
+                busy === 'link' || problem?.slug === 'validation-error'
+                  ? undefined
+                  : 'Sign-in failed'
+              }
+            />
+          )}
+          <Button
+            type="submit"
+            loading={busy === 'password'}
+            disabled={busy !== null && busy !== 'password'}
+          >
             Sign in
           </Button>
         </Stack>
       </form>
       <Divider label="or" labelPosition="center" />
-      <Button variant="default" onClick={passkey} loading={busy === 'passkey'} disabled={busy !== null && busy !== 'passkey'}>
+      <Button
+        variant="default"
+        onClick={passkey}
+        loading={busy === 'passkey'}
+        disabled={busy !== null && busy !== 'passkey'}
+      >
         Sign in with a passkey
       </Button>
       {config.oauth_providers.map((provider) => (
-        <Button key={provider} component="a" href={social(provider)} variant="default" onClick={() => sessionStorage.setItem(STORAGE_KEYS.pending, 'social')}>
+        <Button
+          key={provider}
+          component="a"
+          href={social(provider)}
+          variant="default"
+          onClick={() => sessionStorage.setItem(STORAGE_KEYS.pending, 'social')}
+        >
           Continue with {providerLabel(provider)}
         </Button>
       ))}
       {config.magic_link && (
-        <Button variant="subtle" onClick={sendLink} loading={busy === 'link'} disabled={busy !== null && busy !== 'link'}>
+        <Button
+          variant="subtle"
+          onClick={sendLink}
+          loading={busy === 'link'}
+          disabled={busy !== null && busy !== 'link'}
+        >
           Email me a sign-in link
         </Button>
       )}

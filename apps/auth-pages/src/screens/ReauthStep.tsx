@@ -1,5 +1,8 @@
 import { Anchor, Button, Divider, PasswordInput, Stack, Text } from '@mantine/core';
-import { startAuthentication, type PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
+import {
+  startAuthentication,
+  type PublicKeyCredentialRequestOptionsJSON,
+} from '@simplewebauthn/browser';
 import { useState, type FormEvent } from 'react';
 import type { AuthApi } from '../api/client';
 import { ApiProblem } from '../api/problem';
@@ -11,13 +14,27 @@ import { ALL_FACTORS, CodeForm } from './MfaStep';
  * and the session's last proof is older or weaker: the password again, a passkey, or a
  * verification code (POST /v1/auth/reauthenticate) renews it.
  */
-export function ReauthStep({ api, email, onRenewed, onOtherAccount }: { api: AuthApi; email: string; onRenewed: () => Promise<void>; onOtherAccount: () => void }) {
+export function ReauthStep({
+  api,
+  email,
+  onRenewed,
+  onOtherAccount,
+}: {
+  api: AuthApi;
+  email: string;
+  onRenewed: () => Promise<void>;
+  onOtherAccount: () => void;
+}) {
   const [password, setPassword] = useState('');
   const [withCode, setWithCode] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState<'password' | 'passkey' | null>(null);
   const renew = async (proof: Record<string, unknown>) => {
-    const fresh = await api.call<{ access_token: string }>('POST', '/v1/auth/reauthenticate', proof);
+    const fresh = await api.call<{ access_token: string }>(
+      'POST',
+      '/v1/auth/reauthenticate',
+      proof,
+    );
     api.useToken(fresh.access_token);
     await onRenewed();
   };
@@ -35,7 +52,11 @@ export function ReauthStep({ api, email, onRenewed, onOtherAccount }: { api: Aut
   };
   const passkey = () =>
     run('passkey', async () => {
-      const options = await api.call<PublicKeyCredentialRequestOptionsJSON>('POST', '/v1/auth/passkey/authenticate/begin', { email });
+      const options = await api.call<PublicKeyCredentialRequestOptionsJSON>(
+        'POST',
+        '/v1/auth/passkey/authenticate/begin',
+        { email },
+      );
       return { credential: await startAuthentication({ optionsJSON: options }) };
     });
   const passwordError = error instanceof ApiProblem ? error.fieldError('password') : undefined;
@@ -69,7 +90,15 @@ export function ReauthStep({ api, email, onRenewed, onOtherAccount }: { api: Aut
       {intro}
       <form onSubmit={submit} noValidate>
         <Stack>
-          <PasswordInput label="Password" autoComplete="current-password" required autoFocus value={password} onChange={(e) => setPassword(e.currentTarget.value)} error={passwordError} />
+          <PasswordInput
+            label="Password"
+            autoComplete="current-password"
+            required
+            autoFocus
+            value={password}
+            onChange={(e) => setPassword(e.currentTarget.value)}
+            error={passwordError}
+          />
           {!passwordError && <ProblemAlert error={error} title="Could not confirm it's you" />}
           <Button type="submit" loading={busy === 'password'} disabled={busy === 'passkey'}>
             Confirm
@@ -77,7 +106,12 @@ export function ReauthStep({ api, email, onRenewed, onOtherAccount }: { api: Aut
         </Stack>
       </form>
       <Divider label="or" labelPosition="center" />
-      <Button variant="default" onClick={passkey} loading={busy === 'passkey'} disabled={busy === 'password'}>
+      <Button
+        variant="default"
+        onClick={passkey}
+        loading={busy === 'passkey'}
+        disabled={busy === 'password'}
+      >
         Use a passkey
       </Button>
       <Button variant="default" onClick={() => setWithCode(true)} disabled={busy !== null}>

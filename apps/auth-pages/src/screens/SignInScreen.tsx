@@ -1,6 +1,13 @@
 import { Anchor, Button, Center, Loader, Stack, Text } from '@mantine/core';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { AuthApi, type Interaction, type MfaChallenge, type PagesConfig, type Redirect, type SignedIn } from '../api/client';
+import {
+  AuthApi,
+  type Interaction,
+  type MfaChallenge,
+  type PagesConfig,
+  type Redirect,
+  type SignedIn,
+} from '../api/client';
 import { ApiProblem, isProblem } from '../api/problem';
 import { arrivalOf, cleanSearch, returnErrorMessage, STORAGE_KEYS, type Arrival } from '../pages';
 import { Frame } from '../ui/Frame';
@@ -97,8 +104,14 @@ export function SignInScreen({ config }: { config: PagesConfig }) {
       try {
         go(await api.complete(i.uid));
       } catch (err) {
-        if (isProblem(err, 'reauthentication-required') && email.current && !renewed) setStep({ kind: 'reauth', email: email.current });
-        else if (isProblem(err, 'forbidden') && err instanceof ApiProblem && typeof err.body.required_acr === 'string') setStep({ kind: 'needs-factor', email: email.current });
+        if (isProblem(err, 'reauthentication-required') && email.current && !renewed)
+          setStep({ kind: 'reauth', email: email.current });
+        else if (
+          isProblem(err, 'forbidden') &&
+          err instanceof ApiProblem &&
+          typeof err.body.required_acr === 'string'
+        )
+          setStep({ kind: 'needs-factor', email: email.current });
         else if (err instanceof ApiProblem && err.status === 401) {
           api.useToken(null);
           setStep({ kind: 'form', notice: null });
@@ -112,7 +125,11 @@ export function SignInScreen({ config }: { config: PagesConfig }) {
   const signedIn = useCallback(
     async (answer: SignedIn | MfaChallenge) => {
       if ('mfa_required' in answer) {
-        setStep({ kind: 'mfa', mfaToken: answer.mfa_token, factors: factorsOf(answer.available_factors) });
+        setStep({
+          kind: 'mfa',
+          mfaToken: answer.mfa_token,
+          factors: factorsOf(answer.available_factors),
+        });
         return;
       }
       api.useToken(answer.session.access_token);
@@ -156,9 +173,15 @@ export function SignInScreen({ config }: { config: PagesConfig }) {
       }
       if (arrival.error) setStep({ kind: 'form', notice: returnErrorMessage(arrival.error) });
       // prompt=create: the application asks for a new account (when the project lets people sign up).
-      else if (found.create && config.sign_up && found.prompt !== 'consent') setStep({ kind: 'sign-up' });
+      else if (found.create && config.sign_up && found.prompt !== 'consent')
+        setStep({ kind: 'sign-up' });
       else if (session && arrival.pending) await proceed(found);
-      else if (session) setStep(found.prompt === 'consent' ? { kind: 'consent', email: session.email } : { kind: 'continue', email: session.email });
+      else if (session)
+        setStep(
+          found.prompt === 'consent'
+            ? { kind: 'consent', email: session.email }
+            : { kind: 'continue', email: session.email },
+        );
       else setStep({ kind: 'form', notice: null });
     },
     [api, proceed, config.sign_up],
@@ -167,11 +190,18 @@ export function SignInScreen({ config }: { config: PagesConfig }) {
   useEffect(() => {
     if (started.current) return;
     started.current = true;
-    const arrival = arrivalOf(window.location.search, { interaction: sessionStorage.getItem(STORAGE_KEYS.interaction), pending: sessionStorage.getItem(STORAGE_KEYS.pending) });
+    const arrival = arrivalOf(window.location.search, {
+      interaction: sessionStorage.getItem(STORAGE_KEYS.interaction),
+      pending: sessionStorage.getItem(STORAGE_KEYS.pending),
+    });
     sessionStorage.removeItem(STORAGE_KEYS.pending);
     if (arrival.interaction) sessionStorage.setItem(STORAGE_KEYS.interaction, arrival.interaction);
     // One-time tokens and error codes leave the address bar (and the history) once read.
-    window.history.replaceState(null, '', `${window.location.pathname}${cleanSearch(arrival.interaction)}`);
+    window.history.replaceState(
+      null,
+      '',
+      `${window.location.pathname}${cleanSearch(arrival.interaction)}`,
+    );
     start(arrival).catch((err: unknown) => {
       setError(err);
       setStep({ kind: 'form', notice: null });
@@ -212,14 +242,15 @@ export function SignInScreen({ config }: { config: PagesConfig }) {
   return (
     <Frame project={config.project_name} heading={HEADINGS[step.kind]} step={step.kind}>
       <Stack>
-        {client && ['continue', 'form', 'sign-up', 'mfa', 'reauth', 'needs-factor'].includes(step.kind) && (
-          <Text size="sm">
-            to continue to{' '}
-            <Text span fw={700}>
-              {client}
+        {client &&
+          ['continue', 'form', 'sign-up', 'mfa', 'reauth', 'needs-factor'].includes(step.kind) && (
+            <Text size="sm">
+              to continue to{' '}
+              <Text span fw={700}>
+                {client}
+              </Text>
             </Text>
-          </Text>
-        )}
+          )}
         {step.kind === 'loading' && (
           <Center>
             <Loader aria-label="Loading" />
@@ -246,8 +277,16 @@ export function SignInScreen({ config }: { config: PagesConfig }) {
             onForgot={() => setStep({ kind: 'forgot' })}
           />
         )}
-        {step.kind === 'sign-up' && <SignUpForm api={api} onSignedUp={signedIn} onSignIn={otherAccount} />}
-        {step.kind === 'forgot' && <ForgotForm api={api} onSent={(address) => setStep({ kind: 'reset-sent', email: address })} onSignIn={otherAccount} />}
+        {step.kind === 'sign-up' && (
+          <SignUpForm api={api} onSignedUp={signedIn} onSignIn={otherAccount} />
+        )}
+        {step.kind === 'forgot' && (
+          <ForgotForm
+            api={api}
+            onSent={(address) => setStep({ kind: 'reset-sent', email: address })}
+            onSignIn={otherAccount}
+          />
+        )}
         {step.kind === 'reset-sent' && (
           <Stack>
             <Text>
@@ -262,7 +301,9 @@ export function SignInScreen({ config }: { config: PagesConfig }) {
             </Anchor>
           </Stack>
         )}
-        {step.kind === 'reset' && <ResetForm api={api} token={step.token} onDone={() => setStep({ kind: 'reset-done' })} />}
+        {step.kind === 'reset' && (
+          <ResetForm api={api} token={step.token} onDone={() => setStep({ kind: 'reset-done' })} />
+        )}
         {step.kind === 'reset-done' &&
           (interaction ? (
             <Stack>
@@ -270,17 +311,42 @@ export function SignInScreen({ config }: { config: PagesConfig }) {
               <Button onClick={otherAccount}>Sign in</Button>
             </Stack>
           ) : (
-            <Text role="status">Go back to the tab where you started and sign in there with your new password; you can close this one.</Text>
+            <Text role="status">
+              Go back to the tab where you started and sign in there with your new password; you can
+              close this one.
+            </Text>
           ))}
-        {step.kind === 'mfa' && <MfaStep api={api} mfaToken={step.mfaToken} factors={step.factors} onDone={signedIn} onCancel={otherAccount} />}
-        {step.kind === 'reauth' && <ReauthStep api={api} email={step.email} onRenewed={() => proceed(interaction, true)} onOtherAccount={otherAccount} />}
+        {step.kind === 'mfa' && (
+          <MfaStep
+            api={api}
+            mfaToken={step.mfaToken}
+            factors={step.factors}
+            onDone={signedIn}
+            onCancel={otherAccount}
+          />
+        )}
+        {step.kind === 'reauth' && (
+          <ReauthStep
+            api={api}
+            email={step.email}
+            onRenewed={() => proceed(interaction, true)}
+            onOtherAccount={otherAccount}
+          />
+        )}
         {step.kind === 'needs-factor' && interaction && (
           <Stack>
             <Text role="alert">
-              This application asks you to sign in with a second factor (an authenticator app or a text message) or a passkey, and {step.email ? `${step.email} has` : 'your account has'} none set up yet.
+              This application asks you to sign in with a second factor (an authenticator app or a
+              text message) or a passkey, and{' '}
+              {step.email ? `${step.email} has` : 'your account has'} none set up yet.
             </Text>
-            <Text size="sm">Set one up in your account, then sign in again from the application.</Text>
-            <Button onClick={() => act(async () => go(await api.abort(interaction.uid)))} loading={busy}>
+            <Text size="sm">
+              Set one up in your account, then sign in again from the application.
+            </Text>
+            <Button
+              onClick={() => act(async () => go(await api.abort(interaction.uid)))}
+              loading={busy}
+            >
               Back to the application
             </Button>
             <Anchor component="button" type="button" size="sm" onClick={otherAccount}>
@@ -288,7 +354,9 @@ export function SignInScreen({ config }: { config: PagesConfig }) {
             </Anchor>
           </Stack>
         )}
-        {step.kind === 'consent' && interaction && <ConsentStep api={api} interaction={interaction} email={step.email} onRedirect={go} />}
+        {step.kind === 'consent' && interaction && (
+          <ConsentStep api={api} interaction={interaction} email={step.email} onRedirect={go} />
+        )}
         {step.kind === 'link-sent' && (
           <Stack>
             <Text>
@@ -305,7 +373,8 @@ export function SignInScreen({ config }: { config: PagesConfig }) {
         )}
         {step.kind === 'elsewhere' && (
           <Text>
-            You are signed in{step.email ? ` as ${step.email}` : ''}. Go back to the tab where you started to continue; you can close this one.
+            You are signed in{step.email ? ` as ${step.email}` : ''}. Go back to the tab where you
+            started to continue; you can close this one.
           </Text>
         )}
         {step.kind === 'redirecting' && (
@@ -314,7 +383,9 @@ export function SignInScreen({ config }: { config: PagesConfig }) {
           </Center>
         )}
         {step.kind !== 'no-request' && step.kind !== 'form' && <ProblemAlert error={error} />}
-        {step.kind === 'form' && error !== null && <ProblemAlert error={error} title="Your session could not be used" />}
+        {step.kind === 'form' && error !== null && (
+          <ProblemAlert error={error} title="Your session could not be used" />
+        )}
       </Stack>
     </Frame>
   );
@@ -322,11 +393,15 @@ export function SignInScreen({ config }: { config: PagesConfig }) {
 
 function NoRequest({ error }: { error: unknown }) {
   const expired = isProblem(error, 'invalid-token') || isProblem(error, 'not-found');
-  if (error && !expired) return <ProblemAlert error={error} title="The sign-in request could not be loaded" />;
+  if (error && !expired)
+    return <ProblemAlert error={error} title="The sign-in request could not be loaded" />;
   return (
     <Stack>
       <Text role="alert">
-        {expired ? 'This sign-in request has expired or was already used.' : 'There is no sign-in request to continue.'} Go back to the application and sign in from there.
+        {expired
+          ? 'This sign-in request has expired or was already used.'
+          : 'There is no sign-in request to continue.'}{' '}
+        Go back to the application and sign in from there.
       </Text>
       {error instanceof ApiProblem && (
         <Text size="sm" c="dimmed">

@@ -5,7 +5,17 @@ import { useEffect, useRef, type ReactNode } from 'react';
  * One card in the middle of the page: the project's name, the screen's heading (which takes the
  * focus when the step changes and no field of the new step took it), the content.
  */
-export function Frame({ project, heading, step, children }: { project: string | null; heading: string; step: string; children: ReactNode }) {
+export function Frame({
+  project,
+  heading,
+  step,
+  children,
+}: {
+  project: string | null;
+  heading: string;
+  step: string;
+  children: ReactNode;
+}) {
   const ref = useRef<HTMLHeadingElement>(null);
   const first = useRef(true);
   useEffect(() => {

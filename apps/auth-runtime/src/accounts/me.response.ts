@@ -4,7 +4,13 @@ class MeUser {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty() email!: string;
   @ApiProperty() is_admin!: boolean;
-  @ApiProperty({ enum: ['totp', 'sms', 'passkey', 'backup_code'], isArray: true, description: 'Enabled second factors (backup_code while unused codes remain beside a factor), in this order' }) mfa_factors!: string[];
+  @ApiProperty({
+    enum: ['totp', 'sms', 'passkey', 'backup_code'],
+    isArray: true,
+    description:
+      'Enabled second factors (backup_code while unused codes remain beside a factor), in this order',
+  })
+  mfa_factors!: string[];
 }
 
 /** The admin acting as the user in an impersonated session (CONTRACT §13). */
@@ -22,9 +28,17 @@ class MeOrganization {
 /** `GET /v1/auth/me` with a valid session (docs/api-contract.md §10). */
 export class MeResponse {
   @ApiProperty({ type: MeUser }) user!: MeUser;
-  @ApiProperty({ type: 'integer', description: "The user's sessions that are neither revoked nor expired" }) active_sessions!: number;
+  @ApiProperty({
+    type: 'integer',
+    description: "The user's sessions that are neither revoked nor expired",
+  })
+  active_sessions!: number;
   @ApiProperty({ type: [MeOrganization], description: 'By name' }) organizations!: MeOrganization[];
-  @ApiPropertyOptional({ type: MeImpersonator, description: 'Only in an impersonated session: the admin acting as the user' }) impersonator?: MeImpersonator;
+  @ApiPropertyOptional({
+    type: MeImpersonator,
+    description: 'Only in an impersonated session: the admin acting as the user',
+  })
+  impersonator?: MeImpersonator;
 }
 
 /**
@@ -32,5 +46,6 @@ export class MeResponse {
  * (OpenAPI 3.0 spells a member that is always null `nullable` with `enum: [null]`).
  */
 export class NoCurrentUserResponse {
-  @ApiProperty({ type: String, nullable: true, enum: [null], description: 'Always null' }) user!: null;
+  @ApiProperty({ type: String, nullable: true, enum: [null], description: 'Always null' })
+  user!: null;
 }

@@ -5,7 +5,14 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { uniqueViolation, type PasswordCredential, type User } from '@gatehouse/entities';
-import { openMigrationSecret, PasswordHasher, projectPasswordMigrationSettings, UsersRepository, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
+import {
+  openMigrationSecret,
+  PasswordHasher,
+  projectPasswordMigrationSettings,
+  UsersRepository,
+  type RequestMeta,
+  type ResolvedProject,
+} from '@gatehouse/identity';
 import { outboundRequest } from '@gatehouse/outbound';
 import { CacheStore } from '@gatehouse/platform';
 import { signWebhook } from '@gatehouse/webhooks';
@@ -59,8 +66,22 @@ export class PasswordMigrationService {
    * sign-in); null when it did not vouch, or when the user has been used here (`existing` is then
    * not asked about at all).
    */
-  async migrate(project: ResolvedProject, email: string, password: string, existing: User | null, meta: RequestMeta): Promise<{ user: User; credential: Pick<PasswordCredential, 'passwordHash' | 'scheme'> } | null> {
-    if (existing && !(await this.dataSource.transaction((manager) => this.users.lockForLazyMigration(manager, project.id, existing.id)))) {
+  async migrate(
+    project: ResolvedProject,
+    email: string,
+    password: string,
+    existing: User | null,
+    meta: RequestMeta,
+  ): Promise<{
+    user: User;
+    credential: Pick<PasswordCredential, 'passwordHash' | 'scheme'>;
+  } | null> {
+    if (
+      existing &&
+      !(await this.dataSource.transaction((manager) =>
+        this.users.lockForLazyMigration(manager, project.id, existing.id),
+      ))
+    ) {
       // Used here (a claim, a reset, any sign-in): their password is theirs, never the old system's again.
       await this.waitAsLongAsACall(project);
       return null;
@@ -75,7 +96,13 @@ export class PasswordMigrationService {
           user = await this.users.lockForLazyMigration(manager, project.id, existing.id);
           if (!user) return null;
         } else {
-          user = await this.users.create(manager, { tenantId: project.tenantId, projectId: project.id, email, username: null, metadata: {} });
+          user = await this.users.create(manager, {
+            tenantId: project.tenantId,
+            projectId: project.id,
+            email,
+            username: null,
+            metadata: {},
+          });
           await this.userEvents.created(manager, project, user, meta);
         }
         await this.users.setPassword(manager, user.id, hash, scheme);
@@ -90,7 +117,10 @@ export class PasswordMigrationService {
     // or the owner's claim, reset or sign-in. This password signs in if it is the one stored now, as
     // any sign-in of a known user would (a claim left none).
     const now = await this.users.findByIdentifier(project.id, email);
-    return now?.credential && (await this.hasher.verify(password, now.credential.passwordHash, now.credential.scheme)) ? { user: now.user, credential: now.credential } : null;
+    return now?.credential &&
+      (await this.hasher.verify(password, now.credential.passwordHash, now.credential.scheme))
+      ? { user: now.user, credential: now.credential }
+      : null;
   }
 
   /**
@@ -115,16 +145,24 @@ export class PasswordMigrationService {
     } catch {
       return [];
     }
-    return Array.isArray(parsed) ? parsed.filter((n): n is number => typeof n === 'number' && n >= 0 && n <= 60_000) : [];
+    return Array.isArray(parsed)
+      ? parsed.filter((n): n is number => typeof n === 'number' && n >= 0 && n <= 60_000)
+      : [];
   }
 
   /** Read, append, write: two calls at once may drop one sample, which a statistic can afford. */
   private async recordDuration(projectId: string, ms: number): Promise<void> {
-    const samples = [...(await this.durationsOf(projectId)), Math.round(ms)].slice(-DURATION_SAMPLES);
+    const samples = [...(await this.durationsOf(projectId)), Math.round(ms)].slice(
+      -DURATION_SAMPLES,
+    );
     await this.cache.set(durationsKey(projectId), JSON.stringify(samples), DURATION_TTL_MS);
   }
 
-  private async oldSystemAccepts(project: ResolvedProject, email: string, password: string): Promise<boolean> {
+  private async oldSystemAccepts(
+    project: ResolvedProject,
+    email: string,
+    password: string,
+  ): Promise<boolean> {
     const started = performance.now();
     try {
       return await this.askOldSystem(project, email, password);
@@ -133,7 +171,11 @@ export class PasswordMigrationService {
     }
   }
 
-  private async askOldSystem(project: ResolvedProject, email: string, password: string): Promise<boolean> {
+  private async askOldSystem(
+    project: ResolvedProject,
+    email: string,
+    password: string,
+  ): Promise<boolean> {
     const s = projectPasswordMigrationSettings(project.settings);
     const body = JSON.stringify({ email, password });
     const id = `msg_${randomUUID()}`;
@@ -144,17 +186,31 @@ export class PasswordMigrationService {
         s.url!,
         {
           method: 'POST',
-          headers: { 'content-type': 'application/json', 'user-agent': 'Gatehouse-Password-Migration/1.0', 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signWebhook(secret, id, timestamp, body) },
+          headers: {
+            'content-type': 'application/json',
+            'user-agent': 'Gatehouse-Password-Migration/1.0',
+            'webhook-id': id,
+            'webhook-timestamp': String(timestamp),
+            'webhook-signature': signWebhook(secret, id, timestamp, body),
+          },
           body,
         },
-        { mode: this.config.webhooks.allowPrivateUrls, timeoutMs: s.timeout_ms, maxBytes: MAX_ANSWER_BYTES },
+        {
+          mode: this.config.webhooks.allowPrivateUrls,
+          timeoutMs: s.timeout_ms,
+          maxBytes: MAX_ANSWER_BYTES,
+        },
       );
       if (res.status !== 200) return false;
       const answer = JSON.parse(res.body) as { user?: unknown };
-      return !!answer && typeof answer === 'object' && !!answer.user && typeof answer.user === 'object';
+      return (
+        !!answer && typeof answer === 'object' && !!answer.user && typeof answer.user === 'object'
+      );
     } catch (err) {
       // No answer, a refused address, or not JSON: a wrong password. The reason is logged, never the password.
-      this.log.warn(`password migration call for project ${project.id} failed: ${err instanceof Error ? err.message : 'unknown error'}`);
+      this.log.warn(
+        `password migration call for project ${project.id} failed: ${err instanceof Error ? err.message : 'unknown error'}`,
+      );
       return false;
     }
   }

@@ -1,8 +1,24 @@
-import { createParamDecorator, Inject, Injectable, SetMetadata, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import {
+  createParamDecorator,
+  Inject,
+  Injectable,
+  SetMetadata,
+  type CanActivate,
+  type ExecutionContext,
+} from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import type { AccessTokenClaims } from '@gatehouse/crypto';
-import { AccessTokensService, assertSameOriginForCookie, authOriginOf, presentedAccessToken, projectOrigins, reauthenticationMaxAgeSeconds, type PresentedToken, type ResolvedProject } from '@gatehouse/identity';
+import {
+  AccessTokensService,
+  assertSameOriginForCookie,
+  authOriginOf,
+  presentedAccessToken,
+  projectOrigins,
+  reauthenticationMaxAgeSeconds,
+  type PresentedToken,
+  type ResolvedProject,
+} from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import type { ProjectRequest } from '../projects/project-key.guard';
@@ -23,7 +39,8 @@ export const RequiresRecentAuthentication = () => SetMetadata(RECENT_AUTHENTICAT
 
 const NOT_IMPERSONATED = 'gatehouse:not-impersonated';
 
-const IMPERSONATED_DETAIL = 'An impersonated session cannot change the password, email, second factors or passkeys of the account.';
+const IMPERSONATED_DETAIL =
+  'An impersonated session cannot change the password, email, second factors or passkeys of the account.';
 
 /**
  * Marks an action an impersonated session (a token with `act`, CONTRACT §13) may not take besides
@@ -31,7 +48,8 @@ const IMPERSONATED_DETAIL = 'An impersonated session cannot change the password,
  * signing the user in to another application (the OpenID Connect provider's interaction, whose
  * tokens would not carry `act`). Such a session gets 403 `forbidden`, with `detail` when given.
  */
-export const ForbiddenWhileImpersonated = (detail?: string) => SetMetadata(NOT_IMPERSONATED, detail ?? true);
+export const ForbiddenWhileImpersonated = (detail?: string) =>
+  SetMetadata(NOT_IMPERSONATED, detail ?? true);
 
 /**
  * Requires a valid, unrevoked access token of the request's project (bearer or `service_session`
@@ -57,17 +75,31 @@ export class SessionAuthGuard implements CanActivate {
     const req = context.switchToHttp().getRequest<SessionRequest>();
     const project = req.project;
     const presented = presentedAccessToken(req);
-    const claims = project && presented ? await this.tokens.verify(presented.token, project.id) : null;
-    if (!project || !presented || !claims) throw new ProblemError('unauthenticated', { detail: 'A valid session is required.' });
+    const claims =
+      project && presented ? await this.tokens.verify(presented.token, project.id) : null;
+    if (!project || !presented || !claims)
+      throw new ProblemError('unauthenticated', { detail: 'A valid session is required.' });
     assertSameOriginForCookie(req, presented.via, projectOrigins(project, this.authOrigin));
-    const sensitive = this.reflector.get<boolean | undefined>(RECENT_AUTHENTICATION, context.getHandler());
-    const notImpersonated = this.reflector.get<string | boolean | undefined>(NOT_IMPERSONATED, context.getHandler());
+    const sensitive = this.reflector.get<boolean | undefined>(
+      RECENT_AUTHENTICATION,
+      context.getHandler(),
+    );
+    const notImpersonated = this.reflector.get<string | boolean | undefined>(
+      NOT_IMPERSONATED,
+      context.getHandler(),
+    );
     if (claims.act && (sensitive || notImpersonated)) {
-      throw new ProblemError('forbidden', { detail: typeof notImpersonated === 'string' ? notImpersonated : IMPERSONATED_DETAIL });
+      throw new ProblemError('forbidden', {
+        detail: typeof notImpersonated === 'string' ? notImpersonated : IMPERSONATED_DETAIL,
+      });
     }
-    if (this.reflector.get<boolean | undefined>(RECENT_AUTHENTICATION, context.getHandler()) && !this.recent(claims, project)) {
+    if (
+      this.reflector.get<boolean | undefined>(RECENT_AUTHENTICATION, context.getHandler()) &&
+      !this.recent(claims, project)
+    ) {
       throw new ProblemError('reauthentication-required', {
-        detail: 'This action needs a recent proof of identity; re-authenticate with POST /v1/auth/reauthenticate and try again.',
+        detail:
+          'This action needs a recent proof of identity; re-authenticate with POST /v1/auth/reauthenticate and try again.',
         extensions: { max_age_seconds: reauthenticationMaxAgeSeconds(project) },
       });
     }

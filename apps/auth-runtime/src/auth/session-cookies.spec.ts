@@ -12,7 +12,10 @@ const tokens = {
 };
 
 function app(secure: boolean, preset?: string) {
-  const config = loadConfig({ ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64'), COOKIE_SECURE: String(secure) });
+  const config = loadConfig({
+    ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64'),
+    COOKIE_SECURE: String(secure),
+  });
   const a = express();
   a.get('/set', (_req, res) => {
     if (preset) res.cookie('service_oauth_binding', preset, { path: '/v1/auth/oauth' });
@@ -40,8 +43,12 @@ describe('session cookies (docs/api-contract.md §2)', () => {
     const lines = res.headers['set-cookie'] as unknown as string[];
     expect(lines).toHaveLength(3);
     expect(lines[0]).toBe('service_oauth_binding=binding-value; Path=/v1/auth/oauth');
-    expect(lines[1]).toBe(`service_session=${tokens.accessToken}; Max-Age=900; Path=/; Expires=Sun, 22 Nov 2026 03:45:00 GMT; HttpOnly; SameSite=Lax`);
-    expect(lines[2]).toMatch(/^service_refresh_token=rt_abc-DEF_123; Max-Age=2592000; Path=\/v1\/auth; Expires=[^;]+; HttpOnly; SameSite=Strict$/);
+    expect(lines[1]).toBe(
+      `service_session=${tokens.accessToken}; Max-Age=900; Path=/; Expires=Sun, 22 Nov 2026 03:45:00 GMT; HttpOnly; SameSite=Lax`,
+    );
+    expect(lines[2]).toMatch(
+      /^service_refresh_token=rt_abc-DEF_123; Max-Age=2592000; Path=\/v1\/auth; Expires=[^;]+; HttpOnly; SameSite=Strict$/,
+    );
   });
 
   it('never writes a negative Max-Age for a token already expired', async () => {
@@ -52,7 +59,9 @@ describe('session cookies (docs/api-contract.md §2)', () => {
       res.end();
     });
     const res = await request(a).get('/');
-    expect((res.headers['set-cookie'] as unknown as string[])[0]).toContain('; Max-Age=0; Path=/; Expires=Sun, 22 Nov 2026 03:30:00 GMT;');
+    expect((res.headers['set-cookie'] as unknown as string[])[0]).toContain(
+      '; Max-Age=0; Path=/; Expires=Sun, 22 Nov 2026 03:30:00 GMT;',
+    );
   });
 
   it('clears both cookies on their own paths', async () => {

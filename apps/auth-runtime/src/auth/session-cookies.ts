@@ -12,7 +12,8 @@ export interface CookieTokens {
 const SESSION_PATH = '/';
 const REFRESH_PATH = '/v1/auth';
 
-const flags = (config: AppConfig, sameSite: 'Lax' | 'Strict') => `; HttpOnly${config.http.cookieSecure ? '; Secure' : ''}; SameSite=${sameSite}`;
+const flags = (config: AppConfig, sameSite: 'Lax' | 'Strict') =>
+  `; HttpOnly${config.http.cookieSecure ? '; Secure' : ''}; SameSite=${sameSite}`;
 
 /**
  * One `Set-Cookie` line with the attributes, in the order, Express's `res.cookie` writes them
@@ -20,7 +21,14 @@ const flags = (config: AppConfig, sameSite: 'Lax' | 'Strict') => `; HttpOnly${co
  * refresh sets two cookies, and going through `res.cookie` cost a copy of its options and a
  * generic serializer each time. Times come from the injected clock.
  */
-function setCookieLine(name: string, value: string, path: string, flagsPart: string, expiresAt: Date, now: number): string {
+function setCookieLine(
+  name: string,
+  value: string,
+  path: string,
+  flagsPart: string,
+  expiresAt: Date,
+  now: number,
+): string {
   const maxAgeMs = Math.max(0, expiresAt.getTime() - now);
   return `${name}=${encodeURIComponent(value)}; Max-Age=${Math.floor(maxAgeMs / 1000)}; Path=${path}; Expires=${new Date(now + maxAgeMs).toUTCString()}${flagsPart}`;
 }
@@ -28,7 +36,10 @@ function setCookieLine(name: string, value: string, path: string, flagsPart: str
 /** Adds to the response's `Set-Cookie` lines (other cookies of the same response stay). */
 function appendSetCookie(res: Response, lines: string[]): void {
   const prev = res.getHeader('Set-Cookie');
-  res.setHeader('Set-Cookie', prev === undefined ? lines : [...(Array.isArray(prev) ? prev : [String(prev)]), ...lines]);
+  res.setHeader(
+    'Set-Cookie',
+    prev === undefined ? lines : [...(Array.isArray(prev) ? prev : [String(prev)]), ...lines],
+  );
 }
 
 /**
@@ -36,16 +47,49 @@ function appendSetCookie(res: Response, lines: string[]): void {
  * `service_refresh_token` (HttpOnly; Secure; SameSite=Strict; Path=/v1/auth) the refresh token.
  * `Secure` is left out only when COOKIE_SECURE=false (plain-http development).
  */
-export function setSessionCookies(res: Response, config: AppConfig, t: CookieTokens, now: number): void {
+export function setSessionCookies(
+  res: Response,
+  config: AppConfig,
+  t: CookieTokens,
+  now: number,
+): void {
   appendSetCookie(res, [
-    setCookieLine(SESSION_COOKIE, t.accessToken, SESSION_PATH, flags(config, 'Lax'), t.accessExpiresAt, now),
-    setCookieLine(REFRESH_COOKIE, t.refreshToken, REFRESH_PATH, flags(config, 'Strict'), t.refreshExpiresAt, now),
+    setCookieLine(
+      SESSION_COOKIE,
+      t.accessToken,
+      SESSION_PATH,
+      flags(config, 'Lax'),
+      t.accessExpiresAt,
+      now,
+    ),
+    setCookieLine(
+      REFRESH_COOKIE,
+      t.refreshToken,
+      REFRESH_PATH,
+      flags(config, 'Strict'),
+      t.refreshExpiresAt,
+      now,
+    ),
   ]);
 }
 
 /** Only `service_session`: a new access token for the same session (re-authentication); the refresh cookie stays. */
-export function setAccessCookie(res: Response, config: AppConfig, t: Pick<CookieTokens, 'accessToken' | 'accessExpiresAt'>, now: number): void {
-  appendSetCookie(res, [setCookieLine(SESSION_COOKIE, t.accessToken, SESSION_PATH, flags(config, 'Lax'), t.accessExpiresAt, now)]);
+export function setAccessCookie(
+  res: Response,
+  config: AppConfig,
+  t: Pick<CookieTokens, 'accessToken' | 'accessExpiresAt'>,
+  now: number,
+): void {
+  appendSetCookie(res, [
+    setCookieLine(
+      SESSION_COOKIE,
+      t.accessToken,
+      SESSION_PATH,
+      flags(config, 'Lax'),
+      t.accessExpiresAt,
+      now,
+    ),
+  ]);
 }
 
 const EXPIRED = `Expires=${new Date(0).toUTCString()}`;

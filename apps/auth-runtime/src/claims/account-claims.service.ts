@@ -1,12 +1,26 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { User } from '@gatehouse/entities';
-import { EventRecorder, LockoutService, MfaFactorsRepository, OAuthIdentitiesRepository, OneTimeTokensRepository, SecondFactorLockout, SessionRevocation, UsersRepository, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
+import {
+  EventRecorder,
+  LockoutService,
+  MfaFactorsRepository,
+  OAuthIdentitiesRepository,
+  OneTimeTokensRepository,
+  SecondFactorLockout,
+  SessionRevocation,
+  UsersRepository,
+  type RequestMeta,
+  type ResolvedProject,
+} from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { PasskeysRepository } from '../credentials/passkeys.repository';
 
 /** How the owner of the address proved it: a completed reset, a magic link, or a provider's word. */
-export type OwnershipProof = { method: 'password_reset' } | { method: 'magic_link' } | { method: 'oauth'; provider: string; identityId: string };
+export type OwnershipProof =
+  | { method: 'password_reset' }
+  | { method: 'magic_link' }
+  | { method: 'oauth'; provider: string; identityId: string };
 
 /** What a claim removed, as the `user.updated` event reports it. */
 export interface ClaimRemovals {
@@ -51,18 +65,34 @@ export class AccountClaimsService {
    * the caller's transaction (after the proof's own token is spent). Returns what was removed, or
    * null when the account was verified already (nothing changes). `user.emailVerified` is updated.
    */
-  async claimIfUnverified(manager: EntityManager, project: ResolvedProject, user: User, proof: OwnershipProof, meta: RequestMeta): Promise<ClaimRemovals | null> {
+  async claimIfUnverified(
+    manager: EntityManager,
+    project: ResolvedProject,
+    user: User,
+    proof: OwnershipProof,
+    meta: RequestMeta,
+  ): Promise<ClaimRemovals | null> {
     const locked = await this.users.lockById(manager, project.id, user.id);
     if (!locked || locked.emailVerified) return null;
     const now = this.clock.now();
-    const by = { tenantId: project.tenantId, projectId: project.id, actorType: 'user' as const, actorId: user.id, meta };
+    const by = {
+      tenantId: project.tenantId,
+      projectId: project.id,
+      actorType: 'user' as const,
+      actorId: user.id,
+      meta,
+    };
     // Sessions end first; then the credentials. Requests of the creator in flight meet the row lock
     // held until commit: a sign-in that checked the old password gets no session (the stamp moved),
     // a change made through a session finds the session revoked (SessionsService).
     const revoked = await this.revocation.revokeAll(manager, user.id, by, ACCOUNT_CLAIMED);
     const password = await this.users.removePassword(manager, user.id);
     const passkeys = await this.passkeys.deleteAllOfUser(manager, user.id);
-    const identities = await this.identities.deleteAllOfUser(manager, user.id, proof.method === 'oauth' ? proof.identityId : null);
+    const identities = await this.identities.deleteAllOfUser(
+      manager,
+      user.id,
+      proof.method === 'oauth' ? proof.identityId : null,
+    );
     const mfa = await this.factors.removeAll(manager, user.id);
     await this.tokens.consumeAllOfUser(manager, user.id, 'any', now);
     await this.users.bumpSecurityStamp(manager, user.id);
@@ -73,16 +103,38 @@ export class AccountClaimsService {
     await this.lockout.reset(project.id, user.email, user.username);
     await this.mfaLockout.reset(project.id, user.id);
 
-    const removed: ClaimRemovals = { password, passkeys, identities, mfa_factors: mfa.factors, backup_codes: mfa.backupCodes, sessions: revoked.length };
-    const how = proof.method === 'oauth' ? { method: proof.method, provider: proof.provider } : { method: proof.method };
+    const removed: ClaimRemovals = {
+      password,
+      passkeys,
+      identities,
+      mfa_factors: mfa.factors,
+      backup_codes: mfa.backupCodes,
+      sessions: revoked.length,
+    };
+    const how =
+      proof.method === 'oauth'
+        ? { method: proof.method, provider: proof.provider }
+        : { method: proof.method };
     await this.events.record(manager, {
       ...by,
       action: 'user.updated',
       resourceType: 'user',
       resourceId: user.id,
-      data: { user: { id: user.id, email: user.email }, reason: ACCOUNT_CLAIMED, proof: how, changes: { email_verified: true }, removed },
+      data: {
+        user: { id: user.id, email: user.email },
+        reason: ACCOUNT_CLAIMED,
+        proof: how,
+        changes: { email_verified: true },
+        removed,
+      },
     });
-    await this.events.record(manager, { ...by, action: 'email.verified', resourceType: 'user', resourceId: user.id, data: { user: { id: user.id, email: user.email }, ...how } });
+    await this.events.record(manager, {
+      ...by,
+      action: 'email.verified',
+      resourceType: 'user',
+      resourceId: user.id,
+      data: { user: { id: user.id, email: user.email }, ...how },
+    });
     return removed;
   }
 
@@ -92,7 +144,13 @@ export class AccountClaimsService {
    * such an account (a password or a claim would have needed the mailbox), so the address becomes
    * verified and nothing is removed: a later reset must not wipe the owner's own passkeys.
    */
-  async verifyForCreator(manager: EntityManager, project: ResolvedProject, user: User, provider: string, meta: RequestMeta): Promise<void> {
+  async verifyForCreator(
+    manager: EntityManager,
+    project: ResolvedProject,
+    user: User,
+    provider: string,
+    meta: RequestMeta,
+  ): Promise<void> {
     const locked = await this.users.lockById(manager, project.id, user.id);
     if (!locked || locked.emailVerified) return;
     await this.users.setEmailVerified(manager, user.id);

@@ -12,7 +12,9 @@ export class BackgroundTasks implements OnApplicationShutdown {
   run(name: string, task: () => Promise<void>): void {
     const p = new Promise<void>((resolve) => setImmediate(resolve))
       .then(task)
-      .catch((err: unknown) => this.logger.error(`${name} failed: ${err instanceof Error ? err.message : String(err)}`))
+      .catch((err: unknown) =>
+        this.logger.error(`${name} failed: ${err instanceof Error ? err.message : String(err)}`),
+      )
       .finally(() => this.pending.delete(p));
     this.pending.add(p);
   }

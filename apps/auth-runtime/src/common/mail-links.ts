@@ -4,7 +4,11 @@ import { withQuery } from './redirect-urls';
 
 /** Where the application takes users back by default: `default_redirect_url`, else its first registered redirect URL. */
 export function defaultApplicationRedirect(project: ResolvedProject): string | null {
-  return [project.settings.default_redirect_url, project.redirectUrls[0]].find((v): v is string => typeof v === 'string' && v.length > 0) ?? null;
+  return (
+    [project.settings.default_redirect_url, project.redirectUrls[0]].find(
+      (v): v is string => typeof v === 'string' && v.length > 0,
+    ) ?? null
+  );
 }
 
 /**
@@ -12,18 +16,31 @@ export function defaultApplicationRedirect(project: ResolvedProject): string | n
  * `settings.email_verification_url` / `settings.password_reset_url`, else `default_redirect_url`,
  * else the first registered redirect URL, with `?token=` appended. Never built from the request.
  */
-export function applicationLink(project: ResolvedProject, kind: 'email_verification_url' | 'password_reset_url', token: string): string {
+export function applicationLink(
+  project: ResolvedProject,
+  kind: 'email_verification_url' | 'password_reset_url',
+  token: string,
+): string {
   const own = project.settings[kind];
-  const base = typeof own === 'string' && own.length > 0 ? own : defaultApplicationRedirect(project);
+  const base =
+    typeof own === 'string' && own.length > 0 ? own : defaultApplicationRedirect(project);
   return base ? withQuery(base, { token }) : token;
 }
 
 /** Magic-link mails point at the runtime itself, from PUBLIC_AUTH_URL. */
 export function magicLink(publicAuthUrl: string, project: ResolvedProject, token: string): string {
-  return withQuery(`${publicAuthUrl}/v1/auth/magic-link/verify`, { token, project_key: project.publishableKey });
+  return withQuery(`${publicAuthUrl}/v1/auth/magic-link/verify`, {
+    token,
+    project_key: project.publishableKey,
+  });
 }
 
 /** A mail of the project to one address: the template, and the variables it fills in. */
-export function projectMail(project: ResolvedProject, to: string, template: MailTemplate, variables: Record<string, string>): MailMessage {
+export function projectMail(
+  project: ResolvedProject,
+  to: string,
+  template: MailTemplate,
+  variables: Record<string, string>,
+): MailMessage {
   return { template, to, projectId: project.id, projectName: project.name, variables };
 }

@@ -8,8 +8,28 @@ import type { EndpointRateLimit } from '@gatehouse/http';
 export const RATE_LIMITS = {
   signIn: { name: 'sign-in', limit: 5, windowMs: 60_000, route: 'POST /v1/auth/sign-in' },
   signUp: { name: 'sign-up', limit: 3, windowMs: 60_000, route: 'POST /v1/auth/sign-up' },
-  forgot: { name: 'password-forgot', limit: 3, windowMs: 3_600_000, route: 'POST /v1/auth/password/forgot' },
-  magicLink: { name: 'magic-link', limit: 5, windowMs: 15 * 60_000, route: 'POST /v1/auth/magic-link/send' },
-  verifyEmail: { name: 'verify-email', limit: 3, windowMs: 3_600_000, route: 'POST /v1/auth/verify-email/send' },
-  emailChange: { name: 'email-change', limit: 3, windowMs: 3_600_000, route: 'POST /v1/auth/email/change' },
+  forgot: {
+    name: 'password-forgot',
+    limit: 3,
+    windowMs: 3_600_000,
+    route: 'POST /v1/auth/password/forgot',
+  },
+  magicLink: {
+    name: 'magic-link',
+    limit: 5,
+    windowMs: 15 * 60_000,
+    route: 'POST /v1/auth/magic-link/send',
+  },
+  verifyEmail: {
+    name: 'verify-email',
+    limit: 3,
+    windowMs: 3_600_000,
+    route: 'POST /v1/auth/verify-email/send',
+  },
+  emailChange: {
+    name: 'email-change',
+    limit: 3,
+    windowMs: 3_600_000,
+    route: 'POST /v1/auth/email/change',
+  },
 } satisfies Record<string, EndpointRateLimit>;

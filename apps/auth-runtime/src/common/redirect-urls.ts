@@ -26,10 +26,15 @@ export function canonicalUrl(value: string): string | null {
  * Given `publicAuthUrl`, a project whose OpenID Connect provider is on also has its hosted sign-in
  * page registered (social sign-in and magic links come back to it), and only that page.
  */
-export function matchRedirectUrl(project: Pick<ResolvedProject, 'id' | 'redirectUrls' | 'settings'>, candidate: string, publicAuthUrl?: string): string | null {
+export function matchRedirectUrl(
+  project: Pick<ResolvedProject, 'id' | 'redirectUrls' | 'settings'>,
+  candidate: string,
+  publicAuthUrl?: string,
+): string | null {
   const wanted = canonicalUrl(candidate);
   if (!wanted) return null;
-  for (const registered of project.redirectUrls) if (canonicalUrl(registered) === wanted) return registered;
+  for (const registered of project.redirectUrls)
+    if (canonicalUrl(registered) === wanted) return registered;
   if (publicAuthUrl !== undefined && projectOidcSettings(project.settings ?? {}).enabled) {
     const page = hostedPageUrl(publicAuthUrl, project.id, 'sign-in');
     if (canonicalUrl(page) === wanted) return page;

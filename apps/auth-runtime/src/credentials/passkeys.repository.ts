@@ -13,7 +13,9 @@ export class PasskeysRepository {
   }
 
   async credentialIdExists(credentialId: string, manager?: EntityManager): Promise<boolean> {
-    return (manager ?? this.dataSource.manager).getRepository(Passkey).exists({ where: { credentialId } });
+    return (manager ?? this.dataSource.manager)
+      .getRepository(Passkey)
+      .exists({ where: { credentialId } });
   }
 
   /** Whether the user has registered a passkey. */
@@ -22,11 +24,18 @@ export class PasskeysRepository {
   }
 
   listByUser(userId: string): Promise<Passkey[]> {
-    return this.dataSource.getRepository(Passkey).find({ where: { userId }, order: { createdAt: 'DESC', id: 'ASC' } });
+    return this.dataSource
+      .getRepository(Passkey)
+      .find({ where: { userId }, order: { createdAt: 'DESC', id: 'ASC' } });
   }
 
-  insert(manager: EntityManager, values: Omit<Passkey, 'id' | 'createdAt' | 'lastUsedAt'>): Promise<Passkey> {
-    return manager.getRepository(Passkey).save(manager.getRepository(Passkey).create({ ...values, lastUsedAt: null }));
+  insert(
+    manager: EntityManager,
+    values: Omit<Passkey, 'id' | 'createdAt' | 'lastUsedAt'>,
+  ): Promise<Passkey> {
+    return manager
+      .getRepository(Passkey)
+      .save(manager.getRepository(Passkey).create({ ...values, lastUsedAt: null }));
   }
 
   /**

@@ -2,7 +2,12 @@ import { Body, Controller, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/c
 import { ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { requestMeta, type ResolvedProject } from '@gatehouse/identity';
-import { CurrentAuth, RequiresRecentAuthentication, SessionAuthGuard, type SessionRequest } from '../auth/session-auth.guard';
+import {
+  CurrentAuth,
+  RequiresRecentAuthentication,
+  SessionAuthGuard,
+  type SessionRequest,
+} from '../auth/session-auth.guard';
 import { TokenDto } from '../one-time-tokens/token.dto';
 import { CurrentProject } from '../projects/current-project.decorator';
 import { ProjectKeyGuard } from '../projects/project-key.guard';
@@ -23,17 +28,32 @@ export class EmailChangeController {
   @ApiAcceptedEmpty()
   @UseGuards(SessionAuthGuard)
   @RequiresRecentAuthentication()
-  @ApiOperation({ summary: 'Change the email: mails a confirmation link to the new address (202 {}); needs a recent authentication' })
-  async change(@CurrentProject() project: ResolvedProject, @CurrentAuth() auth: NonNullable<SessionRequest['auth']>, @Body() dto: ChangeEmailDto, @Res({ passthrough: true }) res: Response): Promise<Record<string, never>> {
+  @ApiOperation({
+    summary:
+      'Change the email: mails a confirmation link to the new address (202 {}); needs a recent authentication',
+  })
+  async change(
+    @CurrentProject() project: ResolvedProject,
+    @CurrentAuth() auth: NonNullable<SessionRequest['auth']>,
+    @Body() dto: ChangeEmailDto,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<Record<string, never>> {
     await this.verification.requestChange(project, auth, dto.email, res);
     return {};
   }
 
   @Post('confirm')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Confirm the new email with the token from the mail (same as verify-email/confirm); 409 when it was taken meanwhile' })
+  @ApiOperation({
+    summary:
+      'Confirm the new email with the token from the mail (same as verify-email/confirm); 409 when it was taken meanwhile',
+  })
   @ApiOkResponse({ type: EmailConfirmedResponse })
-  confirm(@CurrentProject() project: ResolvedProject, @Body() dto: TokenDto, @Req() req: Request): Promise<EmailConfirmedResponse> {
+  confirm(
+    @CurrentProject() project: ResolvedProject,
+    @Body() dto: TokenDto,
+    @Req() req: Request,
+  ): Promise<EmailConfirmedResponse> {
     return this.verification.confirm(project, dto.token, requestMeta(req));
   }
 }

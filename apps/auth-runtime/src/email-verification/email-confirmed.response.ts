@@ -2,7 +2,8 @@ import { ApiProperty } from '@nestjs/swagger';
 
 class ConfirmedUser {
   @ApiProperty({ format: 'uuid' }) id!: string;
-  @ApiProperty({ description: 'The confirmed address (the new one after an email change)' }) email!: string;
+  @ApiProperty({ description: 'The confirmed address (the new one after an email change)' })
+  email!: string;
   @ApiProperty({ enum: [true] }) email_verified!: true;
 }
 

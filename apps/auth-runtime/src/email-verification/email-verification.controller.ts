@@ -26,7 +26,9 @@ export class EmailVerificationController {
   @HttpCode(202)
   @ApiAcceptedEmpty()
   @UseGuards(SessionAuthGuard)
-  @ApiOperation({ summary: 'Mail a verification link to the signed-in user (202 {}; 3 an hour per user)' })
+  @ApiOperation({
+    summary: 'Mail a verification link to the signed-in user (202 {}; 3 an hour per user)',
+  })
   async send(
     @CurrentProject() project: ResolvedProject,
     @CurrentAuth() auth: NonNullable<SessionRequest['auth']>,
@@ -40,9 +42,15 @@ export class EmailVerificationController {
 
   @Post('confirm')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Confirm an email with the token from the mail (a verification or an email change)' })
+  @ApiOperation({
+    summary: 'Confirm an email with the token from the mail (a verification or an email change)',
+  })
   @ApiOkResponse({ type: EmailConfirmedResponse })
-  confirm(@CurrentProject() project: ResolvedProject, @Body() dto: TokenDto, @Req() req: Request): Promise<EmailConfirmedResponse> {
+  confirm(
+    @CurrentProject() project: ResolvedProject,
+    @Body() dto: TokenDto,
+    @Req() req: Request,
+  ): Promise<EmailConfirmedResponse> {
     return this.verification.confirm(project, dto.token, requestMeta(req));
   }
 }

@@ -8,7 +8,10 @@ describe('HostedPagesFiles', () => {
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'hosted-pages-'));
     mkdirSync(join(dir, 'assets'));
-    writeFileSync(join(dir, 'index.html'), '<meta property="csp-nonce" nonce="GATEHOUSE_CSP_NONCE"><script nonce="GATEHOUSE_CSP_NONCE" src="./assets/index-AbC_12.js"></script>');
+    writeFileSync(
+      join(dir, 'index.html'),
+      '<meta property="csp-nonce" nonce="GATEHOUSE_CSP_NONCE"><script nonce="GATEHOUSE_CSP_NONCE" src="./assets/index-AbC_12.js"></script>',
+    );
     writeFileSync(join(dir, 'assets', 'index-AbC_12.js'), '');
     writeFileSync(join(dir, 'secret.txt'), '');
   });

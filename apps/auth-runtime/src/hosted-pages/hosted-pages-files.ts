@@ -24,7 +24,8 @@ export function hostedPageTemplate(name: 'sign-out.html', dirs: string[] = templ
   const cached = templates.get(name);
   if (cached !== undefined) return cached;
   const file = dirs.map((dir) => join(dir, name)).find((candidate) => existsSync(candidate));
-  if (!file) throw new Error(`the hosted page template ${name} is missing (apps/auth-pages/public)`);
+  if (!file)
+    throw new Error(`the hosted page template ${name} is missing (apps/auth-pages/public)`);
   const html = readFileSync(file, 'utf8');
   templates.set(name, html);
   return html;
@@ -32,5 +33,9 @@ export function hostedPageTemplate(name: 'sign-out.html', dirs: string[] = templ
 
 function templateDirs(): string[] {
   // From apps/auth-runtime/src/hosted-pages, or dist/apps/auth-runtime/src/hosted-pages.
-  return [WebAppFiles.locate('auth-pages'), resolve(__dirname, '../../../auth-pages/public'), resolve(__dirname, '../../../../../apps/auth-pages/public')];
+  return [
+    WebAppFiles.locate('auth-pages'),
+    resolve(__dirname, '../../../auth-pages/public'),
+    resolve(__dirname, '../../../../../apps/auth-pages/public'),
+  ];
 }

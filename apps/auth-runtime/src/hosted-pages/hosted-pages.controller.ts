@@ -2,14 +2,20 @@ import { Controller, Get, Inject, Param, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
-import { OAUTH_PROVIDERS, projectOidcSettings, ProjectsCache, type ResolvedProject } from '@gatehouse/identity';
+import {
+  OAUTH_PROVIDERS,
+  projectOidcSettings,
+  ProjectsCache,
+  type ResolvedProject,
+} from '@gatehouse/identity';
 import { ProblemError } from '@gatehouse/problem-details';
 import { readProviderSettings } from '../oauth/provider-config';
 import { HostedPagesFiles, hostedPagesCsp } from './hosted-pages-files';
 
 const PAGES: ReadonlySet<string> = new Set(['sign-in', 'consent', 'signed-out', 'error']);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const NOT_BUILT = 'The hosted sign-in pages are not built: run `npm run build:pages` (`npm start` builds them).';
+const NOT_BUILT =
+  'The hosted sign-in pages are not built: run `npm run build:pages` (`npm start` builds them).';
 
 /**
  * Gatehouse's hosted pages for the OpenID Connect provider's interactions (docs/oidc.md, "Hosted
@@ -38,7 +44,9 @@ export class HostedPagesController {
       project_name: project.name,
       project_key: project.publishableKey,
       auth_url: this.config.http.publicAuthUrl,
-      oauth_providers: OAUTH_PROVIDERS.filter((p) => readProviderSettings(this.config, project, p).ok),
+      oauth_providers: OAUTH_PROVIDERS.filter(
+        (p) => readProviderSettings(this.config, project, p).ok,
+      ),
       magic_link: true,
       // settings.oidc.allow_sign_up: the 'Create an account' link and prompt=create.
       sign_up: projectOidcSettings(project.settings).allow_sign_up,
@@ -46,7 +54,11 @@ export class HostedPagesController {
   }
 
   @Get('assets/:name')
-  async asset(@Param('projectId') projectId: string, @Param('name') name: string, @Res() res: Response): Promise<void> {
+  async asset(
+    @Param('projectId') projectId: string,
+    @Param('name') name: string,
+    @Res() res: Response,
+  ): Promise<void> {
     await this.project(projectId);
     const file = this.files.asset(name);
     if (!file) {
@@ -59,12 +71,22 @@ export class HostedPagesController {
   }
 
   @Get(':page')
-  async page(@Param('projectId') projectId: string, @Param('page') name: string, @Res() res: Response): Promise<void> {
+  async page(
+    @Param('projectId') projectId: string,
+    @Param('page') name: string,
+    @Res() res: Response,
+  ): Promise<void> {
     await this.project(projectId);
-    if (!PAGES.has(name)) throw new ProblemError('not-found', { detail: 'No such page: the hosted pages are sign-in, consent, signed-out and error.' });
+    if (!PAGES.has(name))
+      throw new ProblemError('not-found', {
+        detail: 'No such page: the hosted pages are sign-in, consent, signed-out and error.',
+      });
     const page = this.files.page();
     if (!page) throw new ProblemError('service-unavailable', { detail: NOT_BUILT });
-    res.setHeader('Content-Security-Policy', hostedPagesCsp(page.nonce, new URL(this.config.http.publicAuthUrl).origin));
+    res.setHeader(
+      'Content-Security-Policy',
+      hostedPagesCsp(page.nonce, new URL(this.config.http.publicAuthUrl).origin),
+    );
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('X-Frame-Options', 'DENY');
     res.setHeader('Referrer-Policy', 'no-referrer');
@@ -76,7 +98,10 @@ export class HostedPagesController {
   private async project(id: string): Promise<ResolvedProject> {
     const project = UUID.test(id) ? await this.projects.byId(id) : null;
     if (!project || !projectOidcSettings(project.settings).enabled) {
-      throw new ProblemError('not-found', { detail: 'No hosted pages here: the project does not exist or has not enabled its OpenID Connect provider.' });
+      throw new ProblemError('not-found', {
+        detail:
+          'No hosted pages here: the project does not exist or has not enabled its OpenID Connect provider.',
+      });
     }
     return project;
   }

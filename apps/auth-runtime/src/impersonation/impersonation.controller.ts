@@ -26,16 +26,30 @@ export class ImpersonationController {
   @ApiQuery({ name: 'token', required: true })
   @ApiQuery({ name: 'project_key', required: true })
   @ApiOperation({
-    summary: "Open an admin's impersonation link (`POST /v1/admin/users/{id}/impersonate`): a session of the user whose access tokens carry `act: {sub: <admin id>}` (at most 15 minutes each, refreshable until 60 minutes after opening)",
+    summary:
+      "Open an admin's impersonation link (`POST /v1/admin/users/{id}/impersonate`): a session of the user whose access tokens carry `act: {sub: <admin id>}` (at most 15 minutes each, refreshable until 60 minutes after opening)",
   })
   @ApiFoundRedirect(
     'Always a redirect (400 invalid-token only when the token names no target): session cookies set; or `?error=invalid_token` for a bad, used (the link works once) or expired (60 s) link',
     "The `redirect_url` given to the admin route, else the project's `default_redirect_url`",
   )
-  async verify(@CurrentProject() project: ResolvedProject, @Query('token') token: unknown, @Req() req: Request, @Res() res: Response): Promise<void> {
-    const result = await this.impersonation.open(project, typeof token === 'string' ? token : '', requestMeta(req));
-    if (!result.redirectUrl) throw new ProblemError('invalid-token', { detail: 'The impersonation link is invalid, used or expired.' });
-    if (!result.ok) return res.redirect(302, withQuery(result.redirectUrl, { error: 'invalid_token' }));
+  async verify(
+    @CurrentProject() project: ResolvedProject,
+    @Query('token') token: unknown,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    const result = await this.impersonation.open(
+      project,
+      typeof token === 'string' ? token : '',
+      requestMeta(req),
+    );
+    if (!result.redirectUrl)
+      throw new ProblemError('invalid-token', {
+        detail: 'The impersonation link is invalid, used or expired.',
+      });
+    if (!result.ok)
+      return res.redirect(302, withQuery(result.redirectUrl, { error: 'invalid_token' }));
     setSessionCookies(res, this.config, result.session, this.clock.nowMs());
     res.redirect(302, result.redirectUrl);
   }

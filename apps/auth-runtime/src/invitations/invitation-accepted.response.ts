@@ -9,5 +9,9 @@ class InvitingOrganization {
 /** `POST /v1/auth/invitations/accept`: the membership the invitation gave. */
 export class InvitationAcceptedResponse {
   @ApiProperty({ type: InvitingOrganization }) organization!: InvitingOrganization;
-  @ApiProperty({ enum: ['admin', 'member'], description: 'The resulting role: an existing admin stays admin' }) role!: MemberRole;
+  @ApiProperty({
+    enum: ['admin', 'member'],
+    description: 'The resulting role: an existing admin stays admin',
+  })
+  role!: MemberRole;
 }

@@ -18,9 +18,17 @@ export class InvitationsController {
 
   @Post('accept')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Accept an organization invitation as the signed-in invitee: `{organization: {id, name}, role}`' })
+  @ApiOperation({
+    summary:
+      'Accept an organization invitation as the signed-in invitee: `{organization: {id, name}, role}`',
+  })
   @ApiOkResponse({ type: InvitationAcceptedResponse })
-  accept(@CurrentProject() project: ResolvedProject, @CurrentAuth() auth: NonNullable<SessionRequest['auth']>, @Body() dto: TokenDto, @Req() req: Request): Promise<InvitationAcceptedResponse> {
+  accept(
+    @CurrentProject() project: ResolvedProject,
+    @CurrentAuth() auth: NonNullable<SessionRequest['auth']>,
+    @Body() dto: TokenDto,
+    @Req() req: Request,
+  ): Promise<InvitationAcceptedResponse> {
     return this.invitations.accept(project, auth.sub, dto.token, requestMeta(req));
   }
 }

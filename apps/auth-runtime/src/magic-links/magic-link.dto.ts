@@ -7,7 +7,9 @@ export class SendMagicLinkDto {
   @IsEmailAddress()
   email!: string;
 
-  @ApiPropertyOptional({ description: "Where to land after sign-in; must be one of the project's redirect URLs" })
+  @ApiPropertyOptional({
+    description: "Where to land after sign-in; must be one of the project's redirect URLs",
+  })
   @ValidateIf((_, v) => v !== undefined)
   @IsString()
   @MaxLength(2048)

@@ -1,4 +1,15 @@
-import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  Inject,
+  Post,
+  Query,
+  Req,
+  Res,
+  UseGuards,
+} from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
@@ -32,9 +43,16 @@ export class MagicLinksController {
   @ApiAcceptedEmpty()
   @ApiHeader({ name: 'X-Service-Project-Key', required: true })
   @ApiOperation({ summary: 'Mail a sign-in link when the account exists; 202 {} for any email' })
-  async send(@CurrentProject() project: ResolvedProject, @Body() dto: SendMagicLinkDto, @Res({ passthrough: true }) res: Response): Promise<Record<string, never>> {
+  async send(
+    @CurrentProject() project: ResolvedProject,
+    @Body() dto: SendMagicLinkDto,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<Record<string, never>> {
     const target = this.magicLinks.resolveRedirect(project, dto.redirect_url);
-    await this.rateLimits.enforce(res, RATE_LIMITS.magicLink, [project.id, normalizeIdentifier(dto.email)]);
+    await this.rateLimits.enforce(res, RATE_LIMITS.magicLink, [
+      project.id,
+      normalizeIdentifier(dto.email),
+    ]);
     this.magicLinks.send(project, dto.email, target);
     return {};
   }
@@ -42,18 +60,37 @@ export class MagicLinksController {
   @Get('verify')
   @ApiQuery({ name: 'token', required: true })
   @ApiQuery({ name: 'project_key', required: true })
-  @ApiOperation({ summary: 'Follow the link: 302 to the redirect URL with session cookies, or with ?error=invalid_token' })
+  @ApiOperation({
+    summary:
+      'Follow the link: 302 to the redirect URL with session cookies, or with ?error=invalid_token',
+  })
   @ApiFoundRedirect(
     'Always a redirect (400 invalid-token only when the token names no target): session cookies set; or, for a user with MFA, no session and `?mfa_required=true&mfa_token=…`; or `?error=invalid_token` for a bad, used or expired link',
     "The redirect URL chosen at send time, else the project's `default_redirect_url`, with the query parameters above",
   )
-  async verify(@CurrentProject() project: ResolvedProject, @Query('token') token: unknown, @Req() req: Request, @Res() res: Response): Promise<void> {
-    const result = await this.magicLinks.verify(project, typeof token === 'string' ? token : '', requestMeta(req));
-    if (!result.redirectUrl) throw new ProblemError('invalid-token', { detail: 'The sign-in link is invalid, used or expired.' });
-    if (!result.ok) return res.redirect(302, withQuery(result.redirectUrl, { error: result.error }));
+  async verify(
+    @CurrentProject() project: ResolvedProject,
+    @Query('token') token: unknown,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    const result = await this.magicLinks.verify(
+      project,
+      typeof token === 'string' ? token : '',
+      requestMeta(req),
+    );
+    if (!result.redirectUrl)
+      throw new ProblemError('invalid-token', {
+        detail: 'The sign-in link is invalid, used or expired.',
+      });
+    if (!result.ok)
+      return res.redirect(302, withQuery(result.redirectUrl, { error: result.error }));
     if (result.outcome.kind === 'mfa') {
       const c = result.outcome.challenge;
-      return res.redirect(302, withQuery(result.redirectUrl, { mfa_required: 'true', mfa_token: c.mfa_token }));
+      return res.redirect(
+        302,
+        withQuery(result.redirectUrl, { mfa_required: 'true', mfa_token: c.mfa_token }),
+      );
     }
     setSessionCookies(res, this.config, result.outcome.session, this.clock.nowMs());
     res.redirect(302, result.redirectUrl);

@@ -4,7 +4,15 @@ import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { decryptSecretString, randomDigits, safeEqual, sha256Hex } from '@gatehouse/crypto';
 import type { User } from '@gatehouse/entities';
-import { lockoutRefusalReason, MfaFactorsRepository, OneTimeTokensRepository, SecondFactorLockout, UsersRepository, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
+import {
+  lockoutRefusalReason,
+  MfaFactorsRepository,
+  OneTimeTokensRepository,
+  SecondFactorLockout,
+  UsersRepository,
+  type RequestMeta,
+  type ResolvedProject,
+} from '@gatehouse/identity';
 import { RateLimitsService } from '@gatehouse/http';
 import { CacheStore, Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
@@ -30,7 +38,13 @@ function normalizedCode(factor: MfaFactorName, code: string): string {
     const backup = normalizeBackupCode(code);
     if (backup) return backup;
   } else if (/^\d{6}$/.test(code)) return code;
-  throw ProblemError.validation({ code: [factor === 'backup_code' ? 'must be a backup code such as abcde-fghij' : 'must be a string of 6 digits'] });
+  throw ProblemError.validation({
+    code: [
+      factor === 'backup_code'
+        ? 'must be a backup code such as abcde-fghij'
+        : 'must be a string of 6 digits',
+    ],
+  });
 }
 
 /**
@@ -55,12 +69,19 @@ export class MfaChallengeService {
   ) {}
 
   private invalidToken() {
-    return new ProblemError('invalid-token', { detail: 'The MFA token is invalid, used or expired.' });
+    return new ProblemError('invalid-token', {
+      detail: 'The MFA token is invalid, used or expired.',
+    });
   }
 
-  private async pending(project: ResolvedProject, mfaToken: string): Promise<{ hash: string; user: User }> {
+  private async pending(
+    project: ResolvedProject,
+    mfaToken: string,
+  ): Promise<{ hash: string; user: User }> {
     const hash = isTokenShape(mfaToken) ? sha256Hex(mfaToken) : null;
-    const token = hash ? await this.tokens.findUsable(hash, 'mfa', project.id, this.clock.now()) : null;
+    const token = hash
+      ? await this.tokens.findUsable(hash, 'mfa', project.id, this.clock.now())
+      : null;
     if (!hash || !token?.userId || token.attempts >= MAX_WRONG_CODES) throw this.invalidToken();
     const user = await this.users.findById(project.id, token.userId);
     if (!user || user.status !== 'active') throw this.invalidToken();
@@ -76,12 +97,31 @@ export class MfaChallengeService {
   }
 
   /** Re-authentication by SMS: texts a code for the session to present to `POST /v1/auth/reauthenticate`. */
-  async sendReauthenticationSms(project: ResolvedProject, user: User, sessionId: string, res: Response): Promise<void> {
-    await this.textCode(project, user, smsReauthenticationKey(sessionId), res, 'factor', 'verification');
+  async sendReauthenticationSms(
+    project: ResolvedProject,
+    user: User,
+    sessionId: string,
+    res: Response,
+  ): Promise<void> {
+    await this.textCode(
+      project,
+      user,
+      smsReauthenticationKey(sessionId),
+      res,
+      'factor',
+      'verification',
+    );
   }
 
   /** Texts a fresh code to the user's enabled SMS factor, kept under `cacheKey` for 10 minutes. */
-  private async textCode(project: ResolvedProject, user: User, cacheKey: string, res: Response, field: string, kind: string): Promise<void> {
+  private async textCode(
+    project: ResolvedProject,
+    user: User,
+    cacheKey: string,
+    res: Response,
+    field: string,
+    kind: string,
+  ): Promise<void> {
     const factor = await this.factors.find(user.id, 'sms');
     if (factor?.status !== 'enabled' || !factor.phoneNumber) {
       throw ProblemError.validation({ [field]: ['SMS is not enabled for this account'] });
@@ -89,11 +129,24 @@ export class MfaChallengeService {
     assertSmsCountry(project, factor.phoneNumber, true);
     await enforceSmsLimits(this.rateLimits, res, project, factor.phoneNumber, user.id);
     const code = randomDigits(6);
-    await this.cache.set(cacheKey, codeHash(this.config.auth.encryptionKey, user.id, code), SMS_CODE_TTL_MS);
-    await this.sms.send({ to: factor.phoneNumber, body: `Your ${project.name} ${kind} code is ${code}. It expires in 10 minutes.` });
+    await this.cache.set(
+      cacheKey,
+      codeHash(this.config.auth.encryptionKey, user.id, code),
+      SMS_CODE_TTL_MS,
+    );
+    await this.sms.send({
+      to: factor.phoneNumber,
+      body: `Your ${project.name} ${kind} code is ${code}. It expires in 10 minutes.`,
+    });
   }
 
-  async verify(project: ResolvedProject, mfaToken: string, factor: MfaFactorName, code: string, meta: RequestMeta): Promise<{ user: User; session: IssuedSession }> {
+  async verify(
+    project: ResolvedProject,
+    mfaToken: string,
+    factor: MfaFactorName,
+    code: string,
+    meta: RequestMeta,
+  ): Promise<{ user: User; session: IssuedSession }> {
     const normalized = normalizedCode(factor, code);
     const { hash, user } = await this.pending(project, mfaToken);
     await this.assertAvailable(user, factor);
@@ -104,7 +157,9 @@ export class MfaChallengeService {
       if (attempts === 0 || attempts > MAX_WRONG_CODES) throw this.invalidToken();
       return this.check(user, smsChallengeKey(hash), factor, normalized);
     });
-    const used = await this.dataSource.transaction((manager) => this.tokens.consume(manager, hash, 'mfa', project.id, this.clock.now()));
+    const used = await this.dataSource.transaction((manager) =>
+      this.tokens.consume(manager, hash, 'mfa', project.id, this.clock.now()),
+    );
     // Our own attempt was within the allowance; later concurrent ones may have raised the count since.
     if (!used) throw this.invalidToken();
     const session = await this.completion.startSession(project, user, meta, 'mfa');
@@ -115,28 +170,53 @@ export class MfaChallengeService {
    * Re-authentication with a second factor of the signed-in user (`POST /v1/auth/reauthenticate`):
    * the same codes, the same account lockout; an SMS code must have been sent for this session.
    */
-  async reauthenticate(project: ResolvedProject, user: User, sessionId: string, factor: MfaFactorName, code: string, meta: RequestMeta): Promise<void> {
+  async reauthenticate(
+    project: ResolvedProject,
+    user: User,
+    sessionId: string,
+    factor: MfaFactorName,
+    code: string,
+    meta: RequestMeta,
+  ): Promise<void> {
     const normalized = normalizedCode(factor, code);
     await this.assertAvailable(user, factor);
-    await this.underLockout(project, user, factor, meta, () => this.check(user, smsReauthenticationKey(sessionId), factor, normalized));
+    await this.underLockout(project, user, factor, meta, () =>
+      this.check(user, smsReauthenticationKey(sessionId), factor, normalized),
+    );
   }
 
   private async assertAvailable(user: User, factor: MfaFactorName): Promise<void> {
     const available = await this.factors.availableFactors(user.id);
-    if (!available.includes(factor)) throw ProblemError.validation({ factor: [`${factor} is not available for this account`] });
+    if (!available.includes(factor))
+      throw ProblemError.validation({ factor: [`${factor} is not available for this account`] });
   }
 
   /**
    * Runs `check` under the account's second-factor lockout: while a lock holds even a right code
    * is refused (429); a wrong one is counted, recorded and answered 401 `invalid-code`.
    */
-  private async underLockout(project: ResolvedProject, user: User, factor: MfaFactorName, meta: RequestMeta, check: () => Promise<boolean>): Promise<void> {
-    const attempt = await this.lockout.beginAttempt(project.id, user.id).catch(async (err: unknown) => {
-      // Refused before the code is checked: recorded with its reason word (CONTRACT §13).
-      const reason = lockoutRefusalReason(err);
-      if (reason) await this.dataSource.transaction((manager) => this.userEvents.signInFailed(manager, project, { userId: user.id, meta, data: { method: 'mfa', factor, reason } }));
-      throw err;
-    });
+  private async underLockout(
+    project: ResolvedProject,
+    user: User,
+    factor: MfaFactorName,
+    meta: RequestMeta,
+    check: () => Promise<boolean>,
+  ): Promise<void> {
+    const attempt = await this.lockout
+      .beginAttempt(project.id, user.id)
+      .catch(async (err: unknown) => {
+        // Refused before the code is checked: recorded with its reason word (CONTRACT §13).
+        const reason = lockoutRefusalReason(err);
+        if (reason)
+          await this.dataSource.transaction((manager) =>
+            this.userEvents.signInFailed(manager, project, {
+              userId: user.id,
+              meta,
+              data: { method: 'mfa', factor, reason },
+            }),
+          );
+        throw err;
+      });
     try {
       if (!(await check())) {
         await this.wrongCode(project, user, factor, await attempt.failed(), meta);
@@ -149,20 +229,40 @@ export class MfaChallengeService {
   }
 
   /** Audit and outbox: a wrong second-factor code, and the lock it started. */
-  private async wrongCode(project: ResolvedProject, user: User, factor: string, lockStarted: Date | null, meta: RequestMeta): Promise<void> {
+  private async wrongCode(
+    project: ResolvedProject,
+    user: User,
+    factor: string,
+    lockStarted: Date | null,
+    meta: RequestMeta,
+  ): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
       const failure = { userId: user.id, meta };
-      await this.userEvents.signInFailed(manager, project, { ...failure, data: { method: 'mfa', factor, reason: 'mfa_failed' } });
+      await this.userEvents.signInFailed(manager, project, {
+        ...failure,
+        data: { method: 'mfa', factor, reason: 'mfa_failed' },
+      });
       if (lockStarted) {
-        await this.userEvents.signInFailed(manager, project, { ...failure, data: { method: 'mfa', locked_until: lockStarted.toISOString() } }, 'user.locked');
+        await this.userEvents.signInFailed(
+          manager,
+          project,
+          { ...failure, data: { method: 'mfa', locked_until: lockStarted.toISOString() } },
+          'user.locked',
+        );
       }
     });
   }
 
   /** Checks and spends the code: a TOTP step, an SMS code (kept under `smsKey`) or a backup code each works once. */
-  private async check(user: User, smsKey: string, factor: MfaFactorName, code: string): Promise<boolean> {
+  private async check(
+    user: User,
+    smsKey: string,
+    factor: MfaFactorName,
+    code: string,
+  ): Promise<boolean> {
     const key = this.config.auth.encryptionKey;
-    if (factor === 'backup_code') return this.factors.useBackupCode(user.id, codeHash(key, user.id, code), this.clock.now());
+    if (factor === 'backup_code')
+      return this.factors.useBackupCode(user.id, codeHash(key, user.id, code), this.clock.now());
     if (factor === 'sms') {
       const cacheKey = smsKey;
       const expected = await this.cache.get(cacheKey);

@@ -20,14 +20,22 @@ export function totpUri(issuer: string, account: string, secret: string): string
  * claims the step atomically so a code is accepted once.
  */
 export function matchTotpStep(secret: string, code: string, nowSeconds: number): number | null {
-  const result = verifySync({ secret, token: code, epoch: nowSeconds, epochTolerance: TOTP_PERIOD_SECONDS, period: TOTP_PERIOD_SECONDS });
+  const result = verifySync({
+    secret,
+    token: code,
+    epoch: nowSeconds,
+    epochTolerance: TOTP_PERIOD_SECONDS,
+    period: TOTP_PERIOD_SECONDS,
+  });
   return result.valid && 'timeStep' in result ? result.timeStep : null;
 }
 
 /** Ten backup codes like `k7pqz-3mwxa` (about 50 bits each). */
 export function newBackupCodes(): string[] {
   return Array.from({ length: BACKUP_CODE_COUNT }, () => {
-    const chars = [...randomBytes(10)].map((b) => BACKUP_ALPHABET[b % BACKUP_ALPHABET.length]).join('');
+    const chars = [...randomBytes(10)]
+      .map((b) => BACKUP_ALPHABET[b % BACKUP_ALPHABET.length])
+      .join('');
     return `${chars.slice(0, 5)}-${chars.slice(5)}`;
   });
 }

@@ -1,10 +1,27 @@
-import { Body, Controller, Delete, HttpCode, Inject, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  HttpCode,
+  Inject,
+  Param,
+  Post,
+  Req,
+  Res,
+  UseGuards,
+} from '@nestjs/common';
 import { ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { requestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
-import { CurrentAuth, ForbiddenWhileImpersonated, RequiresRecentAuthentication, SessionAuthGuard, type SessionRequest } from '../auth/session-auth.guard';
+import {
+  CurrentAuth,
+  ForbiddenWhileImpersonated,
+  RequiresRecentAuthentication,
+  SessionAuthGuard,
+  type SessionRequest,
+} from '../auth/session-auth.guard';
 import { setSessionCookies } from '../auth/session-cookies';
 import { SignedInResponse, signedInBody } from '../sign-in/signed-in.response';
 import { CurrentProject } from '../projects/current-project.decorator';
@@ -34,7 +51,10 @@ export class MfaController {
   @ApiOkResponse({ type: TotpSetupResponse })
   @UseGuards(SessionAuthGuard)
   @RequiresRecentAuthentication()
-  @ApiOperation({ summary: 'Start TOTP enrolment: secret, otpauth URI and 10 backup codes (shown once); needs a recent authentication' })
+  @ApiOperation({
+    summary:
+      'Start TOTP enrolment: secret, otpauth URI and 10 backup codes (shown once); needs a recent authentication',
+  })
   setupTotp(@CurrentProject() project: ResolvedProject, @CurrentAuth() auth: Auth) {
     return this.enrollment.setupTotp(project, auth);
   }
@@ -45,7 +65,12 @@ export class MfaController {
   @ApiOkResponse({ type: FactorEnabledResponse })
   @UseGuards(SessionAuthGuard)
   @ApiOperation({ summary: 'Confirm TOTP enrolment with the first code' })
-  verifyTotp(@CurrentProject() project: ResolvedProject, @CurrentAuth() auth: Auth, @Body() dto: CodeDto, @Req() req: Request) {
+  verifyTotp(
+    @CurrentProject() project: ResolvedProject,
+    @CurrentAuth() auth: Auth,
+    @Body() dto: CodeDto,
+    @Req() req: Request,
+  ) {
     return this.enrollment.verifyTotp(project, auth, dto.code, requestMeta(req));
   }
 
@@ -54,8 +79,16 @@ export class MfaController {
   @ApiAcceptedEmpty()
   @UseGuards(SessionAuthGuard)
   @RequiresRecentAuthentication()
-  @ApiOperation({ summary: 'Start SMS enrolment: texts a 6-digit code to the number (202 {}); needs a recent authentication' })
-  async setupSms(@CurrentProject() project: ResolvedProject, @CurrentAuth() auth: Auth, @Body() dto: SmsSetupDto, @Res({ passthrough: true }) res: Response): Promise<Record<string, never>> {
+  @ApiOperation({
+    summary:
+      'Start SMS enrolment: texts a 6-digit code to the number (202 {}); needs a recent authentication',
+  })
+  async setupSms(
+    @CurrentProject() project: ResolvedProject,
+    @CurrentAuth() auth: Auth,
+    @Body() dto: SmsSetupDto,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<Record<string, never>> {
     await this.enrollment.setupSms(project, auth.sub, dto.phone_number, res);
     return {};
   }
@@ -66,7 +99,12 @@ export class MfaController {
   @ApiOkResponse({ type: FactorEnabledResponse })
   @UseGuards(SessionAuthGuard)
   @ApiOperation({ summary: 'Confirm SMS enrolment with the texted code' })
-  verifySms(@CurrentProject() project: ResolvedProject, @CurrentAuth() auth: Auth, @Body() dto: CodeDto, @Req() req: Request) {
+  verifySms(
+    @CurrentProject() project: ResolvedProject,
+    @CurrentAuth() auth: Auth,
+    @Body() dto: CodeDto,
+    @Req() req: Request,
+  ) {
     return this.enrollment.verifySms(project, auth, dto.code, requestMeta(req));
   }
 
@@ -74,7 +112,11 @@ export class MfaController {
   @HttpCode(202)
   @ApiAcceptedEmpty()
   @ApiOperation({ summary: 'During sign-in: text a code for the mfa_token (202 {})' })
-  async sendSms(@CurrentProject() project: ResolvedProject, @Body() dto: MfaTokenDto, @Res({ passthrough: true }) res: Response): Promise<Record<string, never>> {
+  async sendSms(
+    @CurrentProject() project: ResolvedProject,
+    @Body() dto: MfaTokenDto,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<Record<string, never>> {
     await this.challenge.sendSms(project, dto.mfa_token, res);
     return {};
   }
@@ -82,9 +124,22 @@ export class MfaController {
   @Post('verify')
   @HttpCode(200)
   @ApiOkResponse({ type: SignedInResponse })
-  @ApiOperation({ summary: 'Complete a sign-in that answered mfa_required: {user, session} and cookies' })
-  async verify(@CurrentProject() project: ResolvedProject, @Body() dto: MfaVerifyDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
-    const { user, session } = await this.challenge.verify(project, dto.mfa_token, dto.factor, dto.code, requestMeta(req));
+  @ApiOperation({
+    summary: 'Complete a sign-in that answered mfa_required: {user, session} and cookies',
+  })
+  async verify(
+    @CurrentProject() project: ResolvedProject,
+    @Body() dto: MfaVerifyDto,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    const { user, session } = await this.challenge.verify(
+      project,
+      dto.mfa_token,
+      dto.factor,
+      dto.code,
+      requestMeta(req),
+    );
     setSessionCookies(res, this.config, session, this.clock.nowMs());
     return signedInBody(user, session);
   }
@@ -94,8 +149,15 @@ export class MfaController {
   @ApiOkResponse({ type: BackupCodesResponse })
   @UseGuards(SessionAuthGuard)
   @RequiresRecentAuthentication()
-  @ApiOperation({ summary: 'Ten new backup codes (shown once); the old ones stop working; needs a recent authentication' })
-  regenerateBackupCodes(@CurrentProject() project: ResolvedProject, @CurrentAuth() auth: Auth, @Req() req: Request) {
+  @ApiOperation({
+    summary:
+      'Ten new backup codes (shown once); the old ones stop working; needs a recent authentication',
+  })
+  regenerateBackupCodes(
+    @CurrentProject() project: ResolvedProject,
+    @CurrentAuth() auth: Auth,
+    @Req() req: Request,
+  ) {
     return this.enrollment.regenerateBackupCodes(project, auth, requestMeta(req));
   }
 
@@ -104,7 +166,12 @@ export class MfaController {
   @UseGuards(SessionAuthGuard)
   @RequiresRecentAuthentication()
   @ApiOperation({ summary: 'Remove a factor (totp or sms); needs a recent authentication' })
-  async remove(@CurrentProject() project: ResolvedProject, @CurrentAuth() auth: Auth, @Param('factor') factor: string, @Req() req: Request): Promise<void> {
+  async remove(
+    @CurrentProject() project: ResolvedProject,
+    @CurrentAuth() auth: Auth,
+    @Param('factor') factor: string,
+    @Req() req: Request,
+  ): Promise<void> {
     await this.enrollment.remove(project, auth.sub, factor, requestMeta(req));
   }
 }

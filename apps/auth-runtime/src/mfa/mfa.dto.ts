@@ -15,7 +15,9 @@ export class SmsSetupDto {
   @ApiProperty({ example: '+14155550123', description: 'E.164 phone number' })
   @IsString()
   @MaxLength(20)
-  @Matches(/^\+[1-9]\d{6,14}$/, { message: 'must be a phone number in E.164 format, e.g. +14155550123' })
+  @Matches(/^\+[1-9]\d{6,14}$/, {
+    message: 'must be a phone number in E.164 format, e.g. +14155550123',
+  })
   phone_number!: string;
 }
 

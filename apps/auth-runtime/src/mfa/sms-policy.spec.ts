@@ -2,7 +2,10 @@ import type { ResolvedProject } from '@gatehouse/identity';
 import { ProblemError } from '@gatehouse/problem-details';
 import { assertSmsCountry, phoneCountry, smsCountryAllowed } from './sms-policy';
 
-const project = (sms?: { max_per_hour?: number; allowed_countries?: string[] }): ResolvedProject => ({
+const project = (sms?: {
+  max_per_hour?: number;
+  allowed_countries?: string[];
+}): ResolvedProject => ({
   id: 'p',
   tenantId: 't',
   name: 'P',
@@ -24,14 +27,24 @@ describe('SMS country policy', () => {
   });
 
   it('allows any number, one without a country included, under ["*"] and by default', () => {
-    for (const p of [project(), project({ max_per_hour: 5 }), project({ allowed_countries: ['*'] })]) {
-      expect(['+33612345678', '+14155550123', '+88212345678'].map((n) => smsCountryAllowed(p, n))).toEqual([true, true, true]);
+    for (const p of [
+      project(),
+      project({ max_per_hour: 5 }),
+      project({ allowed_countries: ['*'] }),
+    ]) {
+      expect(
+        ['+33612345678', '+14155550123', '+88212345678'].map((n) => smsCountryAllowed(p, n)),
+      ).toEqual([true, true, true]);
     }
   });
 
   it('allows only the listed countries otherwise; a number without a country is outside every list', () => {
     const p = project({ allowed_countries: ['FR', 'CA'] });
-    expect(['+33612345678', '+16135550123', '+14155550123', '+88212345678'].map((n) => smsCountryAllowed(p, n))).toEqual([true, true, false, false]);
+    expect(
+      ['+33612345678', '+16135550123', '+14155550123', '+88212345678'].map((n) =>
+        smsCountryAllowed(p, n),
+      ),
+    ).toEqual([true, true, false, false]);
   });
 
   it('refuses with validation-error on phone_number, for a typed and for an enrolled number', () => {

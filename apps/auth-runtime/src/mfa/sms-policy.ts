@@ -31,10 +31,16 @@ export function assertSmsCountry(project: ResolvedProject, phone: string, enroll
   if (smsCountryAllowed(project, phone)) return;
   throw enrolled
     ? ProblemError.validation(
-        { phone_number: ['the enrolled phone number is in a country this project does not send SMS to'] },
+        {
+          phone_number: [
+            'the enrolled phone number is in a country this project does not send SMS to',
+          ],
+        },
         'No SMS can be sent to the enrolled phone number; use another factor.',
       )
-    : ProblemError.validation({ phone_number: ['must be a phone number in a country this project sends SMS to'] });
+    : ProblemError.validation({
+        phone_number: ['must be a phone number in a country this project sends SMS to'],
+      });
 }
 
 /**
@@ -43,9 +49,19 @@ export function assertSmsCountry(project: ResolvedProject, phone: string, enroll
  * instance counts together). A send refused by the first two costs the project nothing. The
  * `RateLimit-*` headers report the per-user limit, or the budget when it refuses.
  */
-export async function enforceSmsLimits(rateLimits: RateLimitsService, res: Response, project: ResolvedProject, phone: string, userId: string): Promise<void> {
+export async function enforceSmsLimits(
+  rateLimits: RateLimitsService,
+  res: Response,
+  project: ResolvedProject,
+  phone: string,
+  userId: string,
+): Promise<void> {
   await rateLimits.enforce(res, SMS_LIMITS.perNumber, [phone]);
   await rateLimits.enforce(res, SMS_LIMITS.perUser, [userId]);
-  const budget = { name: 'sms-project', limit: projectSmsSettings(project.settings).max_per_hour, windowMs: 3600_000 };
+  const budget = {
+    name: 'sms-project',
+    limit: projectSmsSettings(project.settings).max_per_hour,
+    windowMs: 3600_000,
+  };
   await rateLimits.enforce(res, budget, [project.id], 'when-refused');
 }

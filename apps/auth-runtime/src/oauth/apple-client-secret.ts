@@ -9,9 +9,24 @@ export const APPLE_CLIENT_SECRET_TTL_SECONDS = 300;
  * id, `iss` = team id, `sub` = client id (the Services ID), `aud` = the issuer
  * (`https://appleid.apple.com` unless overridden).
  */
-export function appleClientSecret(key: AppleSigningKey, clientId: string, audience: string, nowSeconds: number): string {
-  return jwt.sign({ iss: key.teamId, sub: clientId, aud: audience, iat: nowSeconds, exp: nowSeconds + APPLE_CLIENT_SECRET_TTL_SECONDS }, key.privateKeyPem, {
-    algorithm: 'ES256',
-    keyid: key.keyId,
-  });
+export function appleClientSecret(
+  key: AppleSigningKey,
+  clientId: string,
+  audience: string,
+  nowSeconds: number,
+): string {
+  return jwt.sign(
+    {
+      iss: key.teamId,
+      sub: clientId,
+      aud: audience,
+      iat: nowSeconds,
+      exp: nowSeconds + APPLE_CLIENT_SECRET_TTL_SECONDS,
+    },
+    key.privateKeyPem,
+    {
+      algorithm: 'ES256',
+      keyid: key.keyId,
+    },
+  );
 }

@@ -13,7 +13,12 @@ export const OAUTH_COOKIE_PATH = '/v1/auth/oauth';
  * `SameSite=None` without `Secure`).
  */
 function bindingCookie(config: AppConfig): CookieOptions {
-  return { httpOnly: true, secure: config.http.cookieSecure, sameSite: config.http.cookieSecure ? 'none' : 'lax', path: OAUTH_COOKIE_PATH };
+  return {
+    httpOnly: true,
+    secure: config.http.cookieSecure,
+    sameSite: config.http.cookieSecure ? 'none' : 'lax',
+    path: OAUTH_COOKIE_PATH,
+  };
 }
 
 /** The binding value the browser presented, when it looks like one of ours. */
@@ -22,7 +27,12 @@ export function presentedBinding(req: Request): string | null {
   return value !== null && /^[A-Za-z0-9_-]{43}$/.test(value) ? value : null;
 }
 
-export function setBindingCookie(res: Response, config: AppConfig, value: string, maxAgeMs: number): void {
+export function setBindingCookie(
+  res: Response,
+  config: AppConfig,
+  value: string,
+  maxAgeMs: number,
+): void {
   res.cookie(OAUTH_BINDING_COOKIE, value, { ...bindingCookie(config), maxAge: maxAgeMs });
 }
 

@@ -43,7 +43,20 @@ function toTransaction(r: RawTransaction): OAuthTransaction {
 export class OAuthTransactionsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  async create(t: Pick<OAuthTransaction, 'tenantId' | 'projectId' | 'provider' | 'stateHash' | 'browserBindingHash' | 'codeVerifierEncrypted' | 'nonce' | 'redirectUrl' | 'expiresAt'>): Promise<void> {
+  async create(
+    t: Pick<
+      OAuthTransaction,
+      | 'tenantId'
+      | 'projectId'
+      | 'provider'
+      | 'stateHash'
+      | 'browserBindingHash'
+      | 'codeVerifierEncrypted'
+      | 'nonce'
+      | 'redirectUrl'
+      | 'expiresAt'
+    >,
+  ): Promise<void> {
     await this.dataSource.getRepository(OAuthTransaction).insert(t);
   }
 
@@ -51,12 +64,19 @@ export class OAuthTransactionsRepository {
     return this.dataSource.getRepository(OAuthTransaction).findOne({ where: { stateHash } });
   }
 
-  async consume(stateHash: string, bindingHash: string, now: Date): Promise<OAuthTransaction | null> {
+  async consume(
+    stateHash: string,
+    bindingHash: string,
+    now: Date,
+  ): Promise<OAuthTransaction | null> {
     const r = await this.dataSource
       .createQueryBuilder()
       .update(OAuthTransaction)
       .set({ consumedAt: now })
-      .where('state_hash = :stateHash AND browser_binding_hash = :bindingHash AND consumed_at IS NULL AND expires_at > :now', { stateHash, bindingHash, now })
+      .where(
+        'state_hash = :stateHash AND browser_binding_hash = :bindingHash AND consumed_at IS NULL AND expires_at > :now',
+        { stateHash, bindingHash, now },
+      )
       .returning('*')
       .execute();
     const raw = (r.raw as RawTransaction[])[0];
@@ -65,7 +85,12 @@ export class OAuthTransactionsRepository {
 
   /** Drops transactions that expired before `before` (used or not); returns how many. */
   async purgeExpired(before: Date): Promise<number> {
-    const r = await this.dataSource.createQueryBuilder().delete().from(OAuthTransaction).where('expires_at < :before', { before }).execute();
+    const r = await this.dataSource
+      .createQueryBuilder()
+      .delete()
+      .from(OAuthTransaction)
+      .where('expires_at < :before', { before })
+      .execute();
     return r.affected ?? 0;
   }
 }

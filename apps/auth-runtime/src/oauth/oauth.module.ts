@@ -15,6 +15,12 @@ import { ProviderKeysService } from './provider-keys.service';
 @Module({
   imports: [ClaimsModule, CredentialsModule, SessionsModule, SignInModule, UsersModule],
   controllers: [OAuthController],
-  providers: [OAuthService, OAuthAccountsService, OAuthTransactionsRepository, ProviderKeysService, IdTokenVerifier],
+  providers: [
+    OAuthService,
+    OAuthAccountsService,
+    OAuthTransactionsRepository,
+    ProviderKeysService,
+    IdTokenVerifier,
+  ],
 })
 export class OAuthModule {}

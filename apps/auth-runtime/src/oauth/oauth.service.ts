@@ -101,10 +101,16 @@ export class OAuthService {
 
   // ---------------------------------------------------------------- authorize
 
-  async authorize(project: ResolvedProject, providerParam: string, redirectUrl: unknown, presentedBinding: string | null): Promise<AuthorizeResult> {
+  async authorize(
+    project: ResolvedProject,
+    providerParam: string,
+    redirectUrl: unknown,
+    presentedBinding: string | null,
+  ): Promise<AuthorizeResult> {
     const errors: FieldErrors = {};
     let settings: ProviderSettings | null = null;
-    if (!isOAuthProvider(providerParam)) errors.provider = ['must be one of google, github, microsoft, apple'];
+    if (!isOAuthProvider(providerParam))
+      errors.provider = ['must be one of google, github, microsoft, apple'];
     else {
       const read = readProviderSettings(this.config, project, providerParam);
       if (read.ok) settings = read.settings;
@@ -114,17 +120,23 @@ export class OAuthService {
     if (redirectUrl === undefined || redirectUrl === '') errors.redirect_url = ['is required'];
     else if (typeof redirectUrl !== 'string') errors.redirect_url = ['must be a single URL'];
     else {
-      target = redirectUrl.length <= MAX_REDIRECT_URL_LENGTH ? matchRedirectUrl(project, redirectUrl, this.config.http.publicAuthUrl) : null;
+      target =
+        redirectUrl.length <= MAX_REDIRECT_URL_LENGTH
+          ? matchRedirectUrl(project, redirectUrl, this.config.http.publicAuthUrl)
+          : null;
       if (!target) errors.redirect_url = ["must be one of the project's registered redirect URLs"];
     }
-    if (!settings || !target) throw ProblemError.validation(errors, 'The authorization request is invalid.');
+    if (!settings || !target)
+      throw ProblemError.validation(errors, 'The authorization request is invalid.');
 
     await this.purgeOccasionally();
     let endpoints: Endpoints;
     try {
       endpoints = await this.endpointsOf(settings);
     } catch {
-      throw new ProblemError('service-unavailable', { detail: 'The identity provider cannot be reached; try again shortly.' });
+      throw new ProblemError('service-unavailable', {
+        detail: 'The identity provider cannot be reached; try again shortly.',
+      });
     }
 
     const chosen = settings;
@@ -142,7 +154,11 @@ export class OAuthService {
           provider: chosen.provider,
           stateHash,
           browserBindingHash: sha256Hex(binding),
-          codeVerifierEncrypted: encryptSecret(this.config.auth.encryptionKey, codeVerifier, verifierAad(stateHash)),
+          codeVerifierEncrypted: encryptSecret(
+            this.config.auth.encryptionKey,
+            codeVerifier,
+            verifierAad(stateHash),
+          ),
           nonce,
           redirectUrl: redirectTarget,
           expiresAt: new Date(this.clock.nowMs() + OAUTH_TRANSACTION_TTL_MS),
@@ -150,8 +166,11 @@ export class OAuthService {
         return state;
       },
     });
-    const never: ProviderVerify = (_a, _r, _p, _profile, done) => done(new Error('no verification during authorize'));
-    const strategy = createProviderStrategy(this.strategyInput(settings, endpoints, store, run, never));
+    const never: ProviderVerify = (_a, _r, _p, _profile, done) =>
+      done(new Error('no verification during authorize'));
+    const strategy = createProviderStrategy(
+      this.strategyInput(settings, endpoints, store, run, never),
+    );
     const outcome = await run.start(strategy, { query: {}, body: {} }, nonce ? { nonce } : {});
     if (outcome.kind === 'redirect') return { location: outcome.url, binding };
     if (outcome.kind === 'error') throw outcome.error;
@@ -164,14 +183,21 @@ export class OAuthService {
       if (!(await this.cache.setIfAbsent(PURGE_LOCK_KEY, '1', PURGE_EVERY_MS))) return;
       await this.transactions.purgeExpired(new Date(this.clock.nowMs() - PURGE_AFTER_MS));
     } catch (err) {
-      this.logger.warn(`purging expired OAuth transactions failed: ${err instanceof Error ? err.message : String(err)}`);
+      this.logger.warn(
+        `purging expired OAuth transactions failed: ${err instanceof Error ? err.message : String(err)}`,
+      );
     }
   }
 
   // ---------------------------------------------------------------- callback
 
-  async callback(params: CallbackParams, presentedBinding: string | null, meta: RequestMeta): Promise<CallbackResult> {
-    const unknownState = () => new ProblemError('invalid-token', { detail: 'The state is unknown.' });
+  async callback(
+    params: CallbackParams,
+    presentedBinding: string | null,
+    meta: RequestMeta,
+  ): Promise<CallbackResult> {
+    const unknownState = () =>
+      new ProblemError('invalid-token', { detail: 'The state is unknown.' });
     if (!params.state || !STATE_PATTERN.test(params.state)) throw unknownState();
     const stateHash = sha256Hex(params.state);
     const issued = await this.transactions.findByStateHash(stateHash);
@@ -179,22 +205,32 @@ export class OAuthService {
     const project = await this.projects.byId(issued.projectId);
     // The stored target was registered at authorize time; if the project dropped it since, we
     // no longer send anyone there.
-    const target = project ? matchRedirectUrl(project, issued.redirectUrl, this.config.http.publicAuthUrl) : null;
+    const target = project
+      ? matchRedirectUrl(project, issued.redirectUrl, this.config.http.publicAuthUrl)
+      : null;
     if (!project || !target) throw unknownState();
 
-    const failWith = async (code: OAuthErrorCode, userId: string | null): Promise<CallbackResult> => {
+    const failWith = async (
+      code: OAuthErrorCode,
+      userId: string | null,
+    ): Promise<CallbackResult> => {
       await this.recordFailure(project, issued.provider, code, userId, meta);
       return { location: withQuery(target, { error: code }), session: null };
     };
 
-    const tx = presentedBinding ? await this.transactions.consume(stateHash, sha256Hex(presentedBinding), this.clock.now()) : null;
+    const tx = presentedBinding
+      ? await this.transactions.consume(stateHash, sha256Hex(presentedBinding), this.clock.now())
+      : null;
     if (!tx) return failWith('invalid_state', null);
 
     let userId: string | null = null;
     try {
       if (params.error !== null) {
         const declined = USER_DECLINED_ERRORS.has(params.error);
-        throw new OAuthFailure(declined ? 'access_denied' : 'provider_error', `the provider answered ${params.error.slice(0, 64)}`);
+        throw new OAuthFailure(
+          declined ? 'access_denied' : 'provider_error',
+          `the provider answered ${params.error.slice(0, 64)}`,
+        );
       }
       if (!params.code) throw new OAuthFailure('provider_error', 'the provider sent no code');
       const identity = await this.exchange(project, tx, params.code);
@@ -202,37 +238,64 @@ export class OAuthService {
       userId = user.id;
       const outcome = await this.completion.complete(project, user, meta, 'oauth');
       if (outcome.kind === 'mfa') {
-        return { location: withQuery(target, { mfa_required: 'true', mfa_token: outcome.challenge.mfa_token }), session: null };
+        return {
+          location: withQuery(target, {
+            mfa_required: 'true',
+            mfa_token: outcome.challenge.mfa_token,
+          }),
+          session: null,
+        };
       }
       return { location: target, session: outcome.session };
     } catch (err) {
       if (err instanceof OAuthFailure) {
-        this.logger.log(`OAuth ${tx.provider} sign-in failed for project ${project.id}: ${err.code} (${err.message})`);
+        this.logger.log(
+          `OAuth ${tx.provider} sign-in failed for project ${project.id}: ${err.code} (${err.message})`,
+        );
         return failWith(err.code, userId);
       }
-      this.logger.error(`OAuth ${tx.provider} callback failed for project ${project.id}: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`);
+      this.logger.error(
+        `OAuth ${tx.provider} callback failed for project ${project.id}: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`,
+      );
       return failWith('server_error', userId);
     }
   }
 
   /** Recorded with CONTRACT §13's reason word (`disabled`, else `invalid_credentials`) and the callback's code as `error`. */
-  private async recordFailure(project: ResolvedProject, provider: string, error: OAuthErrorCode, userId: string | null, meta: RequestMeta): Promise<void> {
+  private async recordFailure(
+    project: ResolvedProject,
+    provider: string,
+    error: OAuthErrorCode,
+    userId: string | null,
+    meta: RequestMeta,
+  ): Promise<void> {
     const reason = error === 'account_disabled' ? 'disabled' : 'invalid_credentials';
     try {
       await this.dataSource.transaction((manager) =>
-        this.userEvents.signInFailed(manager, project, { userId, meta, data: { method: 'oauth', provider, reason, error } }),
+        this.userEvents.signInFailed(manager, project, {
+          userId,
+          meta,
+          data: { method: 'oauth', provider, reason, error },
+        }),
       );
     } catch (err) {
-      this.logger.warn(`recording an OAuth failure failed: ${err instanceof Error ? err.message : String(err)}`);
+      this.logger.warn(
+        `recording an OAuth failure failed: ${err instanceof Error ? err.message : String(err)}`,
+      );
     }
   }
 
   // ---------------------------------------------------------------- provider exchange
 
   /** Runs the provider's strategy on the callback: code + PKCE verifier → tokens → identity. */
-  private async exchange(project: ResolvedProject, tx: OAuthTransaction, code: string): Promise<ProviderIdentity> {
+  private async exchange(
+    project: ResolvedProject,
+    tx: OAuthTransaction,
+    code: string,
+  ): Promise<ProviderIdentity> {
     const provider = tx.provider;
-    if (!isOAuthProvider(provider)) throw new OAuthFailure('provider_error', 'unknown provider in transaction');
+    if (!isOAuthProvider(provider))
+      throw new OAuthFailure('provider_error', 'unknown provider in transaction');
     const read = readProviderSettings(this.config, project, provider);
     if (!read.ok) throw new OAuthFailure('provider_error', `provider ${read.problem}`);
     const settings = read.settings;
@@ -242,7 +305,11 @@ export class OAuthService {
     } catch (err) {
       throw new OAuthFailure('provider_error', `discovery failed: ${describe(err)}`);
     }
-    const codeVerifier = decryptSecretString(this.config.auth.encryptionKey, tx.codeVerifierEncrypted, verifierAad(tx.stateHash));
+    const codeVerifier = decryptSecretString(
+      this.config.auth.encryptionKey,
+      tx.codeVerifierEncrypted,
+      verifierAad(tx.stateHash),
+    );
 
     const run = new StrategyRun<ProviderIdentity>(this.runDeadlineMs);
     const store = new TransactionStateStore(run, { codeVerifier });
@@ -252,10 +319,15 @@ export class OAuthService {
         (err: unknown) => run.run(() => done(err)),
       );
     };
-    const strategy = createProviderStrategy(this.strategyInput(settings, endpoints, store, run, verify));
+    const strategy = createProviderStrategy(
+      this.strategyInput(settings, endpoints, store, run, verify),
+    );
     const outcome = await run.start(strategy, { query: { code, state: 'verified' }, body: {} }, {});
     if (outcome.kind === 'success') return outcome.user;
-    throw new OAuthFailure('provider_error', outcome.kind === 'error' ? describe(outcome.error) : `strategy ended with ${outcome.kind}`);
+    throw new OAuthFailure(
+      'provider_error',
+      outcome.kind === 'error' ? describe(outcome.error) : `strategy ended with ${outcome.kind}`,
+    );
   }
 
   private async identityOf(
@@ -267,7 +339,8 @@ export class OAuthService {
     profile: unknown,
   ): Promise<ProviderIdentity> {
     if (settings.kind === 'github') return identityFromGitHub(profile as GitHubProfileDocuments);
-    if (!settings.issuer || !endpoints.jwksUrl) throw new Error('OpenID Connect provider without issuer or keys');
+    if (!settings.issuer || !endpoints.jwksUrl)
+      throw new Error('OpenID Connect provider without issuer or keys');
     const claims = await this.idTokens.verify((tokenParams as { id_token?: unknown }).id_token, {
       issuer: settings.issuer,
       issuerAliases: settings.issuerAliases,
@@ -276,9 +349,14 @@ export class OAuthService {
       jwksUrl: endpoints.jwksUrl,
     });
     let userinfo: unknown = null;
-    if (settings.provider === 'google') userinfo = (profile as { _json?: unknown } | undefined)?._json ?? null;
+    if (settings.provider === 'google')
+      userinfo = (profile as { _json?: unknown } | undefined)?._json ?? null;
     else if (claims.email === undefined && endpoints.userinfoUrl) {
-      const res = await providerRequest(endpoints.userinfoUrl, { headers: { Authorization: `Bearer ${accessToken}` } }, this.config.oauth);
+      const res = await providerRequest(
+        endpoints.userinfoUrl,
+        { headers: { Authorization: `Bearer ${accessToken}` } },
+        this.config.oauth,
+      );
       if (res.status < 200 || res.status > 299) throw new Error(`userinfo answered ${res.status}`);
       userinfo = JSON.parse(res.body) as unknown;
     }
@@ -288,25 +366,42 @@ export class OAuthService {
   /** Endpoint URLs from the settings, the provider's defaults, or (overridden issuer) its discovery document. */
   private async endpointsOf(settings: ProviderSettings): Promise<Endpoints> {
     let { authorizationUrl, tokenUrl, userinfoUrl, jwksUrl } = settings;
-    if (settings.kind === 'oidc' && settings.issuer && (!authorizationUrl || !tokenUrl || !jwksUrl)) {
+    if (
+      settings.kind === 'oidc' &&
+      settings.issuer &&
+      (!authorizationUrl || !tokenUrl || !jwksUrl)
+    ) {
       const doc = await this.keys.discover(settings.issuer);
       authorizationUrl ??= doc.authorization_endpoint ?? null;
       tokenUrl ??= doc.token_endpoint ?? null;
       userinfoUrl ??= doc.userinfo_endpoint ?? null;
       jwksUrl ??= doc.jwks_uri ?? null;
     }
-    if (!authorizationUrl || !tokenUrl || (settings.kind === 'oidc' && !jwksUrl)) throw new Error('provider endpoints unknown');
+    if (!authorizationUrl || !tokenUrl || (settings.kind === 'oidc' && !jwksUrl))
+      throw new Error('provider endpoints unknown');
     // The endpoints this server calls (not the authorization URL: only browsers go there), from
     // the settings or the discovery document, fail here when OAUTH_ALLOW_PRIVATE_URLS refuses them
     // outright (scheme, literal address, blocked name), before the user is sent to the provider;
     // names are judged again on their resolved addresses when each call connects.
-    for (const url of [tokenUrl, userinfoUrl, jwksUrl, settings.emailsUrl]) if (url) outboundTarget(url, this.config.oauth.allowPrivateUrls);
+    for (const url of [tokenUrl, userinfoUrl, jwksUrl, settings.emailsUrl])
+      if (url) outboundTarget(url, this.config.oauth.allowPrivateUrls);
     return { authorizationUrl, tokenUrl, userinfoUrl, jwksUrl, emailsUrl: settings.emailsUrl };
   }
 
-  private strategyInput(settings: ProviderSettings, endpoints: Endpoints, store: TransactionStateStore, guard: CallbackGuard, verify: ProviderVerify): StrategyInput {
+  private strategyInput(
+    settings: ProviderSettings,
+    endpoints: Endpoints,
+    store: TransactionStateStore,
+    guard: CallbackGuard,
+    verify: ProviderVerify,
+  ): StrategyInput {
     const clientSecret = settings.apple
-      ? appleClientSecret(settings.apple, settings.clientId, settings.issuer ?? 'https://appleid.apple.com', Math.floor(this.clock.nowMs() / 1000))
+      ? appleClientSecret(
+          settings.apple,
+          settings.clientId,
+          settings.issuer ?? 'https://appleid.apple.com',
+          Math.floor(this.clock.nowMs() / 1000),
+        )
       : (settings.clientSecret ?? '');
     return {
       provider: settings.provider,
@@ -329,4 +424,3 @@ export class OAuthService {
 function describe(err: unknown): string {
   return err instanceof Error ? `${err.name}: ${err.message}`.slice(0, 300) : 'unknown error';
 }
-

@@ -1,6 +1,11 @@
 import { createPrivateKey } from 'node:crypto';
 import type { AppConfig } from '@gatehouse/config';
-import { OAUTH_PROVIDERS, openOAuthSecret, type OAuthProvider, type ResolvedProject } from '@gatehouse/identity';
+import {
+  OAUTH_PROVIDERS,
+  openOAuthSecret,
+  type OAuthProvider,
+  type ResolvedProject,
+} from '@gatehouse/identity';
 
 /** How a provider proves who the user is: a signed OpenID Connect ID token, or GitHub's REST API. */
 export type ProviderKind = 'oidc' | 'github';
@@ -100,7 +105,8 @@ export interface ProviderSettings {
   emailsUrl: string | null;
 }
 
-export type ProviderSettingsResult = { ok: true; settings: ProviderSettings } | { ok: false; problem: string };
+export type ProviderSettingsResult =
+  { ok: true; settings: ProviderSettings } | { ok: false; problem: string };
 
 const MAX_SCOPES = 50;
 
@@ -124,7 +130,13 @@ function httpUrl(raw: Record<string, unknown>, key: string): string | null | und
   }
 }
 
-function open(config: AppConfig, projectId: string, provider: OAuthProvider, field: 'client_secret' | 'private_key', sealed: string | null): string | null {
+function open(
+  config: AppConfig,
+  projectId: string,
+  provider: OAuthProvider,
+  field: 'client_secret' | 'private_key',
+  sealed: string | null,
+): string | null {
   if (!sealed) return null;
   try {
     return openOAuthSecret(config, projectId, provider, field, sealed);
@@ -137,7 +149,11 @@ function scopesOf(raw: Record<string, unknown>, d: ProviderDefaults): string[] |
   const given = raw.scopes;
   let scopes: string[];
   if (given === undefined || given === null) scopes = [...d.scopes];
-  else if (Array.isArray(given) && given.length <= MAX_SCOPES && given.every((s) => typeof s === 'string' && /^[\x21\x23-\x5b\x5d-\x7e]+$/.test(s))) {
+  else if (
+    Array.isArray(given) &&
+    given.length <= MAX_SCOPES &&
+    given.every((s) => typeof s === 'string' && /^[\x21\x23-\x5b\x5d-\x7e]+$/.test(s))
+  ) {
     scopes = [...(given as string[])];
   } else return null;
   for (const s of d.requiredScopes) if (!scopes.includes(s)) scopes.unshift(s);
@@ -149,13 +165,21 @@ function scopesOf(raw: Record<string, unknown>, d: ProviderDefaults): string[] |
  * not `enabled: true`, or lacks what it needs (client id; client secret, or Apple's team id, key
  * id and a P-256 private key; well-formed URLs and scopes) is not usable: the reason comes back.
  */
-export function readProviderSettings(config: AppConfig, project: Pick<ResolvedProject, 'id' | 'settings'>, provider: OAuthProvider): ProviderSettingsResult {
+export function readProviderSettings(
+  config: AppConfig,
+  project: Pick<ResolvedProject, 'id' | 'settings'>,
+  provider: OAuthProvider,
+): ProviderSettingsResult {
   const all = project.settings.oauth_providers;
   const raw = all && typeof all === 'object' && !Array.isArray(all) ? all[provider] : undefined;
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return { ok: false, problem: 'is not configured for this project' };
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+    return { ok: false, problem: 'is not configured for this project' };
   if (raw.enabled !== true) return { ok: false, problem: 'is not enabled for this project' };
   const d = PROVIDER_DEFAULTS[provider];
-  const notConfigured = (what: string): ProviderSettingsResult => ({ ok: false, problem: `is not fully configured for this project (${what})` });
+  const notConfigured = (what: string): ProviderSettingsResult => ({
+    ok: false,
+    problem: `is not fully configured for this project (${what})`,
+  });
 
   const clientId = text(raw, 'client_id');
   if (!clientId) return notConfigured('client_id');
@@ -163,7 +187,14 @@ export function readProviderSettings(config: AppConfig, project: Pick<ResolvedPr
   if (!scopes) return notConfigured('scopes');
 
   const urls: Record<string, string | null> = {};
-  for (const key of ['issuer', 'authorization_url', 'token_url', 'userinfo_url', 'emails_url', 'jwks_url']) {
+  for (const key of [
+    'issuer',
+    'authorization_url',
+    'token_url',
+    'userinfo_url',
+    'emails_url',
+    'jwks_url',
+  ]) {
     const v = httpUrl(raw, key);
     if (v === undefined) return notConfigured(key);
     urls[key] = v;
@@ -174,11 +205,24 @@ export function readProviderSettings(config: AppConfig, project: Pick<ResolvedPr
   if (provider === 'apple') {
     const teamId = text(raw, 'team_id');
     const keyId = text(raw, 'key_id');
-    const pem = open(config, project.id, provider, 'private_key', text(raw, 'private_key_encrypted'));
-    if (!teamId || !keyId || !pem || !isP256PrivateKey(pem)) return notConfigured('team_id, key_id, private_key');
+    const pem = open(
+      config,
+      project.id,
+      provider,
+      'private_key',
+      text(raw, 'private_key_encrypted'),
+    );
+    if (!teamId || !keyId || !pem || !isP256PrivateKey(pem))
+      return notConfigured('team_id, key_id, private_key');
     apple = { teamId, keyId, privateKeyPem: pem };
   } else {
-    clientSecret = open(config, project.id, provider, 'client_secret', text(raw, 'client_secret_encrypted'));
+    clientSecret = open(
+      config,
+      project.id,
+      provider,
+      'client_secret',
+      text(raw, 'client_secret_encrypted'),
+    );
     if (!clientSecret) return notConfigured('client_secret');
   }
 
@@ -204,7 +248,10 @@ export function readProviderSettings(config: AppConfig, project: Pick<ResolvedPr
       tokenUrl: urls.token_url ?? fallback(d.tokenUrl),
       userinfoUrl,
       jwksUrl: urls.jwks_url ?? fallback(d.jwksUrl),
-      emailsUrl: d.kind === 'github' ? (urls.emails_url ?? (userinfoUrl ? `${userinfoUrl.replace(/\/+$/, '')}/emails` : null)) : null,
+      emailsUrl:
+        d.kind === 'github'
+          ? (urls.emails_url ?? (userinfoUrl ? `${userinfoUrl.replace(/\/+$/, '')}/emails` : null))
+          : null,
     },
   };
 }

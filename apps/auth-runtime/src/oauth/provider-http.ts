@@ -10,7 +10,10 @@ export type ProviderResponse = OutboundResponse;
 export type ProviderCallPolicy = AppConfig['oauth'];
 
 export class ProviderHttpError extends Error {
-  constructor(message: string, readonly status?: number) {
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
     super(message);
     this.name = 'ProviderHttpError';
   }
@@ -29,15 +32,24 @@ export function providerRequest(
 ): Promise<ProviderResponse> {
   return outboundRequest(
     url,
-    { method: init.method ?? 'GET', headers: { 'User-Agent': 'Gatehouse', Accept: 'application/json', ...init.headers }, ...(init.body !== undefined ? { body: init.body } : {}) },
-    { mode: policy.allowPrivateUrls, timeoutMs: policy.timeoutMs, maxBytes: MAX_PROVIDER_RESPONSE_BYTES },
+    {
+      method: init.method ?? 'GET',
+      headers: { 'User-Agent': 'Gatehouse', Accept: 'application/json', ...init.headers },
+      ...(init.body !== undefined ? { body: init.body } : {}),
+    },
+    {
+      mode: policy.allowPrivateUrls,
+      timeoutMs: policy.timeoutMs,
+      maxBytes: MAX_PROVIDER_RESPONSE_BYTES,
+    },
   );
 }
 
 /** GET a JSON document (discovery, JWKS); non-2xx or non-JSON is a ProviderHttpError. */
 export async function fetchProviderJson(url: string, policy: ProviderCallPolicy): Promise<unknown> {
   const res = await providerRequest(url, {}, policy);
-  if (res.status < 200 || res.status > 299) throw new ProviderHttpError(`provider answered ${res.status}`, res.status);
+  if (res.status < 200 || res.status > 299)
+    throw new ProviderHttpError(`provider answered ${res.status}`, res.status);
   try {
     return JSON.parse(res.body) as unknown;
   } catch {
@@ -56,7 +68,14 @@ type OAuth2Callback = (err: unknown, body?: string, res?: { statusCode: number }
 interface OAuth2Internals {
   _customHeaders?: Record<string, string>;
   _accessTokenName?: string;
-  _request: (method: string, url: string, headers: Record<string, string> | null, body: string | Buffer | null, accessToken: string | null, callback: OAuth2Callback) => void;
+  _request: (
+    method: string,
+    url: string,
+    headers: Record<string, string> | null,
+    body: string | Buffer | null,
+    accessToken: string | null,
+    callback: OAuth2Callback,
+  ) => void;
 }
 
 /**
@@ -66,20 +85,35 @@ interface OAuth2Internals {
  * stay node-oauth's: non-2xx → `{statusCode, data}`; a throw inside a strategy's callback is
  * routed to `guard`.
  */
-export function installBoundedTransport(oauth2: unknown, guard: CallbackGuard, policy: ProviderCallPolicy): void {
+export function installBoundedTransport(
+  oauth2: unknown,
+  guard: CallbackGuard,
+  policy: ProviderCallPolicy,
+): void {
   const client = oauth2 as OAuth2Internals;
   client._request = (method, url, headers, body, accessToken, callback) => {
     const send = async (): Promise<ProviderResponse> => {
       const all: Record<string, string> = { ...(client._customHeaders ?? {}), ...(headers ?? {}) };
       const target = new URL(url);
-      if (accessToken && !('Authorization' in all)) target.searchParams.set(client._accessTokenName ?? 'access_token', accessToken);
-      const payload = body === null || body === '' ? undefined : Buffer.isBuffer(body) ? body.toString('utf8') : body;
-      return providerRequest(target.toString(), { method, headers: all, ...(payload !== undefined ? { body: payload } : {}) }, policy);
+      if (accessToken && !('Authorization' in all))
+        target.searchParams.set(client._accessTokenName ?? 'access_token', accessToken);
+      const payload =
+        body === null || body === ''
+          ? undefined
+          : Buffer.isBuffer(body)
+            ? body.toString('utf8')
+            : body;
+      return providerRequest(
+        target.toString(),
+        { method, headers: all, ...(payload !== undefined ? { body: payload } : {}) },
+        policy,
+      );
     };
     send().then(
       (res) =>
         guard.run(() => {
-          if (res.status >= 200 && res.status <= 299) callback(null, res.body, { statusCode: res.status });
+          if (res.status >= 200 && res.status <= 299)
+            callback(null, res.body, { statusCode: res.status });
           else callback({ statusCode: res.status, data: res.body });
         }),
       (err: unknown) => guard.run(() => callback(err)),

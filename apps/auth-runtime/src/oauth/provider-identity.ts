@@ -16,7 +16,8 @@ export class ProviderProfileError extends Error {
   }
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A plausible address, trimmed; anything else counts as no email at all. */
 export function providerEmail(value: unknown): string | null {
@@ -28,18 +29,27 @@ export function providerEmail(value: unknown): string | null {
 }
 
 /** Apple sends `"true"` as a string; the others a boolean, and a string from them asserts nothing. */
-const asserted = (provider: OAuthProvider, v: unknown): boolean => v === true || (provider === 'apple' && v === 'true');
+const asserted = (provider: OAuthProvider, v: unknown): boolean =>
+  v === true || (provider === 'apple' && v === 'true');
 
 /**
  * From validated ID token claims (Google, Microsoft, Apple), completed by the userinfo document
  * when the token carries no email. Microsoft rarely asserts `email_verified`; its `xms_edov`
  * (email domain owner verified) counts as the same assertion.
  */
-export function identityFromClaims(provider: OAuthProvider, claims: Record<string, unknown>, userinfo: unknown = null): ProviderIdentity {
+export function identityFromClaims(
+  provider: OAuthProvider,
+  claims: Record<string, unknown>,
+  userinfo: unknown = null,
+): ProviderIdentity {
   const subject = claims.sub as string;
   let email = providerEmail(claims.email);
-  let verified = email !== null && (asserted(provider, claims.email_verified) || (provider === 'microsoft' && asserted(provider, claims.xms_edov)));
-  if (isRecord(userinfo) && userinfo.sub !== subject) throw new ProviderProfileError('userinfo is about another subject');
+  let verified =
+    email !== null &&
+    (asserted(provider, claims.email_verified) ||
+      (provider === 'microsoft' && asserted(provider, claims.xms_edov)));
+  if (isRecord(userinfo) && userinfo.sub !== subject)
+    throw new ProviderProfileError('userinfo is about another subject');
   if (email === null && isRecord(userinfo)) {
     email = providerEmail(userinfo.email);
     verified = email !== null && asserted(provider, userinfo.email_verified);
@@ -55,10 +65,23 @@ export function identityFromGitHub(docs: GitHubProfileDocuments): ProviderIdenti
   const user = docs.user;
   if (!isRecord(user)) throw new ProviderProfileError('GitHub user document is not an object');
   const id = user.id;
-  const subject = typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? String(id) : typeof id === 'string' && /^[1-9]\d{0,19}$/.test(id) ? id : null;
+  const subject =
+    typeof id === 'number' && Number.isSafeInteger(id) && id > 0
+      ? String(id)
+      : typeof id === 'string' && /^[1-9]\d{0,19}$/.test(id)
+        ? id
+        : null;
   if (!subject) throw new ProviderProfileError('GitHub user has no id');
-  if (!Array.isArray(docs.emails)) throw new ProviderProfileError('GitHub emails document is not a list');
-  const primary = (docs.emails as unknown[]).find((e): e is Record<string, unknown> => isRecord(e) && e.primary === true);
+  if (!Array.isArray(docs.emails))
+    throw new ProviderProfileError('GitHub emails document is not a list');
+  const primary = (docs.emails as unknown[]).find(
+    (e): e is Record<string, unknown> => isRecord(e) && e.primary === true,
+  );
   const email = primary ? providerEmail(primary.email) : null;
-  return { provider: 'github', subject, email, emailVerified: email !== null && primary?.verified === true };
+  return {
+    provider: 'github',
+    subject,
+    email,
+    emailVerified: email !== null && primary?.verified === true,
+  };
 }

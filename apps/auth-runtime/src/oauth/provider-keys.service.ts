@@ -29,7 +29,8 @@ export interface VerificationKey {
   alg: string | null;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Identity providers' public documents: OpenID discovery and JWKS, fetched with the bounded HTTP
@@ -52,9 +53,16 @@ export class ProviderKeysService {
     const hit = this.discovery.get(issuer);
     if (hit && now - hit.fetchedAt < DISCOVERY_TTL_MS) return hit.value;
     const base = issuer.replace('{tenantid}', 'common').replace(/\/+$/, '');
-    const doc = await fetchProviderJson(`${base}/.well-known/openid-configuration`, this.config.oauth);
-    if (!isRecord(doc) || typeof doc.issuer !== 'string') throw new ProviderHttpError('invalid discovery document');
-    if (!issuer.includes('{tenantid}') && doc.issuer.replace(/\/+$/, '') !== issuer.replace(/\/+$/, '')) {
+    const doc = await fetchProviderJson(
+      `${base}/.well-known/openid-configuration`,
+      this.config.oauth,
+    );
+    if (!isRecord(doc) || typeof doc.issuer !== 'string')
+      throw new ProviderHttpError('invalid discovery document');
+    if (
+      !issuer.includes('{tenantid}') &&
+      doc.issuer.replace(/\/+$/, '') !== issuer.replace(/\/+$/, '')
+    ) {
       throw new ProviderHttpError('discovery document names another issuer');
     }
     const str = (k: string) => (typeof doc[k] === 'string' ? { [k]: doc[k] } : {});
@@ -107,7 +115,11 @@ export function parseJwks(doc: unknown): VerificationKey[] {
     const { d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, ...pub } = raw;
     try {
       const key = createPublicKey({ key: pub as JsonWebKey, format: 'jwk' });
-      out.push({ key, kid: typeof raw.kid === 'string' ? raw.kid : null, alg: typeof raw.alg === 'string' ? raw.alg : null });
+      out.push({
+        key,
+        kid: typeof raw.kid === 'string' ? raw.kid : null,
+        alg: typeof raw.alg === 'string' ? raw.alg : null,
+      });
     } catch {
       // not a usable public key
     }

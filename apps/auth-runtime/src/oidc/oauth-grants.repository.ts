@@ -46,8 +46,15 @@ export class OAuthGrantsRepository {
   ) {}
 
   /** The grant's user (and the live session it is tied to) when the grant may still be used, else null. */
-  async activeGrantUser(projectId: string, grantId: string): Promise<(OidcUserRow & { session_id: string }) | null> {
-    const rows = await queryPrepared<OidcUserRow & { session_id: string }>(this.dataSource, ACTIVE_GRANT, [grantId, projectId, this.clock.now()]);
+  async activeGrantUser(
+    projectId: string,
+    grantId: string,
+  ): Promise<(OidcUserRow & { session_id: string }) | null> {
+    const rows = await queryPrepared<OidcUserRow & { session_id: string }>(
+      this.dataSource,
+      ACTIVE_GRANT,
+      [grantId, projectId, this.clock.now()],
+    );
     return rows[0] ?? null;
   }
 
@@ -61,7 +68,15 @@ export class OAuthGrantsRepository {
           WHERE EXISTS (SELECT 1 FROM users WHERE id = $3 AND project_id = $2)
          ON CONFLICT (grant_id) DO UPDATE SET scopes = EXCLUDED.scopes
          RETURNING (xmax = 0) AS inserted`,
-        [grant.tenantId, grant.projectId, grant.userId, grant.grantId, grant.clientId, grant.sessionId, JSON.stringify(grant.scopes)],
+        [
+          grant.tenantId,
+          grant.projectId,
+          grant.userId,
+          grant.grantId,
+          grant.clientId,
+          grant.sessionId,
+          JSON.stringify(grant.scopes),
+        ],
       );
       if (!rows[0]?.inserted) return;
       await this.events.record(manager, {
@@ -79,7 +94,9 @@ export class OAuthGrantsRepository {
           user_id: grant.userId,
           session_id: grant.sessionId,
           scopes: grant.scopes,
-          ...(grant.resources && Object.keys(grant.resources).length ? { resources: grant.resources } : {}),
+          ...(grant.resources && Object.keys(grant.resources).length
+            ? { resources: grant.resources }
+            : {}),
         },
       });
     });
@@ -90,7 +107,17 @@ export class OAuthGrantsRepository {
    * as a security event: `oauth_token.failed` with the client, grant type and OAuth error; never
    * the presented secret, code or token.
    */
-  async recordTokenFailure(tenantId: string, projectId: string, failure: { clientId: string | null; grantType: string | null; error: string; description: string | null }, meta: RequestMeta): Promise<void> {
+  async recordTokenFailure(
+    tenantId: string,
+    projectId: string,
+    failure: {
+      clientId: string | null;
+      grantType: string | null;
+      error: string;
+      description: string | null;
+    },
+    meta: RequestMeta,
+  ): Promise<void> {
     await this.dataSource.transaction((manager) =>
       this.events.record(manager, {
         tenantId,
@@ -101,13 +128,23 @@ export class OAuthGrantsRepository {
         resourceType: 'oauth_client',
         resourceId: failure.clientId,
         meta,
-        data: { client_id: failure.clientId, grant_type: failure.grantType, error: failure.error, error_description: failure.description },
+        data: {
+          client_id: failure.clientId,
+          grant_type: failure.grantType,
+          error: failure.error,
+          error_description: failure.description,
+        },
       }),
     );
   }
 
   /** Revokes a grant once (`oauth_grant.revoked` with the reason); later calls change nothing. */
-  async revoke(projectId: string, grantId: string, reason: string, meta: RequestMeta): Promise<boolean> {
+  async revoke(
+    projectId: string,
+    grantId: string,
+    reason: string,
+    meta: RequestMeta,
+  ): Promise<boolean> {
     return this.dataSource.transaction(async (manager) => {
       const rows = await queryRows<{ tenant_id: string; user_id: string; client_id: string }>(
         manager,

@@ -9,13 +9,23 @@ import { hostedPagesCsp } from '../hosted-pages/hosted-pages-files';
  */
 
 /** `renderError`: a held error's page, else the hosted error page with fixed words chosen by where it happened and which setting is the cause. */
-export function renderError(ctx: KoaContextWithOIDC, out: ErrorOut, err: unknown, page: { issuer: string; projectName: string; authOrigin: string }): void {
-  if (err && typeof err === 'object' && heldRedirects.has(err)) return heldErrorPage(ctx, out, page.projectName, page.authOrigin);
+export function renderError(
+  ctx: KoaContextWithOIDC,
+  out: ErrorOut,
+  err: unknown,
+  page: { issuer: string; projectName: string; authOrigin: string },
+): void {
+  if (err && typeof err === 'object' && heldRedirects.has(err))
+    return heldErrorPage(ctx, out, page.projectName, page.authOrigin);
   const target = new URL(`${page.issuer}/pages/error`);
   target.searchParams.set('error', String(out.error ?? 'server_error'));
-  if (out.error_description) target.searchParams.set('error_description', String(out.error_description));
+  if (out.error_description)
+    target.searchParams.set('error_description', String(out.error_description));
   // The page's own words, chosen by two fixed values: where it happened, and which client setting is the cause.
-  target.searchParams.set('context', String(ctx.oidc?.route ?? '').startsWith('end_session') ? 'sign-out' : 'sign-in');
+  target.searchParams.set(
+    'context',
+    String(ctx.oidc?.route ?? '').startsWith('end_session') ? 'sign-out' : 'sign-in',
+  );
   const hint = out.error_description ? settingHintKey(String(out.error_description)) : null;
   if (hint) target.searchParams.set('hint', hint);
   ctx.redirect(target.href);
@@ -26,12 +36,36 @@ export function renderError(ctx: KoaContextWithOIDC, out: ErrorOut, err: unknown
  * settings, with the setting named: the description alone says what is wrong, not where to change it.
  */
 const SETTING_HINTS: { pattern: RegExp; key: string; text: string }[] = [
-  { pattern: /^redirect_uri did not match any of the client's registered redirect_uris/, key: 'redirect_uris', text: "add it to the client's redirect_uris setting (admin API or console)" },
-  { pattern: /^post_logout_redirect_uri not registered/, key: 'post_logout_redirect_uris', text: "add it to the client's post_logout_redirect_uris setting (admin API or console)" },
-  { pattern: /^requested scope is not allowed/, key: 'scopes', text: "add the scope to the client's scopes setting (admin API or console)" },
-  { pattern: /^openid scope must be requested /, key: 'openid', text: "ask for the openid scope, and list openid in the client's scopes setting" },
-  { pattern: /^Authorization Server policy requires PKCE /, key: 'require_pkce', text: 'send code_challenge with code_challenge_method S256 (a confidential client may instead be set to require_pkce: false and send a nonce)' },
-  { pattern: /^Pushed Authorization Request must be used/, key: 'require_pushed_authorization_requests', text: "push the request to the pushed_authorization_request_endpoint first (the client's or the project's require_pushed_authorization_requests setting)" },
+  {
+    pattern: /^redirect_uri did not match any of the client's registered redirect_uris/,
+    key: 'redirect_uris',
+    text: "add it to the client's redirect_uris setting (admin API or console)",
+  },
+  {
+    pattern: /^post_logout_redirect_uri not registered/,
+    key: 'post_logout_redirect_uris',
+    text: "add it to the client's post_logout_redirect_uris setting (admin API or console)",
+  },
+  {
+    pattern: /^requested scope is not allowed/,
+    key: 'scopes',
+    text: "add the scope to the client's scopes setting (admin API or console)",
+  },
+  {
+    pattern: /^openid scope must be requested /,
+    key: 'openid',
+    text: "ask for the openid scope, and list openid in the client's scopes setting",
+  },
+  {
+    pattern: /^Authorization Server policy requires PKCE /,
+    key: 'require_pkce',
+    text: 'send code_challenge with code_challenge_method S256 (a confidential client may instead be set to require_pkce: false and send a nonce)',
+  },
+  {
+    pattern: /^Pushed Authorization Request must be used/,
+    key: 'require_pushed_authorization_requests',
+    text: "push the request to the pushed_authorization_request_endpoint first (the client's or the project's require_pushed_authorization_requests setting)",
+  },
 ];
 
 /** The description with the setting to change named after it (once). */
@@ -46,9 +80,19 @@ function settingHintKey(description: string): string | null {
 }
 
 /** Applies settingHint to the provider's answer: a JSON error body, or an error redirect's query or fragment. */
-export function withSettingHints(ctx: { body: unknown; status: number; response: { get(field: string): string; set(field: string, value: string): void } }): void {
+export function withSettingHints(ctx: {
+  body: unknown;
+  status: number;
+  response: { get(field: string): string; set(field: string, value: string): void };
+}): void {
   const body = ctx.body as { error_description?: unknown } | undefined;
-  if (body && typeof body === 'object' && !Buffer.isBuffer(body) && typeof body.error_description === 'string') body.error_description = settingHint(body.error_description);
+  if (
+    body &&
+    typeof body === 'object' &&
+    !Buffer.isBuffer(body) &&
+    typeof body.error_description === 'string'
+  )
+    body.error_description = settingHint(body.error_description);
   const location = ctx.status >= 300 && ctx.status < 400 ? ctx.response.get('Location') : '';
   if (!location || !location.includes('error_description=')) return;
   let target: URL;
@@ -83,9 +127,16 @@ const heldRedirects = new WeakSet<object>();
 export function holdErrorRedirect(ctx: KoaContextWithOIDC, err: unknown): void {
   const oidc = ctx?.oidc;
   if (!oidc || (oidc.route !== 'authorization' && oidc.route !== 'resume')) return;
-  if (!err || typeof err !== 'object' || (err as { allow_redirect?: boolean }).allow_redirect === false) return;
+  if (
+    !err ||
+    typeof err !== 'object' ||
+    (err as { allow_redirect?: boolean }).allow_redirect === false
+  )
+    return;
   if (oidc.client?.metadata().self_registered !== true) return;
-  const signedIn = oidc.entities.Account !== undefined || (oidc.route === 'resume' && oidc.session?.accountId !== undefined);
+  const signedIn =
+    oidc.entities.Account !== undefined ||
+    (oidc.route === 'resume' && oidc.session?.accountId !== undefined);
   if (signedIn) return;
   (err as { allow_redirect?: boolean }).allow_redirect = false;
   heldRedirects.add(err);
@@ -109,17 +160,26 @@ const ERROR_TITLES: Record<string, string> = {
  * the client's own choice, so both are escaped, and the link is shown only for a redirect URI the
  * client registered (http or https).
  */
-function heldErrorPage(ctx: KoaContextWithOIDC, out: object, projectName: string, authOrigin: string): void {
+function heldErrorPage(
+  ctx: KoaContextWithOIDC,
+  out: object,
+  projectName: string,
+  authOrigin: string,
+): void {
   const oidc = ctx.oidc;
   const client = oidc.client;
-  const params = (oidc.params ?? (ctx.method === 'POST' ? oidc.body : ctx.query) ?? {}) as Record<string, unknown>;
+  const params = (oidc.params ?? (ctx.method === 'POST' ? oidc.body : ctx.query) ?? {}) as Record<
+    string,
+    unknown
+  >;
   const redirectUri = typeof params.redirect_uri === 'string' ? params.redirect_uri : null;
   let link: URL | null = null;
   if (client && redirectUri && client.redirectUriAllowed(redirectUri)) {
     const target = new URL(redirectUri);
     if (target.protocol === 'https:' || target.protocol === 'http:') {
       const response = new URLSearchParams();
-      for (const [k, v] of Object.entries(out as Record<string, unknown>)) if (typeof v === 'string') response.set(k, v);
+      for (const [k, v] of Object.entries(out as Record<string, unknown>))
+        if (typeof v === 'string') response.set(k, v);
       if (params.response_mode === 'fragment') target.hash = response.toString();
       else for (const [k, v] of response) target.searchParams.set(k, v);
       link = target;

@@ -13,19 +13,30 @@ export async function loadExistingGrant(ctx: KoaContextWithOIDC) {
   const client = oidc.client!;
   const session = oidc.session!;
   const account = oidc.account!;
-  const grantId = (oidc.result?.consent as { grantId?: string } | undefined)?.grantId ?? session.grantIdFor(client.clientId);
+  const grantId =
+    (oidc.result?.consent as { grantId?: string } | undefined)?.grantId ??
+    session.grantIdFor(client.clientId);
   const existing = grantId ? await oidc.provider.Grant.find(grantId) : undefined;
   const firstParty = client.metadata().first_party === true;
-  const decision = grantContinuation({ existing: existing !== undefined, afterSignIn: Boolean(oidc.result?.login), firstParty, gatehouseSession: Boolean(oidcRequestState.getStore()?.sid) });
+  const decision = grantContinuation({
+    existing: existing !== undefined,
+    afterSignIn: Boolean(oidc.result?.login),
+    firstParty,
+    gatehouseSession: Boolean(oidcRequestState.getStore()?.sid),
+  });
   if (decision === 'existing') return existing;
   if (decision === 'none') return undefined;
-  const grant = new oidc.provider.Grant({ accountId: account.accountId, clientId: client.clientId });
+  const grant = new oidc.provider.Grant({
+    accountId: account.accountId,
+    clientId: client.clientId,
+  });
   if (existing) {
     const scope = existing.getOIDCScope();
     if (scope) grant.addOIDCScope(scope);
     const claims = existing.getOIDCClaims();
     if (claims.length) grant.addOIDCClaims(claims);
-    for (const [resource, scopes] of Object.entries(existing.resources ?? {})) if (typeof scopes === 'string') grant.addResourceScope(resource, scopes);
+    for (const [resource, scopes] of Object.entries(existing.resources ?? {}))
+      if (typeof scopes === 'string') grant.addResourceScope(resource, scopes);
   }
   if (firstParty) {
     grant.addOIDCScope([...oidc.requestParamOIDCScopes].join(' '));

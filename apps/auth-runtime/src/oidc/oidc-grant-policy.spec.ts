@@ -23,8 +23,22 @@ const LOA_1 = 'urn:gatehouse:loa:1';
 describe('grant-bound records', () => {
   it('a grant is bound to itself, a code or token to its grantId; sessions, interactions and clients to nothing', () => {
     expect(boundGrantId('Grant', 'g1', {})).toBe('g1');
-    for (const model of ['AccessToken', 'RefreshToken', 'AuthorizationCode', 'BackchannelAuthenticationRequest', 'DeviceCode']) expect(boundGrantId(model, 't1', { grantId: 'g2' })).toBe('g2');
-    for (const model of ['Session', 'Interaction', 'Client', 'PushedAuthorizationRequest', 'ClientCredentials']) expect(boundGrantId(model, 'x', { grantId: 'g3' })).toBeNull();
+    for (const model of [
+      'AccessToken',
+      'RefreshToken',
+      'AuthorizationCode',
+      'BackchannelAuthenticationRequest',
+      'DeviceCode',
+    ])
+      expect(boundGrantId(model, 't1', { grantId: 'g2' })).toBe('g2');
+    for (const model of [
+      'Session',
+      'Interaction',
+      'Client',
+      'PushedAuthorizationRequest',
+      'ClientCredentials',
+    ])
+      expect(boundGrantId(model, 'x', { grantId: 'g3' })).toBeNull();
   });
 
   it('a grant-bound record without a string grantId binds to nothing', () => {
@@ -35,7 +49,10 @@ describe('grant-bound records', () => {
 
 describe('completionOf', () => {
   it('reads the completion Gatehouse added to an interaction result, and nothing else', () => {
-    expect(completionOf({ login: {}, gatehouse: { sid: 's', hash: 'h' } })).toEqual({ sid: 's', hash: 'h' });
+    expect(completionOf({ login: {}, gatehouse: { sid: 's', hash: 'h' } })).toEqual({
+      sid: 's',
+      hash: 'h',
+    });
     expect(completionOf({ gatehouse: { hash: 'h' } })).toEqual({ sid: null, hash: 'h' });
     expect(completionOf({ login: {} })).toBeNull();
     expect(completionOf(undefined)).toBeNull();
@@ -44,7 +61,10 @@ describe('completionOf', () => {
 });
 
 describe('the completion binding', () => {
-  const completed = (fresh?: boolean) => ({ login: { accountId: 'u1' }, gatehouse: { sid: 'sess-1', hash: sha256Hex('the-value'), ...(fresh ? { fresh } : {}) } });
+  const completed = (fresh?: boolean) => ({
+    login: { accountId: 'u1' },
+    gatehouse: { sid: 'sess-1', hash: sha256Hex('the-value'), ...(fresh ? { fresh } : {}) },
+  });
 
   it('an interaction without a Gatehouse completion is open to any browser', () => {
     expect(resumeDecision(undefined, null)).toEqual({ kind: 'open' });
@@ -52,8 +72,16 @@ describe('the completion binding', () => {
   });
 
   it('a completed one continues only for the completion value, as the Gatehouse session that completed it', () => {
-    expect(resumeDecision(completed(), 'the-value')).toEqual({ kind: 'accepted', sid: 'sess-1', fresh: false });
-    expect(resumeDecision(completed(true), 'the-value')).toEqual({ kind: 'accepted', sid: 'sess-1', fresh: true });
+    expect(resumeDecision(completed(), 'the-value')).toEqual({
+      kind: 'accepted',
+      sid: 'sess-1',
+      fresh: false,
+    });
+    expect(resumeDecision(completed(true), 'the-value')).toEqual({
+      kind: 'accepted',
+      sid: 'sess-1',
+      fresh: true,
+    });
   });
 
   it('another value, or none, is refused', () => {
@@ -70,7 +98,14 @@ describe('the completion binding', () => {
 });
 
 describe('the fresh-session check', () => {
-  const base: FreshnessInput = { loginPrompt: false, maxAge: null, authTime: 1_000, authTimeMs: 1_000_250, startedMs: 1_000_500, nowMs: 1_100_000 };
+  const base: FreshnessInput = {
+    loginPrompt: false,
+    maxAge: null,
+    authTime: 1_000,
+    authTimeMs: 1_000_250,
+    startedMs: 1_000_500,
+    nowMs: 1_100_000,
+  };
 
   it('without prompt=login or max_age any session is fresh enough', () => {
     expect(isStale(base)).toBe(false);
@@ -118,7 +153,8 @@ describe('acr', () => {
   it('a second factor or a passkey is the second level; a password, a magic link or a social sign-in the first', () => {
     expect(signInAcr('mfa', LOA_2)).toEqual({ acr: LOA_2, met: true });
     expect(signInAcr('passkey', LOA_2)).toEqual({ acr: LOA_2, met: true });
-    for (const method of ['password', 'magic_link', 'oauth']) expect(signInAcr(method, LOA_2)).toEqual({ acr: LOA_1, met: false, required: LOA_2 });
+    for (const method of ['password', 'magic_link', 'oauth'])
+      expect(signInAcr(method, LOA_2)).toEqual({ acr: LOA_1, met: false, required: LOA_2 });
     expect(signInAcr('password', `${LOA_1} ${LOA_2}`)).toEqual({ acr: LOA_1, met: true });
     expect(signInAcr('password', undefined)).toEqual({ acr: LOA_1, met: true });
   });
@@ -151,8 +187,12 @@ describe('the grant an authorization request continues with', () => {
 
   it('nothing new is granted without the Gatehouse session behind the provider session', () => {
     expect(grantContinuation({ ...input, firstParty: true, gatehouseSession: false })).toBe('none');
-    expect(grantContinuation({ ...input, existing: true, afterSignIn: true, gatehouseSession: false })).toBe('none');
-    expect(grantContinuation({ ...input, existing: true, gatehouseSession: false })).toBe('existing');
+    expect(
+      grantContinuation({ ...input, existing: true, afterSignIn: true, gatehouseSession: false }),
+    ).toBe('none');
+    expect(grantContinuation({ ...input, existing: true, gatehouseSession: false })).toBe(
+      'existing',
+    );
   });
 
   it("an ID token's sid is the Gatehouse session, else the one the provider session has, else a new one", () => {
@@ -164,14 +204,26 @@ describe('the grant an authorization request continues with', () => {
 
 describe('the post-logout redirect', () => {
   it('an admin-created client is sent to a registered URI; an unregistered one is refused', () => {
-    expect(postLogoutRedirect({ registered: true, selfRegistered: false, idTokenHint: false })).toBe('redirect');
-    expect(postLogoutRedirect({ registered: false, selfRegistered: false, idTokenHint: true })).toBe('refused');
-    expect(postLogoutRedirect({ registered: false, selfRegistered: true, idTokenHint: true })).toBe('refused');
+    expect(
+      postLogoutRedirect({ registered: true, selfRegistered: false, idTokenHint: false }),
+    ).toBe('redirect');
+    expect(
+      postLogoutRedirect({ registered: false, selfRegistered: false, idTokenHint: true }),
+    ).toBe('refused');
+    expect(postLogoutRedirect({ registered: false, selfRegistered: true, idTokenHint: true })).toBe(
+      'refused',
+    );
   });
 
   it('a self-registered client only with its own ID token; with only client_id the logout ends on the signed-out page', () => {
-    expect(postLogoutRedirect({ registered: true, selfRegistered: true, idTokenHint: true })).toBe('redirect');
-    expect(postLogoutRedirect({ registered: true, selfRegistered: true, idTokenHint: false })).toBe('signed-out-page');
-    expect(postLogoutRedirect({ registered: true, selfRegistered: true, idTokenHint: null })).toBe('refused');
+    expect(postLogoutRedirect({ registered: true, selfRegistered: true, idTokenHint: true })).toBe(
+      'redirect',
+    );
+    expect(postLogoutRedirect({ registered: true, selfRegistered: true, idTokenHint: false })).toBe(
+      'signed-out-page',
+    );
+    expect(postLogoutRedirect({ registered: true, selfRegistered: true, idTokenHint: null })).toBe(
+      'refused',
+    );
   });
 });

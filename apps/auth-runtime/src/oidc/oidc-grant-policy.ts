@@ -10,15 +10,32 @@ import { safeEqual, sha256Hex } from '@gatehouse/crypto';
 // ---------------------------------------------------------------- grant-bound records
 
 /** Models whose records name a grant: none is honoured once the grant, its session or its user is gone. */
-export const GRANT_BOUND_MODELS: ReadonlySet<string> = new Set(['AccessToken', 'RefreshToken', 'AuthorizationCode', 'Grant', 'BackchannelAuthenticationRequest', 'DeviceCode']);
+export const GRANT_BOUND_MODELS: ReadonlySet<string> = new Set([
+  'AccessToken',
+  'RefreshToken',
+  'AuthorizationCode',
+  'Grant',
+  'BackchannelAuthenticationRequest',
+  'DeviceCode',
+]);
 /** Single-use models: the first `consume` wins, a second one is a replay (which ends the grant). */
-export const SINGLE_USE_MODELS: ReadonlySet<string> = new Set(['AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest', 'PushedAuthorizationRequest']);
+export const SINGLE_USE_MODELS: ReadonlySet<string> = new Set([
+  'AuthorizationCode',
+  'RefreshToken',
+  'DeviceCode',
+  'BackchannelAuthenticationRequest',
+  'PushedAuthorizationRequest',
+]);
 
 /**
  * The grant whose liveness decides whether a stored record may be used: a grant's own id, a
  * grant-bound record's `grantId`; null when nothing binds it (a session, an interaction, a client).
  */
-export function boundGrantId(model: string, id: string, payload: { grantId?: unknown }): string | null {
+export function boundGrantId(
+  model: string,
+  id: string,
+  payload: { grantId?: unknown },
+): string | null {
   if (!GRANT_BOUND_MODELS.has(model)) return null;
   const grantId = model === 'Grant' ? id : payload.grantId;
   return typeof grantId === 'string' ? grantId : null;
@@ -39,8 +56,15 @@ export interface GatehouseCompletion {
 }
 
 export function completionOf(result: unknown): GatehouseCompletion | null {
-  const g = (result as { gatehouse?: unknown } | undefined)?.gatehouse as Partial<GatehouseCompletion> | undefined;
-  return g && typeof g.hash === 'string' ? { sid: typeof g.sid === 'string' ? g.sid : null, hash: g.hash, ...(g.fresh === true ? { fresh: true } : {}) } : null;
+  const g = (result as { gatehouse?: unknown } | undefined)?.gatehouse as
+    Partial<GatehouseCompletion> | undefined;
+  return g && typeof g.hash === 'string'
+    ? {
+        sid: typeof g.sid === 'string' ? g.sid : null,
+        hash: g.hash,
+        ...(g.fresh === true ? { fresh: true } : {}),
+      }
+    : null;
 }
 
 /**
@@ -49,12 +73,14 @@ export function completionOf(result: unknown): GatehouseCompletion | null {
  * completed it: the provider continues as that Gatehouse session), or `refused` (any other browser:
  * the interaction is as good as unknown to it).
  */
-export type ResumeDecision = { kind: 'open' } | { kind: 'accepted'; sid: string | null; fresh: boolean } | { kind: 'refused' };
+export type ResumeDecision =
+  { kind: 'open' } | { kind: 'accepted'; sid: string | null; fresh: boolean } | { kind: 'refused' };
 
 export function resumeDecision(result: unknown, presented: string | null): ResumeDecision {
   const completion = completionOf(result);
   if (!completion) return { kind: 'open' };
-  if (presented === null || !safeEqual(sha256Hex(presented), completion.hash)) return { kind: 'refused' };
+  if (presented === null || !safeEqual(sha256Hex(presented), completion.hash))
+    return { kind: 'refused' };
   return { kind: 'accepted', sid: completion.sid, fresh: completion.fresh === true };
 }
 
@@ -63,7 +89,10 @@ export function resumeDecision(result: unknown, presented: string | null): Resum
  * account's (the resume then starts a new provider session for this one, instead of the provider's
  * own sign-out detour, which would lose the completion).
  */
-export function switchesAccount(providerSessionAccountId: string | undefined, signedInUserId: string): boolean {
+export function switchesAccount(
+  providerSessionAccountId: string | undefined,
+  signedInUserId: string,
+): boolean {
   return providerSessionAccountId !== undefined && providerSessionAccountId !== signedInUserId;
 }
 
@@ -90,7 +119,11 @@ export interface FreshnessInput {
 export function isStale(input: FreshnessInput): boolean {
   const provedMs = input.authTimeMs ?? input.authTime * 1000;
   if (input.loginPrompt && provedMs <= input.startedMs) return true;
-  return input.maxAge !== null && Number.isFinite(input.maxAge) && input.nowMs / 1000 - input.authTime > input.maxAge;
+  return (
+    input.maxAge !== null &&
+    Number.isFinite(input.maxAge) &&
+    input.nowMs / 1000 - input.authTime > input.maxAge
+  );
 }
 
 /** A request's `max_age` parameter as a number of seconds, or null when it has none. */
@@ -127,7 +160,10 @@ export function requiredAcr(acrValues: unknown): string | null {
 /** Whether a session of class `acr` meets the request's demand (a higher class meets a lower one). */
 export function acrSatisfies(acr: string | undefined, required: string | null): boolean {
   if (required === null) return true;
-  return (ACR_VALUES as readonly string[]).indexOf(acr ?? '') >= (ACR_VALUES as readonly string[]).indexOf(required);
+  return (
+    (ACR_VALUES as readonly string[]).indexOf(acr ?? '') >=
+    (ACR_VALUES as readonly string[]).indexOf(required)
+  );
 }
 
 /**
@@ -135,10 +171,15 @@ export function acrSatisfies(acr: string | undefined, required: string | null): 
  * session's class, or unmet with the class it needs. A password-only session is not enough for the
  * second level; the caller then tells `signInRefusal` whether the user could prove it at all.
  */
-export function signInAcr(authMethod: string, acrValues: unknown): { acr: string; met: true } | { acr: string; met: false; required: string } {
+export function signInAcr(
+  authMethod: string,
+  acrValues: unknown,
+): { acr: string; met: true } | { acr: string; met: false; required: string } {
   const acr = acrOfAuthMethod(authMethod);
   const required = requiredAcr(acrValues);
-  return required === null || acrSatisfies(acr, required) ? { acr, met: true } : { acr, met: false, required };
+  return required === null || acrSatisfies(acr, required)
+    ? { acr, met: true }
+    : { acr, met: false, required };
 }
 
 /**
@@ -146,7 +187,10 @@ export function signInAcr(authMethod: string, acrValues: unknown): { acr: string
  * `loa:2` with (`no-second-factor`: the interaction stays open so a login page may have them set
  * one up), or they have one and must use it (`step-up`). Never a code with a level not proved.
  */
-export function signInRefusal(required: string, hasSecondFactor: boolean): 'no-second-factor' | 'step-up' {
+export function signInRefusal(
+  required: string,
+  hasSecondFactor: boolean,
+): 'no-second-factor' | 'step-up' {
   return required === LOA_2 && !hasSecondFactor ? 'no-second-factor' : 'step-up';
 }
 
@@ -156,7 +200,10 @@ export function signInRefusal(required: string, hasSecondFactor: boolean): 'no-s
  * browser goes through a sign-in with the second factor (or a step-up), never straight back with a
  * code; `prompt=none` then answers `login_required`.
  */
-export function providerSessionMeetsAcr(sessionAcr: string | undefined, acrValues: unknown): boolean {
+export function providerSessionMeetsAcr(
+  sessionAcr: string | undefined,
+  acrValues: unknown,
+): boolean {
   return acrSatisfies(sessionAcr, requiredAcr(acrValues));
 }
 
@@ -190,7 +237,11 @@ export function grantContinuation(input: GrantContinuationInput): 'existing' | '
  * signed the user in (the `sid` of Gatehouse's own access tokens), else the one already there, else
  * a new random one.
  */
-export function clientSid(gatehouseSid: string | null, current: string | undefined, fresh: () => string): string {
+export function clientSid(
+  gatehouseSid: string | null,
+  current: string | undefined,
+  fresh: () => string,
+): string {
   return gatehouseSid ?? current ?? fresh();
 }
 
@@ -203,7 +254,11 @@ export function clientSid(gatehouseSid: string | null, current: string | undefin
  * (`signed-out-page`: the URI is accepted but dropped). An unregistered URI is refused, and so is a
  * self-registered client's outside a logout request (`idTokenHint` null: no request to read it from).
  */
-export function postLogoutRedirect(input: { registered: boolean; selfRegistered: boolean; idTokenHint: boolean | null }): 'redirect' | 'signed-out-page' | 'refused' {
+export function postLogoutRedirect(input: {
+  registered: boolean;
+  selfRegistered: boolean;
+  idTokenHint: boolean | null;
+}): 'redirect' | 'signed-out-page' | 'refused' {
   if (!input.registered) return 'refused';
   if (!input.selfRegistered) return 'redirect';
   if (input.idTokenHint === null) return 'refused';

@@ -2,7 +2,12 @@ import { Body, Controller, Get, HttpCode, Param, Post, Req, UseGuards } from '@n
 import { ApiBearerAuth, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { requestMeta, type ResolvedProject } from '@gatehouse/identity';
-import { CurrentAuth, ForbiddenWhileImpersonated, SessionAuthGuard, type SessionRequest } from '../auth/session-auth.guard';
+import {
+  CurrentAuth,
+  ForbiddenWhileImpersonated,
+  SessionAuthGuard,
+  type SessionRequest,
+} from '../auth/session-auth.guard';
 import { CurrentProject } from '../projects/current-project.decorator';
 import { ProjectKeyGuard } from '../projects/project-key.guard';
 import { ConsentDto, NoInteractionFieldsDto } from './oidc-interactions.dto';
@@ -22,9 +27,15 @@ export class OidcInteractionsController {
   constructor(private readonly interactions: OidcInteractionsService) {}
 
   @Get(':uid')
-  @ApiOperation({ summary: 'What the OpenID Connect provider asks of the user: sign in (`login`) or consent (`consent`), for which client and scopes; 400 invalid-token when unknown, finished or expired' })
+  @ApiOperation({
+    summary:
+      'What the OpenID Connect provider asks of the user: sign in (`login`) or consent (`consent`), for which client and scopes; 400 invalid-token when unknown, finished or expired',
+  })
   @ApiOkResponse({ type: InteractionResponse })
-  describe(@CurrentProject() project: ResolvedProject, @Param('uid') uid: string): Promise<InteractionResponse> {
+  describe(
+    @CurrentProject() project: ResolvedProject,
+    @Param('uid') uid: string,
+  ): Promise<InteractionResponse> {
     return this.interactions.describe(project, uid);
   }
 
@@ -33,9 +44,18 @@ export class OidcInteractionsController {
   @UseGuards(SessionAuthGuard)
   @ForbiddenWhileImpersonated(SIGN_IN_ELSEWHERE)
   @ApiBearerAuth()
-  @ApiOperation({ summary: "Sign the user in to the provider with their session (MFA already satisfied); the browser then navigates to `redirect_to`. First-party clients need no separate consent. 403 reauthentication-required when the client asked for a fresh sign-in, or for `urn:gatehouse:loa:2` (acr_values) and the session has no second factor; 403 forbidden (member `required_acr`) when the user has neither a second factor nor a passkey, or for an impersonated session (CONTRACT §13)" })
+  @ApiOperation({
+    summary:
+      'Sign the user in to the provider with their session (MFA already satisfied); the browser then navigates to `redirect_to`. First-party clients need no separate consent. 403 reauthentication-required when the client asked for a fresh sign-in, or for `urn:gatehouse:loa:2` (acr_values) and the session has no second factor; 403 forbidden (member `required_acr`) when the user has neither a second factor nor a passkey, or for an impersonated session (CONTRACT §13)',
+  })
   @ApiOkResponse({ type: InteractionRedirectResponse })
-  complete(@CurrentProject() project: ResolvedProject, @CurrentAuth() auth: Auth, @Param('uid') uid: string, @Body() _body: NoInteractionFieldsDto, @Req() req: Request): Promise<InteractionRedirectResponse> {
+  complete(
+    @CurrentProject() project: ResolvedProject,
+    @CurrentAuth() auth: Auth,
+    @Param('uid') uid: string,
+    @Body() _body: NoInteractionFieldsDto,
+    @Req() req: Request,
+  ): Promise<InteractionRedirectResponse> {
     return this.interactions.complete(project, uid, auth, requestMeta(req));
   }
 
@@ -44,17 +64,32 @@ export class OidcInteractionsController {
   @UseGuards(SessionAuthGuard)
   @ForbiddenWhileImpersonated(SIGN_IN_ELSEWHERE)
   @ApiBearerAuth()
-  @ApiOperation({ summary: 'Grant the client the given scopes (a subset of the requested ones); the browser then navigates to `redirect_to`. 403 forbidden for an impersonated session' })
+  @ApiOperation({
+    summary:
+      'Grant the client the given scopes (a subset of the requested ones); the browser then navigates to `redirect_to`. 403 forbidden for an impersonated session',
+  })
   @ApiOkResponse({ type: InteractionRedirectResponse })
-  consent(@CurrentProject() project: ResolvedProject, @CurrentAuth() auth: Auth, @Param('uid') uid: string, @Body() body: ConsentDto, @Req() req: Request): Promise<InteractionRedirectResponse> {
+  consent(
+    @CurrentProject() project: ResolvedProject,
+    @CurrentAuth() auth: Auth,
+    @Param('uid') uid: string,
+    @Body() body: ConsentDto,
+    @Req() req: Request,
+  ): Promise<InteractionRedirectResponse> {
     return this.interactions.consent(project, uid, auth, body.scopes, requestMeta(req));
   }
 
   @Post(':uid/abort')
   @HttpCode(200)
-  @ApiOperation({ summary: 'The user declines: `redirect_to` ends at the client with error=access_denied' })
+  @ApiOperation({
+    summary: 'The user declines: `redirect_to` ends at the client with error=access_denied',
+  })
   @ApiOkResponse({ type: InteractionRedirectResponse })
-  abort(@CurrentProject() project: ResolvedProject, @Param('uid') uid: string, @Body() _body: NoInteractionFieldsDto): Promise<InteractionRedirectResponse> {
+  abort(
+    @CurrentProject() project: ResolvedProject,
+    @Param('uid') uid: string,
+    @Body() _body: NoInteractionFieldsDto,
+  ): Promise<InteractionRedirectResponse> {
     return this.interactions.abort(project, uid);
   }
 }

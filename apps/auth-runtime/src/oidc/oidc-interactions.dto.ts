@@ -5,7 +5,12 @@ import { ArrayMaxSize, IsArray, IsString, MaxLength } from 'class-validator';
 export class NoInteractionFieldsDto {}
 
 export class ConsentDto {
-  @ApiProperty({ type: [String], example: ['openid', 'email'], description: 'The scopes the user grants: a subset of the requested ones (`openid` is always kept)' })
+  @ApiProperty({
+    type: [String],
+    example: ['openid', 'email'],
+    description:
+      'The scopes the user grants: a subset of the requested ones (`openid` is always kept)',
+  })
   @IsArray()
   @ArrayMaxSize(20)
   @IsString({ each: true })

@@ -15,7 +15,10 @@ export class InteractionResourceScopeResponse {
   @ApiProperty({ example: 'mcp:tools' })
   name: string;
 
-  @ApiProperty({ example: 'Use the tools of the MCP server', description: "The admin's words for the consent screen (may be empty)" })
+  @ApiProperty({
+    example: 'Use the tools of the MCP server',
+    description: "The admin's words for the consent screen (may be empty)",
+  })
   description: string;
 }
 
@@ -26,7 +29,10 @@ export class InteractionResourceResponse {
   @ApiProperty({ example: 'MCP server' })
   name: string;
 
-  @ApiProperty({ type: [InteractionResourceScopeResponse], description: 'The requested scopes of this API' })
+  @ApiProperty({
+    type: [InteractionResourceScopeResponse],
+    description: 'The requested scopes of this API',
+  })
   scopes: InteractionResourceScopeResponse[];
 }
 
@@ -37,7 +43,10 @@ export class InteractionResponse {
   @ApiProperty({ enum: ['login', 'consent'] })
   prompt: 'login' | 'consent';
 
-  @ApiProperty({ description: 'The application asked to create an account (`prompt=create`, OpenID Connect Initiating User Registration): show sign-up first' })
+  @ApiProperty({
+    description:
+      'The application asked to create an account (`prompt=create`, OpenID Connect Initiating User Registration): show sign-up first',
+  })
   create: boolean;
 
   @ApiProperty({ type: InteractionClientResponse })
@@ -46,7 +55,11 @@ export class InteractionResponse {
   @ApiProperty({ type: [String] })
   scopes: string[];
 
-  @ApiProperty({ type: [InteractionResourceResponse], description: "The project's API resources the request names (`resource`), with the requested scopes of each" })
+  @ApiProperty({
+    type: [InteractionResourceResponse],
+    description:
+      "The project's API resources the request names (`resource`), with the requested scopes of each",
+  })
   resources: InteractionResourceResponse[];
 
   @ApiProperty({ format: 'date-time' })
@@ -54,6 +67,8 @@ export class InteractionResponse {
 }
 
 export class InteractionRedirectResponse {
-  @ApiProperty({ description: 'Where the browser goes next (the provider, which continues to the client)' })
+  @ApiProperty({
+    description: 'Where the browser goes next (the provider, which continues to the client)',
+  })
   redirect_to: string;
 }

@@ -21,14 +21,19 @@ export function logoutPage(ctx: KoaContextWithOIDC, form: string): void {
     }
   }
   const formAction = ["'self'", ...postLogoutOrigins].join(' ');
-  ctx.set('Content-Security-Policy', `default-src 'none'; style-src 'unsafe-inline'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`);
+  ctx.set(
+    'Content-Security-Policy',
+    `default-src 'none'; style-src 'unsafe-inline'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
+  );
   ctx.set('Cache-Control', 'no-store');
   ctx.body = signOutPageHtml(ctx.oidc.client?.clientName ?? ctx.oidc.client?.clientId, form);
 }
 
 /** The sign-out page for a client (by name, escaped) and the provider's form (its script taken out: the page runs none). */
 export function signOutPageHtml(client: string | undefined, form: string): string {
-  const question = client ? `${escapeHtml(client)} asks you to sign out.` : 'Do you want to sign out?';
+  const question = client
+    ? `${escapeHtml(client)} asks you to sign out.`
+    : 'Do you want to sign out?';
   return hostedPageTemplate('sign-out.html')
     .replace('GATEHOUSE_SIGN_OUT_QUESTION', () => question)
     .replace('GATEHOUSE_SIGN_OUT_FORM', () => form.replace(/<script[\s\S]*?<\/script>/gi, ''));

@@ -2,12 +2,26 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Account, Configuration, KoaContextWithOIDC, Provider } from 'oidc-provider';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { hmacSha256, randomToken, safeEqual, sha256Hex } from '@gatehouse/crypto';
-import { accessTokenTtl, ApiResourcesRepository, newOAuthClientId, newOAuthClientSecret, projectOidcSettings, UsersRepository, type ResolvedProject } from '@gatehouse/identity';
+import {
+  accessTokenTtl,
+  ApiResourcesRepository,
+  newOAuthClientId,
+  newOAuthClientSecret,
+  projectOidcSettings,
+  UsersRepository,
+  type ResolvedProject,
+} from '@gatehouse/identity';
 import { BackgroundTasks } from '../common/background-tasks';
 import { OAuthGrantsRepository, type OidcUserRow } from './oauth-grants.repository';
 import { holdErrorRedirect, renderError, withSettingHints } from './oidc-error-pages';
 import { loadExistingGrant } from './oidc-grant-loader';
-import { ACR_VALUES, clientSid, postLogoutRedirect, providerSessionMeetsAcr, requiredAcr } from './oidc-grant-policy';
+import {
+  ACR_VALUES,
+  clientSid,
+  postLogoutRedirect,
+  providerSessionMeetsAcr,
+  requiredAcr,
+} from './oidc-grant-policy';
 import { oidcLibrary, providerRequestContext } from './oidc-library';
 import { logoutPage } from './oidc-logout-page';
 import { oidcRequestState, requestMetaOfState } from './oidc-request-state';
@@ -30,20 +44,26 @@ export const OIDC_ROUTES = {
   pushed_authorization_request: '/request',
 } as const;
 
-
 export function issuerOf(config: AppConfig, projectId: string): string {
   return `${config.http.publicAuthUrl.replace(/\/+$/, '')}/v1/projects/${projectId}`;
 }
 
 /** Where the provider sends the browser for an interaction: the project's login page, or the hosted page. */
 export function interactionUrl(config: AppConfig, project: ResolvedProject, uid: string): string {
-  const target = new URL(projectOidcSettings(project.settings).login_url ?? `${issuerOf(config, project.id)}/pages/sign-in`);
+  const target = new URL(
+    projectOidcSettings(project.settings).login_url ??
+      `${issuerOf(config, project.id)}/pages/sign-in`,
+  );
   target.searchParams.set('interaction', uid);
   return target.href;
 }
 
 function userClaims(user: OidcUserRow) {
-  return { email: user.email, email_verified: user.email_verified, preferred_username: user.username ?? user.email };
+  return {
+    email: user.email,
+    email_verified: user.email_verified,
+    preferred_username: user.username ?? user.email,
+  };
 }
 
 /**
@@ -71,10 +91,15 @@ export class OidcProviderConfiguration {
     const issuer = issuerOf(this.config, project.id);
     const settings = projectOidcSettings(project.settings);
     const accessTtl = accessTokenTtl(project.settings.access_token_ttl_seconds);
-    const cookieKey = hmacSha256(this.config.auth.encryptionKey, `oidc-cookies:${project.id}`).toString('base64url');
+    const cookieKey = hmacSha256(
+      this.config.auth.encryptionKey,
+      `oidc-cookies:${project.id}`,
+    ).toString('base64url');
     const apiResources = this.apiResources;
     // The user a grant or session check of this request already read, else the users table's owner.
-    const findUser = async (userId: string): Promise<OidcUserRow | null> => oidcRequestState.getStore()?.users.get(userId) ?? (await this.users.activeClaimsUser(project.id, userId));
+    const findUser = async (userId: string): Promise<OidcUserRow | null> =>
+      oidcRequestState.getStore()?.users.get(userId) ??
+      (await this.users.activeClaimsUser(project.id, userId));
 
     const configuration: Configuration = {
       adapter: this.store.adapterFor(project),
@@ -82,7 +107,13 @@ export class OidcProviderConfiguration {
       routes: OIDC_ROUTES,
       scopes: OIDC_SCOPES,
       // `auth_time` is a claim of the `openid` scope: in every ID token (CONTRACT §11), not only when `max_age` asks for it.
-      claims: { sid: null, iss: null, openid: ['sub', 'acr', 'amr', 'auth_time'], email: ['email', 'email_verified'], profile: ['preferred_username'] },
+      claims: {
+        sid: null,
+        iss: null,
+        openid: ['sub', 'acr', 'amr', 'auth_time'],
+        email: ['email', 'email_verified'],
+        profile: ['preferred_username'],
+      },
       conformIdTokenClaims: false,
       responseTypes: ['code'],
       acrValues: [...ACR_VALUES],
@@ -93,18 +124,42 @@ export class OidcProviderConfiguration {
         properties: ['first_party', 'self_registered', 'require_pkce'],
         // A client registering itself cannot claim to be first-party (which skips consent), nor say how it was registered.
         validator: (ctx, key, value) => {
-          if (key === 'first_party' && value !== undefined && value !== false && ctx?.oidc?.route === 'registration') {
-            throw new (oidcLibrary().errors.InvalidClientMetadata)('first_party is set by an administrator, not by registration');
+          if (
+            key === 'first_party' &&
+            value !== undefined &&
+            value !== false &&
+            ctx?.oidc?.route === 'registration'
+          ) {
+            throw new (oidcLibrary().errors.InvalidClientMetadata)(
+              'first_party is set by an administrator, not by registration',
+            );
           }
-          if (key === 'self_registered' && value !== undefined && ctx?.oidc?.route === 'registration') {
-            throw new (oidcLibrary().errors.InvalidClientMetadata)('self_registered is not client metadata');
+          if (
+            key === 'self_registered' &&
+            value !== undefined &&
+            ctx?.oidc?.route === 'registration'
+          ) {
+            throw new (oidcLibrary().errors.InvalidClientMetadata)(
+              'self_registered is not client metadata',
+            );
           }
-          if (key === 'require_pkce' && value !== undefined && ctx?.oidc?.route === 'registration') {
-            throw new (oidcLibrary().errors.InvalidClientMetadata)('require_pkce is set by an administrator: a registered client always uses PKCE');
+          if (
+            key === 'require_pkce' &&
+            value !== undefined &&
+            ctx?.oidc?.route === 'registration'
+          ) {
+            throw new (oidcLibrary().errors.InvalidClientMetadata)(
+              'require_pkce is set by an administrator: a registered client always uses PKCE',
+            );
           }
         },
       },
-      clientDefaults: { grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'client_secret_basic', id_token_signed_response_alg: 'RS256' },
+      clientDefaults: {
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'client_secret_basic',
+        id_token_signed_response_alg: 'RS256',
+      },
       enabledJWA: {
         idTokenSigningAlgValues: ['ES256', 'RS256'],
         userinfoSigningAlgValues: ['ES256', 'RS256'],
@@ -117,9 +172,23 @@ export class OidcProviderConfiguration {
       clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],
       cookies: {
         keys: [cookieKey],
-        names: { session: 'gh_oidc_session', interaction: 'gh_oidc_interaction', resume: 'gh_oidc_resume' },
-        long: { signed: true, httpOnly: true, sameSite: 'lax', secure: issuer.startsWith('https:') },
-        short: { signed: true, httpOnly: true, sameSite: 'lax', secure: issuer.startsWith('https:') },
+        names: {
+          session: 'gh_oidc_session',
+          interaction: 'gh_oidc_interaction',
+          resume: 'gh_oidc_resume',
+        },
+        long: {
+          signed: true,
+          httpOnly: true,
+          sameSite: 'lax',
+          secure: issuer.startsWith('https:'),
+        },
+        short: {
+          signed: true,
+          httpOnly: true,
+          sameSite: 'lax',
+          secure: issuer.startsWith('https:'),
+        },
       },
       ttl: {
         // An API resource's own lifetime for a token for it (resourceServerInfo), else the project's.
@@ -136,13 +205,21 @@ export class OidcProviderConfiguration {
         devInteractions: { enabled: false },
         revocation: { enabled: true },
         // A client introspects its own tokens only (not the sessions and users behind other clients' tokens).
-        introspection: { enabled: true, allowedPolicy: (_ctx, client, token) => (token as { clientId?: string }).clientId === client.clientId },
+        introspection: {
+          enabled: true,
+          allowedPolicy: (_ctx, client, token) =>
+            (token as { clientId?: string }).clientId === client.clientId,
+        },
         userinfo: { enabled: true },
         clientCredentials: { enabled: true },
         // RFC 9126: `{issuer}/request`, then `request_uri` at the authorization endpoint; required
         // for every client when the project says so, or for a client registered with
         // `require_pushed_authorization_requests`.
-        pushedAuthorizationRequests: { enabled: true, requirePushedAuthorizationRequests: settings.require_pushed_authorization_requests, allowUnregisteredRedirectUris: false },
+        pushedAuthorizationRequests: {
+          enabled: true,
+          requirePushedAuthorizationRequests: settings.require_pushed_authorization_requests,
+          allowUnregisteredRedirectUris: false,
+        },
         // RFC 9449: sender-constrained access and refresh tokens for a client that sends a DPoP proof.
         dPoP: { enabled: true },
         rpInitiatedLogout: {
@@ -154,12 +231,13 @@ export class OidcProviderConfiguration {
         },
         resourceIndicators: {
           enabled: true,
-          defaultResource: (_ctx, _client, oneOf) => oneOf ?? (undefined),
+          defaultResource: (_ctx, _client, oneOf) => oneOf ?? undefined,
           useGrantedResource: () => true,
           // RFC 8707 `resource` → an RFC 9068 JWT access token for that API, only for an API the admin
           // named (resourceServerInfo): no client can mint a signed token that an API of the project,
           // or anyone else's, accepts.
-          getResourceServerInfo: (ctx, resource, client) => resourceServerInfo(ctx, resource, client, project, accessTtl, apiResources),
+          getResourceServerInfo: (ctx, resource, client) =>
+            resourceServerInfo(ctx, resource, client, project, accessTtl, apiResources),
         },
         // RFC 7591, when the project opens it: anyone may register a client (never first-party), and reads it back with the registration access token.
         registration: settings.dynamic_registration
@@ -176,16 +254,27 @@ export class OidcProviderConfiguration {
             }
           : { enabled: false },
       },
-      interactions: { policy: interactionPolicy(), url: (_ctx, interaction) => interactionUrl(this.config, project, interaction.uid) },
-      issueRefreshToken: (_ctx, client, code) => client.grantTypeAllowed('refresh_token') && (code.scopes.has('offline_access') || client.metadata().first_party === true),
+      interactions: {
+        policy: interactionPolicy(),
+        url: (_ctx, interaction) => interactionUrl(this.config, project, interaction.uid),
+      },
+      issueRefreshToken: (_ctx, client, code) =>
+        client.grantTypeAllowed('refresh_token') &&
+        (code.scopes.has('offline_access') || client.metadata().first_party === true),
       loadExistingGrant: (ctx) => loadExistingGrant(ctx),
       findAccount: async (_ctx, sub): Promise<Account | undefined> => {
         const user = await findUser(sub);
         if (!user) return undefined;
         return { accountId: user.id, claims: () => ({ sub: user.id, ...userClaims(user) }) };
       },
-      renderError: (ctx, out, err) => renderError(ctx, out, err, { issuer, projectName: project.name, authOrigin: new URL(this.config.http.publicAuthUrl).origin }),
-      clientBasedCORS: (_ctx, origin, client) => client.redirectUris?.some((uri) => new URL(uri).origin === origin) ?? false,
+      renderError: (ctx, out, err) =>
+        renderError(ctx, out, err, {
+          issuer,
+          projectName: project.name,
+          authOrigin: new URL(this.config.http.publicAuthUrl).origin,
+        }),
+      clientBasedCORS: (_ctx, origin, client) =>
+        client.redirectUris?.some((uri) => new URL(uri).origin === origin) ?? false,
     };
 
     const provider = new ProviderClass(issuer, configuration);
@@ -204,17 +293,31 @@ export class OidcProviderConfiguration {
       holdErrorRedirect(ctx, err);
       this.logger.error(`project ${project.id}: ${err.stack ?? err.message}`);
     });
-    provider.on('authorization.error', (ctx: KoaContextWithOIDC, err: Error) => holdErrorRedirect(ctx, err));
-    provider.on('grant.error', (ctx: KoaContextWithOIDC, err: { error?: string; error_description?: string }) => {
-      const params = ctx.oidc.params as { grant_type?: unknown } | undefined;
-      const failure = {
-        clientId: ctx.oidc.client?.clientId ?? null,
-        grantType: typeof params?.grant_type === 'string' ? params.grant_type.slice(0, 100) : null,
-        error: String(err.error ?? 'server_error'),
-        description: typeof err.error_description === 'string' ? err.error_description.slice(0, 200) : null,
-      };
-      this.tasks.run('oauth_token.failed', () => this.grants.recordTokenFailure(project.tenantId, project.id, failure, requestMetaOfState()));
-    });
+    provider.on('authorization.error', (ctx: KoaContextWithOIDC, err: Error) =>
+      holdErrorRedirect(ctx, err),
+    );
+    provider.on(
+      'grant.error',
+      (ctx: KoaContextWithOIDC, err: { error?: string; error_description?: string }) => {
+        const params = ctx.oidc.params as { grant_type?: unknown } | undefined;
+        const failure = {
+          clientId: ctx.oidc.client?.clientId ?? null,
+          grantType:
+            typeof params?.grant_type === 'string' ? params.grant_type.slice(0, 100) : null,
+          error: String(err.error ?? 'server_error'),
+          description:
+            typeof err.error_description === 'string' ? err.error_description.slice(0, 200) : null,
+        };
+        this.tasks.run('oauth_token.failed', () =>
+          this.grants.recordTokenFailure(
+            project.tenantId,
+            project.id,
+            failure,
+            requestMetaOfState(),
+          ),
+        );
+      },
+    );
     replaceLibraryMethods(provider);
     return provider;
   }
@@ -228,18 +331,30 @@ export class OidcProviderConfiguration {
 function replaceLibraryMethods(provider: Provider): void {
   // Client secrets are stored as SHA-256 (oidcClientMetadata): the library would compare the
   // presented secret with the stored value itself. Compare its hash, in constant time.
-  provider.Client.prototype.compareClientSecret = function (this: { clientSecret?: string }, actual: string) {
-    return Promise.resolve(typeof this.clientSecret === 'string' && safeEqual(sha256Hex(actual), this.clientSecret));
+  provider.Client.prototype.compareClientSecret = function (
+    this: { clientSecret?: string },
+    actual: string,
+  ) {
+    return Promise.resolve(
+      typeof this.clientSecret === 'string' && safeEqual(sha256Hex(actual), this.clientSecret),
+    );
   };
   // postLogoutRedirect (policy): a self-registered client's post-logout redirect needs a valid
   // `id_token_hint`, which the provider has checked by now; the library has no option for it, and
   // asks the client only whether the URI is registered. The hint is read from the library's own
   // request context; `signed-out-page` drops the URI, so the logout ends on the signed-out page.
   const registered = provider.Client.prototype.postLogoutRedirectUriAllowed;
-  provider.Client.prototype.postLogoutRedirectUriAllowed = function (this: InstanceType<Provider['Client']>, value: string) {
+  provider.Client.prototype.postLogoutRedirectUriAllowed = function (
+    this: InstanceType<Provider['Client']>,
+    value: string,
+  ) {
     const ctx = providerRequestContext();
     const params = ctx?.oidc?.params;
-    const decision = postLogoutRedirect({ registered: registered.call(this, value), selfRegistered: this.metadata().self_registered === true, idTokenHint: params ? ctx.oidc.entities.IdTokenHint !== undefined : null });
+    const decision = postLogoutRedirect({
+      registered: registered.call(this, value),
+      selfRegistered: this.metadata().self_registered === true,
+      idTokenHint: params ? ctx.oidc.entities.IdTokenHint !== undefined : null,
+    });
     if (decision === 'signed-out-page') params!.post_logout_redirect_uri = undefined;
     return decision !== 'refused';
   };
@@ -247,9 +362,17 @@ function replaceLibraryMethods(provider: Provider): void {
   // and it is the Gatehouse session that signed the user in (clientSid), which the library's
   // session knows nothing of: it comes from the request state.
   provider.Client.prototype.includeSid = () => true;
-  const session = provider.Session.prototype as unknown as { ensureClientContainer(clientId: string): void; sidFor(clientId: string, value?: string): string | undefined };
+  const session = provider.Session.prototype as unknown as {
+    ensureClientContainer(clientId: string): void;
+    sidFor(clientId: string, value?: string): string | undefined;
+  };
   session.ensureClientContainer = function (clientId: string) {
-    this.sidFor(clientId, clientSid(oidcRequestState.getStore()?.sid ?? null, this.sidFor(clientId), () => randomToken(16)));
+    this.sidFor(
+      clientId,
+      clientSid(oidcRequestState.getStore()?.sid ?? null, this.sidFor(clientId), () =>
+        randomToken(16),
+      ),
+    );
   };
 }
 
@@ -288,11 +411,21 @@ async function resourceServerInfo(
   const firstParty = metadata.first_party === true;
   const api = await apiResources.findByIdentifier(project.id, resource);
   if (api) {
-    if (metadata.self_registered === true && !api.allowDynamicClients) throw new InvalidTarget('this API does not accept self-registered clients');
+    if (metadata.self_registered === true && !api.allowDynamicClients)
+      throw new InvalidTarget('this API does not accept self-registered clients');
     const grantType = (ctx.oidc.params as { grant_type?: unknown } | undefined)?.grant_type;
-    if (!firstParty && grantType === 'client_credentials') throw new InvalidTarget('a token without a user for this API is for first-party clients only');
+    if (!firstParty && grantType === 'client_credentials')
+      throw new InvalidTarget(
+        'a token without a user for this API is for first-party clients only',
+      );
     const scope = api.scopes.map((s) => s.name).join(' ');
-    return { scope, audience: api.identifier, accessTokenTTL: api.accessTokenTtlSeconds ?? accessTtl, accessTokenFormat: 'jwt' as const, jwt: { sign: { alg: 'ES256' as const } } };
+    return {
+      scope,
+      audience: api.identifier,
+      accessTokenTTL: api.accessTokenTtlSeconds ?? accessTtl,
+      accessTokenFormat: 'jwt' as const,
+      jwt: { sign: { alg: 'ES256' as const } },
+    };
   }
   if (!firstParty) throw new InvalidTarget('the resource is not an API registered in this project');
   let origin: string | null = null;
@@ -301,8 +434,16 @@ async function resourceServerInfo(
   } catch {
     origin = null;
   }
-  if (!origin || !project.allowedOrigins.includes(origin)) throw new InvalidTarget("the resource is neither an API registered in this project nor on one of the project's allowed origins");
-  return { scope: RESOURCE_SCOPES, accessTokenTTL: accessTtl, accessTokenFormat: 'jwt' as const, jwt: { sign: { alg: 'ES256' as const } } };
+  if (!origin || !project.allowedOrigins.includes(origin))
+    throw new InvalidTarget(
+      "the resource is neither an API registered in this project nor on one of the project's allowed origins",
+    );
+  return {
+    scope: RESOURCE_SCOPES,
+    accessTokenTTL: accessTtl,
+    accessTokenFormat: 'jwt' as const,
+    jwt: { sign: { alg: 'ES256' as const } },
+  };
 }
 
 /**
@@ -313,7 +454,11 @@ async function resourceServerInfo(
  * taken out of the registered `scope` (`openid` when nothing else is left), and any other unknown
  * scope is still refused (invalid_client_metadata).
  */
-async function registrationApiScopes(ctx: KoaContextWithOIDC, projectId: string, apiResources: ApiResourcesRepository): Promise<void> {
+async function registrationApiScopes(
+  ctx: KoaContextWithOIDC,
+  projectId: string,
+  apiResources: ApiResourcesRepository,
+): Promise<void> {
   const body = ctx.oidc.body as { scope?: unknown } | undefined;
   if (!body || typeof body.scope !== 'string') return;
   const requested = body.scope.split(' ').filter(Boolean);
@@ -340,7 +485,10 @@ function interactionPolicy() {
       'acr_values',
       'the requested authentication context class is not met by the session',
       'login_required',
-      (ctx) => (providerSessionMeetsAcr(ctx.oidc.session?.acr, ctx.oidc.params?.acr_values) ? ip.Check.NO_NEED_TO_PROMPT : ip.Check.REQUEST_PROMPT),
+      (ctx) =>
+        providerSessionMeetsAcr(ctx.oidc.session?.acr, ctx.oidc.params?.acr_values)
+          ? ip.Check.NO_NEED_TO_PROMPT
+          : ip.Check.REQUEST_PROMPT,
       (ctx) => ({ acr_values: requiredAcr(ctx.oidc.params?.acr_values) }),
     ),
   );

@@ -48,16 +48,31 @@ export class OidcProviders {
     return pending;
   }
 
-  private async refresh(project: ResolvedProject, current: BuiltProvider | undefined): Promise<BuiltProvider> {
+  private async refresh(
+    project: ResolvedProject,
+    current: BuiltProvider | undefined,
+  ): Promise<BuiltProvider> {
     await this.keys.ensureActive(project.id, 'RS256');
     const jwks = await this.keys.privateJwks(project.id);
-    const fingerprint = sha256Hex(JSON.stringify([project.name, project.settings.oidc ?? null, accessTokenTtl(project.settings.access_token_ttl_seconds), jwks.map((k) => k.kid)]));
+    const fingerprint = sha256Hex(
+      JSON.stringify([
+        project.name,
+        project.settings.oidc ?? null,
+        accessTokenTtl(project.settings.access_token_ttl_seconds),
+        jwks.map((k) => k.kid),
+      ]),
+    );
     if (current && current.fingerprint === fingerprint) {
       current.checkedAt = this.clock.nowMs();
       return current;
     }
     const provider = this.configuration.provider(project, jwks);
-    const entry: BuiltProvider = { provider, callback: provider.callback(), fingerprint, checkedAt: this.clock.nowMs() };
+    const entry: BuiltProvider = {
+      provider,
+      callback: provider.callback(),
+      fingerprint,
+      checkedAt: this.clock.nowMs(),
+    };
     this.built.set(project.id, entry);
     return entry;
   }

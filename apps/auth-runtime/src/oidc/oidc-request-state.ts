@@ -35,8 +35,18 @@ export interface OidcRequestState {
 
 export const oidcRequestState = new AsyncLocalStorage<OidcRequestState>();
 
-export function newOidcRequestState(meta: RequestMeta, sid: string | null = null): OidcRequestState {
-  return { meta, sid, freshSession: false, checkedGrants: new Map(), users: new Map(), liveSessions: new Set() };
+export function newOidcRequestState(
+  meta: RequestMeta,
+  sid: string | null = null,
+): OidcRequestState {
+  return {
+    meta,
+    sid,
+    freshSession: false,
+    checkedGrants: new Map(),
+    users: new Map(),
+    liveSessions: new Set(),
+  };
 }
 
 /** The request's meta, or none outside a request (a hook the library calls on its own). */

@@ -2,7 +2,11 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { decryptSecretString, encryptSecret, sha256Hex } from '@gatehouse/crypto';
-import { OAuthClientsRepository, SessionsRepository, type ResolvedProject } from '@gatehouse/identity';
+import {
+  OAuthClientsRepository,
+  SessionsRepository,
+  type ResolvedProject,
+} from '@gatehouse/identity';
 import { CacheStore, Clock } from '@gatehouse/platform';
 import { SessionsService } from '../sessions/sessions.service';
 import { OAuthGrantsRepository } from './oauth-grants.repository';
@@ -20,10 +24,13 @@ const CONSUMED_MARK_MS = 31 * 86_400_000;
  * records are sealed with AES-GCM under ENCRYPTION_KEY: no token, code or cookie value is kept in
  * the clear.
  */
-const key = (projectId: string, model: string, id: string) => `oidc:${projectId}:${model}:${sha256Hex(id)}`;
-const sessionUidKey = (projectId: string, uid: string) => `oidc:${projectId}:Session:uid:${sha256Hex(uid)}`;
+const key = (projectId: string, model: string, id: string) =>
+  `oidc:${projectId}:${model}:${sha256Hex(id)}`;
+const sessionUidKey = (projectId: string, uid: string) =>
+  `oidc:${projectId}:Session:uid:${sha256Hex(uid)}`;
 /** The Gatehouse session behind a provider session (by the provider session's stable `uid`). */
-const gatehouseSessionKey = (projectId: string, uid: string) => `oidc:${projectId}:Session:gh:${sha256Hex(uid)}`;
+const gatehouseSessionKey = (projectId: string, uid: string) =>
+  `oidc:${projectId}:Session:gh:${sha256Hex(uid)}`;
 /**
  * Which project an interaction belongs to (an interaction of another project is 404, not 400) and
  * when it began, in milliseconds (`prompt=login` needs a proof made after it: the provider's own
@@ -104,34 +111,66 @@ export class OidcStore {
     return oidcClientMetadata(row);
   }
 
-  async recordGrant(project: ResolvedProject, payload: AdapterPayload, grantId: string): Promise<void> {
+  async recordGrant(
+    project: ResolvedProject,
+    payload: AdapterPayload,
+    grantId: string,
+  ): Promise<void> {
     const state = requestState();
     const accountId = payload.accountId;
     const clientId = payload.clientId;
     if (!state?.sid || typeof accountId !== 'string' || typeof clientId !== 'string') {
       // A grant not tied to a Gatehouse session is never honoured (GRANT_BOUND lookups find no row).
-      this.logger.warn(`grant ${grantId} saved without a Gatehouse session; it will not be honoured`);
+      this.logger.warn(
+        `grant ${grantId} saved without a Gatehouse session; it will not be honoured`,
+      );
       return;
     }
     const openid = (payload as { openid?: { scope?: string } }).openid;
     const scopes = (openid?.scope ?? '').split(' ').filter(Boolean);
     // What the user granted for each API resource (the consent to its scopes), for the grant's event.
     const granted = (payload as { resources?: Record<string, unknown> }).resources ?? {};
-    const resources = Object.fromEntries(Object.entries(granted).flatMap(([identifier, value]) => (typeof value === 'string' ? [[identifier, value.split(' ').filter(Boolean)]] : [])));
-    await this.grants.save({ tenantId: project.tenantId, projectId: project.id, userId: accountId, grantId, clientId, sessionId: state.sid, scopes, resources }, state.meta);
+    const resources = Object.fromEntries(
+      Object.entries(granted).flatMap(([identifier, value]) =>
+        typeof value === 'string' ? [[identifier, value.split(' ').filter(Boolean)]] : [],
+      ),
+    );
+    await this.grants.save(
+      {
+        tenantId: project.tenantId,
+        projectId: project.id,
+        userId: accountId,
+        grantId,
+        clientId,
+        sessionId: state.sid,
+        scopes,
+        resources,
+      },
+      state.meta,
+    );
     state.checkedGrants.delete(grantId);
   }
 
   revokeGrant(projectId: string, grantId: string, reason: string): Promise<boolean> {
     const state = requestState();
     state?.checkedGrants.set(grantId, null);
-    return this.grants.revoke(projectId, grantId, reason, state?.meta ?? { ip: null, userAgent: null });
+    return this.grants.revoke(
+      projectId,
+      grantId,
+      reason,
+      state?.meta ?? { ip: null, userAgent: null },
+    );
   }
 
   async endGatehouseSession(project: ResolvedProject, userId: string, sid: string): Promise<void> {
     const meta = requestState()?.meta ?? { ip: null, userAgent: null };
     // Already ended (revoked elsewhere): nothing left to end.
-    await this.sessions.endOwn({ tid: project.tenantId, aud: project.id, sub: userId }, sid, meta, 'oidc_logout');
+    await this.sessions.endOwn(
+      { tid: project.tenantId, aud: project.id, sub: userId },
+      sid,
+      meta,
+      'oidc_logout',
+    );
   }
 
   seal(value: string): string {
@@ -168,14 +207,24 @@ class ProjectAdapter implements Adapter {
     if (this.model === 'Client') {
       // Only dynamic registration writes clients through the provider (the admin API writes the rest).
       const existing = await this.owner.clientMetadata(this.project.id, id);
-      if (existing) throw new (oidcLibrary().errors.InvalidClientMetadata)('clients are changed through the admin API');
-      await this.owner.registration.register(this.project, id, payload, requestState()?.meta ?? { ip: null, userAgent: null });
+      if (existing)
+        throw new (oidcLibrary().errors.InvalidClientMetadata)(
+          'clients are changed through the admin API',
+        );
+      await this.owner.registration.register(
+        this.project,
+        id,
+        payload,
+        requestState()?.meta ?? { ip: null, userAgent: null },
+      );
       return;
     }
     if (this.model === 'Session') {
       const state = requestState();
-      if (payload.uid && payload.accountId && state?.sid) await cache.set(gatehouseSessionKey(this.project.id, payload.uid), state.sid, ttlMs);
-      if (payload.uid) await cache.set(sessionUidKey(this.project.id, payload.uid), this.owner.seal(id), ttlMs);
+      if (payload.uid && payload.accountId && state?.sid)
+        await cache.set(gatehouseSessionKey(this.project.id, payload.uid), state.sid, ttlMs);
+      if (payload.uid)
+        await cache.set(sessionUidKey(this.project.id, payload.uid), this.owner.seal(id), ttlMs);
     }
     if (this.model === 'Grant') await this.owner.recordGrant(this.project, payload, id);
     if (this.model === 'Interaction') {
@@ -189,7 +238,9 @@ class ProjectAdapter implements Adapter {
     if (typeof id !== 'string' || id.length === 0 || id.length > 512) return undefined;
     if (this.model === 'Client') return this.owner.clientMetadata(this.project.id, id);
     const cache = this.owner.store;
-    const [raw, consumed] = SINGLE_USE_MODELS.has(this.model) ? await cache.mget([this.key(id), `${this.key(id)}:consumed`]) : [await cache.get(this.key(id)), null];
+    const [raw, consumed] = SINGLE_USE_MODELS.has(this.model)
+      ? await cache.mget([this.key(id), `${this.key(id)}:consumed`])
+      : [await cache.get(this.key(id)), null];
     if (!raw) return undefined;
     const opened = this.owner.open(raw);
     if (!opened) return undefined;
@@ -201,7 +252,10 @@ class ProjectAdapter implements Adapter {
       // A request the provider answers (whatever the path or method it came by; the interaction API
       // reads interactions outside any): the completion binding decides (resumeDecision).
       const presented = request.query.completion;
-      const decision = resumeDecision(payload.result, typeof presented === 'string' ? presented : null);
+      const decision = resumeDecision(
+        payload.result,
+        typeof presented === 'string' ? presented : null,
+      );
       if (decision.kind === 'refused') return undefined;
       if (decision.kind === 'accepted' && state) {
         state.sid = decision.sid;
@@ -210,11 +264,15 @@ class ProjectAdapter implements Adapter {
     }
     if (this.model === 'Session' && state?.freshSession) return undefined;
     const grantId = boundGrantId(this.model, id, payload);
-    if (grantId !== null && !(await this.owner.grantUser(this.project.id, grantId))) return undefined;
+    if (grantId !== null && !(await this.owner.grantUser(this.project.id, grantId)))
+      return undefined;
     if (this.model === 'Session' && payload.accountId) {
       // A provider session lives only as long as the Gatehouse session that signed the user in.
-      const sid = payload.uid ? await cache.get(gatehouseSessionKey(this.project.id, payload.uid)) : null;
-      if (!sid || !(await this.owner.liveSession(this.project.id, sid, payload.accountId))) return undefined;
+      const sid = payload.uid
+        ? await cache.get(gatehouseSessionKey(this.project.id, payload.uid))
+        : null;
+      if (!sid || !(await this.owner.liveSession(this.project.id, sid, payload.accountId)))
+        return undefined;
       if (state && !state.sid) state.sid = sid;
     }
     return payload;
@@ -232,13 +290,18 @@ class ProjectAdapter implements Adapter {
 
   async consume(id: string): Promise<void> {
     const cache = this.owner.store;
-    const first = await cache.setIfAbsent(`${this.key(id)}:consumed`, String(Math.floor(Date.now() / 1000)), CONSUMED_MARK_MS);
+    const first = await cache.setIfAbsent(
+      `${this.key(id)}:consumed`,
+      String(Math.floor(Date.now() / 1000)),
+      CONSUMED_MARK_MS,
+    );
     if (first) return;
     // Two requests raced with the same code or refresh token: the loser is a replay, and a replay
     // ends the grant (and every token it issued), as a sequential one does.
     const opened = await cache.get(this.key(id)).then((raw) => (raw ? this.owner.open(raw) : null));
     const grantId = opened ? (JSON.parse(opened) as AdapterPayload).grantId : undefined;
-    if (typeof grantId === 'string') await this.owner.revokeGrant(this.project.id, grantId, 'replay');
+    if (typeof grantId === 'string')
+      await this.owner.revokeGrant(this.project.id, grantId, 'replay');
     throw new (oidcLibrary().errors.InvalidGrant)('grant request is invalid');
   }
 
@@ -248,9 +311,12 @@ class ProjectAdapter implements Adapter {
     const endingSession = providerRequestContext()?.oidc.route === 'end_session_confirm';
     if (this.model === 'Session' && endingSession && state?.sid) {
       // RP-initiated logout signs the user out of Gatehouse too: their session (and with it every grant it backs) ends.
-      const opened = await this.owner.store.get(this.key(id)).then((raw) => (raw ? this.owner.open(raw) : null));
+      const opened = await this.owner.store
+        .get(this.key(id))
+        .then((raw) => (raw ? this.owner.open(raw) : null));
       const accountId = opened ? (JSON.parse(opened) as AdapterPayload).accountId : undefined;
-      if (typeof accountId === 'string') await this.owner.endGatehouseSession(this.project, accountId, state.sid);
+      if (typeof accountId === 'string')
+        await this.owner.endGatehouseSession(this.project, accountId, state.sid);
     }
     await this.owner.store.del(this.key(id));
   }

@@ -49,19 +49,40 @@ export function oidcMiddleware(app: INestApplicationContext) {
       rest = m[2] ?? '/';
       if (rest === '/pages' || rest.startsWith('/pages/')) return next();
     }
-    const known = rest === '/.well-known/openid-configuration' || Object.values(OIDC_ROUTES).some((r) => rest === r || rest.startsWith(`${r}/`));
+    const known =
+      rest === '/.well-known/openid-configuration' ||
+      Object.values(OIDC_ROUTES).some((r) => rest === r || rest.startsWith(`${r}/`));
     try {
       const project = await projects.byId(projectId);
       if (!project || !projectOidcSettings(project.settings).enabled) {
-        return next(new PlatformError('not-found', 'No OpenID Connect provider here: the project does not exist or has not enabled it.'));
+        return next(
+          new PlatformError(
+            'not-found',
+            'No OpenID Connect provider here: the project does not exist or has not enabled it.',
+          ),
+        );
       }
-      if (!known) return next(new PlatformError('not-found', 'No such endpoint; discovery lists every endpoint of the provider.'));
+      if (!known)
+        return next(
+          new PlatformError(
+            'not-found',
+            'No such endpoint; discovery lists every endpoint of the provider.',
+          ),
+        );
       if (req.method === 'POST' && rest === OIDC_ROUTES.registration) {
         // Open registration writes a client row per request: a few per address and hour.
-        const { count, ttlMs } = await cache.increment(`oidc:register:${project.id}:${rateLimitClient(req.ip)}`, REGISTRATION_WINDOW_MS);
+        const { count, ttlMs } = await cache.increment(
+          `oidc:register:${project.id}:${rateLimitClient(req.ip)}`,
+          REGISTRATION_WINDOW_MS,
+        );
         if (count > REGISTRATIONS_PER_WINDOW) {
           res.setHeader('Retry-After', String(Math.ceil(ttlMs / 1000)));
-          return next(new PlatformError('rate-limited', 'Too many client registrations from this address; try again later.'));
+          return next(
+            new PlatformError(
+              'rate-limited',
+              'Too many client registrations from this address; try again later.',
+            ),
+          );
         }
       }
       const { callback } = await providers.forProject(project);
@@ -73,11 +94,17 @@ export function oidcMiddleware(app: INestApplicationContext) {
           // A friendly answer for the plain case (the stored interaction read as it is); OidcStore
           // applies the same decision on every other way in, as the provider reads the interaction.
           const interaction = await store.storedInteraction(project.id, safeDecode(resume[1]));
-          const decision = resumeDecision(interaction?.result, typeof req.query.completion === 'string' ? req.query.completion : '');
+          const decision = resumeDecision(
+            interaction?.result,
+            typeof req.query.completion === 'string' ? req.query.completion : '',
+          );
           if (decision.kind === 'refused') {
             const target = new URL(`${providers.issuer(project.id)}/pages/error`);
             target.searchParams.set('error', 'access_denied');
-            target.searchParams.set('error_description', 'This sign-in was completed in another browser.');
+            target.searchParams.set(
+              'error_description',
+              'This sign-in was completed in another browser.',
+            );
             res.redirect(303, target.href);
             return;
           }

@@ -14,7 +14,14 @@ import { OidcStore } from './oidc-store';
 @Module({
   imports: [CommonModule, CredentialsModule, SessionsModule],
   controllers: [OidcInteractionsController],
-  providers: [OAuthGrantsRepository, OidcRegistration, OidcStore, OidcProviderConfiguration, OidcProviders, OidcInteractionsService],
+  providers: [
+    OAuthGrantsRepository,
+    OidcRegistration,
+    OidcStore,
+    OidcProviderConfiguration,
+    OidcProviders,
+    OidcInteractionsService,
+  ],
   exports: [OidcProviders],
 })
 export class OidcModule {}

@@ -9,7 +9,9 @@ export type PasskeyChallenge =
   | { purpose: 'register'; projectId: string; userId: string; expiresAt: number }
   | { purpose: 'authenticate'; projectId: string; expiresAt: number };
 
-type Issued = { purpose: 'register'; projectId: string; userId: string } | { purpose: 'authenticate'; projectId: string };
+type Issued =
+  | { purpose: 'register'; projectId: string; userId: string }
+  | { purpose: 'authenticate'; projectId: string };
 
 const key = (challenge: string) => `passkey:challenge:${sha256Hex(challenge)}`;
 
@@ -28,7 +30,10 @@ export class PasskeyChallenges {
 
   /** Stores `challenge` (base64url of ≥16 random bytes); false only on a collision. */
   async store(challenge: string, issued: Issued): Promise<boolean> {
-    const value: PasskeyChallenge = { ...issued, expiresAt: this.clock.nowMs() + PASSKEY_CHALLENGE_TTL_MS };
+    const value: PasskeyChallenge = {
+      ...issued,
+      expiresAt: this.clock.nowMs() + PASSKEY_CHALLENGE_TTL_MS,
+    };
     return this.cache.setIfAbsent(key(challenge), JSON.stringify(value), PASSKEY_CHALLENGE_TTL_MS);
   }
 

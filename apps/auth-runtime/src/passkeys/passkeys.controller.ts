@@ -1,12 +1,41 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiCreatedResponse, ApiExtraModels, ApiHeader, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Inject,
+  Param,
+  Post,
+  Req,
+  Res,
+  UseGuards,
+} from '@nestjs/common';
+import {
+  ApiCreatedResponse,
+  ApiExtraModels,
+  ApiHeader,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { requestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
-import { CurrentAuth, RequiresRecentAuthentication, SessionAuthGuard, type SessionRequest } from '../auth/session-auth.guard';
+import {
+  CurrentAuth,
+  RequiresRecentAuthentication,
+  SessionAuthGuard,
+  type SessionRequest,
+} from '../auth/session-auth.guard';
 import { setSessionCookies } from '../auth/session-cookies';
-import { MfaChallengeResponse, SignedInResponse, signedInBody } from '../sign-in/signed-in.response';
+import {
+  MfaChallengeResponse,
+  SignedInResponse,
+  signedInBody,
+} from '../sign-in/signed-in.response';
 import { SignInCompletionService } from '../sign-in/sign-in-completion.service';
 import { CurrentProject } from '../projects/current-project.decorator';
 import { ProjectKeyGuard } from '../projects/project-key.guard';
@@ -15,7 +44,10 @@ import { CompletePasskeyAuthenticationDto } from './dto/complete-passkey-authent
 import { CompletePasskeyRegistrationDto } from './dto/complete-passkey-registration.dto';
 import { PasskeysService } from './passkeys.service';
 import { PasskeyListResponse, PasskeyResponse } from './passkey.response';
-import { PasskeyCreationOptionsResponse, PasskeyRequestOptionsResponse } from './passkey-options.response';
+import {
+  PasskeyCreationOptionsResponse,
+  PasskeyRequestOptionsResponse,
+} from './passkey-options.response';
 
 type Auth = NonNullable<SessionRequest['auth']>;
 
@@ -35,9 +67,15 @@ export class PasskeysController {
   @HttpCode(200)
   @UseGuards(SessionAuthGuard)
   @RequiresRecentAuthentication()
-  @ApiOperation({ summary: 'PublicKeyCredentialCreationOptions for the signed-in user (challenge valid 5 min); needs a recent authentication' })
+  @ApiOperation({
+    summary:
+      'PublicKeyCredentialCreationOptions for the signed-in user (challenge valid 5 min); needs a recent authentication',
+  })
   @ApiOkResponse({ type: PasskeyCreationOptionsResponse })
-  registerBegin(@CurrentProject() project: ResolvedProject, @CurrentAuth() auth: Auth): Promise<PasskeyCreationOptionsResponse> {
+  registerBegin(
+    @CurrentProject() project: ResolvedProject,
+    @CurrentAuth() auth: Auth,
+  ): Promise<PasskeyCreationOptionsResponse> {
     return this.passkeys.beginRegistration(project, auth);
   }
 
@@ -46,24 +84,47 @@ export class PasskeysController {
   @ApiCreatedResponse({ type: PasskeyResponse })
   @UseGuards(SessionAuthGuard)
   @RequiresRecentAuthentication()
-  @ApiOperation({ summary: 'Verify the attestation and store the passkey (201 with the passkey); refused → 400 validation-error' })
-  registerComplete(@CurrentProject() project: ResolvedProject, @CurrentAuth() auth: Auth, @Body() dto: CompletePasskeyRegistrationDto, @Req() req: Request) {
+  @ApiOperation({
+    summary:
+      'Verify the attestation and store the passkey (201 with the passkey); refused → 400 validation-error',
+  })
+  registerComplete(
+    @CurrentProject() project: ResolvedProject,
+    @CurrentAuth() auth: Auth,
+    @Body() dto: CompletePasskeyRegistrationDto,
+    @Req() req: Request,
+  ) {
     return this.passkeys.completeRegistration(project, auth, dto, requestMeta(req));
   }
 
   @Post('passkey/authenticate/begin')
   @HttpCode(200)
-  @ApiOperation({ summary: 'PublicKeyCredentialRequestOptions; omit email for discoverable credentials' })
+  @ApiOperation({
+    summary: 'PublicKeyCredentialRequestOptions; omit email for discoverable credentials',
+  })
   @ApiOkResponse({ type: PasskeyRequestOptionsResponse })
-  authenticateBegin(@CurrentProject() project: ResolvedProject, @Body() dto: BeginPasskeyAuthenticationDto): Promise<PasskeyRequestOptionsResponse> {
+  authenticateBegin(
+    @CurrentProject() project: ResolvedProject,
+    @Body() dto: BeginPasskeyAuthenticationDto,
+  ): Promise<PasskeyRequestOptionsResponse> {
     return this.passkeys.beginAuthentication(project, dto);
   }
 
   @Post('passkey/authenticate/complete')
   @HttpCode(200)
   @ApiExtraModels(SignedInResponse, MfaChallengeResponse)
-  @ApiOkResponse({ schema: { oneOf: [{ $ref: getSchemaPath(SignedInResponse) }, { $ref: getSchemaPath(MfaChallengeResponse) }] } })
-  @ApiOperation({ summary: 'Verify the assertion and sign in (satisfies MFA; allowed while password sign-in is locked)' })
+  @ApiOkResponse({
+    schema: {
+      oneOf: [
+        { $ref: getSchemaPath(SignedInResponse) },
+        { $ref: getSchemaPath(MfaChallengeResponse) },
+      ],
+    },
+  })
+  @ApiOperation({
+    summary:
+      'Verify the assertion and sign in (satisfies MFA; allowed while password sign-in is locked)',
+  })
   async authenticateComplete(
     @CurrentProject() project: ResolvedProject,
     @Body() dto: CompletePasskeyAuthenticationDto,
@@ -90,8 +151,15 @@ export class PasskeysController {
   @HttpCode(204)
   @UseGuards(SessionAuthGuard)
   @RequiresRecentAuthentication()
-  @ApiOperation({ summary: "Remove one of the caller's passkeys (404 when it is not theirs); needs a recent authentication" })
-  async remove(@CurrentAuth() auth: Auth, @Param('id') id: string, @Req() req: Request): Promise<void> {
+  @ApiOperation({
+    summary:
+      "Remove one of the caller's passkeys (404 when it is not theirs); needs a recent authentication",
+  })
+  async remove(
+    @CurrentAuth() auth: Auth,
+    @Param('id') id: string,
+    @Req() req: Request,
+  ): Promise<void> {
     await this.passkeys.remove(auth, id, requestMeta(req));
   }
 }

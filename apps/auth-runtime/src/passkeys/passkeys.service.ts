@@ -14,7 +14,14 @@ import { isId, uniqueViolation } from '@gatehouse/entities';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { hmacSha256 } from '@gatehouse/crypto';
 import type { User } from '@gatehouse/entities';
-import { authOriginOf, EventRecorder, normalizeIdentifier, UsersRepository, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
+import {
+  authOriginOf,
+  EventRecorder,
+  normalizeIdentifier,
+  UsersRepository,
+  type RequestMeta,
+  type ResolvedProject,
+} from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import { UserEvents } from '../sign-in/user-events';
@@ -22,7 +29,11 @@ import { SessionsService } from '../sessions/sessions.service';
 import type { BeginPasskeyAuthenticationDto } from './dto/begin-passkey-authentication.dto';
 import type { CompletePasskeyRegistrationDto } from './dto/complete-passkey-registration.dto';
 import { PASSKEY_CHALLENGE_TTL_MS, PasskeyChallenges } from './passkey-challenges.service';
-import { toPasskeyResponse, type PasskeyListResponse, type PasskeyResponse } from './passkey.response';
+import {
+  toPasskeyResponse,
+  type PasskeyListResponse,
+  type PasskeyResponse,
+} from './passkey.response';
 import { PasskeysRepository } from '../credentials/passkeys.repository';
 import {
   assertAuthenticationResponseJson,
@@ -79,26 +90,40 @@ export class PasskeysService {
   private rp(project: ResolvedProject): RelyingParty {
     const rp = relyingPartyOf(project, this.authOrigin);
     if (!rp) {
-      throw new ProblemError('conflict', { detail: 'Passkeys are not configured for this project: set settings.rp_id and allowed_origins.' });
+      throw new ProblemError('conflict', {
+        detail:
+          'Passkeys are not configured for this project: set settings.rp_id and allowed_origins.',
+      });
     }
     return rp;
   }
 
   /** Issues a fresh random challenge (32 bytes) and stores it with what it was issued for. */
-  private async newChallenge(issued: Parameters<PasskeyChallenges['store']>[1]): Promise<Uint8Array<ArrayBuffer>> {
+  private async newChallenge(
+    issued: Parameters<PasskeyChallenges['store']>[1],
+  ): Promise<Uint8Array<ArrayBuffer>> {
     for (let i = 0; i < 3; i++) {
       const bytes = new Uint8Array(randomBytes(32));
-      if (await this.challenges.store(Buffer.from(bytes).toString('base64url'), issued)) return bytes;
+      if (await this.challenges.store(Buffer.from(bytes).toString('base64url'), issued))
+        return bytes;
     }
     throw new Error('could not store a unique passkey challenge');
   }
 
-  async beginRegistration(project: ResolvedProject, owner: PasskeyOwner): Promise<PublicKeyCredentialCreationOptionsJSON> {
+  async beginRegistration(
+    project: ResolvedProject,
+    owner: PasskeyOwner,
+  ): Promise<PublicKeyCredentialCreationOptionsJSON> {
     const rp = this.rp(project);
     const user = await this.users.findById(project.id, owner.sub);
-    if (!user || user.status !== 'active') throw new ProblemError('unauthenticated', { detail: 'A valid session is required.' });
+    if (!user || user.status !== 'active')
+      throw new ProblemError('unauthenticated', { detail: 'A valid session is required.' });
     const existing = await this.passkeys.listByUser(user.id);
-    const challenge = await this.newChallenge({ purpose: 'register', projectId: project.id, userId: user.id });
+    const challenge = await this.newChallenge({
+      purpose: 'register',
+      projectId: project.id,
+      userId: user.id,
+    });
     return generateRegistrationOptions({
       rpName: rp.name,
       rpID: rp.id,
@@ -108,24 +133,49 @@ export class PasskeysService {
       challenge,
       timeout: PASSKEY_CHALLENGE_TTL_MS,
       attestationType: 'none',
-      excludeCredentials: existing.map((p) => ({ id: p.credentialId, transports: cleanTransports(p.transports) })),
-      authenticatorSelection: { residentKey: 'required', requireResidentKey: true, userVerification: 'required' },
+      excludeCredentials: existing.map((p) => ({
+        id: p.credentialId,
+        transports: cleanTransports(p.transports),
+      })),
+      authenticatorSelection: {
+        residentKey: 'required',
+        requireResidentKey: true,
+        userVerification: 'required',
+      },
       supportedAlgorithmIDs: ALGORITHMS,
     });
   }
 
-  async completeRegistration(project: ResolvedProject, owner: PasskeyOwner, dto: CompletePasskeyRegistrationDto, meta: RequestMeta): Promise<PasskeyResponse> {
+  async completeRegistration(
+    project: ResolvedProject,
+    owner: PasskeyOwner,
+    dto: CompletePasskeyRegistrationDto,
+    meta: RequestMeta,
+  ): Promise<PasskeyResponse> {
     const rp = this.rp(project);
     const refuse = (message: string) =>
-      ProblemError.validation({ credential: [message] }, 'The passkey registration response could not be verified.');
+      ProblemError.validation(
+        { credential: [message] },
+        'The passkey registration response could not be verified.',
+      );
     const response = parseRegistrationResponse(dto.credential);
-    if (!response) throw refuse('must be a WebAuthn attestation response (id, rawId, type, response.clientDataJSON, response.attestationObject)');
+    if (!response)
+      throw refuse(
+        'must be a WebAuthn attestation response (id, rawId, type, response.clientDataJSON, response.attestationObject)',
+      );
     const challenge = challengeOf(response.response.clientDataJSON);
     const stored = challenge ? await this.challenges.consume(challenge) : null;
-    if (!challenge || !stored || stored.purpose !== 'register' || stored.projectId !== project.id || stored.userId !== owner.sub) {
+    if (
+      !challenge ||
+      !stored ||
+      stored.purpose !== 'register' ||
+      stored.projectId !== project.id ||
+      stored.userId !== owner.sub
+    ) {
       throw refuse('does not answer a current registration challenge of this session');
     }
-    if (!attestationFormatAccepted(response.response.attestationObject)) throw refuse('has an unreadable or unsupported attestation');
+    if (!attestationFormatAccepted(response.response.attestationObject))
+      throw refuse('has an unreadable or unsupported attestation');
 
     let info;
     try {
@@ -142,13 +192,15 @@ export class PasskeysService {
     } catch {
       info = undefined;
     }
-    if (!info || info.credential.id !== response.id) throw refuse('could not be verified (origin, RP ID, user verification or signature)');
+    if (!info || info.credential.id !== response.id)
+      throw refuse('could not be verified (origin, RP ID, user verification or signature)');
 
     const credentialId = info.credential.id;
     const duplicate = () => refuse('is already registered');
     if (await this.passkeys.credentialIdExists(credentialId)) throw duplicate();
     const user = await this.users.findById(project.id, owner.sub);
-    if (!user || user.status !== 'active') throw new ProblemError('unauthenticated', { detail: 'A valid session is required.' });
+    if (!user || user.status !== 'active')
+      throw new ProblemError('unauthenticated', { detail: 'A valid session is required.' });
     try {
       const passkey = await this.dataSource.transaction(async (manager) => {
         // Written while the user's row is held and the session is live: a claim in progress wins.
@@ -174,7 +226,15 @@ export class PasskeysService {
           resourceType: 'passkey',
           resourceId: created.id,
           meta,
-          data: { passkey: { id: created.id, user_id: user.id, name: created.name, device_type: created.deviceType, backed_up: created.backedUp } },
+          data: {
+            passkey: {
+              id: created.id,
+              user_id: user.id,
+              name: created.name,
+              device_type: created.deviceType,
+              backed_up: created.backedUp,
+            },
+          },
         });
         return created;
       });
@@ -190,7 +250,10 @@ export class PasskeysService {
    * (or a user without passkeys) gets one decoy credential derived from an HMAC of the email, so
    * the answer has the same shape and stays stable across calls. Without an email, it is empty.
    */
-  async beginAuthentication(project: ResolvedProject, dto: BeginPasskeyAuthenticationDto): Promise<PublicKeyCredentialRequestOptionsJSON> {
+  async beginAuthentication(
+    project: ResolvedProject,
+    dto: BeginPasskeyAuthenticationDto,
+  ): Promise<PublicKeyCredentialRequestOptionsJSON> {
     const rp = this.rp(project);
     let allowCredentials: { id: string; transports: AuthenticatorTransportFuture[] }[] = [];
     if (dto.email !== undefined) {
@@ -199,7 +262,12 @@ export class PasskeysService {
       const own = user && user.status === 'active' ? await this.passkeys.listByUser(user.id) : [];
       allowCredentials = own.length
         ? own.map((p) => ({ id: p.credentialId, transports: cleanTransports(p.transports) }))
-        : [{ id: hmacSha256(this.decoyKey, `${project.id}\u0000${email}`).toString('base64url'), transports: DECOY_TRANSPORTS }];
+        : [
+            {
+              id: hmacSha256(this.decoyKey, `${project.id}\u0000${email}`).toString('base64url'),
+              transports: DECOY_TRANSPORTS,
+            },
+          ];
     }
     const challenge = await this.newChallenge({ purpose: 'authenticate', projectId: project.id });
     return generateAuthenticationOptions({
@@ -219,19 +287,31 @@ export class PasskeysService {
    * handle that is not the owner's, a wrong origin or RP ID, no user verification, a bad signature
    * and a counter that did not move forward. Password lockout is not consulted (docs/api-contract.md §3).
    */
-  async authenticate(project: ResolvedProject, credential: unknown, meta: RequestMeta): Promise<User> {
+  async authenticate(
+    project: ResolvedProject,
+    credential: unknown,
+    meta: RequestMeta,
+  ): Promise<User> {
     assertAuthenticationResponseJson(credential);
     const rp = this.rp(project);
     const response = parseAuthenticationResponse(credential);
     const challenge = response ? challengeOf(response.response.clientDataJSON) : null;
     const stored = challenge ? await this.challenges.consume(challenge) : null;
-    if (!response || !challenge || !stored || stored.purpose !== 'authenticate' || stored.projectId !== project.id) {
+    if (
+      !response ||
+      !challenge ||
+      !stored ||
+      stored.purpose !== 'authenticate' ||
+      stored.projectId !== project.id
+    ) {
       return this.refuse(project, meta, null, 'challenge');
     }
     const passkey = await this.passkeys.findByCredentialId(response.id);
-    if (!passkey || passkey.projectId !== project.id) return this.refuse(project, meta, null, 'unknown_credential');
+    if (!passkey || passkey.projectId !== project.id)
+      return this.refuse(project, meta, null, 'unknown_credential');
     const handle = response.response.userHandle;
-    if (handle !== undefined && !userHandleMatches(handle, passkey.userId)) return this.refuse(project, meta, passkey.userId, 'user_handle_mismatch');
+    if (handle !== undefined && !userHandleMatches(handle, passkey.userId))
+      return this.refuse(project, meta, passkey.userId, 'user_handle_mismatch');
     // Read before the passkey is proven and used: its security stamp then predates the proof, so a
     // claim that deletes the passkey meanwhile leaves this sign-in without a session.
     const user = await this.users.findById(project.id, passkey.userId);
@@ -244,7 +324,12 @@ export class PasskeysService {
         expectedChallenge: challenge,
         expectedOrigin: rp.origins,
         expectedRPID: rp.id,
-        credential: { id: passkey.credentialId, publicKey: new Uint8Array(passkey.publicKey), counter: Number(passkey.counter), transports: cleanTransports(passkey.transports) },
+        credential: {
+          id: passkey.credentialId,
+          publicKey: new Uint8Array(passkey.publicKey),
+          counter: Number(passkey.counter),
+          transports: cleanTransports(passkey.transports),
+        },
         requireUserVerification: true,
       });
       info = verified.verified ? verified.authenticationInfo : undefined;
@@ -252,16 +337,35 @@ export class PasskeysService {
       info = undefined;
     }
     if (!info) return this.refuse(project, meta, passkey.userId, 'invalid_assertion');
-    if (!(await this.passkeys.recordUse(passkey.id, info.newCounter, info.credentialBackedUp, this.clock.now()))) {
+    if (
+      !(await this.passkeys.recordUse(
+        passkey.id,
+        info.newCounter,
+        info.credentialBackedUp,
+        this.clock.now(),
+      ))
+    ) {
       return this.refuse(project, meta, passkey.userId, 'counter_regression');
     }
-    if (user.status !== 'active') throw new ProblemError('account-disabled', { detail: 'This account has been disabled.' });
+    if (user.status !== 'active')
+      throw new ProblemError('account-disabled', { detail: 'This account has been disabled.' });
     return user;
   }
 
   /** A refused assertion: recorded as CONTRACT §13's `invalid_credentials`, with its cause as `error`. */
-  private async refuse(project: ResolvedProject, meta: RequestMeta, userId: string | null, error: string): Promise<never> {
-    await this.dataSource.transaction((manager) => this.userEvents.signInFailed(manager, project, { userId, meta, data: { method: 'passkey', reason: 'invalid_credentials', error } }));
+  private async refuse(
+    project: ResolvedProject,
+    meta: RequestMeta,
+    userId: string | null,
+    error: string,
+  ): Promise<never> {
+    await this.dataSource.transaction((manager) =>
+      this.userEvents.signInFailed(manager, project, {
+        userId,
+        meta,
+        data: { method: 'passkey', reason: 'invalid_credentials', error },
+      }),
+    );
     throw new ProblemError('invalid-credentials', { detail: 'The passkey could not be verified.' });
   }
 

@@ -1,15 +1,29 @@
-import type { AuthenticationResponseJSON, AuthenticatorTransportFuture, RegistrationResponseJSON } from '@simplewebauthn/server';
+import type {
+  AuthenticationResponseJSON,
+  AuthenticatorTransportFuture,
+  RegistrationResponseJSON,
+} from '@simplewebauthn/server';
 import { decodeAttestationObject, isoBase64URL } from '@simplewebauthn/server/helpers';
 import { projectOrigins, type ResolvedProject } from '@gatehouse/identity';
 import { ProblemError, type FieldErrors } from '@gatehouse/problem-details';
 
 const B64URL = /^[A-Za-z0-9_-]+={0,2}$/;
 const CHALLENGE = /^[A-Za-z0-9_-]{22,128}$/;
-const TRANSPORTS: ReadonlySet<string> = new Set<AuthenticatorTransportFuture>(['ble', 'cable', 'hybrid', 'internal', 'nfc', 'smart-card', 'usb']);
+const TRANSPORTS: ReadonlySet<string> = new Set<AuthenticatorTransportFuture>([
+  'ble',
+  'cable',
+  'hybrid',
+  'internal',
+  'nfc',
+  'smart-card',
+  'usb',
+]);
 
 type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
-const b64url = (v: unknown, max: number): string | null => (typeof v === 'string' && v.length <= max && B64URL.test(v) ? v : null);
+const isObject = (v: unknown): v is Json =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+const b64url = (v: unknown, max: number): string | null =>
+  typeof v === 'string' && v.length <= max && B64URL.test(v) ? v : null;
 
 /** Credential ids are at most 1023 bytes (WebAuthn L3). */
 const MAX_ID = 1400;
@@ -29,8 +43,15 @@ export interface RelyingParty {
  * origins are the allowed ones, plus the auth runtime's own (`authOrigin`) when the project is an
  * OpenID Connect provider: its hosted sign-in page uses passkeys from there.
  */
-export function relyingPartyOf(project: Pick<ResolvedProject, 'name' | 'allowedOrigins' | 'settings'>, authOrigin?: string): RelyingParty | null {
-  const origins = authOrigin ? projectOrigins(project, authOrigin) : Array.isArray(project.allowedOrigins) ? project.allowedOrigins.filter((o) => typeof o === 'string') : [];
+export function relyingPartyOf(
+  project: Pick<ResolvedProject, 'name' | 'allowedOrigins' | 'settings'>,
+  authOrigin?: string,
+): RelyingParty | null {
+  const origins = authOrigin
+    ? projectOrigins(project, authOrigin)
+    : Array.isArray(project.allowedOrigins)
+      ? project.allowedOrigins.filter((o) => typeof o === 'string')
+      : [];
   let id = typeof project.settings.rp_id === 'string' ? project.settings.rp_id.trim() : '';
   if (!id && origins[0]) {
     try {
@@ -40,7 +61,10 @@ export function relyingPartyOf(project: Pick<ResolvedProject, 'name' | 'allowedO
     }
   }
   if (!id) return null;
-  const name = typeof project.settings.rp_name === 'string' && project.settings.rp_name.trim() ? project.settings.rp_name.trim() : project.name;
+  const name =
+    typeof project.settings.rp_name === 'string' && project.settings.rp_name.trim()
+      ? project.settings.rp_name.trim()
+      : project.name;
   return { id, name, origins };
 }
 
@@ -48,7 +72,8 @@ export function relyingPartyOf(project: Pick<ResolvedProject, 'name' | 'allowedO
 export function cleanTransports(value: unknown): AuthenticatorTransportFuture[] {
   if (!Array.isArray(value)) return [];
   const out = new Set<AuthenticatorTransportFuture>();
-  for (const t of value) if (typeof t === 'string' && TRANSPORTS.has(t)) out.add(t as AuthenticatorTransportFuture);
+  for (const t of value)
+    if (typeof t === 'string' && TRANSPORTS.has(t)) out.add(t as AuthenticatorTransportFuture);
   return [...out];
 }
 
@@ -77,7 +102,11 @@ export function parseRegistrationResponse(value: Json): RegistrationResponseJSON
     id,
     rawId,
     type: 'public-key',
-    response: { clientDataJSON, attestationObject, transports: cleanTransports(response.transports) },
+    response: {
+      clientDataJSON,
+      attestationObject,
+      transports: cleanTransports(response.transports),
+    },
     clientExtensionResults: {},
   };
 }
@@ -103,17 +132,20 @@ export function authenticationResponseTypeErrors(value: unknown, path = 'credent
     else if (typeof obj[key] !== 'string') errors[at] = ['must be a string'];
   };
   const nullableString = (obj: Json, key: string, at: string) => {
-    if (obj[key] !== undefined && obj[key] !== null && typeof obj[key] !== 'string') errors[at] = ['must be a string or null'];
+    if (obj[key] !== undefined && obj[key] !== null && typeof obj[key] !== 'string')
+      errors[at] = ['must be a string or null'];
   };
   for (const key of ['id', 'rawId', 'type']) requiredString(value, key, `${path}.${key}`);
   const response = value.response;
   if (response === undefined) errors[`${path}.response`] = ['is required (an object)'];
   else if (!isObject(response)) errors[`${path}.response`] = ['must be an object'];
   else {
-    for (const key of ['clientDataJSON', 'authenticatorData', 'signature']) requiredString(response, key, `${path}.response.${key}`);
+    for (const key of ['clientDataJSON', 'authenticatorData', 'signature'])
+      requiredString(response, key, `${path}.response.${key}`);
     nullableString(response, 'userHandle', `${path}.response.userHandle`);
   }
-  if (value.clientExtensionResults !== undefined && !isObject(value.clientExtensionResults)) errors[`${path}.clientExtensionResults`] = ['must be an object'];
+  if (value.clientExtensionResults !== undefined && !isObject(value.clientExtensionResults))
+    errors[`${path}.clientExtensionResults`] = ['must be an object'];
   nullableString(value, 'authenticatorAttachment', `${path}.authenticatorAttachment`);
   return errors;
 }
@@ -123,9 +155,13 @@ export function authenticationResponseTypeErrors(value: unknown, path = 'credent
  * AuthenticationResponseJSON (`authenticationResponseTypeErrors`). For every route that takes a
  * passkey assertion, before anything is consumed or counted.
  */
-export function assertAuthenticationResponseJson(value: unknown, path = 'credential'): asserts value is Json {
+export function assertAuthenticationResponseJson(
+  value: unknown,
+  path = 'credential',
+): asserts value is Json {
   const errors = authenticationResponseTypeErrors(value, path);
-  if (Object.keys(errors).length > 0) throw ProblemError.validation(errors, 'The passkey assertion is malformed.');
+  if (Object.keys(errors).length > 0)
+    throw ProblemError.validation(errors, 'The passkey assertion is malformed.');
 }
 
 /** An AuthenticationResponseJSON rebuilt from the fields we use, or null when its shape is wrong. */
@@ -139,7 +175,11 @@ export function parseAuthenticationResponse(value: Json): AuthenticationResponse
   const signature = b64url(response.signature, 2048);
   if (!id || !rawId || !clientDataJSON || !authenticatorData || !signature) return null;
   let userHandle: string | undefined;
-  if (response.userHandle !== undefined && response.userHandle !== null && response.userHandle !== '') {
+  if (
+    response.userHandle !== undefined &&
+    response.userHandle !== null &&
+    response.userHandle !== ''
+  ) {
     const handle = b64url(response.userHandle, 128);
     if (!handle) return null;
     userHandle = handle;
@@ -148,7 +188,12 @@ export function parseAuthenticationResponse(value: Json): AuthenticationResponse
     id,
     rawId,
     type: 'public-key',
-    response: { clientDataJSON, authenticatorData, signature, ...(userHandle ? { userHandle } : {}) },
+    response: {
+      clientDataJSON,
+      authenticatorData,
+      signature,
+      ...(userHandle ? { userHandle } : {}),
+    },
     clientExtensionResults: {},
   };
 }
@@ -164,7 +209,12 @@ export function attestationFormatAccepted(attestationObject: string): boolean {
     const fmt = decoded.get('fmt');
     const attStmt = decoded.get('attStmt');
     if (fmt === 'none') return true;
-    return fmt === 'packed' && attStmt instanceof Map && !attStmt.has('x5c') && !attStmt.has('ecdaaKeyId');
+    return (
+      fmt === 'packed' &&
+      attStmt instanceof Map &&
+      !attStmt.has('x5c') &&
+      !attStmt.has('ecdaaKeyId')
+    );
   } catch {
     return false;
   }

@@ -29,28 +29,54 @@ export class PasswordResetController {
   @Post('forgot')
   @HttpCode(202)
   @ApiAcceptedEmpty()
-  @ApiOperation({ summary: 'Mail a reset link when the account exists; 202 {} either way (3 an hour per email)' })
-  async forgot(@CurrentProject() project: ResolvedProject, @Body() dto: ForgotPasswordDto, @Res({ passthrough: true }) res: Response): Promise<Record<string, never>> {
-    const target = dto.redirect_url === undefined ? null : matchRedirectUrl(project, dto.redirect_url, this.config.http.publicAuthUrl);
-    if (dto.redirect_url !== undefined && !target) throw ProblemError.validation({ redirect_url: ["must be one of the project's registered redirect URLs"] });
-    await this.rateLimits.enforce(res, RATE_LIMITS.forgot, [project.id, normalizeIdentifier(dto.email)]);
+  @ApiOperation({
+    summary: 'Mail a reset link when the account exists; 202 {} either way (3 an hour per email)',
+  })
+  async forgot(
+    @CurrentProject() project: ResolvedProject,
+    @Body() dto: ForgotPasswordDto,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<Record<string, never>> {
+    const target =
+      dto.redirect_url === undefined
+        ? null
+        : matchRedirectUrl(project, dto.redirect_url, this.config.http.publicAuthUrl);
+    if (dto.redirect_url !== undefined && !target)
+      throw ProblemError.validation({
+        redirect_url: ["must be one of the project's registered redirect URLs"],
+      });
+    await this.rateLimits.enforce(res, RATE_LIMITS.forgot, [
+      project.id,
+      normalizeIdentifier(dto.email),
+    ]);
     this.resets.forgot(project, dto.email, target);
     return {};
   }
 
   @Post('reset/validate')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Check a reset token without using it (400 invalid-token when it cannot be used)' })
+  @ApiOperation({
+    summary: 'Check a reset token without using it (400 invalid-token when it cannot be used)',
+  })
   @ApiOkResponse({ type: ResetTokenValidResponse })
-  validate(@CurrentProject() project: ResolvedProject, @Body() dto: TokenDto): Promise<ResetTokenValidResponse> {
+  validate(
+    @CurrentProject() project: ResolvedProject,
+    @Body() dto: TokenDto,
+  ): Promise<ResetTokenValidResponse> {
     return this.resets.validate(project, dto.token);
   }
 
   @Post('reset')
   @HttpCode(200)
   @ApiOkEmpty()
-  @ApiOperation({ summary: 'Set a new password with a reset token; revokes every session; does not sign in' })
-  async reset(@CurrentProject() project: ResolvedProject, @Body() dto: ResetPasswordDto, @Req() req: Request): Promise<Record<string, never>> {
+  @ApiOperation({
+    summary: 'Set a new password with a reset token; revokes every session; does not sign in',
+  })
+  async reset(
+    @CurrentProject() project: ResolvedProject,
+    @Body() dto: ResetPasswordDto,
+    @Req() req: Request,
+  ): Promise<Record<string, never>> {
     await this.resets.reset(project, dto.token, dto.password, requestMeta(req));
     return {};
   }

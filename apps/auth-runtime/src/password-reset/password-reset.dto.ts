@@ -7,7 +7,10 @@ export class ForgotPasswordDto {
   @IsEmailAddress()
   email!: string;
 
-  @ApiPropertyOptional({ description: "Where the mailed link goes (with `?token=`): one of the project's redirect URLs (the hosted sign-in page for a project whose OpenID Connect provider is on). Default: `settings.password_reset_url`, else the default redirect URL" })
+  @ApiPropertyOptional({
+    description:
+      "Where the mailed link goes (with `?token=`): one of the project's redirect URLs (the hosted sign-in page for a project whose OpenID Connect provider is on). Default: `settings.password_reset_url`, else the default redirect URL",
+  })
   @ValidateIf((_, v) => v !== undefined)
   @IsString()
   @MaxLength(2048)
@@ -21,7 +24,9 @@ export class ResetPasswordDto {
   @MaxLength(512)
   token!: string;
 
-  @ApiProperty({ description: '8–128 characters (NFKC), not a common password, not your email or username' })
+  @ApiProperty({
+    description: '8–128 characters (NFKC), not a common password, not your email or username',
+  })
   @IsString()
   @MaxLength(1024)
   password!: string;

@@ -10,7 +10,14 @@ import { PasswordResetService } from './password-reset.service';
 
 /** Forgot, validate and reset (docs/api-contract.md §5). */
 @Module({
-  imports: [AccountsModule, ClaimsModule, CommonModule, OneTimeTokensModule, SessionsModule, UsersModule],
+  imports: [
+    AccountsModule,
+    ClaimsModule,
+    CommonModule,
+    OneTimeTokensModule,
+    SessionsModule,
+    UsersModule,
+  ],
   controllers: [PasswordResetController],
   providers: [PasswordResetService],
 })

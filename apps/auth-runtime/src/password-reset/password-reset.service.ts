@@ -1,7 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { sha256Hex } from '@gatehouse/crypto';
-import { EventRecorder, LockoutService, mailedToCurrentAddress, OneTimeTokensRepository, PasswordHasher, SecondFactorLockout, SessionRevocation, UsersRepository, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
+import {
+  EventRecorder,
+  LockoutService,
+  mailedToCurrentAddress,
+  OneTimeTokensRepository,
+  PasswordHasher,
+  SecondFactorLockout,
+  SessionRevocation,
+  UsersRepository,
+  type RequestMeta,
+  type ResolvedProject,
+} from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import { MailQueue } from '@gatehouse/queue';
@@ -44,40 +55,98 @@ export class PasswordResetService {
     this.background.run('password-forgot', async () => {
       const user = await this.users.findByEmail(project.id, email);
       if (!user || user.status !== 'active') return;
-      const token = await this.tokens.issue(this.dataSource.manager, user, 'password-reset', new Date(this.clock.nowMs() + RESET_TTL_MS), { email: user.email });
-      await this.mail.send(projectMail(project, user.email, 'password-reset', { link: target ? withQuery(target, { token }) : applicationLink(project, 'password_reset_url', token), expires_in_minutes: '60' }));
+      const token = await this.tokens.issue(
+        this.dataSource.manager,
+        user,
+        'password-reset',
+        new Date(this.clock.nowMs() + RESET_TTL_MS),
+        { email: user.email },
+      );
+      await this.mail.send(
+        projectMail(project, user.email, 'password-reset', {
+          link: target
+            ? withQuery(target, { token })
+            : applicationLink(project, 'password_reset_url', token),
+          expires_in_minutes: '60',
+        }),
+      );
     });
   }
 
   async validate(project: ResolvedProject, token: string): Promise<ResetTokenValidResponse> {
-    const found = isTokenShape(token) ? await this.tokens.findUsable(sha256Hex(token), 'password-reset', project.id, this.clock.now()) : null;
+    const found = isTokenShape(token)
+      ? await this.tokens.findUsable(
+          sha256Hex(token),
+          'password-reset',
+          project.id,
+          this.clock.now(),
+        )
+      : null;
     const owner = found?.userId ? await this.users.findById(project.id, found.userId) : null;
-    if (!found || !owner || !mailedToCurrentAddress(found, owner)) throw new ProblemError('invalid-token', { detail: 'The reset link is invalid, used or expired.' });
+    if (!found || !owner || !mailedToCurrentAddress(found, owner))
+      throw new ProblemError('invalid-token', {
+        detail: 'The reset link is invalid, used or expired.',
+      });
     return { valid: true, expires_at: found.expiresAt.toISOString() };
   }
 
-  async reset(project: ResolvedProject, token: string, password: string, meta: RequestMeta): Promise<void> {
-    const invalid = new ProblemError('invalid-token', { detail: 'The reset link is invalid, used or expired.' });
+  async reset(
+    project: ResolvedProject,
+    token: string,
+    password: string,
+    meta: RequestMeta,
+  ): Promise<void> {
+    const invalid = new ProblemError('invalid-token', {
+      detail: 'The reset link is invalid, used or expired.',
+    });
     const hash = isTokenShape(token) ? sha256Hex(token) : null;
-    const pending = hash ? await this.tokens.findUsable(hash, 'password-reset', project.id, this.clock.now()) : null;
+    const pending = hash
+      ? await this.tokens.findUsable(hash, 'password-reset', project.id, this.clock.now())
+      : null;
     const owner = pending?.userId ? await this.users.findById(project.id, pending.userId) : null;
     if (!hash || !pending || !owner || !mailedToCurrentAddress(pending, owner)) throw invalid;
-    const problems = this.policy.problems(password, { email: owner.email, username: owner.username });
+    const problems = this.policy.problems(password, {
+      email: owner.email,
+      username: owner.username,
+    });
     if (problems.length) throw ProblemError.validation({ password: problems });
     const { hash: passwordHash, scheme } = await this.hasher.hash(password);
 
     await this.dataSource.transaction(async (manager) => {
-      const used = await this.tokens.consume(manager, hash, 'password-reset', project.id, this.clock.now());
+      const used = await this.tokens.consume(
+        manager,
+        hash,
+        'password-reset',
+        project.id,
+        this.clock.now(),
+      );
       if (!used || used.userId !== owner.id) throw invalid;
       // The address, read again under the row lock: an email change confirmed meanwhile ends the link.
       const current = await this.users.lockById(manager, project.id, owner.id);
       if (!current || !mailedToCurrentAddress(used, current)) throw invalid;
       // The reset proves the address: an account nobody had verified loses what was set up on it.
-      await this.claims.claimIfUnverified(manager, project, owner, { method: 'password_reset' }, meta);
+      await this.claims.claimIfUnverified(
+        manager,
+        project,
+        owner,
+        { method: 'password_reset' },
+        meta,
+      );
       await this.users.setPassword(manager, owner.id, passwordHash, scheme);
       await this.users.bumpSecurityStamp(manager, owner.id);
       await this.tokens.consumeAllOfUser(manager, owner.id, 'password-reset', this.clock.now());
-      const revoked = await this.revocation.revokeAll(manager, owner.id, { tenantId: owner.tenantId, projectId: project.id, actorType: 'user', actorId: owner.id, meta }, 'password_reset');
+      const revoked = await this.revocation.revokeAll(
+        manager,
+        owner.id,
+        {
+          tenantId: owner.tenantId,
+          projectId: project.id,
+          actorType: 'user',
+          actorId: owner.id,
+          meta,
+        },
+        'password_reset',
+      );
       await this.events.record(manager, {
         tenantId: owner.tenantId,
         projectId: project.id,

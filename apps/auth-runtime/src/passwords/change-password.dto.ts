@@ -8,7 +8,9 @@ export class ChangePasswordDto {
   @MaxLength(1024)
   current_password!: string;
 
-  @ApiProperty({ description: '8–128 characters (NFKC), not a common password, not your email or username' })
+  @ApiProperty({
+    description: '8–128 characters (NFKC), not a common password, not your email or username',
+  })
   @IsString()
   @MaxLength(1024)
   new_password!: string;

@@ -1,6 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { EventRecorder, OneTimeTokensRepository, PasswordHasher, SessionRevocation, UsersRepository, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
+import {
+  EventRecorder,
+  OneTimeTokensRepository,
+  PasswordHasher,
+  SessionRevocation,
+  UsersRepository,
+  type RequestMeta,
+  type ResolvedProject,
+} from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import { AccountsService } from '../accounts/accounts.service';
@@ -27,9 +35,16 @@ export class PasswordChangeService {
     private readonly clock: Clock,
   ) {}
 
-  async change(project: ResolvedProject, caller: { sub: string; sid: string }, current: string, next: string, meta: RequestMeta): Promise<void> {
+  async change(
+    project: ResolvedProject,
+    caller: { sub: string; sid: string },
+    current: string,
+    next: string,
+    meta: RequestMeta,
+  ): Promise<void> {
     const user = await this.users.findById(project.id, caller.sub);
-    if (!user || user.status !== 'active') throw new ProblemError('unauthenticated', { detail: 'A valid session is required.' });
+    if (!user || user.status !== 'active')
+      throw new ProblemError('unauthenticated', { detail: 'A valid session is required.' });
     const problems = this.policy.problems(next, { email: user.email, username: user.username });
     if (problems.length) throw ProblemError.validation({ new_password: problems });
     await this.accounts.verifyOwnPassword(project, user, current, meta);
@@ -39,8 +54,20 @@ export class PasswordChangeService {
       await this.users.setPassword(manager, user.id, hash, scheme);
       await this.users.bumpSecurityStamp(manager, user.id);
       await this.tokens.consumeAllOfUser(manager, user.id, 'password-reset', this.clock.now());
-      const by = { tenantId: user.tenantId, projectId: project.id, actorType: 'user' as const, actorId: user.id, meta };
-      const revoked = await this.revocation.revokeAll(manager, user.id, by, 'password_changed', caller.sid);
+      const by = {
+        tenantId: user.tenantId,
+        projectId: project.id,
+        actorType: 'user' as const,
+        actorId: user.id,
+        meta,
+      };
+      const revoked = await this.revocation.revokeAll(
+        manager,
+        user.id,
+        by,
+        'password_changed',
+        caller.sid,
+      );
       await this.events.record(manager, {
         ...by,
         action: 'password.changed',

@@ -2,7 +2,12 @@ import { Body, Controller, HttpCode, Post, Req, UseGuards } from '@nestjs/common
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { requestMeta, type ResolvedProject } from '@gatehouse/identity';
-import { CurrentAuth, RequiresRecentAuthentication, SessionAuthGuard, type SessionRequest } from '../auth/session-auth.guard';
+import {
+  CurrentAuth,
+  RequiresRecentAuthentication,
+  SessionAuthGuard,
+  type SessionRequest,
+} from '../auth/session-auth.guard';
 import { CurrentProject } from '../projects/current-project.decorator';
 import { ProjectKeyGuard } from '../projects/project-key.guard';
 import { ApiOkEmpty } from '../common/empty-accepted.response';
@@ -20,9 +25,23 @@ export class PasswordsController {
   @ApiOkEmpty()
   @UseGuards(ProjectKeyGuard, SessionAuthGuard)
   @RequiresRecentAuthentication()
-  @ApiOperation({ summary: 'Change the password ({current_password, new_password}; 200 {}); ends every other session; needs a recent authentication' })
-  async change(@CurrentProject() project: ResolvedProject, @CurrentAuth() auth: NonNullable<SessionRequest['auth']>, @Body() dto: ChangePasswordDto, @Req() req: Request): Promise<Record<string, never>> {
-    await this.passwords.change(project, auth, dto.current_password, dto.new_password, requestMeta(req));
+  @ApiOperation({
+    summary:
+      'Change the password ({current_password, new_password}; 200 {}); ends every other session; needs a recent authentication',
+  })
+  async change(
+    @CurrentProject() project: ResolvedProject,
+    @CurrentAuth() auth: NonNullable<SessionRequest['auth']>,
+    @Body() dto: ChangePasswordDto,
+    @Req() req: Request,
+  ): Promise<Record<string, never>> {
+    await this.passwords.change(
+      project,
+      auth,
+      dto.current_password,
+      dto.new_password,
+      requestMeta(req),
+    );
     return {};
   }
 }

@@ -1,6 +1,12 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
-import { AllowedOrigins, authOriginOf, projectOrigins, ProjectsCache, ProjectsRepository } from '@gatehouse/identity';
+import {
+  AllowedOrigins,
+  authOriginOf,
+  projectOrigins,
+  ProjectsCache,
+  ProjectsRepository,
+} from '@gatehouse/identity';
 import type { CorsPolicy } from '@gatehouse/http';
 import { CacheStore } from '@gatehouse/platform';
 import { presentedProjectKey } from './project-key.guard';

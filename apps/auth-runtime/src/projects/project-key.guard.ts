@@ -11,7 +11,8 @@ export interface ProjectRequest extends Request {
 export const PROJECT_KEY_HEADER = 'x-service-project-key';
 
 /** Missing, malformed, unknown and revoked keys: one 401 body. */
-export const projectKeyRequired = () => new ProblemError('unauthenticated', { detail: 'A valid project key is required.' });
+export const projectKeyRequired = () =>
+  new ProblemError('unauthenticated', { detail: 'A valid project key is required.' });
 
 /** Reads the project key from the header, or from `?project_key=` for browser navigations. */
 export function presentedProjectKey(req: Request, allowQuery: boolean): string | null {

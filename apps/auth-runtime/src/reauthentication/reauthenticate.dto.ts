@@ -24,13 +24,18 @@ export class ReauthenticateDto {
   @IsIn(MFA_FACTORS, { message: 'must be one of totp, sms, backup_code' })
   factor?: MfaFactorName;
 
-  @ApiPropertyOptional({ description: '6 digits for totp and sms; a backup code such as abcde-fghij' })
+  @ApiPropertyOptional({
+    description: '6 digits for totp and sms; a backup code such as abcde-fghij',
+  })
   @ValidateIf(given)
   @IsString()
   @MaxLength(64)
   code?: string;
 
-  @ApiPropertyOptional({ description: 'A WebAuthn assertion response (AuthenticationResponseJSON) of one of the user\'s passkeys' })
+  @ApiPropertyOptional({
+    description:
+      "A WebAuthn assertion response (AuthenticationResponseJSON) of one of the user's passkeys",
+  })
   @ValidateIf(given)
   @IsObject()
   credential?: Record<string, unknown>;

@@ -4,7 +4,12 @@ import type { Request, Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { requestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
-import { CurrentAuth, ForbiddenWhileImpersonated, SessionAuthGuard, type SessionRequest } from '../auth/session-auth.guard';
+import {
+  CurrentAuth,
+  ForbiddenWhileImpersonated,
+  SessionAuthGuard,
+  type SessionRequest,
+} from '../auth/session-auth.guard';
 import { setAccessCookie } from '../auth/session-cookies';
 import { CurrentProject } from '../projects/current-project.decorator';
 import { ProjectKeyGuard } from '../projects/project-key.guard';
@@ -30,8 +35,17 @@ export class ReauthenticationController {
   @HttpCode(200)
   @ForbiddenWhileImpersonated()
   @ApiOkResponse({ type: AccessTokenResponse })
-  @ApiOperation({ summary: 'Prove a credential again ({password}, {factor, code} or a passkey {credential}): a fresh access token, same session, new auth_time' })
-  async reauthenticate(@CurrentProject() project: ResolvedProject, @CurrentAuth() auth: Auth, @Body() dto: ReauthenticateDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  @ApiOperation({
+    summary:
+      'Prove a credential again ({password}, {factor, code} or a passkey {credential}): a fresh access token, same session, new auth_time',
+  })
+  async reauthenticate(
+    @CurrentProject() project: ResolvedProject,
+    @CurrentAuth() auth: Auth,
+    @Body() dto: ReauthenticateDto,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ) {
     const issued = await this.reauthentication.reauthenticate(project, auth, dto, requestMeta(req));
     setAccessCookie(res, this.config, issued, this.clock.nowMs());
     return { access_token: issued.accessToken, expires_in: issued.expiresIn };
@@ -41,7 +55,11 @@ export class ReauthenticationController {
   @HttpCode(202)
   @ApiAcceptedEmpty()
   @ApiOperation({ summary: 'Text a code to the enrolled phone for {factor: "sms", code} (202 {})' })
-  async sendSms(@CurrentProject() project: ResolvedProject, @CurrentAuth() auth: Auth, @Res({ passthrough: true }) res: Response): Promise<Record<string, never>> {
+  async sendSms(
+    @CurrentProject() project: ResolvedProject,
+    @CurrentAuth() auth: Auth,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<Record<string, never>> {
     await this.reauthentication.sendSms(project, auth, res);
     return {};
   }

@@ -15,21 +15,36 @@ export interface Reauthenticating {
   sid: string;
 }
 
-type Proof = { kind: 'password'; password: string } | { kind: 'mfa'; factor: NonNullable<ReauthenticateDto['factor']>; code: string } | { kind: 'passkey'; credential: Record<string, unknown> };
+type Proof =
+  | { kind: 'password'; password: string }
+  | { kind: 'mfa'; factor: NonNullable<ReauthenticateDto['factor']>; code: string }
+  | { kind: 'passkey'; credential: Record<string, unknown> };
 
 const PROOF_FIELDS = ['password', 'factor', 'code', 'credential'] as const;
 
 /** Exactly one proof, or 400 naming what is missing or extra. */
 function proofOf(dto: ReauthenticateDto): Proof {
-  const forms = [dto.password !== undefined, dto.factor !== undefined || dto.code !== undefined, dto.credential !== undefined].filter(Boolean).length;
-  if (forms === 0) throw ProblemError.validation({ password: ['is required, unless factor and code, or credential, are given'] });
+  const forms = [
+    dto.password !== undefined,
+    dto.factor !== undefined || dto.code !== undefined,
+    dto.credential !== undefined,
+  ].filter(Boolean).length;
+  if (forms === 0)
+    throw ProblemError.validation({
+      password: ['is required, unless factor and code, or credential, are given'],
+    });
   if (forms > 1) {
     const given = PROOF_FIELDS.filter((f) => dto[f] !== undefined);
-    throw ProblemError.validation(Object.fromEntries(given.map((f) => [f, ['give one proof only: password, factor and code, or credential']])));
+    throw ProblemError.validation(
+      Object.fromEntries(
+        given.map((f) => [f, ['give one proof only: password, factor and code, or credential']]),
+      ),
+    );
   }
   if (dto.password !== undefined) return { kind: 'password', password: dto.password };
   if (dto.credential !== undefined) return { kind: 'passkey', credential: dto.credential };
-  if (dto.factor === undefined) throw ProblemError.validation({ factor: ['is required with code'] });
+  if (dto.factor === undefined)
+    throw ProblemError.validation({ factor: ['is required with code'] });
   if (dto.code === undefined) throw ProblemError.validation({ code: ['is required with factor'] });
   return { kind: 'mfa', factor: dto.factor, code: dto.code };
 }
@@ -53,24 +68,40 @@ export class ReauthenticationService {
 
   private async user(project: ResolvedProject, caller: Reauthenticating): Promise<User> {
     const user = await this.users.findById(project.id, caller.sub);
-    if (!user || user.status !== 'active') throw new ProblemError('unauthenticated', { detail: 'A valid session is required.' });
+    if (!user || user.status !== 'active')
+      throw new ProblemError('unauthenticated', { detail: 'A valid session is required.' });
     return user;
   }
 
-  async reauthenticate(project: ResolvedProject, caller: Reauthenticating, dto: ReauthenticateDto, meta: RequestMeta) {
+  async reauthenticate(
+    project: ResolvedProject,
+    caller: Reauthenticating,
+    dto: ReauthenticateDto,
+    meta: RequestMeta,
+  ) {
     const proof = proofOf(dto);
     const user = await this.user(project, caller);
-    if (proof.kind === 'password') await this.accounts.verifyOwnPassword(project, user, proof.password, meta);
-    else if (proof.kind === 'mfa') await this.mfa.reauthenticate(project, user, caller.sid, proof.factor, proof.code, meta);
+    if (proof.kind === 'password')
+      await this.accounts.verifyOwnPassword(project, user, proof.password, meta);
+    else if (proof.kind === 'mfa')
+      await this.mfa.reauthenticate(project, user, caller.sid, proof.factor, proof.code, meta);
     else {
       const owner = await this.passkeys.authenticate(project, proof.credential, meta);
-      if (owner.id !== user.id) throw new ProblemError('invalid-credentials', { detail: 'The passkey could not be verified.' });
+      if (owner.id !== user.id)
+        throw new ProblemError('invalid-credentials', {
+          detail: 'The passkey could not be verified.',
+        });
     }
     return this.sessions.reauthenticated(project, user, caller.sid, proof.kind, meta);
   }
 
   /** Texts a code to the user's SMS factor for `{factor: "sms", code}`. */
   async sendSms(project: ResolvedProject, caller: Reauthenticating, res: Response): Promise<void> {
-    await this.mfa.sendReauthenticationSms(project, await this.user(project, caller), caller.sid, res);
+    await this.mfa.sendReauthenticationSms(
+      project,
+      await this.user(project, caller),
+      caller.sid,
+      res,
+    );
   }
 }

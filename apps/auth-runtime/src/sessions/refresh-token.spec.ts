@@ -10,7 +10,10 @@ describe('RefreshTokenCodec', () => {
     expect(token).toMatch(/^[A-Za-z0-9_-]{91}$/);
     expect(codec.read(token)).toEqual({ sessionId, generation: 7 });
     expect(codec.read(codec.issue(sessionId, 0))).toEqual({ sessionId, generation: 0 });
-    expect(codec.read(codec.issue(sessionId, 0x7fff_ffff))).toEqual({ sessionId, generation: 0x7fff_ffff });
+    expect(codec.read(codec.issue(sessionId, 0x7fff_ffff))).toEqual({
+      sessionId,
+      generation: 0x7fff_ffff,
+    });
   });
 
   it('carries 256 random bits: two tokens of the same session and generation differ in their secret', () => {
@@ -52,9 +55,10 @@ describe('RefreshTokenCodec', () => {
     expect(codec.read(twin)).toBeNull();
   });
 
-  it('only issues for a lower-case UUID and a generation that fits the chain\'s integer column', () => {
+  it("only issues for a lower-case UUID and a generation that fits the chain's integer column", () => {
     expect(() => codec.issue(sessionId.toUpperCase(), 0)).toThrow(TypeError);
     expect(() => codec.issue('not-a-uuid', 0)).toThrow(TypeError);
-    for (const generation of [-1, 0x8000_0000, 0x1_0000_0000, 1.5, Number.NaN]) expect(() => codec.issue(sessionId, generation)).toThrow(RangeError);
+    for (const generation of [-1, 0x8000_0000, 0x1_0000_0000, 1.5, Number.NaN])
+      expect(() => codec.issue(sessionId, generation)).toThrow(RangeError);
   });
 });

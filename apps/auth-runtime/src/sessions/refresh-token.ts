@@ -36,8 +36,10 @@ export class RefreshTokenCodec {
 
   /** A new token of `sessionId` at `generation` (0 for a session's first token, at most 2^31 − 1). */
   issue(sessionId: string, generation: number): string {
-    if (!isId(sessionId) || sessionId !== sessionId.toLowerCase()) throw new TypeError('session id must be a lower-case UUID');
-    if (!Number.isInteger(generation) || generation < 0 || generation > MAX_GENERATION) throw new RangeError('generation out of range');
+    if (!isId(sessionId) || sessionId !== sessionId.toLowerCase())
+      throw new TypeError('session id must be a lower-case UUID');
+    if (!Number.isInteger(generation) || generation < 0 || generation > MAX_GENERATION)
+      throw new RangeError('generation out of range');
     const token = Buffer.allocUnsafe(TOKEN_BYTES);
     token.write(sessionId.replaceAll('-', ''), 0, ID_BYTES, 'hex');
     token.writeUInt32BE(generation, ID_BYTES);
@@ -52,7 +54,8 @@ export class RefreshTokenCodec {
     const raw = Buffer.from(token, 'base64url');
     // 91 characters decode to 68 bytes; a last character with stray low bits would re-encode differently.
     if (raw.length !== TOKEN_BYTES || raw.toString('base64url') !== token) return null;
-    if (!timingSafeEqual(this.tag(raw.subarray(0, BODY_BYTES)), raw.subarray(BODY_BYTES))) return null;
+    if (!timingSafeEqual(this.tag(raw.subarray(0, BODY_BYTES)), raw.subarray(BODY_BYTES)))
+      return null;
     const hex = raw.toString('hex', 0, ID_BYTES);
     return {
       sessionId: `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`,

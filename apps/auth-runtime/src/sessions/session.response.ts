@@ -5,12 +5,19 @@ import type { SessionRow } from '@gatehouse/identity';
 export class SessionResponse {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
-  @ApiProperty({ format: 'date-time', description: 'The last refresh, else the start' }) last_active_at!: string;
+  @ApiProperty({ format: 'date-time', description: 'The last refresh, else the start' })
+  last_active_at!: string;
   @ApiProperty({ format: 'date-time' }) expires_at!: string;
   @ApiProperty({ type: String, nullable: true }) ip_address!: string | null;
   @ApiProperty({ type: String, nullable: true }) user_agent!: string | null;
   @ApiProperty({ description: 'The session of the presented access token' }) current!: boolean;
-  @ApiProperty({ type: String, nullable: true, description: 'The admin who opened this session by impersonation (CONTRACT §13); null for your own' }) impersonator_id!: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      'The admin who opened this session by impersonation (CONTRACT §13); null for your own',
+  })
+  impersonator_id!: string | null;
 }
 
 /** `GET /v1/auth/sessions`. */

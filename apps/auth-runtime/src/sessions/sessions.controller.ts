@@ -1,14 +1,37 @@
-import { Controller, Delete, Get, HttpCode, Inject, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
+import {
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Inject,
+  Param,
+  Post,
+  Req,
+  Res,
+  UseGuards,
+} from '@nestjs/common';
 import { ApiCookieAuth, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
-import { ApiKeyUsage, originToCheck, projectKeyLookup, ProjectsCache, REFRESH_COOKIE, requestMeta } from '@gatehouse/identity';
+import {
+  ApiKeyUsage,
+  originToCheck,
+  projectKeyLookup,
+  ProjectsCache,
+  REFRESH_COOKIE,
+  requestMeta,
+} from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { requestCookie, setRequestTenant } from '@gatehouse/http';
 import { ProblemError } from '@gatehouse/problem-details';
 import { CurrentAuth, SessionAuthGuard, type SessionRequest } from '../auth/session-auth.guard';
 import { clearSessionCookies, setSessionCookies } from '../auth/session-cookies';
-import { presentedProjectKey, ProjectKeyGuard, projectKeyRequired, type ProjectRequest } from '../projects/project-key.guard';
+import {
+  presentedProjectKey,
+  ProjectKeyGuard,
+  projectKeyRequired,
+  type ProjectRequest,
+} from '../projects/project-key.guard';
 import { RefreshKeyGuard } from './refresh-key.guard';
 import { AccessTokenResponse, SessionListResponse } from './session.response';
 import { SessionsService } from './sessions.service';
@@ -31,7 +54,11 @@ export class SessionsController {
   @HttpCode(204)
   @UseGuards(ProjectKeyGuard, SessionAuthGuard)
   @ApiOperation({ summary: 'Revoke the current session and clear the cookies (204)' })
-  async signOut(@CurrentAuth() auth: Auth, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<void> {
+  async signOut(
+    @CurrentAuth() auth: Auth,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<void> {
     await this.sessions.revokeOwn(auth, auth.sid, requestMeta(req), 'sign_out');
     clearSessionCookies(res, this.config);
   }
@@ -55,7 +82,12 @@ export class SessionsController {
       if (!(await this.projects.byKey(key))) throw projectKeyRequired();
       throw new ProblemError('unauthenticated', { detail: 'The refresh token cookie is missing.' });
     }
-    const issued = await this.sessions.refresh(lookup, originToCheck(req, 'cookie'), cookie, requestMeta(req));
+    const issued = await this.sessions.refresh(
+      lookup,
+      originToCheck(req, 'cookie'),
+      cookie,
+      requestMeta(req),
+    );
     this.apiKeyUsage.touch(lookup.secretHash);
     setRequestTenant(req, issued.tenantId);
     setSessionCookies(res, this.config, issued, this.clock.nowMs());
@@ -74,7 +106,11 @@ export class SessionsController {
   @HttpCode(204)
   @UseGuards(ProjectKeyGuard, SessionAuthGuard)
   @ApiOperation({ summary: "Revoke one of the caller's sessions (404 when it is not theirs)" })
-  async revoke(@CurrentAuth() auth: Auth, @Param('id') id: string, @Req() req: Request): Promise<void> {
+  async revoke(
+    @CurrentAuth() auth: Auth,
+    @Param('id') id: string,
+    @Req() req: Request,
+  ): Promise<void> {
     await this.sessions.revokeOwn(auth, id, requestMeta(req), 'user_revoked');
   }
 }

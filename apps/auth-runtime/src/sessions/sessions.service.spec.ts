@@ -2,7 +2,17 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { AppConfig } from '@gatehouse/config';
 import { encryptSecret, hmacSha256, sha256Hex } from '@gatehouse/crypto';
-import { EventRecorder, SessionRevocation, type AccessTokensService, type ChainStateRow, type ProjectKeyMatch, type RefreshChainsRepository, type Rotation, type SessionsRepository, type UsersRepository } from '@gatehouse/identity';
+import {
+  EventRecorder,
+  SessionRevocation,
+  type AccessTokensService,
+  type ChainStateRow,
+  type ProjectKeyMatch,
+  type RefreshChainsRepository,
+  type Rotation,
+  type SessionsRepository,
+  type UsersRepository,
+} from '@gatehouse/identity';
 import type { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import { RefreshTokenCodec } from './refresh-token';
@@ -47,15 +57,34 @@ describe('SessionsService.refresh decides on what the chain answered', () => {
       },
     } as unknown as SessionsRepository;
     const tokens = {
-      issue: async (input: { sessionId: string; authTime: Date }) => ({ token: `access:${input.sessionId}:${input.authTime.toISOString()}`, expiresIn: 900, expiresAt: new Date(now.getTime() + 900_000) }),
+      issue: async (input: { sessionId: string; authTime: Date }) => ({
+        token: `access:${input.sessionId}:${input.authTime.toISOString()}`,
+        expiresIn: 900,
+        expiresAt: new Date(now.getTime() + 900_000),
+      }),
       markRevoked: async (ids: string[]) => void markedRevoked.push(ids),
     } as unknown as AccessTokensService;
     // The recorder's own fan-out of session.revoked, over a fake record.
-    const events = Object.assign(new EventRecorder(), { record: async (_m: EntityManager, e: { action: string }) => void recorded.push(e.action) });
-    const dataSource = { transaction: async (work: (m: EntityManager) => Promise<unknown>) => work({} as EntityManager) } as unknown as DataSource;
+    const events = Object.assign(new EventRecorder(), {
+      record: async (_m: EntityManager, e: { action: string }) => void recorded.push(e.action),
+    });
+    const dataSource = {
+      transaction: async (work: (m: EntityManager) => Promise<unknown>) =>
+        work({} as EntityManager),
+    } as unknown as DataSource;
     const clock: Clock = { now: () => now, nowMs: () => now.getTime() };
     const config = { auth: { encryptionKey } } as AppConfig;
-    service = new SessionsService(dataSource, sessions, {} as UsersRepository, chains, tokens, events, new SessionRevocation(sessions, tokens, events, clock), clock, config);
+    service = new SessionsService(
+      dataSource,
+      sessions,
+      {} as UsersRepository,
+      chains,
+      tokens,
+      events,
+      new SessionRevocation(sessions, tokens, events, clock),
+      clock,
+      config,
+    );
   });
 
   const chainState = (over: Partial<ChainStateRow> = {}): ChainStateRow => ({
@@ -77,20 +106,46 @@ describe('SessionsService.refresh decides on what the chain answered', () => {
     impersonator_id: null,
     ...over,
   });
-  const notRotated = (state: ChainStateRow | null): Rotation => ({ kind: 'not-rotated', state, accessTokenTtl: undefined, activeKid: 'kid-1' });
-  const refused = (promise: Promise<unknown>) => promise.then(() => 'answered', (e: unknown) => (e instanceof ProblemError ? e.slug : String(e)));
+  const notRotated = (state: ChainStateRow | null): Rotation => ({
+    kind: 'not-rotated',
+    state,
+    accessTokenTtl: undefined,
+    activeKid: 'kid-1',
+  });
+  const refused = (promise: Promise<unknown>) =>
+    promise.then(
+      () => 'answered',
+      (e: unknown) => (e instanceof ProblemError ? e.slug : String(e)),
+    );
 
   it('rotates a current token: the successor names the next generation, the access token keeps the session auth_time', async () => {
     const presented = codec.issue(sessionId, 3);
     const authTime = new Date('2026-11-25T10:00:00Z');
     answers.push({
       kind: 'rotated',
-      row: { session_id: sessionId, user_id: 'u', project_id: 'p', tenant_id: 't', is_admin: false, session_expires_at: new Date(now.getTime() + 86400_000), new_expires_at: new Date(now.getTime() + 7 * 86400_000), access_token_ttl: 600, auth_time: authTime, impersonator_id: null, active_kid: 'kid-1' },
+      row: {
+        session_id: sessionId,
+        user_id: 'u',
+        project_id: 'p',
+        tenant_id: 't',
+        is_admin: false,
+        session_expires_at: new Date(now.getTime() + 86400_000),
+        new_expires_at: new Date(now.getTime() + 7 * 86400_000),
+        access_token_ttl: 600,
+        auth_time: authTime,
+        impersonator_id: null,
+        active_kid: 'kid-1',
+      },
     });
     const issued = await service.refresh(key, null, presented, meta);
     expect(codec.read(issued.refreshToken)).toEqual({ sessionId, generation: 4 });
     expect(issued.accessToken).toBe(`access:${sessionId}:${authTime.toISOString()}`);
-    expect(rotateCalls[0]).toMatchObject({ sessionId, presentedHash: sha256Hex(presented), successorGeneration: 4, successorHash: sha256Hex(issued.refreshToken) });
+    expect(rotateCalls[0]).toMatchObject({
+      sessionId,
+      presentedHash: sha256Hex(presented),
+      successorGeneration: 4,
+      successorHash: sha256Hex(issued.refreshToken),
+    });
     expect(revoked).toEqual([]);
   });
 
@@ -98,25 +153,41 @@ describe('SessionsService.refresh decides on what the chain answered', () => {
     answers.push({ kind: 'unknown-project' });
     expect(await refused(service.refresh(key, null, 'x'.repeat(91), meta))).toBe('unauthenticated');
     answers.push({ kind: 'origin-refused' });
-    expect(await refused(service.refresh(key, 'https://evil.example', 'not a token', meta))).toBe('forbidden');
+    expect(await refused(service.refresh(key, 'https://evil.example', 'not a token', meta))).toBe(
+      'forbidden',
+    );
     answers.push(notRotated(null));
     expect(await refused(service.refresh(key, null, 'not a token', meta))).toBe('unauthenticated');
-    expect(rotateCalls).toEqual([{ key, origin: null, sessionId: null }, { key, origin: 'https://evil.example', sessionId: null }, { key, origin: null, sessionId: null }]);
+    expect(rotateCalls).toEqual([
+      { key, origin: null, sessionId: null },
+      { key, origin: 'https://evil.example', sessionId: null },
+      { key, origin: null, sessionId: null },
+    ]);
     expect(revoked).toEqual([]);
   });
 
   it('refuses the current token of a chain it could not rotate (idle-expired) and a token from the future, revoking nothing', async () => {
     answers.push(notRotated(chainState({ generation: 3 })));
-    expect(await refused(service.refresh(key, null, codec.issue(sessionId, 3), meta))).toBe('unauthenticated');
+    expect(await refused(service.refresh(key, null, codec.issue(sessionId, 3), meta))).toBe(
+      'unauthenticated',
+    );
     answers.push(notRotated(chainState({ generation: 3 })));
-    expect(await refused(service.refresh(key, null, codec.issue(sessionId, 7), meta))).toBe('unauthenticated');
+    expect(await refused(service.refresh(key, null, codec.issue(sessionId, 7), meta))).toBe(
+      'unauthenticated',
+    );
     expect(revoked).toEqual([]);
   });
 
   it('refuses every token of a revoked or expired session or a disabled user, revoking nothing more', async () => {
-    for (const over of [{ session_revoked_at: now }, { session_expires_at: now }, { user_status: 'disabled' }]) {
+    for (const over of [
+      { session_revoked_at: now },
+      { session_expires_at: now },
+      { user_status: 'disabled' },
+    ]) {
       answers.push(notRotated(chainState(over)));
-      expect(await refused(service.refresh(key, null, codec.issue(sessionId, 2), meta))).toBe('unauthenticated');
+      expect(await refused(service.refresh(key, null, codec.issue(sessionId, 2), meta))).toBe(
+        'unauthenticated',
+      );
     }
     expect(revoked).toEqual([]);
   });
@@ -147,7 +218,11 @@ describe('SessionsService.refresh decides on what the chain answered', () => {
         chainState({
           previous_token_hash: sha256Hex(previous),
           rotated_at: new Date(now.getTime() - REFRESH_REUSE_GRACE_MS - 1),
-          successor_token_encrypted: encryptSecret(encryptionKey, codec.issue(sessionId, 3), sha256Hex(previous)),
+          successor_token_encrypted: encryptSecret(
+            encryptionKey,
+            codec.issue(sessionId, 3),
+            sha256Hex(previous),
+          ),
         }),
       ),
     );
@@ -158,8 +233,18 @@ describe('SessionsService.refresh decides on what the chain answered', () => {
   });
 
   it('treats a token of the previous generation whose hash is not the one rotated last as a replay', async () => {
-    answers.push(notRotated(chainState({ previous_token_hash: sha256Hex('another token'), rotated_at: now, successor_token_encrypted: 'sealed' })));
-    expect(await refused(service.refresh(key, null, codec.issue(sessionId, 2), meta))).toBe('unauthenticated');
+    answers.push(
+      notRotated(
+        chainState({
+          previous_token_hash: sha256Hex('another token'),
+          rotated_at: now,
+          successor_token_encrypted: 'sealed',
+        }),
+      ),
+    );
+    expect(await refused(service.refresh(key, null, codec.issue(sessionId, 2), meta))).toBe(
+      'unauthenticated',
+    );
     expect(revoked).toEqual([sessionId]);
   });
 });

@@ -3,9 +3,28 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { isId } from '@gatehouse/entities';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
-import { decryptSecretString, encryptSecret, hmacSha256, safeEqual, sha256Hex } from '@gatehouse/crypto';
+import {
+  decryptSecretString,
+  encryptSecret,
+  hmacSha256,
+  safeEqual,
+  sha256Hex,
+} from '@gatehouse/crypto';
 import type { User } from '@gatehouse/entities';
-import { AccessTokensService, accessTokenTtl, EventRecorder, originRefused, RefreshChainsRepository, SessionRevocation, SessionsRepository, UsersRepository, type ChainStateRow, type ProjectKeyMatch, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
+import {
+  AccessTokensService,
+  accessTokenTtl,
+  EventRecorder,
+  originRefused,
+  RefreshChainsRepository,
+  SessionRevocation,
+  SessionsRepository,
+  UsersRepository,
+  type ChainStateRow,
+  type ProjectKeyMatch,
+  type RequestMeta,
+  type ResolvedProject,
+} from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import type { CookieTokens } from '../auth/session-cookies';
@@ -35,7 +54,9 @@ export const IMPERSONATION_SESSION_MS = 3600_000;
 
 /** The access-token lifetime of a session: the project's, capped for an impersonated one. */
 const sessionAccessTtl = (projectTtl: unknown, impersonatorId: string | null | undefined) =>
-  impersonatorId ? Math.min(accessTokenTtl(projectTtl), IMPERSONATION_ACCESS_TTL_SECONDS) : accessTokenTtl(projectTtl);
+  impersonatorId
+    ? Math.min(accessTokenTtl(projectTtl), IMPERSONATION_ACCESS_TTL_SECONDS)
+    : accessTokenTtl(projectTtl);
 
 /**
  * Sessions and their tokens: start (every way in ends here), refresh with rotation and reuse
@@ -56,7 +77,9 @@ export class SessionsService {
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
-    this.refreshTokens = new RefreshTokenCodec(hmacSha256(config.auth.encryptionKey, 'gatehouse:refresh-token-mac'));
+    this.refreshTokens = new RefreshTokenCodec(
+      hmacSha256(config.auth.encryptionKey, 'gatehouse:refresh-token-mac'),
+    );
   }
 
   /**
@@ -65,12 +88,23 @@ export class SessionsService {
    * With `impersonatorId` (an admin's impersonation link), the session lasts IMPERSONATION_SESSION_MS,
    * its tokens carry `act`, `session.created` carries `impersonator_id`, and no sign-in of the user is recorded.
    */
-  async start(manager: EntityManager, project: ResolvedProject, user: User, meta: RequestMeta, method: AuthMethod, opts: { impersonatorId?: string } = {}): Promise<IssuedSession> {
+  async start(
+    manager: EntityManager,
+    project: ResolvedProject,
+    user: User,
+    meta: RequestMeta,
+    method: AuthMethod,
+    opts: { impersonatorId?: string } = {},
+  ): Promise<IssuedSession> {
     const now = this.clock.now();
-    const expiresAt = new Date(now.getTime() + (opts.impersonatorId ? IMPERSONATION_SESSION_MS : SESSION_ABSOLUTE_MS));
+    const expiresAt = new Date(
+      now.getTime() + (opts.impersonatorId ? IMPERSONATION_SESSION_MS : SESSION_ABSOLUTE_MS),
+    );
     const sessionId = randomUUID();
     const refreshToken = this.refreshTokens.issue(sessionId, 0);
-    const refreshExpiresAt = new Date(Math.min(now.getTime() + REFRESH_IDLE_MS, expiresAt.getTime()));
+    const refreshExpiresAt = new Date(
+      Math.min(now.getTime() + REFRESH_IDLE_MS, expiresAt.getTime()),
+    );
     const session = await this.sessions.create(manager, {
       id: sessionId,
       tenantId: user.tenantId,
@@ -87,9 +121,32 @@ export class SessionsService {
       impersonatorId: opts.impersonatorId ?? null,
     });
     // A claim, reset or disabling ended the credential this sign-in proved after it was checked.
-    if (!session) throw new ProblemError('invalid-credentials', { detail: 'The credentials are no longer valid.' });
-    await this.sessionEvent(manager, 'session.created', { tenantId: user.tenantId, projectId: user.projectId, userId: user.id, sessionId: session.id }, meta, {}, { method, ...(opts.impersonatorId ? { impersonator_id: opts.impersonatorId } : {}) });
-    const access = await this.accessTokenFor(project, user, session.id, now, session.activeKid, manager, opts.impersonatorId);
+    if (!session)
+      throw new ProblemError('invalid-credentials', {
+        detail: 'The credentials are no longer valid.',
+      });
+    await this.sessionEvent(
+      manager,
+      'session.created',
+      {
+        tenantId: user.tenantId,
+        projectId: user.projectId,
+        userId: user.id,
+        sessionId: session.id,
+      },
+      meta,
+      {},
+      { method, ...(opts.impersonatorId ? { impersonator_id: opts.impersonatorId } : {}) },
+    );
+    const access = await this.accessTokenFor(
+      project,
+      user,
+      session.id,
+      now,
+      session.activeKid,
+      manager,
+      opts.impersonatorId,
+    );
     if (!opts.impersonatorId) await this.users.touchSignIn(manager, user.id, now);
     return {
       sessionId: session.id,
@@ -108,13 +165,21 @@ export class SessionsService {
    * replay: the whole session is revoked, but for the token rotated last, which within the grace
    * gets the same successor again.
    */
-  async refresh(key: ProjectKeyMatch, origin: string | null, presented: string, meta: RequestMeta): Promise<IssuedSession & { tenantId: string }> {
-    const invalid = () => new ProblemError('unauthenticated', { detail: 'The refresh token is invalid or expired.' });
+  async refresh(
+    key: ProjectKeyMatch,
+    origin: string | null,
+    presented: string,
+    meta: RequestMeta,
+  ): Promise<IssuedSession & { tenantId: string }> {
+    const invalid = () =>
+      new ProblemError('unauthenticated', { detail: 'The refresh token is invalid or expired.' });
     const now = this.clock.now();
     const presentedHash = sha256Hex(presented);
     // A token we did not issue is never rotated, but the key and the origin are still judged first.
     const claims = this.refreshTokens.read(presented);
-    const successor = claims ? this.refreshTokens.issue(claims.sessionId, claims.generation + 1) : '';
+    const successor = claims
+      ? this.refreshTokens.issue(claims.sessionId, claims.generation + 1)
+      : '';
     const rotation = claims
       ? await this.chains.rotate({
           key,
@@ -131,7 +196,17 @@ export class SessionsService {
     if (rotation.kind === 'unknown-project') throw projectKeyRequired();
     if (rotation.kind === 'origin-refused') throw originRefused();
 
-    let session: Pick<ChainStateRow, 'session_id' | 'user_id' | 'project_id' | 'tenant_id' | 'is_admin' | 'session_expires_at' | 'auth_time' | 'impersonator_id'>;
+    let session: Pick<
+      ChainStateRow,
+      | 'session_id'
+      | 'user_id'
+      | 'project_id'
+      | 'tenant_id'
+      | 'is_admin'
+      | 'session_expires_at'
+      | 'auth_time'
+      | 'impersonator_id'
+    >;
     let refreshToken: string;
     let refreshExpiresAt: Date;
     let ttl: unknown;
@@ -144,16 +219,35 @@ export class SessionsService {
       activeKid = rotation.row.active_kid;
     } else {
       const row = rotation.state;
-      if (!claims || !row || row.session_revoked_at || row.user_status !== 'active' || new Date(row.session_expires_at) <= now) throw invalid();
+      if (
+        !claims ||
+        !row ||
+        row.session_revoked_at ||
+        row.user_status !== 'active' ||
+        new Date(row.session_expires_at) <= now
+      )
+        throw invalid();
       // The current token (idle-expired) or one this chain never issued: refused, nothing revoked.
       if (claims.generation >= row.generation) throw invalid();
-      const lastRotated = claims.generation === row.generation - 1 && row.previous_token_hash !== null && safeEqual(presentedHash, row.previous_token_hash);
-      if (!lastRotated || !row.rotated_at || !row.successor_token_encrypted || now.getTime() - new Date(row.rotated_at).getTime() > REFRESH_REUSE_GRACE_MS) {
+      const lastRotated =
+        claims.generation === row.generation - 1 &&
+        row.previous_token_hash !== null &&
+        safeEqual(presentedHash, row.previous_token_hash);
+      if (
+        !lastRotated ||
+        !row.rotated_at ||
+        !row.successor_token_encrypted ||
+        now.getTime() - new Date(row.rotated_at).getTime() > REFRESH_REUSE_GRACE_MS
+      ) {
         await this.revokeForReuse(row, meta);
         throw invalid();
       }
       session = row;
-      refreshToken = decryptSecretString(this.config.auth.encryptionKey, row.successor_token_encrypted, presentedHash);
+      refreshToken = decryptSecretString(
+        this.config.auth.encryptionKey,
+        row.successor_token_encrypted,
+        presentedHash,
+      );
       refreshExpiresAt = new Date(row.token_expires_at);
       ttl = rotation.accessTokenTtl;
       activeKid = rotation.activeKid;
@@ -183,21 +277,51 @@ export class SessionsService {
   }
 
   /** A replayed refresh token ends its session, by the system (once: a second replay finds it revoked). */
-  private async revokeForReuse(row: { session_id: string; tenant_id: string; project_id: string; user_id: string }, meta: RequestMeta): Promise<void> {
-    const by = { tenantId: row.tenant_id, projectId: row.project_id, actorType: 'system' as const, actorId: null, meta };
-    await this.dataSource.transaction((manager) => this.revocation.revokeOne(manager, row.user_id, row.session_id, by, 'refresh_token_reuse'));
+  private async revokeForReuse(
+    row: { session_id: string; tenant_id: string; project_id: string; user_id: string },
+    meta: RequestMeta,
+  ): Promise<void> {
+    const by = {
+      tenantId: row.tenant_id,
+      projectId: row.project_id,
+      actorType: 'system' as const,
+      actorId: null,
+      meta,
+    };
+    await this.dataSource.transaction((manager) =>
+      this.revocation.revokeOne(manager, row.user_id, row.session_id, by, 'refresh_token_reuse'),
+    );
   }
 
   /** Revokes one of the user's own sessions; 404 when it is not theirs (docs/api-contract.md §2). */
-  async revokeOwn(auth: { tid: string; aud: string; sub: string }, sessionId: string, meta: RequestMeta, reason: string): Promise<void> {
-    if (!(await this.endOwn(auth, sessionId, meta, reason))) throw new ProblemError('not-found', { detail: 'No such session.' });
+  async revokeOwn(
+    auth: { tid: string; aud: string; sub: string },
+    sessionId: string,
+    meta: RequestMeta,
+    reason: string,
+  ): Promise<void> {
+    if (!(await this.endOwn(auth, sessionId, meta, reason)))
+      throw new ProblemError('not-found', { detail: 'No such session.' });
   }
 
   /** Ends one of the user's own sessions, by the user, in a transaction of its own; false when it is not theirs or ended already. */
-  async endOwn(auth: { tid: string; aud: string; sub: string }, sessionId: string, meta: RequestMeta, reason: string): Promise<boolean> {
+  async endOwn(
+    auth: { tid: string; aud: string; sub: string },
+    sessionId: string,
+    meta: RequestMeta,
+    reason: string,
+  ): Promise<boolean> {
     if (!isId(sessionId)) return false;
-    const by = { tenantId: auth.tid, projectId: auth.aud, actorType: 'user' as const, actorId: auth.sub, meta };
-    return this.dataSource.transaction((manager) => this.revocation.revokeOne(manager, auth.sub, sessionId, by, reason));
+    const by = {
+      tenantId: auth.tid,
+      projectId: auth.aud,
+      actorType: 'user' as const,
+      actorId: auth.sub,
+      meta,
+    };
+    return this.dataSource.transaction((manager) =>
+      this.revocation.revokeOne(manager, auth.sub, sessionId, by, reason),
+    );
   }
 
   /**
@@ -206,9 +330,15 @@ export class SessionsService {
    * confirms the caller's session outlived it; 401 otherwise. In the caller's transaction, which
    * then writes while the user's row is held.
    */
-  async lockForCredentialChange(manager: EntityManager, caller: { sub: string; sid: string }): Promise<void> {
+  async lockForCredentialChange(
+    manager: EntityManager,
+    caller: { sub: string; sid: string },
+  ): Promise<void> {
     const active = await this.users.lockForCredentialChange(manager, caller.sub);
-    if (!active || !(await this.sessions.isLive(manager, caller.sub, caller.sid, this.clock.now()))) {
+    if (
+      !active ||
+      !(await this.sessions.isLive(manager, caller.sub, caller.sid, this.clock.now()))
+    ) {
       throw new ProblemError('unauthenticated', { detail: 'A valid session is required.' });
     }
   }
@@ -218,16 +348,33 @@ export class SessionsService {
    * session's `auth_time` becomes now, the next refresh keeps it, and a fresh access token carries
    * it at once. 401 when the session is no longer live.
    */
-  async reauthenticated(project: ResolvedProject, user: User, sessionId: string, method: string, meta: RequestMeta): Promise<{ accessToken: string; accessExpiresAt: Date; expiresIn: number }> {
+  async reauthenticated(
+    project: ResolvedProject,
+    user: User,
+    sessionId: string,
+    method: string,
+    meta: RequestMeta,
+  ): Promise<{ accessToken: string; accessExpiresAt: Date; expiresIn: number }> {
     const now = this.clock.now();
     const renewed = await this.dataSource.transaction(async (manager) => {
       const row = await this.sessions.renewAuthTime(manager, sessionId, user.id, now, method);
-      if (!row) throw new ProblemError('unauthenticated', { detail: 'A valid session is required.' });
-      await this.sessionEvent(manager, 'session.reauthenticated', { tenantId: user.tenantId, projectId: user.projectId, userId: user.id, sessionId }, meta, { method });
+      if (!row)
+        throw new ProblemError('unauthenticated', { detail: 'A valid session is required.' });
+      await this.sessionEvent(
+        manager,
+        'session.reauthenticated',
+        { tenantId: user.tenantId, projectId: user.projectId, userId: user.id, sessionId },
+        meta,
+        { method },
+      );
       return row;
     });
     const access = await this.accessTokenFor(project, user, sessionId, now, renewed.active_kid);
-    return { accessToken: access.token, accessExpiresAt: access.expiresAt, expiresIn: access.expiresIn };
+    return {
+      accessToken: access.token,
+      accessExpiresAt: access.expiresAt,
+      expiresIn: access.expiresIn,
+    };
   }
 
   /** An access token of a session of `user`, with the project's lifetime, signed by its active key. */
@@ -258,7 +405,15 @@ export class SessionsService {
   }
 
   /** A token for a proof made at `authTime` (a sign-in or re-authentication): issued at that same instant. */
-  private accessTokenFor(project: ResolvedProject, user: User, sessionId: string, authTime: Date, activeKid: string | null, manager?: EntityManager, impersonatorId?: string) {
+  private accessTokenFor(
+    project: ResolvedProject,
+    user: User,
+    sessionId: string,
+    authTime: Date,
+    activeKid: string | null,
+    manager?: EntityManager,
+    impersonatorId?: string,
+  ) {
     return this.tokens.issue(
       {
         tenantId: user.tenantId,

@@ -14,7 +14,9 @@ export interface MfaChallenge {
   available_factors: string[];
 }
 
-export type SignInOutcome = { kind: 'session'; user: User; session: IssuedSession } | { kind: 'mfa'; user: User; challenge: MfaChallenge };
+export type SignInOutcome =
+  | { kind: 'session'; user: User; session: IssuedSession }
+  | { kind: 'mfa'; user: User; challenge: MfaChallenge };
 
 /**
  * Every way in ends here once the first factor is proven (password, magic link, OAuth). A user
@@ -31,18 +33,40 @@ export class SignInCompletionService {
     private readonly clock: Clock,
   ) {}
 
-  async complete(project: ResolvedProject, user: User, meta: RequestMeta, method: AuthMethod): Promise<SignInOutcome> {
+  async complete(
+    project: ResolvedProject,
+    user: User,
+    meta: RequestMeta,
+    method: AuthMethod,
+  ): Promise<SignInOutcome> {
     if (method !== 'passkey' && method !== 'mfa') {
       const available = await this.factors.availableFactors(user.id);
       if (available.some((f) => f === 'totp' || f === 'sms')) {
-        const mfaToken = await this.tokens.issue(this.dataSource.manager, user, 'mfa', new Date(this.clock.nowMs() + MFA_TOKEN_TTL_MS), { method, stamp: user.securityStamp ?? 0 });
-        return { kind: 'mfa', user, challenge: { mfa_required: true, mfa_token: mfaToken, available_factors: available } };
+        const mfaToken = await this.tokens.issue(
+          this.dataSource.manager,
+          user,
+          'mfa',
+          new Date(this.clock.nowMs() + MFA_TOKEN_TTL_MS),
+          { method, stamp: user.securityStamp ?? 0 },
+        );
+        return {
+          kind: 'mfa',
+          user,
+          challenge: { mfa_required: true, mfa_token: mfaToken, available_factors: available },
+        };
       }
     }
     return { kind: 'session', user, session: await this.startSession(project, user, meta, method) };
   }
 
-  async startSession(project: ResolvedProject, user: User, meta: RequestMeta, method: AuthMethod): Promise<IssuedSession> {
-    return this.dataSource.transaction((manager) => this.sessions.start(manager, project, user, meta, method));
+  async startSession(
+    project: ResolvedProject,
+    user: User,
+    meta: RequestMeta,
+    method: AuthMethod,
+  ): Promise<IssuedSession> {
+    return this.dataSource.transaction((manager) =>
+      this.sessions.start(manager, project, user, meta, method),
+    );
   }
 }

@@ -16,7 +16,12 @@ export class UserEvents {
   constructor(private readonly events: EventRecorder) {}
 
   /** `user.sign_in_failed` (or `user.locked` when a lock starts). */
-  async signInFailed(manager: EntityManager, project: ResolvedProject, f: SignInFailure, action = 'user.sign_in_failed'): Promise<void> {
+  async signInFailed(
+    manager: EntityManager,
+    project: ResolvedProject,
+    f: SignInFailure,
+    action = 'user.sign_in_failed',
+  ): Promise<void> {
     await this.events.record(manager, {
       tenantId: project.tenantId,
       projectId: project.id,
@@ -31,7 +36,13 @@ export class UserEvents {
   }
 
   /** `user.created` by the user signing up (password or a social provider). */
-  async created(manager: EntityManager, project: ResolvedProject, user: User, meta: RequestMeta, extra: Record<string, unknown> = {}): Promise<void> {
+  async created(
+    manager: EntityManager,
+    project: ResolvedProject,
+    user: User,
+    meta: RequestMeta,
+    extra: Record<string, unknown> = {},
+  ): Promise<void> {
     await this.events.record(manager, {
       tenantId: project.tenantId,
       projectId: project.id,
@@ -41,7 +52,10 @@ export class UserEvents {
       resourceType: 'user',
       resourceId: user.id,
       meta,
-      data: { user: { id: user.id, email: user.email, username: user.username, project_id: project.id }, ...extra },
+      data: {
+        user: { id: user.id, email: user.email, username: user.username, project_id: project.id },
+        ...extra,
+      },
     });
   }
 }

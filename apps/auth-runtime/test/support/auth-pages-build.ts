@@ -16,11 +16,27 @@ export function buildAuthPages(): void {
   if (built) return;
   const out = mkdtempSync(join(tmpdir(), 'gatehouse-auth-pages-build-'));
   try {
-    const build = spawnSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '-c', 'apps/auth-pages/vite.config.mts', '--outDir', out, '--emptyOutDir', '--logLevel', 'warn'], { cwd: ROOT, encoding: 'utf8' });
-    if (build.status !== 0) throw new Error(`auth pages build failed:\n${build.stdout}\n${build.stderr}`);
+    const build = spawnSync(
+      process.execPath,
+      [
+        join(ROOT, 'node_modules/vite/bin/vite.js'),
+        'build',
+        '-c',
+        'apps/auth-pages/vite.config.mts',
+        '--outDir',
+        out,
+        '--emptyOutDir',
+        '--logLevel',
+        'warn',
+      ],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
+    if (build.status !== 0)
+      throw new Error(`auth pages build failed:\n${build.stdout}\n${build.stderr}`);
     const dist = join(ROOT, 'dist', 'auth-pages');
     mkdirSync(dist, { recursive: true });
-    for (const entry of readdirSync(out)) if (entry !== 'index.html') cpSync(join(out, entry), join(dist, entry), { recursive: true });
+    for (const entry of readdirSync(out))
+      if (entry !== 'index.html') cpSync(join(out, entry), join(dist, entry), { recursive: true });
     const staged = join(dist, `.index-${process.pid}.html`);
     cpSync(join(out, 'index.html'), staged);
     renameSync(staged, join(dist, 'index.html'));

@@ -4,8 +4,19 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
 
-const UMD_BUNDLE = join(__dirname, '../../../../node_modules/@simplewebauthn/browser/dist/bundle/index.umd.min.js');
-const CHROMIUM_ARGS = ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const UMD_BUNDLE = join(
+  __dirname,
+  '../../../../node_modules/@simplewebauthn/browser/dist/bundle/index.umd.min.js',
+);
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--headless',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 type Json = Record<string, unknown>;
 
@@ -39,16 +50,22 @@ export class BrowserPasskeys {
     const bundle = readFileSync(UMD_BUNDLE);
     const scripts = { body: '' };
     const server = createServer((req, res) => {
-      if (req.url === '/webauthn.js') res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(bundle);
+      if (req.url === '/webauthn.js')
+        res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(bundle);
       else if (req.url === '/') {
         res
           .writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' })
-          .end(`<!doctype html><html><head><meta charset="utf-8"><title>Gatehouse passkeys</title><script src="/webauthn.js"></script></head><body><script>${scripts.body}</script></body></html>`);
+          .end(
+            `<!doctype html><html><head><meta charset="utf-8"><title>Gatehouse passkeys</title><script src="/webauthn.js"></script></head><body><script>${scripts.body}</script></body></html>`,
+          );
       } else res.writeHead(404).end();
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const origin = `http://localhost:${(server.address() as AddressInfo).port}`;
-    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    const browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: CHROMIUM_ARGS,
+    });
     const context = await browser.newContext();
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
@@ -67,21 +84,43 @@ export class BrowserPasskeys {
 
   /** A new, empty authenticator in place of the current one (another person's device). */
   async newAuthenticator(): Promise<void> {
-    if (this.authenticatorId) await this.cdp.send('WebAuthn.removeVirtualAuthenticator', { authenticatorId: this.authenticatorId });
+    if (this.authenticatorId)
+      await this.cdp.send('WebAuthn.removeVirtualAuthenticator', {
+        authenticatorId: this.authenticatorId,
+      });
     const { authenticatorId } = await this.cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
     });
     this.authenticatorId = authenticatorId;
   }
 
   /** `startRegistration` in the page: the attestation for creation options from `register/begin`. */
   register(optionsJSON: unknown): Promise<Json> {
-    return this.page.evaluate((options) => (globalThis as unknown as PageApi).SimpleWebAuthnBrowser.startRegistration({ optionsJSON: options }), optionsJSON);
+    return this.page.evaluate(
+      (options) =>
+        (globalThis as unknown as PageApi).SimpleWebAuthnBrowser.startRegistration({
+          optionsJSON: options,
+        }),
+      optionsJSON,
+    );
   }
 
   /** `startAuthentication` in the page: an assertion for request options from `authenticate/begin`. */
   authenticate(optionsJSON: unknown): Promise<Json> {
-    return this.page.evaluate((options) => (globalThis as unknown as PageApi).SimpleWebAuthnBrowser.startAuthentication({ optionsJSON: options }), optionsJSON);
+    return this.page.evaluate(
+      (options) =>
+        (globalThis as unknown as PageApi).SimpleWebAuthnBrowser.startAuthentication({
+          optionsJSON: options,
+        }),
+      optionsJSON,
+    );
   }
 
   async stop(): Promise<void> {

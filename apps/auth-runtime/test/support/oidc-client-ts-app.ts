@@ -2,7 +2,10 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 
-const OIDC_CLIENT_TS = join(__dirname, '../../../../node_modules/oidc-client-ts/dist/browser/oidc-client-ts.min.js');
+const OIDC_CLIENT_TS = join(
+  __dirname,
+  '../../../../node_modules/oidc-client-ts/dist/browser/oidc-client-ts.min.js',
+);
 
 /** What `window.rp.user()` gives: the User oidc-client-ts keeps (null when signed out). */
 export interface SpaUser {
@@ -45,8 +48,15 @@ export class OidcClientTsApp {
     const library = readFileSync(OIDC_CLIENT_TS);
     this.server = createServer((req, res) => {
       const path = new URL(req.url ?? '/', this.origin).pathname;
-      if (path === '/oidc-client-ts.js') res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(library);
-      else if (['/', '/callback', '/silent', '/signed-out'].includes(path)) res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(this.html());
+      if (path === '/oidc-client-ts.js')
+        res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(library);
+      else if (['/', '/callback', '/silent', '/signed-out'].includes(path))
+        res
+          .writeHead(200, {
+            'Content-Type': 'text/html; charset=utf-8',
+            'Cache-Control': 'no-store',
+          })
+          .end(this.html());
       else res.writeHead(404).end();
     });
     await new Promise<void>((resolve, reject) => {
@@ -56,7 +66,9 @@ export class OidcClientTsApp {
   }
 
   async stop(): Promise<void> {
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    await new Promise<void>((resolve) =>
+      this.server ? this.server.close(() => resolve()) : resolve(),
+    );
   }
 
   private html(): string {

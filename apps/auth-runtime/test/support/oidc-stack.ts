@@ -1,6 +1,15 @@
 import { createServer } from 'node:net';
 import type { Project } from '@gatehouse/entities';
-import { createUser, mintAccessToken, seedTenant, spawnApp, startTestApp, type AppProcess, type SeededTenant, type TestApp } from '@gatehouse/testing';
+import {
+  createUser,
+  mintAccessToken,
+  seedTenant,
+  spawnApp,
+  startTestApp,
+  type AppProcess,
+  type SeededTenant,
+  type TestApp,
+} from '@gatehouse/testing';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- the journey needs the real control plane to register clients
 import { buildControlPlane } from '../../../control-plane/src/app-factory';
 
@@ -49,7 +58,11 @@ export class OidcStack {
     const port = await freePort();
     this.authUrl = `http://${opts.host ?? '127.0.0.1'}:${port}`;
     this.cp = await startTestApp(buildControlPlane, { PUBLIC_AUTH_URL: this.authUrl });
-    this.runtime = await spawnApp('auth-runtime', { AUTH_RUNTIME_PORT: String(port), PUBLIC_AUTH_URL: this.authUrl, ...env });
+    this.runtime = await spawnApp('auth-runtime', {
+      AUTH_RUNTIME_PORT: String(port),
+      PUBLIC_AUTH_URL: this.authUrl,
+      ...env,
+    });
     this.tenant = await seedTenant(this.cp.app, `Oidc${Date.now() % 100000}`);
     this.adminToken = (await mintAccessToken(this.cp.app, this.tenant.adminUserId)).token;
   }
@@ -64,14 +77,22 @@ export class OidcStack {
     const http = this.cp.http();
     return {
       get: (path: string) => http.get(path).set('Authorization', `Bearer ${token}`),
-      post: (path: string, body?: object) => http.post(path).set('Authorization', `Bearer ${token}`).send(body ?? {}),
-      patch: (path: string, body: object) => http.patch(path).set('Authorization', `Bearer ${token}`).send(body),
+      post: (path: string, body?: object) =>
+        http
+          .post(path)
+          .set('Authorization', `Bearer ${token}`)
+          .send(body ?? {}),
+      patch: (path: string, body: object) =>
+        http.patch(path).set('Authorization', `Bearer ${token}`).send(body),
       delete: (path: string) => http.delete(path).set('Authorization', `Bearer ${token}`),
     };
   }
 
   /** A new project of the tenant with the provider on (and the relying party's redirect URLs registered). */
-  async oidcProject(oidc: Record<string, unknown> = {}, redirectUrls: string[] = [RP_REDIRECT]): Promise<OidcProject> {
+  async oidcProject(
+    oidc: Record<string, unknown> = {},
+    redirectUrls: string[] = [RP_REDIRECT],
+  ): Promise<OidcProject> {
     const res = await this.admin().post('/v1/admin/projects', {
       name: `OIDC ${Math.random().toString(36).slice(2, 8)}`,
       allowed_origins: ['http://127.0.0.1:5599'],
@@ -80,12 +101,23 @@ export class OidcStack {
     });
     if (res.status !== 201) throw new Error(`project: ${res.status} ${JSON.stringify(res.body)}`);
     const body = res.body as { id: string; publishable_key: string };
-    const project = await this.cp.dataSource.getRepository('Project').findOneByOrFail({ id: body.id }) as Project;
-    return { project, projectKey: body.publishable_key, issuer: `${this.authUrl}/v1/projects/${body.id}` };
+    const project = (await this.cp.dataSource
+      .getRepository('Project')
+      .findOneByOrFail({ id: body.id })) as Project;
+    return {
+      project,
+      projectKey: body.publishable_key,
+      issuer: `${this.authUrl}/v1/projects/${body.id}`,
+    };
   }
 
   async client(projectId: string, body: Record<string, unknown> = {}): Promise<CreatedClient> {
-    const res = await this.admin().post(`/v1/admin/projects/${projectId}/oauth-clients`, { name: 'Relying party', redirect_uris: [RP_REDIRECT], post_logout_redirect_uris: [RP_POST_LOGOUT], ...body });
+    const res = await this.admin().post(`/v1/admin/projects/${projectId}/oauth-clients`, {
+      name: 'Relying party',
+      redirect_uris: [RP_REDIRECT],
+      post_logout_redirect_uris: [RP_POST_LOGOUT],
+      ...body,
+    });
     if (res.status !== 201) throw new Error(`client: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body as CreatedClient;
   }
@@ -95,10 +127,18 @@ export class OidcStack {
   }
 
   /** Signs in through the auth runtime's API: the session's access token and refresh cookie. */
-  async signIn(projectKey: string, email: string, password = PASSWORD): Promise<{ accessToken: string; sessionId: string; body: Record<string, unknown> }> {
+  async signIn(
+    projectKey: string,
+    email: string,
+    password = PASSWORD,
+  ): Promise<{ accessToken: string; sessionId: string; body: Record<string, unknown> }> {
     const res = await fetch(`${this.authUrl}/v1/auth/sign-in`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-service-project-key': projectKey, 'x-forwarded-for': `10.9.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}` },
+      headers: {
+        'content-type': 'application/json',
+        'x-service-project-key': projectKey,
+        'x-forwarded-for': `10.9.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
+      },
       body: JSON.stringify({ identifier: email, password }),
     });
     const body = (await res.json()) as Record<string, unknown>;
@@ -108,10 +148,19 @@ export class OidcStack {
   }
 
   /** Calls the interaction API. */
-  async interaction(projectKey: string, method: 'GET' | 'POST', path: string, opts: { token?: string; body?: unknown } = {}): Promise<{ status: number; body: Record<string, unknown> }> {
+  async interaction(
+    projectKey: string,
+    method: 'GET' | 'POST',
+    path: string,
+    opts: { token?: string; body?: unknown } = {},
+  ): Promise<{ status: number; body: Record<string, unknown> }> {
     const res = await fetch(`${this.authUrl}/v1/auth/oidc/interactions/${path}`, {
       method,
-      headers: { 'x-service-project-key': projectKey, ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}), ...(method === 'POST' ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        'x-service-project-key': projectKey,
+        ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}),
+        ...(method === 'POST' ? { 'content-type': 'application/json' } : {}),
+      },
       ...(method === 'POST' ? { body: JSON.stringify(opts.body ?? {}) } : {}),
     });
     const text = await res.text();
@@ -128,17 +177,36 @@ export class Browser {
 
   constructor(private readonly origin: string) {}
 
-  get(url: string): Promise<{ status: number; location: string | null; body: string; headers: Headers }> {
+  get(
+    url: string,
+  ): Promise<{ status: number; location: string | null; body: string; headers: Headers }> {
     return this.request(url);
   }
 
   /** Submits a form (application/x-www-form-urlencoded), as the browser does. */
-  post(url: string, fields: Record<string, string>): Promise<{ status: number; location: string | null; body: string }> {
-    return this.request(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: this.origin }, body: new URLSearchParams(fields).toString() });
+  post(
+    url: string,
+    fields: Record<string, string>,
+  ): Promise<{ status: number; location: string | null; body: string }> {
+    return this.request(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: this.origin },
+      body: new URLSearchParams(fields).toString(),
+    });
   }
 
-  private async request(url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; location: string | null; body: string; headers: Headers }> {
-    const res = await fetch(url, { ...init, redirect: 'manual', headers: { ...init.headers, cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } });
+  private async request(
+    url: string,
+    init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+  ): Promise<{ status: number; location: string | null; body: string; headers: Headers }> {
+    const res = await fetch(url, {
+      ...init,
+      redirect: 'manual',
+      headers: {
+        ...init.headers,
+        cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+      },
+    });
     for (const line of res.headers.getSetCookie()) {
       const [pair] = line.split(';');
       const i = pair.indexOf('=');
@@ -148,7 +216,12 @@ export class Browser {
       else this.cookies.set(name, value);
     }
     const location = res.headers.get('location');
-    return { status: res.status, location: location ? new URL(location, url).href : null, body: await res.text(), headers: res.headers };
+    return {
+      status: res.status,
+      location: location ? new URL(location, url).href : null,
+      body: await res.text(),
+      headers: res.headers,
+    };
   }
 
   /** Follows redirects while they stay on the auth runtime; returns the first URL elsewhere (or the last response). */
@@ -158,7 +231,8 @@ export class Browser {
       const res = await this.get(current);
       if (!res.location) return { url: current, status: res.status, body: res.body };
       current = res.location;
-      if (!current.startsWith(this.origin) || new URL(current).pathname.includes('/pages/')) return { url: current, status: 0, body: '' };
+      if (!current.startsWith(this.origin) || new URL(current).pathname.includes('/pages/'))
+        return { url: current, status: 0, body: '' };
     }
     throw new Error(`too many redirects from ${url}`);
   }

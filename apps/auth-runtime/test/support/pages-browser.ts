@@ -4,8 +4,19 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 
 const ROOT = join(__dirname, '..', '..', '..', '..');
 const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-const WEBAUTHN_UMD = readFileSync(join(ROOT, 'node_modules/@simplewebauthn/browser/dist/bundle/index.umd.min.js'), 'utf8');
-const CHROMIUM_ARGS = ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const WEBAUTHN_UMD = readFileSync(
+  join(ROOT, 'node_modules/@simplewebauthn/browser/dist/bundle/index.umd.min.js'),
+  'utf8',
+);
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--headless',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 /** `OIDC_SCREENSHOTS=1` (or CONSOLE_SCREENSHOTS=1) refreshes docs/oidc/<screen>-<theme>.png. */
 // eslint-disable-next-line no-restricted-properties -- test switch
 const SCREENSHOTS = process.env.OIDC_SCREENSHOTS === '1' || process.env.CONSOLE_SCREENSHOTS === '1';
@@ -35,8 +46,14 @@ export class PagesBrowser {
   ) {}
 
   static async launch(allowedHosts: string[]): Promise<PagesBrowser> {
-    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
-    const context = await browser.newContext({ viewport: { width: 1024, height: 800 }, colorScheme: 'light' });
+    const browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: CHROMIUM_ARGS,
+    });
+    const context = await browser.newContext({
+      viewport: { width: 1024, height: 800 },
+      colorScheme: 'light',
+    });
     const page = await context.newPage();
     const b = new PagesBrowser(browser, context, page);
     // Every tab is watched: the first one, and those opened later (a magic link in a new tab).
@@ -48,12 +65,14 @@ export class PagesBrowser {
   private watch(page: Page, allowedHosts: string[]): void {
     page.on('console', (msg) => {
       const text = msg.text();
-      if (/Content Security Policy|Refused to/i.test(text)) this.problems.push(`CSP: ${text} (${page.url()})`);
+      if (/Content Security Policy|Refused to/i.test(text))
+        this.problems.push(`CSP: ${text} (${page.url()})`);
     });
     page.on('pageerror', (err) => this.problems.push(`page error: ${err.message} (${page.url()})`));
     page.on('request', (req) => {
       const url = new URL(req.url());
-      if (!['data:', 'blob:'].includes(url.protocol) && !allowedHosts.includes(url.host)) this.foreignRequests.push(req.url());
+      if (!['data:', 'blob:'].includes(url.protocol) && !allowedHosts.includes(url.host))
+        this.foreignRequests.push(req.url());
     });
   }
 
@@ -62,7 +81,14 @@ export class PagesBrowser {
     const cdp = await this.context.newCDPSession(this.page);
     await cdp.send('WebAuthn.enable');
     await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
     });
   }
 
@@ -74,12 +100,30 @@ export class PagesBrowser {
     await this.page.evaluate(WEBAUTHN_UMD);
     return this.page.evaluate(
       async ([url, key, token]) => {
-        const headers = { 'Content-Type': 'application/json', 'X-Service-Project-Key': key, Authorization: `Bearer ${token}` };
-        const begin = await fetch(`${url}/v1/auth/passkey/register/begin`, { method: 'POST', headers, body: '{}' });
+        const headers = {
+          'Content-Type': 'application/json',
+          'X-Service-Project-Key': key,
+          Authorization: `Bearer ${token}`,
+        };
+        const begin = await fetch(`${url}/v1/auth/passkey/register/begin`, {
+          method: 'POST',
+          headers,
+          body: '{}',
+        });
         const optionsJSON: unknown = await begin.json();
-        const api = (window as unknown as { SimpleWebAuthnBrowser: { startRegistration(o: { optionsJSON: unknown }): Promise<unknown> } }).SimpleWebAuthnBrowser;
+        const api = (
+          window as unknown as {
+            SimpleWebAuthnBrowser: {
+              startRegistration(o: { optionsJSON: unknown }): Promise<unknown>;
+            };
+          }
+        ).SimpleWebAuthnBrowser;
         const credential = await api.startRegistration({ optionsJSON });
-        const done = await fetch(`${url}/v1/auth/passkey/register/complete`, { method: 'POST', headers, body: JSON.stringify({ credential }) });
+        const done = await fetch(`${url}/v1/auth/passkey/register/complete`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ credential }),
+        });
         return done.status;
       },
       [authUrl, projectKey, accessToken] as const,
@@ -90,17 +134,40 @@ export class PagesBrowser {
   async axe(page: Page = this.page): Promise<AxeViolation[]> {
     // Colours read mid-transition (a theme switch, a modal fading in) are not the page's: on a loaded
     // machine axe ran before Mantine's 150-200 ms transitions ended and saw contrasts of 1.4.
-    await page.evaluate(() => Promise.all(document.getAnimations().filter((a) => a.effect?.getComputedTiming().endTime !== Infinity).map((a) => a.finished.catch(() => undefined))));
+    await page.evaluate(() =>
+      Promise.all(
+        document
+          .getAnimations()
+          .filter((a) => a.effect?.getComputedTiming().endTime !== Infinity)
+          .map((a) => a.finished.catch(() => undefined)),
+      ),
+    );
     // evaluate() runs outside the page's CSP, which forbids injected scripts (as it should).
     await page.evaluate(AXE);
-    const options = { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] }, resultTypes: ['violations'] };
+    const options = {
+      runOnly: {
+        type: 'tag',
+        values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'],
+      },
+      resultTypes: ['violations'],
+    };
     const result = await page.evaluate(
-      (opts) => (window as unknown as { axe: { run: (ctx: Document, o: object) => Promise<{ violations: AxeViolation[] }> } }).axe.run(document, opts),
+      (opts) =>
+        (
+          window as unknown as {
+            axe: { run: (ctx: Document, o: object) => Promise<{ violations: AxeViolation[] }> };
+          }
+        ).axe.run(document, opts),
       options,
     );
     return result.violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })) }));
+      .map((v) => ({
+        id: v.id,
+        impact: v.impact,
+        help: v.help,
+        nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })),
+      }));
   }
 
   /**
@@ -111,7 +178,10 @@ export class PagesBrowser {
     const found: AxeViolation[] = [];
     for (const theme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: theme });
-      await page.waitForFunction((t) => document.documentElement.getAttribute('data-mantine-color-scheme') === t, theme);
+      await page.waitForFunction(
+        (t) => document.documentElement.getAttribute('data-mantine-color-scheme') === t,
+        theme,
+      );
       found.push(...(await this.axe(page)).map((v) => ({ ...v, id: `${name} ${theme}: ${v.id}` })));
       if (SCREENSHOTS) {
         mkdirSync(SCREENSHOT_DIR, { recursive: true });

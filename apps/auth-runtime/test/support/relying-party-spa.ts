@@ -2,7 +2,10 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 
-const OIDC_CLIENT_TS = join(__dirname, '../../../../node_modules/oidc-client-ts/dist/browser/oidc-client-ts.min.js');
+const OIDC_CLIENT_TS = join(
+  __dirname,
+  '../../../../node_modules/oidc-client-ts/dist/browser/oidc-client-ts.min.js',
+);
 
 export interface RelyingPartySettings {
   issuer: string;
@@ -12,7 +15,14 @@ export interface RelyingPartySettings {
 
 /** What the callback page puts on `window.rpResult` once oidc-client-ts has handled the redirect. */
 export type RelyingPartyResult =
-  | { ok: true; sub: string; email: string | null; id_token: string; scope: string; amr: string[] | null }
+  | {
+      ok: true;
+      sub: string;
+      email: string | null;
+      id_token: string;
+      scope: string;
+      amr: string[] | null;
+    }
   | { ok: false; error: string; description: string | null };
 
 /**
@@ -23,7 +33,11 @@ export type RelyingPartyResult =
  */
 export class RelyingPartySpa {
   private server: Server | null = null;
-  settings: RelyingPartySettings = { issuer: '', clientId: '', scope: 'openid profile email offline_access' };
+  settings: RelyingPartySettings = {
+    issuer: '',
+    clientId: '',
+    scope: 'openid profile email offline_access',
+  };
 
   constructor(
     readonly origin: string,
@@ -34,8 +48,15 @@ export class RelyingPartySpa {
     const library = readFileSync(OIDC_CLIENT_TS);
     this.server = createServer((req, res) => {
       const path = new URL(req.url ?? '/', this.origin).pathname;
-      if (path === '/oidc-client-ts.js') res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(library);
-      else if (path === '/' || path === '/callback') res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(this.html());
+      if (path === '/oidc-client-ts.js')
+        res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(library);
+      else if (path === '/' || path === '/callback')
+        res
+          .writeHead(200, {
+            'Content-Type': 'text/html; charset=utf-8',
+            'Cache-Control': 'no-store',
+          })
+          .end(this.html());
       else res.writeHead(404).end();
     });
     const port = Number(new URL(this.origin).port);
@@ -46,11 +67,20 @@ export class RelyingPartySpa {
   }
 
   async stop(): Promise<void> {
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    await new Promise<void>((resolve) =>
+      this.server ? this.server.close(() => resolve()) : resolve(),
+    );
   }
 
   private html(): string {
-    const settings = JSON.stringify({ authority: this.settings.issuer, client_id: this.settings.clientId, redirect_uri: this.redirectUri, response_type: 'code', scope: this.settings.scope, loadUserInfo: false });
+    const settings = JSON.stringify({
+      authority: this.settings.issuer,
+      client_id: this.settings.clientId,
+      redirect_uri: this.redirectUri,
+      response_type: 'code',
+      scope: this.settings.scope,
+      loadUserInfo: false,
+    });
     return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Relying party</title><script src="/oidc-client-ts.js"></script></head>
 <body><main><h1>Relying party</h1><p id="status">ready</p></main>

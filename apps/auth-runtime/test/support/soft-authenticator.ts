@@ -53,7 +53,12 @@ export interface AssertionJSON {
   id: string;
   rawId: string;
   type: 'public-key';
-  response: { clientDataJSON: string; authenticatorData: string; signature: string; userHandle?: string };
+  response: {
+    clientDataJSON: string;
+    authenticatorData: string;
+    signature: string;
+    userHandle?: string;
+  };
   clientExtensionResults: Record<string, unknown>;
 }
 
@@ -99,7 +104,14 @@ export class SoftAuthenticator {
   }
 
   private clientData(type: string, challenge: string, o: CeremonyOverrides): Buffer {
-    return Buffer.from(JSON.stringify({ type: o.type ?? type, challenge: o.challenge ?? challenge, origin: o.origin ?? this.origin, crossOrigin: false }));
+    return Buffer.from(
+      JSON.stringify({
+        type: o.type ?? type,
+        challenge: o.challenge ?? challenge,
+        origin: o.origin ?? this.origin,
+        crossOrigin: false,
+      }),
+    );
   }
 
   private counterBytes(n: number): Buffer {
@@ -109,7 +121,10 @@ export class SoftAuthenticator {
   }
 
   /** Answers PublicKeyCredentialCreationOptionsJSON (from register/begin). */
-  attest(options: { challenge: string; user: { id: string } }, o: CeremonyOverrides = {}): RegistrationJSON {
+  attest(
+    options: { challenge: string; user: { id: string } },
+    o: CeremonyOverrides = {},
+  ): RegistrationJSON {
     this.userHandle = options.user.id;
     const flags = o.flags ?? FLAGS.UP | FLAGS.UV | FLAGS.AT;
     const idLen = Buffer.alloc(2);
@@ -123,12 +138,22 @@ export class SoftAuthenticator {
       this.credentialId,
       this.coseKey(),
     ]);
-    const attestationObject = cbor(new Map<Cbor, Cbor>([['fmt', 'none'], ['attStmt', new Map()], ['authData', authData]]));
+    const attestationObject = cbor(
+      new Map<Cbor, Cbor>([
+        ['fmt', 'none'],
+        ['attStmt', new Map()],
+        ['authData', authData],
+      ]),
+    );
     return {
       id: this.id,
       rawId: this.id,
       type: 'public-key',
-      response: { clientDataJSON: b64url(this.clientData('webauthn.create', options.challenge, o)), attestationObject: b64url(attestationObject), transports: ['internal'] },
+      response: {
+        clientDataJSON: b64url(this.clientData('webauthn.create', options.challenge, o)),
+        attestationObject: b64url(attestationObject),
+        transports: ['internal'],
+      },
       clientExtensionResults: {},
     };
   }
@@ -136,15 +161,28 @@ export class SoftAuthenticator {
   /** Answers PublicKeyCredentialRequestOptionsJSON (from authenticate/begin); the counter moves on by one. */
   assert(options: { challenge: string }, o: CeremonyOverrides = {}): AssertionJSON {
     if (o.counter === undefined) this.counter += 1;
-    const authData = Buffer.concat([sha256(o.rpId ?? this.rpId), Buffer.from([o.flags ?? FLAGS.UP | FLAGS.UV]), this.counterBytes(o.counter ?? this.counter)]);
+    const authData = Buffer.concat([
+      sha256(o.rpId ?? this.rpId),
+      Buffer.from([o.flags ?? FLAGS.UP | FLAGS.UV]),
+      this.counterBytes(o.counter ?? this.counter),
+    ]);
     const clientDataJSON = this.clientData('webauthn.get', options.challenge, o);
-    const signature = sign('sha256', Buffer.concat([authData, sha256(clientDataJSON)]), this.privateKey);
+    const signature = sign(
+      'sha256',
+      Buffer.concat([authData, sha256(clientDataJSON)]),
+      this.privateKey,
+    );
     const userHandle = o.userHandle === null ? undefined : (o.userHandle ?? this.userHandle);
     return {
       id: this.id,
       rawId: this.id,
       type: 'public-key',
-      response: { clientDataJSON: b64url(clientDataJSON), authenticatorData: b64url(authData), signature: b64url(signature), ...(userHandle ? { userHandle } : {}) },
+      response: {
+        clientDataJSON: b64url(clientDataJSON),
+        authenticatorData: b64url(authData),
+        signature: b64url(signature),
+        ...(userHandle ? { userHandle } : {}),
+      },
       clientExtensionResults: {},
     };
   }

@@ -12,7 +12,10 @@ export type AdminClient = Client<AdminPaths>;
  * A fetch that sends the session's bearer token and, when an API answers 401, renews the token
  * once (single flight) and retries. Network failures become an ApiProblem with status 0.
  */
-export function authenticatedFetch(session: SessionManager, base: typeof fetch = fetch): typeof fetch {
+export function authenticatedFetch(
+  session: SessionManager,
+  base: typeof fetch = fetch,
+): typeof fetch {
   const send = (request: Request) => {
     const token = session.token();
     const headers = new Headers(request.headers);
@@ -33,23 +36,39 @@ export function authenticatedFetch(session: SessionManager, base: typeof fetch =
   };
 }
 
-export function createClients(config: ConsoleConfig, session: SessionManager): { auth: AuthClient; admin: AdminClient } {
+export function createClients(
+  config: ConsoleConfig,
+  session: SessionManager,
+): { auth: AuthClient; admin: AdminClient } {
   const fetchWithSession = authenticatedFetch(session);
   // Every auth-runtime operation names the console project by its key (`params: { header }`, see keyHeader).
-  const auth = createClient<AuthPaths>({ baseUrl: config.auth_url, credentials: 'include', fetch: fetchWithSession });
+  const auth = createClient<AuthPaths>({
+    baseUrl: config.auth_url,
+    credentials: 'include',
+    fetch: fetchWithSession,
+  });
   // The control plane serves the console: same origin, bearer token only (no cookie is needed or sent cross-site).
-  const admin = createClient<AdminPaths>({ baseUrl: '', credentials: 'same-origin', fetch: fetchWithSession });
+  const admin = createClient<AdminPaths>({
+    baseUrl: '',
+    credentials: 'same-origin',
+    fetch: fetchWithSession,
+  });
   return { auth, admin };
 }
 
 /** openapi-fetch's result, or the problem it carries thrown (what TanStack Query expects). */
-export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+export async function unwrap<T>(
+  call: Promise<{ data?: T; error?: unknown; response: Response }>,
+): Promise<T> {
   const { data, error, response } = await call;
-  if (error !== undefined || !response.ok) throw problemOf(response.status, error, response.headers);
+  if (error !== undefined || !response.ok)
+    throw problemOf(response.status, error, response.headers);
   return data as T;
 }
 
 /** The `X-Service-Project-Key` header parameter of the auth runtime's operations. */
-export function keyHeader(projectKey: string | null): { header: { 'X-Service-Project-Key': string } } {
+export function keyHeader(projectKey: string | null): {
+  header: { 'X-Service-Project-Key': string };
+} {
   return { header: { 'X-Service-Project-Key': projectKey ?? '' } };
 }

@@ -1,12 +1,21 @@
 import { ApiProblem, fieldErrors, networkProblem, problemOf } from './problem';
 
-const headers = (values: Record<string, string>) => ({ get: (name: string) => values[name] ?? null });
+const headers = (values: Record<string, string>) => ({
+  get: (name: string) => values[name] ?? null,
+});
 
 describe('problem mapping (what a screen shows when a call fails)', () => {
   it('reads slug, detail, traceId, errors and Retry-After from a problem document', () => {
     const p = problemOf(
       429,
-      { type: 'https://gatehouse.dev/problems/rate-limited', title: 'Too Many Requests', status: 429, detail: 'Slow down.', traceId: 'a'.repeat(32), errors: { email: ['taken', 7] } },
+      {
+        type: 'https://gatehouse.dev/problems/rate-limited',
+        title: 'Too Many Requests',
+        status: 429,
+        detail: 'Slow down.',
+        traceId: 'a'.repeat(32),
+        errors: { email: ['taken', 7] },
+      },
       headers({ 'Retry-After': '12' }),
     );
     expect(p).toBeInstanceOf(ApiProblem);
@@ -41,7 +50,12 @@ describe('problem mapping (what a screen shows when a call fails)', () => {
         unknown: ['is not allowed'],
       },
     });
-    const mapped = fieldErrors(p, ['name', 'settings', 'settings.access_token_ttl_seconds', 'allowed_origins']);
+    const mapped = fieldErrors(p, [
+      'name',
+      'settings',
+      'settings.access_token_ttl_seconds',
+      'allowed_origins',
+    ]);
     expect(mapped.fields).toEqual({
       name: 'must not be empty',
       'settings.access_token_ttl_seconds': 'must be at least 60',

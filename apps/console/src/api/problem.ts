@@ -23,7 +23,11 @@ export class ApiProblem extends Error {
 
   /** The last segment of `type`, e.g. `validation-error`, `conflict`, `forbidden`. */
   get slug(): string {
-    return typeof this.body.type === 'string' ? (this.body.type.split('/').pop() ?? 'unknown') : this.status === 0 ? 'network-error' : 'unknown';
+    return typeof this.body.type === 'string'
+      ? (this.body.type.split('/').pop() ?? 'unknown')
+      : this.status === 0
+        ? 'network-error'
+        : 'unknown';
   }
 
   get title(): string {
@@ -42,21 +46,43 @@ export class ApiProblem extends Error {
     const errors = this.body.errors;
     if (!errors || typeof errors !== 'object') return {};
     const out: Record<string, string[]> = {};
-    for (const [key, value] of Object.entries(errors)) out[key] = Array.isArray(value) ? value.filter((m): m is string => typeof m === 'string') : [String(value)];
+    for (const [key, value] of Object.entries(errors))
+      out[key] = Array.isArray(value)
+        ? value.filter((m): m is string => typeof m === 'string')
+        : [String(value)];
     return out;
   }
 }
 
 /** The problem an answer carries; a body that is not a problem document still gives a readable error. */
-export function problemOf(status: number, body: unknown, headers?: { get(name: string): string | null }): ApiProblem {
+export function problemOf(
+  status: number,
+  body: unknown,
+  headers?: { get(name: string): string | null },
+): ApiProblem {
   const retry = Number(headers?.get('Retry-After') ?? NaN);
   const retryAfter = Number.isFinite(retry) && retry >= 0 ? retry : null;
-  if (body && typeof body === 'object' && !Array.isArray(body)) return new ApiProblem(status, body as ProblemBody, retryAfter);
-  return new ApiProblem(status, { status, title: `HTTP ${status}`, detail: typeof body === 'string' && body ? body.slice(0, 200) : 'The server answered with an error.' }, retryAfter);
+  if (body && typeof body === 'object' && !Array.isArray(body))
+    return new ApiProblem(status, body as ProblemBody, retryAfter);
+  return new ApiProblem(
+    status,
+    {
+      status,
+      title: `HTTP ${status}`,
+      detail:
+        typeof body === 'string' && body
+          ? body.slice(0, 200)
+          : 'The server answered with an error.',
+    },
+    retryAfter,
+  );
 }
 
 export function networkProblem(err: unknown): ApiProblem {
-  return new ApiProblem(0, { title: 'Network error', detail: `The server could not be reached (${err instanceof Error ? err.message : String(err)}).` });
+  return new ApiProblem(0, {
+    title: 'Network error',
+    detail: `The server could not be reached (${err instanceof Error ? err.message : String(err)}).`,
+  });
 }
 
 /**
@@ -64,12 +90,17 @@ export function networkProblem(err: unknown): ApiProblem {
  * form's fields: a key belongs to the longest field name it equals or starts with (`name.` or
  * `name[`), a list's item numbered from 1; errors of no field are returned in `other`, to be shown above the form.
  */
-export function fieldErrors(problem: unknown, fields: readonly string[]): { fields: Record<string, string>; other: string[] } {
+export function fieldErrors(
+  problem: unknown,
+  fields: readonly string[],
+): { fields: Record<string, string>; other: string[] } {
   const out: { fields: Record<string, string>; other: string[] } = { fields: {}, other: [] };
   if (!(problem instanceof ApiProblem)) return out;
   const byLength = [...fields].sort((a, b) => b.length - a.length);
   for (const [key, messages] of Object.entries(problem.errors)) {
-    const field = byLength.find((f) => key === f || key.startsWith(`${f}.`) || key.startsWith(`${f}[`));
+    const field = byLength.find(
+      (f) => key === f || key.startsWith(`${f}.`) || key.startsWith(`${f}[`),
+    );
     const text = messages.join('; ');
     if (!field) out.other.push(`${key}: ${text}`);
     else {
@@ -78,7 +109,9 @@ export function fieldErrors(problem: unknown, fields: readonly string[]): { fiel
       const item = /^\[?(\d+)\]?(?:\.(.+))?$/.exec(rest);
       const where = item ? `item ${Number(item[1]) + 1}${item[2] ? ` ${item[2]}` : ''}` : rest;
       const prefix = where ? `${where}: ` : '';
-      out.fields[field] = out.fields[field] ? `${out.fields[field]}; ${prefix}${text}` : `${prefix}${text}`;
+      out.fields[field] = out.fields[field]
+        ? `${out.fields[field]}; ${prefix}${text}`
+        : `${prefix}${text}`;
     }
   }
   return out;

@@ -1,5 +1,20 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { createClients, keyHeader, unwrap, type AdminClient, type AuthClient } from '../api/clients';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
+import {
+  createClients,
+  keyHeader,
+  unwrap,
+  type AdminClient,
+  type AuthClient,
+} from '../api/clients';
 import { type ConsoleConfig, rememberProjectKey } from '../config/console-config';
 import { SessionManager, type Session } from './session';
 
@@ -51,7 +66,11 @@ export function AuthProvider({ config, children }: { config: ConsoleConfig; chil
       new SessionManager(async () => {
         // Plain fetch: a refused refresh must not itself trigger a renewal.
         if (!keyRef.current) return null;
-        const res = await fetch(`${config.auth_url}/v1/auth/refresh`, { method: 'POST', credentials: 'include', headers: { 'X-Service-Project-Key': keyRef.current } });
+        const res = await fetch(`${config.auth_url}/v1/auth/refresh`, {
+          method: 'POST',
+          credentials: 'include',
+          headers: { 'X-Service-Project-Key': keyRef.current },
+        });
         if (!res.ok) return null;
         return (await res.json()) as { access_token: string; expires_in: number };
       }),
@@ -69,13 +88,17 @@ export function AuthProvider({ config, children }: { config: ConsoleConfig; chil
     setStatus(user ? 'signed-in' : 'signed-out');
   }, [clients]);
 
-  useEffect(() => manager.subscribe((s) => {
-    setSession(s);
-    if (!s) {
-      setAdmin(null);
-      setStatus('signed-out');
-    }
-  }), [manager]);
+  useEffect(
+    () =>
+      manager.subscribe((s) => {
+        setSession(s);
+        if (!s) {
+          setAdmin(null);
+          setStatus('signed-out');
+        }
+      }),
+    [manager],
+  );
 
   useEffect(() => {
     let cancelled = false;
@@ -106,7 +129,9 @@ export function AuthProvider({ config, children }: { config: ConsoleConfig; chil
         await loadAdmin();
       },
       signOut: async () => {
-        await clients.auth.POST('/v1/auth/sign-out', { params: keyHeader(keyRef.current) }).catch(() => undefined);
+        await clients.auth
+          .POST('/v1/auth/sign-out', { params: keyHeader(keyRef.current) })
+          .catch(() => undefined);
         manager.clear();
       },
     }),

@@ -16,8 +16,9 @@ export function NotAdminPage() {
             Not an administrator
           </Title>
           <Text>
-            {admin?.email ?? 'This account'} is signed in, but it is not an administrator of this console. Ask an administrator of your tenant to give you access, or sign
-            in with another account.
+            {admin?.email ?? 'This account'} is signed in, but it is not an administrator of this
+            console. Ask an administrator of your tenant to give you access, or sign in with another
+            account.
           </Text>
           <Button onClick={() => void signOut()}>Sign out</Button>
         </Stack>

@@ -1,4 +1,17 @@
-import { Anchor, Button, Center, Divider, Group, Paper, PasswordInput, SegmentedControl, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  Anchor,
+  Button,
+  Center,
+  Divider,
+  Group,
+  Paper,
+  PasswordInput,
+  SegmentedControl,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { startAuthentication } from '@simplewebauthn/browser';
 import { useEffect, useState, type FormEvent } from 'react';
 import type { components } from '../api/auth-runtime';
@@ -12,7 +25,11 @@ type SignedIn = components['schemas']['SignedInResponse'];
 type MfaChallenge = components['schemas']['MfaChallengeResponse'];
 type Factor = components['schemas']['MfaVerifyDto']['factor'];
 
-const FACTOR_LABELS: Record<Factor, string> = { totp: 'Authenticator app', sms: 'Text message', backup_code: 'Backup code' };
+const FACTOR_LABELS: Record<Factor, string> = {
+  totp: 'Authenticator app',
+  sms: 'Text message',
+  backup_code: 'Backup code',
+};
 
 /** Sign-in as an admin through the auth runtime with the console project's key: password then MFA, or a passkey. */
 export function SignInPage() {
@@ -41,14 +58,37 @@ export function SignInPage() {
 
   const submitPassword = (e: FormEvent) => {
     e.preventDefault();
-    run(async () => finish(await unwrap(auth.POST('/v1/auth/sign-in', { params: keyHeader(projectKey), body: { identifier: email, password } }))));
+    run(async () =>
+      finish(
+        await unwrap(
+          auth.POST('/v1/auth/sign-in', {
+            params: keyHeader(projectKey),
+            body: { identifier: email, password },
+          }),
+        ),
+      ),
+    );
   };
   const signInWithPasskey = () =>
     run(async () => {
-      const options = await unwrap(auth.POST('/v1/auth/passkey/authenticate/begin', { params: keyHeader(projectKey), body: email ? { email } : {} }));
+      const options = await unwrap(
+        auth.POST('/v1/auth/passkey/authenticate/begin', {
+          params: keyHeader(projectKey),
+          body: email ? { email } : {},
+        }),
+      );
       const credential = await startAuthentication({ optionsJSON: options });
-      const body = { credential } as unknown as components['schemas']['CompletePasskeyAuthenticationDto'];
-      await finish(await unwrap(auth.POST('/v1/auth/passkey/authenticate/complete', { params: keyHeader(projectKey), body })));
+      const body = {
+        credential,
+      } as unknown as components['schemas']['CompletePasskeyAuthenticationDto'];
+      await finish(
+        await unwrap(
+          auth.POST('/v1/auth/passkey/authenticate/complete', {
+            params: keyHeader(projectKey),
+            body,
+          }),
+        ),
+      );
     });
 
   const errors = fieldErrors(error, ['identifier', 'password']);
@@ -67,9 +107,26 @@ export function SignInPage() {
           <Stack>
             <form onSubmit={submitPassword} noValidate>
               <Stack>
-                <TextInput label="Email" type="email" autoComplete="username webauthn" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} error={errors.fields.identifier} />
-                <PasswordInput label="Password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.currentTarget.value)} error={errors.fields.password} />
-                {!(error instanceof ApiProblem && error.slug === 'validation-error') && <ProblemAlert error={error} title="Sign-in failed" />}
+                <TextInput
+                  label="Email"
+                  type="email"
+                  autoComplete="username webauthn"
+                  required
+                  value={email}
+                  onChange={(e) => setEmail(e.currentTarget.value)}
+                  error={errors.fields.identifier}
+                />
+                <PasswordInput
+                  label="Password"
+                  autoComplete="current-password"
+                  required
+                  value={password}
+                  onChange={(e) => setPassword(e.currentTarget.value)}
+                  error={errors.fields.password}
+                />
+                {!(error instanceof ApiProblem && error.slug === 'validation-error') && (
+                  <ProblemAlert error={error} title="Sign-in failed" />
+                )}
                 <Button type="submit" loading={busy} disabled={!projectKey}>
                   Sign in
                 </Button>
@@ -98,7 +155,15 @@ export function SignInPage() {
   );
 }
 
-function MfaStep({ challenge, onDone, onCancel }: { challenge: MfaChallenge; onDone: (answer: SignedIn) => Promise<void>; onCancel: () => void }) {
+function MfaStep({
+  challenge,
+  onDone,
+  onCancel,
+}: {
+  challenge: MfaChallenge;
+  onDone: (answer: SignedIn) => Promise<void>;
+  onCancel: () => void;
+}) {
   const { auth, projectKey } = useAuth();
   const factors = challenge.available_factors.filter((f): f is Factor => f in FACTOR_LABELS);
   const [factor, setFactor] = useState<Factor>(factors[0] ?? 'totp');
@@ -115,7 +180,16 @@ function MfaStep({ challenge, onDone, onCancel }: { challenge: MfaChallenge; onD
   };
   const verify = (e: FormEvent) => {
     e.preventDefault();
-    run(async () => onDone(await unwrap(auth.POST('/v1/auth/mfa/verify', { params: keyHeader(projectKey), body: { mfa_token: challenge.mfa_token, factor, code: code.trim() } }))));
+    run(async () =>
+      onDone(
+        await unwrap(
+          auth.POST('/v1/auth/mfa/verify', {
+            params: keyHeader(projectKey),
+            body: { mfa_token: challenge.mfa_token, factor, code: code.trim() },
+          }),
+        ),
+      ),
+    );
   };
   const errors = fieldErrors(error, ['code']);
   return (
@@ -133,7 +207,24 @@ function MfaStep({ challenge, onDone, onCancel }: { challenge: MfaChallenge; onD
           />
         )}
         {factor === 'sms' && (
-          <Button variant="default" onClick={() => run(async () => void (await unwrap(auth.POST('/v1/auth/mfa/sms/send', { params: keyHeader(projectKey), body: { mfa_token: challenge.mfa_token } })), setSent(true)))} loading={busy && !sent}>
+          <Button
+            variant="default"
+            onClick={() =>
+              run(
+                async () =>
+                  void (
+                    await unwrap(
+                      auth.POST('/v1/auth/mfa/sms/send', {
+                        params: keyHeader(projectKey),
+                        body: { mfa_token: challenge.mfa_token },
+                      }),
+                    ),
+                    setSent(true)
+                  ),
+              )
+            }
+            loading={busy && !sent}
+          >
             {sent ? 'Send another code' : 'Text me a code'}
           </Button>
         )}

@@ -5,7 +5,15 @@ function token(claims: Record<string, unknown>): string {
   return `${part({ alg: 'ES256', kid: 'k' })}.${part(claims)}.signature`;
 }
 
-const claims = (iat: number, exp: number) => ({ sub: 'u1', sid: 's1', tid: 't1', aud: 'p1', adm: true, iat, exp });
+const claims = (iat: number, exp: number) => ({
+  sub: 'u1',
+  sid: 's1',
+  tid: 't1',
+  aud: 'p1',
+  adm: true,
+  iat,
+  exp,
+});
 
 /** Manual timers: the test fires them. */
 function manualTimers(): Timers & { pending: { run: () => void; ms: number }[] } {
@@ -26,7 +34,11 @@ function manualTimers(): Timers & { pending: { run: () => void; ms: number }[] }
 
 describe('SessionManager (the console keeps its access token in memory and renews it)', () => {
   it('decodes the claims of a JWT and refuses anything else', () => {
-    expect(decodeClaims(token(claims(100, 1000)))).toMatchObject({ sub: 'u1', adm: true, exp: 1000 });
+    expect(decodeClaims(token(claims(100, 1000)))).toMatchObject({
+      sub: 'u1',
+      adm: true,
+      exp: 1000,
+    });
     expect(decodeClaims('not-a-jwt')).toBeNull();
     expect(decodeClaims(`a.${Buffer.from('{"sub":1}').toString('base64url')}.c`)).toBeNull();
     expect(decodeClaims('a.!!!.c')).toBeNull();
@@ -58,7 +70,11 @@ describe('SessionManager (the console keeps its access token in memory and renew
   });
 
   it('measures expiry by the local clock from the lifetime, not by the server clock in exp', () => {
-    const session = new SessionManager(async () => null, () => 5_000_000, manualTimers());
+    const session = new SessionManager(
+      async () => null,
+      () => 5_000_000,
+      manualTimers(),
+    );
     const s = session.set(token(claims(1, 901)));
     expect(s?.expiresAt).toBe(5_000_000 + 900_000);
   });
@@ -66,7 +82,11 @@ describe('SessionManager (the console keeps its access token in memory and renew
   it('schedules a renewal a minute before expiry (or at 80 % of a short lifetime) and replaces the token', async () => {
     const timers = manualTimers();
     let calls = 0;
-    const session = new SessionManager(async () => ({ access_token: token(claims(calls++, 900 + calls)), expires_in: 900 }), () => 0, timers);
+    const session = new SessionManager(
+      async () => ({ access_token: token(claims(calls++, 900 + calls)), expires_in: 900 }),
+      () => 0,
+      timers,
+    );
     session.set(token(claims(0, 900)), 900);
     expect(timers.pending.map((t) => t.ms)).toEqual([840_000]);
     timers.pending.shift()!.run();
@@ -100,7 +120,11 @@ describe('SessionManager (the console keeps its access token in memory and renew
 
   it('clear() cancels the scheduled renewal', () => {
     const timers = manualTimers();
-    const session = new SessionManager(async () => null, () => 0, timers);
+    const session = new SessionManager(
+      async () => null,
+      () => 0,
+      timers,
+    );
     session.set(token(claims(0, 900)));
     session.clear();
     expect(timers.pending).toHaveLength(0);

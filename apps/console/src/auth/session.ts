@@ -28,9 +28,19 @@ export function decodeClaims(token: string): Claims | null {
   const part = token.split('.')[1];
   if (!part) return null;
   try {
-    const json = atob(part.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(part.length / 4) * 4, '='));
+    const json = atob(
+      part
+        .replace(/-/g, '+')
+        .replace(/_/g, '/')
+        .padEnd(Math.ceil(part.length / 4) * 4, '='),
+    );
     const claims = JSON.parse(json) as Partial<Claims>;
-    if (typeof claims.sub !== 'string' || typeof claims.exp !== 'number' || typeof claims.iat !== 'number') return null;
+    if (
+      typeof claims.sub !== 'string' ||
+      typeof claims.exp !== 'number' ||
+      typeof claims.iat !== 'number'
+    )
+      return null;
     return claims as Claims;
   } catch {
     return null;
@@ -52,7 +62,10 @@ export class SessionManager {
   constructor(
     private readonly refresher: Refresher,
     private readonly now: () => number = () => Date.now(),
-    private readonly timers: Timers = { set: (run, ms) => setTimeout(run, ms), clear: (t) => clearTimeout(t as ReturnType<typeof setTimeout>) },
+    private readonly timers: Timers = {
+      set: (run, ms) => setTimeout(run, ms),
+      clear: (t) => clearTimeout(t as ReturnType<typeof setTimeout>),
+    },
   ) {}
 
   current(): Session | null {
@@ -116,10 +129,13 @@ export class SessionManager {
   private schedule(lifetimeSeconds: number): void {
     if (this.timer !== null) this.timers.clear(this.timer);
     const lead = Math.min(60, lifetimeSeconds * 0.2);
-    this.timer = this.timers.set(() => {
-      this.timer = null;
-      this.renew().catch(() => undefined);
-    }, Math.max(1, lifetimeSeconds - lead) * 1000);
+    this.timer = this.timers.set(
+      () => {
+        this.timer = null;
+        this.renew().catch(() => undefined);
+      },
+      Math.max(1, lifetimeSeconds - lead) * 1000,
+    );
   }
 
   private emit(): void {

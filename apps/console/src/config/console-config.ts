@@ -9,8 +9,11 @@ export interface ConsoleConfig {
 const PROJECT_KEY = 'gatehouse.console.project_key';
 
 export async function loadConfig(): Promise<ConsoleConfig> {
-  const res = await fetch(`${import.meta.env.BASE_URL}config.json`, { headers: { Accept: 'application/json' } });
-  if (!res.ok) throw new Error(`The console's configuration could not be loaded (HTTP ${res.status}).`);
+  const res = await fetch(`${import.meta.env.BASE_URL}config.json`, {
+    headers: { Accept: 'application/json' },
+  });
+  if (!res.ok)
+    throw new Error(`The console's configuration could not be loaded (HTTP ${res.status}).`);
   const config = (await res.json()) as ConsoleConfig;
   // A publishable key is public; it is kept for this tab only so a reload signs in to the same tenant.
   const chosen = sessionStorage.getItem(PROJECT_KEY);

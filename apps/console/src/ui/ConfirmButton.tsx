@@ -15,7 +15,14 @@ export function ConfirmButton({
   onConfirm,
   hidden = false,
   ...button
-}: ButtonProps & { label: ReactNode; title: string; message: ReactNode; confirmLabel?: string; onConfirm: () => Promise<unknown>; hidden?: boolean }) {
+}: ButtonProps & {
+  label: ReactNode;
+  title: string;
+  message: ReactNode;
+  confirmLabel?: string;
+  onConfirm: () => Promise<unknown>;
+  hidden?: boolean;
+}) {
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);

@@ -8,9 +8,22 @@ import { ProblemAlert } from './ProblemAlert';
  * does not have, as a list; any other problem (a 409 conflict, even one naming a field; a network
  * failure) as a ProblemAlert with its detail and trace id.
  */
-export function FormProblem({ error, fields, title }: { error: unknown; fields: readonly string[]; title?: string }) {
+export function FormProblem({
+  error,
+  fields,
+  title,
+}: {
+  error: unknown;
+  fields: readonly string[];
+  title?: string;
+}) {
   if (!error) return null;
-  if (!(error instanceof ApiProblem) || error.slug !== 'validation-error' || Object.keys(error.errors).length === 0) return <ProblemAlert error={error} title={title} />;
+  if (
+    !(error instanceof ApiProblem) ||
+    error.slug !== 'validation-error' ||
+    Object.keys(error.errors).length === 0
+  )
+    return <ProblemAlert error={error} title={title} />;
   const mapped = fieldErrors(error, fields);
   if (mapped.other.length === 0) return null;
   return (

@@ -30,8 +30,16 @@ export function RemoteSelect({
   const [text, setText] = useState('');
   const [debounced] = useDebouncedValue(text, 250);
   const typed = debounced.trim() === (selected?.label ?? '') ? '' : debounced.trim();
-  const found = useQuery({ queryKey: [...queryKey, 'search', typed], queryFn: () => search(typed), placeholderData: keepPreviousData, staleTime: 30_000 });
-  const options = [...(selected && value ? [selected] : []), ...(found.data ?? []).filter((o) => o.value !== value)];
+  const found = useQuery({
+    queryKey: [...queryKey, 'search', typed],
+    queryFn: () => search(typed),
+    placeholderData: keepPreviousData,
+    staleTime: 30_000,
+  });
+  const options = [
+    ...(selected && value ? [selected] : []),
+    ...(found.data ?? []).filter((o) => o.value !== value),
+  ];
   return (
     <Select
       searchable
@@ -42,7 +50,9 @@ export function RemoteSelect({
       onChange={onChange}
       searchValue={text}
       onSearchChange={setText}
-      nothingFoundMessage={found.isFetching ? 'Searching…' : found.isError ? 'Could not search' : 'Nothing matches'}
+      nothingFoundMessage={
+        found.isFetching ? 'Searching…' : found.isError ? 'Could not search' : 'Nothing matches'
+      }
       {...props}
     />
   );

@@ -12,7 +12,10 @@ export function useListParams<K extends string>(filters: readonly K[]) {
   const latest = useRef(params);
   latest.current = params;
   const page = Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1);
-  const values = Object.fromEntries(filters.map((f) => [f, params.get(f) ?? ''])) as Record<K, string>;
+  const values = Object.fromEntries(filters.map((f) => [f, params.get(f) ?? ''])) as Record<
+    K,
+    string
+  >;
   const setFilter = useCallback(
     (name: K, value: string | null) => {
       const next = new URLSearchParams(latest.current);

@@ -1,10 +1,24 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { HttpReceiver, resetState, SmtpSink, TEST_DATABASE_URL, TEST_ENV } from '@gatehouse/testing';
+import {
+  HttpReceiver,
+  resetState,
+  SmtpSink,
+  TEST_DATABASE_URL,
+  TEST_ENV,
+} from '@gatehouse/testing';
 
 const ROOT = join(__dirname, '..', '..', '..', '..');
 
@@ -28,11 +42,25 @@ async function freePort(): Promise<number> {
 function buildConsole(): void {
   const out = mkdtempSync(join(tmpdir(), 'gatehouse-console-build-'));
   try {
-    const build = spawnSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '-c', 'apps/console/vite.config.mts', '--outDir', out, '--emptyOutDir'], { cwd: ROOT, encoding: 'utf8' });
-    if (build.status !== 0) throw new Error(`console build failed:\n${build.stdout}\n${build.stderr}`);
+    const build = spawnSync(
+      process.execPath,
+      [
+        join(ROOT, 'node_modules/vite/bin/vite.js'),
+        'build',
+        '-c',
+        'apps/console/vite.config.mts',
+        '--outDir',
+        out,
+        '--emptyOutDir',
+      ],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
+    if (build.status !== 0)
+      throw new Error(`console build failed:\n${build.stdout}\n${build.stderr}`);
     const dist = join(ROOT, 'dist', 'console');
     mkdirSync(dist, { recursive: true });
-    for (const entry of readdirSync(out)) if (entry !== 'index.html') cpSync(join(out, entry), join(dist, entry), { recursive: true });
+    for (const entry of readdirSync(out))
+      if (entry !== 'index.html') cpSync(join(out, entry), join(dist, entry), { recursive: true });
     const staged = join(dist, `.index-${process.pid}.html`);
     cpSync(join(out, 'index.html'), staged);
     renameSync(staged, join(dist, 'index.html'));
@@ -84,31 +112,38 @@ export class ConsoleStack {
     this.controlPlaneUrl = `http://localhost:${controlPlane}`;
     this.consoleUrl = `${this.controlPlaneUrl}/console`;
     this.dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-console-'));
-    this.child = spawn(process.execPath, ['-r', join(ROOT, 'tools/register.js'), join(ROOT, 'dist/tools/scripts/start.js')], {
-      cwd: ROOT,
-      env: {
-        // eslint-disable-next-line no-restricted-properties -- child processes inherit PATH
-        PATH: process.env.PATH ?? '',
-        ...TEST_ENV,
-        NODE_ENV: 'development',
-        LOG_LEVEL: 'warn',
-        AUTH_RUNTIME_PORT: String(auth),
-        CONTROL_PLANE_PORT: String(controlPlane),
-        WEBHOOK_WORKER_PORT: String(worker),
-        METRICS_ENABLED: 'false',
-        PUBLIC_AUTH_URL: this.authUrl,
-        PUBLIC_CONSOLE_URL: this.consoleUrl,
-        GATEHOUSE_DATA_DIR: this.dataDir,
-        SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-        SMS_GATEWAY_URL: `${this.receiver.url}/sms`,
-        WEBHOOK_RETRY_SCHEDULE: '1s,1s',
+    this.child = spawn(
+      process.execPath,
+      ['-r', join(ROOT, 'tools/register.js'), join(ROOT, 'dist/tools/scripts/start.js')],
+      {
+        cwd: ROOT,
+        env: {
+          // eslint-disable-next-line no-restricted-properties -- child processes inherit PATH
+          PATH: process.env.PATH ?? '',
+          ...TEST_ENV,
+          NODE_ENV: 'development',
+          LOG_LEVEL: 'warn',
+          AUTH_RUNTIME_PORT: String(auth),
+          CONTROL_PLANE_PORT: String(controlPlane),
+          WEBHOOK_WORKER_PORT: String(worker),
+          METRICS_ENABLED: 'false',
+          PUBLIC_AUTH_URL: this.authUrl,
+          PUBLIC_CONSOLE_URL: this.consoleUrl,
+          GATEHOUSE_DATA_DIR: this.dataDir,
+          SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+          SMS_GATEWAY_URL: `${this.receiver.url}/sms`,
+          WEBHOOK_RETRY_SCHEDULE: '1s,1s',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    );
     this.child.stdout!.on('data', (d: Buffer) => (this.output += d.toString()));
     this.child.stderr!.on('data', (d: Buffer) => (this.output += d.toString()));
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`npm start did not become ready:\n${this.output}`)), 60_000);
+      const timer = setTimeout(
+        () => reject(new Error(`npm start did not become ready:\n${this.output}`)),
+        60_000,
+      );
       const check = () => {
         if (/\[gatehouse\] ready/.test(this.output)) {
           clearTimeout(timer);
@@ -121,15 +156,30 @@ export class ConsoleStack {
         reject(new Error(`npm start exited (${code}):\n${this.output}`));
       });
     });
-    const saved = JSON.parse(readFileSync(join(this.dataDir, 'admin.json'), 'utf8')) as { admin_email: string; admin_password: string; project_key: string };
-    this.admin = { email: saved.admin_email, password: saved.admin_password, projectKey: saved.project_key };
+    const saved = JSON.parse(readFileSync(join(this.dataDir, 'admin.json'), 'utf8')) as {
+      admin_email: string;
+      admin_password: string;
+      project_key: string;
+    };
+    this.admin = {
+      email: saved.admin_email,
+      password: saved.admin_password,
+      projectKey: saved.project_key,
+    };
   }
 
   /** An admin API call with a bearer token, as a script would make it (to check what the UI did). */
-  async adminApi<T = Record<string, unknown>>(token: string, path: string, init: { method?: string; body?: unknown } = {}): Promise<{ status: number; body: T }> {
+  async adminApi<T = Record<string, unknown>>(
+    token: string,
+    path: string,
+    init: { method?: string; body?: unknown } = {},
+  ): Promise<{ status: number; body: T }> {
     const res = await fetch(`${this.controlPlaneUrl}${path}`, {
       method: init.method ?? 'GET',
-      headers: { Authorization: `Bearer ${token}`, ...(init.body !== undefined ? { 'Content-Type': 'application/json' } : {}) },
+      headers: {
+        Authorization: `Bearer ${token}`,
+        ...(init.body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+      },
       body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
     });
     const text = await res.text();
@@ -137,7 +187,11 @@ export class ConsoleStack {
   }
 
   /** An auth-runtime call with a project key (and a bearer token when given). */
-  async authApi<T = Record<string, unknown>>(projectKey: string, path: string, init: { method?: string; body?: unknown; token?: string } = {}): Promise<{ status: number; body: T }> {
+  async authApi<T = Record<string, unknown>>(
+    projectKey: string,
+    path: string,
+    init: { method?: string; body?: unknown; token?: string } = {},
+  ): Promise<{ status: number; body: T }> {
     const res = await fetch(`${this.authUrl}${path}`, {
       method: init.method ?? 'POST',
       headers: {
@@ -163,12 +217,19 @@ export class ConsoleStack {
     if (this.apiToken) return this.apiToken;
     const res = await fetch(`${this.authUrl}/v1/auth/sign-in`, {
       method: 'POST',
-      headers: { 'X-Service-Project-Key': this.admin.projectKey, 'Content-Type': 'application/json' },
+      headers: {
+        'X-Service-Project-Key': this.admin.projectKey,
+        'Content-Type': 'application/json',
+      },
       body: JSON.stringify({ identifier: this.admin.email, password: this.admin.password }),
     });
     const body = (await res.json()) as { session: { access_token: string } };
     if (res.status !== 200) throw new Error(`admin sign-in: ${res.status} ${JSON.stringify(body)}`);
-    this.apiSessionCookie = res.headers.getSetCookie().find((c) => c.startsWith('service_session='))?.split(';')[0] ?? '';
+    this.apiSessionCookie =
+      res.headers
+        .getSetCookie()
+        .find((c) => c.startsWith('service_session='))
+        ?.split(';')[0] ?? '';
     this.apiToken = body.session.access_token;
     return this.apiToken;
   }

@@ -7,7 +7,11 @@ export class ApiKeyResponse {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty({ format: 'uuid' }) project_id!: string;
   @ApiProperty() name!: string;
-  @ApiProperty({ description: 'The first 11 characters of the secret, to tell keys apart', example: 'sk_Q2x9LmPa' }) key_prefix!: string;
+  @ApiProperty({
+    description: 'The first 11 characters of the secret, to tell keys apart',
+    example: 'sk_Q2x9LmPa',
+  })
+  key_prefix!: string;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) last_used_at!: string | null;
 }

@@ -2,7 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { isId } from '@gatehouse/entities';
 import { randomToken, sha256Hex } from '@gatehouse/crypto';
-import { ApiKeysRepository, EventRecorder, ProjectsCache, ProjectsRepository, type RequestMeta } from '@gatehouse/identity';
+import {
+  ApiKeysRepository,
+  EventRecorder,
+  ProjectsCache,
+  ProjectsRepository,
+  type RequestMeta,
+} from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import type { AdminContext } from '../auth/admin.guard';
@@ -11,7 +17,8 @@ import { paginated, type Page } from '../common/pagination';
 import { toApiKeyResponse } from './api-key.response';
 import type { CreateApiKeyDto } from './dto/create-api-key.dto';
 
-const notFound = (what = 'project') => new ProblemError('not-found', { detail: `No such ${what}.` });
+const notFound = (what = 'project') =>
+  new ProblemError('not-found', { detail: `No such ${what}.` });
 
 /**
  * Server-side API keys `sk_…` (docs/api-contract.md §1, §6): 256 random bits, stored as SHA-256 only, the
@@ -29,7 +36,9 @@ export class ApiKeysService {
   ) {}
 
   async create(admin: AdminContext, projectId: string, dto: CreateApiKeyDto, meta: RequestMeta) {
-    const project = isId(projectId) ? await this.projects.findInTenant(admin.tenantId, projectId) : null;
+    const project = isId(projectId)
+      ? await this.projects.findInTenant(admin.tenantId, projectId)
+      : null;
     if (!project) throw notFound();
     const secret = randomToken(32, 'sk_');
     const key = await this.dataSource.transaction(async (manager) => {
@@ -47,7 +56,14 @@ export class ApiKeysService {
           action: 'api_key.created',
           resourceType: 'api_key',
           resourceId: created.id,
-          data: { api_key: { id: created.id, project_id: project.id, name: created.name, key_prefix: created.keyPrefix } },
+          data: {
+            api_key: {
+              id: created.id,
+              project_id: project.id,
+              name: created.name,
+              key_prefix: created.keyPrefix,
+            },
+          },
         }),
       );
       return created;
@@ -56,16 +72,29 @@ export class ApiKeysService {
   }
 
   async list(admin: AdminContext, projectId: string, page: Page) {
-    const project = isId(projectId) ? await this.projects.findInTenant(admin.tenantId, projectId) : null;
+    const project = isId(projectId)
+      ? await this.projects.findInTenant(admin.tenantId, projectId)
+      : null;
     if (!project) throw notFound();
     const [rows, total] = await this.keys.listLive(admin.tenantId, project.id, page);
     return paginated('api_keys', rows.map(toApiKeyResponse), page, total);
   }
 
-  async revoke(admin: AdminContext, projectId: string, keyId: string, meta: RequestMeta): Promise<void> {
+  async revoke(
+    admin: AdminContext,
+    projectId: string,
+    keyId: string,
+    meta: RequestMeta,
+  ): Promise<void> {
     if (!isId(projectId) || !isId(keyId)) throw notFound('API key');
     const revoked = await this.dataSource.transaction(async (manager) => {
-      const row = await this.keys.revoke(manager, admin.tenantId, projectId, keyId, this.clock.now());
+      const row = await this.keys.revoke(
+        manager,
+        admin.tenantId,
+        projectId,
+        keyId,
+        this.clock.now(),
+      );
       if (!row) return null;
       await this.events.record(
         manager,

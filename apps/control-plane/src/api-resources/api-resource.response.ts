@@ -10,10 +10,19 @@ export class ApiResourceScopeResponse {
 /** An API the project's OpenID Connect provider issues access tokens for. */
 export class ApiResourceResponse {
   @ApiProperty({ format: 'uuid' }) id!: string;
-  @ApiProperty({ example: 'https://mcp.example.com/mcp', description: 'The resource indicator, URL-normalised: the `aud` of its tokens' }) identifier!: string;
+  @ApiProperty({
+    example: 'https://mcp.example.com/mcp',
+    description: 'The resource indicator, URL-normalised: the `aud` of its tokens',
+  })
+  identifier!: string;
   @ApiProperty() name!: string;
   @ApiProperty({ type: [ApiResourceScopeResponse] }) scopes!: ApiResourceScopeResponse[];
-  @ApiProperty({ type: 'integer', nullable: true, description: "null: the project's access_token_ttl_seconds" }) access_token_ttl_seconds!: number | null;
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: "null: the project's access_token_ttl_seconds",
+  })
+  access_token_ttl_seconds!: number | null;
   @ApiProperty() allow_dynamic_clients!: boolean;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
   @ApiProperty({ format: 'date-time' }) updated_at!: string;

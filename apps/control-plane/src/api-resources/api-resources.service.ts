@@ -1,7 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { isId, uniqueViolation, type ApiResource, type ApiResourceScope, type Project } from '@gatehouse/entities';
-import { ApiResourcesRepository, EventRecorder, normalizeApiResourceIdentifier, ProjectsRepository, type ApiResourceChanges, type RequestMeta } from '@gatehouse/identity';
+import {
+  isId,
+  uniqueViolation,
+  type ApiResource,
+  type ApiResourceScope,
+  type Project,
+} from '@gatehouse/entities';
+import {
+  ApiResourcesRepository,
+  EventRecorder,
+  normalizeApiResourceIdentifier,
+  ProjectsRepository,
+  type ApiResourceChanges,
+  type RequestMeta,
+} from '@gatehouse/identity';
 import { ProblemError } from '@gatehouse/problem-details';
 import type { AdminContext } from '../auth/admin.guard';
 import { adminEvent } from '../common/admin-events';
@@ -12,8 +25,13 @@ import type { UpdateApiResourceDto } from './dto/update-api-resource.dto';
 import { toApiResourceResponse, type ApiResourceResponse } from './api-resource.response';
 
 const projectNotFound = () => new ProblemError('not-found', { detail: 'No such project.' });
-const resourceNotFound = () => new ProblemError('not-found', { detail: 'No such API resource of this project.' });
-const duplicate = () => new ProblemError('conflict', { detail: 'The project already has an API resource with this identifier.', errors: { identifier: ['is already registered in this project'] } });
+const resourceNotFound = () =>
+  new ProblemError('not-found', { detail: 'No such API resource of this project.' });
+const duplicate = () =>
+  new ProblemError('conflict', {
+    detail: 'The project already has an API resource with this identifier.',
+    errors: { identifier: ['is already registered in this project'] },
+  });
 
 /** What an event's `data` says about a resource: its members and project. */
 function resourceData(r: ApiResource) {
@@ -47,14 +65,32 @@ export class ApiResourcesService {
     private readonly events: EventRecorder,
   ) {}
 
-  private async project(admin: AdminContext, projectId: string, manager?: EntityManager): Promise<Project> {
-    const project = isId(projectId) ? await this.projects.findInTenant(admin.tenantId, projectId, manager) : null;
+  private async project(
+    admin: AdminContext,
+    projectId: string,
+    manager?: EntityManager,
+  ): Promise<Project> {
+    const project = isId(projectId)
+      ? await this.projects.findInTenant(admin.tenantId, projectId, manager)
+      : null;
     if (!project) throw projectNotFound();
     return project;
   }
 
-  private event(admin: AdminContext, meta: RequestMeta, action: string, r: ApiResource, data: Record<string, unknown>) {
-    return adminEvent(admin, meta, { projectId: r.projectId, action, resourceType: 'api_resource', resourceId: r.id, data });
+  private event(
+    admin: AdminContext,
+    meta: RequestMeta,
+    action: string,
+    r: ApiResource,
+    data: Record<string, unknown>,
+  ) {
+    return adminEvent(admin, meta, {
+      projectId: r.projectId,
+      action,
+      resourceType: 'api_resource',
+      resourceId: r.id,
+      data,
+    });
   }
 
   /** Runs a write; the unique (project, identifier) violation becomes 409 conflict on `identifier`. */
@@ -67,7 +103,12 @@ export class ApiResourcesService {
     }
   }
 
-  async create(admin: AdminContext, projectId: string, dto: CreateApiResourceDto, meta: RequestMeta): Promise<ApiResourceResponse> {
+  async create(
+    admin: AdminContext,
+    projectId: string,
+    dto: CreateApiResourceDto,
+    meta: RequestMeta,
+  ): Promise<ApiResourceResponse> {
     const made = await this.write(async (manager) => {
       const project = await this.project(admin, projectId, manager);
       const resource = await this.resources.create(manager, {
@@ -79,7 +120,10 @@ export class ApiResourcesService {
         accessTokenTtlSeconds: dto.access_token_ttl_seconds ?? null,
         allowDynamicClients: dto.allow_dynamic_clients ?? false,
       });
-      await this.events.record(manager, this.event(admin, meta, 'api_resource.created', resource, resourceData(resource)));
+      await this.events.record(
+        manager,
+        this.event(admin, meta, 'api_resource.created', resource, resourceData(resource)),
+      );
       return resource;
     });
     return toApiResourceResponse(made);
@@ -99,40 +143,64 @@ export class ApiResourcesService {
   }
 
   /** Applies the given members; nothing changes and no event is written when every given member equals the stored one. */
-  async update(admin: AdminContext, projectId: string, id: string, dto: UpdateApiResourceDto, meta: RequestMeta): Promise<ApiResourceResponse> {
+  async update(
+    admin: AdminContext,
+    projectId: string,
+    id: string,
+    dto: UpdateApiResourceDto,
+    meta: RequestMeta,
+  ): Promise<ApiResourceResponse> {
     const given: ApiResourceChanges = {};
-    if (dto.identifier !== undefined) given.identifier = normalizeApiResourceIdentifier(dto.identifier)!;
+    if (dto.identifier !== undefined)
+      given.identifier = normalizeApiResourceIdentifier(dto.identifier)!;
     if (dto.name !== undefined) given.name = dto.name;
     if (dto.scopes !== undefined) given.scopes = scopesOf(dto.scopes);
-    if (dto.access_token_ttl_seconds !== undefined) given.accessTokenTtlSeconds = dto.access_token_ttl_seconds;
-    if (dto.allow_dynamic_clients !== undefined) given.allowDynamicClients = dto.allow_dynamic_clients;
+    if (dto.access_token_ttl_seconds !== undefined)
+      given.accessTokenTtlSeconds = dto.access_token_ttl_seconds;
+    if (dto.allow_dynamic_clients !== undefined)
+      given.allowDynamicClients = dto.allow_dynamic_clients;
     const updated = await this.write(async (manager) => {
       const project = await this.project(admin, projectId, manager);
       const resource = await this.resources.lockInProject(manager, admin.tenantId, project.id, id);
       if (!resource) throw resourceNotFound();
       const changes: ApiResourceChanges = {};
       for (const [key, value] of Object.entries(given) as [keyof ApiResourceChanges, unknown][]) {
-        if (JSON.stringify(value) !== JSON.stringify(resource[key])) Object.assign(changes, { [key]: value });
+        if (JSON.stringify(value) !== JSON.stringify(resource[key]))
+          Object.assign(changes, { [key]: value });
       }
       const changed = Object.keys(changes) as (keyof ApiResourceChanges)[];
       if (changed.length === 0) return resource;
       const before = { ...resource };
       const saved = await this.resources.update(manager, resource, changes);
       // `data.changes` (CONTRACT §13): each changed member's `{from, to}` (a resource holds no secret).
-      await this.events.record(manager, this.event(admin, meta, 'api_resource.updated', saved, { ...resourceData(saved), changes: fieldChanges(changed, SNAKE, before, saved) }));
+      await this.events.record(
+        manager,
+        this.event(admin, meta, 'api_resource.updated', saved, {
+          ...resourceData(saved),
+          changes: fieldChanges(changed, SNAKE, before, saved),
+        }),
+      );
       return saved;
     });
     return toApiResourceResponse(updated);
   }
 
   /** Deletes the resource: from then on a request naming it is `invalid_target` (tokens already issued live out their lifetime). */
-  async remove(admin: AdminContext, projectId: string, id: string, meta: RequestMeta): Promise<void> {
+  async remove(
+    admin: AdminContext,
+    projectId: string,
+    id: string,
+    meta: RequestMeta,
+  ): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
       const project = await this.project(admin, projectId, manager);
       const resource = await this.resources.lockInProject(manager, admin.tenantId, project.id, id);
       if (!resource) throw resourceNotFound();
       await this.resources.delete(manager, admin.tenantId, project.id, resource.id);
-      await this.events.record(manager, this.event(admin, meta, 'api_resource.deleted', resource, resourceData(resource)));
+      await this.events.record(
+        manager,
+        this.event(admin, meta, 'api_resource.deleted', resource, resourceData(resource)),
+      );
     });
   }
 }

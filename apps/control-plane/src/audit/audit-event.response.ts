@@ -8,7 +8,12 @@ const ACTOR_TYPES = ['user', 'admin', 'system', 'api_key'] satisfies RecordedEve
 export class AuditEventResponse {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty({ enum: ACTOR_TYPES }) actor_type!: string;
-  @ApiProperty({ type: String, nullable: true, description: 'The acting user or API key; null when the system acted' }) actor_id!: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'The acting user or API key; null when the system acted',
+  })
+  actor_id!: string | null;
   @ApiProperty({ description: '`<resource>.<verb>`', example: 'user.created' }) action!: string;
   @ApiProperty({ example: 'user' }) resource_type!: string;
   @ApiProperty({ type: String, nullable: true }) resource_id!: string | null;
@@ -19,7 +24,8 @@ export class AuditEventResponse {
   @ApiProperty({
     type: 'object',
     additionalProperties: true,
-    description: 'What there is to say (CONTRACT §13): an update\'s `changes` (`{"<field>": {"from", "to"}}`, a secret as `{"changed": true}`), a failed sign-in\'s `reason`, an import\'s counts; `{}` when nothing',
+    description:
+      'What there is to say (CONTRACT §13): an update\'s `changes` (`{"<field>": {"from", "to"}}`, a secret as `{"changed": true}`), a failed sign-in\'s `reason`, an import\'s counts; `{}` when nothing',
   })
   data!: Record<string, unknown>;
 }

@@ -2,7 +2,8 @@ import type { FieldErrors } from '@gatehouse/problem-details';
 
 const DAY_MS = 86_400_000;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,6})?)?([Zz]|[+-]\d{2}:?\d{2})?$/;
+const DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,6})?)?([Zz]|[+-]\d{2}:?\d{2})?$/;
 
 /**
  * The instants a query may name: the years 1970 to 9999 in UTC, half-open. Dates and date-times are
@@ -48,11 +49,23 @@ export function parseTimeBound(value: string, side: 'start' | 'end'): TimeBound 
     const dayStart = Date.UTC(y, m - 1, d);
     return side === 'start'
       ? { at: isoOrEmpty(dayStart), atMs: dayStart, op: '>=', edgeMs: dayStart }
-      : { at: isoOrEmpty(dayStart + DAY_MS), atMs: dayStart + DAY_MS, op: '<', edgeMs: dayStart + DAY_MS - 1 };
+      : {
+          at: isoOrEmpty(dayStart + DAY_MS),
+          atMs: dayStart + DAY_MS,
+          op: '<',
+          edgeMs: dayStart + DAY_MS - 1,
+        };
   }
   const dt = DATE_TIME.exec(value);
   if (!dt) return null;
-  const [y, m, d, hh, mm, ss] = [dt[1], dt[2], dt[3], dt[4], dt[5], dt[6] ?? '00'].map(Number) as [number, number, number, number, number, number];
+  const [y, m, d, hh, mm, ss] = [dt[1], dt[2], dt[3], dt[4], dt[5], dt[6] ?? '00'].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   if (!validDate(y, m, d) || hh > 23 || mm > 59 || ss > 59) return null;
   let zone = dt[8] ?? 'Z';
   if (zone !== 'Z' && zone !== 'z') {
@@ -69,7 +82,9 @@ export function parseTimeBound(value: string, side: 'start' | 'end'): TimeBound 
   // `…T06:14:07.015Z` includes an event stored at 06:14:07.015633 (PostgreSQL keeps microseconds,
   // the API shows milliseconds), `…T06:14:07Z` the whole second. So: before the next unit.
   const fraction = (dt[7] ?? '.').slice(1);
-  const secondMs = Date.parse(`${dt[1]}-${dt[2]}-${dt[3]}T${dt[4]}:${dt[5]}:${dt[6] ?? '00'}${zone}`);
+  const secondMs = Date.parse(
+    `${dt[1]}-${dt[2]}-${dt[3]}T${dt[4]}:${dt[5]}:${dt[6] ?? '00'}${zone}`,
+  );
   const wholeUnits = dt[6] === undefined ? 60_000_000 : 10 ** (6 - fraction.length);
   // Microseconds past the second, counted apart from the second itself: microseconds since the
   // epoch exceed 2^53 after the year 2255, where a double no longer holds them exactly.
@@ -89,20 +104,29 @@ export function boundRangeProblem(bound: TimeBound, side: 'start' | 'end'): stri
   // The instant the bound names (for an end, its last included instant) must be in range, and so
   // must the instant sent to PostgreSQL (for an end, the first one after it).
   if (bound.edgeMs < FIRST_MS || bound.edgeMs >= LIMIT_MS) return BOUND_MESSAGES.range;
-  if (bound.atMs < FIRST_MS || bound.atMs >= LIMIT_MS) return side === 'end' ? BOUND_MESSAGES.end : BOUND_MESSAGES.range;
+  if (bound.atMs < FIRST_MS || bound.atMs >= LIMIT_MS)
+    return side === 'end' ? BOUND_MESSAGES.end : BOUND_MESSAGES.range;
   return null;
 }
 
 /** Both bounds, with errors for malformed ones and for a start after the end. */
-export function parseRange(start: string | undefined, end: string | undefined, errors: FieldErrors): { start?: TimeBound; end?: TimeBound } {
+export function parseRange(
+  start: string | undefined,
+  end: string | undefined,
+  errors: FieldErrors,
+): { start?: TimeBound; end?: TimeBound } {
   const out: { start?: TimeBound; end?: TimeBound } = {};
-  for (const [side, value, field] of [['start', start, 'start_date'], ['end', end, 'end_date']] as const) {
+  for (const [side, value, field] of [
+    ['start', start, 'start_date'],
+    ['end', end, 'end_date'],
+  ] as const) {
     if (value === undefined) continue;
     const b = parseTimeBound(value, side);
     const problem = b ? boundRangeProblem(b, side) : BOUND_MESSAGES.format;
     if (problem) errors[field] = [problem];
     else out[side] = b!;
   }
-  if (out.start && out.end && out.start.edgeMs > out.end.edgeMs) errors.end_date = ['must not be before start_date'];
+  if (out.start && out.end && out.start.edgeMs > out.end.edgeMs)
+    errors.end_date = ['must not be before start_date'];
   return out;
 }

@@ -1,5 +1,12 @@
 import { Controller, Get, Query, Res, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBearerAuth,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProduces,
+  ApiQuery,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { AuditFilter } from '@gatehouse/identity';
 import type { FieldErrors } from '@gatehouse/problem-details';
@@ -23,7 +30,8 @@ function readFilter(r: QueryReader): AuditFilter {
   const end = r.string('end_date', 64);
   const errors: FieldErrors = {};
   const range = parseRange(start, end, errors);
-  for (const [field, messages] of Object.entries(errors)) for (const m of messages) r.fail(field, m);
+  for (const [field, messages] of Object.entries(errors))
+    for (const m of messages) r.fail(field, m);
   let exact: string | undefined = action;
   let prefix: string | undefined;
   if (action?.includes('*')) {
@@ -36,8 +44,14 @@ function readFilter(r: QueryReader): AuditFilter {
 
 const FILTER_QUERIES = [
   { name: 'start_date', description: 'YYYY-MM-DD (UTC day) or ISO 8601; inclusive' },
-  { name: 'end_date', description: 'YYYY-MM-DD (the whole UTC day is included) or ISO 8601; inclusive' },
-  { name: 'action', description: 'Exact action (`user.created`), or a prefix ending in `.*` (`user.*`)' },
+  {
+    name: 'end_date',
+    description: 'YYYY-MM-DD (the whole UTC day is included) or ISO 8601; inclusive',
+  },
+  {
+    name: 'action',
+    description: 'Exact action (`user.created`), or a prefix ending in `.*` (`user.*`)',
+  },
   { name: 'user_id', description: 'Events whose actor or resource is this user' },
   { name: 'actor_id', description: 'Events this user or API key did' },
   { name: 'project_id', description: "Events of one of the tenant's projects" },
@@ -59,7 +73,10 @@ export class AuditController {
   @ApiQuery({ name: 'page', required: false })
   @ApiQuery({ name: 'limit', required: false, description: '1–100, default 20' })
   @ApiOkResponse({ type: AuditEventListResponse })
-  query(@CurrentAdmin() admin: AdminContext, @Query() query: Record<string, unknown>): Promise<AuditEventListResponse> {
+  query(
+    @CurrentAdmin() admin: AdminContext,
+    @Query() query: Record<string, unknown>,
+  ): Promise<AuditEventListResponse> {
     const r = new QueryReader(query);
     const filter = readFilter(r);
     const page = r.page();
@@ -68,18 +85,36 @@ export class AuditController {
   }
 
   @Get('export')
-  @ApiOperation({ summary: 'Stream every event matching the filters, newest first, without paging: `format=csv` (a header line; `data` as JSON) or `ndjson` (one event object a line, as the list shows them)' })
+  @ApiOperation({
+    summary:
+      'Stream every event matching the filters, newest first, without paging: `format=csv` (a header line; `data` as JSON) or `ndjson` (one event object a line, as the list shows them)',
+  })
   @ApiAuditFilters()
   @ApiQuery({ name: 'format', required: true, enum: ['csv', 'ndjson'] })
   @ApiProduces('text/csv', 'application/x-ndjson')
   @ApiOkResponse({
     description: 'The events, as an attachment',
     content: {
-      'application/x-ndjson': { schema: { type: 'string', description: 'One audit event object (as `GET /v1/admin/audit` lists them) a line' } },
-      'text/csv': { schema: { type: 'string', description: 'id,created_at,action,actor_type,actor_id,resource_type,resource_id,project_id,ip_address,user_agent,data' } },
+      'application/x-ndjson': {
+        schema: {
+          type: 'string',
+          description: 'One audit event object (as `GET /v1/admin/audit` lists them) a line',
+        },
+      },
+      'text/csv': {
+        schema: {
+          type: 'string',
+          description:
+            'id,created_at,action,actor_type,actor_id,resource_type,resource_id,project_id,ip_address,user_agent,data',
+        },
+      },
     },
   })
-  async export(@CurrentAdmin() admin: AdminContext, @Query() query: Record<string, unknown>, @Res() res: Response): Promise<void> {
+  async export(
+    @CurrentAdmin() admin: AdminContext,
+    @Query() query: Record<string, unknown>,
+    @Res() res: Response,
+  ): Promise<void> {
     const r = new QueryReader(query);
     const filter = readFilter(r);
     const format = r.string('format', 10);

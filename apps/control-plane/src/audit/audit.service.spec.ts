@@ -20,7 +20,8 @@ describe('csvField (audit export, RFC 4180 and CSV injection)', () => {
   });
 
   it("prefixes a value a spreadsheet would run as a formula with '", () => {
-    for (const v of ['=1+1', '+1', '-1', '@SUM(A1)', '\tx', '\rx']) expect(csvField(v).replace(/^"|"$/g, '')).toBe(`'${v}`);
+    for (const v of ['=1+1', '+1', '-1', '@SUM(A1)', '\tx', '\rx'])
+      expect(csvField(v).replace(/^"|"$/g, '')).toBe(`'${v}`);
     expect(csvField('=HYPERLINK("http://x")')).toBe(`"'=HYPERLINK(""http://x"")"`);
   });
 });

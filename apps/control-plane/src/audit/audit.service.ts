@@ -7,7 +7,19 @@ import { toAuditEventResponse, type AuditEventResponse } from './audit-event.res
 
 const EXPORT_PAGE = 500;
 export type AuditExportFormat = 'csv' | 'ndjson';
-const CSV_COLUMNS = ['id', 'created_at', 'action', 'actor_type', 'actor_id', 'resource_type', 'resource_id', 'project_id', 'ip_address', 'user_agent', 'data'] as const;
+const CSV_COLUMNS = [
+  'id',
+  'created_at',
+  'action',
+  'actor_type',
+  'actor_id',
+  'resource_type',
+  'resource_id',
+  'project_id',
+  'ip_address',
+  'user_agent',
+  'data',
+] as const;
 
 /**
  * One CSV field (RFC 4180): quoted when it holds a quote, comma or line break; a value a
@@ -15,7 +27,12 @@ const CSV_COLUMNS = ['id', 'created_at', 'action', 'actor_type', 'actor_id', 're
  * (OWASP CSV injection), since user agents and data come from the outside.
  */
 export function csvField(value: unknown): string {
-  let text = value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
+  let text =
+    value === null || value === undefined
+      ? ''
+      : typeof value === 'string'
+        ? value
+        : JSON.stringify(value);
   if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
@@ -31,7 +48,8 @@ export class AuditService {
 
   async query(tenantId: string, filter: AuditFilter, page: Page) {
     // No event is of a project whose id is malformed.
-    if (filter.projectId !== undefined && !isId(filter.projectId)) return paginated('events', [], page, 0);
+    if (filter.projectId !== undefined && !isId(filter.projectId))
+      return paginated('events', [], page, 0);
     const [rows, total] = await this.events.list(tenantId, filter, page);
     return paginated('events', rows.map(toAuditEventResponse), page, total);
   }
@@ -41,8 +59,18 @@ export class AuditService {
    * header line, then one line per event, `data` as JSON) or NDJSON (the list's event objects),
    * page after page with back-pressure, so memory stays flat however long the log is.
    */
-  async export(tenantId: string, filter: AuditFilter, format: AuditExportFormat, res: Response): Promise<void> {
-    res.status(200).setHeader('content-type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8');
+  async export(
+    tenantId: string,
+    filter: AuditFilter,
+    format: AuditExportFormat,
+    res: Response,
+  ): Promise<void> {
+    res
+      .status(200)
+      .setHeader(
+        'content-type',
+        format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
+      );
     res.setHeader('content-disposition', `attachment; filename="audit-${tenantId}.${format}"`);
     if (format === 'csv') res.write(CSV_COLUMNS.join(',') + '\r\n');
     let cursor: AuditCursor | null = null;
@@ -51,7 +79,10 @@ export class AuditService {
       const rows = await this.events.exportPage(tenantId, filter, cursor, EXPORT_PAGE);
       if (rows.length === 0) break;
       const events = rows.map(toAuditEventResponse);
-      const chunk = format === 'csv' ? events.map(csvLine).join('') : events.map((e) => JSON.stringify(e)).join('\n') + '\n';
+      const chunk =
+        format === 'csv'
+          ? events.map(csvLine).join('')
+          : events.map((e) => JSON.stringify(e)).join('\n') + '\n';
       if (!res.write(chunk)) await new Promise((resolve) => res.once('drain', resolve));
       const last = rows[rows.length - 1];
       cursor = { created_at: last.cursor, id: last.id };

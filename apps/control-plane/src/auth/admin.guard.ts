@@ -1,6 +1,12 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
-import { AccessTokensService, assertSameOriginForCookie, presentedAccessToken, ProjectsCache, reauthenticationMaxAgeSeconds } from '@gatehouse/identity';
+import {
+  AccessTokensService,
+  assertSameOriginForCookie,
+  presentedAccessToken,
+  ProjectsCache,
+  reauthenticationMaxAgeSeconds,
+} from '@gatehouse/identity';
 import { setRequestTenant } from '@gatehouse/http';
 import { ProblemError } from '@gatehouse/problem-details';
 
@@ -35,7 +41,8 @@ export class AdminGuard implements CanActivate {
     const req = context.switchToHttp().getRequest<AdminRequest>();
     const presented = presentedAccessToken(req);
     const claims = presented ? await this.tokens.verify(presented.token) : null;
-    if (!presented || !claims) throw new ProblemError('unauthenticated', { detail: 'A valid admin session is required.' });
+    if (!presented || !claims)
+      throw new ProblemError('unauthenticated', { detail: 'A valid admin session is required.' });
     const project = await this.projects.byId(claims.aud);
     if (!claims.adm || !project?.isConsole || project.tenantId !== claims.tid) {
       throw new ProblemError('forbidden', { detail: 'This account is not an administrator.' });

@@ -1,5 +1,11 @@
 import type { INestApplicationContext } from '@nestjs/common';
-import { AccessTokensService, AllowedOrigins, presentedAccessToken, ProjectsCache, ProjectsRepository } from '@gatehouse/identity';
+import {
+  AccessTokensService,
+  AllowedOrigins,
+  presentedAccessToken,
+  ProjectsCache,
+  ProjectsRepository,
+} from '@gatehouse/identity';
 import type { CorsPolicy } from '@gatehouse/http';
 import { CacheStore } from '@gatehouse/platform';
 
@@ -21,7 +27,11 @@ export function consoleCorsPolicy(app: INestApplicationContext): CorsPolicy {
       const verified = presented ? await tokens.verifySignedClaims(presented.token) : null;
       if (!verified) return false;
       const project = await projects.byId(verified.claims.aud);
-      return Boolean(project?.isConsole && project.tenantId === verified.claims.tid && project.allowedOrigins.includes(origin));
+      return Boolean(
+        project?.isConsole &&
+        project.tenantId === verified.claims.tid &&
+        project.allowedOrigins.includes(origin),
+      );
     },
   };
 }

@@ -11,10 +11,14 @@ import type { AdminContext } from './admin.guard';
  */
 export function assertRecentProof(admin: AdminContext, nowMs: number): void {
   const maxAge = admin.reauthenticationMaxAgeSeconds;
-  const recent = typeof admin.authTime === 'number' && typeof maxAge === 'number' && nowMs / 1000 - admin.authTime <= maxAge;
+  const recent =
+    typeof admin.authTime === 'number' &&
+    typeof maxAge === 'number' &&
+    nowMs / 1000 - admin.authTime <= maxAge;
   if (!recent) {
     throw new ProblemError('reauthentication-required', {
-      detail: 'This action needs a recent proof of identity; re-authenticate with POST /v1/auth/reauthenticate and try again.',
+      detail:
+        'This action needs a recent proof of identity; re-authenticate with POST /v1/auth/reauthenticate and try again.',
       extensions: { max_age_seconds: maxAge ?? null },
     });
   }

@@ -15,9 +15,21 @@ export interface Pagination {
 }
 
 /** A whole number from `min` to `max` written in digits (`dflt` when absent); else an error on `name`. */
-export function integerParam(value: unknown, name: string, min: number, max: number, dflt: number, errors: FieldErrors): number {
+export function integerParam(
+  value: unknown,
+  name: string,
+  min: number,
+  max: number,
+  dflt: number,
+  errors: FieldErrors,
+): number {
   if (value === undefined) return dflt;
-  if (typeof value !== 'string' || !/^\d{1,9}$/.test(value) || Number(value) < min || Number(value) > max) {
+  if (
+    typeof value !== 'string' ||
+    !/^\d{1,9}$/.test(value) ||
+    Number(value) < min ||
+    Number(value) > max
+  ) {
     errors[name] = [`must be an integer from ${min} to ${max}`];
     return dflt;
   }
@@ -33,14 +45,30 @@ export function parsePage(query: Record<string, unknown>): Page {
   return { page, limit, offset: (page - 1) * limit };
 }
 
-export function paginated<K extends string, T>(key: K, items: T[], page: Page, total: number): Record<K, T[]> & { pagination: Pagination } {
-  return { [key]: items, pagination: { page: page.page, limit: page.limit, total } } as Record<K, T[]> & { pagination: Pagination };
+export function paginated<K extends string, T>(
+  key: K,
+  items: T[],
+  page: Page,
+  total: number,
+): Record<K, T[]> & { pagination: Pagination } {
+  return { [key]: items, pagination: { page: page.page, limit: page.limit, total } } as Record<
+    K,
+    T[]
+  > & { pagination: Pagination };
 }
 
 /** The `page` and `limit` query parameters of a list route, in its OpenAPI operation. */
 export function ApiPageQueries(): MethodDecorator {
   return applyDecorators(
-    ApiQuery({ name: 'page', required: false, schema: { type: 'integer', minimum: 1, default: 1 } }),
-    ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } }),
+    ApiQuery({
+      name: 'page',
+      required: false,
+      schema: { type: 'integer', minimum: 1, default: 1 },
+    }),
+    ApiQuery({
+      name: 'limit',
+      required: false,
+      schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+    }),
   );
 }

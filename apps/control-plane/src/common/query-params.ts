@@ -39,7 +39,8 @@ export class QueryReader {
     try {
       return parsePage(this.query);
     } catch (err) {
-      if (err instanceof ProblemError && err.options.errors) Object.assign(this.errors, err.options.errors);
+      if (err instanceof ProblemError && err.options.errors)
+        Object.assign(this.errors, err.options.errors);
       else throw err;
       return { page: 1, limit: 20, offset: 0 };
     }

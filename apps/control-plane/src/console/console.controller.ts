@@ -27,7 +27,11 @@ export class ConsoleController {
   @Get('config.json')
   async settings(@Res() res: Response): Promise<void> {
     res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.json({ auth_url: this.config.http.publicAuthUrl, project_key: await this.projects.firstConsoleKey(), console_url: this.config.http.publicConsoleUrl });
+    res.json({
+      auth_url: this.config.http.publicAuthUrl,
+      project_key: await this.projects.firstConsoleKey(),
+      console_url: this.config.http.publicConsoleUrl,
+    });
   }
 
   @Get('assets/:name')
@@ -52,7 +56,10 @@ export class ConsoleController {
   private page(res: Response): void {
     const page = this.files.page();
     if (!page) throw new ProblemError('not-found', { detail: NOT_BUILT });
-    res.setHeader('Content-Security-Policy', consoleCsp(page.nonce, new URL(this.config.http.publicAuthUrl).origin));
+    res.setHeader(
+      'Content-Security-Policy',
+      consoleCsp(page.nonce, new URL(this.config.http.publicAuthUrl).origin),
+    );
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('X-Frame-Options', 'DENY');
     res.setHeader('Referrer-Policy', 'no-referrer');

@@ -10,8 +10,16 @@ export class InvitationResponse {
   @ApiProperty({ format: 'uuid' }) organization_id!: string;
   @ApiProperty() email!: string;
   @ApiProperty({ enum: ['admin', 'member'] satisfies MemberRole[] }) role!: MemberRole;
-  @ApiProperty({ enum: ['pending', 'accepted', 'revoked', 'expired'] satisfies ShownInvitationStatus[] }) status!: ShownInvitationStatus;
-  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The inviting admin; null once that user is deleted' })
+  @ApiProperty({
+    enum: ['pending', 'accepted', 'revoked', 'expired'] satisfies ShownInvitationStatus[],
+  })
+  status!: ShownInvitationStatus;
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: 'The inviting admin; null once that user is deleted',
+  })
   invited_by!: string | null;
   @ApiProperty({ format: 'date-time' }) expires_at!: string;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) accepted_at!: string | null;

@@ -26,10 +26,15 @@ const orgNotFound = () => new ProblemError('not-found', { detail: 'No such organ
  * `?token=…` appended. The application's page posts the token to `POST /v1/auth/invitations/accept`
  * with the invitee's session. Null when the project has none of these.
  */
-export function invitationLink(project: { settings: Record<string, unknown>; redirectUrls: string[] }, token: string): string | null {
-  const base = [project.settings.invitation_url, project.settings.default_redirect_url, project.redirectUrls[0]].find(
-    (v): v is string => typeof v === 'string' && v.length > 0,
-  );
+export function invitationLink(
+  project: { settings: Record<string, unknown>; redirectUrls: string[] },
+  token: string,
+): string | null {
+  const base = [
+    project.settings.invitation_url,
+    project.settings.default_redirect_url,
+    project.redirectUrls[0],
+  ].find((v): v is string => typeof v === 'string' && v.length > 0);
   if (!base) return null;
   const url = new URL(base);
   url.searchParams.set('token', token);
@@ -58,18 +63,28 @@ export class InvitationsService {
   private async enqueue(message: MailMessage): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new DependencyUnavailableError('queue')), this.config.http.dependencyTimeoutMs);
+      timer = setTimeout(
+        () => reject(new DependencyUnavailableError('queue')),
+        this.config.http.dependencyTimeoutMs,
+      );
     });
     try {
       await Promise.race([this.mail.send(message), timeout]);
     } catch (err) {
-      throw err instanceof DependencyUnavailableError ? err : new DependencyUnavailableError('queue', err);
+      throw err instanceof DependencyUnavailableError
+        ? err
+        : new DependencyUnavailableError('queue', err);
     } finally {
       clearTimeout(timer);
     }
   }
 
-  async create(admin: AdminContext, organizationId: string, dto: CreateInvitationDto, meta: RequestMeta) {
+  async create(
+    admin: AdminContext,
+    organizationId: string,
+    dto: CreateInvitationDto,
+    meta: RequestMeta,
+  ) {
     if (!isId(organizationId)) throw orgNotFound();
     const email = dto.email.trim();
     const role = dto.role ?? 'member';
@@ -82,15 +97,22 @@ export class InvitationsService {
       const link = invitationLink(project, token);
       if (!link) {
         throw new ProblemError('conflict', {
-          detail: 'The project has no invitation_url, default_redirect_url or redirect URL for the invitation link.',
+          detail:
+            'The project has no invitation_url, default_redirect_url or redirect URL for the invitation link.',
         });
       }
       if (await this.members.isMemberByEmail(manager, org.id, org.projectId, email)) {
-        throw new ProblemError('conflict', { detail: 'A user with this email is already a member.', errors: { email: ['is already a member'] } });
+        throw new ProblemError('conflict', {
+          detail: 'A user with this email is already a member.',
+          errors: { email: ['is already a member'] },
+        });
       }
       const now = this.clock.now();
       if (await this.invitations.findOpenForEmail(manager, org.id, email, now)) {
-        throw new ProblemError('conflict', { detail: 'A pending invitation for this email exists; revoke it first.', errors: { email: ['has a pending invitation'] } });
+        throw new ProblemError('conflict', {
+          detail: 'A pending invitation for this email exists; revoke it first.',
+          errors: { email: ['has a pending invitation'] },
+        });
       }
       const created = await this.invitations.create(manager, {
         tenantId: admin.tenantId,
@@ -108,7 +130,15 @@ export class InvitationsService {
           action: 'invitation.created',
           resourceType: 'invitation',
           resourceId: created.id,
-          data: { invitation: { id: created.id, organization_id: org.id, email, role, expires_at: created.expiresAt.toISOString() } },
+          data: {
+            invitation: {
+              id: created.id,
+              organization_id: org.id,
+              email,
+              role,
+              expires_at: created.expiresAt.toISOString(),
+            },
+          },
         }),
       );
       await this.enqueue({
@@ -116,7 +146,12 @@ export class InvitationsService {
         to: email,
         projectId: project.id,
         projectName: project.name,
-        variables: { link, organization_name: org.name, role, expires_at: created.expiresAt.toISOString() },
+        variables: {
+          link,
+          organization_name: org.name,
+          role,
+          expires_at: created.expiresAt.toISOString(),
+        },
       });
       return created;
     });
@@ -124,22 +159,38 @@ export class InvitationsService {
   }
 
   async list(tenantId: string, organizationId: string, page: Page) {
-    const org = isId(organizationId) ? await this.organizations.findInTenant(tenantId, organizationId) : null;
+    const org = isId(organizationId)
+      ? await this.organizations.findInTenant(tenantId, organizationId)
+      : null;
     if (!org) throw orgNotFound();
     const [rows, total] = await this.invitations.list(org.id, page);
     const now = this.clock.nowMs();
-    return paginated('invitations', rows.map((i) => toInvitationResponse(i, now)), page, total);
+    return paginated(
+      'invitations',
+      rows.map((i) => toInvitationResponse(i, now)),
+      page,
+      total,
+    );
   }
 
-  async revoke(admin: AdminContext, organizationId: string, invitationId: string, meta: RequestMeta): Promise<void> {
+  async revoke(
+    admin: AdminContext,
+    organizationId: string,
+    invitationId: string,
+    meta: RequestMeta,
+  ): Promise<void> {
     if (!isId(organizationId)) throw orgNotFound();
     await this.dataSource.transaction(async (manager) => {
       const org = await this.organizations.lockInTenant(manager, admin.tenantId, organizationId);
       if (!org) throw orgNotFound();
-      const invitation = isId(invitationId) ? await this.invitations.find(manager, org.id, invitationId) : null;
+      const invitation = isId(invitationId)
+        ? await this.invitations.find(manager, org.id, invitationId)
+        : null;
       if (!invitation) throw new ProblemError('not-found', { detail: 'No such invitation.' });
       if (!(await this.invitations.revoke(manager, org.id, invitation.id, this.clock.now()))) {
-        throw new ProblemError('conflict', { detail: `The invitation is already ${invitation.status}.` });
+        throw new ProblemError('conflict', {
+          detail: `The invitation is already ${invitation.status}.`,
+        });
       }
       await this.events.record(
         manager,
@@ -148,7 +199,14 @@ export class InvitationsService {
           action: 'invitation.revoked',
           resourceType: 'invitation',
           resourceId: invitation.id,
-          data: { invitation: { id: invitation.id, organization_id: org.id, email: invitation.email, role: invitation.role } },
+          data: {
+            invitation: {
+              id: invitation.id,
+              organization_id: org.id,
+              email: invitation.email,
+              role: invitation.role,
+            },
+          },
         }),
       );
     });

@@ -1,6 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { isId, type OAuthClient, type Project, type TokenEndpointAuthMethod } from '@gatehouse/entities';
+import {
+  isId,
+  type OAuthClient,
+  type Project,
+  type TokenEndpointAuthMethod,
+} from '@gatehouse/entities';
 import {
   EventRecorder,
   isPublicClient,
@@ -19,10 +24,16 @@ import { paginated, type Page } from '../common/pagination';
 import { unique } from '../projects/project-settings';
 import type { CreateOAuthClientDto } from './dto/create-oauth-client.dto';
 import type { UpdateOAuthClientDto } from './dto/update-oauth-client.dto';
-import { toOAuthClientResponse, type OAuthClientCreatedResponse, type OAuthClientResponse, type OAuthClientSecretRotatedResponse } from './oauth-client.response';
+import {
+  toOAuthClientResponse,
+  type OAuthClientCreatedResponse,
+  type OAuthClientResponse,
+  type OAuthClientSecretRotatedResponse,
+} from './oauth-client.response';
 
 const projectNotFound = () => new ProblemError('not-found', { detail: 'No such project.' });
-const clientNotFound = () => new ProblemError('not-found', { detail: 'No such OAuth client of this project.' });
+const clientNotFound = () =>
+  new ProblemError('not-found', { detail: 'No such OAuth client of this project.' });
 
 /** What an event's `data` says about a client: its public members, never the secret or its hash. */
 function clientData(c: OAuthClient) {
@@ -31,7 +42,12 @@ function clientData(c: OAuthClient) {
 }
 
 /** The rules between members, on the client as it would be stored: 400 with each problem on its member. */
-function assertClientRules(c: { grantTypes: readonly string[]; tokenEndpointAuthMethod: string; redirectUris: readonly string[]; requirePkce: boolean }): void {
+function assertClientRules(c: {
+  grantTypes: readonly string[];
+  tokenEndpointAuthMethod: string;
+  redirectUris: readonly string[];
+  requirePkce: boolean;
+}): void {
   const errors = oauthClientRuleErrors(c);
   if (Object.keys(errors).length) throw ProblemError.validation(errors);
 }
@@ -41,13 +57,16 @@ function changesOf(dto: UpdateOAuthClientDto): OAuthClientChanges {
   const changes: OAuthClientChanges = {};
   if (dto.name !== undefined) changes.name = dto.name;
   if (dto.redirect_uris !== undefined) changes.redirectUris = unique(dto.redirect_uris);
-  if (dto.post_logout_redirect_uris !== undefined) changes.postLogoutRedirectUris = unique(dto.post_logout_redirect_uris);
+  if (dto.post_logout_redirect_uris !== undefined)
+    changes.postLogoutRedirectUris = unique(dto.post_logout_redirect_uris);
   if (dto.grant_types !== undefined) changes.grantTypes = unique(dto.grant_types);
   if (dto.scopes !== undefined) changes.scopes = unique(dto.scopes);
   if (dto.first_party !== undefined) changes.firstParty = dto.first_party;
-  if (dto.id_token_signed_response_alg !== undefined) changes.idTokenSignedResponseAlg = dto.id_token_signed_response_alg;
+  if (dto.id_token_signed_response_alg !== undefined)
+    changes.idTokenSignedResponseAlg = dto.id_token_signed_response_alg;
   if (dto.require_pkce !== undefined) changes.requirePkce = dto.require_pkce;
-  if (dto.require_pushed_authorization_requests !== undefined) changes.requirePushedAuthorizationRequests = dto.require_pushed_authorization_requests;
+  if (dto.require_pushed_authorization_requests !== undefined)
+    changes.requirePushedAuthorizationRequests = dto.require_pushed_authorization_requests;
   return changes;
 }
 
@@ -79,45 +98,86 @@ export class OAuthClientsService {
     private readonly events: EventRecorder,
   ) {}
 
-  private async project(admin: AdminContext, projectId: string, manager?: EntityManager): Promise<Project> {
-    const project = isId(projectId) ? await this.projects.findInTenant(admin.tenantId, projectId, manager) : null;
+  private async project(
+    admin: AdminContext,
+    projectId: string,
+    manager?: EntityManager,
+  ): Promise<Project> {
+    const project = isId(projectId)
+      ? await this.projects.findInTenant(admin.tenantId, projectId, manager)
+      : null;
     if (!project) throw projectNotFound();
     return project;
   }
 
   /** The project, then its client locked until the transaction ends; 404 for either missing. */
-  private async lock(manager: EntityManager, admin: AdminContext, projectId: string, clientId: string): Promise<OAuthClient> {
+  private async lock(
+    manager: EntityManager,
+    admin: AdminContext,
+    projectId: string,
+    clientId: string,
+  ): Promise<OAuthClient> {
     const project = await this.project(admin, projectId, manager);
     const client = await this.clients.lockInProject(manager, admin.tenantId, project.id, clientId);
     if (!client) throw clientNotFound();
     return client;
   }
 
-  private event(admin: AdminContext, meta: RequestMeta, action: string, c: OAuthClient, data: Record<string, unknown>) {
-    return adminEvent(admin, meta, { projectId: c.projectId, action, resourceType: 'oauth_client', resourceId: c.clientId, data });
+  private event(
+    admin: AdminContext,
+    meta: RequestMeta,
+    action: string,
+    c: OAuthClient,
+    data: Record<string, unknown>,
+  ) {
+    return adminEvent(admin, meta, {
+      projectId: c.projectId,
+      action,
+      resourceType: 'oauth_client',
+      resourceId: c.clientId,
+      data,
+    });
   }
 
-  async create(admin: AdminContext, projectId: string, dto: CreateOAuthClientDto, meta: RequestMeta): Promise<OAuthClientCreatedResponse> {
+  async create(
+    admin: AdminContext,
+    projectId: string,
+    dto: CreateOAuthClientDto,
+    meta: RequestMeta,
+  ): Promise<OAuthClientCreatedResponse> {
     const values = {
       name: dto.name,
       redirectUris: unique(dto.redirect_uris),
       postLogoutRedirectUris: unique(dto.post_logout_redirect_uris ?? []),
       grantTypes: unique(dto.grant_types ?? OAUTH_CLIENT_DEFAULTS.grantTypes),
-      tokenEndpointAuthMethod: (dto.token_endpoint_auth_method ?? OAUTH_CLIENT_DEFAULTS.tokenEndpointAuthMethod) as TokenEndpointAuthMethod,
+      tokenEndpointAuthMethod: (dto.token_endpoint_auth_method ??
+        OAUTH_CLIENT_DEFAULTS.tokenEndpointAuthMethod) as TokenEndpointAuthMethod,
       scopes: unique(dto.scopes ?? OAUTH_CLIENT_DEFAULTS.scopes),
       firstParty: dto.first_party ?? OAUTH_CLIENT_DEFAULTS.firstParty,
-      idTokenSignedResponseAlg: dto.id_token_signed_response_alg ?? OAUTH_CLIENT_DEFAULTS.idTokenSignedResponseAlg,
+      idTokenSignedResponseAlg:
+        dto.id_token_signed_response_alg ?? OAUTH_CLIENT_DEFAULTS.idTokenSignedResponseAlg,
       requirePkce: dto.require_pkce ?? OAUTH_CLIENT_DEFAULTS.requirePkce,
-      requirePushedAuthorizationRequests: dto.require_pushed_authorization_requests ?? OAUTH_CLIENT_DEFAULTS.requirePushedAuthorizationRequests,
+      requirePushedAuthorizationRequests:
+        dto.require_pushed_authorization_requests ??
+        OAUTH_CLIENT_DEFAULTS.requirePushedAuthorizationRequests,
     };
     const { client, secret } = await this.dataSource.transaction(async (manager) => {
       const project = await this.project(admin, projectId, manager);
       assertClientRules(values);
-      const made = await this.clients.create(manager, { tenantId: admin.tenantId, projectId: project.id, ...values });
-      await this.events.record(manager, this.event(admin, meta, 'oauth_client.created', made.client, clientData(made.client)));
+      const made = await this.clients.create(manager, {
+        tenantId: admin.tenantId,
+        projectId: project.id,
+        ...values,
+      });
+      await this.events.record(
+        manager,
+        this.event(admin, meta, 'oauth_client.created', made.client, clientData(made.client)),
+      );
       return made;
     });
-    return secret === null ? toOAuthClientResponse(client) : { ...toOAuthClientResponse(client), client_secret: secret };
+    return secret === null
+      ? toOAuthClientResponse(client)
+      : { ...toOAuthClientResponse(client), client_secret: secret };
   }
 
   async list(admin: AdminContext, projectId: string, page: Page) {
@@ -126,7 +186,11 @@ export class OAuthClientsService {
     return paginated('oauth_clients', rows.map(toOAuthClientResponse), page, total);
   }
 
-  async get(admin: AdminContext, projectId: string, clientId: string): Promise<OAuthClientResponse> {
+  async get(
+    admin: AdminContext,
+    projectId: string,
+    clientId: string,
+  ): Promise<OAuthClientResponse> {
     const project = await this.project(admin, projectId);
     const client = await this.clients.getInProject(admin.tenantId, project.id, clientId);
     if (!client) throw clientNotFound();
@@ -138,13 +202,20 @@ export class OAuthClientsService {
    * may break a rule with the stored `redirect_uris`). Nothing changes and no event is written when
    * every given member equals the stored one.
    */
-  async update(admin: AdminContext, projectId: string, clientId: string, dto: UpdateOAuthClientDto, meta: RequestMeta): Promise<OAuthClientResponse> {
+  async update(
+    admin: AdminContext,
+    projectId: string,
+    clientId: string,
+    dto: UpdateOAuthClientDto,
+    meta: RequestMeta,
+  ): Promise<OAuthClientResponse> {
     const given = changesOf(dto);
     const updated = await this.dataSource.transaction(async (manager) => {
       const client = await this.lock(manager, admin, projectId, clientId);
       const changes: OAuthClientChanges = {};
       for (const [key, value] of Object.entries(given) as [keyof OAuthClientChanges, unknown][]) {
-        if (JSON.stringify(value) !== JSON.stringify(client[key])) Object.assign(changes, { [key]: value });
+        if (JSON.stringify(value) !== JSON.stringify(client[key]))
+          Object.assign(changes, { [key]: value });
       }
       assertClientRules({ ...client, ...changes });
       const changed = Object.keys(changes) as (keyof OAuthClientChanges)[];
@@ -152,29 +223,65 @@ export class OAuthClientsService {
       const before = { ...client };
       const saved = await this.clients.update(manager, client, changes);
       // `data.changes` (CONTRACT §13): each changed member's `{from, to}` (a client's members hold no secret; the secret rotates on its own route).
-      await this.events.record(manager, this.event(admin, meta, 'oauth_client.updated', saved, { ...clientData(saved), changes: fieldChanges(changed, SNAKE, before, saved) }));
+      await this.events.record(
+        manager,
+        this.event(admin, meta, 'oauth_client.updated', saved, {
+          ...clientData(saved),
+          changes: fieldChanges(changed, SNAKE, before, saved),
+        }),
+      );
       return saved;
     });
     return toOAuthClientResponse(updated);
   }
 
   /** Deletes the client; its grants go with it (the database cascades), so its tokens stop working. */
-  async remove(admin: AdminContext, projectId: string, clientId: string, meta: RequestMeta): Promise<void> {
+  async remove(
+    admin: AdminContext,
+    projectId: string,
+    clientId: string,
+    meta: RequestMeta,
+  ): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
       const client = await this.lock(manager, admin, projectId, clientId);
       await this.clients.delete(manager, admin.tenantId, client.projectId, client.clientId);
-      await this.events.record(manager, this.event(admin, meta, 'oauth_client.deleted', client, clientData(client)));
+      await this.events.record(
+        manager,
+        this.event(admin, meta, 'oauth_client.deleted', client, clientData(client)),
+      );
     });
   }
 
   /** A new secret for a confidential client, shown once; the old one stops working at once. A public client has none: 409. */
-  async rotateSecret(admin: AdminContext, projectId: string, clientId: string, meta: RequestMeta): Promise<OAuthClientSecretRotatedResponse> {
+  async rotateSecret(
+    admin: AdminContext,
+    projectId: string,
+    clientId: string,
+    meta: RequestMeta,
+  ): Promise<OAuthClientSecretRotatedResponse> {
     const { client, secret } = await this.dataSource.transaction(async (manager) => {
       const locked = await this.lock(manager, admin, projectId, clientId);
-      if (isPublicClient(locked)) throw new ProblemError('conflict', { detail: 'A public client (token_endpoint_auth_method "none") has no secret to rotate.' });
-      const rotated = await this.clients.rotateSecret(manager, admin.tenantId, locked.projectId, locked.clientId);
+      if (isPublicClient(locked))
+        throw new ProblemError('conflict', {
+          detail: 'A public client (token_endpoint_auth_method "none") has no secret to rotate.',
+        });
+      const rotated = await this.clients.rotateSecret(
+        manager,
+        admin.tenantId,
+        locked.projectId,
+        locked.clientId,
+      );
       if (!rotated) throw clientNotFound();
-      await this.events.record(manager, this.event(admin, meta, 'oauth_client.secret_rotated', rotated.client, { oauth_client: { client_id: rotated.client.clientId, project_id: rotated.client.projectId, name: rotated.client.name } }));
+      await this.events.record(
+        manager,
+        this.event(admin, meta, 'oauth_client.secret_rotated', rotated.client, {
+          oauth_client: {
+            client_id: rotated.client.clientId,
+            project_id: rotated.client.projectId,
+            name: rotated.client.name,
+          },
+        }),
+      );
       return rotated;
     });
     return { ...toOAuthClientResponse(client), client_secret: secret };

@@ -14,8 +14,12 @@ import { toMemberResponse } from './member.response';
 import { OrganizationMembersRepository, type MemberRow } from '@gatehouse/organizations';
 
 const orgNotFound = () => new ProblemError('not-found', { detail: 'No such organization.' });
-const memberNotFound = () => new ProblemError('not-found', { detail: 'No such member of this organization.' });
-const lastAdmin = () => new ProblemError('conflict', { detail: 'The last admin of an organization cannot be removed or demoted.' });
+const memberNotFound = () =>
+  new ProblemError('not-found', { detail: 'No such member of this organization.' });
+const lastAdmin = () =>
+  new ProblemError('conflict', {
+    detail: 'The last admin of an organization cannot be removed or demoted.',
+  });
 
 /**
  * Members of an organization: users of its project with a role. Every change locks the
@@ -31,13 +35,19 @@ export class OrganizationMembersService {
   ) {}
 
   async list(tenantId: string, organizationId: string, page: Page) {
-    const org = isId(organizationId) ? await this.organizations.findInTenant(tenantId, organizationId) : null;
+    const org = isId(organizationId)
+      ? await this.organizations.findInTenant(tenantId, organizationId)
+      : null;
     if (!org) throw orgNotFound();
     const [rows, total] = await this.members.list(org.id, page);
     return paginated('members', rows.map(toMemberResponse), page, total);
   }
 
-  private async withLockedOrg<T>(admin: AdminContext, organizationId: string, work: (manager: EntityManager, org: Organization) => Promise<T>): Promise<T> {
+  private async withLockedOrg<T>(
+    admin: AdminContext,
+    organizationId: string,
+    work: (manager: EntityManager, org: Organization) => Promise<T>,
+  ): Promise<T> {
     if (!isId(organizationId)) throw orgNotFound();
     return this.dataSource.transaction(async (manager) => {
       const org = await this.organizations.lockInTenant(manager, admin.tenantId, organizationId);
@@ -46,7 +56,15 @@ export class OrganizationMembersService {
     });
   }
 
-  private record(manager: EntityManager, admin: AdminContext, meta: RequestMeta, org: Organization, action: string, m: MemberRow, extra: Record<string, unknown> = {}) {
+  private record(
+    manager: EntityManager,
+    admin: AdminContext,
+    meta: RequestMeta,
+    org: Organization,
+    action: string,
+    m: MemberRow,
+    extra: Record<string, unknown> = {},
+  ) {
     return this.events.record(
       manager,
       adminEvent(admin, meta, {
@@ -54,48 +72,85 @@ export class OrganizationMembersService {
         action,
         resourceType: 'organization_member',
         resourceId: m.user_id,
-        data: { organization: { id: org.id, name: org.name }, member: { user_id: m.user_id, email: m.email, role: m.role }, ...extra },
+        data: {
+          organization: { id: org.id, name: org.name },
+          member: { user_id: m.user_id, email: m.email, role: m.role },
+          ...extra,
+        },
       }),
     );
   }
 
   async add(admin: AdminContext, organizationId: string, dto: AddMemberDto, meta: RequestMeta) {
     const member = await this.withLockedOrg(admin, organizationId, async (manager, org) => {
-      const existing = isId(dto.user_id) ? await this.members.find(manager, org.id, dto.user_id) : null;
-      if (existing) throw new ProblemError('conflict', { detail: 'This user is already a member.', errors: { user_id: ['is already a member'] } });
-      const added = isId(dto.user_id)
-        ? await this.members.insertIfUserInProject(manager, { tenantId: admin.tenantId, organizationId: org.id, projectId: org.projectId, userId: dto.user_id, role: dto.role ?? 'member' })
+      const existing = isId(dto.user_id)
+        ? await this.members.find(manager, org.id, dto.user_id)
         : null;
-      if (!added) throw new ProblemError('not-found', { detail: "No such user in the organization's project." });
+      if (existing)
+        throw new ProblemError('conflict', {
+          detail: 'This user is already a member.',
+          errors: { user_id: ['is already a member'] },
+        });
+      const added = isId(dto.user_id)
+        ? await this.members.insertIfUserInProject(manager, {
+            tenantId: admin.tenantId,
+            organizationId: org.id,
+            projectId: org.projectId,
+            userId: dto.user_id,
+            role: dto.role ?? 'member',
+          })
+        : null;
+      if (!added)
+        throw new ProblemError('not-found', {
+          detail: "No such user in the organization's project.",
+        });
       await this.record(manager, admin, meta, org, 'organization.member.added', added);
       return added;
     }).catch((err: unknown) => {
       // The user was deleted between our read and the insert.
-      if (foreignKeyViolation(err)) throw new ProblemError('not-found', { detail: "No such user in the organization's project." });
+      if (foreignKeyViolation(err))
+        throw new ProblemError('not-found', {
+          detail: "No such user in the organization's project.",
+        });
       throw err;
     });
     return toMemberResponse(member);
   }
 
-  async updateRole(admin: AdminContext, organizationId: string, userId: string, dto: UpdateMemberDto, meta: RequestMeta) {
+  async updateRole(
+    admin: AdminContext,
+    organizationId: string,
+    userId: string,
+    dto: UpdateMemberDto,
+    meta: RequestMeta,
+  ) {
     const member = await this.withLockedOrg(admin, organizationId, async (manager, org) => {
       const current = isId(userId) ? await this.members.find(manager, org.id, userId) : null;
       if (!current) throw memberNotFound();
       if (current.role === dto.role) return current;
-      if (current.role === 'admin' && (await this.members.countAdmins(manager, org.id)) <= 1) throw lastAdmin();
+      if (current.role === 'admin' && (await this.members.countAdmins(manager, org.id)) <= 1)
+        throw lastAdmin();
       await this.members.updateRole(manager, org.id, userId, dto.role);
       const updated = (await this.members.find(manager, org.id, userId))!;
-      await this.record(manager, admin, meta, org, 'organization.member.updated', updated, { previous_role: current.role });
+      await this.record(manager, admin, meta, org, 'organization.member.updated', updated, {
+        previous_role: current.role,
+      });
       return updated;
     });
     return toMemberResponse(member);
   }
 
-  async remove(admin: AdminContext, organizationId: string, userId: string, meta: RequestMeta): Promise<void> {
+  async remove(
+    admin: AdminContext,
+    organizationId: string,
+    userId: string,
+    meta: RequestMeta,
+  ): Promise<void> {
     await this.withLockedOrg(admin, organizationId, async (manager, org) => {
       const current = isId(userId) ? await this.members.find(manager, org.id, userId) : null;
       if (!current) throw memberNotFound();
-      if (current.role === 'admin' && (await this.members.countAdmins(manager, org.id)) <= 1) throw lastAdmin();
+      if (current.role === 'admin' && (await this.members.countAdmins(manager, org.id)) <= 1)
+        throw lastAdmin();
       await this.members.remove(manager, org.id, userId);
       await this.record(manager, admin, meta, org, 'organization.member.removed', current);
     });

@@ -8,7 +8,8 @@ export class OrganizationResponse {
   @ApiProperty({ format: 'uuid' }) project_id!: string;
   @ApiProperty() name!: string;
   @ApiProperty({ description: 'Unique in the project', example: 'acme' }) slug!: string;
-  @ApiProperty({ type: 'object', additionalProperties: true, description: 'Free-form JSON object' }) metadata!: Record<string, unknown>;
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'Free-form JSON object' })
+  metadata!: Record<string, unknown>;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
   @ApiProperty({ format: 'date-time' }) updated_at!: string;
 }

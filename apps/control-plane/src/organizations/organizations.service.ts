@@ -14,15 +14,29 @@ import { OrganizationsRepository, type OrganizationFilter } from './organization
 import { randomSuffix, slugify } from './slug';
 
 const notFound = () => new ProblemError('not-found', { detail: 'No such organization.' });
-const slugTaken = () => new ProblemError('conflict', { detail: 'This slug is already used in the project.', errors: { slug: ['is already taken in this project'] } });
+const slugTaken = () =>
+  new ProblemError('conflict', {
+    detail: 'This slug is already used in the project.',
+    errors: { slug: ['is already taken in this project'] },
+  });
 
-const summary = (o: Organization) => ({ id: o.id, project_id: o.projectId, name: o.name, slug: o.slug });
+const summary = (o: Organization) => ({
+  id: o.id,
+  project_id: o.projectId,
+  name: o.name,
+  slug: o.slug,
+});
 
 /** Organizations belong to a project of the admin's tenant; slugs are unique per project. */
 /** `data.changes` of `organization.updated` (CONTRACT §13): `{from, to}` of each field whose value changed. */
-function orgChanges(before: { name: string; slug: string; metadata: Record<string, unknown> }, after: { name: string; slug: string; metadata: Record<string, unknown> }) {
+function orgChanges(
+  before: { name: string; slug: string; metadata: Record<string, unknown> },
+  after: { name: string; slug: string; metadata: Record<string, unknown> },
+) {
   const changes: Record<string, { from: unknown; to: unknown }> = {};
-  for (const f of ['name', 'slug', 'metadata'] as const) if (JSON.stringify(before[f]) !== JSON.stringify(after[f])) changes[f] = { from: before[f], to: after[f] };
+  for (const f of ['name', 'slug', 'metadata'] as const)
+    if (JSON.stringify(before[f]) !== JSON.stringify(after[f]))
+      changes[f] = { from: before[f], to: after[f] };
   return changes;
 }
 
@@ -36,20 +50,37 @@ export class OrganizationsService {
   ) {}
 
   async create(admin: AdminContext, dto: CreateOrganizationDto, meta: RequestMeta) {
-    const project = isId(dto.project_id) ? await this.projects.findInTenant(admin.tenantId, dto.project_id) : null;
+    const project = isId(dto.project_id)
+      ? await this.projects.findInTenant(admin.tenantId, dto.project_id)
+      : null;
     if (!project) throw new ProblemError('not-found', { detail: 'No such project.' });
     const org = await this.dataSource.transaction(async (manager) => {
       const base = dto.slug ?? slugify(dto.name);
-      const candidates = dto.slug !== undefined ? [base] : [base, ...Array.from({ length: 4 }, () => `${base}-${randomSuffix()}`)];
+      const candidates =
+        dto.slug !== undefined
+          ? [base]
+          : [base, ...Array.from({ length: 4 }, () => `${base}-${randomSuffix()}`)];
       let created: Organization | null = null;
       for (const slug of candidates) {
-        created = await this.organizations.insert(manager, { tenantId: admin.tenantId, projectId: project.id, name: dto.name, slug, metadata: dto.metadata ?? {} });
+        created = await this.organizations.insert(manager, {
+          tenantId: admin.tenantId,
+          projectId: project.id,
+          name: dto.name,
+          slug,
+          metadata: dto.metadata ?? {},
+        });
         if (created) break;
       }
       if (!created) throw slugTaken();
       await this.events.record(
         manager,
-        adminEvent(admin, meta, { projectId: project.id, action: 'organization.created', resourceType: 'organization', resourceId: created.id, data: { organization: summary(created) } }),
+        adminEvent(admin, meta, {
+          projectId: project.id,
+          action: 'organization.created',
+          resourceType: 'organization',
+          resourceId: created.id,
+          data: { organization: summary(created) },
+        }),
       );
       return created;
     });
@@ -57,7 +88,8 @@ export class OrganizationsService {
   }
 
   async list(tenantId: string, filter: OrganizationFilter, page: Page) {
-    if (filter.projectId !== undefined && !isId(filter.projectId)) return paginated('organizations', [], page, 0);
+    if (filter.projectId !== undefined && !isId(filter.projectId))
+      return paginated('organizations', [], page, 0);
     const [rows, total] = await this.organizations.list(tenantId, filter, page);
     return paginated('organizations', rows.map(toOrganizationResponse), page, total);
   }
@@ -83,7 +115,13 @@ export class OrganizationsService {
         const saved = await this.organizations.save(manager, row);
         await this.events.record(
           manager,
-          adminEvent(admin, meta, { projectId: row.projectId, action: 'organization.updated', resourceType: 'organization', resourceId: row.id, data: { organization: summary(saved), changed, changes: orgChanges(before, saved) } }),
+          adminEvent(admin, meta, {
+            projectId: row.projectId,
+            action: 'organization.updated',
+            resourceType: 'organization',
+            resourceId: row.id,
+            data: { organization: summary(saved), changed, changes: orgChanges(before, saved) },
+          }),
         );
         return saved;
       });
@@ -102,7 +140,13 @@ export class OrganizationsService {
       await this.organizations.delete(manager, row.id);
       await this.events.record(
         manager,
-        adminEvent(admin, meta, { projectId: row.projectId, action: 'organization.deleted', resourceType: 'organization', resourceId: row.id, data: { organization: summary(row) } }),
+        adminEvent(admin, meta, {
+          projectId: row.projectId,
+          action: 'organization.deleted',
+          resourceType: 'organization',
+          resourceId: row.id,
+          data: { organization: summary(row) },
+        }),
       );
     });
   }

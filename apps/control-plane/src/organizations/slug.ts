@@ -18,5 +18,9 @@ export function slugify(name: string): string {
 
 /** Six lower-case letters and digits, to tell apart organizations of the same name. */
 export function randomSuffix(): string {
-  return randomToken(8).toLowerCase().replace(/[^a-z0-9]/g, '').padEnd(6, '0').slice(0, 6);
+  return randomToken(8)
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '')
+    .padEnd(6, '0')
+    .slice(0, 6);
 }

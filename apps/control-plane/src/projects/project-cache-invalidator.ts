@@ -21,9 +21,13 @@ export class ProjectCacheInvalidator {
    * Inside a transaction, pass its manager: the API keys are read on the transaction's own
    * connection (standalone mode has only one, and a second one would wait for it forever).
    */
-  async invalidate(project: { id: string; publishableKey: string }, manager?: EntityManager): Promise<void> {
+  async invalidate(
+    project: { id: string; publishableKey: string },
+    manager?: EntityManager,
+  ): Promise<void> {
     await this.cache.invalidateProject(project);
-    for (const hash of await this.apiKeys.liveSecretHashes(project.id, manager)) await this.cache.invalidateApiKeyHash(hash);
+    for (const hash of await this.apiKeys.liveSecretHashes(project.id, manager))
+      await this.cache.invalidateApiKeyHash(hash);
   }
 
   /** The after-commit pass: the change is durable already, so a cache failure is only logged. */
@@ -31,7 +35,9 @@ export class ProjectCacheInvalidator {
     try {
       await this.invalidate(project);
     } catch (err) {
-      this.logger.warn(`cache invalidation after commit failed for project ${project.id}: ${(err as Error).message}`);
+      this.logger.warn(
+        `cache invalidation after commit failed for project ${project.id}: ${(err as Error).message}`,
+      );
     }
   }
 }

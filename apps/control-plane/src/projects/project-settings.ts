@@ -37,7 +37,8 @@ function mergeProviders(
       const sealedKey = `${field}_encrypted`;
       const value = fields[field];
       if (typeof value === 'string') entry[sealedKey] = seal(name, field, value);
-      else if (value === undefined && typeof prev[sealedKey] === 'string') entry[sealedKey] = prev[sealedKey];
+      else if (value === undefined && typeof prev[sealedKey] === 'string')
+        entry[sealedKey] = prev[sealedKey];
     }
     out[name] = entry;
   }
@@ -49,7 +50,12 @@ function mergeProviders(
  * replace theirs, keys set to null are removed, other keys stay. Returns the new settings and
  * the names of the keys whose value it changed.
  */
-export function mergeSettings(current: ProjectSettings, patch: ProjectSettingsDto, seal: Sealer, sealMigration: MigrationSealer = (s) => s): { settings: ProjectSettings; changed: string[] } {
+export function mergeSettings(
+  current: ProjectSettings,
+  patch: ProjectSettingsDto,
+  seal: Sealer,
+  sealMigration: MigrationSealer = (s) => s,
+): { settings: ProjectSettings; changed: string[] } {
   const settings: ProjectSettings = { ...current };
   const changed: string[] = [];
   for (const [key, value] of Object.entries(patch)) {
@@ -60,9 +66,20 @@ export function mergeSettings(current: ProjectSettings, patch: ProjectSettingsDt
       // Write-only secret: sealed; kept when the PATCH leaves it out.
       const { secret, ...rest } = value as { secret?: string } & Record<string, unknown>;
       const previous = current.password_migration?.secret_encrypted;
-      settings.password_migration = { ...(plain(rest) as object), ...(secret !== undefined ? { secret_encrypted: sealMigration(secret) } : previous ? { secret_encrypted: previous } : {}) };
+      settings.password_migration = {
+        ...(plain(rest) as object),
+        ...(secret !== undefined
+          ? { secret_encrypted: sealMigration(secret) }
+          : previous
+            ? { secret_encrypted: previous }
+            : {}),
+      };
     } else if (key === 'oauth_providers') {
-      settings.oauth_providers = mergeProviders(current.oauth_providers ?? {}, value as Record<string, unknown>, seal);
+      settings.oauth_providers = mergeProviders(
+        current.oauth_providers ?? {},
+        value as Record<string, unknown>,
+        seal,
+      );
     } else {
       settings[key] = plain(value);
     }

@@ -1,5 +1,26 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiForbiddenResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Patch,
+  Post,
+  Query,
+  Req,
+  UseGuards,
+} from '@nestjs/common';
+import {
+  ApiBearerAuth,
+  ApiCreatedResponse,
+  ApiForbiddenResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiQuery,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { Request } from 'express';
 import { requestMeta } from '@gatehouse/identity';
 import { AdminGuard, type AdminContext } from '../auth/admin.guard';
@@ -19,19 +40,30 @@ export class ProjectsController {
 
   @Post()
   @HttpCode(201)
-  @ApiOperation({ summary: 'Create a project with its publishable key and first signing key (201)' })
+  @ApiOperation({
+    summary: 'Create a project with its publishable key and first signing key (201)',
+  })
   @ApiCreatedResponse({ type: ProjectResponse })
-  create(@CurrentAdmin() admin: AdminContext, @Body() dto: CreateProjectDto, @Req() req: Request): Promise<ProjectResponse> {
+  create(
+    @CurrentAdmin() admin: AdminContext,
+    @Body() dto: CreateProjectDto,
+    @Req() req: Request,
+  ): Promise<ProjectResponse> {
     return this.projects.create(admin, dto, requestMeta(req));
   }
 
   @Get()
-  @ApiOperation({ summary: "List the tenant's projects (paginated, newest first; `q` searches the name)" })
+  @ApiOperation({
+    summary: "List the tenant's projects (paginated, newest first; `q` searches the name)",
+  })
   @ApiQuery({ name: 'q', required: false })
   @ApiQuery({ name: 'page', required: false })
   @ApiQuery({ name: 'limit', required: false })
   @ApiOkResponse({ type: ProjectListResponse })
-  list(@CurrentAdmin() admin: AdminContext, @Query() query: Record<string, unknown>): Promise<ProjectListResponse> {
+  list(
+    @CurrentAdmin() admin: AdminContext,
+    @Query() query: Record<string, unknown>,
+  ): Promise<ProjectListResponse> {
     const r = new QueryReader(query);
     const q = r.string('q', 200);
     const page = r.page();
@@ -47,21 +79,35 @@ export class ProjectsController {
   }
 
   @Patch(':id')
-  @ApiOperation({ summary: 'Update name, allowed origins, redirect URLs and settings (any subset; settings merge at their top level)' })
+  @ApiOperation({
+    summary:
+      'Update name, allowed origins, redirect URLs and settings (any subset; settings merge at their top level)',
+  })
   @ApiOkResponse({ type: ProjectResponse })
-  update(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Body() dto: UpdateProjectDto, @Req() req: Request): Promise<ProjectResponse> {
+  update(
+    @CurrentAdmin() admin: AdminContext,
+    @Param('id') id: string,
+    @Body() dto: UpdateProjectDto,
+    @Req() req: Request,
+  ): Promise<ProjectResponse> {
     return this.projects.update(admin, id, dto, requestMeta(req));
   }
 
   @Delete(':id')
   @HttpCode(204)
   @ApiOperation({
-    summary: 'Delete a project with its users, keys, OAuth clients and sessions (204) ★; their tokens are refused from the next request',
-    description: "Needs the admin's recent proof of identity (403 `reauthentication-required`). The console project cannot be deleted (409 `conflict`). Event `project.deleted`.",
+    summary:
+      'Delete a project with its users, keys, OAuth clients and sessions (204) ★; their tokens are refused from the next request',
+    description:
+      "Needs the admin's recent proof of identity (403 `reauthentication-required`). The console project cannot be deleted (409 `conflict`). Event `project.deleted`.",
   })
   @ApiNoContentResponse({ description: 'Deleted' })
   @ApiForbiddenResponse({ description: '`reauthentication-required`' })
-  async remove(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Req() req: Request): Promise<void> {
+  async remove(
+    @CurrentAdmin() admin: AdminContext,
+    @Param('id') id: string,
+    @Req() req: Request,
+  ): Promise<void> {
     await this.projects.remove(admin, id, requestMeta(req));
   }
 }

@@ -4,7 +4,16 @@ import { DataSource } from 'typeorm';
 import { isId } from '@gatehouse/entities';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import type { Project } from '@gatehouse/entities';
-import { AccessTokensService, EventRecorder, ProjectsRepository, ProvisioningService, sealMigrationSecret, sealOAuthSecret, SessionRevocation, type RequestMeta } from '@gatehouse/identity';
+import {
+  AccessTokensService,
+  EventRecorder,
+  ProjectsRepository,
+  ProvisioningService,
+  sealMigrationSecret,
+  sealOAuthSecret,
+  SessionRevocation,
+  type RequestMeta,
+} from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { checkWebhookUrl } from '@gatehouse/webhooks';
 import { ProblemError } from '@gatehouse/problem-details';
@@ -29,7 +38,9 @@ const notFound = () => new ProblemError('not-found', { detail: 'No such project.
 function assertOidcLoginUrl(project: Pick<Project, 'redirectUrls' | 'settings'>): void {
   const loginUrl = project.settings.oidc?.login_url;
   if (typeof loginUrl === 'string' && !isRegisteredRedirectUrl(project.redirectUrls, loginUrl)) {
-    throw ProblemError.validation({ 'settings.oidc.login_url': ["must be one of the project's redirect_urls"] });
+    throw ProblemError.validation({
+      'settings.oidc.login_url': ["must be one of the project's redirect_urls"],
+    });
   }
 }
 
@@ -52,7 +63,8 @@ export class ProjectsService {
   ) {}
 
   private sealer(projectId: string): Sealer {
-    return (provider, field, value) => sealOAuthSecret(this.config, projectId, provider, field, value);
+    return (provider, field, value) =>
+      sealOAuthSecret(this.config, projectId, provider, field, value);
   }
 
   private migrationSealer(projectId: string): MigrationSealer {
@@ -64,12 +76,16 @@ export class ProjectsService {
     const url = settings?.password_migration?.url;
     if (url === undefined) return;
     const check = await checkWebhookUrl(url, { mode: this.config.webhooks.allowPrivateUrls });
-    if (!check.ok) throw ProblemError.validation({ 'settings.password_migration.url': [check.message] });
+    if (!check.ok)
+      throw ProblemError.validation({ 'settings.password_migration.url': [check.message] });
   }
 
   /** Provider URLs the runtime would call at an address OAUTH_ALLOW_PRIVATE_URLS refuses: 400 on each field. */
   private assertProviderUrls(settings: ProjectSettingsDto | undefined): void {
-    const errors = providerAddressErrors(settings?.oauth_providers, this.config.oauth.allowPrivateUrls);
+    const errors = providerAddressErrors(
+      settings?.oauth_providers,
+      this.config.oauth.allowPrivateUrls,
+    );
     if (Object.keys(errors).length > 0) throw ProblemError.validation(errors);
   }
 
@@ -94,7 +110,12 @@ export class ProjectsService {
         redirectUrls: unique(dto.redirect_urls ?? []),
       });
       if (dto.settings) {
-        created.settings = mergeSettings({}, dto.settings, this.sealer(created.id), this.migrationSealer(created.id)).settings;
+        created.settings = mergeSettings(
+          {},
+          dto.settings,
+          this.sealer(created.id),
+          this.migrationSealer(created.id),
+        ).settings;
         assertOidcLoginUrl(created);
         await this.projects.save(created, manager);
       }
@@ -126,38 +147,62 @@ export class ProjectsService {
     const { project, changed } = await this.dataSource.transaction(async (manager) => {
       const row = await this.projects.lockInTenant(manager, admin.tenantId, id);
       if (!row) throw notFound();
-      const before = { name: row.name, allowedOrigins: row.allowedOrigins, redirectUrls: row.redirectUrls, settings: { ...row.settings } as Record<string, unknown> };
+      const before = {
+        name: row.name,
+        allowedOrigins: row.allowedOrigins,
+        redirectUrls: row.redirectUrls,
+        settings: { ...row.settings } as Record<string, unknown>,
+      };
       const fields: string[] = [];
       // Only what changes is recorded (CONTRACT §13 `data.changes`): a field sent with its current value is not.
       if (dto.name !== undefined && dto.name !== row.name) {
         row.name = dto.name;
         fields.push('name');
       }
-      if (dto.allowed_origins !== undefined && !isDeepStrictEqual(unique(dto.allowed_origins), row.allowedOrigins)) {
+      if (
+        dto.allowed_origins !== undefined &&
+        !isDeepStrictEqual(unique(dto.allowed_origins), row.allowedOrigins)
+      ) {
         row.allowedOrigins = unique(dto.allowed_origins);
         fields.push('allowed_origins');
       }
-      if (dto.redirect_urls !== undefined && !isDeepStrictEqual(unique(dto.redirect_urls), row.redirectUrls)) {
+      if (
+        dto.redirect_urls !== undefined &&
+        !isDeepStrictEqual(unique(dto.redirect_urls), row.redirectUrls)
+      ) {
         row.redirectUrls = unique(dto.redirect_urls);
         fields.push('redirect_urls');
       }
       if (dto.settings !== undefined) {
-        const merged = mergeSettings(row.settings, dto.settings, this.sealer(row.id), this.migrationSealer(row.id));
+        const merged = mergeSettings(
+          row.settings,
+          dto.settings,
+          this.sealer(row.id),
+          this.migrationSealer(row.id),
+        );
         row.settings = merged.settings;
         fields.push(...merged.changed.map((k) => `settings.${k}`));
       }
       if (fields.length === 0) return { project: row, changed: fields };
-      if (fields.includes('redirect_urls') || fields.includes('settings.oidc')) assertOidcLoginUrl(row);
+      if (fields.includes('redirect_urls') || fields.includes('settings.oidc'))
+        assertOidcLoginUrl(row);
       const saved: Project = await this.projects.save(row, manager);
       // `data.changes` (CONTRACT §13): settings that hold secrets show only that they changed.
       const changes: Record<string, unknown> = {};
       for (const f of fields) {
         if (f === 'name') changes.name = { from: before.name, to: row.name };
-        else if (f === 'allowed_origins') changes.allowed_origins = { from: before.allowedOrigins, to: row.allowedOrigins };
-        else if (f === 'redirect_urls') changes.redirect_urls = { from: before.redirectUrls, to: row.redirectUrls };
+        else if (f === 'allowed_origins')
+          changes.allowed_origins = { from: before.allowedOrigins, to: row.allowedOrigins };
+        else if (f === 'redirect_urls')
+          changes.redirect_urls = { from: before.redirectUrls, to: row.redirectUrls };
         else {
           const key = f.slice('settings.'.length);
-          changes[f] = SECRET_SETTINGS.has(key) ? { changed: true } : { from: before.settings[key] ?? null, to: (row.settings as Record<string, unknown>)[key] ?? null };
+          changes[f] = SECRET_SETTINGS.has(key)
+            ? { changed: true }
+            : {
+                from: before.settings[key] ?? null,
+                to: (row.settings as Record<string, unknown>)[key] ?? null,
+              };
         }
       }
       await this.events.record(
@@ -190,9 +235,18 @@ export class ProjectsService {
     const project = await this.dataSource.transaction(async (manager) => {
       const row = await this.projects.lockInTenant(manager, admin.tenantId, id);
       if (!row) throw notFound();
-      if (row.isConsole) throw new ProblemError('conflict', { detail: "The console project holds the tenant's administrators and cannot be deleted." });
-      const kids = await manager.query<{ kid: string }[]>(`SELECT kid FROM signing_keys WHERE project_id = $1`, [row.id]);
-      const users = await manager.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM users WHERE project_id = $1`, [row.id]);
+      if (row.isConsole)
+        throw new ProblemError('conflict', {
+          detail: "The console project holds the tenant's administrators and cannot be deleted.",
+        });
+      const kids = await manager.query<{ kid: string }[]>(
+        `SELECT kid FROM signing_keys WHERE project_id = $1`,
+        [row.id],
+      );
+      const users = await manager.query<{ n: number }[]>(
+        `SELECT count(*)::int AS n FROM users WHERE project_id = $1`,
+        [row.id],
+      );
       const sessions = await this.revocation.endWithDeletedProject(manager, row.id);
       for (const k of kids) await this.tokens.markKeyRevoked(k.kid);
       await this.invalidator.invalidate(row, manager);
@@ -204,7 +258,11 @@ export class ProjectsService {
           action: 'project.deleted',
           resourceType: 'project',
           resourceId: row.id,
-          data: { project: { id: row.id, name: row.name }, users: users[0]?.n ?? 0, sessions_revoked: sessions.length },
+          data: {
+            project: { id: row.id, name: row.name },
+            users: users[0]?.n ?? 0,
+            sessions_revoked: sessions.length,
+          },
         }),
       );
       return row;

@@ -1,11 +1,20 @@
 import { OAUTH_PRIVATE_ADDRESS_MESSAGE } from '@gatehouse/outbound';
-import { isRegisteredRedirectUrl, originProblem, providerAddressErrors, providerUrlProblem, redirectUrlProblem } from './url-rules';
+import {
+  isRegisteredRedirectUrl,
+  originProblem,
+  providerAddressErrors,
+  providerUrlProblem,
+  redirectUrlProblem,
+} from './url-rules';
 
 describe('originProblem', () => {
-  it.each(['https://app.example.com', 'https://app.example.com:8443', 'http://localhost:3000', 'http://127.0.0.1:5173', 'http://[::1]:8080'])(
-    'accepts %s',
-    (origin) => expect(originProblem(origin)).toBeNull(),
-  );
+  it.each([
+    'https://app.example.com',
+    'https://app.example.com:8443',
+    'http://localhost:3000',
+    'http://127.0.0.1:5173',
+    'http://[::1]:8080',
+  ])('accepts %s', (origin) => expect(originProblem(origin)).toBeNull());
 
   it.each([
     'https://app.example.com/',
@@ -26,10 +35,13 @@ describe('originProblem', () => {
 });
 
 describe('redirectUrlProblem', () => {
-  it.each(['https://app.example.com/callback', 'https://app.example.com', 'https://app.example.com/cb?x=1', 'http://localhost:3000/cb', 'http://127.0.0.1/cb'])(
-    'accepts %s',
-    (url) => expect(redirectUrlProblem(url)).toBeNull(),
-  );
+  it.each([
+    'https://app.example.com/callback',
+    'https://app.example.com',
+    'https://app.example.com/cb?x=1',
+    'http://localhost:3000/cb',
+    'http://127.0.0.1/cb',
+  ])('accepts %s', (url) => expect(redirectUrlProblem(url)).toBeNull());
 
   it.each([
     'http://app.example.com/callback',
@@ -60,8 +72,15 @@ describe('providerAddressErrors (OAUTH_ALLOW_PRIVATE_URLS)', () => {
 
   it('names every refused server-called URL by its dotted path, for every provider', () => {
     const providers = {
-      google: { issuer: 'http://169.254.169.254', token_url: 'http://10.0.0.1/token', userinfo_url: 'https://openidconnect.googleapis.com/v1/userinfo' },
-      github: { emails_url: 'http://metadata.google.internal/', authorization_url: 'http://127.0.0.1/authorize' },
+      google: {
+        issuer: 'http://169.254.169.254',
+        token_url: 'http://10.0.0.1/token',
+        userinfo_url: 'https://openidconnect.googleapis.com/v1/userinfo',
+      },
+      github: {
+        emails_url: 'http://metadata.google.internal/',
+        authorization_url: 'http://127.0.0.1/authorize',
+      },
       microsoft: null,
     };
     expect(providerAddressErrors(providers, 'none')).toEqual({
@@ -72,7 +91,10 @@ describe('providerAddressErrors (OAUTH_ALLOW_PRIVATE_URLS)', () => {
   });
 
   it('applies the mode: loopback allows loopback hosts only, any allows every address but link-local and metadata', () => {
-    const at = (url: string) => (['none', 'loopback', 'any'] as const).map((mode) => Object.keys(providerAddressErrors({ google: { token_url: url } }, mode)).length);
+    const at = (url: string) =>
+      (['none', 'loopback', 'any'] as const).map(
+        (mode) => Object.keys(providerAddressErrors({ google: { token_url: url } }, mode)).length,
+      );
     expect(at('http://127.0.0.1:9000/token')).toEqual([1, 0, 0]);
     expect(at('http://localhost:9000/token')).toEqual([1, 0, 0]);
     expect(at('http://[::1]:9000/token')).toEqual([1, 0, 0]);
@@ -87,22 +109,39 @@ describe('providerAddressErrors (OAUTH_ALLOW_PRIVATE_URLS)', () => {
   it('leaves absent settings, unparsable values and other fields to the DTO', () => {
     expect(providerAddressErrors(undefined, 'none')).toEqual({});
     expect(providerAddressErrors(null, 'none')).toEqual({});
-    expect(providerAddressErrors({ google: { token_url: 'not a url', scopes: ['http://127.0.0.1'] } }, 'none')).toEqual({});
+    expect(
+      providerAddressErrors(
+        { google: { token_url: 'not a url', scopes: ['http://127.0.0.1'] } },
+        'none',
+      ),
+    ).toEqual({});
   });
 });
 
 describe('isRegisteredRedirectUrl', () => {
   const registered = ['https://app.example.com/login', 'http://localhost:3000/cb?x=1'];
 
-  it.each(['https://app.example.com/login', 'HTTPS://APP.EXAMPLE.COM/login', 'https://app.example.com:443/login', 'http://localhost:3000/cb?x=1'])(
-    'finds %s among the registered URLs after parsing',
-    (url) => expect(isRegisteredRedirectUrl(registered, url)).toBe(true),
+  it.each([
+    'https://app.example.com/login',
+    'HTTPS://APP.EXAMPLE.COM/login',
+    'https://app.example.com:443/login',
+    'http://localhost:3000/cb?x=1',
+  ])('finds %s among the registered URLs after parsing', (url) =>
+    expect(isRegisteredRedirectUrl(registered, url)).toBe(true),
   );
 
-  it.each(['https://app.example.com/login/', 'https://app.example.com/LOGIN', 'https://app.example.com/log', 'https://app.example.com/login?x=1', 'http://localhost:3000/cb', 'not a url', ''])(
-    'does not find %j (exact match only)',
-    (url) => expect(isRegisteredRedirectUrl(registered, url)).toBe(false),
+  it.each([
+    'https://app.example.com/login/',
+    'https://app.example.com/LOGIN',
+    'https://app.example.com/log',
+    'https://app.example.com/login?x=1',
+    'http://localhost:3000/cb',
+    'not a url',
+    '',
+  ])('does not find %j (exact match only)', (url) =>
+    expect(isRegisteredRedirectUrl(registered, url)).toBe(false),
   );
 
-  it('finds nothing in an empty list', () => expect(isRegisteredRedirectUrl([], 'https://app.example.com/login')).toBe(false));
+  it('finds nothing in an empty list', () =>
+    expect(isRegisteredRedirectUrl([], 'https://app.example.com/login')).toBe(false));
 });

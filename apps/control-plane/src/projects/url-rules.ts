@@ -1,7 +1,16 @@
-import { registerDecorator, type ValidationArguments, type ValidationOptions } from 'class-validator';
+import {
+  registerDecorator,
+  type ValidationArguments,
+  type ValidationOptions,
+} from 'class-validator';
 import type { PrivateUrlMode } from '@gatehouse/config';
 import { OAUTH_PRIVATE_ADDRESS_MESSAGE, refusedUrlHost } from '@gatehouse/outbound';
-import { isLoopbackHost, MAX_URL_LENGTH, parseUrl as parse, redirectUrlProblem } from '@gatehouse/identity';
+import {
+  isLoopbackHost,
+  MAX_URL_LENGTH,
+  parseUrl as parse,
+  redirectUrlProblem,
+} from '@gatehouse/identity';
 import type { FieldErrors } from '@gatehouse/problem-details';
 
 export { isLoopbackHost, redirectUrlProblem };
@@ -15,9 +24,12 @@ export function originProblem(value: string): string | null {
   if (value.length > MAX_URL_LENGTH) return `must be at most ${MAX_URL_LENGTH} characters`;
   if (value.includes('*')) return 'must not contain wildcards';
   const url = parse(value);
-  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) return 'must be an origin such as https://app.example.com';
-  if (url.origin !== value) return 'must be exactly scheme://host[:port], without path, query or trailing slash';
-  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) return 'may use plain http only for localhost or loopback addresses';
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:'))
+    return 'must be an origin such as https://app.example.com';
+  if (url.origin !== value)
+    return 'must be exactly scheme://host[:port], without path, query or trailing slash';
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname))
+    return 'may use plain http only for localhost or loopback addresses';
   return null;
 }
 
@@ -37,7 +49,12 @@ export function isRegisteredRedirectUrl(registered: readonly string[], candidate
 export function providerUrlProblem(value: string): string | null {
   if (value.length > MAX_URL_LENGTH) return `must be at most ${MAX_URL_LENGTH} characters`;
   const url = parse(value);
-  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || !/^https?:\/\//i.test(value) || /\s/.test(value)) {
+  if (
+    !url ||
+    (url.protocol !== 'https:' && url.protocol !== 'http:') ||
+    !/^https?:\/\//i.test(value) ||
+    /\s/.test(value)
+  ) {
     return 'must be an absolute http(s) URL';
   }
   if (url.username || url.password) return 'must not contain credentials';
@@ -53,14 +70,19 @@ const SERVER_CALLED_PROVIDER_URLS = ['issuer', 'token_url', 'userinfo_url', 'ema
  * (`settings.oauth_providers.google.issuer`). Names are not resolved here: the runtime judges the
  * addresses a name resolves to when it connects. Runs after the DTO checked each URL's form.
  */
-export function providerAddressErrors(providers: object | null | undefined, mode: PrivateUrlMode, path = 'settings.oauth_providers'): FieldErrors {
+export function providerAddressErrors(
+  providers: object | null | undefined,
+  mode: PrivateUrlMode,
+  path = 'settings.oauth_providers',
+): FieldErrors {
   const errors: FieldErrors = {};
   for (const [name, cfg] of Object.entries(providers ?? {})) {
     if (!cfg || typeof cfg !== 'object') continue;
     for (const field of SERVER_CALLED_PROVIDER_URLS) {
       const value = (cfg as Record<string, unknown>)[field];
       const url = typeof value === 'string' ? parse(value) : null;
-      if (url && refusedUrlHost(url, mode)) errors[`${path}.${name}.${field}`] = [OAUTH_PRIVATE_ADDRESS_MESSAGE];
+      if (url && refusedUrlHost(url, mode))
+        errors[`${path}.${name}.${field}`] = [OAUTH_PRIVATE_ADDRESS_MESSAGE];
     }
   }
   return errors;
@@ -79,7 +101,11 @@ function listProblem(rule: Rule, value: unknown, maxItems = 100): string | null 
   return null;
 }
 
-function ruleDecorator(name: string, check: (value: unknown) => string | null, options?: ValidationOptions): PropertyDecorator {
+function ruleDecorator(
+  name: string,
+  check: (value: unknown) => string | null,
+  options?: ValidationOptions,
+): PropertyDecorator {
   return (object: object, propertyName: string | symbol) =>
     registerDecorator({
       name,
@@ -93,9 +119,14 @@ function ruleDecorator(name: string, check: (value: unknown) => string | null, o
     });
 }
 
-const single = (rule: Rule) => (value: unknown) => (typeof value === 'string' ? rule(value) : 'must be a string');
+const single = (rule: Rule) => (value: unknown) =>
+  typeof value === 'string' ? rule(value) : 'must be a string';
 
-export const IsOriginList = (o?: ValidationOptions) => ruleDecorator('isOriginList', (v) => listProblem(originProblem, v), o);
-export const IsRedirectUrlList = (o?: ValidationOptions, maxItems = 100) => ruleDecorator('isRedirectUrlList', (v) => listProblem(redirectUrlProblem, v, maxItems), o);
-export const IsRedirectUrl = (o?: ValidationOptions) => ruleDecorator('isRedirectUrl', single(redirectUrlProblem), o);
-export const IsProviderUrl = (o?: ValidationOptions) => ruleDecorator('isProviderUrl', single(providerUrlProblem), o);
+export const IsOriginList = (o?: ValidationOptions) =>
+  ruleDecorator('isOriginList', (v) => listProblem(originProblem, v), o);
+export const IsRedirectUrlList = (o?: ValidationOptions, maxItems = 100) =>
+  ruleDecorator('isRedirectUrlList', (v) => listProblem(redirectUrlProblem, v, maxItems), o);
+export const IsRedirectUrl = (o?: ValidationOptions) =>
+  ruleDecorator('isRedirectUrl', single(redirectUrlProblem), o);
+export const IsProviderUrl = (o?: ValidationOptions) =>
+  ruleDecorator('isProviderUrl', single(providerUrlProblem), o);

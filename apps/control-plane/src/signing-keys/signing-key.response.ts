@@ -10,8 +10,10 @@ import { PaginationResponse } from '../common/pagination.response';
  */
 export class SigningKeyResponse {
   @ApiProperty({ format: 'uuid' }) id!: string;
-  @ApiProperty({ enum: ['ES256', 'RS256'] satisfies SigningKeyAlgorithm[] }) algorithm!: SigningKeyAlgorithm;
-  @ApiProperty({ enum: ['active', 'retiring', 'retired', 'revoked'] satisfies SigningKeyStatus[] }) status!: SigningKeyStatus;
+  @ApiProperty({ enum: ['ES256', 'RS256'] satisfies SigningKeyAlgorithm[] })
+  algorithm!: SigningKeyAlgorithm;
+  @ApiProperty({ enum: ['active', 'retiring', 'retired', 'revoked'] satisfies SigningKeyStatus[] })
+  status!: SigningKeyStatus;
   @ApiProperty({ type: PublicJwkResponse }) public_jwk!: PublicJwkResponse;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
 }
@@ -23,7 +25,10 @@ export class SigningKeyListResponse {
 }
 
 export function toSigningKeyResponse(k: SigningKey, nowMs: number): SigningKeyResponse {
-  const status: SigningKeyStatus = k.status === 'retiring' && (!k.retireAfter || k.retireAfter.getTime() <= nowMs) ? 'retired' : k.status;
+  const status: SigningKeyStatus =
+    k.status === 'retiring' && (!k.retireAfter || k.retireAfter.getTime() <= nowMs)
+      ? 'retired'
+      : k.status;
   return {
     id: k.id,
     algorithm: k.algorithm,

@@ -1,7 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { isId, type SigningKeyAlgorithm } from '@gatehouse/entities';
-import { AccessTokensService, EventRecorder, ProjectsRepository, SigningKeysService, type RequestMeta } from '@gatehouse/identity';
+import {
+  AccessTokensService,
+  EventRecorder,
+  ProjectsRepository,
+  SigningKeysService,
+  type RequestMeta,
+} from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import type { AdminContext } from '../auth/admin.guard';
@@ -31,14 +37,26 @@ export class AdminSigningKeysService {
   ) {}
 
   async list(admin: AdminContext, projectId: string, page: Page) {
-    const project = isId(projectId) ? await this.projects.findInTenant(admin.tenantId, projectId) : null;
+    const project = isId(projectId)
+      ? await this.projects.findInTenant(admin.tenantId, projectId)
+      : null;
     if (!project) throw notFound();
     const [rows, total] = await this.keys.list(admin.tenantId, project.id, page);
     const now = this.clock.nowMs();
-    return paginated('signing_keys', rows.map((k) => toSigningKeyResponse(k, now)), page, total);
+    return paginated(
+      'signing_keys',
+      rows.map((k) => toSigningKeyResponse(k, now)),
+      page,
+      total,
+    );
   }
 
-  async rotate(admin: AdminContext, projectId: string, algorithm: SigningKeyAlgorithm, meta: RequestMeta) {
+  async rotate(
+    admin: AdminContext,
+    projectId: string,
+    algorithm: SigningKeyAlgorithm,
+    meta: RequestMeta,
+  ) {
     if (!isId(projectId)) throw notFound();
     const key = await this.dataSource.transaction(async (manager) => {
       const project = await this.projects.lockInTenant(manager, admin.tenantId, projectId);
@@ -51,7 +69,14 @@ export class AdminSigningKeysService {
           action: 'signing_key.rotated',
           resourceType: 'signing_key',
           resourceId: created.id,
-          data: { signing_key: { id: created.id, kid: created.kid, algorithm: created.algorithm, project_id: project.id } },
+          data: {
+            signing_key: {
+              id: created.id,
+              kid: created.kid,
+              algorithm: created.algorithm,
+              project_id: project.id,
+            },
+          },
         }),
       );
       return created;
@@ -65,9 +90,15 @@ export class AdminSigningKeysService {
     const key = await this.dataSource.transaction(async (manager) => {
       const project = await this.projects.lockInTenant(manager, admin.tenantId, projectId);
       if (!project) throw notFound();
-      const outcome = isId(keyId) ? await this.keys.revoke(manager, admin.tenantId, project.id, keyId) : null;
+      const outcome = isId(keyId)
+        ? await this.keys.revoke(manager, admin.tenantId, project.id, keyId)
+        : null;
       if (outcome === null) throw new ProblemError('not-found', { detail: 'No such signing key.' });
-      if (outcome === 'active') throw new ProblemError('conflict', { detail: 'The active signing key cannot be revoked; rotate first, then revoke the old key.' });
+      if (outcome === 'active')
+        throw new ProblemError('conflict', {
+          detail:
+            'The active signing key cannot be revoked; rotate first, then revoke the old key.',
+        });
       if (!outcome.changed) return outcome.key;
       // Marked before commit, as revoked sessions are: no instance accepts its tokens once the answer is out.
       await this.tokens.markKeyRevoked(outcome.key.kid);
@@ -78,7 +109,14 @@ export class AdminSigningKeysService {
           action: 'signing_key.revoked',
           resourceType: 'signing_key',
           resourceId: outcome.key.id,
-          data: { signing_key: { id: outcome.key.id, kid: outcome.key.kid, algorithm: outcome.key.algorithm, project_id: project.id } },
+          data: {
+            signing_key: {
+              id: outcome.key.id,
+              kid: outcome.key.kid,
+              algorithm: outcome.key.algorithm,
+              project_id: project.id,
+            },
+          },
         }),
       );
       return outcome.key;

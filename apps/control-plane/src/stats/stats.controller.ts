@@ -15,14 +15,28 @@ export class StatsController {
 
   @Get()
   @ApiOperation({
-    summary: "The tenant's sign-in activity per UTC day and project, live sessions and webhook delivery outcomes (the console's Overview)",
+    summary:
+      "The tenant's sign-in activity per UTC day and project, live sessions and webhook delivery outcomes (the console's Overview)",
     description:
       'Our addition, not in the contract (docs/api-contract.md §13). The window is the last `days` UTC days, today (by the server clock) included; ' +
-      'the daily counts and the deliveries are of that window, the sessions are those live now. Only the admin\'s tenant is ever counted.',
+      "the daily counts and the deliveries are of that window, the sessions are those live now. Only the admin's tenant is ever counted.",
   })
-  @ApiQuery({ name: 'days', required: false, schema: { type: 'integer', minimum: STATS_DAYS.min, maximum: STATS_DAYS.max, default: STATS_DAYS.default }, description: `${STATS_DAYS.min}–${STATS_DAYS.max} UTC days, today included; default ${STATS_DAYS.default}` })
+  @ApiQuery({
+    name: 'days',
+    required: false,
+    schema: {
+      type: 'integer',
+      minimum: STATS_DAYS.min,
+      maximum: STATS_DAYS.max,
+      default: STATS_DAYS.default,
+    },
+    description: `${STATS_DAYS.min}–${STATS_DAYS.max} UTC days, today included; default ${STATS_DAYS.default}`,
+  })
   @ApiOkResponse({ type: StatsResponse })
-  get(@CurrentAdmin() admin: AdminContext, @Query() query: Record<string, unknown>): Promise<StatsResponse> {
+  get(
+    @CurrentAdmin() admin: AdminContext,
+    @Query() query: Record<string, unknown>,
+  ): Promise<StatsResponse> {
     const r = new QueryReader(query);
     const days = r.integer('days', STATS_DAYS.min, STATS_DAYS.max, STATS_DAYS.default);
     r.done();

@@ -1,5 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { AuditEventsRepository, ProjectsRepository, SessionsRepository, type DailyActivityRow } from '@gatehouse/identity';
+import {
+  AuditEventsRepository,
+  ProjectsRepository,
+  SessionsRepository,
+  type DailyActivityRow,
+} from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { WebhookDeliveriesRepository } from '@gatehouse/webhooks';
 import type { StatsResponse, StatsTotalsResponse } from './stats.response';
@@ -10,10 +15,18 @@ const DAY_MS = 86_400_000;
 export const STATS_DAYS = { min: 1, max: 90, default: 30 } as const;
 
 /** The window of `days` UTC days that ends with the day of `now`: its first and last dates, and the instants [`start`, `end`) it covers. */
-export function statsWindow(now: Date, days: number): { from: string; to: string; start: Date; end: Date } {
+export function statsWindow(
+  now: Date,
+  days: number,
+): { from: string; to: string; start: Date; end: Date } {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const start = new Date(today - (days - 1) * DAY_MS);
-  return { from: start.toISOString().slice(0, 10), to: new Date(today).toISOString().slice(0, 10), start, end: new Date(today + DAY_MS) };
+  return {
+    from: start.toISOString().slice(0, 10),
+    to: new Date(today).toISOString().slice(0, 10),
+    start,
+    end: new Date(today + DAY_MS),
+  };
 }
 
 /** The sums of the daily rows. */
@@ -68,7 +81,10 @@ export class StatsService {
       totals: totalsOf(daily),
       active_sessions: live.reduce((sum, p) => sum + p.count, 0),
       active_sessions_by_project: live.map((p) => ({ project_id: p.project_id, count: p.count })),
-      webhook_deliveries: { ...deliveries, success_rate: made === 0 ? null : deliveries.succeeded / made },
+      webhook_deliveries: {
+        ...deliveries,
+        success_rate: made === 0 ? null : deliveries.succeeded / made,
+      },
     };
   }
 }

@@ -10,13 +10,22 @@ export class ImportCounts {
 
 export class ImportLineError {
   @ApiProperty({ description: 'Line number, from 1' }) line!: number;
-  @ApiProperty({ description: 'A problem slug: validation-error, invalid-json, conflict, payload-too-large' }) type!: string;
+  @ApiProperty({
+    description: 'A problem slug: validation-error, invalid-json, conflict, payload-too-large',
+  })
+  type!: string;
   @ApiProperty() detail!: string;
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Field (dotted path) → messages' }) errors?: Record<string, string[]>;
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: 'Field (dotted path) → messages',
+  })
+  errors?: Record<string, string[]>;
 }
 
 /** The import report (CONTRACT §12). */
 export class ImportReportResponse {
   @ApiProperty({ type: ImportCounts }) counts!: ImportCounts;
-  @ApiProperty({ type: [ImportLineError], description: 'Refused lines (the first 1000)' }) errors!: ImportLineError[];
+  @ApiProperty({ type: [ImportLineError], description: 'Refused lines (the first 1000)' })
+  errors!: ImportLineError[];
 }

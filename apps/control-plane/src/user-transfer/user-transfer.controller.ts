@@ -1,5 +1,24 @@
-import { Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiConsumes, ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
+import {
+  Controller,
+  Get,
+  HttpCode,
+  Inject,
+  Param,
+  Post,
+  Query,
+  Req,
+  Res,
+  UseGuards,
+} from '@nestjs/common';
+import {
+  ApiBearerAuth,
+  ApiConsumes,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProduces,
+  ApiQuery,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { firebaseParametersOf } from '@gatehouse/crypto';
 import { isId, type Project } from '@gatehouse/entities';
@@ -33,8 +52,10 @@ export class UserTransferController {
   @Post(IMPORT_ROUTE)
   @HttpCode(200)
   @ApiOperation({
-    summary: 'Import users from an `application/x-ndjson` body, one user a line, streamed; answers the report (docs/migration.md)',
-    description: 'With `on_conflict=update` (its lines may overwrite passwords and TOTP secrets), the admin needs a recent proof of identity: 403 `reauthentication-required` before any line is read (`POST /v1/auth/reauthenticate` renews it).',
+    summary:
+      'Import users from an `application/x-ndjson` body, one user a line, streamed; answers the report (docs/migration.md)',
+    description:
+      'With `on_conflict=update` (its lines may overwrite passwords and TOTP secrets), the admin needs a recent proof of identity: 403 `reauthentication-required` before any line is read (`POST /v1/auth/reauthenticate` renews it).',
   })
   @ApiConsumes('application/x-ndjson')
   @ApiQuery({
@@ -46,44 +67,91 @@ export class UserTransferController {
   })
   @ApiQuery({ name: 'allow_weak_hashes', required: false, enum: ['true', 'false'] })
   @ApiQuery({ name: 'emit_events', required: false, enum: ['true', 'false'] })
-  @ApiQuery({ name: 'signer_key', required: false, description: "Firebase scrypt: the project's base64 signer key" })
+  @ApiQuery({
+    name: 'signer_key',
+    required: false,
+    description: "Firebase scrypt: the project's base64 signer key",
+  })
   @ApiQuery({ name: 'salt_separator', required: false, description: 'Firebase scrypt: base64' })
   @ApiQuery({ name: 'rounds', required: false })
   @ApiQuery({ name: 'mem_cost', required: false })
   @ApiOkResponse({ type: ImportReportResponse })
-  async import(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Query() query: Record<string, unknown>, @Req() req: Request): Promise<ImportReportResponse> {
+  async import(
+    @CurrentAdmin() admin: AdminContext,
+    @Param('id') id: string,
+    @Query() query: Record<string, unknown>,
+    @Req() req: Request,
+  ): Promise<ImportReportResponse> {
     const r = new QueryReader(query);
     const onConflict = (r.string('on_conflict', 16) ?? 'skip') as OnConflict;
-    if (!['skip', 'update', 'conflict'].includes(onConflict)) r.fail('on_conflict', 'must be skip, update or conflict');
+    if (!['skip', 'update', 'conflict'].includes(onConflict))
+      r.fail('on_conflict', 'must be skip, update or conflict');
     const allowWeakHashes = flag(r, 'allow_weak_hashes');
     const emitEvents = flag(r, 'emit_events');
-    const firebase = firebaseParametersOf({ signer_key: r.string('signer_key', 512), salt_separator: r.string('salt_separator', 64), rounds: r.string('rounds', 4), mem_cost: r.string('mem_cost', 4) });
+    const firebase = firebaseParametersOf({
+      signer_key: r.string('signer_key', 512),
+      salt_separator: r.string('salt_separator', 64),
+      rounds: r.string('rounds', 4),
+      mem_cost: r.string('mem_cost', 4),
+    });
     if (typeof firebase === 'string') r.fail('signer_key', firebase);
     r.done();
     const project = await this.project(admin, id);
     // Each batch commits as the body streams in, so the decision is made before any line is read: any update line may write credentials.
     if (onConflict === 'update') assertRecentProof(admin, this.clock.nowMs());
-    if (!req.is('application/x-ndjson')) throw new ProblemError('unsupported-media-type', { detail: 'The request body must be application/x-ndjson: one JSON object a line.' });
-    const report = await this.imports.import(project, req, { onConflict, allowWeakHashes, emitEvents, firebase: typeof firebase === 'string' ? null : firebase }, { tenantId: admin.tenantId, userId: admin.userId, meta: requestMeta(req) });
+    if (!req.is('application/x-ndjson'))
+      throw new ProblemError('unsupported-media-type', {
+        detail: 'The request body must be application/x-ndjson: one JSON object a line.',
+      });
+    const report = await this.imports.import(
+      project,
+      req,
+      {
+        onConflict,
+        allowWeakHashes,
+        emitEvents,
+        firebase: typeof firebase === 'string' ? null : firebase,
+      },
+      { tenantId: admin.tenantId, userId: admin.userId, meta: requestMeta(req) },
+    );
     // The answer is CONTRACT §12's report exactly; the weak-hash count goes to the users.imported audit event.
     return { counts: report.counts, errors: report.errors };
   }
 
   @Get('export')
   @ApiOperation({
-    summary: "Stream the project's users as NDJSON in the import format; password hashes and TOTP secrets only with `include_password_hashes=true` (a security event)",
-    description: 'With `include_password_hashes=true` the admin needs a recent proof of identity: 403 `reauthentication-required` otherwise (`POST /v1/auth/reauthenticate` renews it).',
+    summary:
+      "Stream the project's users as NDJSON in the import format; password hashes and TOTP secrets only with `include_password_hashes=true` (a security event)",
+    description:
+      'With `include_password_hashes=true` the admin needs a recent proof of identity: 403 `reauthentication-required` otherwise (`POST /v1/auth/reauthenticate` renews it).',
   })
   @ApiProduces('application/x-ndjson')
   @ApiQuery({ name: 'include_password_hashes', required: false, enum: ['true', 'false'] })
-  @ApiOkResponse({ description: 'One user a line, each line an import line (CONTRACT §12)', content: { 'application/x-ndjson': { schema: { type: 'string', description: 'Newline-delimited JSON objects' } } } })
-  async export(@CurrentAdmin() admin: AdminContext, @Param('id') id: string, @Query() query: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
+  @ApiOkResponse({
+    description: 'One user a line, each line an import line (CONTRACT §12)',
+    content: {
+      'application/x-ndjson': {
+        schema: { type: 'string', description: 'Newline-delimited JSON objects' },
+      },
+    },
+  })
+  async export(
+    @CurrentAdmin() admin: AdminContext,
+    @Param('id') id: string,
+    @Query() query: Record<string, unknown>,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
     const r = new QueryReader(query);
     const withSecrets = flag(r, 'include_password_hashes');
     r.done();
     const project = await this.project(admin, id);
     if (withSecrets) assertRecentProof(admin, this.clock.nowMs());
-    await this.exports.export(project, withSecrets, res, { tenantId: admin.tenantId, userId: admin.userId, meta: requestMeta(req) });
+    await this.exports.export(project, withSecrets, res, {
+      tenantId: admin.tenantId,
+      userId: admin.userId,
+      meta: requestMeta(req),
+    });
   }
 
   private async project(admin: AdminContext, id: string): Promise<Project> {
@@ -95,6 +163,7 @@ export class UserTransferController {
 
 function flag(r: QueryReader, name: string): boolean {
   const value = r.string(name, 5);
-  if (value !== undefined && value !== 'true' && value !== 'false') r.fail(name, 'must be true or false');
+  if (value !== undefined && value !== 'true' && value !== 'false')
+    r.fail(name, 'must be true or false');
   return value === 'true';
 }

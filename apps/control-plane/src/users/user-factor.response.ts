@@ -5,11 +5,27 @@ const TYPES = ['totp', 'sms', 'passkey', 'backup_codes'] satisfies AdminFactorTy
 
 /** One second factor of a user (CONTRACT §13); null where a field does not apply to its type. */
 export class UserFactorResponse {
-  @ApiProperty({ description: 'Opaque; `DELETE …/factors/{factor_id}` removes it (for `backup_codes`, the whole set)' }) id!: string;
+  @ApiProperty({
+    description:
+      'Opaque; `DELETE …/factors/{factor_id}` removes it (for `backup_codes`, the whole set)',
+  })
+  id!: string;
   @ApiProperty({ enum: TYPES }) type!: AdminFactorType;
-  @ApiProperty({ type: String, nullable: true, description: "A passkey's name" }) name!: string | null;
-  @ApiProperty({ type: String, nullable: true, description: 'SMS: the number with all but its first three and last two characters hidden', example: '+49•••••••12' }) phone_number_hint!: string | null;
-  @ApiProperty({ type: Number, nullable: true, description: 'Backup codes: how many are still unused' }) remaining!: number | null;
+  @ApiProperty({ type: String, nullable: true, description: "A passkey's name" }) name!:
+    string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'SMS: the number with all but its first three and last two characters hidden',
+    example: '+49•••••••12',
+  })
+  phone_number_hint!: string | null;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: 'Backup codes: how many are still unused',
+  })
+  remaining!: number | null;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) last_used_at!: string | null;
 }
@@ -39,7 +55,11 @@ export function toUserFactorResponse(f: UserFactorRow): UserFactorResponse {
 
 /** `POST /v1/admin/users/{id}/impersonate`: the one-time link and when it stops working. */
 export class ImpersonationLinkResponse {
-  @ApiProperty({ description: 'Open it in a browser once, within 60 s: a session of the user starts on the auth runtime and the browser lands on the redirect URL', example: 'https://auth.example.com/v1/auth/impersonation/verify?token=…&project_key=pk_…' })
+  @ApiProperty({
+    description:
+      'Open it in a browser once, within 60 s: a session of the user starts on the auth runtime and the browser lands on the redirect URL',
+    example: 'https://auth.example.com/v1/auth/impersonation/verify?token=…&project_key=pk_…',
+  })
   url!: string;
 
   @ApiProperty({ format: 'date-time' }) expires_at!: string;

@@ -43,16 +43,36 @@ export class UserFactorsRepository {
   }
 
   /** Deletes an enabled TOTP or SMS factor by id; its type, or null when the user has none with that id. */
-  async deleteFactor(manager: EntityManager, userId: string, id: string): Promise<'totp' | 'sms' | null> {
-    const rows = await queryRows<{ type: 'totp' | 'sms' }>(manager, `DELETE FROM mfa_factors WHERE id = $1 AND user_id = $2 AND status = 'enabled' RETURNING type`, [id, userId]);
+  async deleteFactor(
+    manager: EntityManager,
+    userId: string,
+    id: string,
+  ): Promise<'totp' | 'sms' | null> {
+    const rows = await queryRows<{ type: 'totp' | 'sms' }>(
+      manager,
+      `DELETE FROM mfa_factors WHERE id = $1 AND user_id = $2 AND status = 'enabled' RETURNING type`,
+      [id, userId],
+    );
     return rows[0]?.type ?? null;
   }
 
   /** Deletes every backup code of the user when `id` names their set (any of its codes); how many were unused, or null. */
-  async deleteBackupCodes(manager: EntityManager, userId: string, id: string): Promise<number | null> {
-    const named = await queryRows(manager, `SELECT 1 FROM mfa_backup_codes WHERE id = $1 AND user_id = $2`, [id, userId]);
+  async deleteBackupCodes(
+    manager: EntityManager,
+    userId: string,
+    id: string,
+  ): Promise<number | null> {
+    const named = await queryRows(
+      manager,
+      `SELECT 1 FROM mfa_backup_codes WHERE id = $1 AND user_id = $2`,
+      [id, userId],
+    );
     if (!named.length) return null;
-    const rows = await queryRows<{ used_at: Date | null }>(manager, `DELETE FROM mfa_backup_codes WHERE user_id = $1 RETURNING used_at`, [userId]);
+    const rows = await queryRows<{ used_at: Date | null }>(
+      manager,
+      `DELETE FROM mfa_backup_codes WHERE user_id = $1 RETURNING used_at`,
+      [userId],
+    );
     return rows.filter((r) => r.used_at === null).length;
   }
 
@@ -66,18 +86,48 @@ export class UserFactorsRepository {
     return rows.length;
   }
 
-  async deletePasskey(manager: EntityManager, userId: string, id: string): Promise<{ id: string; name: string } | null> {
-    const rows = await queryRows<{ id: string; name: string }>(manager, `DELETE FROM passkeys WHERE id = $1 AND user_id = $2 RETURNING id, name`, [id, userId]);
+  async deletePasskey(
+    manager: EntityManager,
+    userId: string,
+    id: string,
+  ): Promise<{ id: string; name: string } | null> {
+    const rows = await queryRows<{ id: string; name: string }>(
+      manager,
+      `DELETE FROM passkeys WHERE id = $1 AND user_id = $2 RETURNING id, name`,
+      [id, userId],
+    );
     return rows[0] ?? null;
   }
 
   /** "Reset MFA": every factor (pending set-ups too), backup code and passkey of the user. */
-  async deleteAll(manager: EntityManager, userId: string): Promise<{ factors: ('totp' | 'sms')[]; backupCodes: number; passkeys: { id: string; name: string }[] }> {
-    const factors = await queryRows<{ type: 'totp' | 'sms'; status: string }>(manager, `DELETE FROM mfa_factors WHERE user_id = $1 RETURNING type, status`, [userId]);
-    const codes = await queryRows<{ used_at: Date | null }>(manager, `DELETE FROM mfa_backup_codes WHERE user_id = $1 RETURNING used_at`, [userId]);
-    const passkeys = await queryRows<{ id: string; name: string }>(manager, `DELETE FROM passkeys WHERE user_id = $1 RETURNING id, name`, [userId]);
+  async deleteAll(
+    manager: EntityManager,
+    userId: string,
+  ): Promise<{
+    factors: ('totp' | 'sms')[];
+    backupCodes: number;
+    passkeys: { id: string; name: string }[];
+  }> {
+    const factors = await queryRows<{ type: 'totp' | 'sms'; status: string }>(
+      manager,
+      `DELETE FROM mfa_factors WHERE user_id = $1 RETURNING type, status`,
+      [userId],
+    );
+    const codes = await queryRows<{ used_at: Date | null }>(
+      manager,
+      `DELETE FROM mfa_backup_codes WHERE user_id = $1 RETURNING used_at`,
+      [userId],
+    );
+    const passkeys = await queryRows<{ id: string; name: string }>(
+      manager,
+      `DELETE FROM passkeys WHERE user_id = $1 RETURNING id, name`,
+      [userId],
+    );
     return {
-      factors: factors.filter((f) => f.status === 'enabled').map((f) => f.type).sort(),
+      factors: factors
+        .filter((f) => f.status === 'enabled')
+        .map((f) => f.type)
+        .sort(),
       backupCodes: codes.filter((c) => c.used_at === null).length,
       passkeys: passkeys.sort((a, b) => a.id.localeCompare(b.id)),
     };

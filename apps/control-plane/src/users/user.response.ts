@@ -12,14 +12,22 @@ export class UserResponse {
   @ApiProperty({ format: 'uuid' }) project_id!: string;
   @ApiProperty() email!: string;
   @ApiProperty() email_verified!: boolean;
-  @ApiProperty({ type: String, nullable: true, description: 'Lower case' }) username!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Lower case' }) username!:
+    string | null;
   @ApiProperty({ enum: ['active', 'disabled'] satisfies UserStatus[] }) status!: UserStatus;
   @ApiProperty({ description: 'An administrator of the tenant (console)' }) is_admin!: boolean;
-  @ApiProperty({ type: 'object', additionalProperties: true, description: 'Free-form JSON object' }) metadata!: Record<string, unknown>;
-  @ApiProperty({ enum: ['sms', 'totp'] satisfies MfaFactorType[], isArray: true, description: 'Enabled factors, sorted' }) mfa_factors!: string[];
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'Free-form JSON object' })
+  metadata!: Record<string, unknown>;
+  @ApiProperty({
+    enum: ['sms', 'totp'] satisfies MfaFactorType[],
+    isArray: true,
+    description: 'Enabled factors, sorted',
+  })
+  mfa_factors!: string[];
   @ApiProperty({ format: 'date-time' }) created_at!: string;
   @ApiProperty({ format: 'date-time' }) updated_at!: string;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true }) last_sign_in_at!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) last_sign_in_at!:
+    string | null;
 }
 
 /** One of the user's active sessions. */
@@ -31,7 +39,13 @@ class UserSessionResponse {
   @ApiProperty({ format: 'date-time' }) created_at!: string;
   @ApiProperty({ format: 'date-time' }) last_active_at!: string;
   @ApiProperty({ format: 'date-time' }) expires_at!: string;
-  @ApiProperty({ type: String, nullable: true, description: 'The admin who opened this session by impersonation (CONTRACT §13); null for the user\'s own' }) impersonator_id!: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      "The admin who opened this session by impersonation (CONTRACT §13); null for the user's own",
+  })
+  impersonator_id!: string | null;
 }
 
 /** One of the user's organizations, with their role in it. */
@@ -49,7 +63,8 @@ export class UserDetailResponse extends UserResponse {
     type: String,
     format: 'date-time',
     nullable: true,
-    description: 'While too many wrong passwords (for the email or username) or second-factor codes lock the account: when the lock ends; null when none holds. `PATCH {status: "active"}` unlocks',
+    description:
+      'While too many wrong passwords (for the email or username) or second-factor codes lock the account: when the lock ends; null when none holds. `PATCH {status: "active"}` unlocks',
   })
   locked_until!: string | null;
   @ApiProperty({ type: [UserSessionResponse] }) sessions!: UserSessionResponse[];
@@ -79,7 +94,12 @@ export function toUserResponse(u: UserRow): UserResponse {
   };
 }
 
-export function toUserDetailResponse(u: UserRow, sessions: SessionRow[], organizations: UserOrganizationRow[], lockedUntil: Date | null): UserDetailResponse {
+export function toUserDetailResponse(
+  u: UserRow,
+  sessions: SessionRow[],
+  organizations: UserOrganizationRow[],
+  lockedUntil: Date | null,
+): UserDetailResponse {
   return {
     ...toUserResponse(u),
     locked_until: lockedUntil === null ? null : lockedUntil.toISOString(),
@@ -93,6 +113,12 @@ export function toUserDetailResponse(u: UserRow, sessions: SessionRow[], organiz
       expires_at: iso(s.expires_at),
       impersonator_id: s.impersonator_id ?? null,
     })),
-    organizations: organizations.map((o) => ({ id: o.id, name: o.name, slug: o.slug, role: o.role, joined_at: iso(o.joined_at) })),
+    organizations: organizations.map((o) => ({
+      id: o.id,
+      name: o.name,
+      slug: o.slug,
+      role: o.role,
+      joined_at: iso(o.joined_at),
+    })),
   };
 }

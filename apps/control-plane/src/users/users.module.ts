@@ -9,6 +9,13 @@ import { UsersService } from './users.service';
 @Module({
   imports: [OrganizationMembersModule],
   controllers: [UsersController],
-  providers: [AdminGuard, UsersRepository, UsersService, OneTimeTokensRepository, PasswordPolicy, UserFactorsRepository],
+  providers: [
+    AdminGuard,
+    UsersRepository,
+    UsersService,
+    OneTimeTokensRepository,
+    PasswordPolicy,
+    UserFactorsRepository,
+  ],
 })
 export class UsersModule {}

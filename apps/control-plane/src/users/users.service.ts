@@ -30,7 +30,11 @@ import { OrganizationMembersRepository } from '@gatehouse/organizations';
 import type { CreateUserDto } from './dto/create-user.dto';
 import type { ImpersonateUserDto } from './dto/impersonate-user.dto';
 import type { UpdateUserDto } from './dto/update-user.dto';
-import { toUserFactorResponse, type ImpersonationLinkResponse, type UserFactorListResponse } from './user-factor.response';
+import {
+  toUserFactorResponse,
+  type ImpersonationLinkResponse,
+  type UserFactorListResponse,
+} from './user-factor.response';
 import { UserFactorsRepository } from './user-factors.repository';
 import { toUserDetailResponse, toUserResponse, type UserResponse } from './user.response';
 
@@ -39,7 +43,13 @@ const noSuchSession = () => new ProblemError('not-found', { detail: 'No such ses
 /** The `revoke_reason` (and event `reason`) of a session an admin ended through the session routes. */
 const ADMIN_REVOKED = 'admin_revoked';
 /** The admin ends the user's sessions: their `session.revoked` events are the admin's, under the user's project. */
-const revokedBy = (admin: AdminContext, user: UserRow, meta: RequestMeta): SessionRevoker => ({ tenantId: admin.tenantId, projectId: user.project_id, actorType: 'admin', actorId: admin.userId, meta });
+const revokedBy = (admin: AdminContext, user: UserRow, meta: RequestMeta): SessionRevoker => ({
+  tenantId: admin.tenantId,
+  projectId: user.project_id,
+  actorType: 'admin',
+  actorId: admin.userId,
+  meta,
+});
 
 /** The reset flow's token lifetime (CONTRACT §5) and a set-password invitation's (§13). */
 const RESET_TTL_MS = 3600_000;
@@ -52,9 +62,16 @@ export const IMPERSONATION_LINK_TTL_MS = 60_000;
  * `settings.password_reset_url`, else `default_redirect_url`, else its first redirect URL, with
  * `?token=`; null when it has none of these.
  */
-export function passwordResetLink(project: Pick<Project, 'settings' | 'redirectUrls'>, token: string): string | null {
+export function passwordResetLink(
+  project: Pick<Project, 'settings' | 'redirectUrls'>,
+  token: string,
+): string | null {
   const settings = project.settings as Record<string, unknown>;
-  const base = [settings.password_reset_url, settings.default_redirect_url, project.redirectUrls[0]].find((v): v is string => typeof v === 'string' && v.length > 0);
+  const base = [
+    settings.password_reset_url,
+    settings.default_redirect_url,
+    project.redirectUrls[0],
+  ].find((v): v is string => typeof v === 'string' && v.length > 0);
   if (!base) return null;
   const url = new URL(base);
   url.searchParams.set('token', token);
@@ -62,13 +79,20 @@ export function passwordResetLink(project: Pick<Project, 'settings' | 'redirectU
 }
 
 const noLinkTarget = () =>
-  new ProblemError('conflict', { detail: 'The project has no password_reset_url, default_redirect_url or redirect URL for the link.' });
+  new ProblemError('conflict', {
+    detail:
+      'The project has no password_reset_url, default_redirect_url or redirect URL for the link.',
+  });
 
 /** `{from, to}` of each field whose value changes (`data.changes` of an update event, CONTRACT §13). */
-function changesOf(before: Record<string, unknown>, after: Record<string, unknown>): Record<string, { from: unknown; to: unknown }> {
+function changesOf(
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+): Record<string, { from: unknown; to: unknown }> {
   const changes: Record<string, { from: unknown; to: unknown }> = {};
   for (const [field, to] of Object.entries(after)) {
-    if (to !== undefined && JSON.stringify(before[field]) !== JSON.stringify(to)) changes[field] = { from: before[field], to };
+    if (to !== undefined && JSON.stringify(before[field]) !== JSON.stringify(to))
+      changes[field] = { from: before[field], to };
   }
   return changes;
 }
@@ -111,7 +135,9 @@ export class UsersService {
    * queued inside the transaction: a queue failure leaves no user behind (503).
    */
   async create(admin: AdminContext, dto: CreateUserDto, meta: RequestMeta): Promise<UserResponse> {
-    const project = isId(dto.project_id) ? await this.projects.findInTenant(admin.tenantId, dto.project_id) : null;
+    const project = isId(dto.project_id)
+      ? await this.projects.findInTenant(admin.tenantId, dto.project_id)
+      : null;
     if (!project) throw new ProblemError('not-found', { detail: 'No such project.' });
     const email = dto.email.trim();
     const username = dto.username?.toLowerCase() ?? null;
@@ -144,19 +170,48 @@ export class UsersService {
             action: 'user.created',
             resourceType: 'user',
             resourceId: user.id,
-            data: { user: { id: user.id, email: user.email, username: user.username, project_id: project.id }, password_set: hashed !== null, invitation_sent: invite },
+            data: {
+              user: {
+                id: user.id,
+                email: user.email,
+                username: user.username,
+                project_id: project.id,
+              },
+              password_set: hashed !== null,
+              invitation_sent: invite,
+            },
           }),
         );
         if (invite) {
-          const token = await this.oneTimeTokens.issue(manager, user, 'password-reset', new Date(this.clock.nowMs() + SET_PASSWORD_TTL_MS), { email: user.email, set_password: true });
-          await this.enqueue({ template: 'set-password', to: user.email, projectId: project.id, projectName: project.name, variables: { link: passwordResetLink(project, token)!, expires_in_days: '7' } });
+          const token = await this.oneTimeTokens.issue(
+            manager,
+            user,
+            'password-reset',
+            new Date(this.clock.nowMs() + SET_PASSWORD_TTL_MS),
+            { email: user.email, set_password: true },
+          );
+          await this.enqueue({
+            template: 'set-password',
+            to: user.email,
+            projectId: project.id,
+            projectName: project.name,
+            variables: { link: passwordResetLink(project, token)!, expires_in_days: '7' },
+          });
         }
         return user.id;
       });
     } catch (err) {
       const constraint = uniqueViolation(err);
-      if (constraint === 'users_project_email_uq') throw new ProblemError('conflict', { detail: 'A user with this email already exists in the project.', errors: { email: ['is already registered'] } });
-      if (constraint === 'users_project_username_uq') throw new ProblemError('conflict', { detail: 'This username is taken in the project.', errors: { username: ['is already taken'] } });
+      if (constraint === 'users_project_email_uq')
+        throw new ProblemError('conflict', {
+          detail: 'A user with this email already exists in the project.',
+          errors: { email: ['is already registered'] },
+        });
+      if (constraint === 'users_project_username_uq')
+        throw new ProblemError('conflict', {
+          detail: 'This username is taken in the project.',
+          errors: { username: ['is already taken'] },
+        });
       throw err;
     }
     const created = await this.users.findInTenant(admin.tenantId, userId);
@@ -173,11 +228,18 @@ export class UsersService {
     await this.dataSource.transaction(async (manager) => {
       const user = await this.users.lockInTenant(manager, admin.tenantId, id);
       if (!user) throw notFound();
-      if (user.status !== 'active') throw new ProblemError('conflict', { detail: 'The user is disabled; enable them first.' });
+      if (user.status !== 'active')
+        throw new ProblemError('conflict', { detail: 'The user is disabled; enable them first.' });
       const project = await this.projects.findInTenant(admin.tenantId, user.project_id, manager);
       if (!project) throw notFound();
       if (!passwordResetLink(project, 'x')) throw noLinkTarget();
-      const token = await this.oneTimeTokens.issue(manager, { id: user.id, tenantId: user.tenant_id, projectId: user.project_id }, 'password-reset', new Date(this.clock.nowMs() + RESET_TTL_MS), { email: user.email });
+      const token = await this.oneTimeTokens.issue(
+        manager,
+        { id: user.id, tenantId: user.tenant_id, projectId: user.project_id },
+        'password-reset',
+        new Date(this.clock.nowMs() + RESET_TTL_MS),
+        { email: user.email },
+      );
       await this.events.record(
         manager,
         adminEvent(admin, meta, {
@@ -188,7 +250,13 @@ export class UsersService {
           data: { user: { id: user.id, email: user.email, project_id: user.project_id } },
         }),
       );
-      await this.enqueue({ template: 'password-reset', to: user.email, projectId: project.id, projectName: project.name, variables: { link: passwordResetLink(project, token)!, expires_in_minutes: '60' } });
+      await this.enqueue({
+        template: 'password-reset',
+        to: user.email,
+        projectId: project.id,
+        projectName: project.name,
+        variables: { link: passwordResetLink(project, token)!, expires_in_minutes: '60' },
+      });
     });
   }
 
@@ -198,23 +266,38 @@ export class UsersService {
    * tenant cannot be impersonated (403), nor a disabled user (409); `redirect_url` must be one of
    * the project's registered redirect URLs (400). Audited `user.impersonated` with the reason.
    */
-  async impersonate(admin: AdminContext, id: string, dto: ImpersonateUserDto, meta: RequestMeta): Promise<ImpersonationLinkResponse> {
+  async impersonate(
+    admin: AdminContext,
+    id: string,
+    dto: ImpersonateUserDto,
+    meta: RequestMeta,
+  ): Promise<ImpersonationLinkResponse> {
     assertRecentProof(admin, this.clock.nowMs());
     if (!isId(id)) throw notFound();
     return this.dataSource.transaction(async (manager) => {
       const user = await this.users.lockInTenant(manager, admin.tenantId, id);
       if (!user) throw notFound();
-      if (user.is_admin) throw new ProblemError('forbidden', { detail: 'An administrator of the tenant cannot be impersonated.' });
-      if (user.status !== 'active') throw new ProblemError('conflict', { detail: 'The user is disabled; enable them first.' });
+      if (user.is_admin)
+        throw new ProblemError('forbidden', {
+          detail: 'An administrator of the tenant cannot be impersonated.',
+        });
+      if (user.status !== 'active')
+        throw new ProblemError('conflict', { detail: 'The user is disabled; enable them first.' });
       const project = await this.projects.findInTenant(admin.tenantId, user.project_id, manager);
       if (!project) throw notFound();
       const target = this.impersonationTarget(project, dto.redirect_url);
       const expiresAt = new Date(this.clock.nowMs() + IMPERSONATION_LINK_TTL_MS);
-      const token = await this.oneTimeTokens.issue(manager, { id: user.id, tenantId: user.tenant_id, projectId: user.project_id }, 'impersonation', expiresAt, {
-        admin_id: admin.userId,
-        admin_project_id: admin.consoleProjectId,
-        redirect_url: target,
-      });
+      const token = await this.oneTimeTokens.issue(
+        manager,
+        { id: user.id, tenantId: user.tenant_id, projectId: user.project_id },
+        'impersonation',
+        expiresAt,
+        {
+          admin_id: admin.userId,
+          admin_project_id: admin.consoleProjectId,
+          redirect_url: target,
+        },
+      );
       await this.events.record(
         manager,
         adminEvent(admin, meta, {
@@ -222,7 +305,12 @@ export class UsersService {
           action: 'user.impersonated',
           resourceType: 'user',
           resourceId: user.id,
-          data: { user: { id: user.id, email: user.email, project_id: user.project_id }, reason: dto.reason, redirect_url: target, expires_at: expiresAt.toISOString() },
+          data: {
+            user: { id: user.id, email: user.email, project_id: user.project_id },
+            reason: dto.reason,
+            redirect_url: target,
+            expires_at: expiresAt.toISOString(),
+          },
         }),
       );
       const url = new URL(`${this.config.http.publicAuthUrl}/v1/auth/impersonation/verify`);
@@ -237,12 +325,20 @@ export class UsersService {
     if (given !== undefined) {
       const href = parseUrl(given)?.href;
       const match = href ? project.redirectUrls.find((r) => parseUrl(r)?.href === href) : undefined;
-      if (!match) throw ProblemError.validation({ redirect_url: ["must be one of the project's registered redirect URLs"] });
+      if (!match)
+        throw ProblemError.validation({
+          redirect_url: ["must be one of the project's registered redirect URLs"],
+        });
       return match;
     }
     const settings = project.settings as Record<string, unknown>;
-    const fallback = [settings.default_redirect_url, project.redirectUrls[0]].find((v): v is string => typeof v === 'string' && v.length > 0);
-    if (!fallback) throw new ProblemError('conflict', { detail: 'The project has no default_redirect_url or redirect URL to land on.' });
+    const fallback = [settings.default_redirect_url, project.redirectUrls[0]].find(
+      (v): v is string => typeof v === 'string' && v.length > 0,
+    );
+    if (!fallback)
+      throw new ProblemError('conflict', {
+        detail: 'The project has no default_redirect_url or redirect URL to land on.',
+      });
     return fallback;
   }
 
@@ -250,14 +346,23 @@ export class UsersService {
   async listFactors(tenantId: string, id: string): Promise<UserFactorListResponse> {
     const user = isId(id) ? await this.users.findInTenant(tenantId, id) : null;
     if (!user) throw notFound();
-    return { factors: (await this.factors.list(this.dataSource.manager, user.id)).map(toUserFactorResponse) };
+    return {
+      factors: (await this.factors.list(this.dataSource.manager, user.id)).map(
+        toUserFactorResponse,
+      ),
+    };
   }
 
   /**
    * `DELETE /v1/admin/users/{id}/factors/{factor_id}` ★: one TOTP or SMS factor (its backup codes
    * go with the last one, as the runtime's own removal does), the backup-code set, or one passkey.
    */
-  async removeFactor(admin: AdminContext, id: string, factorId: string, meta: RequestMeta): Promise<void> {
+  async removeFactor(
+    admin: AdminContext,
+    id: string,
+    factorId: string,
+    meta: RequestMeta,
+  ): Promise<void> {
     assertRecentProof(admin, this.clock.nowMs());
     if (!isId(id)) throw notFound();
     const noSuchFactor = () => new ProblemError('not-found', { detail: 'No such factor.' });
@@ -294,7 +399,8 @@ export class UsersService {
       if (!user) throw notFound();
       const removed = await this.factors.deleteAll(manager, user.id);
       for (const factor of removed.factors) await this.mfaEvent(manager, admin, user, factor, meta);
-      for (const passkey of removed.passkeys) await this.passkeyRemoved(manager, admin, user, passkey, meta);
+      for (const passkey of removed.passkeys)
+        await this.passkeyRemoved(manager, admin, user, passkey, meta);
       await this.events.record(
         manager,
         adminEvent(admin, meta, {
@@ -302,20 +408,52 @@ export class UsersService {
           action: 'user.mfa_reset',
           resourceType: 'user',
           resourceId: user.id,
-          data: { user: { id: user.id, email: user.email, project_id: user.project_id }, factors: removed.factors, backup_codes: removed.backupCodes, passkeys: removed.passkeys.length },
+          data: {
+            user: { id: user.id, email: user.email, project_id: user.project_id },
+            factors: removed.factors,
+            backup_codes: removed.backupCodes,
+            passkeys: removed.passkeys.length,
+          },
         }),
       );
     });
   }
 
-  private mfaEvent(manager: EntityManager, admin: AdminContext, user: UserRow, factor: string, meta: RequestMeta) {
-    return this.events.record(manager, adminEvent(admin, meta, { projectId: user.project_id, action: 'mfa.disabled', resourceType: 'user', resourceId: user.id, data: { user: { id: user.id }, factor } }));
-  }
-
-  private passkeyRemoved(manager: EntityManager, admin: AdminContext, user: UserRow, passkey: { id: string; name: string }, meta: RequestMeta) {
+  private mfaEvent(
+    manager: EntityManager,
+    admin: AdminContext,
+    user: UserRow,
+    factor: string,
+    meta: RequestMeta,
+  ) {
     return this.events.record(
       manager,
-      adminEvent(admin, meta, { projectId: user.project_id, action: 'passkey.removed', resourceType: 'passkey', resourceId: passkey.id, data: { passkey: { id: passkey.id, user_id: user.id, name: passkey.name } } }),
+      adminEvent(admin, meta, {
+        projectId: user.project_id,
+        action: 'mfa.disabled',
+        resourceType: 'user',
+        resourceId: user.id,
+        data: { user: { id: user.id }, factor },
+      }),
+    );
+  }
+
+  private passkeyRemoved(
+    manager: EntityManager,
+    admin: AdminContext,
+    user: UserRow,
+    passkey: { id: string; name: string },
+    meta: RequestMeta,
+  ) {
+    return this.events.record(
+      manager,
+      adminEvent(admin, meta, {
+        projectId: user.project_id,
+        action: 'passkey.removed',
+        resourceType: 'passkey',
+        resourceId: passkey.id,
+        data: { passkey: { id: passkey.id, user_id: user.id, name: passkey.name } },
+      }),
     );
   }
 
@@ -323,19 +461,25 @@ export class UsersService {
   private async enqueue(message: MailMessage): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new DependencyUnavailableError('queue')), this.config.http.dependencyTimeoutMs);
+      timer = setTimeout(
+        () => reject(new DependencyUnavailableError('queue')),
+        this.config.http.dependencyTimeoutMs,
+      );
     });
     try {
       await Promise.race([this.mail.send(message), timeout]);
     } catch (err) {
-      throw err instanceof DependencyUnavailableError ? err : new DependencyUnavailableError('queue', err);
+      throw err instanceof DependencyUnavailableError
+        ? err
+        : new DependencyUnavailableError('queue', err);
     } finally {
       clearTimeout(timer);
     }
   }
 
   async list(tenantId: string, filter: UserFilter, page: Page) {
-    if (filter.projectId !== undefined && !isId(filter.projectId)) return paginated('users', [], page, 0);
+    if (filter.projectId !== undefined && !isId(filter.projectId))
+      return paginated('users', [], page, 0);
     const [rows, total] = await this.users.list(tenantId, filter, page);
     return paginated('users', rows.map(toUserResponse), page, total);
   }
@@ -349,28 +493,45 @@ export class UsersService {
       this.lockout.lockedUntil(user.project_id, user.email, user.username),
       this.mfaLockout.lockedUntil(user.project_id, user.id),
     ]);
-    const lockedUntil = [passwordLock, factorLock].reduce<Date | null>((a, b) => (b && (!a || b > a) ? b : a), null);
+    const lockedUntil = [passwordLock, factorLock].reduce<Date | null>(
+      (a, b) => (b && (!a || b > a) ? b : a),
+      null,
+    );
     return toUserDetailResponse(user, sessions, organizations, lockedUntil);
   }
 
   async update(admin: AdminContext, id: string, dto: UpdateUserDto, meta: RequestMeta) {
     if (!isId(id)) throw notFound();
     if (id === admin.userId && dto.status === 'disabled') {
-      throw new ProblemError('conflict', { detail: 'You cannot disable your own account.', errors: { status: ['cannot disable your own account'] } });
+      throw new ProblemError('conflict', {
+        detail: 'You cannot disable your own account.',
+        errors: { status: ['cannot disable your own account'] },
+      });
     }
     await this.dataSource.transaction(async (manager) => {
       const user = await this.users.lockInTenant(manager, admin.tenantId, id);
       if (!user) throw notFound();
-      const changed = (['status', 'metadata', 'email_verified'] as const).filter((k) => dto[k] !== undefined);
+      const changed = (['status', 'metadata', 'email_verified'] as const).filter(
+        (k) => dto[k] !== undefined,
+      );
       if (!changed.length) return;
       const changes = changesOf(
         { status: user.status, metadata: user.metadata, email_verified: user.email_verified },
         { status: dto.status, metadata: dto.metadata, email_verified: dto.email_verified },
       );
-      await this.users.update(manager, user.id, { status: dto.status, metadata: dto.metadata, emailVerified: dto.email_verified });
+      await this.users.update(manager, user.id, {
+        status: dto.status,
+        metadata: dto.metadata,
+        emailVerified: dto.email_verified,
+      });
       let revoked: string[] = [];
       if (dto.status === 'disabled') {
-        revoked = await this.revocation.revokeAll(manager, user.id, revokedBy(admin, user, meta), 'user_disabled');
+        revoked = await this.revocation.revokeAll(
+          manager,
+          user.id,
+          revokedBy(admin, user, meta),
+          'user_disabled',
+        );
       }
       if (dto.status === 'active') {
         await this.lockout.reset(user.project_id, user.email, user.username);
@@ -387,7 +548,9 @@ export class UsersService {
             user: { id: user.id, email: user.email, project_id: user.project_id },
             changed,
             changes,
-            ...(dto.status !== undefined ? { status: dto.status, previous_status: user.status } : {}),
+            ...(dto.status !== undefined
+              ? { status: dto.status, previous_status: user.status }
+              : {}),
             ...(dto.status === 'disabled' ? { revoked_sessions: revoked.length } : {}),
           },
         }),
@@ -404,13 +567,17 @@ export class UsersService {
    */
   async delete(admin: AdminContext, id: string, meta: RequestMeta): Promise<void> {
     if (!isId(id)) throw notFound();
-    if (id === admin.userId) throw new ProblemError('conflict', { detail: 'You cannot delete your own account.' });
+    if (id === admin.userId)
+      throw new ProblemError('conflict', { detail: 'You cannot delete your own account.' });
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.deleteOnce(admin, id, meta);
       } catch (err) {
         if (!(err instanceof MembershipsChanged)) throw err;
-        if (attempt === 3) throw new ProblemError('conflict', { detail: "The user's organizations changed while deleting; try again." });
+        if (attempt === 3)
+          throw new ProblemError('conflict', {
+            detail: "The user's organizations changed while deleting; try again.",
+          });
       }
     }
   }
@@ -429,7 +596,12 @@ export class UsersService {
           extensions: { organization_ids: orphaned.map((o) => o.organization_id) },
         });
       }
-      const sessionIds = await this.revocation.endWithDeletedUser(manager, user.id, revokedBy(admin, user, meta), 'user_deleted');
+      const sessionIds = await this.revocation.endWithDeletedUser(
+        manager,
+        user.id,
+        revokedBy(admin, user, meta),
+        'user_deleted',
+      );
       await this.users.delete(manager, user.id);
       await this.events.record(
         manager,
@@ -438,7 +610,10 @@ export class UsersService {
           action: 'user.deleted',
           resourceType: 'user',
           resourceId: user.id,
-          data: { user: { id: user.id, email: user.email, project_id: user.project_id }, revoked_sessions: sessionIds.length },
+          data: {
+            user: { id: user.id, email: user.email, project_id: user.project_id },
+            revoked_sessions: sessionIds.length,
+          },
         }),
       );
     });
@@ -450,13 +625,27 @@ export class UsersService {
    * user's and not yet revoked, else 404, an ended session included (docs/admin-api.md). The user's
    * row is locked first, as every change of theirs does; the user stays active.
    */
-  async revokeSession(admin: AdminContext, id: string, sessionId: string, meta: RequestMeta): Promise<void> {
+  async revokeSession(
+    admin: AdminContext,
+    id: string,
+    sessionId: string,
+    meta: RequestMeta,
+  ): Promise<void> {
     if (!isId(id)) throw notFound();
     if (!isId(sessionId)) throw noSuchSession();
     await this.dataSource.transaction(async (manager) => {
       const user = await this.users.lockInTenant(manager, admin.tenantId, id);
       if (!user) throw notFound();
-      if (!(await this.revocation.revokeOne(manager, user.id, sessionId, revokedBy(admin, user, meta), ADMIN_REVOKED))) throw noSuchSession();
+      if (
+        !(await this.revocation.revokeOne(
+          manager,
+          user.id,
+          sessionId,
+          revokedBy(admin, user, meta),
+          ADMIN_REVOKED,
+        ))
+      )
+        throw noSuchSession();
     });
   }
 
@@ -470,7 +659,12 @@ export class UsersService {
     await this.dataSource.transaction(async (manager) => {
       const user = await this.users.lockInTenant(manager, admin.tenantId, id);
       if (!user) throw notFound();
-      await this.revocation.revokeAll(manager, user.id, revokedBy(admin, user, meta), ADMIN_REVOKED);
+      await this.revocation.revokeAll(
+        manager,
+        user.id,
+        revokedBy(admin, user, meta),
+        ADMIN_REVOKED,
+      );
     });
   }
 }

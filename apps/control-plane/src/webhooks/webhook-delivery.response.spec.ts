@@ -1,7 +1,8 @@
 import { deliveryError } from './webhook-delivery.response';
 
 describe('deliveryError (CONTRACT §13 names of a failed attempt)', () => {
-  const failed = (responseStatus: number | null, error: string | null) => deliveryError({ status: 'failed', responseStatus, error });
+  const failed = (responseStatus: number | null, error: string | null) =>
+    deliveryError({ status: 'failed', responseStatus, error });
 
   it('is null for a success and an attempt not yet made', () => {
     expect(deliveryError({ status: 'succeeded', responseStatus: 200, error: null })).toBeNull();
@@ -17,7 +18,12 @@ describe('deliveryError (CONTRACT §13 names of a failed attempt)', () => {
   });
 
   it('names a connection error by what the worker recorded', () => {
-    expect(failed(null, 'refused address: the host is or resolves to a loopback, private, link-local or metadata address')).toBe('blocked_address');
+    expect(
+      failed(
+        null,
+        'refused address: the host is or resolves to a loopback, private, link-local or metadata address',
+      ),
+    ).toBe('blocked_address');
     expect(failed(null, 'timeout after 1500 ms')).toBe('timeout');
     expect(failed(null, 'ETIMEDOUT')).toBe('timeout');
     expect(failed(null, 'ENOTFOUND')).toBe('dns_failure');

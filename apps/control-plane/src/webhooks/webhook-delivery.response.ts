@@ -5,14 +5,31 @@ import { PaginationResponse } from '../common/pagination.response';
 /** Delivery record (docs/api-contract.md §10): one per attempt. */
 export class WebhookDeliveryResponse {
   @ApiProperty({ format: 'uuid' }) id!: string;
-  @ApiProperty({ format: 'uuid', description: 'The event sent (`webhook-id`); the same for every attempt of it' }) event_id!: string;
+  @ApiProperty({
+    format: 'uuid',
+    description: 'The event sent (`webhook-id`); the same for every attempt of it',
+  })
+  event_id!: string;
   @ApiProperty({ example: 'user.created' }) event_type!: string;
-  @ApiProperty({ enum: ['pending', 'succeeded', 'failed'] satisfies DeliveryStatus[], description: '`pending` only for an attempt queued and not yet made' })
+  @ApiProperty({
+    enum: ['pending', 'succeeded', 'failed'] satisfies DeliveryStatus[],
+    description: '`pending` only for an attempt queued and not yet made',
+  })
   status!: DeliveryStatus;
   @ApiProperty({ type: 'integer', minimum: 1 }) attempt!: number;
-  @ApiProperty({ type: 'integer', nullable: true, description: "The receiver's HTTP status; null when none came back" }) response_status!: number | null;
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: "The receiver's HTTP status; null when none came back",
+  })
+  response_status!: number | null;
   @ApiProperty({ type: 'integer', nullable: true }) duration_ms!: number | null;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the next attempt is due, while one is scheduled' })
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'When the next attempt is due, while one is scheduled',
+  })
   next_attempt_at!: string | null;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
 }
@@ -37,7 +54,15 @@ export function toWebhookDeliveryResponse(d: WebhookDelivery): WebhookDeliveryRe
   };
 }
 
-export const DELIVERY_ERRORS = ['connection_refused', 'timeout', 'dns_failure', 'tls_error', 'blocked_address', 'redirect_not_followed', 'http_error'] as const;
+export const DELIVERY_ERRORS = [
+  'connection_refused',
+  'timeout',
+  'dns_failure',
+  'tls_error',
+  'blocked_address',
+  'redirect_not_followed',
+  'http_error',
+] as const;
 export type DeliveryError = (typeof DELIVERY_ERRORS)[number];
 
 /**
@@ -45,9 +70,14 @@ export type DeliveryError = (typeof DELIVERY_ERRORS)[number];
  * status (3xx: the redirect was not followed; any other non-2xx: `http_error`), else the
  * connection error it met. Null for a success or an attempt not yet made.
  */
-export function deliveryError(d: Pick<WebhookDelivery, 'status' | 'responseStatus' | 'error'>): DeliveryError | null {
+export function deliveryError(
+  d: Pick<WebhookDelivery, 'status' | 'responseStatus' | 'error'>,
+): DeliveryError | null {
   if (d.status !== 'failed') return null;
-  if (d.responseStatus !== null) return d.responseStatus >= 300 && d.responseStatus < 400 ? 'redirect_not_followed' : 'http_error';
+  if (d.responseStatus !== null)
+    return d.responseStatus >= 300 && d.responseStatus < 400
+      ? 'redirect_not_followed'
+      : 'http_error';
   const e = d.error ?? '';
   if (/^refused address/.test(e)) return 'blocked_address';
   if (/timeout|ETIMEDOUT|ESOCKETTIMEDOUT/i.test(e)) return 'timeout';
@@ -58,9 +88,20 @@ export function deliveryError(d: Pick<WebhookDelivery, 'status' | 'responseStatu
 
 class DeliveryRequestResponse {
   @ApiProperty() url!: string;
-  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' }, description: 'As sent, `webhook-signature` included (never the secret); empty for an attempt not made or refused before sending' })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    description:
+      'As sent, `webhook-signature` included (never the secret); empty for an attempt not made or refused before sending',
+  })
   headers!: Record<string, string>;
-  @ApiProperty({ type: String, nullable: true, description: 'The JSON body sent (the event payload); null once the event was purged from the outbox' }) body!: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      'The JSON body sent (the event payload); null once the event was purged from the outbox',
+  })
+  body!: string | null;
 }
 
 interface DeliveryAnswerResponse {
@@ -76,9 +117,14 @@ export class WebhookDeliveryDetailResponse extends WebhookDeliveryResponse {
     type: 'object',
     nullable: true,
     required: ['status', 'headers', 'body'],
-    properties: { status: { type: 'integer' }, headers: { type: 'object', additionalProperties: { type: 'string' } }, body: { type: 'string', description: "The first 4 KiB of the receiver's body, as text" } },
-    description: 'The receiver\'s answer; null when none came (or the attempt is not made yet)',
+    properties: {
+      status: { type: 'integer' },
+      headers: { type: 'object', additionalProperties: { type: 'string' } },
+      body: { type: 'string', description: "The first 4 KiB of the receiver's body, as text" },
+    },
+    description: "The receiver's answer; null when none came (or the attempt is not made yet)",
   })
   response!: DeliveryAnswerResponse | null;
-  @ApiProperty({ type: String, enum: [...DELIVERY_ERRORS], nullable: true }) error!: DeliveryError | null;
+  @ApiProperty({ type: String, enum: [...DELIVERY_ERRORS], nullable: true })
+  error!: DeliveryError | null;
 }

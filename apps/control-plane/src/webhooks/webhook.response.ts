@@ -7,10 +7,21 @@ import { PaginationResponse } from '../common/pagination.response';
 export class WebhookResponse {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty() url!: string;
-  @ApiProperty({ enum: [...WEBHOOK_EVENT_TYPES, WEBHOOK_ALL_EVENTS], isArray: true, description: 'Event types it receives, or `["*"]` for all' }) events!: string[];
+  @ApiProperty({
+    enum: [...WEBHOOK_EVENT_TYPES, WEBHOOK_ALL_EVENTS],
+    isArray: true,
+    description: 'Event types it receives, or `["*"]` for all',
+  })
+  events!: string[];
   @ApiProperty({ type: String, nullable: true }) description!: string | null;
   @ApiProperty() enabled!: boolean;
-  @ApiProperty({ type: String, enum: ['gone'], nullable: true, description: '`gone` once the receiver answered 410; null while enabled or disabled by an admin' })
+  @ApiProperty({
+    type: String,
+    enum: ['gone'],
+    nullable: true,
+    description:
+      '`gone` once the receiver answered 410; null while enabled or disabled by an admin',
+  })
   disabled_reason!: string | null;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
   @ApiProperty({ format: 'date-time' }) updated_at!: string;
@@ -18,7 +29,8 @@ export class WebhookResponse {
 
 /** `POST /v1/admin/webhooks` (201). */
 export class WebhookCreatedResponse extends WebhookResponse {
-  @ApiProperty({ description: 'The `whsec_…` signing secret, shown this once only' }) secret!: string;
+  @ApiProperty({ description: 'The `whsec_…` signing secret, shown this once only' })
+  secret!: string;
 }
 
 /** `GET /v1/admin/webhooks`, newest first. */
@@ -29,7 +41,8 @@ export class WebhookListResponse {
 
 /** `POST /v1/admin/webhooks/{id}/test` (202): the queued event. */
 export class WebhookTestQueuedResponse {
-  @ApiProperty({ format: 'uuid', description: 'The `id` of the event payload (`webhook-id`)' }) event_id!: string;
+  @ApiProperty({ format: 'uuid', description: 'The `id` of the event payload (`webhook-id`)' })
+  event_id!: string;
   @ApiProperty({ enum: [WEBHOOK_TEST_EVENT] }) type!: string;
 }
 
@@ -48,6 +61,10 @@ export function toWebhookResponse(w: Webhook): WebhookResponse {
 
 /** `POST /v1/admin/webhooks/{id}/secret/rotate` (201): the new secret, shown this once. */
 export class WebhookSecretRotatedResponse {
-  @ApiProperty({ description: 'The new `whsec_…` signing secret; for 24 hours deliveries carry both signatures (`v1,<new> v1,<old>`)', example: 'whsec_…' })
+  @ApiProperty({
+    description:
+      'The new `whsec_…` signing secret; for 24 hours deliveries carry both signatures (`v1,<new> v1,<old>`)',
+    example: 'whsec_…',
+  })
   secret!: string;
 }

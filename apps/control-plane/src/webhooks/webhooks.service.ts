@@ -5,7 +5,16 @@ import { isId, uniqueViolation } from '@gatehouse/entities';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import type { Webhook, WebhookDelivery } from '@gatehouse/entities';
 import { EventRecorder, type RequestMeta } from '@gatehouse/identity';
-import { checkWebhookUrl, newWebhookSecret, sealWebhookSecret, WEBHOOK_TEST_EVENT, webhookBody, WebhookDeliveriesRepository, WebhookDeliveryQueue, WebhooksRepository } from '@gatehouse/webhooks';
+import {
+  checkWebhookUrl,
+  newWebhookSecret,
+  sealWebhookSecret,
+  WEBHOOK_TEST_EVENT,
+  webhookBody,
+  WebhookDeliveriesRepository,
+  WebhookDeliveryQueue,
+  WebhooksRepository,
+} from '@gatehouse/webhooks';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import type { AdminContext } from '../auth/admin.guard';
@@ -13,7 +22,12 @@ import { assertRecentProof } from '../auth/recent-proof';
 import { paginated, type Page } from '../common/pagination';
 import type { CreateWebhookDto } from './dto/create-webhook.dto';
 import type { UpdateWebhookDto } from './dto/update-webhook.dto';
-import { deliveryError, toWebhookDeliveryResponse, type WebhookDeliveryDetailResponse, type WebhookDeliveryResponse } from './webhook-delivery.response';
+import {
+  deliveryError,
+  toWebhookDeliveryResponse,
+  type WebhookDeliveryDetailResponse,
+  type WebhookDeliveryResponse,
+} from './webhook-delivery.response';
 import { toWebhookResponse, type WebhookResponse } from './webhook.response';
 
 const NOT_FOUND = 'No such webhook.';
@@ -27,7 +41,16 @@ function dedupe(events: string[]): string[] {
 
 /** What a webhook event's `data` says about a webhook (never its secret). */
 function webhookData(w: Webhook) {
-  return { webhook: { id: w.id, url: w.url, events: w.events, description: w.description, enabled: w.enabled, disabled_reason: w.disabledReason } };
+  return {
+    webhook: {
+      id: w.id,
+      url: w.url,
+      events: w.events,
+      description: w.description,
+      enabled: w.enabled,
+      disabled_reason: w.disabledReason,
+    },
+  };
 }
 
 /**
@@ -55,11 +78,31 @@ export class WebhooksService {
     return check.url;
   }
 
-  private event(admin: AdminContext, meta: RequestMeta, action: string, w: Webhook, data: Record<string, unknown>) {
-    return { tenantId: admin.tenantId, projectId: null, actorType: 'admin' as const, actorId: admin.userId, meta, action, resourceType: 'webhook', resourceId: w.id, data };
+  private event(
+    admin: AdminContext,
+    meta: RequestMeta,
+    action: string,
+    w: Webhook,
+    data: Record<string, unknown>,
+  ) {
+    return {
+      tenantId: admin.tenantId,
+      projectId: null,
+      actorType: 'admin' as const,
+      actorId: admin.userId,
+      meta,
+      action,
+      resourceType: 'webhook',
+      resourceId: w.id,
+      data,
+    };
   }
 
-  async create(admin: AdminContext, dto: CreateWebhookDto, meta: RequestMeta): Promise<WebhookResponse & { secret: string }> {
+  async create(
+    admin: AdminContext,
+    dto: CreateWebhookDto,
+    meta: RequestMeta,
+  ): Promise<WebhookResponse & { secret: string }> {
     const url = await this.checkedUrl(dto.url);
     const id = randomUUID();
     const secret = newWebhookSecret();
@@ -73,7 +116,10 @@ export class WebhooksService {
         enabled: dto.enabled ?? true,
         secretEncrypted: sealWebhookSecret(this.config, id, secret),
       });
-      await this.events.record(manager, this.event(admin, meta, 'webhook.created', w, webhookData(w)));
+      await this.events.record(
+        manager,
+        this.event(admin, meta, 'webhook.created', w, webhookData(w)),
+      );
       return w;
     });
     return { ...toWebhookResponse(webhook), secret };
@@ -100,12 +146,22 @@ export class WebhooksService {
     return toWebhookResponse(await this.find(admin, id));
   }
 
-  async update(admin: AdminContext, id: string, dto: UpdateWebhookDto, meta: RequestMeta): Promise<WebhookResponse> {
+  async update(
+    admin: AdminContext,
+    id: string,
+    dto: UpdateWebhookDto,
+    meta: RequestMeta,
+  ): Promise<WebhookResponse> {
     await this.find(admin, id);
     const url = dto.url !== undefined ? await this.checkedUrl(dto.url) : undefined;
     const updated = await this.dataSource.transaction(async (manager) => {
       const w = await this.lock(manager, admin, id);
-      const before = { url: w.url, events: w.events, description: w.description, enabled: w.enabled };
+      const before = {
+        url: w.url,
+        events: w.events,
+        description: w.description,
+        enabled: w.enabled,
+      };
       const changed: (keyof typeof before)[] = [];
       if (url !== undefined && url !== w.url) {
         w.url = url;
@@ -130,8 +186,13 @@ export class WebhooksService {
       if (changed.length === 0) return w;
       const saved = await this.webhooks.save(manager, w);
       // `data.changes` (CONTRACT §13): each changed field's `{from, to}`.
-      const changes = Object.fromEntries(changed.map((f) => [f, { from: before[f], to: saved[f] }]));
-      await this.events.record(manager, this.event(admin, meta, 'webhook.updated', saved, { ...webhookData(saved), changes }));
+      const changes = Object.fromEntries(
+        changed.map((f) => [f, { from: before[f], to: saved[f] }]),
+      );
+      await this.events.record(
+        manager,
+        this.event(admin, meta, 'webhook.updated', saved, { ...webhookData(saved), changes }),
+      );
       return saved;
     });
     return toWebhookResponse(updated);
@@ -141,35 +202,68 @@ export class WebhooksService {
     await this.dataSource.transaction(async (manager) => {
       const w = await this.lock(manager, admin, id);
       await this.webhooks.delete(manager, admin.tenantId, w.id);
-      await this.events.record(manager, this.event(admin, meta, 'webhook.deleted', w, webhookData(w)));
+      await this.events.record(
+        manager,
+        this.event(admin, meta, 'webhook.deleted', w, webhookData(w)),
+      );
     });
   }
 
   /** Queues a `webhook.test` event through the outbox; the relay sends it to this webhook only. */
-  async test(admin: AdminContext, id: string, meta: RequestMeta): Promise<{ event_id: string; type: string }> {
+  async test(
+    admin: AdminContext,
+    id: string,
+    meta: RequestMeta,
+  ): Promise<{ event_id: string; type: string }> {
     const eventId = await this.dataSource.transaction(async (manager) => {
       const w = await this.lock(manager, admin, id);
-      return this.events.record(manager, this.event(admin, meta, WEBHOOK_TEST_EVENT, w, { webhook: { id: w.id, url: w.url } }));
+      return this.events.record(
+        manager,
+        this.event(admin, meta, WEBHOOK_TEST_EVENT, w, { webhook: { id: w.id, url: w.url } }),
+      );
     });
     return { event_id: eventId, type: WEBHOOK_TEST_EVENT };
   }
 
-  async listDeliveries(admin: AdminContext, id: string, page: Page, filter: { status?: WebhookDelivery['status']; eventType?: string } = {}) {
+  async listDeliveries(
+    admin: AdminContext,
+    id: string,
+    page: Page,
+    filter: { status?: WebhookDelivery['status']; eventType?: string } = {},
+  ) {
     const webhook = await this.find(admin, id);
     const [rows, total] = await this.deliveries.list(admin.tenantId, webhook.id, page, filter);
     return paginated('deliveries', rows.map(toWebhookDeliveryResponse), page, total);
   }
 
   /** `GET /v1/admin/webhooks/{id}/deliveries/{delivery_id}`: the record plus what was sent and received. */
-  async getDelivery(admin: AdminContext, id: string, deliveryId: string): Promise<WebhookDeliveryDetailResponse> {
+  async getDelivery(
+    admin: AdminContext,
+    id: string,
+    deliveryId: string,
+  ): Promise<WebhookDeliveryDetailResponse> {
     const webhook = await this.find(admin, id);
-    const d = isId(deliveryId) ? await this.deliveries.findOfWebhook(this.dataSource.manager, admin.tenantId, webhook.id, deliveryId) : null;
+    const d = isId(deliveryId)
+      ? await this.deliveries.findOfWebhook(
+          this.dataSource.manager,
+          admin.tenantId,
+          webhook.id,
+          deliveryId,
+        )
+      : null;
     if (!d) throw new ProblemError('not-found', { detail: 'No such delivery.' });
     const event = await this.deliveries.eventOf(admin.tenantId, d.eventId);
     return {
       ...toWebhookDeliveryResponse(d),
-      request: { url: webhook.url, headers: d.requestHeaders ?? {}, body: event ? webhookBody(event) : null },
-      response: d.responseStatus !== null && d.responseHeaders ? { status: d.responseStatus, headers: d.responseHeaders, body: d.responseBody ?? '' } : null,
+      request: {
+        url: webhook.url,
+        headers: d.requestHeaders ?? {},
+        body: event ? webhookBody(event) : null,
+      },
+      response:
+        d.responseStatus !== null && d.responseHeaders
+          ? { status: d.responseStatus, headers: d.responseHeaders, body: d.responseBody ?? '' }
+          : null,
       error: deliveryError(d),
     };
   }
@@ -179,7 +273,11 @@ export class WebhooksService {
    * signing beside it for SECRET_OVERLAP_MS (an earlier overlap still running is cut short: only
    * the secret being replaced stays). Audited `webhook.secret_rotated`, never with a secret.
    */
-  async rotateSecret(admin: AdminContext, id: string, meta: RequestMeta): Promise<{ secret: string }> {
+  async rotateSecret(
+    admin: AdminContext,
+    id: string,
+    meta: RequestMeta,
+  ): Promise<{ secret: string }> {
     assertRecentProof(admin, this.clock.nowMs());
     const secret = newWebhookSecret();
     await this.dataSource.transaction(async (manager) => {
@@ -189,7 +287,14 @@ export class WebhooksService {
       w.previousSecretExpiresAt = until;
       w.secretEncrypted = sealWebhookSecret(this.config, w.id, secret);
       await this.webhooks.save(manager, w);
-      await this.events.record(manager, this.event(admin, meta, 'webhook.secret_rotated', w, { ...webhookData(w), previous_secret_expires_at: until.toISOString(), changes: { secret: { changed: true } } }));
+      await this.events.record(
+        manager,
+        this.event(admin, meta, 'webhook.secret_rotated', w, {
+          ...webhookData(w),
+          previous_secret_expires_at: until.toISOString(),
+          changes: { secret: { changed: true } },
+        }),
+      );
     });
     return { secret };
   }
@@ -199,16 +304,33 @@ export class WebhooksService {
    * that event (a scheduled retry) is brought forward, or else a new one is queued. Made even while
    * the webhook is disabled (an explicit admin action).
    */
-  async redeliver(admin: AdminContext, id: string, deliveryId: string): Promise<WebhookDeliveryResponse> {
+  async redeliver(
+    admin: AdminContext,
+    id: string,
+    deliveryId: string,
+  ): Promise<WebhookDeliveryResponse> {
     const attempt = async (): Promise<WebhookDelivery> =>
       this.dataSource.transaction(async (manager) => {
         const w = await this.lock(manager, admin, id);
-        const source = isId(deliveryId) ? await this.deliveries.findOfWebhook(manager, admin.tenantId, w.id, deliveryId) : null;
-        if (!source) throw new ProblemError('not-found', { detail: 'No such delivery of this webhook.' });
+        const source = isId(deliveryId)
+          ? await this.deliveries.findOfWebhook(manager, admin.tenantId, w.id, deliveryId)
+          : null;
+        if (!source)
+          throw new ProblemError('not-found', { detail: 'No such delivery of this webhook.' });
         const now = this.clock.now();
-        const pending = await this.deliveries.findPending(manager, admin.tenantId, w.id, source.eventId);
+        const pending = await this.deliveries.findPending(
+          manager,
+          admin.tenantId,
+          w.id,
+          source.eventId,
+        );
         if (pending) return this.deliveries.makeDueNow(manager, pending, now);
-        const last = await this.deliveries.lastAttempt(manager, admin.tenantId, w.id, source.eventId);
+        const last = await this.deliveries.lastAttempt(
+          manager,
+          admin.tenantId,
+          w.id,
+          source.eventId,
+        );
         return this.deliveries.insertPending(manager, {
           tenantId: admin.tenantId,
           webhookId: w.id,
@@ -230,7 +352,9 @@ export class WebhooksService {
       await this.queue.runNow(delivery.id);
     } catch (err) {
       // The row is committed: the worker's sweeper enqueues it once Redis answers again.
-      this.logger.warn(`redeliver ${delivery.id}: queue unavailable (${err instanceof Error ? err.message : String(err)}); left to the sweeper`);
+      this.logger.warn(
+        `redeliver ${delivery.id}: queue unavailable (${err instanceof Error ? err.message : String(err)}); left to the sweeper`,
+      );
     }
     return toWebhookDeliveryResponse(delivery);
   }

@@ -1,4 +1,9 @@
-import type { Logger, OnApplicationBootstrap, OnApplicationShutdown, OnModuleDestroy } from '@nestjs/common';
+import type {
+  Logger,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+  OnModuleDestroy,
+} from '@nestjs/common';
 
 /**
  * Runs `step` again and again on a timer: at once when it reports more work, else after `idleMs`.
@@ -42,7 +47,9 @@ export class PollingLoop {
     } catch (err) {
       if (Date.now() - this.lastErrorLog > 30_000) {
         this.lastErrorLog = Date.now();
-        this.logger.warn(`${this.name} failed, will retry: ${err instanceof Error ? err.message : String(err)}`);
+        this.logger.warn(
+          `${this.name} failed, will retry: ${err instanceof Error ? err.message : String(err)}`,
+        );
       }
     }
     this.schedule(more ? 0 : this.idleMs);
@@ -57,7 +64,9 @@ export class PollingLoop {
 }
 
 /** A worker service that runs one PollingLoop from the app's start until its shutdown. */
-export abstract class PollingService implements OnApplicationBootstrap, OnModuleDestroy, OnApplicationShutdown {
+export abstract class PollingService
+  implements OnApplicationBootstrap, OnModuleDestroy, OnApplicationShutdown
+{
   protected abstract readonly loop: PollingLoop;
 
   onApplicationBootstrap(): void {

@@ -1,5 +1,10 @@
 import { Module } from '@nestjs/common';
-import { OutboxEventsRepository, WebhookDeliveriesRepository, WebhookDeliveryQueue, WebhooksRepository } from '@gatehouse/webhooks';
+import {
+  OutboxEventsRepository,
+  WebhookDeliveriesRepository,
+  WebhookDeliveryQueue,
+  WebhooksRepository,
+} from '@gatehouse/webhooks';
 import { DeliveryRecorder } from './delivery-recorder';
 import { DeliverySweeper } from './delivery-sweeper.service';
 import { OutboxRelay } from './outbox-relay.service';

@@ -1,6 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '@gatehouse/platform';
-import { WebhookDeliveriesRepository, WebhookDeliveryQueue, type AttemptResult, type RecordedAttempt } from '@gatehouse/webhooks';
+import {
+  WebhookDeliveriesRepository,
+  WebhookDeliveryQueue,
+  type AttemptResult,
+  type RecordedAttempt,
+} from '@gatehouse/webhooks';
 
 /** Results written per statement at most. */
 const FLUSH_SIZE = 500;
@@ -60,13 +65,17 @@ export class DeliveryRecorder {
       return;
     }
     const now = this.clock.nowMs();
-    const retries = [...outcomes.values()].flatMap((o) => (o.next ? [{ deliveryId: o.next.id, delayMs: o.next.dueAt.getTime() - now }] : []));
+    const retries = [...outcomes.values()].flatMap((o) =>
+      o.next ? [{ deliveryId: o.next.id, delayMs: o.next.dueAt.getTime() - now }] : [],
+    );
     if (retries.length) {
       try {
         await this.queue.enqueue(retries);
       } catch (err) {
         // The next attempts are pending rows already: the sweeper enqueues them once the queue answers.
-        this.logger.warn(`retries not enqueued (${err instanceof Error ? err.message : String(err)}); left to the sweeper`);
+        this.logger.warn(
+          `retries not enqueued (${err instanceof Error ? err.message : String(err)}); left to the sweeper`,
+        );
       }
     }
     for (const w of group) w.resolve(outcomes.get(w.result.id) ?? { recorded: false, next: null });

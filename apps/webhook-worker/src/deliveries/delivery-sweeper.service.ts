@@ -26,7 +26,12 @@ export const FIRST_ATTEMPT_GRACE_MS = 60_000;
 @Injectable()
 export class DeliverySweeper extends PollingService {
   private readonly logger = new Logger('DeliverySweeper');
-  protected readonly loop = new PollingLoop('delivery sweeper', SWEEP_INTERVAL_MS, () => this.sweepOnce(), this.logger);
+  protected readonly loop = new PollingLoop(
+    'delivery sweeper',
+    SWEEP_INTERVAL_MS,
+    () => this.sweepOnce(),
+    this.logger,
+  );
   private cursor: { at: Date; id: string } | null = null;
 
   constructor(
@@ -44,7 +49,12 @@ export class DeliverySweeper extends PollingService {
    * a page that found missing jobs asks for the next page at once (fast refill after a Redis loss).
    */
   async sweepOnce(): Promise<boolean> {
-    const page = await this.deliveries.lost(this.clock.now(), this.config.webhooks.timeoutMs + FIRST_ATTEMPT_GRACE_MS, SWEEP_BATCH, this.cursor);
+    const page = await this.deliveries.lost(
+      this.clock.now(),
+      this.config.webhooks.timeoutMs + FIRST_ATTEMPT_GRACE_MS,
+      SWEEP_BATCH,
+      this.cursor,
+    );
     const last = page[page.length - 1];
     this.cursor = page.length === SWEEP_BATCH && last ? { at: last.at, id: last.id } : null;
     const added = await this.queue.enqueueMissing(page.map((p) => p.id));

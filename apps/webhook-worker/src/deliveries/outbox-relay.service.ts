@@ -18,7 +18,12 @@ export const RELAY_IDLE_MS = 50;
 @Injectable()
 export class OutboxRelay extends PollingService {
   private readonly logger = new Logger('OutboxRelay');
-  protected readonly loop = new PollingLoop('outbox relay', RELAY_IDLE_MS, () => this.step(), this.logger);
+  protected readonly loop = new PollingLoop(
+    'outbox relay',
+    RELAY_IDLE_MS,
+    () => this.step(),
+    this.logger,
+  );
   private lastQueueWarning = 0;
 
   constructor(
@@ -42,7 +47,9 @@ export class OutboxRelay extends PollingService {
       } catch (err) {
         if (Date.now() - this.lastQueueWarning > 30_000) {
           this.lastQueueWarning = Date.now();
-          this.logger.warn(`queue unavailable (${err instanceof Error ? err.message : String(err)}); the sweeper will enqueue the pending deliveries`);
+          this.logger.warn(
+            `queue unavailable (${err instanceof Error ? err.message : String(err)}); the sweeper will enqueue the pending deliveries`,
+          );
         }
       }
     }

@@ -2,7 +2,16 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { EventRecorder } from '@gatehouse/identity';
-import { openWebhookSecret, signWebhook, webhookBody, webhookSigningKey, WebhookDeliveriesRepository, WebhooksRepository, type AttemptResult, type ClaimedAttempt } from '@gatehouse/webhooks';
+import {
+  openWebhookSecret,
+  signWebhook,
+  webhookBody,
+  webhookSigningKey,
+  WebhookDeliveriesRepository,
+  WebhooksRepository,
+  type AttemptResult,
+  type ClaimedAttempt,
+} from '@gatehouse/webhooks';
 import { Clock, webhookDeliveries } from '@gatehouse/platform';
 import { DeliveryRecorder } from './delivery-recorder';
 import { retryDelayMs } from './retry-schedule';
@@ -46,7 +55,11 @@ export class WebhookDeliveriesService {
    */
   async attemptAll(ids: string[], opts: { claim: boolean }): Promise<AttemptOutcome[]> {
     const now = this.clock.nowMs();
-    const rows = await this.deliveries.pending(ids, new Date(now), opts.claim ? new Date(now + this.config.webhooks.timeoutMs + LEASE_MARGIN_MS) : null);
+    const rows = await this.deliveries.pending(
+      ids,
+      new Date(now),
+      opts.claim ? new Date(now + this.config.webhooks.timeoutMs + LEASE_MARGIN_MS) : null,
+    );
     return Promise.all(
       rows.map(async (c) => {
         const outcome = await this.attempt(c);
@@ -68,7 +81,14 @@ export class WebhookDeliveriesService {
   }
 
   private async attempt(c: ClaimedAttempt): Promise<AttemptOutcome> {
-    const final = (error: string): AttemptResult => ({ id: c.id, status: 'failed', responseStatus: null, durationMs: null, error, nextAttemptAt: null });
+    const final = (error: string): AttemptResult => ({
+      id: c.id,
+      status: 'failed',
+      responseStatus: null,
+      durationMs: null,
+      error,
+      nextAttemptAt: null,
+    });
     if (!c.manual && !c.webhookEnabled) {
       await this.recorder.record(final('webhook disabled'));
       return 'failed';
@@ -79,7 +99,9 @@ export class WebhookDeliveriesService {
       key = this.keyOf(c);
       previousKey = c.previousSecretEncrypted ? this.keyOf(c, c.previousSecretEncrypted) : null;
     } catch {
-      this.logger.error(`webhook ${c.webhookId}: the signing secret cannot be opened (was ENCRYPTION_KEY changed?)`);
+      this.logger.error(
+        `webhook ${c.webhookId}: the signing secret cannot be opened (was ENCRYPTION_KEY changed?)`,
+      );
       await this.recorder.record(final('signing secret unreadable'));
       return 'failed';
     }
@@ -87,8 +109,14 @@ export class WebhookDeliveriesService {
     const body = webhookBody(c.event);
     const timestamp = Math.floor(this.clock.nowMs() / 1000);
     // During a secret rotation (24 h) both signatures, the new one first (Standard Webhooks: space-separated).
-    const signature = previousKey ? `${signWebhook(key, c.event.id, timestamp, body)} ${signWebhook(previousKey, c.event.id, timestamp, body)}` : signWebhook(key, c.event.id, timestamp, body);
-    const headers = { 'webhook-id': c.event.id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signature };
+    const signature = previousKey
+      ? `${signWebhook(key, c.event.id, timestamp, body)} ${signWebhook(previousKey, c.event.id, timestamp, body)}`
+      : signWebhook(key, c.event.id, timestamp, body);
+    const headers = {
+      'webhook-id': c.event.id,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': signature,
+    };
     const sent = await this.sender.send(c.webhookUrl, headers, body);
     const ok = sent.status !== null && sent.status >= 200 && sent.status <= 299;
     const result: AttemptResult = {
@@ -99,7 +127,9 @@ export class WebhookDeliveriesService {
       error: ok ? null : sent.error,
       nextAttemptAt: null,
       // What the delivery detail shows (CONTRACT §13); the secret is never among them.
-      requestHeaders: sent.refused ? null : { 'content-type': 'application/json', 'user-agent': USER_AGENT, ...headers },
+      requestHeaders: sent.refused
+        ? null
+        : { 'content-type': 'application/json', 'user-agent': USER_AGENT, ...headers },
       responseHeaders: sent.responseHeaders ?? null,
       responseBody: sent.responseBody ?? null,
     };
@@ -111,8 +141,13 @@ export class WebhookDeliveriesService {
       await this.gone(c, result);
       return 'gone';
     }
-    const delay = c.webhookEnabled ? retryDelayMs(this.config.webhooks.retryScheduleMs, c.attempt) : null;
-    const { next } = await this.recorder.record({ ...result, nextAttemptAt: delay === null ? null : new Date(this.clock.nowMs() + delay) });
+    const delay = c.webhookEnabled
+      ? retryDelayMs(this.config.webhooks.retryScheduleMs, c.attempt)
+      : null;
+    const { next } = await this.recorder.record({
+      ...result,
+      nextAttemptAt: delay === null ? null : new Date(this.clock.nowMs() + delay),
+    });
     if (sent.refused) return 'refused';
     return next ? 'retrying' : 'failed';
   }
@@ -133,7 +168,14 @@ export class WebhookDeliveriesService {
         resourceType: 'webhook',
         resourceId: w.id,
         data: {
-          webhook: { id: w.id, url: w.url, events: w.events, description: w.description, enabled: false, disabled_reason: 'gone' },
+          webhook: {
+            id: w.id,
+            url: w.url,
+            events: w.events,
+            description: w.description,
+            enabled: false,
+            disabled_reason: 'gone',
+          },
           changes: { enabled: { from: true, to: false } },
         },
       });

@@ -7,7 +7,6 @@ import { WebhookDeliveriesService, type AttemptOutcome } from './webhook-deliver
 /** Jobs in progress at once; a relay job carries up to WEBHOOK_JOB_BATCH attempts sent in parallel. */
 export const WORKER_CONCURRENCY = 32;
 
-
 /**
  * Consumer of `webhook-deliveries` (through the JobBroker: BullMQ, or in-process when standalone):
  * a job carries the ids of pending delivery rows (a relay batch, or one retry); the service claims
@@ -35,7 +34,9 @@ export class WebhookDeliveryProcessor implements OnModuleInit {
 
   async process(job: JobRecord<WebhookDeliveryJob>): Promise<AttemptOutcome[]> {
     const raw: unknown = job.data?.deliveryIds;
-    const ids = Array.isArray(raw) ? raw.filter((id): id is string => typeof id === 'string' && isId(id)).slice(0, 500) : [];
+    const ids = Array.isArray(raw)
+      ? raw.filter((id): id is string => typeof id === 'string' && isId(id)).slice(0, 500)
+      : [];
     return this.deliveries.attemptAll(ids, { claim: !job.id.startsWith(WEBHOOK_BATCH_JOB_PREFIX) });
   }
 }

@@ -1,7 +1,20 @@
-import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationShutdown,
+  type OnModuleInit,
+} from '@nestjs/common';
 import { createTransport, type Transporter } from 'nodemailer';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
-import { JobBroker, openMessage, QUEUES, type JobRecord, type MailMessage, type SealedJob } from '@gatehouse/queue';
+import {
+  JobBroker,
+  openMessage,
+  QUEUES,
+  type JobRecord,
+  type MailMessage,
+  type SealedJob,
+} from '@gatehouse/queue';
 import { redactMailText } from '../messages/log-redaction';
 import { renderMail } from '../messages/mail-templates';
 
@@ -19,7 +32,10 @@ export class MailProcessor implements OnModuleInit, OnApplicationShutdown {
     private readonly broker: JobBroker,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
-    this.transport = config.mail.transport === 'smtp' && config.mail.smtpUrl ? createTransport(config.mail.smtpUrl, { connectionTimeout: 10_000, socketTimeout: 15_000 }) : null;
+    this.transport =
+      config.mail.transport === 'smtp' && config.mail.smtpUrl
+        ? createTransport(config.mail.smtpUrl, { connectionTimeout: 10_000, socketTimeout: 15_000 })
+        : null;
   }
 
   onModuleInit(): void {
@@ -33,10 +49,18 @@ export class MailProcessor implements OnModuleInit, OnApplicationShutdown {
       // In development (npm start) the link is logged whole, so it can be followed on this machine;
       // anywhere else a reader of the logs must not be able to act as the recipient.
       const whole = this.config.localDevelopment;
-      this.logger.log(`mail (MAIL_TRANSPORT=log: not sent, ${whole ? 'development: links whole' : 'tokens redacted'}) to=${message.to} subject="${mail.subject}"\n${whole ? mail.text : redactMailText(mail.text)}`);
+      this.logger.log(
+        `mail (MAIL_TRANSPORT=log: not sent, ${whole ? 'development: links whole' : 'tokens redacted'}) to=${message.to} subject="${mail.subject}"\n${whole ? mail.text : redactMailText(mail.text)}`,
+      );
       return;
     }
-    await this.transport.sendMail({ from: this.config.mail.from, to: message.to, subject: mail.subject, text: mail.text, html: mail.html });
+    await this.transport.sendMail({
+      from: this.config.mail.from,
+      to: message.to,
+      subject: mail.subject,
+      text: mail.text,
+      html: mail.html,
+    });
   }
 
   onApplicationShutdown(): void {

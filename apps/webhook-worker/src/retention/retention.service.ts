@@ -20,7 +20,12 @@ const INTERVAL_MS = 3600_000;
 @Injectable()
 export class RetentionService extends PollingService {
   private readonly logger = new Logger('Retention');
-  protected readonly loop = new PollingLoop('retention', INTERVAL_MS, () => this.purgeOnce(), this.logger);
+  protected readonly loop = new PollingLoop(
+    'retention',
+    INTERVAL_MS,
+    () => this.purgeOnce(),
+    this.logger,
+  );
 
   constructor(
     private readonly outbox: OutboxEventsRepository,

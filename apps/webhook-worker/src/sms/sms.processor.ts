@@ -1,6 +1,13 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
-import { JobBroker, openMessage, QUEUES, type JobRecord, type SealedJob, type SmsMessage } from '@gatehouse/queue';
+import {
+  JobBroker,
+  openMessage,
+  QUEUES,
+  type JobRecord,
+  type SealedJob,
+  type SmsMessage,
+} from '@gatehouse/queue';
 import { redactSmsBody } from '../messages/log-redaction';
 
 /**
@@ -26,7 +33,9 @@ export class SmsProcessor implements OnModuleInit {
     const url = this.config.sms.gatewayUrl;
     if (this.config.sms.transport === 'log' || !url) {
       const whole = this.config.localDevelopment;
-      this.logger.log(`sms (SMS_TRANSPORT=log: not sent, ${whole ? 'development: code shown' : 'code redacted'}) to=${sms.to}: ${whole ? sms.body : redactSmsBody(sms.body)}`);
+      this.logger.log(
+        `sms (SMS_TRANSPORT=log: not sent, ${whole ? 'development: code shown' : 'code redacted'}) to=${sms.to}: ${whole ? sms.body : redactSmsBody(sms.body)}`,
+      );
       return;
     }
     const res = await fetch(url, {
@@ -36,6 +45,7 @@ export class SmsProcessor implements OnModuleInit {
       redirect: 'manual',
       signal: AbortSignal.timeout(15_000),
     });
-    if (res.status < 200 || res.status >= 300) throw new Error(`SMS gateway answered ${res.status}`);
+    if (res.status < 200 || res.status >= 300)
+      throw new Error(`SMS gateway answered ${res.status}`);
   }
 }

@@ -29,8 +29,12 @@ export class CreateSchema1795305600000 implements MigrationInterface {
       created_at timestamptz NOT NULL DEFAULT now(),
       updated_at timestamptz NOT NULL DEFAULT now()
     )`);
-    await q.query(`CREATE INDEX projects_tenant_created_idx ON projects (tenant_id, created_at DESC, id)`);
-    await q.query(`CREATE UNIQUE INDEX projects_one_console_per_tenant ON projects (tenant_id) WHERE is_console`);
+    await q.query(
+      `CREATE INDEX projects_tenant_created_idx ON projects (tenant_id, created_at DESC, id)`,
+    );
+    await q.query(
+      `CREATE UNIQUE INDEX projects_one_console_per_tenant ON projects (tenant_id) WHERE is_console`,
+    );
 
     await q.query(`CREATE TABLE api_keys (
       id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
@@ -43,7 +47,9 @@ export class CreateSchema1795305600000 implements MigrationInterface {
       last_used_at timestamptz,
       revoked_at timestamptz
     )`);
-    await q.query(`CREATE INDEX api_keys_project_created_idx ON api_keys (project_id, created_at DESC, id)`);
+    await q.query(
+      `CREATE INDEX api_keys_project_created_idx ON api_keys (project_id, created_at DESC, id)`,
+    );
 
     await q.query(`CREATE TABLE signing_keys (
       id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
@@ -57,8 +63,12 @@ export class CreateSchema1795305600000 implements MigrationInterface {
       created_at timestamptz NOT NULL DEFAULT now(),
       retire_after timestamptz
     )`);
-    await q.query(`CREATE INDEX signing_keys_project_idx ON signing_keys (project_id, created_at DESC)`);
-    await q.query(`CREATE UNIQUE INDEX signing_keys_one_active ON signing_keys (project_id) WHERE status = 'active'`);
+    await q.query(
+      `CREATE INDEX signing_keys_project_idx ON signing_keys (project_id, created_at DESC)`,
+    );
+    await q.query(
+      `CREATE UNIQUE INDEX signing_keys_one_active ON signing_keys (project_id) WHERE status = 'active'`,
+    );
 
     await q.query(`CREATE TABLE users (
       id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
@@ -75,11 +85,21 @@ export class CreateSchema1795305600000 implements MigrationInterface {
       last_sign_in_at timestamptz
     )`);
     await q.query(`CREATE UNIQUE INDEX users_project_email_uq ON users (project_id, lower(email))`);
-    await q.query(`CREATE UNIQUE INDEX users_project_username_uq ON users (project_id, lower(username)) WHERE username IS NOT NULL`);
-    await q.query(`CREATE INDEX users_tenant_created_idx ON users (tenant_id, created_at DESC, id)`);
-    await q.query(`CREATE INDEX users_project_created_idx ON users (project_id, created_at DESC, id)`);
-    await q.query(`CREATE INDEX users_email_trgm_idx ON users USING gin (lower(email) gin_trgm_ops)`);
-    await q.query(`CREATE INDEX users_username_trgm_idx ON users USING gin (lower(username) gin_trgm_ops)`);
+    await q.query(
+      `CREATE UNIQUE INDEX users_project_username_uq ON users (project_id, lower(username)) WHERE username IS NOT NULL`,
+    );
+    await q.query(
+      `CREATE INDEX users_tenant_created_idx ON users (tenant_id, created_at DESC, id)`,
+    );
+    await q.query(
+      `CREATE INDEX users_project_created_idx ON users (project_id, created_at DESC, id)`,
+    );
+    await q.query(
+      `CREATE INDEX users_email_trgm_idx ON users USING gin (lower(email) gin_trgm_ops)`,
+    );
+    await q.query(
+      `CREATE INDEX users_username_trgm_idx ON users USING gin (lower(username) gin_trgm_ops)`,
+    );
 
     await q.query(`CREATE TABLE password_credentials (
       user_id uuid PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
@@ -103,7 +123,9 @@ export class CreateSchema1795305600000 implements MigrationInterface {
       revoked_at timestamptz,
       revoke_reason text
     )`);
-    await q.query(`CREATE INDEX sessions_user_active_idx ON sessions (user_id, created_at DESC) WHERE revoked_at IS NULL`);
+    await q.query(
+      `CREATE INDEX sessions_user_active_idx ON sessions (user_id, created_at DESC) WHERE revoked_at IS NULL`,
+    );
 
     await q.query(`CREATE TABLE refresh_tokens (
       id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
@@ -214,7 +236,9 @@ export class CreateSchema1795305600000 implements MigrationInterface {
       updated_at timestamptz NOT NULL DEFAULT now(),
       UNIQUE (project_id, slug)
     )`);
-    await q.query(`CREATE INDEX organizations_tenant_created_idx ON organizations (tenant_id, created_at DESC, id)`);
+    await q.query(
+      `CREATE INDEX organizations_tenant_created_idx ON organizations (tenant_id, created_at DESC, id)`,
+    );
 
     await q.query(`CREATE TABLE organization_members (
       organization_id uuid NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
@@ -241,7 +265,9 @@ export class CreateSchema1795305600000 implements MigrationInterface {
       revoked_at timestamptz,
       created_at timestamptz NOT NULL DEFAULT now()
     )`);
-    await q.query(`CREATE INDEX invitations_org_created_idx ON invitations (organization_id, created_at DESC, id)`);
+    await q.query(
+      `CREATE INDEX invitations_org_created_idx ON invitations (organization_id, created_at DESC, id)`,
+    );
 
     await q.query(`CREATE TABLE webhooks (
       id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
@@ -255,7 +281,9 @@ export class CreateSchema1795305600000 implements MigrationInterface {
       created_at timestamptz NOT NULL DEFAULT now(),
       updated_at timestamptz NOT NULL DEFAULT now()
     )`);
-    await q.query(`CREATE INDEX webhooks_tenant_created_idx ON webhooks (tenant_id, created_at DESC, id)`);
+    await q.query(
+      `CREATE INDEX webhooks_tenant_created_idx ON webhooks (tenant_id, created_at DESC, id)`,
+    );
 
     await q.query(`CREATE TABLE outbox_events (
       id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
@@ -266,7 +294,9 @@ export class CreateSchema1795305600000 implements MigrationInterface {
       created_at timestamptz NOT NULL DEFAULT now(),
       dispatched_at timestamptz
     )`);
-    await q.query(`CREATE INDEX outbox_events_pending_idx ON outbox_events (created_at) WHERE dispatched_at IS NULL`);
+    await q.query(
+      `CREATE INDEX outbox_events_pending_idx ON outbox_events (created_at) WHERE dispatched_at IS NULL`,
+    );
 
     await q.query(`CREATE TABLE webhook_deliveries (
       id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
@@ -282,8 +312,12 @@ export class CreateSchema1795305600000 implements MigrationInterface {
       next_attempt_at timestamptz,
       created_at timestamptz NOT NULL DEFAULT now()
     )`);
-    await q.query(`CREATE INDEX webhook_deliveries_webhook_created_idx ON webhook_deliveries (webhook_id, created_at DESC, id)`);
-    await q.query(`CREATE INDEX webhook_deliveries_event_idx ON webhook_deliveries (event_id, webhook_id)`);
+    await q.query(
+      `CREATE INDEX webhook_deliveries_webhook_created_idx ON webhook_deliveries (webhook_id, created_at DESC, id)`,
+    );
+    await q.query(
+      `CREATE INDEX webhook_deliveries_event_idx ON webhook_deliveries (event_id, webhook_id)`,
+    );
 
     await q.query(`CREATE TABLE audit_events (
       id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
@@ -299,16 +333,37 @@ export class CreateSchema1795305600000 implements MigrationInterface {
       metadata jsonb NOT NULL DEFAULT '{}',
       created_at timestamptz NOT NULL DEFAULT now()
     )`);
-    await q.query(`CREATE INDEX audit_events_tenant_created_idx ON audit_events (tenant_id, created_at DESC, id)`);
-    await q.query(`CREATE INDEX audit_events_tenant_action_created_idx ON audit_events (tenant_id, action, created_at DESC)`);
+    await q.query(
+      `CREATE INDEX audit_events_tenant_created_idx ON audit_events (tenant_id, created_at DESC, id)`,
+    );
+    await q.query(
+      `CREATE INDEX audit_events_tenant_action_created_idx ON audit_events (tenant_id, action, created_at DESC)`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {
     for (const table of [
-      'audit_events', 'webhook_deliveries', 'outbox_events', 'webhooks', 'invitations',
-      'organization_members', 'organizations', 'oauth_transactions', 'oauth_identities', 'passkeys',
-      'mfa_backup_codes', 'mfa_factors', 'one_time_tokens', 'refresh_tokens', 'sessions',
-      'password_credentials', 'users', 'signing_keys', 'api_keys', 'projects', 'tenants',
+      'audit_events',
+      'webhook_deliveries',
+      'outbox_events',
+      'webhooks',
+      'invitations',
+      'organization_members',
+      'organizations',
+      'oauth_transactions',
+      'oauth_identities',
+      'passkeys',
+      'mfa_backup_codes',
+      'mfa_factors',
+      'one_time_tokens',
+      'refresh_tokens',
+      'sessions',
+      'password_credentials',
+      'users',
+      'signing_keys',
+      'api_keys',
+      'projects',
+      'tenants',
     ]) {
       await q.query(`DROP TABLE IF EXISTS ${table} CASCADE`);
     }

@@ -11,9 +11,15 @@ export class WebhookDeliveryScheduling1795306000000 implements MigrationInterfac
   name = 'WebhookDeliveryScheduling1795306000000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`ALTER TABLE webhook_deliveries ADD COLUMN manual boolean NOT NULL DEFAULT false`);
-    await q.query(`CREATE UNIQUE INDEX webhook_deliveries_attempt_uq ON webhook_deliveries (event_id, webhook_id, attempt)`);
-    await q.query(`CREATE INDEX webhook_deliveries_pending_due_idx ON webhook_deliveries (next_attempt_at) WHERE status = 'pending'`);
+    await q.query(
+      `ALTER TABLE webhook_deliveries ADD COLUMN manual boolean NOT NULL DEFAULT false`,
+    );
+    await q.query(
+      `CREATE UNIQUE INDEX webhook_deliveries_attempt_uq ON webhook_deliveries (event_id, webhook_id, attempt)`,
+    );
+    await q.query(
+      `CREATE INDEX webhook_deliveries_pending_due_idx ON webhook_deliveries (next_attempt_at) WHERE status = 'pending'`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

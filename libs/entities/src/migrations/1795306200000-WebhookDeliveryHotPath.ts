@@ -16,7 +16,9 @@ export class WebhookDeliveryHotPath1795306200000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query(`CREATE INDEX IF NOT EXISTS webhook_deliveries_event_idx ON webhook_deliveries (event_id, webhook_id)`);
+    await q.query(
+      `CREATE INDEX IF NOT EXISTS webhook_deliveries_event_idx ON webhook_deliveries (event_id, webhook_id)`,
+    );
     await q.query(`ALTER TABLE webhook_deliveries RESET (fillfactor)`);
   }
 }

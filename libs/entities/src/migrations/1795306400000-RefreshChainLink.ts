@@ -10,7 +10,9 @@ export class RefreshChainLink1795306400000 implements MigrationInterface {
   name = 'RefreshChainLink1795306400000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`ALTER TABLE refresh_tokens DROP CONSTRAINT IF EXISTS refresh_tokens_successor_id_fkey`);
+    await q.query(
+      `ALTER TABLE refresh_tokens DROP CONSTRAINT IF EXISTS refresh_tokens_successor_id_fkey`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

@@ -10,12 +10,16 @@ export class SessionCountIndex1795306500000 implements MigrationInterface {
   name = 'SessionCountIndex1795306500000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`CREATE INDEX sessions_user_live_idx ON sessions (user_id, created_at DESC) INCLUDE (expires_at) WHERE revoked_at IS NULL`);
+    await q.query(
+      `CREATE INDEX sessions_user_live_idx ON sessions (user_id, created_at DESC) INCLUDE (expires_at) WHERE revoked_at IS NULL`,
+    );
     await q.query(`DROP INDEX sessions_user_active_idx`);
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query(`CREATE INDEX sessions_user_active_idx ON sessions (user_id, created_at DESC) WHERE revoked_at IS NULL`);
+    await q.query(
+      `CREATE INDEX sessions_user_active_idx ON sessions (user_id, created_at DESC) WHERE revoked_at IS NULL`,
+    );
     await q.query(`DROP INDEX sessions_user_live_idx`);
   }
 }

@@ -14,12 +14,16 @@ export class CoverAuditActionIndex1795307000000 implements MigrationInterface {
   name = 'CoverAuditActionIndex1795307000000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`CREATE INDEX audit_events_tenant_action_created_cover_idx ON audit_events (tenant_id, action, created_at DESC) INCLUDE (project_id, actor_type)`);
+    await q.query(
+      `CREATE INDEX audit_events_tenant_action_created_cover_idx ON audit_events (tenant_id, action, created_at DESC) INCLUDE (project_id, actor_type)`,
+    );
     await q.query(`DROP INDEX audit_events_tenant_action_created_idx`);
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query(`CREATE INDEX audit_events_tenant_action_created_idx ON audit_events (tenant_id, action, created_at DESC)`);
+    await q.query(
+      `CREATE INDEX audit_events_tenant_action_created_idx ON audit_events (tenant_id, action, created_at DESC)`,
+    );
     await q.query(`DROP INDEX audit_events_tenant_action_created_cover_idx`);
   }
 }

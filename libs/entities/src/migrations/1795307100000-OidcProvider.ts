@@ -27,7 +27,9 @@ export class OidcProvider1795307100000 implements MigrationInterface {
       created_at timestamptz NOT NULL DEFAULT now(),
       updated_at timestamptz NOT NULL DEFAULT now()
     )`);
-    await q.query(`CREATE INDEX oauth_clients_project_idx ON oauth_clients (project_id, created_at DESC, id)`);
+    await q.query(
+      `CREATE INDEX oauth_clients_project_idx ON oauth_clients (project_id, created_at DESC, id)`,
+    );
 
     await q.query(`CREATE TABLE oauth_grants (
       id uuid PRIMARY KEY DEFAULT gen_random_uuid(),

@@ -11,8 +11,12 @@ export class OAuthClientTrust1795307600000 implements MigrationInterface {
   name = 'OAuthClientTrust1795307600000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`ALTER TABLE oauth_clients ADD COLUMN self_registered boolean NOT NULL DEFAULT false`);
-    await q.query(`ALTER TABLE oauth_clients ADD COLUMN default_acr_values jsonb NOT NULL DEFAULT '[]'`);
+    await q.query(
+      `ALTER TABLE oauth_clients ADD COLUMN self_registered boolean NOT NULL DEFAULT false`,
+    );
+    await q.query(
+      `ALTER TABLE oauth_clients ADD COLUMN default_acr_values jsonb NOT NULL DEFAULT '[]'`,
+    );
     await q.query(
       `UPDATE oauth_clients c SET self_registered = true
         WHERE EXISTS (SELECT 1 FROM audit_events e

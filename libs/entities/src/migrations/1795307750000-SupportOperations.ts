@@ -17,13 +17,21 @@ export class SupportOperations1795307750000 implements MigrationInterface {
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE sessions ADD COLUMN impersonator_id uuid`);
-    await q.query(`ALTER TABLE webhooks ADD COLUMN previous_secret_encrypted text, ADD COLUMN previous_secret_expires_at timestamptz`);
-    await q.query(`ALTER TABLE webhook_deliveries ADD COLUMN request_headers jsonb, ADD COLUMN response_headers jsonb, ADD COLUMN response_body text`);
+    await q.query(
+      `ALTER TABLE webhooks ADD COLUMN previous_secret_encrypted text, ADD COLUMN previous_secret_expires_at timestamptz`,
+    );
+    await q.query(
+      `ALTER TABLE webhook_deliveries ADD COLUMN request_headers jsonb, ADD COLUMN response_headers jsonb, ADD COLUMN response_body text`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query(`ALTER TABLE webhook_deliveries DROP COLUMN request_headers, DROP COLUMN response_headers, DROP COLUMN response_body`);
-    await q.query(`ALTER TABLE webhooks DROP COLUMN previous_secret_encrypted, DROP COLUMN previous_secret_expires_at`);
+    await q.query(
+      `ALTER TABLE webhook_deliveries DROP COLUMN request_headers, DROP COLUMN response_headers, DROP COLUMN response_body`,
+    );
+    await q.query(
+      `ALTER TABLE webhooks DROP COLUMN previous_secret_encrypted, DROP COLUMN previous_secret_expires_at`,
+    );
     await q.query(`ALTER TABLE sessions DROP COLUMN impersonator_id`);
   }
 }

@@ -21,7 +21,9 @@ export class CreateApiResources1795307850000 implements MigrationInterface {
       updated_at timestamptz NOT NULL DEFAULT now(),
       CONSTRAINT api_resources_project_identifier_key UNIQUE (project_id, identifier)
     )`);
-    await q.query(`CREATE INDEX api_resources_project_idx ON api_resources (project_id, created_at DESC, id)`);
+    await q.query(
+      `CREATE INDEX api_resources_project_idx ON api_resources (project_id, created_at DESC, id)`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

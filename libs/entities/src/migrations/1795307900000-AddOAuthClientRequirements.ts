@@ -11,13 +11,21 @@ export class AddOAuthClientRequirements1795307900000 implements MigrationInterfa
   name = 'AddOAuthClientRequirements1795307900000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`ALTER TABLE oauth_clients ADD COLUMN require_pkce boolean NOT NULL DEFAULT true`);
-    await q.query(`ALTER TABLE oauth_clients ADD COLUMN require_pushed_authorization_requests boolean NOT NULL DEFAULT false`);
-    await q.query(`ALTER TABLE oauth_clients ALTER COLUMN id_token_signed_response_alg SET DEFAULT 'RS256'`);
+    await q.query(
+      `ALTER TABLE oauth_clients ADD COLUMN require_pkce boolean NOT NULL DEFAULT true`,
+    );
+    await q.query(
+      `ALTER TABLE oauth_clients ADD COLUMN require_pushed_authorization_requests boolean NOT NULL DEFAULT false`,
+    );
+    await q.query(
+      `ALTER TABLE oauth_clients ALTER COLUMN id_token_signed_response_alg SET DEFAULT 'RS256'`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query(`ALTER TABLE oauth_clients ALTER COLUMN id_token_signed_response_alg SET DEFAULT 'ES256'`);
+    await q.query(
+      `ALTER TABLE oauth_clients ALTER COLUMN id_token_signed_response_alg SET DEFAULT 'ES256'`,
+    );
     await q.query(`ALTER TABLE oauth_clients DROP COLUMN require_pushed_authorization_requests`);
     await q.query(`ALTER TABLE oauth_clients DROP COLUMN require_pkce`);
   }

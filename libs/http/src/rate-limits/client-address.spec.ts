@@ -7,7 +7,12 @@ describe('rateLimitClient', () => {
 
   it('counts IPv6 clients by their /64, however the address is written', () => {
     const prefix = '2001:db8:1:2::/64';
-    for (const ip of ['2001:db8:1:2::1', '2001:0db8:0001:0002:ffff:ffff:ffff:ffff', '2001:DB8:1:2:a:b:c:d']) expect(rateLimitClient(ip)).toBe(prefix);
+    for (const ip of [
+      '2001:db8:1:2::1',
+      '2001:0db8:0001:0002:ffff:ffff:ffff:ffff',
+      '2001:DB8:1:2:a:b:c:d',
+    ])
+      expect(rateLimitClient(ip)).toBe(prefix);
     expect(rateLimitClient('2001:db8:1:3::1')).toBe('2001:db8:1:3::/64');
     expect(rateLimitClient('::1')).toBe('0:0:0:0::/64');
   });

@@ -27,7 +27,11 @@ const isExempt = (path: string) => path.startsWith('/health') || path.startsWith
  * that (project key, body) reports the endpoint's limit with nothing counted against it. A request
  * this global limit refuses reports the global numbers (0 remaining, reset = Retry-After).
  */
-export function globalRateLimitMiddleware(storage: ThrottlerStorage, config: AppConfig, endpointRateLimit: EndpointRateLimitLookup = () => undefined) {
+export function globalRateLimitMiddleware(
+  storage: ThrottlerStorage,
+  config: AppConfig,
+  endpointRateLimit: EndpointRateLimitLookup = () => undefined,
+) {
   const { name, limit, windowMs } = GLOBAL_RATE_LIMIT;
   return (req: Request, res: Response, next: NextFunction): void => {
     if (!config.http.rateLimitsEnabled || isExempt(req.path)) return next();
@@ -38,10 +42,19 @@ export function globalRateLimitMiddleware(storage: ThrottlerStorage, config: App
         res,
         own
           ? { limit: own.limit, remaining: own.limit, resetSeconds: Math.ceil(own.windowMs / 1000) }
-          : { limit, remaining: Math.max(0, limit - record.totalHits), resetSeconds: record.timeToExpire },
+          : {
+              limit,
+              remaining: Math.max(0, limit - record.totalHits),
+              resetSeconds: record.timeToExpire,
+            },
       );
       if (!refused) return next();
-      next(new ProblemError('rate-limited', { detail: 'Too many requests; try again later.', headers: { 'Retry-After': String(record.timeToExpire) } }));
+      next(
+        new ProblemError('rate-limited', {
+          detail: 'Too many requests; try again later.',
+          headers: { 'Retry-After': String(record.timeToExpire) },
+        }),
+      );
     }, next);
   };
 }

@@ -14,7 +14,13 @@ import { RateLimitsService } from './rate-limits.service';
     ThrottlerModule.forRootAsync({
       inject: [CacheStore],
       useFactory: (cache: CacheStore) => ({
-        throttlers: [{ name: GLOBAL_RATE_LIMIT.name, ttl: GLOBAL_RATE_LIMIT.windowMs, limit: GLOBAL_RATE_LIMIT.limit }],
+        throttlers: [
+          {
+            name: GLOBAL_RATE_LIMIT.name,
+            ttl: GLOBAL_RATE_LIMIT.windowMs,
+            limit: GLOBAL_RATE_LIMIT.limit,
+          },
+        ],
         storage: new CacheThrottlerStorage(cache),
         setHeaders: false,
       }),

@@ -20,7 +20,9 @@ export interface EndpointRateLimit extends RateLimitRule {
 /** The limit of `method path` among an app's endpoint limits, when it has one. */
 export type EndpointRateLimitLookup = (method: string, path: string) => RateLimitRule | undefined;
 
-export function endpointRateLimitLookup(limits: readonly EndpointRateLimit[]): EndpointRateLimitLookup {
+export function endpointRateLimitLookup(
+  limits: readonly EndpointRateLimit[],
+): EndpointRateLimitLookup {
   const byRoute = new Map<string, RateLimitRule>(limits.map((r) => [r.route, r]));
   return (method, path) => byRoute.get(`${method} ${path}`);
 }
@@ -38,13 +40,22 @@ export class RateLimitsService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async enforce(res: Response, rule: RateLimitRule, keyParts: string[], headers: 'always' | 'when-refused' = 'always'): Promise<void> {
+  async enforce(
+    res: Response,
+    rule: RateLimitRule,
+    keyParts: string[],
+    headers: 'always' | 'when-refused' = 'always',
+  ): Promise<void> {
     if (!this.config.http.rateLimitsEnabled) return;
     const key = sha256Hex(keyParts.join('\u0000'));
     const record = await this.storage.increment(key, rule.windowMs, rule.limit, 0, rule.name);
     const refused = record.totalHits > rule.limit;
     if (refused || headers === 'always') {
-      setRateLimitHeaders(res, { limit: rule.limit, remaining: rule.limit - record.totalHits, resetSeconds: record.timeToExpire });
+      setRateLimitHeaders(res, {
+        limit: rule.limit,
+        remaining: rule.limit - record.totalHits,
+        resetSeconds: record.timeToExpire,
+      });
     }
     if (refused) {
       throw new ProblemError('rate-limited', {

@@ -11,13 +11,20 @@ import { ApiKey, queryRows } from '@gatehouse/entities';
 export class ApiKeysRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  create(manager: EntityManager, key: Pick<ApiKey, 'tenantId' | 'projectId' | 'name' | 'keyPrefix' | 'secretHash'>): Promise<ApiKey> {
+  create(
+    manager: EntityManager,
+    key: Pick<ApiKey, 'tenantId' | 'projectId' | 'name' | 'keyPrefix' | 'secretHash'>,
+  ): Promise<ApiKey> {
     const repo = manager.getRepository(ApiKey);
     return repo.save(repo.create(key));
   }
 
   /** Live (unrevoked) keys of a project, newest first (index api_keys_project_created_idx). */
-  listLive(tenantId: string, projectId: string, page: { limit: number; offset: number }): Promise<[ApiKey[], number]> {
+  listLive(
+    tenantId: string,
+    projectId: string,
+    page: { limit: number; offset: number },
+  ): Promise<[ApiKey[], number]> {
     return this.dataSource.getRepository(ApiKey).findAndCount({
       where: { tenantId, projectId, revokedAt: IsNull() },
       order: { createdAt: 'DESC', id: 'ASC' },
@@ -27,7 +34,13 @@ export class ApiKeysRepository {
   }
 
   /** Revokes a live key of the project in one conditional UPDATE; null when there is none. */
-  async revoke(manager: EntityManager, tenantId: string, projectId: string, keyId: string, now: Date): Promise<{ id: string; secret_hash: string; name: string } | null> {
+  async revoke(
+    manager: EntityManager,
+    tenantId: string,
+    projectId: string,
+    keyId: string,
+    now: Date,
+  ): Promise<{ id: string; secret_hash: string; name: string } | null> {
     const rows = await queryRows<{ id: string; secret_hash: string; name: string }>(
       manager,
       `UPDATE api_keys SET revoked_at = $4 WHERE id = $1 AND project_id = $2 AND tenant_id = $3 AND revoked_at IS NULL RETURNING id, secret_hash, name`,

@@ -15,13 +15,18 @@ export function apiResourceIdentifierProblem(value: string): string | null {
   if (value.length > MAX_URL_LENGTH) return `must be at most ${MAX_URL_LENGTH} characters`;
   if (/\s/.test(value) || value.includes('*')) return 'must not contain whitespace or wildcards';
   const url = parseUrl(value);
-  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || !/^https?:\/\//i.test(value)) {
+  if (
+    !url ||
+    (url.protocol !== 'https:' && url.protocol !== 'http:') ||
+    !/^https?:\/\//i.test(value)
+  ) {
     return 'must be an absolute https URL such as https://api.example.com/';
   }
   if (url.username || url.password) return 'must not contain credentials';
   if (value.includes('#')) return 'must not contain a fragment';
   if (value.includes('?')) return 'must not contain a query';
-  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) return 'may use plain http only for localhost or loopback addresses';
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname))
+    return 'may use plain http only for localhost or loopback addresses';
   return null;
 }
 

@@ -3,8 +3,22 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { ApiResource, isId, queryRows } from '@gatehouse/entities';
 import { normalizeApiResourceIdentifier } from './api-resource-rules';
 
-export type NewApiResource = Pick<ApiResource, 'tenantId' | 'projectId' | 'identifier' | 'name' | 'scopes' | 'accessTokenTtlSeconds' | 'allowDynamicClients'>;
-export type ApiResourceChanges = Partial<Pick<ApiResource, 'identifier' | 'name' | 'scopes' | 'accessTokenTtlSeconds' | 'allowDynamicClients'>>;
+export type NewApiResource = Pick<
+  ApiResource,
+  | 'tenantId'
+  | 'projectId'
+  | 'identifier'
+  | 'name'
+  | 'scopes'
+  | 'accessTokenTtlSeconds'
+  | 'allowDynamicClients'
+>;
+export type ApiResourceChanges = Partial<
+  Pick<
+    ApiResource,
+    'identifier' | 'name' | 'scopes' | 'accessTokenTtlSeconds' | 'allowDynamicClients'
+  >
+>;
 
 /**
  * The only code that queries `api_resources`: the admin API's reads and writes (scoped to a tenant
@@ -25,20 +39,42 @@ export class ApiResourcesRepository {
   }
 
   /** The project's resources, newest first (index api_resources_project_idx). */
-  list(tenantId: string, projectId: string, page: { limit: number; offset: number }): Promise<[ApiResource[], number]> {
-    return this.repo().findAndCount({ where: { tenantId, projectId }, order: { createdAt: 'DESC', id: 'DESC' }, skip: page.offset, take: page.limit });
+  list(
+    tenantId: string,
+    projectId: string,
+    page: { limit: number; offset: number },
+  ): Promise<[ApiResource[], number]> {
+    return this.repo().findAndCount({
+      where: { tenantId, projectId },
+      order: { createdAt: 'DESC', id: 'DESC' },
+      skip: page.offset,
+      take: page.limit,
+    });
   }
 
   /** A resource of this project of this tenant, or null (a malformed id names none). */
-  async getInProject(tenantId: string, projectId: string, id: string, manager?: EntityManager): Promise<ApiResource | null> {
+  async getInProject(
+    tenantId: string,
+    projectId: string,
+    id: string,
+    manager?: EntityManager,
+  ): Promise<ApiResource | null> {
     if (!isId(id)) return null;
     return this.repo(manager).findOne({ where: { tenantId, projectId, id } });
   }
 
   /** Reads and row-locks a resource of this project until the transaction ends. */
-  async lockInProject(manager: EntityManager, tenantId: string, projectId: string, id: string): Promise<ApiResource | null> {
+  async lockInProject(
+    manager: EntityManager,
+    tenantId: string,
+    projectId: string,
+    id: string,
+  ): Promise<ApiResource | null> {
     if (!isId(id)) return null;
-    return this.repo(manager).findOne({ where: { tenantId, projectId, id }, lock: { mode: 'pessimistic_write' } });
+    return this.repo(manager).findOne({
+      where: { tenantId, projectId, id },
+      lock: { mode: 'pessimistic_write' },
+    });
   }
 
   /** The project's resource a `resource` parameter names (matched in URL-normalised form), or null. */
@@ -59,13 +95,26 @@ export class ApiResourcesRepository {
   }
 
   /** Applies changes to a (locked) resource and saves it; `updated_at` moves. */
-  update(manager: EntityManager, resource: ApiResource, changes: ApiResourceChanges): Promise<ApiResource> {
+  update(
+    manager: EntityManager,
+    resource: ApiResource,
+    changes: ApiResourceChanges,
+  ): Promise<ApiResource> {
     return this.repo(manager).save(Object.assign(resource, changes));
   }
 
-  async delete(manager: EntityManager, tenantId: string, projectId: string, id: string): Promise<boolean> {
+  async delete(
+    manager: EntityManager,
+    tenantId: string,
+    projectId: string,
+    id: string,
+  ): Promise<boolean> {
     if (!isId(id)) return false;
-    const rows = await queryRows<{ id: string }>(manager, `DELETE FROM api_resources WHERE tenant_id = $1 AND project_id = $2 AND id = $3 RETURNING id`, [tenantId, projectId, id]);
+    const rows = await queryRows<{ id: string }>(
+      manager,
+      `DELETE FROM api_resources WHERE tenant_id = $1 AND project_id = $2 AND id = $3 RETURNING id`,
+      [tenantId, projectId, id],
+    );
     return rows.length > 0;
   }
 }

@@ -2,7 +2,10 @@ import type { CacheStore } from '@gatehouse/platform';
 import type { ProjectsRepository } from '../projects/projects.repository';
 
 /** Cache keys of the origin sets; ProjectsCache.invalidateProject drops them with the project. */
-export const CORS_ORIGIN_SET_KEYS = { all: 'cors:origins:all', console: 'cors:origins:console' } as const;
+export const CORS_ORIGIN_SET_KEYS = {
+  all: 'cors:origins:all',
+  console: 'cors:origins:console',
+} as const;
 const TTL_MS = 30_000;
 
 /**

@@ -41,32 +41,78 @@ export class MfaFactorsRepository {
 
   /** Whether the user has an enabled second factor. */
   async hasEnabled(userId: string): Promise<boolean> {
-    return this.dataSource.getRepository(MfaFactor).exists({ where: { userId, status: 'enabled' } });
+    return this.dataSource
+      .getRepository(MfaFactor)
+      .exists({ where: { userId, status: 'enabled' } });
   }
 
-  find(userId: string, type: MfaFactor['type'], manager?: EntityManager): Promise<MfaFactor | null> {
+  find(
+    userId: string,
+    type: MfaFactor['type'],
+    manager?: EntityManager,
+  ): Promise<MfaFactor | null> {
     return this.m(manager).getRepository(MfaFactor).findOne({ where: { userId, type } });
   }
 
   listEnabled(userId: string, manager?: EntityManager): Promise<MfaFactor[]> {
-    return this.m(manager).getRepository(MfaFactor).find({ where: { userId, status: 'enabled' } });
+    return this.m(manager)
+      .getRepository(MfaFactor)
+      .find({ where: { userId, status: 'enabled' } });
   }
 
   /** Creates or replaces the pending factor of a type (setup can be restarted until enabled). */
-  async upsertPending(manager: EntityManager, f: Pick<MfaFactor, 'tenantId' | 'projectId' | 'userId' | 'type' | 'secretEncrypted' | 'phoneNumber'>): Promise<void> {
-    await manager.getRepository(MfaFactor).delete({ userId: f.userId, type: f.type, status: 'pending' });
-    await manager.getRepository(MfaFactor).save(manager.getRepository(MfaFactor).create({ ...f, status: 'pending', lastUsedStep: null, enabledAt: null }));
+  async upsertPending(
+    manager: EntityManager,
+    f: Pick<
+      MfaFactor,
+      'tenantId' | 'projectId' | 'userId' | 'type' | 'secretEncrypted' | 'phoneNumber'
+    >,
+  ): Promise<void> {
+    await manager
+      .getRepository(MfaFactor)
+      .delete({ userId: f.userId, type: f.type, status: 'pending' });
+    await manager
+      .getRepository(MfaFactor)
+      .save(
+        manager
+          .getRepository(MfaFactor)
+          .create({ ...f, status: 'pending', lastUsedStep: null, enabledAt: null }),
+      );
   }
 
-  async enable(manager: EntityManager, userId: string, type: MfaFactor['type'], at: Date, lastUsedStep: string | null): Promise<boolean> {
-    const r = await manager.getRepository(MfaFactor).update({ userId, type, status: 'pending' }, { status: 'enabled', enabledAt: at, lastUsedStep });
+  async enable(
+    manager: EntityManager,
+    userId: string,
+    type: MfaFactor['type'],
+    at: Date,
+    lastUsedStep: string | null,
+  ): Promise<boolean> {
+    const r = await manager
+      .getRepository(MfaFactor)
+      .update(
+        { userId, type, status: 'pending' },
+        { status: 'enabled', enabledAt: at, lastUsedStep },
+      );
     return (r.affected ?? 0) > 0;
   }
 
   /** An imported factor, enabled at once (user import): replaces the user's factor of that type. */
-  async upsertEnabled(manager: EntityManager, f: Pick<MfaFactor, 'tenantId' | 'projectId' | 'userId' | 'type' | 'secretEncrypted' | 'phoneNumber'>, at: Date): Promise<void> {
+  async upsertEnabled(
+    manager: EntityManager,
+    f: Pick<
+      MfaFactor,
+      'tenantId' | 'projectId' | 'userId' | 'type' | 'secretEncrypted' | 'phoneNumber'
+    >,
+    at: Date,
+  ): Promise<void> {
     await manager.getRepository(MfaFactor).delete({ userId: f.userId, type: f.type });
-    await manager.getRepository(MfaFactor).save(manager.getRepository(MfaFactor).create({ ...f, status: 'enabled', lastUsedStep: null, enabledAt: at }));
+    await manager
+      .getRepository(MfaFactor)
+      .save(
+        manager
+          .getRepository(MfaFactor)
+          .create({ ...f, status: 'enabled', lastUsedStep: null, enabledAt: at }),
+      );
   }
 
   /** Records a TOTP step as used only if it is newer than the last one: a code works once. */
@@ -86,13 +132,25 @@ export class MfaFactorsRepository {
     return (r.affected ?? 0) > 0;
   }
 
-  async replaceBackupCodes(manager: EntityManager, userId: string, hashes: string[]): Promise<void> {
+  async replaceBackupCodes(
+    manager: EntityManager,
+    userId: string,
+    hashes: string[],
+  ): Promise<void> {
     await manager.getRepository(MfaBackupCode).delete({ userId });
-    if (hashes.length) await manager.getRepository(MfaBackupCode).insert(hashes.map((codeHash) => ({ userId, codeHash })));
+    if (hashes.length)
+      await manager
+        .getRepository(MfaBackupCode)
+        .insert(hashes.map((codeHash) => ({ userId, codeHash })));
   }
 
   /** Uses a backup code once; false when unknown or already used. */
-  async useBackupCode(userId: string, codeHash: string, at: Date, manager?: EntityManager): Promise<boolean> {
+  async useBackupCode(
+    userId: string,
+    codeHash: string,
+    at: Date,
+    manager?: EntityManager,
+  ): Promise<boolean> {
     const rows = await queryRows(
       this.m(manager),
       `UPDATE mfa_backup_codes SET used_at = $3 WHERE user_id = $1 AND code_hash = $2 AND used_at IS NULL RETURNING id`,
@@ -105,11 +163,25 @@ export class MfaFactorsRepository {
    * Deletes every factor of a user (pending set-ups too) and every backup code; returns the types of
    * the factors that were enabled and how many backup codes were still unused.
    */
-  async removeAll(manager: EntityManager, userId: string): Promise<{ factors: string[]; backupCodes: number }> {
-    const factors = await queryRows<{ type: string; status: string }>(manager, `DELETE FROM mfa_factors WHERE user_id = $1 RETURNING type, status`, [userId]);
-    const codes = await queryRows<{ used_at: Date | null }>(manager, `DELETE FROM mfa_backup_codes WHERE user_id = $1 RETURNING used_at`, [userId]);
+  async removeAll(
+    manager: EntityManager,
+    userId: string,
+  ): Promise<{ factors: string[]; backupCodes: number }> {
+    const factors = await queryRows<{ type: string; status: string }>(
+      manager,
+      `DELETE FROM mfa_factors WHERE user_id = $1 RETURNING type, status`,
+      [userId],
+    );
+    const codes = await queryRows<{ used_at: Date | null }>(
+      manager,
+      `DELETE FROM mfa_backup_codes WHERE user_id = $1 RETURNING used_at`,
+      [userId],
+    );
     return {
-      factors: factors.filter((f) => f.status === 'enabled').map((f) => f.type).sort(),
+      factors: factors
+        .filter((f) => f.status === 'enabled')
+        .map((f) => f.type)
+        .sort(),
       backupCodes: codes.filter((c) => c.used_at === null).length,
     };
   }

@@ -5,10 +5,18 @@ import type { FieldErrors } from '@gatehouse/problem-details';
  * What a client of a project's OpenID Connect provider may be registered with (docs/api-contract.md
  * §15, CONTRACT §11), shared by the admin API and the provider's own registration endpoint.
  */
-export const OAUTH_GRANT_TYPES = ['authorization_code', 'refresh_token', 'client_credentials'] as const;
+export const OAUTH_GRANT_TYPES = [
+  'authorization_code',
+  'refresh_token',
+  'client_credentials',
+] as const;
 export type OAuthGrantType = (typeof OAUTH_GRANT_TYPES)[number];
 
-export const OAUTH_CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'] as const satisfies readonly TokenEndpointAuthMethod[];
+export const OAUTH_CLIENT_AUTH_METHODS = [
+  'client_secret_basic',
+  'client_secret_post',
+  'none',
+] as const satisfies readonly TokenEndpointAuthMethod[];
 
 export const OAUTH_CLIENT_SCOPES = ['openid', 'profile', 'email', 'offline_access'] as const;
 export type OAuthClientScope = (typeof OAUTH_CLIENT_SCOPES)[number];
@@ -45,15 +53,30 @@ export function isPublicClient(c: { tokenEndpointAuthMethod: string }): boolean 
  * - a public client always uses PKCE (only a confidential one may use the nonce instead).
  * The form of each member (known values, URL rules, sizes) is the caller's DTO's business.
  */
-export function oauthClientRuleErrors(c: { grantTypes: readonly string[]; tokenEndpointAuthMethod: string; redirectUris: readonly string[]; requirePkce?: boolean }): FieldErrors {
+export function oauthClientRuleErrors(c: {
+  grantTypes: readonly string[];
+  tokenEndpointAuthMethod: string;
+  redirectUris: readonly string[];
+  requirePkce?: boolean;
+}): FieldErrors {
   const errors: FieldErrors = {};
-  const add = (field: string, message: string) => (errors[field] = [...(errors[field] ?? []), message]);
+  const add = (field: string, message: string) =>
+    (errors[field] = [...(errors[field] ?? []), message]);
   const code = c.grantTypes.includes('authorization_code');
   if (isPublicClient(c) && c.grantTypes.includes('client_credentials')) {
-    add('grant_types', 'must not include client_credentials for a public client (token_endpoint_auth_method "none")');
+    add(
+      'grant_types',
+      'must not include client_credentials for a public client (token_endpoint_auth_method "none")',
+    );
   }
-  if (c.grantTypes.includes('refresh_token') && !code) add('grant_types', 'must include authorization_code when it includes refresh_token');
-  if (code && c.redirectUris.length === 0) add('redirect_uris', 'must list at least one redirect URI for the authorization_code grant');
-  if (isPublicClient(c) && c.requirePkce === false) add('require_pkce', 'must be true for a public client (token_endpoint_auth_method "none"): it has no secret, PKCE is what binds its code');
+  if (c.grantTypes.includes('refresh_token') && !code)
+    add('grant_types', 'must include authorization_code when it includes refresh_token');
+  if (code && c.redirectUris.length === 0)
+    add('redirect_uris', 'must list at least one redirect URI for the authorization_code grant');
+  if (isPublicClient(c) && c.requirePkce === false)
+    add(
+      'require_pkce',
+      'must be true for a public client (token_endpoint_auth_method "none"): it has no secret, PKCE is what binds its code',
+    );
   return errors;
 }

@@ -7,13 +7,42 @@ import { isPublicClient } from './oauth-client-rules';
 /** A new client's members; its `client_id` and (for a confidential client) its secret are made here. */
 export type NewOAuthClient = Pick<
   OAuthClient,
-  'tenantId' | 'projectId' | 'name' | 'redirectUris' | 'postLogoutRedirectUris' | 'grantTypes' | 'tokenEndpointAuthMethod' | 'scopes' | 'firstParty' | 'idTokenSignedResponseAlg'
+  | 'tenantId'
+  | 'projectId'
+  | 'name'
+  | 'redirectUris'
+  | 'postLogoutRedirectUris'
+  | 'grantTypes'
+  | 'tokenEndpointAuthMethod'
+  | 'scopes'
+  | 'firstParty'
+  | 'idTokenSignedResponseAlg'
 > &
-  Partial<Pick<OAuthClient, 'registrationTokenHash' | 'selfRegistered' | 'defaultAcrValues' | 'requirePkce' | 'requirePushedAuthorizationRequests'>>;
+  Partial<
+    Pick<
+      OAuthClient,
+      | 'registrationTokenHash'
+      | 'selfRegistered'
+      | 'defaultAcrValues'
+      | 'requirePkce'
+      | 'requirePushedAuthorizationRequests'
+    >
+  >;
 
 /** The members a PATCH may change (never the auth method: public ↔ confidential is a new client). */
 export type OAuthClientChanges = Partial<
-  Pick<OAuthClient, 'name' | 'redirectUris' | 'postLogoutRedirectUris' | 'grantTypes' | 'scopes' | 'firstParty' | 'idTokenSignedResponseAlg' | 'requirePkce' | 'requirePushedAuthorizationRequests'>
+  Pick<
+    OAuthClient,
+    | 'name'
+    | 'redirectUris'
+    | 'postLogoutRedirectUris'
+    | 'grantTypes'
+    | 'scopes'
+    | 'firstParty'
+    | 'idTokenSignedResponseAlg'
+    | 'requirePkce'
+    | 'requirePushedAuthorizationRequests'
+  >
 >;
 
 /** `oc_` + 128 random bits (base64url): public, unique in the database. */
@@ -30,7 +59,10 @@ export function newOAuthClientSecret(): string {
  * Whether a presented client secret is the client's, in constant time. A public client (no stored
  * hash) matches nothing.
  */
-export function oauthClientSecretMatches(row: Pick<OAuthClient, 'secretHash'>, presented: string): boolean {
+export function oauthClientSecretMatches(
+  row: Pick<OAuthClient, 'secretHash'>,
+  presented: string,
+): boolean {
   if (!row.secretHash || typeof presented !== 'string') return false;
   return safeEqual(sha256Hex(presented), row.secretHash);
 }
@@ -60,11 +92,19 @@ export class OAuthClientsRepository {
    * Inserts a client with a new `client_id`; a confidential client gets a new secret, returned
    * here once and stored as its SHA-256. `secret` is null for a public client.
    */
-  async create(manager: EntityManager, values: NewOAuthClient): Promise<{ client: OAuthClient; secret: string | null }> {
+  async create(
+    manager: EntityManager,
+    values: NewOAuthClient,
+  ): Promise<{ client: OAuthClient; secret: string | null }> {
     const secret = isPublicClient(values) ? null : newOAuthClientSecret();
     const repo = this.repo(manager);
     const client = await repo.save(
-      repo.create({ ...values, clientId: newOAuthClientId(), secretHash: secret === null ? null : sha256Hex(secret), registrationTokenHash: values.registrationTokenHash ?? null }),
+      repo.create({
+        ...values,
+        clientId: newOAuthClientId(),
+        secretHash: secret === null ? null : sha256Hex(secret),
+        registrationTokenHash: values.registrationTokenHash ?? null,
+      }),
     );
     return { client, secret };
   }
@@ -73,14 +113,27 @@ export class OAuthClientsRepository {
    * Inserts a client registered through the provider's dynamic client registration (RFC 7591),
    * whose `client_id` and secret the provider made; the secret is stored as its SHA-256.
    */
-  async insertRegistered(manager: EntityManager, values: NewOAuthClient & { clientId: string; secret: string | null }): Promise<OAuthClient> {
+  async insertRegistered(
+    manager: EntityManager,
+    values: NewOAuthClient & { clientId: string; secret: string | null },
+  ): Promise<OAuthClient> {
     const { secret, ...members } = values;
     const repo = this.repo(manager);
-    return repo.save(repo.create({ ...members, secretHash: secret === null ? null : sha256Hex(secret), registrationTokenHash: values.registrationTokenHash ?? null }));
+    return repo.save(
+      repo.create({
+        ...members,
+        secretHash: secret === null ? null : sha256Hex(secret),
+        registrationTokenHash: values.registrationTokenHash ?? null,
+      }),
+    );
   }
 
   /** The project's clients, newest first (index oauth_clients_project_idx). */
-  list(tenantId: string, projectId: string, page: { limit: number; offset: number }): Promise<[OAuthClient[], number]> {
+  list(
+    tenantId: string,
+    projectId: string,
+    page: { limit: number; offset: number },
+  ): Promise<[OAuthClient[], number]> {
     return this.repo().findAndCount({
       where: { tenantId, projectId },
       order: { createdAt: 'DESC', id: 'DESC' },
@@ -90,15 +143,28 @@ export class OAuthClientsRepository {
   }
 
   /** A client of this project of this tenant, or null. */
-  async getInProject(tenantId: string, projectId: string, clientId: string, manager?: EntityManager): Promise<OAuthClient | null> {
+  async getInProject(
+    tenantId: string,
+    projectId: string,
+    clientId: string,
+    manager?: EntityManager,
+  ): Promise<OAuthClient | null> {
     if (!plausibleClientId(clientId)) return null;
     return this.repo(manager).findOne({ where: { tenantId, projectId, clientId } });
   }
 
   /** Reads and row-locks a client of this project until the transaction ends (serialises concurrent changes). */
-  async lockInProject(manager: EntityManager, tenantId: string, projectId: string, clientId: string): Promise<OAuthClient | null> {
+  async lockInProject(
+    manager: EntityManager,
+    tenantId: string,
+    projectId: string,
+    clientId: string,
+  ): Promise<OAuthClient | null> {
     if (!plausibleClientId(clientId)) return null;
-    return this.repo(manager).findOne({ where: { tenantId, projectId, clientId }, lock: { mode: 'pessimistic_write' } });
+    return this.repo(manager).findOne({
+      where: { tenantId, projectId, clientId },
+      lock: { mode: 'pessimistic_write' },
+    });
   }
 
   /**
@@ -111,18 +177,27 @@ export class OAuthClientsRepository {
   }
 
   /** Applies changes to a (locked) client and saves it; `updated_at` moves. */
-  update(manager: EntityManager, client: OAuthClient, changes: OAuthClientChanges): Promise<OAuthClient> {
+  update(
+    manager: EntityManager,
+    client: OAuthClient,
+    changes: OAuthClientChanges,
+  ): Promise<OAuthClient> {
     return this.repo(manager).save(Object.assign(client, changes));
   }
 
   /** Deletes a client of this project (its grants go with it: ON DELETE CASCADE); false when there was none. */
-  async delete(manager: EntityManager, tenantId: string, projectId: string, clientId: string): Promise<boolean> {
+  async delete(
+    manager: EntityManager,
+    tenantId: string,
+    projectId: string,
+    clientId: string,
+  ): Promise<boolean> {
     if (!plausibleClientId(clientId)) return false;
-    const rows = await queryRows<{ id: string }>(manager, `DELETE FROM oauth_clients WHERE tenant_id = $1 AND project_id = $2 AND client_id = $3 RETURNING id`, [
-      tenantId,
-      projectId,
-      clientId,
-    ]);
+    const rows = await queryRows<{ id: string }>(
+      manager,
+      `DELETE FROM oauth_clients WHERE tenant_id = $1 AND project_id = $2 AND client_id = $3 RETURNING id`,
+      [tenantId, projectId, clientId],
+    );
     return rows.length > 0;
   }
 
@@ -131,7 +206,12 @@ export class OAuthClientsRepository {
    * returned here once and stored as its SHA-256. Null when the client is public or not of this
    * project (the caller tells the two apart with the row it locked).
    */
-  async rotateSecret(manager: EntityManager, tenantId: string, projectId: string, clientId: string): Promise<{ client: OAuthClient; secret: string } | null> {
+  async rotateSecret(
+    manager: EntityManager,
+    tenantId: string,
+    projectId: string,
+    clientId: string,
+  ): Promise<{ client: OAuthClient; secret: string } | null> {
     if (!plausibleClientId(clientId)) return null;
     const secret = newOAuthClientSecret();
     const rows = await queryRows<{ id: string }>(

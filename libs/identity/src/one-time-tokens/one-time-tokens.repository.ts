@@ -39,12 +39,16 @@ function toToken(r: RawToken): OneTimeToken {
  * dead even if one was issued while the change was being confirmed. (A token without an address,
  * issued before links carried one, expires within the hour.)
  */
-export function mailedToCurrentAddress(token: Pick<OneTimeToken, 'payload'>, user: { email: string }): boolean {
+export function mailedToCurrentAddress(
+  token: Pick<OneTimeToken, 'payload'>,
+  user: { email: string },
+): boolean {
   const to = token.payload?.email;
   return typeof to !== 'string' || to.toLowerCase() === user.email.toLowerCase();
 }
 
-export type TokenPurpose = 'verify-email' | 'email-change' | 'password-reset' | 'magic-link' | 'mfa' | 'impersonation';
+export type TokenPurpose =
+  'verify-email' | 'email-change' | 'password-reset' | 'magic-link' | 'mfa' | 'impersonation';
 
 /**
  * The only code that queries `one_time_tokens` (the auth runtime's mailed links and MFA tokens,
@@ -55,7 +59,13 @@ export type TokenPurpose = 'verify-email' | 'email-change' | 'password-reset' | 
 export class OneTimeTokensRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  create(manager: EntityManager, t: Pick<OneTimeToken, 'tenantId' | 'projectId' | 'userId' | 'tokenHash' | 'expiresAt' | 'payload'> & { purpose: TokenPurpose }): Promise<OneTimeToken> {
+  create(
+    manager: EntityManager,
+    t: Pick<
+      OneTimeToken,
+      'tenantId' | 'projectId' | 'userId' | 'tokenHash' | 'expiresAt' | 'payload'
+    > & { purpose: TokenPurpose },
+  ): Promise<OneTimeToken> {
     return manager.getRepository(OneTimeToken).save(manager.getRepository(OneTimeToken).create(t));
   }
 
@@ -71,16 +81,32 @@ export class OneTimeTokensRepository {
     payload: Record<string, unknown> = {},
   ): Promise<string> {
     const token = randomToken(32);
-    await this.create(manager, { tenantId: user.tenantId, projectId: user.projectId, userId: user.id, purpose, tokenHash: sha256Hex(token), payload, expiresAt });
+    await this.create(manager, {
+      tenantId: user.tenantId,
+      projectId: user.projectId,
+      userId: user.id,
+      purpose,
+      tokenHash: sha256Hex(token),
+      payload,
+      expiresAt,
+    });
     return token;
   }
 
   /** Looks a token up without using it (reset/validate). */
-  findUsable(tokenHash: string, purpose: TokenPurpose, projectId: string, now: Date): Promise<OneTimeToken | null> {
+  findUsable(
+    tokenHash: string,
+    purpose: TokenPurpose,
+    projectId: string,
+    now: Date,
+  ): Promise<OneTimeToken | null> {
     return this.dataSource
       .getRepository(OneTimeToken)
       .createQueryBuilder('t')
-      .where('t.token_hash = :tokenHash AND t.purpose = :purpose AND t.project_id = :projectId AND t.consumed_at IS NULL AND t.expires_at > :now', { tokenHash, purpose, projectId, now })
+      .where(
+        't.token_hash = :tokenHash AND t.purpose = :purpose AND t.project_id = :projectId AND t.consumed_at IS NULL AND t.expires_at > :now',
+        { tokenHash, purpose, projectId, now },
+      )
       .getOne();
   }
 
@@ -90,13 +116,22 @@ export class OneTimeTokensRepository {
   }
 
   /** Marks the token used and returns it, or null when it is unknown, used, expired or of another purpose (one of `purpose`). */
-  async consume(manager: EntityManager, tokenHash: string, purpose: TokenPurpose | TokenPurpose[], projectId: string, now: Date): Promise<OneTimeToken | null> {
+  async consume(
+    manager: EntityManager,
+    tokenHash: string,
+    purpose: TokenPurpose | TokenPurpose[],
+    projectId: string,
+    now: Date,
+  ): Promise<OneTimeToken | null> {
     const purposes = Array.isArray(purpose) ? purpose : [purpose];
     const r = await manager
       .createQueryBuilder()
       .update(OneTimeToken)
       .set({ consumedAt: now })
-      .where('token_hash = :tokenHash AND purpose IN (:...purposes) AND project_id = :projectId AND consumed_at IS NULL AND expires_at > :now', { tokenHash, purposes, projectId, now })
+      .where(
+        'token_hash = :tokenHash AND purpose IN (:...purposes) AND project_id = :projectId AND consumed_at IS NULL AND expires_at > :now',
+        { tokenHash, purposes, projectId, now },
+      )
       .returning('*')
       .execute();
     const raw = (r.raw as RawToken[])[0];
@@ -115,12 +150,20 @@ export class OneTimeTokensRepository {
   }
 
   /** Invalidates every unused token of a user and purpose (e.g. older reset links), or of every purpose (`'any'`). */
-  async consumeAllOfUser(manager: EntityManager, userId: string, purpose: TokenPurpose | 'any', now: Date): Promise<void> {
+  async consumeAllOfUser(
+    manager: EntityManager,
+    userId: string,
+    purpose: TokenPurpose | 'any',
+    now: Date,
+  ): Promise<void> {
     await manager
       .createQueryBuilder()
       .update(OneTimeToken)
       .set({ consumedAt: now })
-      .where(`user_id = :userId AND consumed_at IS NULL${purpose === 'any' ? '' : ' AND purpose = :purpose'}`, { userId, purpose })
+      .where(
+        `user_id = :userId AND consumed_at IS NULL${purpose === 'any' ? '' : ' AND purpose = :purpose'}`,
+        { userId, purpose },
+      )
       .execute();
   }
 

@@ -16,7 +16,8 @@ export interface ProjectRow {
   api_key_id?: string;
 }
 
-const COLUMNS = 'p.id, p.tenant_id, p.name, p.is_console, p.allowed_origins, p.redirect_urls, p.settings, p.publishable_key';
+const COLUMNS =
+  'p.id, p.tenant_id, p.name, p.is_console, p.allowed_origins, p.redirect_urls, p.settings, p.publishable_key';
 
 /**
  * The one SQL rule for "which project does this key name": the project whose publishable key it is,
@@ -27,7 +28,11 @@ const COLUMNS = 'p.id, p.tenant_id, p.name, p.is_console, p.allowed_origins, p.r
  * they agree with it by construction. (It reads `api_keys` in the same statement; that table's
  * other queries are ApiKeysRepository's.)
  */
-export function projectsNamedByKeySql(columns: string, publishable: string, secretHash: string): string {
+export function projectsNamedByKeySql(
+  columns: string,
+  publishable: string,
+  secretHash: string,
+): string {
   return `SELECT ${columns}, NULL::uuid AS api_key_id FROM projects p WHERE p.publishable_key = ${publishable}
           UNION ALL
           SELECT ${columns}, k.id AS api_key_id FROM api_keys k JOIN projects p ON p.id = k.project_id
@@ -52,19 +57,34 @@ export class ProjectsRepository {
 
   /** Reads and row-locks the project until the transaction ends (serialises concurrent changes). */
   lockInTenant(manager: EntityManager, tenantId: string, id: string): Promise<Project | null> {
-    return this.repo(manager).findOne({ where: { tenantId, id }, lock: { mode: 'pessimistic_write' } });
+    return this.repo(manager).findOne({
+      where: { tenantId, id },
+      lock: { mode: 'pessimistic_write' },
+    });
   }
 
   /** Newest first; `q` matches a case-insensitive substring of the name, literally. */
-  async list(tenantId: string, q: string | undefined, page: { limit: number; offset: number }): Promise<[Project[], number]> {
+  async list(
+    tenantId: string,
+    q: string | undefined,
+    page: { limit: number; offset: number },
+  ): Promise<[Project[], number]> {
     const qb = this.repo().createQueryBuilder('p').where('p.tenant_id = :tenantId', { tenantId });
     if (q) qb.andWhere(`lower(p.name) LIKE lower(:q) ESCAPE '\\'`, { q: containsPattern(q) });
-    return qb.orderBy('p.created_at', 'DESC').addOrderBy('p.id', 'DESC').skip(page.offset).take(page.limit).getManyAndCount();
+    return qb
+      .orderBy('p.created_at', 'DESC')
+      .addOrderBy('p.id', 'DESC')
+      .skip(page.offset)
+      .take(page.limit)
+      .getManyAndCount();
   }
 
   /** Every project of the tenant, the console project included, oldest first: ids and names only. */
   namesInTenant(tenantId: string): Promise<{ id: string; name: string }[]> {
-    return this.dataSource.query(`SELECT id, name FROM projects WHERE tenant_id = $1 ORDER BY created_at, id`, [tenantId]);
+    return this.dataSource.query(
+      `SELECT id, name FROM projects WHERE tenant_id = $1 ORDER BY created_at, id`,
+      [tenantId],
+    );
   }
 
   save(project: Project, manager: EntityManager): Promise<Project> {
@@ -76,24 +96,47 @@ export class ProjectsRepository {
     await manager.query(`DELETE FROM projects WHERE id = $1`, [id]);
   }
 
-  async insert(manager: EntityManager, values: Pick<Project, 'tenantId' | 'name' | 'publishableKey' | 'isConsole' | 'allowedOrigins' | 'redirectUrls' | 'settings'>): Promise<Project> {
+  async insert(
+    manager: EntityManager,
+    values: Pick<
+      Project,
+      | 'tenantId'
+      | 'name'
+      | 'publishableKey'
+      | 'isConsole'
+      | 'allowedOrigins'
+      | 'redirectUrls'
+      | 'settings'
+    >,
+  ): Promise<Project> {
     return this.repo(manager).save(this.repo(manager).create(values));
   }
 
   /** The project a key names (`lookup`: exactly one of the two set), with the API key's id when it was one. */
-  async byKey(publishableKey: string | null, secretHash: string | null): Promise<ProjectRow | null> {
-    const rows: ProjectRow[] = await this.dataSource.query(projectsNamedByKeySql(COLUMNS, '$1', '$2'), [publishableKey, secretHash]);
+  async byKey(
+    publishableKey: string | null,
+    secretHash: string | null,
+  ): Promise<ProjectRow | null> {
+    const rows: ProjectRow[] = await this.dataSource.query(
+      projectsNamedByKeySql(COLUMNS, '$1', '$2'),
+      [publishableKey, secretHash],
+    );
     return rows[0] ?? null;
   }
 
   async byId(id: string): Promise<ProjectRow | null> {
-    const rows: ProjectRow[] = await this.dataSource.query(`SELECT ${COLUMNS} FROM projects p WHERE p.id = $1`, [id]);
+    const rows: ProjectRow[] = await this.dataSource.query(
+      `SELECT ${COLUMNS} FROM projects p WHERE p.id = $1`,
+      [id],
+    );
     return rows[0] ?? null;
   }
 
   /** The publishable key of the first tenant's console project (the console's default sign-in), or null before bootstrap. */
   async firstConsoleKey(): Promise<string | null> {
-    const rows: { publishable_key: string }[] = await this.dataSource.query(`SELECT publishable_key FROM projects WHERE is_console ORDER BY created_at, id LIMIT 1`);
+    const rows: { publishable_key: string }[] = await this.dataSource.query(
+      `SELECT publishable_key FROM projects WHERE is_console ORDER BY created_at, id LIMIT 1`,
+    );
     return rows[0]?.publishable_key ?? null;
   }
 

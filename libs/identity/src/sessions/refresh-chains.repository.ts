@@ -54,10 +54,16 @@ export type Rotation =
   /** The request's Origin is not one of the project's allowed origins (the CSRF rule). */
   | { kind: 'origin-refused' }
   /** The token was not rotated: its chain's state (null when the session is not one of this project's). */
-  | { kind: 'not-rotated'; state: ChainStateRow | null; accessTokenTtl: unknown; activeKid: string | null };
+  | {
+      kind: 'not-rotated';
+      state: ChainStateRow | null;
+      accessTokenTtl: unknown;
+      activeKid: string | null;
+    };
 
 /** The project a presented key names (the rule of `projectsNamedByKeySql`). */
-const PROJECT_BY_KEY = (publishable: string, secretHash: string) => projectsNamedByKeySql('p.id, p.allowed_origins, p.settings', publishable, secretHash);
+const PROJECT_BY_KEY = (publishable: string, secretHash: string) =>
+  projectsNamedByKeySql('p.id, p.allowed_origins, p.settings', publishable, secretHash);
 
 /**
  * $1 session, $2 presented hash, $3 successor's generation, $4 successor hash, $5 sealed successor,
@@ -140,21 +146,54 @@ export class RefreshChainsRepository {
   }): Promise<Rotation> {
     const rotated = await queryPrepared<RotatedRow>(this.dataSource, ROTATE_STATEMENT, [
       // Timestamps as ISO text: pg's own Date formatting costs more, and PostgreSQL reads either.
-      p.sessionId, p.presentedHash, p.successorGeneration, p.successorHash, p.successorSealed, p.idleExpiresAt.toISOString(), p.now.toISOString(),
-      p.key.publishableKey, p.key.secretHash, p.origin, this.authOrigin,
+      p.sessionId,
+      p.presentedHash,
+      p.successorGeneration,
+      p.successorHash,
+      p.successorSealed,
+      p.idleExpiresAt.toISOString(),
+      p.now.toISOString(),
+      p.key.publishableKey,
+      p.key.secretHash,
+      p.origin,
+      this.authOrigin,
     ]);
     if (rotated[0]) return { kind: 'rotated', row: rotated[0] };
     return this.state(p);
   }
 
   /** Why a token was not rotated: the key, the origin, or the state of the session's chain. */
-  async state(p: { key: ProjectKeyMatch; origin: string | null; sessionId: string | null }): Promise<Exclude<Rotation, { kind: 'rotated' }>> {
-    const [state] = await queryPrepared<Partial<ChainStateRow> & { origin_allowed: boolean; access_token_ttl: unknown; active_kid: string | null }>(this.dataSource, STATE_STATEMENT, [
-      p.sessionId, p.key.publishableKey, p.key.secretHash, p.origin, this.authOrigin,
+  async state(p: {
+    key: ProjectKeyMatch;
+    origin: string | null;
+    sessionId: string | null;
+  }): Promise<Exclude<Rotation, { kind: 'rotated' }>> {
+    const [state] = await queryPrepared<
+      Partial<ChainStateRow> & {
+        origin_allowed: boolean;
+        access_token_ttl: unknown;
+        active_kid: string | null;
+      }
+    >(this.dataSource, STATE_STATEMENT, [
+      p.sessionId,
+      p.key.publishableKey,
+      p.key.secretHash,
+      p.origin,
+      this.authOrigin,
     ]);
     if (!state) return { kind: 'unknown-project' };
     if (!state.origin_allowed) return { kind: 'origin-refused' };
-    const { origin_allowed: _allowed, access_token_ttl: accessTokenTtl, active_kid: activeKid, ...chain } = state;
-    return { kind: 'not-rotated', state: chain.session_id ? (chain as ChainStateRow) : null, accessTokenTtl, activeKid };
+    const {
+      origin_allowed: _allowed,
+      access_token_ttl: accessTokenTtl,
+      active_kid: activeKid,
+      ...chain
+    } = state;
+    return {
+      kind: 'not-rotated',
+      state: chain.session_id ? (chain as ChainStateRow) : null,
+      accessTokenTtl,
+      activeKid,
+    };
   }
 }

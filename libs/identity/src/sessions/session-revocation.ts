@@ -10,7 +10,10 @@ import { SessionsRepository } from './sessions.repository';
  * password change or reset, an account claim), an admin (a disabling, a deletion, the session
  * routes) or the system (a refresh token replayed, an import), under the user's project.
  */
-export type SessionRevoker = Pick<RecordedEvent, 'tenantId' | 'projectId' | 'actorType' | 'actorId' | 'meta'>;
+export type SessionRevoker = Pick<
+  RecordedEvent,
+  'tenantId' | 'projectId' | 'actorType' | 'actorId' | 'meta'
+>;
 
 /**
  * The one path that ends sessions (both HTTP apps and the import). Each method works in the
@@ -30,19 +33,38 @@ export class SessionRevocation {
   ) {}
 
   /** Ends one session of the user; false when it is not theirs or was revoked already. */
-  async revokeOne(manager: EntityManager, userId: string, sessionId: string, by: SessionRevoker, reason: string): Promise<boolean> {
-    const session = await this.sessions.revokeOwn(manager, userId, sessionId, reason, this.clock.now());
+  async revokeOne(
+    manager: EntityManager,
+    userId: string,
+    sessionId: string,
+    by: SessionRevoker,
+    reason: string,
+  ): Promise<boolean> {
+    const session = await this.sessions.revokeOwn(
+      manager,
+      userId,
+      sessionId,
+      reason,
+      this.clock.now(),
+    );
     if (!session) return false;
     await this.ended(manager, userId, [sessionId], by, reason);
     return true;
   }
 
   /** Ends every live session of the user, but `keepSessionId` when given (a password change keeps its own); returns their ids. */
-  async revokeAll(manager: EntityManager, userId: string, by: SessionRevoker, reason: string, keepSessionId?: string): Promise<string[]> {
+  async revokeAll(
+    manager: EntityManager,
+    userId: string,
+    by: SessionRevoker,
+    reason: string,
+    keepSessionId?: string,
+  ): Promise<string[]> {
     const now = this.clock.now();
-    const ids = keepSessionId === undefined
-      ? await this.sessions.revokeAllOfUser(manager, userId, reason, now)
-      : await this.sessions.revokeAllOfUserExcept(manager, userId, keepSessionId, reason, now);
+    const ids =
+      keepSessionId === undefined
+        ? await this.sessions.revokeAllOfUser(manager, userId, reason, now)
+        : await this.sessions.revokeAllOfUserExcept(manager, userId, keepSessionId, reason, now);
     await this.ended(manager, userId, ids, by, reason);
     return ids;
   }
@@ -51,7 +73,12 @@ export class SessionRevocation {
    * The user is about to be deleted: their unrevoked sessions go with the row (no revocation is
    * written), but are marked and announced as every revocation is; returns their ids.
    */
-  async endWithDeletedUser(manager: EntityManager, userId: string, by: SessionRevoker, reason: string): Promise<string[]> {
+  async endWithDeletedUser(
+    manager: EntityManager,
+    userId: string,
+    by: SessionRevoker,
+    reason: string,
+  ): Promise<string[]> {
     const ids = await this.sessions.unrevokedIds(manager, userId);
     await this.ended(manager, userId, ids, by, reason);
     return ids;
@@ -68,7 +95,13 @@ export class SessionRevocation {
     return ids;
   }
 
-  private async ended(manager: EntityManager, userId: string, ids: string[], by: SessionRevoker, reason: string): Promise<void> {
+  private async ended(
+    manager: EntityManager,
+    userId: string,
+    ids: string[],
+    by: SessionRevoker,
+    reason: string,
+  ): Promise<void> {
     if (!ids.length) return;
     await this.tokens.markRevoked(ids);
     await this.events.sessionsRevoked(manager, by, userId, ids, reason);

@@ -4,7 +4,17 @@ import { queryPrepared, queryRows, Session, type PreparedStatement } from '@gate
 import { activeKidSql } from '../signing-keys.service';
 import type { UserClaimsRow } from '../users/users.repository';
 
-export type NewSession = Pick<Session, 'id' | 'tenantId' | 'projectId' | 'userId' | 'authMethod' | 'ipAddress' | 'userAgent' | 'expiresAt'> & {
+export type NewSession = Pick<
+  Session,
+  | 'id'
+  | 'tenantId'
+  | 'projectId'
+  | 'userId'
+  | 'authMethod'
+  | 'ipAddress'
+  | 'userAgent'
+  | 'expiresAt'
+> & {
   now: Date;
   securityStamp: number;
   refreshTokenHash: string;
@@ -84,11 +94,32 @@ export class SessionsRepository {
    * Inserts a session and its refresh chain in one statement (they are written together, always);
    * null when the user's security stamp is no longer `s.securityStamp` (nothing is written).
    */
-  async create(manager: EntityManager, s: NewSession): Promise<{ id: string; expiresAt: Date; activeKid: string | null } | null> {
-    const rows = await queryPrepared<{ id: string; expires_at: Date; active_kid: string | null }>(manager, CREATE_STATEMENT, [
-      s.tenantId, s.projectId, s.userId, s.authMethod, s.ipAddress, s.userAgent, s.now, s.expiresAt, s.refreshTokenHash, s.refreshExpiresAt, s.id, s.securityStamp, s.impersonatorId ?? null,
-    ]);
-    return rows[0] ? { id: rows[0].id, expiresAt: new Date(rows[0].expires_at), activeKid: rows[0].active_kid } : null;
+  async create(
+    manager: EntityManager,
+    s: NewSession,
+  ): Promise<{ id: string; expiresAt: Date; activeKid: string | null } | null> {
+    const rows = await queryPrepared<{ id: string; expires_at: Date; active_kid: string | null }>(
+      manager,
+      CREATE_STATEMENT,
+      [
+        s.tenantId,
+        s.projectId,
+        s.userId,
+        s.authMethod,
+        s.ipAddress,
+        s.userAgent,
+        s.now,
+        s.expiresAt,
+        s.refreshTokenHash,
+        s.refreshExpiresAt,
+        s.id,
+        s.securityStamp,
+        s.impersonatorId ?? null,
+      ],
+    );
+    return rows[0]
+      ? { id: rows[0].id, expiresAt: new Date(rows[0].expires_at), activeKid: rows[0].active_kid }
+      : null;
   }
 
   /**
@@ -96,7 +127,12 @@ export class SessionsRepository {
    * (UsersRepository.lockForCredentialChange), in a statement of its own, so that it sees what a
    * claim that held the lock committed.
    */
-  async isLive(manager: EntityManager, userId: string, sessionId: string, now: Date): Promise<boolean> {
+  async isLive(
+    manager: EntityManager,
+    userId: string,
+    sessionId: string,
+    now: Date,
+  ): Promise<boolean> {
     const rows = await queryRows<{ live: boolean }>(
       manager,
       `SELECT true AS live FROM sessions WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL AND expires_at > $3`,
@@ -109,15 +145,32 @@ export class SessionsRepository {
    * The user (their claims columns) when `sessionId` is a live session of this active user of the
    * project, else null: whether the OpenID Connect provider's session may still be used.
    */
-  async liveSessionUser(projectId: string, sessionId: string, userId: string, now: Date): Promise<UserClaimsRow | null> {
-    const rows = await queryPrepared<UserClaimsRow>(this.dataSource, LIVE_SESSION_USER, [sessionId, userId, projectId, now]);
+  async liveSessionUser(
+    projectId: string,
+    sessionId: string,
+    userId: string,
+    now: Date,
+  ): Promise<UserClaimsRow | null> {
+    const rows = await queryPrepared<UserClaimsRow>(this.dataSource, LIVE_SESSION_USER, [
+      sessionId,
+      userId,
+      projectId,
+      now,
+    ]);
     return rows[0] ?? null;
   }
 
   /** How and when the session was last proved (its `auth_method` and `auth_time`); a session not found reads as a password one of unknown time. */
   async proof(sessionId: string): Promise<{ authMethod: string; authTimeMs: number | null }> {
-    const rows = await queryRows<{ auth_method: string; auth_time: Date | null }>(this.dataSource.manager, `SELECT auth_method, auth_time FROM sessions WHERE id = $1`, [sessionId]);
-    return { authMethod: rows[0]?.auth_method ?? 'password', authTimeMs: rows[0]?.auth_time ? new Date(rows[0].auth_time).getTime() : null };
+    const rows = await queryRows<{ auth_method: string; auth_time: Date | null }>(
+      this.dataSource.manager,
+      `SELECT auth_method, auth_time FROM sessions WHERE id = $1`,
+      [sessionId],
+    );
+    return {
+      authMethod: rows[0]?.auth_method ?? 'password',
+      authTimeMs: rows[0]?.auth_time ? new Date(rows[0].auth_time).getTime() : null,
+    };
   }
 
   /**
@@ -126,7 +179,13 @@ export class SessionsRepository {
    * `mfa` on a password session, `passkey` on any session below the second level) raises the
    * session's `auth_method` to what it has now proved, as the sign-in would have recorded it.
    */
-  async renewAuthTime(manager: EntityManager, sessionId: string, userId: string, at: Date, proof?: string): Promise<{ active_kid: string | null } | null> {
+  async renewAuthTime(
+    manager: EntityManager,
+    sessionId: string,
+    userId: string,
+    at: Date,
+    proof?: string,
+  ): Promise<{ active_kid: string | null } | null> {
     const rows = await queryRows<{ active_kid: string | null }>(
       manager,
       `UPDATE sessions s SET auth_time = $3,
@@ -141,7 +200,13 @@ export class SessionsRepository {
   }
 
   /** Revokes every live session of a user but one (a password change keeps the session that made it); returns their ids. */
-  async revokeAllOfUserExcept(manager: EntityManager, userId: string, keepSessionId: string, reason: string, now: Date): Promise<string[]> {
+  async revokeAllOfUserExcept(
+    manager: EntityManager,
+    userId: string,
+    keepSessionId: string,
+    reason: string,
+    now: Date,
+  ): Promise<string[]> {
     const rows = await queryRows<{ id: string }>(
       manager,
       `UPDATE sessions SET revoked_at = $4, revoke_reason = $3 WHERE user_id = $1 AND id <> $2 AND revoked_at IS NULL RETURNING id`,
@@ -169,7 +234,10 @@ export class SessionsRepository {
    * How many live sessions (not revoked, not expired at `now`: what `/me` counts) each project of
    * the tenant has, projects without any left out (the admin stats).
    */
-  liveCountsByProject(tenantId: string, now: Date): Promise<{ project_id: string; count: number }[]> {
+  liveCountsByProject(
+    tenantId: string,
+    now: Date,
+  ): Promise<{ project_id: string; count: number }[]> {
     return this.dataSource.query(
       `SELECT project_id, count(*)::int AS count FROM sessions
         WHERE tenant_id = $1 AND revoked_at IS NULL AND expires_at > $2
@@ -180,19 +248,31 @@ export class SessionsRepository {
 
   /** The ids of the user's sessions not yet revoked (whose tokens a deletion must refuse). */
   async unrevokedIds(manager: EntityManager, userId: string): Promise<string[]> {
-    const rows = await queryRows<{ id: string }>(manager, `SELECT id FROM sessions WHERE user_id = $1 AND revoked_at IS NULL`, [userId]);
+    const rows = await queryRows<{ id: string }>(
+      manager,
+      `SELECT id FROM sessions WHERE user_id = $1 AND revoked_at IS NULL`,
+      [userId],
+    );
     return rows.map((r) => r.id);
   }
 
   /** The ids of the project's sessions not yet revoked (whose tokens its deletion must refuse). */
   async unrevokedIdsOfProject(manager: EntityManager, projectId: string): Promise<string[]> {
-    const rows = await queryRows<{ id: string }>(manager, `SELECT id FROM sessions WHERE project_id = $1 AND revoked_at IS NULL`, [projectId]);
+    const rows = await queryRows<{ id: string }>(
+      manager,
+      `SELECT id FROM sessions WHERE project_id = $1 AND revoked_at IS NULL`,
+      [projectId],
+    );
     return rows.map((r) => r.id);
   }
 
   /** The ids of sessions revoked after `since` (the revocation list every instance keeps). */
   async revokedSince(since: Date): Promise<string[]> {
-    const rows = await queryRows<{ id: string }>(this.dataSource, `SELECT id FROM sessions WHERE revoked_at IS NOT NULL AND revoked_at > $1`, [since]);
+    const rows = await queryRows<{ id: string }>(
+      this.dataSource,
+      `SELECT id FROM sessions WHERE revoked_at IS NOT NULL AND revoked_at > $1`,
+      [since],
+    );
     return rows.map((r) => r.id);
   }
 
@@ -209,7 +289,13 @@ export class SessionsRepository {
   }
 
   /** Revokes one session of the user; returns false when it is not theirs or already revoked. */
-  async revokeOwn(manager: EntityManager, userId: string, sessionId: string, reason: string, now: Date): Promise<Session | null> {
+  async revokeOwn(
+    manager: EntityManager,
+    userId: string,
+    sessionId: string,
+    reason: string,
+    now: Date,
+  ): Promise<Session | null> {
     const rows: Session[] = await manager
       .createQueryBuilder()
       .update(Session)
@@ -222,7 +308,12 @@ export class SessionsRepository {
   }
 
   /** Revokes every active session of a user; returns their ids. */
-  async revokeAllOfUser(manager: EntityManager, userId: string, reason: string, now: Date): Promise<string[]> {
+  async revokeAllOfUser(
+    manager: EntityManager,
+    userId: string,
+    reason: string,
+    now: Date,
+  ): Promise<string[]> {
     const raw: { id: string }[] = await manager
       .createQueryBuilder()
       .update(Session)

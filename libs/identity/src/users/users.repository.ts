@@ -1,6 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { containsPattern, PasswordCredential, queryPrepared, queryRows, User, type PreparedStatement, type UserStatus } from '@gatehouse/entities';
+import {
+  containsPattern,
+  PasswordCredential,
+  queryPrepared,
+  queryRows,
+  User,
+  type PreparedStatement,
+  type UserStatus,
+} from '@gatehouse/entities';
 import { organizationsOfUserJsonSql } from '@gatehouse/organizations';
 import { enabledMfaFactorTypesSql } from '../credentials/mfa-factors.repository';
 import { projectsNamedByKeySql } from '../projects/projects.repository';
@@ -151,7 +159,13 @@ export class UsersRepository {
    * The project's user an identifier names (by email, or by username when it has no `@`), with
    * their password hash when they have one; one query.
    */
-  async findByIdentifier(projectId: string, identifier: string): Promise<{ user: User; credential: Pick<PasswordCredential, 'passwordHash' | 'scheme'> | null } | null> {
+  async findByIdentifier(
+    projectId: string,
+    identifier: string,
+  ): Promise<{
+    user: User;
+    credential: Pick<PasswordCredential, 'passwordHash' | 'scheme'> | null;
+  } | null> {
     const column = identifier.includes('@') ? 'email' : 'username';
     const { entities, raw } = await this.dataSource
       .getRepository(User)
@@ -159,8 +173,14 @@ export class UsersRepository {
       .leftJoin(PasswordCredential, 'c', 'c.user_id = u.id')
       .addSelect('c.password_hash', 'c_password_hash')
       .addSelect('c.scheme', 'c_scheme')
-      .where(`u.project_id = :projectId AND lower(u.${column}) = :identifier`, { projectId, identifier: identifier.toLowerCase() })
-      .getRawAndEntities<{ c_password_hash: string | null; c_scheme: PasswordCredential['scheme'] | null }>();
+      .where(`u.project_id = :projectId AND lower(u.${column}) = :identifier`, {
+        projectId,
+        identifier: identifier.toLowerCase(),
+      })
+      .getRawAndEntities<{
+        c_password_hash: string | null;
+        c_scheme: PasswordCredential['scheme'] | null;
+      }>();
     const user = entities[0];
     if (!user) return null;
     const { c_password_hash: passwordHash, c_scheme: scheme } = raw[0];
@@ -169,21 +189,37 @@ export class UsersRepository {
 
   /** The project's user when active, with what the OpenID Connect provider's claims say of them; else null. */
   async activeClaimsUser(projectId: string, userId: string): Promise<UserClaimsRow | null> {
-    const rows = await queryRows<UserClaimsRow>(this.dataSource.manager, `SELECT ${USER_CLAIMS_COLUMNS} FROM users u WHERE u.id = $1 AND u.project_id = $2 AND u.status = 'active'`, [userId, projectId]);
+    const rows = await queryRows<UserClaimsRow>(
+      this.dataSource.manager,
+      `SELECT ${USER_CLAIMS_COLUMNS} FROM users u WHERE u.id = $1 AND u.project_id = $2 AND u.status = 'active'`,
+      [userId, projectId],
+    );
     return rows[0] ?? null;
   }
 
-  async findByEmail(projectId: string, email: string, manager?: EntityManager): Promise<User | null> {
+  async findByEmail(
+    projectId: string,
+    email: string,
+    manager?: EntityManager,
+  ): Promise<User | null> {
     return (manager ?? this.dataSource.manager)
       .getRepository(User)
       .createQueryBuilder('u')
-      .where('u.project_id = :projectId AND lower(u.email) = :email', { projectId, email: email.trim().toLowerCase() })
+      .where('u.project_id = :projectId AND lower(u.email) = :email', {
+        projectId,
+        email: email.trim().toLowerCase(),
+      })
       .getOne();
   }
 
   /** The user's row, locked until the caller's transaction ends (claims and email changes). */
   lockById(manager: EntityManager, projectId: string, id: string): Promise<User | null> {
-    return manager.getRepository(User).createQueryBuilder('u').setLock('pessimistic_write').where('u.id = :id AND u.project_id = :projectId', { id, projectId }).getOne();
+    return manager
+      .getRepository(User)
+      .createQueryBuilder('u')
+      .setLock('pessimistic_write')
+      .where('u.id = :id AND u.project_id = :projectId', { id, projectId })
+      .getOne();
   }
 
   /**
@@ -193,7 +229,11 @@ export class UsersRepository {
    * the change it waited for committed.
    */
   async lockForCredentialChange(manager: EntityManager, id: string): Promise<boolean> {
-    const rows = await queryRows<{ status: string }>(manager, `SELECT status FROM users WHERE id = $1 FOR NO KEY UPDATE`, [id]);
+    const rows = await queryRows<{ status: string }>(
+      manager,
+      `SELECT status FROM users WHERE id = $1 FOR NO KEY UPDATE`,
+      [id],
+    );
     return rows[0]?.status === 'active';
   }
 
@@ -202,7 +242,10 @@ export class UsersRepository {
    * and the user's lazy migration for good (their credentials changed here).
    */
   async bumpSecurityStamp(manager: EntityManager, userId: string): Promise<void> {
-    await manager.query(`UPDATE users SET security_stamp = security_stamp + 1, needs_migration = false WHERE id = $1`, [userId]);
+    await manager.query(
+      `UPDATE users SET security_stamp = security_stamp + 1, needs_migration = false WHERE id = $1`,
+      [userId],
+    );
   }
 
   /**
@@ -212,7 +255,11 @@ export class UsersRepository {
    * (`usedHereSql`). Null otherwise. The check is a statement of its own after the lock, so it sees
    * what the change it waited for committed.
    */
-  async lockForLazyMigration(manager: EntityManager, projectId: string, id: string): Promise<User | null> {
+  async lockForLazyMigration(
+    manager: EntityManager,
+    projectId: string,
+    id: string,
+  ): Promise<User | null> {
     const user = await this.lockById(manager, projectId, id);
     if (!user) return null;
     const rows = await queryRows<{ migratable: boolean }>(
@@ -224,19 +271,38 @@ export class UsersRepository {
   }
 
   findById(projectId: string, id: string, manager?: EntityManager): Promise<User | null> {
-    return (manager ?? this.dataSource.manager).getRepository(User).findOne({ where: { projectId, id } });
+    return (manager ?? this.dataSource.manager)
+      .getRepository(User)
+      .findOne({ where: { projectId, id } });
   }
 
-  create(manager: EntityManager, user: Pick<User, 'tenantId' | 'projectId' | 'email' | 'username' | 'metadata'> & Partial<User>): Promise<User> {
-    return manager.getRepository(User).save(manager.getRepository(User).create({ status: 'active', isAdmin: false, emailVerified: false, ...user }));
+  create(
+    manager: EntityManager,
+    user: Pick<User, 'tenantId' | 'projectId' | 'email' | 'username' | 'metadata'> & Partial<User>,
+  ): Promise<User> {
+    return manager
+      .getRepository(User)
+      .save(
+        manager
+          .getRepository(User)
+          .create({ status: 'active', isAdmin: false, emailVerified: false, ...user }),
+      );
   }
 
   /** Lazy migration done: the user's password is ours now (set in the same transaction). */
   async completeMigration(manager: EntityManager, userId: string): Promise<void> {
-    await manager.query(`UPDATE users SET needs_migration = false, updated_at = now() WHERE id = $1`, [userId]);
+    await manager.query(
+      `UPDATE users SET needs_migration = false, updated_at = now() WHERE id = $1`,
+      [userId],
+    );
   }
 
-  async setPassword(manager: EntityManager, userId: string, hash: string, scheme: PasswordCredential['scheme']): Promise<void> {
+  async setPassword(
+    manager: EntityManager,
+    userId: string,
+    hash: string,
+    scheme: PasswordCredential['scheme'],
+  ): Promise<void> {
     await manager
       .createQueryBuilder()
       .insert()
@@ -249,7 +315,12 @@ export class UsersRepository {
   // User import and export (the control plane, CONTRACT §12).
 
   /** The project's users an import line may name: by email (case-insensitive) or by external id. */
-  findImportMatches(manager: EntityManager, projectId: string, email: string, externalId: string | null): Promise<{ id: string; external_id: string | null }[]> {
+  findImportMatches(
+    manager: EntityManager,
+    projectId: string,
+    email: string,
+    externalId: string | null,
+  ): Promise<{ id: string; external_id: string | null }[]> {
     return queryRows(
       manager,
       `SELECT id, external_id FROM users WHERE project_id = $1 AND lower(email) = lower($2)
@@ -264,7 +335,12 @@ export class UsersRepository {
    * Of a batch of import lines, the ones that name an existing user of the project (by email,
    * case-insensitive, or external id): their lower-cased emails and external ids, one statement.
    */
-  async existingForImport(manager: EntityManager, projectId: string, emails: string[], externalIds: string[]): Promise<{ emails: Set<string>; externalIds: Set<string> }> {
+  async existingForImport(
+    manager: EntityManager,
+    projectId: string,
+    emails: string[],
+    externalIds: string[],
+  ): Promise<{ emails: Set<string>; externalIds: Set<string> }> {
     const rows = await queryRows<{ email: string; external_id: string | null }>(
       manager,
       // Two index lookups, not one OR (which the planner answers with a scan of the whole project: quadratic over an import).
@@ -273,7 +349,10 @@ export class UsersRepository {
        SELECT lower(email), external_id FROM users WHERE project_id = $1 AND external_id = ANY($3::text[])`,
       [projectId, emails, externalIds],
     );
-    return { emails: new Set(rows.map((r) => r.email)), externalIds: new Set(rows.flatMap((r) => (r.external_id ? [r.external_id] : []))) };
+    return {
+      emails: new Set(rows.map((r) => r.email)),
+      externalIds: new Set(rows.flatMap((r) => (r.external_id ? [r.external_id] : []))),
+    };
   }
 
   /**
@@ -285,7 +364,15 @@ export class UsersRepository {
     manager: EntityManager,
     tenantId: string,
     projectId: string,
-    rows: { email: string; emailVerified: boolean; username: string | null; metadata: Record<string, unknown>; externalId: string | null; createdAt: Date | null; hash: { hash: string; scheme: string } | null }[],
+    rows: {
+      email: string;
+      emailVerified: boolean;
+      username: string | null;
+      metadata: Record<string, unknown>;
+      externalId: string | null;
+      createdAt: Date | null;
+      hash: { hash: string; scheme: string } | null;
+    }[],
   ): Promise<string[]> {
     const inserted = await queryRows<{ id: string; email: string }>(
       manager,
@@ -312,11 +399,10 @@ export class UsersRepository {
     const ids = rows.map((r) => idOf.get(r.email.toLowerCase())!);
     const withHash = rows.flatMap((r, i) => (r.hash ? [{ id: ids[i], ...r.hash }] : []));
     if (withHash.length) {
-      await manager.query(`INSERT INTO password_credentials (user_id, password_hash, scheme) SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[])`, [
-        withHash.map((h) => h.id),
-        withHash.map((h) => h.hash),
-        withHash.map((h) => h.scheme),
-      ]);
+      await manager.query(
+        `INSERT INTO password_credentials (user_id, password_hash, scheme) SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[])`,
+        [withHash.map((h) => h.id), withHash.map((h) => h.hash), withHash.map((h) => h.scheme)],
+      );
     }
     return ids;
   }
@@ -324,13 +410,35 @@ export class UsersRepository {
   /** An imported user; `createdAt` kept from the system they came from. Returns the new id. */
   async insertImported(
     manager: EntityManager,
-    u: { tenantId: string; projectId: string; email: string; emailVerified: boolean; username: string | null; metadata: Record<string, unknown>; externalId: string | null; createdAt: Date | null; needsMigration: boolean; status?: 'active' | 'disabled' },
+    u: {
+      tenantId: string;
+      projectId: string;
+      email: string;
+      emailVerified: boolean;
+      username: string | null;
+      metadata: Record<string, unknown>;
+      externalId: string | null;
+      createdAt: Date | null;
+      needsMigration: boolean;
+      status?: 'active' | 'disabled';
+    },
   ): Promise<string> {
     const rows = await queryRows<{ id: string }>(
       manager,
       `INSERT INTO users (tenant_id, project_id, email, email_verified, username, metadata, external_id, needs_migration, status, is_admin, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $10, false, COALESCE($9::timestamptz, now()), now()) RETURNING id`,
-      [u.tenantId, u.projectId, u.email, u.emailVerified, u.username, JSON.stringify(u.metadata), u.externalId, u.needsMigration, u.createdAt, u.status ?? 'active'],
+      [
+        u.tenantId,
+        u.projectId,
+        u.email,
+        u.emailVerified,
+        u.username,
+        JSON.stringify(u.metadata),
+        u.externalId,
+        u.needsMigration,
+        u.createdAt,
+        u.status ?? 'active',
+      ],
     );
     return rows[0].id;
   }
@@ -341,8 +449,23 @@ export class UsersRepository {
    * here, or changed their credentials here (a password change or reset, an account claim: the
    * security stamp moved), so their sign-in identifiers and credentials are theirs now.
    */
-  async lockForImportUpdate(manager: EntityManager, id: string): Promise<{ email: string; email_verified: boolean; username: string | null; status: 'active' | 'disabled'; owned: boolean }> {
-    const rows = await queryRows<{ email: string; email_verified: boolean; username: string | null; status: 'active' | 'disabled'; owned: boolean }>(
+  async lockForImportUpdate(
+    manager: EntityManager,
+    id: string,
+  ): Promise<{
+    email: string;
+    email_verified: boolean;
+    username: string | null;
+    status: 'active' | 'disabled';
+    owned: boolean;
+  }> {
+    const rows = await queryRows<{
+      email: string;
+      email_verified: boolean;
+      username: string | null;
+      status: 'active' | 'disabled';
+      owned: boolean;
+    }>(
       manager,
       `SELECT email, email_verified, username, status, ${usedHereSql('users')} AS owned FROM users WHERE id = $1 FOR NO KEY UPDATE`,
       [id],
@@ -351,11 +474,29 @@ export class UsersRepository {
   }
 
   /** `on_conflict=update`: the line's fields replace the user's (an absent field keeps its value). */
-  async updateImported(manager: EntityManager, id: string, f: { email?: string; emailVerified?: boolean; username?: string | null; metadata?: Record<string, unknown>; externalId?: string | null }): Promise<void> {
+  async updateImported(
+    manager: EntityManager,
+    id: string,
+    f: {
+      email?: string;
+      emailVerified?: boolean;
+      username?: string | null;
+      metadata?: Record<string, unknown>;
+      externalId?: string | null;
+    },
+  ): Promise<void> {
     await manager.query(
       `UPDATE users SET email = COALESCE($2, email), email_verified = COALESCE($3, email_verified), username = CASE WHEN $4::boolean THEN $5 ELSE username END,
          metadata = COALESCE($6::jsonb, metadata), external_id = COALESCE($7, external_id), updated_at = now() WHERE id = $1`,
-      [id, f.email ?? null, f.emailVerified ?? null, f.username !== undefined, f.username ?? null, f.metadata ? JSON.stringify(f.metadata) : null, f.externalId ?? null],
+      [
+        id,
+        f.email ?? null,
+        f.emailVerified ?? null,
+        f.username !== undefined,
+        f.username ?? null,
+        f.metadata ? JSON.stringify(f.metadata) : null,
+        f.externalId ?? null,
+      ],
     );
   }
 
@@ -381,7 +522,9 @@ export class UsersRepository {
 
   /** A session started (any way in): the user is used here, so their lazy migration ends for good (`usedHereSql`). */
   async touchSignIn(manager: EntityManager, userId: string, at: Date): Promise<void> {
-    await manager.getRepository(User).update({ id: userId }, { lastSignInAt: at, needsMigration: false });
+    await manager
+      .getRepository(User)
+      .update({ id: userId }, { lastSignInAt: at, needsMigration: false });
   }
 
   async setEmailVerified(manager: EntityManager, userId: string): Promise<void> {
@@ -401,7 +544,15 @@ export class UsersRepository {
 
   /** Everything `/me` shows, in one prepared statement; null when it must answer `{user: null}`. */
   async me(q: MeQuery): Promise<MeRow | null> {
-    const rows = await queryPrepared<MeRow>(this.dataSource, ME_STATEMENT, [q.userId, q.projectId, q.sessionId, q.now, q.publishableKey, q.secretHash, q.kid]);
+    const rows = await queryPrepared<MeRow>(this.dataSource, ME_STATEMENT, [
+      q.userId,
+      q.projectId,
+      q.sessionId,
+      q.now,
+      q.publishableKey,
+      q.secretHash,
+      q.kid,
+    ]);
     return rows[0] ?? null;
   }
 
@@ -417,7 +568,9 @@ export class UsersRepository {
     if (filter.q) {
       params.push(containsPattern(filter.q));
       const p = `lower($${params.length})`;
-      clauses.push(`(lower(u.email) LIKE ${p} ESCAPE '\\' OR lower(u.username) LIKE ${p} ESCAPE '\\')`);
+      clauses.push(
+        `(lower(u.email) LIKE ${p} ESCAPE '\\' OR lower(u.username) LIKE ${p} ESCAPE '\\')`,
+      );
     }
     return { sql: clauses.join(' AND '), params };
   }
@@ -426,7 +579,11 @@ export class UsersRepository {
    * The page's ids first (an index-only walk for plain lists, so deep pages skip heap fetches),
    * then the 20 rows and their enabled MFA factors.
    */
-  listSql(tenantId: string, filter: UserFilter, page: { limit: number; offset: number }): { sql: string; params: unknown[] } {
+  listSql(
+    tenantId: string,
+    filter: UserFilter,
+    page: { limit: number; offset: number },
+  ): { sql: string; params: unknown[] } {
     const w = this.where(tenantId, filter);
     return {
       sql: `WITH page AS (
@@ -442,7 +599,11 @@ export class UsersRepository {
     return { sql: `SELECT count(*)::int AS total FROM users u WHERE ${w.sql}`, params: w.params };
   }
 
-  async list(tenantId: string, filter: UserFilter, page: { limit: number; offset: number }): Promise<[UserRow[], number]> {
+  async list(
+    tenantId: string,
+    filter: UserFilter,
+    page: { limit: number; offset: number },
+  ): Promise<[UserRow[], number]> {
     const list = this.listSql(tenantId, filter, page);
     const count = this.countSql(tenantId, filter);
     // Two pool connections: the page and the count run side by side.
@@ -453,22 +614,37 @@ export class UsersRepository {
     return [rows, total];
   }
 
-  async findInTenant(tenantId: string, id: string, manager?: EntityManager): Promise<UserRow | null> {
-    const rows: UserRow[] = await (manager ?? this.dataSource.manager).query(`SELECT ${USER_ROW_COLUMNS} FROM users u WHERE u.id = $1 AND u.tenant_id = $2`, [
-      id,
-      tenantId,
-    ]);
+  async findInTenant(
+    tenantId: string,
+    id: string,
+    manager?: EntityManager,
+  ): Promise<UserRow | null> {
+    const rows: UserRow[] = await (manager ?? this.dataSource.manager).query(
+      `SELECT ${USER_ROW_COLUMNS} FROM users u WHERE u.id = $1 AND u.tenant_id = $2`,
+      [id, tenantId],
+    );
     return rows[0] ?? null;
   }
 
   /** Row-locks the user (FOR UPDATE: also waits for sessions being inserted for them). */
-  async lockInTenant(manager: EntityManager, tenantId: string, id: string): Promise<UserRow | null> {
-    const locked: unknown[] = await manager.query(`SELECT id FROM users WHERE id = $1 AND tenant_id = $2 FOR UPDATE`, [id, tenantId]);
+  async lockInTenant(
+    manager: EntityManager,
+    tenantId: string,
+    id: string,
+  ): Promise<UserRow | null> {
+    const locked: unknown[] = await manager.query(
+      `SELECT id FROM users WHERE id = $1 AND tenant_id = $2 FOR UPDATE`,
+      [id, tenantId],
+    );
     return locked.length ? this.findInTenant(tenantId, id, manager) : null;
   }
 
   /** An admin's change of status, metadata or `email_verified`. */
-  async update(manager: EntityManager, id: string, fields: { status?: UserStatus; metadata?: Record<string, unknown>; emailVerified?: boolean }): Promise<void> {
+  async update(
+    manager: EntityManager,
+    id: string,
+    fields: { status?: UserStatus; metadata?: Record<string, unknown>; emailVerified?: boolean },
+  ): Promise<void> {
     const sets: string[] = [];
     const params: unknown[] = [id];
     if (fields.status !== undefined) {
@@ -486,7 +662,10 @@ export class UsersRepository {
       sets.push(`email_verified = $${params.length}`);
     }
     if (!sets.length) return;
-    await manager.query(`UPDATE users SET ${sets.join(', ')}, updated_at = now() WHERE id = $1`, params);
+    await manager.query(
+      `UPDATE users SET ${sets.join(', ')}, updated_at = now() WHERE id = $1`,
+      params,
+    );
   }
 
   async delete(manager: EntityManager, id: string): Promise<void> {
@@ -496,8 +675,21 @@ export class UsersRepository {
   // Provisioning.
 
   /** The tenant whose console project has an admin with this email (the oldest such admin), for `npm start`'s bootstrap. */
-  async findConsoleAdmin(manager: EntityManager, email: string): Promise<{ tenant_id: string; project_id: string; project_key: string; admin_user_id: string } | null> {
-    const rows: { tenant_id: string; project_id: string; project_key: string; admin_user_id: string }[] = await manager.query(
+  async findConsoleAdmin(
+    manager: EntityManager,
+    email: string,
+  ): Promise<{
+    tenant_id: string;
+    project_id: string;
+    project_key: string;
+    admin_user_id: string;
+  } | null> {
+    const rows: {
+      tenant_id: string;
+      project_id: string;
+      project_key: string;
+      admin_user_id: string;
+    }[] = await manager.query(
       `SELECT p.tenant_id, p.id AS project_id, p.publishable_key AS project_key, u.id AS admin_user_id
          FROM users u JOIN projects p ON p.id = u.project_id
         WHERE p.is_console AND u.is_admin AND lower(u.email) = lower($1)

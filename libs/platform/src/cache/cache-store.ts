@@ -35,7 +35,11 @@ export abstract class CacheStore {
   /** Increments a counter whose window starts at the first increment; returns count and ms left. */
   abstract increment(key: string, windowMs: number): Promise<{ count: number; ttlMs: number }>;
   /** Runs `script` atomically on `keys`; `args` reach it as strings (Lua's ARGV). */
-  abstract runScript(script: CacheScript, keys: string[], args: (string | number)[]): Promise<number[]>;
+  abstract runScript(
+    script: CacheScript,
+    keys: string[],
+    args: (string | number)[],
+  ): Promise<number[]>;
   abstract ping(): Promise<void>;
   abstract close(): Promise<void>;
 }

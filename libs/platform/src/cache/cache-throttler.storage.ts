@@ -11,9 +11,20 @@ import { CacheStore } from './cache-store';
 export class CacheThrottlerStorage implements ThrottlerStorage {
   constructor(private readonly cache: CacheStore) {}
 
-  async increment(key: string, ttl: number, limit: number, _blockDuration: number, throttlerName: string): Promise<ThrottlerStorageRecord> {
+  async increment(
+    key: string,
+    ttl: number,
+    limit: number,
+    _blockDuration: number,
+    throttlerName: string,
+  ): Promise<ThrottlerStorageRecord> {
     const { count, ttlMs } = await this.cache.increment(`ratelimit:${throttlerName}:${key}`, ttl);
     const timeToExpire = Math.max(1, Math.ceil(ttlMs / 1000));
-    return { totalHits: count, timeToExpire, isBlocked: count > limit, timeToBlockExpire: count > limit ? timeToExpire : 0 };
+    return {
+      totalHits: count,
+      timeToExpire,
+      isBlocked: count > limit,
+      timeToBlockExpire: count > limit ? timeToExpire : 0,
+    };
   }
 }

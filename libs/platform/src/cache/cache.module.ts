@@ -14,10 +14,12 @@ import { RedisCacheStore } from './redis-cache.store';
       useFactory: async (config: AppConfig) => {
         if (config.standalone.forced) return sharedMemoryCacheStore();
         const store = new RedisCacheStore(config.redis.url, config.http.dependencyTimeoutMs);
-        await store.waitUntilReady(Math.max(config.http.dependencyTimeoutMs, 5000)).catch(async (err: unknown) => {
-          await store.close();
-          throw err;
-        });
+        await store
+          .waitUntilReady(Math.max(config.http.dependencyTimeoutMs, 5000))
+          .catch(async (err: unknown) => {
+            await store.close();
+            throw err;
+          });
         return store;
       },
     },

@@ -56,7 +56,8 @@ export class MemoryCacheStore extends CacheStore {
   async runScript(script: CacheScript, keys: string[], args: (string | number)[]) {
     const local: LocalKeys = {
       get: (key) => this.live(key)?.value ?? null,
-      set: (key, value, ttlMs) => void this.data.set(key, { value, expiresAt: ttlMs ? this.now() + ttlMs : null }),
+      set: (key, value, ttlMs) =>
+        void this.data.set(key, { value, expiresAt: ttlMs ? this.now() + ttlMs : null }),
       del: (key) => void this.data.delete(key),
       incr: (key, ttlMs) => {
         const e = this.live(key);

@@ -39,7 +39,11 @@ export class RedisCacheStore extends CacheStore {
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.client.off('ready', onReady);
-        reject(new Error(`Cannot reach Redis (connect ECONNREFUSED ${this.client.options.host}:${this.client.options.port})`));
+        reject(
+          new Error(
+            `Cannot reach Redis (connect ECONNREFUSED ${this.client.options.host}:${this.client.options.port})`,
+          ),
+        );
       }, timeoutMs);
       const onReady = () => {
         clearTimeout(timer);
@@ -64,10 +68,16 @@ export class RedisCacheStore extends CacheStore {
     return keys.length === 0 ? Promise.resolve([]) : this.run(() => this.client.mget(...keys));
   }
   async set(key: string, value: string, ttlMs?: number) {
-    await this.run(() => (ttlMs ? this.client.set(key, value, 'PX', Math.max(1, Math.ceil(ttlMs))) : this.client.set(key, value)));
+    await this.run(() =>
+      ttlMs
+        ? this.client.set(key, value, 'PX', Math.max(1, Math.ceil(ttlMs)))
+        : this.client.set(key, value),
+    );
   }
   async setIfAbsent(key: string, value: string, ttlMs: number) {
-    const r = await this.run(() => this.client.set(key, value, 'PX', Math.max(1, Math.ceil(ttlMs)), 'NX'));
+    const r = await this.run(() =>
+      this.client.set(key, value, 'PX', Math.max(1, Math.ceil(ttlMs)), 'NX'),
+    );
     return r === 'OK';
   }
   getDel(key: string) {
@@ -77,12 +87,16 @@ export class RedisCacheStore extends CacheStore {
     if (keys.length) await this.run(() => this.client.del(...keys));
   }
   async increment(key: string, windowMs: number) {
-    const [count, ttl] = (await this.run(() => this.client.eval(INCREMENT, 1, key, String(Math.ceil(windowMs))))) as [number, number];
+    const [count, ttl] = (await this.run(() =>
+      this.client.eval(INCREMENT, 1, key, String(Math.ceil(windowMs))),
+    )) as [number, number];
     return { count: Number(count), ttlMs: Number(ttl) };
   }
   async runScript(script: CacheScript, keys: string[], args: (string | number)[]) {
     // EVAL sends the script each time; these scripts are a few hundred bytes and run on rare paths.
-    const reply = await this.run(() => this.client.eval(script.lua, keys.length, ...keys, ...args.map(String)));
+    const reply = await this.run(() =>
+      this.client.eval(script.lua, keys.length, ...keys, ...args.map(String)),
+    );
     return (reply as unknown[]).map(Number);
   }
   async ping() {

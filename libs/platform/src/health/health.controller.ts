@@ -1,6 +1,23 @@
-import { applyDecorators, Controller, Get, HttpStatus, Inject, Res, ServiceUnavailableException } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
-import { HealthCheckService, HealthIndicatorService, type HealthCheckResult } from '@nestjs/terminus';
+import {
+  applyDecorators,
+  Controller,
+  Get,
+  HttpStatus,
+  Inject,
+  Res,
+  ServiceUnavailableException,
+} from '@nestjs/common';
+import {
+  ApiOkResponse,
+  ApiOperation,
+  ApiServiceUnavailableResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import {
+  HealthCheckService,
+  HealthIndicatorService,
+  type HealthCheckResult,
+} from '@nestjs/terminus';
 import type { Response } from 'express';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
@@ -10,7 +27,16 @@ import { HealthDownResponse, HealthLiveResponse, HealthUpResponse } from './heal
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const t = setTimeout(() => reject(new Error('timed out')), ms);
-    p.then((v) => { clearTimeout(t); resolve(v); }, (e: unknown) => { clearTimeout(t); reject(e instanceof Error ? e : new Error(String(e))); });
+    p.then(
+      (v) => {
+        clearTimeout(t);
+        resolve(v);
+      },
+      (e: unknown) => {
+        clearTimeout(t);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
   });
 }
 
@@ -18,7 +44,11 @@ function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
 const ApiHealthChecks = () =>
   applyDecorators(
     ApiOkResponse({ type: HealthUpResponse, description: 'Database and cache up' }),
-    ApiServiceUnavailableResponse({ type: HealthDownResponse, description: 'A dependency down (named in `error`) or shutting down; `application/json`, not a problem' }),
+    ApiServiceUnavailableResponse({
+      type: HealthDownResponse,
+      description:
+        'A dependency down (named in `error`) or shutting down; `application/json`, not a problem',
+    }),
   );
 
 /** `/health/live`, `/health/ready` and `/health` (docs/api-contract.md §8): Terminus bodies, no versions or hosts. */
@@ -74,7 +104,8 @@ export class HealthController {
   private async probe<K extends string>(key: K, op: () => Promise<unknown>, timeout: number) {
     const session = this.indicators.check(key);
     try {
-      if (!this.dataSource.isInitialized && key === 'database') return session.down({ message: 'not connected' });
+      if (!this.dataSource.isInitialized && key === 'database')
+        return session.down({ message: 'not connected' });
       await withTimeout(op(), timeout);
       return session.up();
     } catch {

@@ -8,12 +8,14 @@ export class HealthLiveResponse {
 /** One dependency as Terminus reports it; never a version, host or credential. */
 class DependencyHealth {
   @ApiProperty({ enum: ['up', 'down'] }) status!: 'up' | 'down';
-  @ApiPropertyOptional({ enum: ['unreachable', 'not connected'], description: 'Only when down' }) message?: string;
+  @ApiPropertyOptional({ enum: ['unreachable', 'not connected'], description: 'Only when down' })
+  message?: string;
 }
 
 /** Some of the checked dependencies (`info`: those up; `error`: those down). */
 class SomeDependencies {
-  @ApiPropertyOptional({ type: DependencyHealth, description: 'PostgreSQL' }) database?: DependencyHealth;
+  @ApiPropertyOptional({ type: DependencyHealth, description: 'PostgreSQL' })
+  database?: DependencyHealth;
   @ApiPropertyOptional({ type: DependencyHealth, description: 'Redis' }) cache?: DependencyHealth;
 }
 
@@ -25,8 +27,10 @@ class AllDependencies {
 
 /** The Terminus body of `/health/ready` and `/health` (docs/api-contract.md §8). */
 class HealthChecks {
-  @ApiProperty({ type: SomeDependencies, description: 'The dependencies that are up' }) info!: SomeDependencies;
-  @ApiProperty({ type: SomeDependencies, description: 'The dependencies that are down' }) error!: SomeDependencies;
+  @ApiProperty({ type: SomeDependencies, description: 'The dependencies that are up' })
+  info!: SomeDependencies;
+  @ApiProperty({ type: SomeDependencies, description: 'The dependencies that are down' })
+  error!: SomeDependencies;
   @ApiProperty({ type: AllDependencies }) details!: AllDependencies;
 }
 

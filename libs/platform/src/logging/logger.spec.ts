@@ -16,13 +16,19 @@ class ThingsModule {}
 
 /** What an app built with the logger of LOG_LEVEL writes while it starts and while it runs. */
 async function outputAt(level: string): Promise<string> {
-  const config = loadConfig({ ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'), LOG_LEVEL: level });
+  const config = loadConfig({
+    ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+    LOG_LEVEL: level,
+  });
   let out = '';
   const capture = (chunk: string | Uint8Array) => ((out += chunk.toString()), true);
   const stdout = jest.spyOn(process.stdout, 'write').mockImplementation(capture);
   const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(capture);
   try {
-    const app = await NestFactory.create(ThingsModule, { logger: createLogger(config, 'test'), abortOnError: false });
+    const app = await NestFactory.create(ThingsModule, {
+      logger: createLogger(config, 'test'),
+      abortOnError: false,
+    });
     await app.init();
     new Logger('MailProcessor').log('mail to=a@example.com');
     new Logger('InstanceLoader').warn('a warning from Nest');
@@ -38,7 +44,9 @@ async function outputAt(level: string): Promise<string> {
 describe('the one logger', () => {
   it("keeps Nest's start-up chatter out of the default level, not its warnings, errors or our own lines", async () => {
     const out = await outputAt('info');
-    expect(out).not.toMatch(/InstanceLoader\] \w+ dependencies initialized|RoutesResolver\] ThingsController|RouterExplorer|NestFactory|NestApplication/);
+    expect(out).not.toMatch(
+      /InstanceLoader\] \w+ dependencies initialized|RoutesResolver\] ThingsController|RouterExplorer|NestFactory|NestApplication/,
+    );
     expect(out).toContain('[MailProcessor] mail to=a@example.com');
     expect(out).toContain('[InstanceLoader] a warning from Nest');
     expect(out).toContain('[RoutesResolver] an error from Nest');

@@ -63,16 +63,28 @@ export function registerQueueDepth(reader: DepthReader): void {
   depthReaders.push(reader);
 }
 
-type RequestSeries = { duration: ReturnType<typeof httpDuration.labels>; count: ReturnType<typeof httpRequests.labels> };
+type RequestSeries = {
+  duration: ReturnType<typeof httpDuration.labels>;
+  count: ReturnType<typeof httpRequests.labels>;
+};
 /** Label children by their values: prom-client would otherwise hash a label object on every call. */
 const requestSeries = new Map<string, RequestSeries>();
 
 /** Records one finished request by route pattern (never the raw path with ids). */
-export function recordHttpRequest(app: string, method: string, route: string, status: number, seconds: number): void {
+export function recordHttpRequest(
+  app: string,
+  method: string,
+  route: string,
+  status: number,
+  seconds: number,
+): void {
   const key = `${app} ${method} ${status} ${route}`;
   let series = requestSeries.get(key);
   if (!series) {
-    series = { duration: httpDuration.labels(app, method, route), count: httpRequests.labels(app, method, route, String(status)) };
+    series = {
+      duration: httpDuration.labels(app, method, route),
+      count: httpRequests.labels(app, method, route, String(status)),
+    };
     requestSeries.set(key, series);
   }
   series.duration.observe(seconds);

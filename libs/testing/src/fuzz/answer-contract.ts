@@ -10,13 +10,27 @@ export interface WireAnswer {
 /** Texts no answer may carry: stack frames, driver and runtime error names, SQL, file paths. */
 const LEAKS: [RegExp, string][] = [
   [/\bat (?:async )?[\w$.<>]+ \(|\bat [^\s"]+\.(?:ts|js):\d+/, 'a stack frame'],
-  [/\b(?:QueryFailedError|EntityNotFoundError|TypeORMError|ReferenceError|TypeError|RangeError|SyntaxError)\b/, 'a runtime or driver error name'],
+  [
+    /\b(?:QueryFailedError|EntityNotFoundError|TypeORMError|ReferenceError|TypeError|RangeError|SyntaxError)\b/,
+    'a runtime or driver error name',
+  ],
   [/\b(?:SELECT|INSERT|UPDATE|DELETE)\b[^"]{0,200}\b(?:FROM|INTO|SET|WHERE)\b/, 'SQL'],
-  [/syntax error at or near|violates (?:unique|foreign key|not-null|check) constraint|duplicate key value|invalid input syntax for|relation "[^"]*" does not exist/, 'a PostgreSQL message'],
+  [
+    /syntax error at or near|violates (?:unique|foreign key|not-null|check) constraint|duplicate key value|invalid input syntax for|relation "[^"]*" does not exist/,
+    'a PostgreSQL message',
+  ],
   [/node_modules|\/work\/|\/src\/[\w/-]+\.ts/, 'a file path'],
 ];
 
-const PROBLEM_MEMBERS = new Set(['type', 'title', 'status', 'detail', 'instance', 'traceId', 'errors']);
+const PROBLEM_MEMBERS = new Set([
+  'type',
+  'title',
+  'status',
+  'detail',
+  'instance',
+  'traceId',
+  'errors',
+]);
 
 const header = (a: WireAnswer, name: string): string | undefined => {
   const v = a.headers[name];
@@ -31,12 +45,17 @@ const header = (a: WireAnswer, name: string): string | undefined => {
  * a valid one, `errors` of string arrays for a validation error), a 405 with `Allow`, a 429 with
  * `Retry-After`; a redirect only to a host of `redirectHosts`.
  */
-export function answerViolations(a: WireAnswer, req: { method: string; path: string; traceparent?: string; traceparentAt?: number }, opts: { errorTypeBase: string; redirectHosts: readonly string[] }): string[] {
+export function answerViolations(
+  a: WireAnswer,
+  req: { method: string; path: string; traceparent?: string; traceparentAt?: number },
+  opts: { errorTypeBase: string; redirectHosts: readonly string[] },
+): string[] {
   const out: string[] = [];
   if (a.status >= 500) out.push(`answered ${a.status}`);
   for (const [pattern, what] of LEAKS) if (pattern.test(a.body)) out.push(`the body shows ${what}`);
   // 304 is the answer HTTP gives a GET with `If-None-Match: *` (RFC 9110 §13.1.2), not a redirect.
-  if (a.status === 304 && !['GET', 'HEAD'].includes(req.method)) out.push(`answered 304 to ${req.method}`);
+  if (a.status === 304 && !['GET', 'HEAD'].includes(req.method))
+    out.push(`answered 304 to ${req.method}`);
   if (a.status >= 300 && a.status < 400 && a.status !== 304) {
     const location = header(a, 'location');
     let host: string | null = null;
@@ -45,32 +64,48 @@ export function answerViolations(a: WireAnswer, req: { method: string; path: str
     } catch {
       host = null;
     }
-    if (!host || !opts.redirectHosts.includes(host)) out.push(`redirects to ${JSON.stringify(location)}`);
+    if (!host || !opts.redirectHosts.includes(host))
+      out.push(`redirects to ${JSON.stringify(location)}`);
   }
   if (a.status < 400 || a.status >= 500) return out;
 
-  if (!/^application\/problem\+json/.test(header(a, 'content-type') ?? '')) out.push(`a ${a.status} of type ${JSON.stringify(header(a, 'content-type'))}`);
+  if (!/^application\/problem\+json/.test(header(a, 'content-type') ?? ''))
+    out.push(`a ${a.status} of type ${JSON.stringify(header(a, 'content-type'))}`);
   if (req.method === 'HEAD') return out;
   let body: Record<string, unknown>;
   try {
     body = JSON.parse(a.body) as Record<string, unknown>;
   } catch {
-    return [...out, `a ${a.status} whose body is not JSON: ${JSON.stringify(a.body.slice(0, 200))}`];
+    return [
+      ...out,
+      `a ${a.status} whose body is not JSON: ${JSON.stringify(a.body.slice(0, 200))}`,
+    ];
   }
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return [...out, 'a problem that is not an object'];
-  const slug = typeof body.type === 'string' && body.type.startsWith(`${opts.errorTypeBase}/`) ? body.type.slice(opts.errorTypeBase.length + 1) : null;
+  if (!body || typeof body !== 'object' || Array.isArray(body))
+    return [...out, 'a problem that is not an object'];
+  const slug =
+    typeof body.type === 'string' && body.type.startsWith(`${opts.errorTypeBase}/`)
+      ? body.type.slice(opts.errorTypeBase.length + 1)
+      : null;
   const entry = slug && slug in PROBLEM_TYPES ? PROBLEM_TYPES[slug as ProblemSlug] : null;
   // Statuses HTTP defines where the catalog has no slug of their own (Node's parser refusals, see docs/decisions.md).
-  const parserStatus = (a.status === 408 && slug === 'bad-request') || (a.status === 413 && slug === 'payload-too-large');
+  const parserStatus =
+    (a.status === 408 && slug === 'bad-request') ||
+    (a.status === 413 && slug === 'payload-too-large');
   if (!entry) out.push(`problem type ${JSON.stringify(body.type)} is not in the catalog`);
   else {
-    if (body.title !== entry.title) out.push(`title ${JSON.stringify(body.title)} is not the catalog's for ${slug}`);
-    if (entry.status !== a.status && !parserStatus) out.push(`slug ${slug} (${entry.status}) answered with ${a.status}`);
+    if (body.title !== entry.title)
+      out.push(`title ${JSON.stringify(body.title)} is not the catalog's for ${slug}`);
+    if (entry.status !== a.status && !parserStatus)
+      out.push(`slug ${slug} (${entry.status}) answered with ${a.status}`);
   }
-  if (body.status !== a.status) out.push(`body status ${JSON.stringify(body.status)} is not ${a.status}`);
+  if (body.status !== a.status)
+    out.push(`body status ${JSON.stringify(body.status)} is not ${a.status}`);
   if (typeof body.detail !== 'string' || body.detail.length === 0) out.push('no detail');
-  if (typeof body.traceId !== 'string' || !/^[0-9a-f]{32}$/.test(body.traceId)) out.push(`traceId ${JSON.stringify(body.traceId)}`);
-  else if (!(header(a, 'traceresponse') ?? '').includes(`00-${body.traceId}-`)) out.push('traceresponse does not carry the body\'s trace id');
+  if (typeof body.traceId !== 'string' || !/^[0-9a-f]{32}$/.test(body.traceId))
+    out.push(`traceId ${JSON.stringify(body.traceId)}`);
+  else if (!(header(a, 'traceresponse') ?? '').includes(`00-${body.traceId}-`))
+    out.push("traceresponse does not carry the body's trace id");
   const path = req.path.split('?')[0];
   // A refusal of the HTTP parser reads the request's head from the bytes Node hands over: the chunk
   // it was parsing, which holds at most 64 KiB. A head over the 16 KiB header limit may go on past
@@ -79,21 +114,36 @@ export function answerViolations(a: WireAnswer, req: { method: string; path: str
   // leaves that line past it.
   const parserRefusal = header(a, 'connection') === 'close' && [400, 431].includes(a.status);
   const unreadable = parserRefusal && Buffer.byteLength(path, 'latin1') > 16 * 1024;
-  const headersUnreadable = parserRefusal && (req.traceparentAt ?? Buffer.byteLength(req.path, 'latin1')) > 16 * 1024;
+  const headersUnreadable =
+    parserRefusal && (req.traceparentAt ?? Buffer.byteLength(req.path, 'latin1')) > 16 * 1024;
   const requestTrace = readTraceId(req.traceparent);
-  if (requestTrace !== null && !headersUnreadable && body.traceId !== requestTrace) out.push(`traceId ${JSON.stringify(body.traceId)} is not the request's traceparent's ${requestTrace}`);
-  if (body.instance === undefined ? !unreadable : body.instance !== path && !percentEncodedPaths(path).includes(body.instance as string)) {
+  if (requestTrace !== null && !headersUnreadable && body.traceId !== requestTrace)
+    out.push(
+      `traceId ${JSON.stringify(body.traceId)} is not the request's traceparent's ${requestTrace}`,
+    );
+  if (
+    body.instance === undefined
+      ? !unreadable
+      : body.instance !== path && !percentEncodedPaths(path).includes(body.instance as string)
+  ) {
     out.push(`instance ${JSON.stringify(body.instance)} is not the path ${JSON.stringify(path)}`);
   }
   if (slug === 'validation-error' || body.errors !== undefined) {
     const errors = body.errors;
-    const valid = errors && typeof errors === 'object' && !Array.isArray(errors) && Object.values(errors).every((m) => Array.isArray(m) && m.every((s) => typeof s === 'string'));
+    const valid =
+      errors &&
+      typeof errors === 'object' &&
+      !Array.isArray(errors) &&
+      Object.values(errors).every((m) => Array.isArray(m) && m.every((s) => typeof s === 'string'));
     if (!valid) out.push(`errors ${JSON.stringify(errors)} is not field -> messages`);
   }
   // Extension members (RFC 9457 §3.2: `locked_until`, a conflict's `organization_ids`) are snake_case like the API.
-  for (const k of Object.keys(body)) if (!PROBLEM_MEMBERS.has(k) && !/^[a-z][a-z0-9_]*$/.test(k)) out.push(`unexpected member ${JSON.stringify(k)}`);
+  for (const k of Object.keys(body))
+    if (!PROBLEM_MEMBERS.has(k) && !/^[a-z][a-z0-9_]*$/.test(k))
+      out.push(`unexpected member ${JSON.stringify(k)}`);
   if (a.status === 405 && !header(a, 'allow')) out.push('a 405 without Allow');
-  if (a.status === 429 && !/^\d+$/.test(header(a, 'retry-after') ?? '')) out.push('a 429 without Retry-After');
+  if (a.status === 429 && !/^\d+$/.test(header(a, 'retry-after') ?? ''))
+    out.push('a 429 without Retry-After');
   return out;
 }
 
@@ -107,7 +157,9 @@ function percentEncodedPaths(path: string): string[] {
     let out = '';
     for (const byte of bytes) {
       const ch = String.fromCharCode(byte);
-      out += /[A-Za-z0-9\-._~!$&'()*+,;=:@/%]/.test(ch) ? ch : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+      out += /[A-Za-z0-9\-._~!$&'()*+,;=:@/%]/.test(ch)
+        ? ch
+        : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
     }
     return out;
   };

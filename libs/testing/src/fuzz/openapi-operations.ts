@@ -37,14 +37,27 @@ export interface FuzzOperation {
 }
 
 interface OpenApiDocument {
-  paths: Record<string, Record<string, { parameters?: { name: string; in: string; required?: boolean; schema?: JsonSchema }[]; requestBody?: { content?: Record<string, { schema?: JsonSchema }> } }>>;
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        parameters?: { name: string; in: string; required?: boolean; schema?: JsonSchema }[];
+        requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
+      }
+    >
+  >;
   components?: { schemas?: Record<string, JsonSchema> };
 }
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
 /** A schema with its `$ref`s and `allOf`s resolved (recursively, up to a depth). */
-export function resolveSchema(doc: OpenApiDocument, schema: JsonSchema | undefined, depth = 0): JsonSchema {
+export function resolveSchema(
+  doc: OpenApiDocument,
+  schema: JsonSchema | undefined,
+  depth = 0,
+): JsonSchema {
   if (!schema || depth > 8) return {};
   if (schema.$ref) {
     const name = schema.$ref.replace('#/components/schemas/', '');
@@ -55,11 +68,18 @@ export function resolveSchema(doc: OpenApiDocument, schema: JsonSchema | undefin
     delete out.allOf;
     for (const part of schema.allOf) {
       const r = resolveSchema(doc, part, depth + 1);
-      out = { ...r, ...out, properties: { ...r.properties, ...out.properties }, required: [...(r.required ?? []), ...(out.required ?? [])] };
+      out = {
+        ...r,
+        ...out,
+        properties: { ...r.properties, ...out.properties },
+        required: [...(r.required ?? []), ...(out.required ?? [])],
+      };
     }
   }
   if (out.properties) {
-    out.properties = Object.fromEntries(Object.entries(out.properties).map(([k, v]) => [k, resolveSchema(doc, v, depth + 1)]));
+    out.properties = Object.fromEntries(
+      Object.entries(out.properties).map(([k, v]) => [k, resolveSchema(doc, v, depth + 1)]),
+    );
   }
   if (out.items) out.items = resolveSchema(doc, out.items, depth + 1);
   return out;
@@ -74,7 +94,13 @@ export function operationsOf(doc: OpenApiDocument): FuzzOperation[] {
       const op = operations[method];
       const params = op.parameters ?? [];
       const spec = (where: string) =>
-        params.filter((p) => p.in === where).map((p) => ({ name: p.name, required: p.required === true, schema: resolveSchema(doc, p.schema) }));
+        params
+          .filter((p) => p.in === where)
+          .map((p) => ({
+            name: p.name,
+            required: p.required === true,
+            schema: resolveSchema(doc, p.schema),
+          }));
       const json = op.requestBody?.content?.['application/json']?.schema;
       ops.push({
         method,
@@ -97,7 +123,8 @@ export function knownWords(doc: OpenApiDocument): string[] {
     if (Array.isArray(v)) v.forEach(visit);
     else if (v && typeof v === 'object') {
       for (const [k, child] of Object.entries(v as Record<string, unknown>)) {
-        if (k === 'enum' && Array.isArray(child)) child.filter((x) => typeof x === 'string').forEach((x) => words.add(x));
+        if (k === 'enum' && Array.isArray(child))
+          child.filter((x) => typeof x === 'string').forEach((x) => words.add(x));
         else if (k === 'example' && typeof child === 'string') words.add(child);
         else visit(child);
       }

@@ -47,7 +47,10 @@ export class StateFingerprint {
       `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name <> 'migrations' ORDER BY table_name`,
     );
     this.statement = tables
-      .map((t) => `SELECT '${t.table_name}' AS t, count(*) || ':' || md5(coalesce(string_agg(x::text, E'\\n' ORDER BY x::text), '')) AS v FROM "${t.table_name}" x`)
+      .map(
+        (t) =>
+          `SELECT '${t.table_name}' AS t, count(*) || ':' || md5(coalesce(string_agg(x::text, E'\\n' ORDER BY x::text), '')) AS v FROM "${t.table_name}" x`,
+      )
       .join(' UNION ALL ');
     return this.statement;
   }
@@ -60,7 +63,8 @@ export class StateFingerprint {
     const keys = new Map<string, { digest: string; ttlMs: number }>();
     for (let i = 0; i < flat.length; i += 3) {
       const key = flat[i];
-      if (!EXCLUDED_KEYS.test(key)) keys.set(key, { digest: flat[i + 1], ttlMs: Number(flat[i + 2]) });
+      if (!EXCLUDED_KEYS.test(key))
+        keys.set(key, { digest: flat[i + 1], ttlMs: Number(flat[i + 2]) });
     }
     return { tables: new Map(rows.map((r) => [r.t, r.v])), keys, takenAt: Date.now() };
   }
@@ -68,7 +72,9 @@ export class StateFingerprint {
   /** What changed from `a` to `b`, as readable lines; empty when nothing did. */
   static diff(a: Fingerprint, b: Fingerprint): string[] {
     const out: string[] = [];
-    for (const [table, v] of b.tables) if (a.tables.get(table) !== v) out.push(`table ${table}: ${a.tables.get(table) ?? '-'} -> ${v}`);
+    for (const [table, v] of b.tables)
+      if (a.tables.get(table) !== v)
+        out.push(`table ${table}: ${a.tables.get(table) ?? '-'} -> ${v}`);
     for (const [key, v] of b.keys) {
       const before = a.keys.get(key);
       if (!before) out.push(`redis key added: ${key}`);

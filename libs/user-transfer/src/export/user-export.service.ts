@@ -4,7 +4,13 @@ import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { decryptSecretString, exportedPasswordHash } from '@gatehouse/crypto';
 import type { Project } from '@gatehouse/entities';
-import { EventRecorder, totpSecretAad, UsersRepository, type ExportRow, type RequestMeta } from '@gatehouse/identity';
+import {
+  EventRecorder,
+  totpSecretAad,
+  UsersRepository,
+  type ExportRow,
+  type RequestMeta,
+} from '@gatehouse/identity';
 
 const PAGE = 500;
 
@@ -22,7 +28,12 @@ export class UserExportService {
     private readonly events: EventRecorder,
   ) {}
 
-  async export(project: Project, withSecrets: boolean, res: Response, actor: { tenantId: string; userId: string; meta: RequestMeta }): Promise<void> {
+  async export(
+    project: Project,
+    withSecrets: boolean,
+    res: Response,
+    actor: { tenantId: string; userId: string; meta: RequestMeta },
+  ): Promise<void> {
     await this.dataSource.transaction((manager) =>
       this.events.record(manager, {
         tenantId: actor.tenantId,
@@ -42,7 +53,8 @@ export class UserExportService {
     for (;;) {
       const rows = await this.users.exportPage(project.id, after, PAGE);
       if (rows.length === 0) break;
-      const chunk = rows.map((row) => JSON.stringify(this.line(row, withSecrets))).join('\n') + '\n';
+      const chunk =
+        rows.map((row) => JSON.stringify(this.line(row, withSecrets))).join('\n') + '\n';
       // Back-pressure: wait for the client to take a page before reading the next.
       if (!res.write(chunk)) await new Promise((resolve) => res.once('drain', resolve));
       after = rows[rows.length - 1].id;
@@ -61,12 +73,26 @@ export class UserExportService {
       created_at: new Date(row.created_at).toISOString(),
       // The id it had where it came from, else ours: a re-import into another project stays idempotent.
       external_id: row.external_id ?? row.id,
-      ...(row.identities.length ? { identities: row.identities.map((i) => ({ provider: i.provider, subject: i.subject, ...(i.email ? { email: i.email } : {}) })) } : {}),
+      ...(row.identities.length
+        ? {
+            identities: row.identities.map((i) => ({
+              provider: i.provider,
+              subject: i.subject,
+              ...(i.email ? { email: i.email } : {}),
+            })),
+          }
+        : {}),
       ...(row.phone_number ? { phone_number: row.phone_number } : {}),
     };
     if (withSecrets) {
-      if (row.password_hash && row.scheme) line.password_hash = exportedPasswordHash(row.password_hash, row.scheme);
-      if (row.totp_secret_encrypted) line.totp_secret = decryptSecretString(this.config.auth.encryptionKey, row.totp_secret_encrypted, totpSecretAad(row.id));
+      if (row.password_hash && row.scheme)
+        line.password_hash = exportedPasswordHash(row.password_hash, row.scheme);
+      if (row.totp_secret_encrypted)
+        line.totp_secret = decryptSecretString(
+          this.config.auth.encryptionKey,
+          row.totp_secret_encrypted,
+          totpSecretAad(row.id),
+        );
     }
     return line;
   }

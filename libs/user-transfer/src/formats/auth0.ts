@@ -1,6 +1,22 @@
 import type { Readable } from 'node:stream';
 import { jsonArrayRecords } from './json';
-import { bool, compact, DEFAULT_CONVERT_OPTIONS, e164, isoDate, lineOf, ndjsonRecords, numbered, providerName, refused, sniff, text, type ConvertOptions, type ConvertedLine, type ImportLine } from './lines';
+import {
+  bool,
+  compact,
+  DEFAULT_CONVERT_OPTIONS,
+  e164,
+  isoDate,
+  lineOf,
+  ndjsonRecords,
+  numbered,
+  providerName,
+  refused,
+  sniff,
+  text,
+  type ConvertOptions,
+  type ConvertedLine,
+  type ImportLine,
+} from './lines';
 
 /** Auth0 connection strategies that are no social identity: the database, and passwordless by email or SMS. */
 const NOT_SOCIAL = new Set(['auth0', 'email', 'sms']);
@@ -11,9 +27,14 @@ const NOT_SOCIAL = new Set(['auth0', 'email', 'sms']);
  * extension's JSON, and the password hashes export Auth0 support hands over (NDJSON of
  * `{_id: {$oid}, email, email_verified, passwordHash, …}`). A JSON array is read element by element.
  */
-export async function* auth0Lines(input: Readable, options: ConvertOptions = DEFAULT_CONVERT_OPTIONS): AsyncGenerator<ConvertedLine> {
+export async function* auth0Lines(
+  input: Readable,
+  options: ConvertOptions = DEFAULT_CONVERT_OPTIONS,
+): AsyncGenerator<ConvertedLine> {
   const { first, stream } = await sniff(input);
-  yield* numbered(first === '[' ? jsonArrayRecords(stream) : ndjsonRecords(stream), (value) => fromAuth0(value as Record<string, unknown>, options));
+  yield* numbered(first === '[' ? jsonArrayRecords(stream) : ndjsonRecords(stream), (value) =>
+    fromAuth0(value as Record<string, unknown>, options),
+  );
 }
 
 /**
@@ -21,12 +42,18 @@ export async function* auth0Lines(input: Readable, options: ConvertOptions = DEF
  * passwordless number (Guardian's SMS enrolments are not exported): a second factor here only
  * with `loginPhones`, and only when verified.
  */
-export function fromAuth0(u: Record<string, unknown>, options: ConvertOptions = DEFAULT_CONVERT_OPTIONS): ConvertedLine {
+export function fromAuth0(
+  u: Record<string, unknown>,
+  options: ConvertOptions = DEFAULT_CONVERT_OPTIONS,
+): ConvertedLine {
   const email = text(u.email);
   const oid = oidOf(u._id);
   // The database connection's users are `auth0|<_id>`: the id the password hashes export names them by.
   const userId = text(u.user_id) ?? (oid ? `auth0|${oid}` : undefined);
-  if (!email) return refused(`The user${userId ? ` ${userId}` : ''} has no email address: Gatehouse signs users in by email (phone-only or username-only users cannot be imported).`);
+  if (!email)
+    return refused(
+      `The user${userId ? ` ${userId}` : ''} has no email address: Gatehouse signs users in by email (phone-only or username-only users cannot be imported).`,
+    );
   const line: ImportLine = {
     email,
     email_verified: bool(u.email_verified),
@@ -46,7 +73,8 @@ export function fromAuth0(u: Record<string, unknown>, options: ConvertOptions = 
     external_id: userId,
     password_hash: text(u.passwordHash) ?? text(u.password_hash),
     identities: identitiesOf(u, email),
-    phone_number: options.loginPhones && bool(u.phone_verified) === true ? e164(u.phone_number) : undefined,
+    phone_number:
+      options.loginPhones && bool(u.phone_verified) === true ? e164(u.phone_number) : undefined,
   };
   if (line.identities?.length === 0) delete line.identities;
   return lineOf(line);
@@ -59,7 +87,9 @@ function oidOf(value: unknown): string | undefined {
 }
 
 function objectOrUndefined(value: unknown): Record<string, unknown> | undefined {
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  return value && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 }
 
 /**
@@ -70,10 +100,15 @@ function objectOrUndefined(value: unknown): Record<string, unknown> | undefined 
  */
 function identitiesOf(u: Record<string, unknown>, email: string): ImportLine['identities'] {
   const found: NonNullable<ImportLine['identities']> = [];
-  const add = (provider: string | undefined, subject: string | undefined, idEmail: string | undefined) => {
+  const add = (
+    provider: string | undefined,
+    subject: string | undefined,
+    idEmail: string | undefined,
+  ) => {
     if (!provider || !subject || NOT_SOCIAL.has(provider.toLowerCase())) return;
     const name = providerName(provider);
-    if (!found.some((i) => i.provider === name && i.subject === subject)) found.push({ provider: name, subject, email: idEmail ?? email });
+    if (!found.some((i) => i.provider === name && i.subject === subject))
+      found.push({ provider: name, subject, email: idEmail ?? email });
   };
   if (Array.isArray(u.identities)) {
     for (const i of u.identities as unknown[]) {

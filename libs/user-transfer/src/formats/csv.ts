@@ -18,18 +18,29 @@ export async function* csvRecords(input: Readable): AsyncGenerator<SourceRecord>
     relax_column_count: true,
     skip_records_with_error: true,
     on_skip: (err) => {
-      skipped.push({ line: Number(err?.lines ?? 0), error: `The CSV record could not be read: ${err?.message ?? 'unknown error'}.` });
+      skipped.push({
+        line: Number(err?.lines ?? 0),
+        error: `The CSV record could not be read: ${err?.message ?? 'unknown error'}.`,
+      });
       return undefined;
     },
   });
   // A read error of the file ends the parser with it (pipeline), and so the loop below.
-  const records = pipeline(input, parser, () => undefined) as unknown as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>;
+  const records = pipeline(input, parser, () => undefined) as unknown as AsyncIterable<{
+    record: Record<string, string>;
+    info: { lines: number };
+  }>;
   // After a record it could not read, csv-parse may take the lines that follow as part of it: each
   // such line is reported too, so no record disappears without a line in the report.
   let last = 0;
   let afterSkip = false;
   function* upTo(line: number): Generator<SourceRecord> {
-    if (afterSkip) for (let l = last + 1; l < line; l += 1) yield { line: l, error: `The line was read as part of the unreadable CSV record before it (line ${last}).` };
+    if (afterSkip)
+      for (let l = last + 1; l < line; l += 1)
+        yield {
+          line: l,
+          error: `The line was read as part of the unreadable CSV record before it (line ${last}).`,
+        };
   }
   // One line, one report: a second error on a line already reported (a quote left open there) adds nothing.
   function* skip(s: { line: number; error: string }): Generator<SourceRecord> {

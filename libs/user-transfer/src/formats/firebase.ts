@@ -1,6 +1,20 @@
 import type { Readable } from 'node:stream';
 import { documentMemberLines } from './json';
-import { bool, compact, DEFAULT_CONVERT_OPTIONS, e164, isoDate, jsonObject, lineOf, providerName, refused, text, type ConvertOptions, type ConvertedLine, type ImportLine } from './lines';
+import {
+  bool,
+  compact,
+  DEFAULT_CONVERT_OPTIONS,
+  e164,
+  isoDate,
+  jsonObject,
+  lineOf,
+  providerName,
+  refused,
+  text,
+  type ConvertOptions,
+  type ConvertedLine,
+  type ImportLine,
+} from './lines';
 
 /** Firebase provider ids that are no social identity. */
 const NOT_SOCIAL = new Set(['password', 'phone', 'anonymous', 'emaillink']);
@@ -11,16 +25,34 @@ const NOT_SOCIAL = new Set(['password', 'phone', 'anonymous', 'emaillink']);
  * file. Password hashes become `{"algorithm":"firebase_scrypt","hash","salt"}`, verified with the
  * project's scrypt parameters given to the import (signer key, salt separator, rounds, memory cost).
  */
-export async function* firebaseLines(input: Readable, options: ConvertOptions = DEFAULT_CONVERT_OPTIONS): AsyncGenerator<ConvertedLine> {
-  yield* documentMemberLines(input, 'users', 'A Firebase export is one JSON object {"users": [...]}, as `firebase auth:export users.json --format=json` writes it.', (value) => fromFirebase(value, options));
+export async function* firebaseLines(
+  input: Readable,
+  options: ConvertOptions = DEFAULT_CONVERT_OPTIONS,
+): AsyncGenerator<ConvertedLine> {
+  yield* documentMemberLines(
+    input,
+    'users',
+    'A Firebase export is one JSON object {"users": [...]}, as `firebase auth:export users.json --format=json` writes it.',
+    (value) => fromFirebase(value, options),
+  );
 }
 
 /** One user of a Firebase export as our line. */
-export function fromFirebase(u: Record<string, unknown>, options: ConvertOptions = DEFAULT_CONVERT_OPTIONS): ConvertedLine {
+export function fromFirebase(
+  u: Record<string, unknown>,
+  options: ConvertOptions = DEFAULT_CONVERT_OPTIONS,
+): ConvertedLine {
   const localId = text(u.localId);
   const email = text(u.email);
-  if (!email) return refused(`The user${localId ? ` ${localId}` : ''} has no email address: Gatehouse signs users in by email (phone-only and anonymous users cannot be imported).`);
-  const providers = Array.isArray(u.providerUserInfo) ? (u.providerUserInfo as unknown[]).filter((p): p is Record<string, unknown> => !!p && typeof p === 'object') : [];
+  if (!email)
+    return refused(
+      `The user${localId ? ` ${localId}` : ''} has no email address: Gatehouse signs users in by email (phone-only and anonymous users cannot be imported).`,
+    );
+  const providers = Array.isArray(u.providerUserInfo)
+    ? (u.providerUserInfo as unknown[]).filter(
+        (p): p is Record<string, unknown> => !!p && typeof p === 'object',
+      )
+    : [];
   const identities: NonNullable<ImportLine['identities']> = [];
   let phone: string | undefined;
   for (const p of providers) {
@@ -29,11 +61,14 @@ export function fromFirebase(u: Record<string, unknown>, options: ConvertOptions
     if (id === 'phone') phone ??= e164(p.phoneNumber ?? p.rawId);
     if (NOT_SOCIAL.has(id)) continue;
     const subject = text(p.rawId);
-    if (subject) identities.push({ provider: providerName(id), subject, email: text(p.email) ?? email });
+    if (subject)
+      identities.push({ provider: providerName(id), subject, email: text(p.email) ?? email });
   }
   // A phone enrolled as Firebase's SMS second factor stays a second factor here; the phone
   // provider's number (phone sign-in) becomes one only with `loginPhones`.
-  const mfaPhone = Array.isArray(u.mfaInfo) ? (u.mfaInfo as Record<string, unknown>[]).map((m) => e164(m?.phoneInfo)).find((p) => p) : undefined;
+  const mfaPhone = Array.isArray(u.mfaInfo)
+    ? (u.mfaInfo as Record<string, unknown>[]).map((m) => e164(m?.phoneInfo)).find((p) => p)
+    : undefined;
   const hash = text(u.passwordHash);
   const line: ImportLine = {
     email,
@@ -48,7 +83,9 @@ export function fromFirebase(u: Record<string, unknown>, options: ConvertOptions
     }),
     created_at: isoDate(u.createdAt),
     external_id: localId,
-    password_hash: hash ? { algorithm: 'firebase_scrypt', hash, salt: text(u.salt) ?? '' } : undefined,
+    password_hash: hash
+      ? { algorithm: 'firebase_scrypt', hash, salt: text(u.salt) ?? '' }
+      : undefined,
     identities: identities.length ? identities : undefined,
     phone_number: mfaPhone ?? (options.loginPhones ? (phone ?? e164(u.phoneNumber)) : undefined),
   };

@@ -10,9 +10,17 @@ import { numbered, sniff, unreadable, type ConvertedLine, type SourceRecord } fr
  * Element N (from 1) is record N. A document broken part way gives the elements before the break
  * and then one unreadable record saying where it broke; nothing after it can be read.
  */
-export async function* jsonArrayRecords(input: Readable, path?: string): AsyncGenerator<SourceRecord> {
-  const stages = path ? [parser(), pick({ filter: path }), streamArray()] : [parser(), streamArray()];
-  const elements = pipeline([input, ...stages], () => undefined) as unknown as AsyncIterable<{ key: number; value: unknown }>;
+export async function* jsonArrayRecords(
+  input: Readable,
+  path?: string,
+): AsyncGenerator<SourceRecord> {
+  const stages = path
+    ? [parser(), pick({ filter: path }), streamArray()]
+    : [parser(), streamArray()];
+  const elements = pipeline([input, ...stages], () => undefined) as unknown as AsyncIterable<{
+    key: number;
+    value: unknown;
+  }>;
   let count = 0;
   try {
     for await (const element of elements) {
@@ -21,7 +29,10 @@ export async function* jsonArrayRecords(input: Readable, path?: string): AsyncGe
     }
   } catch (err) {
     const where = count === 0 ? 'before its first user' : `after user ${count}`;
-    yield { line: count + 1, error: `The file is not valid JSON ${where} (${(err as Error).message}); nothing after that point could be read.` };
+    yield {
+      line: count + 1,
+      error: `The file is not valid JSON ${where} (${(err as Error).message}); nothing after that point could be read.`,
+    };
   }
 }
 
@@ -30,12 +41,19 @@ export async function* jsonArrayRecords(input: Readable, path?: string): AsyncGe
  * Keycloak's `users`) as our lines, converted one by one; a document of another shape is one
  * unreadable line saying what was expected.
  */
-export async function* documentMemberLines(input: Readable, member: string, expected: string, convert: (value: Record<string, unknown>) => ConvertedLine): AsyncGenerator<ConvertedLine> {
+export async function* documentMemberLines(
+  input: Readable,
+  member: string,
+  expected: string,
+  convert: (value: Record<string, unknown>) => ConvertedLine,
+): AsyncGenerator<ConvertedLine> {
   const { first, stream } = await sniff(input);
   if (first !== '{') {
     stream.destroy();
     yield unreadable(expected);
     return;
   }
-  yield* numbered(jsonArrayRecords(stream, member), (value) => convert(value as Record<string, unknown>));
+  yield* numbered(jsonArrayRecords(stream, member), (value) =>
+    convert(value as Record<string, unknown>),
+  );
 }

@@ -19,11 +19,33 @@ describe('converter helpers', () => {
     expect(e164('14155550100')).toBe('+14155550100');
     expect(e164('+1 (415) 555-0100')).toBe('+14155550100');
     expect(e164('call me')).toBe('callme');
-    expect(['google-oauth2', 'google.com', 'windowslive', 'azure', 'apple.com', 'GitHub', 'linkedin_oidc', 'oidc.Corp SSO'].map(providerName)).toEqual(['google', 'google', 'microsoft', 'microsoft', 'apple', 'github', 'linkedin', 'oidc-corp-sso']);
+    expect(
+      [
+        'google-oauth2',
+        'google.com',
+        'windowslive',
+        'azure',
+        'apple.com',
+        'GitHub',
+        'linkedin_oidc',
+        'oidc.Corp SSO',
+      ].map(providerName),
+    ).toEqual([
+      'google',
+      'google',
+      'microsoft',
+      'microsoft',
+      'apple',
+      'github',
+      'linkedin',
+      'oidc-corp-sso',
+    ]);
   });
 
   it('sniffs the first character past white space and a byte-order mark, and gives the stream back whole', async () => {
-    const { first, stream } = await sniff(Readable.from([Buffer.from('\uFEFF  \n'), Buffer.from('{"users":[]}')]));
+    const { first, stream } = await sniff(
+      Readable.from([Buffer.from('\uFEFF  \n'), Buffer.from('{"users":[]}')]),
+    );
     expect(first).toBe('{');
     const chunks: Buffer[] = [];
     for await (const c of stream) chunks.push(c as Buffer);
@@ -34,7 +56,11 @@ describe('converter helpers', () => {
   it('keeps the source’s line numbers through to the import’s reader (blank places included)', async () => {
     const csv = 'id,email\n\n1,a@example.com\n2,\n';
     const read: { number: number; text: string }[] = [];
-    for await (const line of ndjsonLines(ndjsonStream(supabaseLines(Readable.from([Buffer.from(csv)]))), 65536)) read.push({ number: line.number, text: line.text });
+    for await (const line of ndjsonLines(
+      ndjsonStream(supabaseLines(Readable.from([Buffer.from(csv)]))),
+      65536,
+    ))
+      read.push({ number: line.number, text: line.text });
     expect(read).toEqual([
       { number: 3, text: '{"email":"a@example.com","email_verified":false,"external_id":"1"}' },
       { number: 4, text: '{}' },

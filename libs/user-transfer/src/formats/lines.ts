@@ -85,7 +85,10 @@ export async function* ndjsonRecords(input: Readable): AsyncGenerator<SourceReco
  * blank lines filling the gaps (blank or header lines of the source), so the report's line numbers
  * are the source file's (its lines for NDJSON and CSV, the user's position in a JSON array).
  */
-export async function* numbered(records: AsyncIterable<SourceRecord>, convert: (value: unknown) => ConvertedLine): AsyncGenerator<ConvertedLine> {
+export async function* numbered(
+  records: AsyncIterable<SourceRecord>,
+  convert: (value: unknown) => ConvertedLine,
+): AsyncGenerator<ConvertedLine> {
   let emitted = 0;
   for await (const record of records) {
     while (emitted < record.line - 1) {
@@ -98,7 +101,8 @@ export async function* numbered(records: AsyncIterable<SourceRecord>, convert: (
 }
 
 function convertSafely(convert: (value: unknown) => ConvertedLine, value: unknown): ConvertedLine {
-  if (!value || typeof value !== 'object' || Array.isArray(value)) return unreadable('The record is not a JSON object.');
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    return unreadable('The record is not a JSON object.');
   return convert(value);
 }
 
@@ -170,15 +174,23 @@ export function bool(value: unknown): boolean | undefined {
  */
 export function isoDate(value: unknown): unknown {
   if (value && typeof value === 'object' && '$date' in value) return isoDate(value.$date);
-  if (typeof value === 'number') return Number.isFinite(value) ? new Date(value).toISOString() : String(value);
+  if (typeof value === 'number')
+    return Number.isFinite(value) ? new Date(value).toISOString() : String(value);
   const t = text(value);
   if (t === undefined) return undefined;
   if (/^\d{10,14}$/.test(t)) return new Date(Number(t)).toISOString();
   // PostgreSQL: a space for the T, microseconds, and an offset of hours only.
-  const pg = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})(\.\d+)?(Z|[+-]\d{2}(?::?\d{2})?)?$/.exec(t);
+  const pg = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})(\.\d+)?(Z|[+-]\d{2}(?::?\d{2})?)?$/.exec(
+    t,
+  );
   if (pg) {
     const fraction = pg[3] ? pg[3].slice(0, 4) : '';
-    const zone = !pg[4] || pg[4] === 'Z' ? 'Z' : /^[+-]\d{2}$/.test(pg[4]) ? `${pg[4]}:00` : pg[4].replace(/^([+-]\d{2})(\d{2})$/, '$1:$2');
+    const zone =
+      !pg[4] || pg[4] === 'Z'
+        ? 'Z'
+        : /^[+-]\d{2}$/.test(pg[4])
+          ? `${pg[4]}:00`
+          : pg[4].replace(/^([+-]\d{2})(\d{2})$/, '$1:$2');
     const date = new Date(`${pg[1]}T${pg[2]}${fraction}${zone}`);
     if (!Number.isNaN(date.getTime())) return date.toISOString();
   }
@@ -203,12 +215,19 @@ export function jsonObject(value: unknown): Record<string, unknown> | undefined 
       return undefined;
     }
   }
-  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  return v && typeof v === 'object' && !Array.isArray(v)
+    ? (v as Record<string, unknown>)
+    : undefined;
 }
 
 /** An object without its undefined members and empty objects (for metadata). */
 export function compact(o: Record<string, unknown>): Record<string, unknown> | undefined {
-  const kept = Object.entries(o).filter(([, v]) => v !== undefined && v !== null && !(typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0));
+  const kept = Object.entries(o).filter(
+    ([, v]) =>
+      v !== undefined &&
+      v !== null &&
+      !(typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0),
+  );
   return kept.length ? Object.fromEntries(kept) : undefined;
 }
 
@@ -240,5 +259,13 @@ export function providerName(vendorName: string): string {
     linkedin: 'linkedin',
     linkedin_oidc: 'linkedin',
   };
-  return known[n] ?? (n.replace(/\.com$/, '').replace(/[^a-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 64) || 'unknown');
+  return (
+    known[n] ??
+    (n
+      .replace(/\.com$/, '')
+      .replace(/[^a-z0-9_-]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 64) ||
+      'unknown')
+  );
 }

@@ -1,6 +1,21 @@
 import type { Readable } from 'node:stream';
 import { csvRecords } from './csv';
-import { DEFAULT_CONVERT_OPTIONS, e164, isoDate, jsonObject, lineOf, ndjsonRecords, numbered, providerName, refused, sniff, text, type ConvertOptions, type ConvertedLine, type ImportLine } from './lines';
+import {
+  DEFAULT_CONVERT_OPTIONS,
+  e164,
+  isoDate,
+  jsonObject,
+  lineOf,
+  ndjsonRecords,
+  numbered,
+  providerName,
+  refused,
+  sniff,
+  text,
+  type ConvertOptions,
+  type ConvertedLine,
+  type ImportLine,
+} from './lines';
 
 /** `auth.identities` providers that are no social identity. */
 const NOT_SOCIAL = new Set(['email', 'phone', 'anonymous']);
@@ -15,9 +30,15 @@ const BASE32 = /^[A-Z2-7]+=*$/i;
  * rows, docs/migration.md gives the query): its social identities are linked. The query's
  * `mfa_totp_secret` and `mfa_phone` columns (the user's verified `auth.mfa_factors`) keep MFA.
  */
-export async function* supabaseLines(input: Readable, options: ConvertOptions = DEFAULT_CONVERT_OPTIONS, now: Date = new Date()): AsyncGenerator<ConvertedLine> {
+export async function* supabaseLines(
+  input: Readable,
+  options: ConvertOptions = DEFAULT_CONVERT_OPTIONS,
+  now: Date = new Date(),
+): AsyncGenerator<ConvertedLine> {
   const { first, stream } = await sniff(input);
-  yield* numbered(first === '{' ? ndjsonRecords(stream) : csvRecords(stream), (value) => fromSupabase(value as Record<string, unknown>, options, now));
+  yield* numbered(first === '{' ? ndjsonRecords(stream) : csvRecords(stream), (value) =>
+    fromSupabase(value as Record<string, unknown>, options, now),
+  );
 }
 
 /**
@@ -26,18 +47,28 @@ export async function* supabaseLines(input: Readable, options: ConvertOptions = 
  * with, becomes one only with `loginPhones`. A TOTP secret Supabase encrypted (its database
  * encryption) cannot be carried: the user is refused rather than imported without their second factor.
  */
-export function fromSupabase(row: Record<string, unknown>, options: ConvertOptions = DEFAULT_CONVERT_OPTIONS, now: Date = new Date()): ConvertedLine {
+export function fromSupabase(
+  row: Record<string, unknown>,
+  options: ConvertOptions = DEFAULT_CONVERT_OPTIONS,
+  now: Date = new Date(),
+): ConvertedLine {
   const id = text(row.id);
   const who = id ? ` ${id}` : '';
-  if (text(row.deleted_at)) return refused(`The user${who} is deleted in Supabase (deleted_at is set): not imported.`);
+  if (text(row.deleted_at))
+    return refused(`The user${who} is deleted in Supabase (deleted_at is set): not imported.`);
   // Banned until a time still to come: imported disabled (a ban that has ended is no ban). Gatehouse has no ban with an end: an admin enables the user.
   const bannedUntil = isoDate(row.banned_until);
   const banned = typeof bannedUntil === 'string' && Date.parse(bannedUntil) > now.getTime();
   const email = text(row.email);
-  if (!email) return refused(`The user${who} has no email address: Gatehouse signs users in by email (phone-only and anonymous users cannot be imported).`);
+  if (!email)
+    return refused(
+      `The user${who} has no email address: Gatehouse signs users in by email (phone-only and anonymous users cannot be imported).`,
+    );
   const totpSecret = text(row.mfa_totp_secret);
   if (totpSecret !== undefined && !BASE32.test(totpSecret)) {
-    return refused(`The user${who} has a TOTP factor whose secret Supabase stored encrypted: decrypt it into mfa_totp_secret (base32), or leave the column out to import the user without TOTP.`);
+    return refused(
+      `The user${who} has a TOTP factor whose secret Supabase stored encrypted: decrypt it into mfa_totp_secret (base32), or leave the column out to import the user without TOTP.`,
+    );
   }
   const line: ImportLine = {
     email,
@@ -50,7 +81,11 @@ export function fromSupabase(row: Record<string, unknown>, options: ConvertOptio
     password_hash: text(row.encrypted_password),
     identities: identitiesOf(row.identities, email),
     totp_secret: totpSecret,
-    phone_number: e164(row.mfa_phone) ?? (options.loginPhones && text(row.phone_confirmed_at) !== undefined ? e164(row.phone) : undefined),
+    phone_number:
+      e164(row.mfa_phone) ??
+      (options.loginPhones && text(row.phone_confirmed_at) !== undefined
+        ? e164(row.phone)
+        : undefined),
   };
   return lineOf(line);
 }
@@ -78,7 +113,11 @@ function identitiesOf(value: unknown, email: string): ImportLine['identities'] {
     const data = jsonObject(row.identity_data);
     const subject = text(row.provider_id) ?? text(data?.sub);
     if (!provider || !subject || NOT_SOCIAL.has(provider.toLowerCase())) continue;
-    found.push({ provider: providerName(provider), subject, email: text(data?.email) ?? text(row.email) ?? email });
+    found.push({
+      provider: providerName(provider),
+      subject,
+      email: text(data?.email) ?? text(row.email) ?? email,
+    });
   }
   return found.length ? found : undefined;
 }

@@ -29,7 +29,13 @@ export class ImportBatchRunner {
   ) {}
 
   /** Every line of `lines`, its outcome counted in `report` once its batch has committed. */
-  async run(project: Project, lines: AsyncIterable<NumberedLine>, options: { onConflict: OnConflict; emitEvents: boolean }, actor: ImportActor, report: ImportReport): Promise<void> {
+  async run(
+    project: Project,
+    lines: AsyncIterable<NumberedLine>,
+    options: { onConflict: OnConflict; emitEvents: boolean },
+    actor: ImportActor,
+    report: ImportReport,
+  ): Promise<void> {
     let batch: NumberedLine[] = [];
     for await (const line of lines) {
       batch.push(line);
@@ -45,11 +51,18 @@ export class ImportBatchRunner {
    * order can deadlock with it: PostgreSQL aborts one transaction, which is then run again whole
    * (its counts kept apart until it commits).
    */
-  private async commit(project: Project, lines: NumberedLine[], options: { onConflict: OnConflict; emitEvents: boolean }, actor: ImportActor): Promise<ImportReport> {
+  private async commit(
+    project: Project,
+    lines: NumberedLine[],
+    options: { onConflict: OnConflict; emitEvents: boolean },
+    actor: ImportActor,
+  ): Promise<ImportReport> {
     for (let attempt = 1; ; attempt += 1) {
       const part = emptyReport();
       try {
-        await this.dataSource.transaction((manager) => this.writeBatch(manager, project, lines, options, part, actor));
+        await this.dataSource.transaction((manager) =>
+          this.writeBatch(manager, project, lines, options, part, actor),
+        );
         return part;
       } catch (err) {
         if (!deadlockDetected(err) || attempt >= MAX_BATCH_ATTEMPTS) throw err;
@@ -59,7 +72,14 @@ export class ImportBatchRunner {
   }
 
   /** One batch, in its transaction: new plain users in bulk, the rest line by line under savepoints. */
-  private async writeBatch(manager: EntityManager, project: Project, lines: NumberedLine[], options: { onConflict: OnConflict; emitEvents: boolean }, part: ImportReport, actor: ImportActor): Promise<void> {
+  private async writeBatch(
+    manager: EntityManager,
+    project: Project,
+    lines: NumberedLine[],
+    options: { onConflict: OnConflict; emitEvents: boolean },
+    part: ImportReport,
+    actor: ImportActor,
+  ): Promise<void> {
     const refuse = refuseIn(part);
     const oneByOne = await this.writeNewInBulk(manager, project, lines, options, part);
     // In email order (stable: a repeated email keeps its lines' order), as the bulk insert: users
@@ -74,7 +94,8 @@ export class ImportBatchRunner {
           if (outcome.kind === 'conflict') refuse(number, 'conflict', outcome.detail);
           else {
             part.counts[outcome.kind] += 1;
-            if (outcome.kind !== 'skipped' && line.weak && !outcome.credentialsKept) part.weak_hashes += 1;
+            if (outcome.kind !== 'skipped' && line.weak && !outcome.credentialsKept)
+              part.weak_hashes += 1;
             if (outcome.credentialsKept) part.credentials_kept += 1;
           }
           break;
@@ -96,9 +117,17 @@ export class ImportBatchRunner {
    * lines left to write one by one: the others, or all of them when the bulk insert met a conflict
    * (a username taken, a user created meanwhile) — undone to its savepoint.
    */
-  private async writeNewInBulk(manager: EntityManager, project: Project, lines: NumberedLine[], options: { emitEvents: boolean }, report: ImportReport): Promise<NumberedLine[]> {
+  private async writeNewInBulk(
+    manager: EntityManager,
+    project: Project,
+    lines: NumberedLine[],
+    options: { emitEvents: boolean },
+    report: ImportReport,
+  ): Promise<NumberedLine[]> {
     const emails = lines.map((l) => l.line.email.toLowerCase());
-    const externalIds = lines.flatMap((l) => (l.line.dto.external_id ? [l.line.dto.external_id] : []));
+    const externalIds = lines.flatMap((l) =>
+      l.line.dto.external_id ? [l.line.dto.external_id] : [],
+    );
     const existing = await this.users.existingForImport(manager, project.id, emails, externalIds);
     const seen = new Set<string>();
     const bulk: NumberedLine[] = [];
@@ -107,8 +136,16 @@ export class ImportBatchRunner {
       const { dto } = l.line;
       const email = l.line.email.toLowerCase();
       const ext = dto.external_id ? `ext:${dto.external_id}` : null;
-      const plain = !dto.totp_secret && !dto.phone_number && !dto.identities?.length && dto.status !== 'disabled';
-      const fresh = !existing.emails.has(email) && !(dto.external_id && existing.externalIds.has(dto.external_id)) && !seen.has(email) && !(ext && seen.has(ext));
+      const plain =
+        !dto.totp_secret &&
+        !dto.phone_number &&
+        !dto.identities?.length &&
+        dto.status !== 'disabled';
+      const fresh =
+        !existing.emails.has(email) &&
+        !(dto.external_id && existing.externalIds.has(dto.external_id)) &&
+        !seen.has(email) &&
+        !(ext && seen.has(ext));
       seen.add(email);
       if (ext) seen.add(ext);
       (plain && fresh ? bulk : rest).push(l);
@@ -122,9 +159,19 @@ export class ImportBatchRunner {
         manager,
         project.tenantId,
         project.id,
-        bulk.map(({ line }) => ({ email: line.email, emailVerified: line.dto.email_verified ?? false, username: line.username, metadata: line.dto.metadata ?? {}, externalId: line.dto.external_id ?? null, createdAt: line.dto.created_at ? new Date(line.dto.created_at) : null, hash: line.hash })),
+        bulk.map(({ line }) => ({
+          email: line.email,
+          emailVerified: line.dto.email_verified ?? false,
+          username: line.username,
+          metadata: line.dto.metadata ?? {},
+          externalId: line.dto.external_id ?? null,
+          createdAt: line.dto.created_at ? new Date(line.dto.created_at) : null,
+          hash: line.hash,
+        })),
       );
-      if (options.emitEvents) for (const [i, { line }] of bulk.entries()) await this.writer.userCreated(manager, project, ids[i], line.email);
+      if (options.emitEvents)
+        for (const [i, { line }] of bulk.entries())
+          await this.writer.userCreated(manager, project, ids[i], line.email);
       await manager.query('RELEASE SAVEPOINT import_bulk');
     } catch (err) {
       await manager.query('ROLLBACK TO SAVEPOINT import_bulk');

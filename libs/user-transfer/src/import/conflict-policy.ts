@@ -10,14 +10,23 @@ import type { ParsedLine } from './line-parser';
 /** `on_conflict`: what a line whose email or external id names an existing user does. */
 export type OnConflict = 'skip' | 'update' | 'conflict';
 
-export type MatchDecision = { kind: 'create' } | { kind: 'skip' } | { kind: 'conflict'; detail: string } | { kind: 'update'; userId: string };
+export type MatchDecision =
+  | { kind: 'create' }
+  | { kind: 'skip' }
+  | { kind: 'conflict'; detail: string }
+  | { kind: 'update'; userId: string };
 
 /** What a line does, given the users its email and its external id found. */
-export function decideOnMatches(matches: readonly { id: string }[], onConflict: OnConflict): MatchDecision {
-  if (matches.length > 1) return { kind: 'conflict', detail: 'The email and the external id name two different users.' };
+export function decideOnMatches(
+  matches: readonly { id: string }[],
+  onConflict: OnConflict,
+): MatchDecision {
+  if (matches.length > 1)
+    return { kind: 'conflict', detail: 'The email and the external id name two different users.' };
   if (matches.length === 0) return { kind: 'create' };
   if (onConflict === 'skip') return { kind: 'skip' };
-  if (onConflict === 'conflict') return { kind: 'conflict', detail: 'A user with this email or external id exists.' };
+  if (onConflict === 'conflict')
+    return { kind: 'conflict', detail: 'A user with this email or external id exists.' };
   return { kind: 'update', userId: matches[0].id };
 }
 
@@ -52,10 +61,20 @@ export type UpdatePlan =
  * they signed in here; a line never re-enables (enabling stays an admin's act), and an admin cannot
  * disable themselves (as with PATCH).
  */
-export function planUpdate(line: ParsedLine, current: ImportedUserState, ids: { userId: string; actorUserId: string | null }): UpdatePlan {
+export function planUpdate(
+  line: ParsedLine,
+  current: ImportedUserState,
+  ids: { userId: string; actorUserId: string | null },
+): UpdatePlan {
   const disable = line.dto.status === 'disabled' && current.status !== 'disabled';
-  if (disable && ids.userId === ids.actorUserId) return { kind: 'conflict', detail: 'You cannot disable your own account.' };
-  return { kind: 'update', account: !current.owned, credentialsKept: current.owned && wouldChangeAccount(line, current), disable };
+  if (disable && ids.userId === ids.actorUserId)
+    return { kind: 'conflict', detail: 'You cannot disable your own account.' };
+  return {
+    kind: 'update',
+    account: !current.owned,
+    credentialsKept: current.owned && wouldChangeAccount(line, current),
+    disable,
+  };
 }
 
 /** Whether an update line would change an owned user's sign-in identifiers or credentials (what `credentials_kept` counts). */
@@ -75,7 +94,8 @@ function wouldChangeAccount(line: ParsedLine, current: ImportedUserState): boole
 /** A line that cannot be written as it is (reported as a conflict); thrown inside the line's savepoint, so nothing of it stays. */
 export class LineConflict extends Error {}
 
-export type LineErrorDecision = { kind: 'retry' } | { kind: 'conflict'; detail: string } | { kind: 'throw' };
+export type LineErrorDecision =
+  { kind: 'retry' } | { kind: 'conflict'; detail: string } | { kind: 'throw' };
 
 /**
  * A line whose writing failed (its savepoint rolled back), at its `attempt`-th try. A user another
@@ -85,8 +105,16 @@ export type LineErrorDecision = { kind: 'retry' } | { kind: 'conflict'; detail: 
  */
 export function decideOnLineError(err: unknown, attempt: number): LineErrorDecision {
   const constraint = uniqueViolation(err);
-  if (attempt === 1 && (constraint === 'users_project_email_uq' || constraint === 'users_project_external_id')) return { kind: 'retry' };
+  if (
+    attempt === 1 &&
+    (constraint === 'users_project_email_uq' || constraint === 'users_project_external_id')
+  )
+    return { kind: 'retry' };
   if (err instanceof LineConflict) return { kind: 'conflict', detail: err.message };
-  if (constraint !== null) return { kind: 'conflict', detail: 'The username, email or a social identity belongs to another user of the project.' };
+  if (constraint !== null)
+    return {
+      kind: 'conflict',
+      detail: 'The username, email or a social identity belongs to another user of the project.',
+    };
   return { kind: 'throw' };
 }

@@ -1,6 +1,11 @@
 import type { Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
-import { ImportedHashError, parseImportedHash, WEAK_SCHEMES, type FirebaseScryptParameters } from '@gatehouse/crypto';
+import {
+  ImportedHashError,
+  parseImportedHash,
+  WEAK_SCHEMES,
+  type FirebaseScryptParameters,
+} from '@gatehouse/crypto';
 import { ProblemError, ProblemValidationPipe } from '@gatehouse/problem-details';
 import { ndjsonLines } from '../ndjson-lines';
 import type { RefuseLine } from './import-report';
@@ -39,7 +44,11 @@ export class ImportLineParser {
   private readonly pipe = new ProblemValidationPipe();
 
   /** The body's valid lines, in order; the others go to `refuse`. */
-  async *lines(body: Readable, options: HashOptions, refuse: RefuseLine): AsyncGenerator<NumberedLine> {
+  async *lines(
+    body: Readable,
+    options: HashOptions,
+    refuse: RefuseLine,
+  ): AsyncGenerator<NumberedLine> {
     for await (const raw of ndjsonLines(body, MAX_LINE_BYTES)) {
       if (raw.tooLong) {
         refuse(raw.number, 'payload-too-large', `The line is longer than ${MAX_LINE_BYTES} bytes.`);
@@ -47,7 +56,12 @@ export class ImportLineParser {
       }
       const parsed = await this.parse(raw.text, options);
       if ('problem' in parsed) {
-        refuse(raw.number, parsed.problem.slug, parsed.problem.message, parsed.problem.options.errors);
+        refuse(
+          raw.number,
+          parsed.problem.slug,
+          parsed.problem.message,
+          parsed.problem.options.errors,
+        );
         continue;
       }
       yield { number: raw.number, line: parsed };
@@ -60,22 +74,32 @@ export class ImportLineParser {
     try {
       value = JSON.parse(text);
     } catch {
-      return { problem: new ProblemError('invalid-json', { detail: 'The line is not valid JSON.' }) };
+      return {
+        problem: new ProblemError('invalid-json', { detail: 'The line is not valid JSON.' }),
+      };
     }
     let dto: ImportLineDto;
     try {
-      dto = (await this.pipe.transform(value, { type: 'body', metatype: ImportLineDto })) as ImportLineDto;
+      dto = (await this.pipe.transform(value, {
+        type: 'body',
+        metatype: ImportLineDto,
+      })) as ImportLineDto;
     } catch (err) {
       if (err instanceof ProblemError) return { problem: err };
       throw err;
     }
-    if (dto.metadata && JSON.stringify(dto.metadata).length > 8192) return { problem: ProblemError.validation({ metadata: ['must be at most 8 KiB of JSON'] }) };
+    if (dto.metadata && JSON.stringify(dto.metadata).length > 8192)
+      return { problem: ProblemError.validation({ metadata: ['must be at most 8 KiB of JSON'] }) };
     let hash: { scheme: string; hash: string } | null = null;
     if (dto.password_hash !== undefined && dto.password_hash !== null) {
       try {
-        hash = parseImportedHash(dto.password_hash, { allowWeak: options.allowWeakHashes, firebase: options.firebase });
+        hash = parseImportedHash(dto.password_hash, {
+          allowWeak: options.allowWeakHashes,
+          firebase: options.firebase,
+        });
       } catch (err) {
-        if (err instanceof ImportedHashError) return { problem: ProblemError.validation({ password_hash: [err.message] }) };
+        if (err instanceof ImportedHashError)
+          return { problem: ProblemError.validation({ password_hash: [err.message] }) };
         throw err;
       }
     }

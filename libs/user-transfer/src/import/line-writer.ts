@@ -1,7 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Project } from '@gatehouse/entities';
-import { EventRecorder, SessionRevocation, UsersRepository, type RequestMeta } from '@gatehouse/identity';
+import {
+  EventRecorder,
+  SessionRevocation,
+  UsersRepository,
+  type RequestMeta,
+} from '@gatehouse/identity';
 import { decideOnMatches, LineConflict, planUpdate, type OnConflict } from './conflict-policy';
 import { ImportCredentialWriter } from './credential-writer';
 import type { ParsedLine } from './line-parser';
@@ -13,7 +18,9 @@ export interface ImportActor {
   meta: RequestMeta;
 }
 
-export type LineOutcome = { kind: 'created' | 'updated' | 'skipped'; credentialsKept?: boolean } | { kind: 'conflict'; detail: string };
+export type LineOutcome =
+  | { kind: 'created' | 'updated' | 'skipped'; credentialsKept?: boolean }
+  | { kind: 'conflict'; detail: string };
 
 /** One import line written, as the conflict policy decides: created, updated, skipped or a conflict. */
 @Injectable()
@@ -26,9 +33,18 @@ export class ImportLineWriter {
   ) {}
 
   /** One line, in the caller's savepoint (a LineConflict thrown here undoes what the line wrote). */
-  async write(manager: EntityManager, project: Project, line: ParsedLine, options: { onConflict: OnConflict; emitEvents: boolean }, actor: ImportActor): Promise<LineOutcome> {
+  async write(
+    manager: EntityManager,
+    project: Project,
+    line: ParsedLine,
+    options: { onConflict: OnConflict; emitEvents: boolean },
+    actor: ImportActor,
+  ): Promise<LineOutcome> {
     const { dto } = line;
-    const decision = decideOnMatches(await this.users.findImportMatches(manager, project.id, line.email, dto.external_id ?? null), options.onConflict);
+    const decision = decideOnMatches(
+      await this.users.findImportMatches(manager, project.id, line.email, dto.external_id ?? null),
+      options.onConflict,
+    );
     if (decision.kind === 'skip') return { kind: 'skipped' };
     if (decision.kind === 'conflict') return decision;
     let userId: string;
@@ -51,7 +67,10 @@ export class ImportLineWriter {
         });
       } else {
         // Theirs now: the email, its verification, the username and every credential stay; the profile is updated.
-        await this.users.updateImported(manager, userId, { metadata: dto.metadata, externalId: dto.external_id ?? null });
+        await this.users.updateImported(manager, userId, {
+          metadata: dto.metadata,
+          externalId: dto.external_id ?? null,
+        });
       }
       if (plan.disable) await this.disable(manager, project, userId, actor);
     } else {
@@ -73,14 +92,26 @@ export class ImportLineWriter {
     if (account) await this.credentials.write(manager, project, userId, line, kind);
     if (options.emitEvents) {
       if (kind === 'created') await this.userCreated(manager, project, userId, line.email);
-      else await this.events.record(manager, { ...userEvent(project, userId, line.email), action: 'user.updated' });
+      else
+        await this.events.record(manager, {
+          ...userEvent(project, userId, line.email),
+          action: 'user.updated',
+        });
     }
     return { kind, credentialsKept };
   }
 
   /** `user.created` of an imported user (`emit_events`). */
-  userCreated(manager: EntityManager, project: Project, userId: string, email: string): Promise<string> {
-    return this.events.record(manager, { ...userEvent(project, userId, email), action: 'user.created' });
+  userCreated(
+    manager: EntityManager,
+    project: Project,
+    userId: string,
+    email: string,
+  ): Promise<string> {
+    return this.events.record(manager, {
+      ...userEvent(project, userId, email),
+      action: 'user.created',
+    });
   }
 
   /**
@@ -88,13 +119,37 @@ export class ImportLineWriter {
    * admin disables (every session revoked and marked in the shared cache before commit, one
    * `session.revoked` each), whether or not the user has signed in here.
    */
-  private async disable(manager: EntityManager, project: Project, userId: string, actor: ImportActor): Promise<void> {
+  private async disable(
+    manager: EntityManager,
+    project: Project,
+    userId: string,
+    actor: ImportActor,
+  ): Promise<void> {
     await this.users.update(manager, userId, { status: 'disabled' });
-    await this.revocation.revokeAll(manager, userId, { tenantId: project.tenantId, projectId: project.id, actorType: actor.userId ? 'admin' : 'system', actorId: actor.userId, meta: actor.meta }, 'user_disabled');
+    await this.revocation.revokeAll(
+      manager,
+      userId,
+      {
+        tenantId: project.tenantId,
+        projectId: project.id,
+        actorType: actor.userId ? 'admin' : 'system',
+        actorId: actor.userId,
+        meta: actor.meta,
+      },
+      'user_disabled',
+    );
   }
 }
 
 /** `user.created` / `user.updated` of an imported user (`emit_events`), as provisioning writes them, marked `source: import`. */
 function userEvent(project: Project, userId: string, email: string) {
-  return { tenantId: project.tenantId, projectId: project.id, actorType: 'system' as const, actorId: null, resourceType: 'user', resourceId: userId, data: { user: { id: userId, email, project_id: project.id }, source: 'import' } };
+  return {
+    tenantId: project.tenantId,
+    projectId: project.id,
+    actorType: 'system' as const,
+    actorId: null,
+    resourceType: 'user',
+    resourceId: userId,
+    data: { user: { id: userId, email, project_id: project.id }, source: 'import' },
+  };
 }

@@ -34,9 +34,20 @@ export class UserImportService {
     private readonly events: EventRecorder,
   ) {}
 
-  async import(project: Project, body: Readable, options: ImportOptions, actor: ImportActor): Promise<ImportReport> {
+  async import(
+    project: Project,
+    body: Readable,
+    options: ImportOptions,
+    actor: ImportActor,
+  ): Promise<ImportReport> {
     const report = emptyReport();
-    await this.batches.run(project, this.parser.lines(body, options, refuseIn(report)), options, actor, report);
+    await this.batches.run(
+      project,
+      this.parser.lines(body, options, refuseIn(report)),
+      options,
+      actor,
+      report,
+    );
     report.errors.sort((a, b) => a.line - b.line);
 
     await this.dataSource.transaction((manager) =>
@@ -49,7 +60,13 @@ export class UserImportService {
         resourceType: 'project',
         resourceId: project.id,
         meta: actor.meta,
-        data: { project_id: project.id, counts: report.counts, weak_hashes: report.weak_hashes, credentials_kept: report.credentials_kept, on_conflict: options.onConflict },
+        data: {
+          project_id: project.id,
+          counts: report.counts,
+          weak_hashes: report.weak_hashes,
+          credentials_kept: report.credentials_kept,
+          on_conflict: options.onConflict,
+        },
       }),
     );
     return report;

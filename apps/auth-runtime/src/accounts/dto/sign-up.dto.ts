@@ -7,7 +7,9 @@ export class SignUpDto {
   @IsEmailAddress()
   email!: string;
 
-  @ApiProperty({ description: '8–128 characters (NFKC), not a common password, not your email or username' })
+  @ApiProperty({
+    description: '8–128 characters (NFKC), not a common password, not your email or username',
+  })
   @IsString()
   @MaxLength(1024)
   password!: string;

@@ -28,7 +28,8 @@ export class GitHubOAuthStrategy extends GitHubStrategy {
   private readonly emailsUrl: string;
 
   constructor(input: StrategyInput) {
-    if (!input.userinfoUrl || !input.emailsUrl) throw new Error('GitHub needs user and emails URLs');
+    if (!input.userinfoUrl || !input.emailsUrl)
+      throw new Error('GitHub needs user and emails URLs');
     super(
       {
         ...codeFlowOptions(input),
@@ -43,7 +44,10 @@ export class GitHubOAuthStrategy extends GitHubStrategy {
     installBoundedTransport(this._oauth2, input.guard, input.calls);
   }
 
-  override userProfile(accessToken: string, done: (err?: Error | null, profile?: GitHubProfileDocuments) => void): void {
+  override userProfile(
+    accessToken: string,
+    done: (err?: Error | null, profile?: GitHubProfileDocuments) => void,
+  ): void {
     this._oauth2.get(this.userUrl, accessToken, (err, body) => {
       if (err) return done(new ProviderHttpError('GitHub user request failed'));
       const user = parse(body);

@@ -9,14 +9,40 @@ describe('StrategyRun', () => {
         this.success('late');
       },
     };
-    await expect(run.start(strategy, {}, {})).resolves.toEqual({ kind: 'redirect', url: 'https://idp.example/authorize' });
+    await expect(run.start(strategy, {}, {})).resolves.toEqual({
+      kind: 'redirect',
+      url: 'https://idp.example/authorize',
+    });
   });
 
   it('turns a throw, inside authenticate or a guarded callback, into an error outcome', async () => {
     const boom = new Error('boom');
-    await expect(new StrategyRun(1000).start({ authenticate: () => { throw boom; } }, {}, {})).resolves.toEqual({ kind: 'error', error: boom });
+    await expect(
+      new StrategyRun(1000).start(
+        {
+          authenticate: () => {
+            throw boom;
+          },
+        },
+        {},
+        {},
+      ),
+    ).resolves.toEqual({ kind: 'error', error: boom });
     const run = new StrategyRun(1000);
-    const outcome = run.start({ authenticate: () => setTimeout(() => run.run(() => { throw boom; }), 5) }, {}, {});
+    const outcome = run.start(
+      {
+        authenticate: () =>
+          setTimeout(
+            () =>
+              run.run(() => {
+                throw boom;
+              }),
+            5,
+          ),
+      },
+      {},
+      {},
+    );
     await expect(outcome).resolves.toEqual({ kind: 'error', error: boom });
   });
 

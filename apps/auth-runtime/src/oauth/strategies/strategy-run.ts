@@ -51,14 +51,26 @@ export class StrategyRun<T> implements CallbackGuard {
     this.resolve(outcome);
   }
 
-  start(strategy: RunnableStrategy, req: unknown, options: Record<string, unknown>): Promise<StrategyOutcome<T>> {
-    this.timer = setTimeout(() => this.finish({ kind: 'error', error: new ProviderHttpError('the identity provider did not answer in time') }), this.deadlineMs);
+  start(
+    strategy: RunnableStrategy,
+    req: unknown,
+    options: Record<string, unknown>,
+  ): Promise<StrategyOutcome<T>> {
+    this.timer = setTimeout(
+      () =>
+        this.finish({
+          kind: 'error',
+          error: new ProviderHttpError('the identity provider did not answer in time'),
+        }),
+      this.deadlineMs,
+    );
     const s = Object.create(strategy) as AugmentedStrategy;
     s.success = (user: unknown) => this.finish({ kind: 'success', user: user as T });
     s.fail = (info?: unknown) => this.finish({ kind: 'fail', info });
     s.redirect = (url: string) => this.finish({ kind: 'redirect', url });
     s.error = (error: unknown) => this.finish({ kind: 'error', error });
-    s.pass = () => this.finish({ kind: 'error', error: new Error('the strategy did not handle the request') });
+    s.pass = () =>
+      this.finish({ kind: 'error', error: new Error('the strategy did not handle the request') });
     this.run(() => s.authenticate(req, options));
     return this.outcome;
   }

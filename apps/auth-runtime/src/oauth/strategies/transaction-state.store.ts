@@ -1,7 +1,11 @@
 import type { CallbackGuard } from '../provider-http';
 
 type StoreCallback = (err: Error | null, state?: string) => void;
-type VerifyCallback = (err: Error | null, ok: string | false, info?: Record<string, unknown>) => void;
+type VerifyCallback = (
+  err: Error | null,
+  ok: string | false,
+  info?: Record<string, unknown>,
+) => void;
 
 export interface TransactionStateHandlers {
   /** Authorize: persists a new transaction holding this PKCE verifier and returns its `state`. */
@@ -22,7 +26,13 @@ export class TransactionStateStore {
     private readonly handlers: TransactionStateHandlers,
   ) {}
 
-  store(_req: unknown, codeVerifier: string, _state: unknown, _meta: unknown, callback: StoreCallback): void {
+  store(
+    _req: unknown,
+    codeVerifier: string,
+    _state: unknown,
+    _meta: unknown,
+    callback: StoreCallback,
+  ): void {
     const persist = this.handlers.persist;
     if (!persist) {
       callback(new Error('no transaction to persist'));
@@ -30,7 +40,8 @@ export class TransactionStateStore {
     }
     persist(codeVerifier).then(
       (state) => this.guard.run(() => callback(null, state)),
-      (err: unknown) => this.guard.run(() => callback(err instanceof Error ? err : new Error(String(err)))),
+      (err: unknown) =>
+        this.guard.run(() => callback(err instanceof Error ? err : new Error(String(err)))),
     );
   }
 

@@ -34,7 +34,9 @@ async function start(spec) {
   const server = createServer();
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${server.address().port}`;
-  const signingKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' });
+  const signingKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({
+    format: 'jwk',
+  });
 
   const provider = new Provider(issuer, {
     clients: [
@@ -60,7 +62,14 @@ async function start(spec) {
     jwks: { keys: [{ ...signingKey, kid: `${spec.name}-key`, use: 'sig', alg: 'RS256' }] },
     cookies: { keys: ['gatehouse-test-idp-cookie-key'] },
     routes: spec.routes ?? {},
-    ttl: { AccessToken: 600, AuthorizationCode: 120, IdToken: 600, Interaction: 600, Session: 600, Grant: 600 },
+    ttl: {
+      AccessToken: 600,
+      AuthorizationCode: 120,
+      IdToken: 600,
+      Interaction: 600,
+      Session: 600,
+      Grant: 600,
+    },
   });
   const callback = provider.callback();
 
@@ -75,15 +84,28 @@ async function start(spec) {
         const body = await readJson(req);
         const details = await provider.interactionDetails(req, res);
         if (body.decline) {
-          await provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'The user declined' }, { mergeWithLastSubmission: false });
+          await provider.interactionFinished(
+            req,
+            res,
+            { error: 'access_denied', error_description: 'The user declined' },
+            { mergeWithLastSubmission: false },
+          );
           return;
         }
         accounts.set(`${spec.name}:${body.account}`, body.claims ?? {});
-        const grant = new provider.Grant({ accountId: body.account, clientId: details.params.client_id });
+        const grant = new provider.Grant({
+          accountId: body.account,
+          clientId: details.params.client_id,
+        });
         grant.addOIDCScope(String(details.params.scope ?? 'openid'));
         grant.addOIDCClaims(['email', 'email_verified', 'name']);
         const grantId = await grant.save();
-        await provider.interactionFinished(req, res, { login: { accountId: body.account }, consent: { grantId } }, { mergeWithLastSubmission: false });
+        await provider.interactionFinished(
+          req,
+          res,
+          { login: { accountId: body.account }, consent: { grantId } },
+          { mergeWithLastSubmission: false },
+        );
       } catch (e) {
         res.statusCode = 400;
         res.setHeader('content-type', 'application/json');

@@ -26,8 +26,12 @@ export interface OidcIdp {
 
 /** Starts oidc-provider instances in a child process (oidc-provider is ESM-only; Jest is CommonJS). */
 export function startOidcIdp(instances: IdpInstanceSpec[]): Promise<OidcIdp> {
-  const spec = JSON.stringify({ instances: instances.map((i) => ({ ...i, redirectUri: CALLBACK_URL })) });
-  const child = spawn(process.execPath, [join(__dirname, 'oidc-idp.mjs'), spec], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const spec = JSON.stringify({
+    instances: instances.map((i) => ({ ...i, redirectUri: CALLBACK_URL })),
+  });
+  const child = spawn(process.execPath, [join(__dirname, 'oidc-idp.mjs'), spec], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (d: string) => (stderr += d));
@@ -79,14 +83,21 @@ export class CookieJar {
 
   header(url: URL): string {
     return [...this.cookies.values()]
-      .filter((c) => c.host === url.host && (url.pathname === c.path || url.pathname.startsWith(c.path.endsWith('/') ? c.path : `${c.path}/`)))
+      .filter(
+        (c) =>
+          c.host === url.host &&
+          (url.pathname === c.path ||
+            url.pathname.startsWith(c.path.endsWith('/') ? c.path : `${c.path}/`)),
+      )
       .map((c) => `${c.name}=${c.value}`)
       .join('; ');
   }
 }
 
 /** What the provider sends back to our callback: a GET redirect, or Apple's form_post. */
-export type ProviderReturn = { method: 'GET'; search: string; params: URLSearchParams } | { method: 'POST'; fields: Record<string, string> };
+export type ProviderReturn =
+  | { method: 'GET'; search: string; params: URLSearchParams }
+  | { method: 'POST'; fields: Record<string, string> };
 
 export interface ProviderLogin {
   account: string;
@@ -108,10 +119,15 @@ function decodeHtml(s: string): string {
  * Plays the user's browser at the provider: follows the authorization URL, completes the login
  * (and consent) interaction with plain HTTP requests and a cookie jar, and stops at our callback.
  */
-export async function loginAtProvider(authorizationUrl: string, login: ProviderLogin, jar = new CookieJar()): Promise<ProviderReturn> {
+export async function loginAtProvider(
+  authorizationUrl: string,
+  login: ProviderLogin,
+  jar = new CookieJar(),
+): Promise<ProviderReturn> {
   let url = new URL(authorizationUrl);
   for (let hop = 0; hop < 12; hop++) {
-    if (url.toString().startsWith(CALLBACK_URL)) return { method: 'GET', search: url.search, params: url.searchParams };
+    if (url.toString().startsWith(CALLBACK_URL))
+      return { method: 'GET', search: url.search, params: url.searchParams };
     const res = await fetch(url, { redirect: 'manual', headers: { cookie: jar.header(url) } });
     jar.store(url, res.headers.getSetCookie());
     const location = res.headers.get('location');
@@ -138,7 +154,8 @@ export async function loginAtProvider(authorizationUrl: string, login: ProviderL
     const html = await res.text();
     if (res.status === 200 && html.includes('<form')) {
       const fields: Record<string, string> = {};
-      for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)) fields[decodeHtml(m[1])] = decodeHtml(m[2]);
+      for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g))
+        fields[decodeHtml(m[1])] = decodeHtml(m[2]);
       return { method: 'POST', fields };
     }
     throw new Error(`unexpected provider answer ${res.status}: ${html.slice(0, 300)}`);
@@ -198,7 +215,12 @@ function json(res: ServerResponse, status: number, body: unknown): void {
  */
 export class LocalProviders {
   url = '';
-  readonly github = { clientId: 'github-client', clientSecret: 'github-secret', decline: false, tokenStatus: 200 };
+  readonly github = {
+    clientId: 'github-client',
+    clientSecret: 'github-secret',
+    decline: false,
+    tokenStatus: 200,
+  };
   githubAccount: GitHubAccount = { id: 1, login: 'octo', emails: [] };
   apple: AppleProxyConfig | null = null;
   readonly appleSecretsSeen: AppleSecretSeen[] = [];
@@ -209,7 +231,10 @@ export class LocalProviders {
   private server: Server | null = null;
 
   async start(): Promise<void> {
-    this.server = createServer((req, res) => void this.handle(req, res).catch((e: unknown) => json(res, 500, { error: String(e) })));
+    this.server = createServer(
+      (req, res) =>
+        void this.handle(req, res).catch((e: unknown) => json(res, 500, { error: String(e) })),
+    );
     this.server.on('connection', (s) => {
       this.sockets.add(s);
       s.on('close', () => this.sockets.delete(s));
@@ -222,15 +247,19 @@ export class LocalProviders {
 
   async stop(): Promise<void> {
     for (const s of this.sockets) s.destroy();
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    await new Promise<void>((resolve) =>
+      this.server ? this.server.close(() => resolve()) : resolve(),
+    );
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', this.url);
     const route = `${req.method} ${url.pathname}`;
     if (route === 'GET /github/login/oauth/authorize') return this.githubAuthorize(url, res);
-    if (route === 'POST /github/login/oauth/access_token') return this.githubToken(await readBody(req), res);
-    if (route === 'GET /github/user' || route === 'GET /github/user/emails') return this.githubApi(req, url, res);
+    if (route === 'POST /github/login/oauth/access_token')
+      return this.githubToken(await readBody(req), res);
+    if (route === 'GET /github/user' || route === 'GET /github/user/emails')
+      return this.githubApi(req, url, res);
     if (route === 'POST /apple/auth/token') return this.appleToken(await readBody(req), res);
     if (route === 'POST /fail/token') {
       await readBody(req);
@@ -248,13 +277,22 @@ export class LocalProviders {
     const redirectUri = q.get('redirect_uri') ?? '';
     const target = new URL(redirectUri);
     target.searchParams.set('state', q.get('state') ?? '');
-    if (q.get('client_id') !== this.github.clientId || q.get('code_challenge_method') !== 'S256' || !q.get('code_challenge')) {
+    if (
+      q.get('client_id') !== this.github.clientId ||
+      q.get('code_challenge_method') !== 'S256' ||
+      !q.get('code_challenge')
+    ) {
       target.searchParams.set('error', 'invalid_request');
     } else if (this.github.decline) {
       target.searchParams.set('error', 'access_denied');
     } else {
       const code = randomBytes(16).toString('hex');
-      this.codes.set(code, { clientId: q.get('client_id')!, redirectUri, challenge: q.get('code_challenge')!, account: this.githubAccount });
+      this.codes.set(code, {
+        clientId: q.get('client_id')!,
+        redirectUri,
+        challenge: q.get('code_challenge')!,
+        account: this.githubAccount,
+      });
       target.searchParams.set('code', code);
     }
     res.writeHead(302, { location: target.toString() });
@@ -262,7 +300,8 @@ export class LocalProviders {
   }
 
   private githubToken(body: string, res: ServerResponse): void {
-    if (this.github.tokenStatus !== 200) return json(res, this.github.tokenStatus, { error: 'server_error' });
+    if (this.github.tokenStatus !== 200)
+      return json(res, this.github.tokenStatus, { error: 'server_error' });
     const form = new URLSearchParams(body);
     const issued = this.codes.get(form.get('code') ?? '');
     this.codes.delete(form.get('code') ?? '');
@@ -274,7 +313,11 @@ export class LocalProviders {
       form.get('redirect_uri') === issued.redirectUri &&
       createHash('sha256').update(verifier).digest('base64url') === issued.challenge;
     // GitHub answers 200 with an error member for a bad code.
-    if (!ok) return json(res, 200, { error: 'bad_verification_code', error_description: 'The code passed is incorrect or expired.' });
+    if (!ok)
+      return json(res, 200, {
+        error: 'bad_verification_code',
+        error_description: 'The code passed is incorrect or expired.',
+      });
     const token = `gho_${randomBytes(16).toString('hex')}`;
     this.tokens.set(token, issued.account);
     json(res, 200, { access_token: token, token_type: 'bearer', scope: 'read:user,user:email' });
@@ -284,7 +327,12 @@ export class LocalProviders {
     const auth = /^(?:Bearer|token) (.+)$/.exec(req.headers.authorization ?? '');
     const account = auth ? this.tokens.get(auth[1]) : undefined;
     if (!account) return json(res, 401, { message: 'Bad credentials' });
-    if (url.pathname.endsWith('/emails')) return json(res, 200, account.emails.map((e) => ({ ...e, visibility: e.primary ? 'private' : null })));
+    if (url.pathname.endsWith('/emails'))
+      return json(
+        res,
+        200,
+        account.emails.map((e) => ({ ...e, visibility: e.primary ? 'private' : null })),
+      );
     json(res, 200, { id: account.id, login: account.login, email: null });
   }
 
@@ -296,15 +344,30 @@ export class LocalProviders {
     const secret = form.get('client_secret') ?? '';
     try {
       const decoded = jwt.decode(secret, { complete: true });
-      const claims = jwt.verify(secret, apple.publicKey, { algorithms: ['ES256'], issuer: apple.teamId, subject: apple.clientId, audience: apple.audience });
-      if (!decoded || decoded.header.kid !== apple.keyId || typeof claims !== 'object') throw new Error('bad kid');
-      this.appleSecretsSeen.push({ header: decoded.header as unknown as Record<string, unknown>, claims: claims });
+      const claims = jwt.verify(secret, apple.publicKey, {
+        algorithms: ['ES256'],
+        issuer: apple.teamId,
+        subject: apple.clientId,
+        audience: apple.audience,
+      });
+      if (!decoded || decoded.header.kid !== apple.keyId || typeof claims !== 'object')
+        throw new Error('bad kid');
+      this.appleSecretsSeen.push({
+        header: decoded.header as unknown as Record<string, unknown>,
+        claims: claims,
+      });
     } catch {
       return json(res, 400, { error: 'invalid_client' });
     }
     form.set('client_secret', apple.upstreamSecret);
-    const upstream = await fetch(apple.upstreamTokenUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString() });
-    res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
+    const upstream = await fetch(apple.upstreamTokenUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: form.toString(),
+    });
+    res.writeHead(upstream.status, {
+      'content-type': upstream.headers.get('content-type') ?? 'application/json',
+    });
     res.end(await upstream.text());
   }
 }

@@ -5,13 +5,18 @@ import { ExpressAuth, getSession } from '@auth/express';
 
 export function authjsApp({ issuer, clientId, clientSecret, secret }) {
   const authConfig = {
-    providers: [{ id: 'gatehouse', name: 'Gatehouse', type: 'oidc', issuer, clientId, clientSecret }],
+    providers: [
+      { id: 'gatehouse', name: 'Gatehouse', type: 'oidc', issuer, clientId, clientSecret },
+    ],
     secret,
     trustHost: true,
     callbacks: {
       // Auth.js's documented way to keep what the provider said (without a database, token.sub is Auth.js's own id).
       jwt: ({ token, profile }) => (profile ? { ...token, subject: profile.sub } : token),
-      session: ({ session, token }) => ({ ...session, user: { ...session.user, subject: token.subject } }),
+      session: ({ session, token }) => ({
+        ...session,
+        user: { ...session.user, subject: token.subject },
+      }),
     },
   };
   const app = express();

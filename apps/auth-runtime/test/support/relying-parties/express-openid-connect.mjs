@@ -7,11 +7,33 @@ import { auth } from 'express-openid-connect';
 
 export function expressOpenidConnectApp({ issuer, clientId, clientSecret, origin, secret }) {
   const app = express();
-  app.use(auth({ issuerBaseURL: issuer, baseURL: origin, clientID: clientId, clientSecret, secret, authRequired: false, idpLogout: true, authorizationParams: { response_type: 'code' } }));
-  app.get('/', (req, res) => res.type('html').send(`<!doctype html><title>App</title><p id="status">${req.oidc.isAuthenticated() ? 'signed-in' : 'signed-out'}</p>`));
+  app.use(
+    auth({
+      issuerBaseURL: issuer,
+      baseURL: origin,
+      clientID: clientId,
+      clientSecret,
+      secret,
+      authRequired: false,
+      idpLogout: true,
+      authorizationParams: { response_type: 'code' },
+    }),
+  );
+  app.get('/', (req, res) =>
+    res
+      .type('html')
+      .send(
+        `<!doctype html><title>App</title><p id="status">${req.oidc.isAuthenticated() ? 'signed-in' : 'signed-out'}</p>`,
+      ),
+  );
   app.get('/me', async (req, res) => {
     if (!req.oidc.isAuthenticated()) return res.json({ authenticated: false });
-    res.json({ authenticated: true, idTokenClaims: req.oidc.idTokenClaims, userinfo: await req.oidc.fetchUserInfo(), hasRefreshToken: typeof req.oidc.refreshToken === 'string' });
+    res.json({
+      authenticated: true,
+      idTokenClaims: req.oidc.idTokenClaims,
+      userinfo: await req.oidc.fetchUserInfo(),
+      hasRefreshToken: typeof req.oidc.refreshToken === 'string',
+    });
   });
   return app;
 }

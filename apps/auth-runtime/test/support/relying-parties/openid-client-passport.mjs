@@ -7,16 +7,28 @@ import * as client from 'openid-client';
 import { Strategy } from 'openid-client/passport';
 import { Passport } from 'passport';
 
-export async function openidClientPassportApp({ issuer, clientId, clientSecret, origin, secret, usePAR = false }) {
-  const config = await client.discovery(new URL(issuer), clientId, clientSecret, undefined, { execute: [client.allowInsecureRequests] }); // http: loopback only
+export async function openidClientPassportApp({
+  issuer,
+  clientId,
+  clientSecret,
+  origin,
+  secret,
+  usePAR = false,
+}) {
+  const config = await client.discovery(new URL(issuer), clientId, clientSecret, undefined, {
+    execute: [client.allowInsecureRequests],
+  }); // http: loopback only
   const passport = new Passport();
   passport.use(
     'gatehouse',
-    new Strategy({ config, scope: 'openid email profile', callbackURL: `${origin}/callback`, usePAR }, async (tokens, verified) => {
-      const claims = tokens.claims();
-      const userinfo = await client.fetchUserInfo(config, tokens.access_token, claims.sub);
-      verified(null, { claims, userinfo });
-    }),
+    new Strategy(
+      { config, scope: 'openid email profile', callbackURL: `${origin}/callback`, usePAR },
+      async (tokens, verified) => {
+        const claims = tokens.claims();
+        const userinfo = await client.fetchUserInfo(config, tokens.access_token, claims.sub);
+        verified(null, { claims, userinfo });
+      },
+    ),
   );
   passport.serializeUser((user, done) => done(null, user));
   passport.deserializeUser((user, done) => done(null, user));
@@ -25,7 +37,10 @@ export async function openidClientPassportApp({ issuer, clientId, clientSecret, 
   app.use(session({ secret, resave: false, saveUninitialized: false }));
   app.use(passport.authenticate('session'));
   app.get('/login', passport.authenticate('gatehouse'));
-  app.get('/callback', passport.authenticate('gatehouse', { successRedirect: '/me', failureRedirect: '/failed' }));
+  app.get(
+    '/callback',
+    passport.authenticate('gatehouse', { successRedirect: '/me', failureRedirect: '/failed' }),
+  );
   app.get('/me', (req, res) => res.json({ user: req.user ?? null }));
   return app;
 }

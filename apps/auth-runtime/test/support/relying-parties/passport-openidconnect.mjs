@@ -23,7 +23,12 @@ export function passportOpenidconnectApp({ issuer, clientId, clientSecret, origi
         scope: ['profile', 'email'],
         nonce: true,
       },
-      (iss, profile, context, idToken, cb) => cb(null, { issuer: iss, profile: { id: profile.id, username: profile.username, emails: profile.emails }, idToken }),
+      (iss, profile, context, idToken, cb) =>
+        cb(null, {
+          issuer: iss,
+          profile: { id: profile.id, username: profile.username, emails: profile.emails },
+          idToken,
+        }),
     ),
   );
   passport.serializeUser((user, done) => done(null, user));
@@ -33,7 +38,14 @@ export function passportOpenidconnectApp({ issuer, clientId, clientSecret, origi
   app.use(session({ secret, resave: false, saveUninitialized: false }));
   app.use(passport.authenticate('session'));
   app.get('/login', passport.authenticate('gatehouse'));
-  app.get('/callback', passport.authenticate('gatehouse', { successRedirect: '/me', failureRedirect: '/failed', failureMessage: true }));
+  app.get(
+    '/callback',
+    passport.authenticate('gatehouse', {
+      successRedirect: '/me',
+      failureRedirect: '/failed',
+      failureMessage: true,
+    }),
+  );
   app.get('/failed', (req, res) => res.status(401).json({ messages: req.session.messages ?? [] }));
   app.get('/me', (req, res) => res.json({ user: req.user ?? null }));
   return app;

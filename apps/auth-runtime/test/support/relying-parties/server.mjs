@@ -8,14 +8,25 @@ import { openidClientPassportApp } from './openid-client-passport.mjs';
 import { passportOpenidconnectApp } from './passport-openidconnect.mjs';
 
 const { issuer, secret, apps } = JSON.parse(process.argv[2]);
-const makers = { authjs: authjsApp, 'openid-client-passport': openidClientPassportApp, 'passport-openidconnect': passportOpenidconnectApp, 'express-openid-connect': expressOpenidConnectApp };
+const makers = {
+  authjs: authjsApp,
+  'openid-client-passport': openidClientPassportApp,
+  'passport-openidconnect': passportOpenidconnectApp,
+  'express-openid-connect': expressOpenidConnectApp,
+};
 
 await Promise.all(
   apps.map(async ({ kind, port, ...rest }) => {
     const origin = `http://127.0.0.1:${port}`;
     const app = await makers[kind]({ issuer, secret, origin, ...rest });
-    app.use((err, req, res, _next) => res.status(500).json({ error: String(err?.message ?? err), cause: String(err?.cause?.message ?? '') }));
-    await new Promise((resolve, reject) => app.listen(port, '127.0.0.1', (err) => (err ? reject(err) : resolve())));
+    app.use((err, req, res, _next) =>
+      res
+        .status(500)
+        .json({ error: String(err?.message ?? err), cause: String(err?.cause?.message ?? '') }),
+    );
+    await new Promise((resolve, reject) =>
+      app.listen(port, '127.0.0.1', (err) => (err ? reject(err) : resolve())),
+    );
   }),
 );
 process.stdout.write('ready\n');

@@ -3,7 +3,19 @@
  * pages), what changed (from → to), filtered as the admin types (action or prefix, actor, user,
  * project, UTC dates; all kept in the URL), exported as CSV with the same filters.
  */
-import { Anchor, Autocomplete, Button, Code, Group, List, Modal, Stack, Table, Text, TextInput } from '@mantine/core';
+import {
+  Anchor,
+  Autocomplete,
+  Button,
+  Code,
+  Group,
+  List,
+  Modal,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
@@ -34,7 +46,12 @@ const ACTION_OPTIONS = [
   { group: 'Actions', items: EVENT_TYPES },
 ];
 /** Resource types with a screen of their own. */
-const RESOURCE_PATHS: Record<string, string> = { user: '/users', project: '/projects', webhook: '/webhooks', organization: '/organizations' };
+const RESOURCE_PATHS: Record<string, string> = {
+  user: '/users',
+  project: '/projects',
+  webhook: '/webhooks',
+  organization: '/organizations',
+};
 
 function short(id: string): string {
   return id.slice(0, 8);
@@ -50,14 +67,18 @@ function auditQuery(values: Record<Filter, string>) {
 
 function searchUsers(api: AdminClient) {
   return async (q: string): Promise<Option[]> => {
-    const found = await unwrap(api.GET('/v1/admin/users', { params: { query: { limit: 10, ...(q && { q }) } } }));
+    const found = await unwrap(
+      api.GET('/v1/admin/users', { params: { query: { limit: 10, ...(q && { q }) } } }),
+    );
     return found.users.map((u) => ({ value: u.id, label: u.email }));
   };
 }
 
 function searchProjects(api: AdminClient) {
   return async (q: string): Promise<Option[]> => {
-    const found = await unwrap(api.GET('/v1/admin/projects', { params: { query: { limit: 10, ...(q && { q }) } } }));
+    const found = await unwrap(
+      api.GET('/v1/admin/projects', { params: { query: { limit: 10, ...(q && { q }) } } }),
+    );
     return found.projects.map((p) => ({ value: p.id, label: p.name }));
   };
 }
@@ -73,7 +94,15 @@ function NameLink({ named, to }: { named: Named; to: string }) {
 }
 
 /** The action box: what is typed is applied once typing pauses. */
-function ActionFilter({ value, onApply, error }: { value: string; onApply: (value: string) => void; error?: string }) {
+function ActionFilter({
+  value,
+  onApply,
+  error,
+}: {
+  value: string;
+  onApply: (value: string) => void;
+  error?: string;
+}) {
   const [text, setText] = useTypedValue(value, onApply);
   return (
     <Autocomplete
@@ -115,16 +144,23 @@ export default function AuditPage() {
   const exportCsv = () => {
     setExporting(true);
     setExportError(null);
-    unwrap(api.GET('/v1/admin/audit/export', { params: { query: { format: 'csv', ...query } }, parseAs: 'blob' }))
+    unwrap(
+      api.GET('/v1/admin/audit/export', {
+        params: { query: { format: 'csv', ...query } },
+        parseAs: 'blob',
+      }),
+    )
       .then((blob) => downloadBlob(blob, `audit-${new Date().toISOString().slice(0, 10)}.csv`))
       .catch(setExportError)
       .finally(() => setExporting(false));
   };
-  const selected = (id: string, named: Named): Option | null => (id ? { value: id, label: named.label } : null);
+  const selected = (id: string, named: Named): Option | null =>
+    id ? { value: id, label: named.label } : null;
 
   const actor = (e: AuditEvent): ReactNode => {
     if (!e.actor_id) return e.actor_type;
-    if (e.actor_type === 'api_key') return <span title={e.actor_id}>API key {short(e.actor_id)}</span>;
+    if (e.actor_type === 'api_key')
+      return <span title={e.actor_id}>API key {short(e.actor_id)}</span>;
     return (
       <>
         <NameLink named={names.user(e.actor_id)} to={`/users/${e.actor_id}`} />
@@ -140,7 +176,12 @@ export default function AuditPage() {
   const resource = (e: AuditEvent): ReactNode => {
     if (!e.resource_id) return e.resource_type;
     const path = RESOURCE_PATHS[e.resource_type];
-    const named = e.resource_type === 'user' ? names.user(e.resource_id) : e.resource_type === 'project' ? names.project(e.resource_id) : { label: short(e.resource_id), exists: !e.action.endsWith('.deleted') };
+    const named =
+      e.resource_type === 'user'
+        ? names.user(e.resource_id)
+        : e.resource_type === 'project'
+          ? names.project(e.resource_id)
+          : { label: short(e.resource_id), exists: !e.action.endsWith('.deleted') };
     return (
       <>
         {e.resource_type}{' '}
@@ -163,8 +204,19 @@ export default function AuditPage() {
         </Button>
       </PageTitle>
       <ProblemAlert error={exportError} title="The export failed" />
-      <Group align="flex-end" gap="sm" mb="md" wrap="wrap" role="search" aria-label="Filter the audit log">
-        <ActionFilter value={values.action} onApply={(v) => setFilter('action', v)} error={errors.fields.action} />
+      <Group
+        align="flex-end"
+        gap="sm"
+        mb="md"
+        wrap="wrap"
+        role="search"
+        aria-label="Filter the audit log"
+      >
+        <ActionFilter
+          value={values.action}
+          onApply={(v) => setFilter('action', v)}
+          error={errors.fields.action}
+        />
         <RemoteSelect
           label="Actor"
           placeholder="Who did it (email)"
@@ -198,17 +250,44 @@ export default function AuditPage() {
           error={errors.fields.project_id}
           w={{ base: '100%', sm: 200 }}
         />
-        <TextInput label="From (UTC day)" type="date" value={values.start_date} onChange={(e) => setFilter('start_date', e.currentTarget.value)} error={errors.fields.start_date} w={{ base: '100%', xs: 170 }} />
-        <TextInput label="To (UTC day, included)" type="date" value={values.end_date} onChange={(e) => setFilter('end_date', e.currentTarget.value)} error={errors.fields.end_date} w={{ base: '100%', xs: 190 }} />
+        <TextInput
+          label="From (UTC day)"
+          type="date"
+          value={values.start_date}
+          onChange={(e) => setFilter('start_date', e.currentTarget.value)}
+          error={errors.fields.start_date}
+          w={{ base: '100%', xs: 170 }}
+        />
+        <TextInput
+          label="To (UTC day, included)"
+          type="date"
+          value={values.end_date}
+          onChange={(e) => setFilter('end_date', e.currentTarget.value)}
+          error={errors.fields.end_date}
+          w={{ base: '100%', xs: 190 }}
+        />
         <Button variant="default" onClick={clear} disabled={!filtered}>
           Clear filters
         </Button>
       </Group>
-      <QueryState query={events} label="audit events" list isEmpty={(d) => d.events.length === 0} empty={filtered ? 'No event matches these filters.' : 'No audit events yet.'}>
+      <QueryState
+        query={events}
+        label="audit events"
+        list
+        isEmpty={(d) => d.events.length === 0}
+        empty={filtered ? 'No event matches these filters.' : 'No audit events yet.'}
+      >
         {(data) => (
           <>
             <Table.ScrollContainer minWidth={1040} type="native">
-              <Table striped highlightOnHover verticalSpacing="xs" data-testid="audit-events" aria-busy={events.isPlaceholderData} opacity={events.isPlaceholderData ? 0.6 : 1}>
+              <Table
+                striped
+                highlightOnHover
+                verticalSpacing="xs"
+                data-testid="audit-events"
+                aria-busy={events.isPlaceholderData}
+                opacity={events.isPlaceholderData ? 0.6 : 1}
+              >
                 <Table.Thead>
                   <Table.Tr>
                     <Table.Th scope="col">Time</Table.Th>
@@ -255,7 +334,14 @@ export default function AuditPage() {
                       </Table.Td>
                       <Table.Td>
                         <Text size="sm" component="div" title={event.project_id ?? undefined}>
-                          {event.project_id ? <NameLink named={names.project(event.project_id)} to={`/projects/${event.project_id}`} /> : '—'}
+                          {event.project_id ? (
+                            <NameLink
+                              named={names.project(event.project_id)}
+                              to={`/projects/${event.project_id}`}
+                            />
+                          ) : (
+                            '—'
+                          )}
                         </Text>
                       </Table.Td>
                       <Table.Td>
@@ -270,7 +356,12 @@ export default function AuditPage() {
           </>
         )}
       </QueryState>
-      <Modal opened={shown !== null} onClose={() => setShown(null)} title={shown ? `Event ${shown.action}` : 'Event'} size="xl">
+      <Modal
+        opened={shown !== null}
+        onClose={() => setShown(null)}
+        title={shown ? `Event ${shown.action}` : 'Event'}
+        size="xl"
+      >
         {shown && (
           <Stack gap="xs">
             <Text size="sm" c="dimmed">
@@ -304,10 +395,12 @@ function Changes({ data }: { data: Record<string, unknown> }) {
               <Text span size="sm" fw={600}>
                 {l.field}
               </Text>
-              : <del>
+              :{' '}
+              <del>
                 <UrlText value={l.from} />
               </del>{' '}
-              → <ins style={{ textDecoration: 'none' }}>
+              →{' '}
+              <ins style={{ textDecoration: 'none' }}>
                 <UrlText value={l.to} />
               </ins>
             </>

@@ -3,7 +3,14 @@ import { actionQuery, dataLines } from './audit-data';
 describe('audit data as the console shows it', () => {
   it('lists each changed field as from → to, a secret without its values, other members as facts', () => {
     expect(
-      dataLines({ changes: { name: { from: 'Shop', to: 'Storefront' }, allowed_origins: { from: [], to: ['https://a.example'] }, client_secret: { changed: true } }, reason: 'locked' }),
+      dataLines({
+        changes: {
+          name: { from: 'Shop', to: 'Storefront' },
+          allowed_origins: { from: [], to: ['https://a.example'] },
+          client_secret: { changed: true },
+        },
+        reason: 'locked',
+      }),
     ).toEqual([
       { kind: 'change', field: 'name', from: 'Shop', to: 'Storefront' },
       { kind: 'change', field: 'allowed_origins', from: 'none', to: '["https://a.example"]' },
@@ -15,7 +22,15 @@ describe('audit data as the console shows it', () => {
 
   it('leaves out a field sent with the value it had, the list of changed names and the resource the row names', () => {
     expect(
-      dataLines({ project: { id: 'p1', name: 'Storefront' }, changed: ['name', 'redirect_urls', 'settings.rp_id'], changes: { name: { from: 'Shop', to: 'Storefront' }, redirect_urls: { from: [], to: [] }, 'settings.rp_id': { from: null, to: null } } }),
+      dataLines({
+        project: { id: 'p1', name: 'Storefront' },
+        changed: ['name', 'redirect_urls', 'settings.rp_id'],
+        changes: {
+          name: { from: 'Shop', to: 'Storefront' },
+          redirect_urls: { from: [], to: [] },
+          'settings.rp_id': { from: null, to: null },
+        },
+      }),
     ).toEqual([{ kind: 'change', field: 'name', from: 'Shop', to: 'Storefront' }]);
   });
 

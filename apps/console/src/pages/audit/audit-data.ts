@@ -1,7 +1,10 @@
 /** What an audit event's `data` says (CONTRACT §13), as lines an admin reads, and the action filter as the API takes it. */
 import { EVENT_TYPES } from '../webhooks/events';
 
-export type DataLine = { kind: 'change'; field: string; from: string; to: string } | { kind: 'secret'; field: string } | { kind: 'fact'; key: string; value: string };
+export type DataLine =
+  | { kind: 'change'; field: string; from: string; to: string }
+  | { kind: 'secret'; field: string }
+  | { kind: 'fact'; key: string; value: string };
 
 /** A value of a change as text: strings as they are, none as "none", anything else as compact JSON. */
 export function valueText(value: unknown): string {
@@ -26,17 +29,28 @@ export function dataLines(data: Record<string, unknown>): DataLine[] {
   if (isObject(changes)) {
     for (const [field, change] of Object.entries(changes)) {
       if (!isObject(change)) continue;
-      if (change.changed === true && !('from' in change) && !('to' in change)) out.push({ kind: 'secret', field });
-      else if (JSON.stringify(change.from ?? null) !== JSON.stringify(change.to ?? null)) out.push({ kind: 'change', field, from: valueText(change.from), to: valueText(change.to) });
+      if (change.changed === true && !('from' in change) && !('to' in change))
+        out.push({ kind: 'secret', field });
+      else if (JSON.stringify(change.from ?? null) !== JSON.stringify(change.to ?? null))
+        out.push({ kind: 'change', field, from: valueText(change.from), to: valueText(change.to) });
     }
     delete rest.changed;
   }
-  for (const [key, value] of Object.entries(rest)) if (!(isObject(value) && 'id' in value)) out.push({ kind: 'fact', key, value: valueText(value) });
+  for (const [key, value] of Object.entries(rest))
+    if (!(isObject(value) && 'id' in value))
+      out.push({ kind: 'fact', key, value: valueText(value) });
   return out;
 }
 
 /** The prefixes of the catalogue's actions (`user`, `oauth_client`, `organization.member`…). */
-const PREFIXES = new Set(EVENT_TYPES.flatMap((t) => t.split('.').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('.'))));
+const PREFIXES = new Set(
+  EVENT_TYPES.flatMap((t) =>
+    t
+      .split('.')
+      .slice(0, -1)
+      .map((_, i, parts) => parts.slice(0, i + 1).join('.')),
+  ),
+);
 
 /**
  * The `action` query for what the admin typed: an action of the catalogue or a `prefix.*` as it

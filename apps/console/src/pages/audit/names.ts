@@ -27,21 +27,40 @@ function short(id: string): string {
 /** The user ids an event names: its actor (a user or an admin) and its resource when that is a user. */
 export function userIdsOf(event: AuditEvent): string[] {
   const ids: string[] = [];
-  if (event.actor_id && (event.actor_type === 'user' || event.actor_type === 'admin')) ids.push(event.actor_id);
+  if (event.actor_id && (event.actor_type === 'user' || event.actor_type === 'admin'))
+    ids.push(event.actor_id);
   if (event.resource_id && event.resource_type === 'user') ids.push(event.resource_id);
   return ids;
 }
 
-function name<T>(id: string, result: { data?: T; error: unknown; isPending: boolean } | undefined, label: (data: T) => string): Named {
+function name<T>(
+  id: string,
+  result: { data?: T; error: unknown; isPending: boolean } | undefined,
+  label: (data: T) => string,
+): Named {
   if (result?.data) return { label: label(result.data), exists: true };
-  if (result?.error instanceof ApiProblem && result.error.status === 404) return { label: `deleted (${short(id)})`, exists: false };
+  if (result?.error instanceof ApiProblem && result.error.status === 404)
+    return { label: `deleted (${short(id)})`, exists: false };
   return { label: short(id), exists: !result?.error };
 }
 
-export function useAuditNames(events: readonly AuditEvent[], extra: { users?: string[]; projects?: string[] } = {}) {
+export function useAuditNames(
+  events: readonly AuditEvent[],
+  extra: { users?: string[]; projects?: string[] } = {},
+) {
   const api = useAdminApi();
   const userIds = [...new Set([...events.flatMap(userIdsOf), ...(extra.users ?? [])])];
-  const projectIds = [...new Set([...events.flatMap((e) => [e.project_id, e.resource_type === 'project' ? e.resource_id : null]), ...(extra.projects ?? [])].filter((id): id is string => !!id))];
+  const projectIds = [
+    ...new Set(
+      [
+        ...events.flatMap((e) => [
+          e.project_id,
+          e.resource_type === 'project' ? e.resource_id : null,
+        ]),
+        ...(extra.projects ?? []),
+      ].filter((id): id is string => !!id),
+    ),
+  ];
   const users = useQueries({
     queries: userIds.map((id) => ({
       queryKey: ['user', id],

@@ -1,5 +1,19 @@
 /** One organization: edit name, slug and metadata, manage members (add, role, remove) and invitations (invite, revoke), delete it. */
-import { Anchor, Badge, Button, Code, Group, NativeSelect, Select, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import {
+  Anchor,
+  Badge,
+  Button,
+  Code,
+  Group,
+  NativeSelect,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
@@ -33,7 +47,10 @@ const ROLES: { value: Role; label: string }[] = [
 export default function OrganizationPage() {
   const { id = '' } = useParams();
   const api = useAdminApi();
-  const query = useQuery({ queryKey: ['organization', id], queryFn: () => unwrap(api.GET('/v1/admin/organizations/{id}', { params: { path: { id } } })) });
+  const query = useQuery({
+    queryKey: ['organization', id],
+    queryFn: () => unwrap(api.GET('/v1/admin/organizations/{id}', { params: { path: { id } } })),
+  });
   return (
     <>
       {!query.data && <PageTitle title="Organization" />}
@@ -53,7 +70,10 @@ function OrganizationDetail({ org }: { org: Organization }) {
     await unwrap(api.DELETE('/v1/admin/organizations/{id}', { params: { path: { id: org.id } } }));
     void navigate('/organizations', { replace: true });
     queryClient.removeQueries({ queryKey: ['organization', org.id] });
-    await Promise.all([queryClient.invalidateQueries({ queryKey: ['organizations'] }), queryClient.invalidateQueries({ queryKey: ['user'] })]);
+    await Promise.all([
+      queryClient.invalidateQueries({ queryKey: ['organizations'] }),
+      queryClient.invalidateQueries({ queryKey: ['user'] }),
+    ]);
   };
   return (
     <Stack>
@@ -103,21 +123,29 @@ function EditForm({ org }: { org: Organization }) {
   const [local, setLocal] = useState<Partial<Record<(typeof EDIT_FIELDS)[number], string>>>({});
   const [saved, setSaved] = useState(false);
   const save = useMutation({
-    mutationFn: (body: { name: string; slug: string; metadata: Record<string, unknown> }) => unwrap(api.PATCH('/v1/admin/organizations/{id}', { params: { path: { id: org.id } }, body })),
+    mutationFn: (body: { name: string; slug: string; metadata: Record<string, unknown> }) =>
+      unwrap(api.PATCH('/v1/admin/organizations/{id}', { params: { path: { id: org.id } }, body })),
     onSuccess: async (updated) => {
       setName(updated.name);
       setSlug(updated.slug);
       setMetadata(metadataText(updated.metadata));
       setSaved(true);
       queryClient.setQueryData(['organization', org.id], updated);
-      await Promise.all([queryClient.invalidateQueries({ queryKey: ['organizations'] }), queryClient.invalidateQueries({ queryKey: ['user'] })]);
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: ['organizations'] }),
+        queryClient.invalidateQueries({ queryKey: ['user'] }),
+      ]);
     },
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setSaved(false);
     const parsed = parseMetadata(metadata);
-    setLocal({ name: name.trim() ? undefined : 'Required', slug: slug.trim() ? undefined : 'Required', metadata: parsed.error ?? undefined });
+    setLocal({
+      name: name.trim() ? undefined : 'Required',
+      slug: slug.trim() ? undefined : 'Required',
+      metadata: parsed.error ?? undefined,
+    });
     if (!name.trim() || !slug.trim() || !parsed.value) return;
     save.mutate({ name: name.trim(), slug: slug.trim(), metadata: parsed.value });
   };
@@ -131,11 +159,35 @@ function EditForm({ org }: { org: Organization }) {
     <form onSubmit={submit} noValidate aria-label="Edit organization">
       <Stack>
         <Group grow align="flex-start" wrap="wrap">
-          <TextInput label="Name" required value={name} onChange={(e) => edit(setName)(e.currentTarget.value)} error={error('name')} miw={200} />
-          <TextInput label="Slug" required description="Unique in the project" value={slug} onChange={(e) => edit(setSlug)(e.currentTarget.value)} error={error('slug')} miw={200} />
+          <TextInput
+            label="Name"
+            required
+            value={name}
+            onChange={(e) => edit(setName)(e.currentTarget.value)}
+            error={error('name')}
+            miw={200}
+          />
+          <TextInput
+            label="Slug"
+            required
+            description="Unique in the project"
+            value={slug}
+            onChange={(e) => edit(setSlug)(e.currentTarget.value)}
+            error={error('slug')}
+            miw={200}
+          />
         </Group>
-        <MetadataInput description="Replaces the whole object; at most 8 KiB." value={metadata} onChange={edit(setMetadata)} error={error('metadata')} />
-        <FormProblem error={save.error} fields={EDIT_FIELDS} title="Could not save the organization" />
+        <MetadataInput
+          description="Replaces the whole object; at most 8 KiB."
+          value={metadata}
+          onChange={edit(setMetadata)}
+          error={error('metadata')}
+        />
+        <FormProblem
+          error={save.error}
+          fields={EDIT_FIELDS}
+          title="Could not save the organization"
+        />
         <Group>
           <Button type="submit" loading={save.isPending}>
             Save changes
@@ -156,18 +208,46 @@ function Members({ org }: { org: Organization }) {
   const queryClient = useQueryClient();
   const key = ['organization', org.id, 'members'];
   const [page, setPage] = useState(1);
-  const query = useQuery({ queryKey: [...key, page], queryFn: () => unwrap(api.GET('/v1/admin/organizations/{id}/members', { params: { path: { id: org.id }, query: { page, limit: 20 } } })) });
-  const refresh = () => Promise.all([queryClient.invalidateQueries({ queryKey: key }), queryClient.invalidateQueries({ queryKey: ['user'] })]);
+  const query = useQuery({
+    queryKey: [...key, page],
+    queryFn: () =>
+      unwrap(
+        api.GET('/v1/admin/organizations/{id}/members', {
+          params: { path: { id: org.id }, query: { page, limit: 20 } },
+        }),
+      ),
+  });
+  const refresh = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: key }),
+      queryClient.invalidateQueries({ queryKey: ['user'] }),
+    ]);
   const changeRole = useMutation({
-    mutationFn: ({ member, role }: { member: Member; role: Role }) => unwrap(api.PATCH('/v1/admin/organizations/{id}/members/{userId}', { params: { path: { id: org.id, userId: member.user_id } }, body: { role } })),
+    mutationFn: ({ member, role }: { member: Member; role: Role }) =>
+      unwrap(
+        api.PATCH('/v1/admin/organizations/{id}/members/{userId}', {
+          params: { path: { id: org.id, userId: member.user_id } },
+          body: { role },
+        }),
+      ),
     onSettled: refresh,
   });
-  const remove = (member: Member) => unwrap(api.DELETE('/v1/admin/organizations/{id}/members/{userId}', { params: { path: { id: org.id, userId: member.user_id } } })).then(refresh);
+  const remove = (member: Member) =>
+    unwrap(
+      api.DELETE('/v1/admin/organizations/{id}/members/{userId}', {
+        params: { path: { id: org.id, userId: member.user_id } },
+      }),
+    ).then(refresh);
   return (
     <Section title="Members">
       <Stack>
         <ProblemAlert error={changeRole.error} title="Could not change the role" />
-        <QueryState query={query} label="members" isEmpty={(d) => d.members.length === 0} empty="No members yet: add a user of the project below, or invite one by email.">
+        <QueryState
+          query={query}
+          label="members"
+          isEmpty={(d) => d.members.length === 0}
+          empty="No members yet: add a user of the project below, or invite one by email."
+        >
           {(data) => (
             <>
               <Table.ScrollContainer minWidth={640}>
@@ -198,7 +278,12 @@ function Members({ org }: { org: Organization }) {
                             size="xs"
                             w={120}
                             data={ROLES}
-                            value={changeRole.isPending && changeRole.variables.member.user_id === m.user_id ? changeRole.variables.role : m.role}
+                            value={
+                              changeRole.isPending &&
+                              changeRole.variables.member.user_id === m.user_id
+                                ? changeRole.variables.role
+                                : m.role
+                            }
                             disabled={changeRole.isPending}
                             onChange={(e) => {
                               const role = e.currentTarget.value as Role;
@@ -242,10 +327,19 @@ function UserPicker({ projectId, onPick }: { projectId: string; onPick: (id: str
   const [q] = useDebouncedValue(search.trim(), 300);
   const query = useQuery({
     queryKey: ['users', { q, project: projectId, page: 1, limit: 10 }],
-    queryFn: () => unwrap(api.GET('/v1/admin/users', { params: { query: { q: q || undefined, project_id: projectId, limit: 10 } } })),
+    queryFn: () =>
+      unwrap(
+        api.GET('/v1/admin/users', {
+          params: { query: { q: q || undefined, project_id: projectId, limit: 10 } },
+        }),
+      ),
   });
-  const options = (query.data?.users ?? []).map((u) => ({ value: u.id, label: u.username ? `${u.email} (${u.username})` : u.email }));
-  const data = picked && !options.some((o) => o.value === picked.value) ? [picked, ...options] : options;
+  const options = (query.data?.users ?? []).map((u) => ({
+    value: u.id,
+    label: u.username ? `${u.email} (${u.username})` : u.email,
+  }));
+  const data =
+    picked && !options.some((o) => o.value === picked.value) ? [picked, ...options] : options;
   return (
     <Select
       label="Find a user of the project"
@@ -261,7 +355,13 @@ function UserPicker({ projectId, onPick }: { projectId: string; onPick: (id: str
         setPicked(option ? { value: option.value, label: option.label } : null);
         if (value) onPick(value);
       }}
-      nothingFoundMessage={query.isFetching ? 'Searching…' : query.isError ? 'Could not search the users' : 'No user of this project matches'}
+      nothingFoundMessage={
+        query.isFetching
+          ? 'Searching…'
+          : query.isError
+            ? 'Could not search the users'
+            : 'No user of this project matches'
+      }
       miw={240}
       style={{ flex: 2 }}
     />
@@ -275,7 +375,13 @@ function AddMemberForm({ org, onAdded }: { org: Organization; onAdded: () => Pro
   const [local, setLocal] = useState<string | undefined>();
   const [picker, setPicker] = useState(0);
   const add = useMutation({
-    mutationFn: () => unwrap(api.POST('/v1/admin/organizations/{id}/members', { params: { path: { id: org.id } }, body: { user_id: userId.trim(), role } })),
+    mutationFn: () =>
+      unwrap(
+        api.POST('/v1/admin/organizations/{id}/members', {
+          params: { path: { id: org.id } },
+          body: { user_id: userId.trim(), role },
+        }),
+      ),
     onSuccess: async () => {
       setUserId('');
       setRole('member');
@@ -297,8 +403,23 @@ function AddMemberForm({ org, onAdded }: { org: Organization; onAdded: () => Pro
         </Title>
         <Group align="flex-start" wrap="wrap">
           <UserPicker key={picker} projectId={org.project_id} onPick={setUserId} />
-          <TextInput label="User ID" value={userId} onChange={(e) => setUserId(e.currentTarget.value)} error={local ?? server.fields.user_id} miw={240} style={{ flex: 2 }} styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }} />
-          <NativeSelect label="Role" data={ROLES} value={role} onChange={(e) => setRole(e.currentTarget.value as Role)} error={server.fields.role} miw={120} />
+          <TextInput
+            label="User ID"
+            value={userId}
+            onChange={(e) => setUserId(e.currentTarget.value)}
+            error={local ?? server.fields.user_id}
+            miw={240}
+            style={{ flex: 2 }}
+            styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+          />
+          <NativeSelect
+            label="Role"
+            data={ROLES}
+            value={role}
+            onChange={(e) => setRole(e.currentTarget.value as Role)}
+            error={server.fields.role}
+            miw={120}
+          />
         </Group>
         <FormProblem error={add.error} fields={ADD_FIELDS} title="Could not add the member" />
         <Group>
@@ -311,7 +432,12 @@ function AddMemberForm({ org, onAdded }: { org: Organization; onAdded: () => Pro
   );
 }
 
-const INVITATION_COLORS: Record<Invitation['status'], string> = { pending: 'blue', accepted: 'teal', revoked: 'gray', expired: 'orange' };
+const INVITATION_COLORS: Record<Invitation['status'], string> = {
+  pending: 'blue',
+  accepted: 'teal',
+  revoked: 'gray',
+  expired: 'orange',
+};
 const INVITE_FIELDS = ['email', 'role'] as const;
 
 function Invitations({ org }: { org: Organization }) {
@@ -319,13 +445,31 @@ function Invitations({ org }: { org: Organization }) {
   const queryClient = useQueryClient();
   const key = ['organization', org.id, 'invitations'];
   const [page, setPage] = useState(1);
-  const query = useQuery({ queryKey: [...key, page], queryFn: () => unwrap(api.GET('/v1/admin/organizations/{id}/invitations', { params: { path: { id: org.id }, query: { page, limit: 20 } } })) });
+  const query = useQuery({
+    queryKey: [...key, page],
+    queryFn: () =>
+      unwrap(
+        api.GET('/v1/admin/organizations/{id}/invitations', {
+          params: { path: { id: org.id }, query: { page, limit: 20 } },
+        }),
+      ),
+  });
   const refresh = () => queryClient.invalidateQueries({ queryKey: key });
-  const revoke = (inv: Invitation) => unwrap(api.DELETE('/v1/admin/organizations/{id}/invitations/{invitationId}', { params: { path: { id: org.id, invitationId: inv.id } } })).then(refresh);
+  const revoke = (inv: Invitation) =>
+    unwrap(
+      api.DELETE('/v1/admin/organizations/{id}/invitations/{invitationId}', {
+        params: { path: { id: org.id, invitationId: inv.id } },
+      }),
+    ).then(refresh);
   return (
     <Section title="Invitations">
       <Stack>
-        <QueryState query={query} label="invitations" isEmpty={(d) => d.invitations.length === 0} empty="No invitations yet.">
+        <QueryState
+          query={query}
+          label="invitations"
+          isEmpty={(d) => d.invitations.length === 0}
+          empty="No invitations yet."
+        >
           {(data) => (
             <>
               <Table.ScrollContainer minWidth={640}>
@@ -353,7 +497,11 @@ function Invitations({ org }: { org: Organization }) {
                           </Badge>
                         </Table.Td>
                         <Table.Td>{formatDate(inv.created_at)}</Table.Td>
-                        <Table.Td>{inv.status === 'pending' || inv.status === 'expired' ? formatDate(inv.expires_at) : '—'}</Table.Td>
+                        <Table.Td>
+                          {inv.status === 'pending' || inv.status === 'expired'
+                            ? formatDate(inv.expires_at)
+                            : '—'}
+                        </Table.Td>
                         <Table.Td>
                           {(inv.status === 'pending' || inv.status === 'expired') && (
                             <ConfirmButton
@@ -387,7 +535,13 @@ function InviteForm({ org, onInvited }: { org: Organization; onInvited: () => Pr
   const [role, setRole] = useState<Role>('member');
   const [local, setLocal] = useState<string | undefined>();
   const invite = useMutation({
-    mutationFn: () => unwrap(api.POST('/v1/admin/organizations/{id}/invitations', { params: { path: { id: org.id } }, body: { email: email.trim(), role } })),
+    mutationFn: () =>
+      unwrap(
+        api.POST('/v1/admin/organizations/{id}/invitations', {
+          params: { path: { id: org.id } },
+          body: { email: email.trim(), role },
+        }),
+      ),
     onSuccess: async () => {
       setEmail('');
       setRole('member');
@@ -407,13 +561,33 @@ function InviteForm({ org, onInvited }: { org: Organization; onInvited: () => Pr
           Invite by email
         </Title>
         <Text size="sm" c="dimmed">
-          The invitation mail links to the project&apos;s invitation page (its invitation URL, default redirect URL or first redirect URL) and is valid for 7 days.
+          The invitation mail links to the project&apos;s invitation page (its invitation URL,
+          default redirect URL or first redirect URL) and is valid for 7 days.
         </Text>
         <Group align="flex-start" wrap="wrap">
-          <TextInput label="Email" type="email" value={email} onChange={(e) => setEmail(e.currentTarget.value)} error={local ?? server.fields.email} miw={240} style={{ flex: 2 }} />
-          <NativeSelect label="Role" data={ROLES} value={role} onChange={(e) => setRole(e.currentTarget.value as Role)} error={server.fields.role} miw={120} />
+          <TextInput
+            label="Email"
+            type="email"
+            value={email}
+            onChange={(e) => setEmail(e.currentTarget.value)}
+            error={local ?? server.fields.email}
+            miw={240}
+            style={{ flex: 2 }}
+          />
+          <NativeSelect
+            label="Role"
+            data={ROLES}
+            value={role}
+            onChange={(e) => setRole(e.currentTarget.value as Role)}
+            error={server.fields.role}
+            miw={120}
+          />
         </Group>
-        <FormProblem error={invite.error} fields={INVITE_FIELDS} title="Could not send the invitation" />
+        <FormProblem
+          error={invite.error}
+          fields={INVITE_FIELDS}
+          title="Could not send the invitation"
+        />
         <Group>
           <Button type="submit" loading={invite.isPending}>
             Send invitation

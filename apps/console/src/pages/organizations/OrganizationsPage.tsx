@@ -23,7 +23,14 @@ export default function OrganizationsPage() {
   const [creating, setCreating] = useState(false);
   const query = useQuery({
     queryKey: ['organizations', { q: values.q, project: values.project, page }],
-    queryFn: () => unwrap(api.GET('/v1/admin/organizations', { params: { query: { q: values.q || undefined, project_id: values.project || undefined, page } } })),
+    queryFn: () =>
+      unwrap(
+        api.GET('/v1/admin/organizations', {
+          params: {
+            query: { q: values.q || undefined, project_id: values.project || undefined, page },
+          },
+        }),
+      ),
     placeholderData: keepPreviousData,
   });
   const filtered = Boolean(values.q || values.project);
@@ -35,10 +42,31 @@ export default function OrganizationsPage() {
         </Button>
       </PageTitle>
       <Group align="flex-end" mb="md" wrap="wrap">
-        <SearchInput label="Search organizations" placeholder="Name or slug" value={values.q} onSearch={(q) => setFilter('q', q)} />
-        <ProjectSelect label="Project" placeholder="All projects" clearable value={values.project || null} onChange={(id) => setFilter('project', id)} miw={220} />
+        <SearchInput
+          label="Search organizations"
+          placeholder="Name or slug"
+          value={values.q}
+          onSearch={(q) => setFilter('q', q)}
+        />
+        <ProjectSelect
+          label="Project"
+          placeholder="All projects"
+          clearable
+          value={values.project || null}
+          onChange={(id) => setFilter('project', id)}
+          miw={220}
+        />
       </Group>
-      <QueryState query={query} label="organizations" isEmpty={(d) => d.organizations.length === 0} empty={filtered ? 'No organization matches this search.' : 'No organizations yet: create one with “New organization”.'}>
+      <QueryState
+        query={query}
+        label="organizations"
+        isEmpty={(d) => d.organizations.length === 0}
+        empty={
+          filtered
+            ? 'No organization matches this search.'
+            : 'No organizations yet: create one with “New organization”.'
+        }
+      >
         {(data) => (
           <>
             <Table.ScrollContainer minWidth={640}>
@@ -71,8 +99,17 @@ export default function OrganizationsPage() {
           </>
         )}
       </QueryState>
-      <Modal opened={creating} onClose={() => setCreating(false)} title="New organization" centered size="lg">
-        <CreateOrganizationForm defaultProject={values.project || null} onCancel={() => setCreating(false)} />
+      <Modal
+        opened={creating}
+        onClose={() => setCreating(false)}
+        title="New organization"
+        centered
+        size="lg"
+      >
+        <CreateOrganizationForm
+          defaultProject={values.project || null}
+          onCancel={() => setCreating(false)}
+        />
       </Modal>
     </>
   );
@@ -80,7 +117,13 @@ export default function OrganizationsPage() {
 
 const FIELDS = ['project_id', 'name', 'slug', 'metadata'] as const;
 
-function CreateOrganizationForm({ defaultProject, onCancel }: { defaultProject: string | null; onCancel: () => void }) {
+function CreateOrganizationForm({
+  defaultProject,
+  onCancel,
+}: {
+  defaultProject: string | null;
+  onCancel: () => void;
+}) {
   const api = useAdminApi();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
@@ -90,7 +133,12 @@ function CreateOrganizationForm({ defaultProject, onCancel }: { defaultProject: 
   const [metadata, setMetadata] = useState('{}');
   const [local, setLocal] = useState<Partial<Record<(typeof FIELDS)[number], string>>>({});
   const create = useMutation({
-    mutationFn: (body: { project_id: string; name: string; slug?: string; metadata: Record<string, unknown> }) => unwrap(api.POST('/v1/admin/organizations', { body })),
+    mutationFn: (body: {
+      project_id: string;
+      name: string;
+      slug?: string;
+      metadata: Record<string, unknown>;
+    }) => unwrap(api.POST('/v1/admin/organizations', { body })),
     onSuccess: async (org) => {
       await queryClient.invalidateQueries({ queryKey: ['organizations'] });
       void navigate(`/organizations/${org.id}`);
@@ -99,21 +147,54 @@ function CreateOrganizationForm({ defaultProject, onCancel }: { defaultProject: 
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const parsed = parseMetadata(metadata);
-    const errors = { project_id: projectId ? undefined : 'Choose a project', name: name.trim() ? undefined : 'Required', metadata: parsed.error ?? undefined };
+    const errors = {
+      project_id: projectId ? undefined : 'Choose a project',
+      name: name.trim() ? undefined : 'Required',
+      metadata: parsed.error ?? undefined,
+    };
     setLocal(errors);
     if (!projectId || !name.trim() || !parsed.value) return;
-    create.mutate({ project_id: projectId, name: name.trim(), slug: slug.trim() || undefined, metadata: parsed.value });
+    create.mutate({
+      project_id: projectId,
+      name: name.trim(),
+      slug: slug.trim() || undefined,
+      metadata: parsed.value,
+    });
   };
   const server = fieldErrors(create.error, FIELDS);
   const error = (f: (typeof FIELDS)[number]) => local[f] ?? server.fields[f];
   return (
     <form onSubmit={submit} noValidate>
       <Stack>
-        <ProjectSelect label="Project" required value={projectId} onChange={setProjectId} error={error('project_id')} comboboxProps={{ withinPortal: true }} data-autofocus />
-        <TextInput label="Name" required value={name} onChange={(e) => setName(e.currentTarget.value)} error={error('name')} />
-        <TextInput label="Slug" description="Lower-case words joined by “-”, unique in the project; derived from the name when empty." value={slug} onChange={(e) => setSlug(e.currentTarget.value)} error={error('slug')} />
+        <ProjectSelect
+          label="Project"
+          required
+          value={projectId}
+          onChange={setProjectId}
+          error={error('project_id')}
+          comboboxProps={{ withinPortal: true }}
+          data-autofocus
+        />
+        <TextInput
+          label="Name"
+          required
+          value={name}
+          onChange={(e) => setName(e.currentTarget.value)}
+          error={error('name')}
+        />
+        <TextInput
+          label="Slug"
+          description="Lower-case words joined by “-”, unique in the project; derived from the name when empty."
+          value={slug}
+          onChange={(e) => setSlug(e.currentTarget.value)}
+          error={error('slug')}
+        />
         <MetadataInput value={metadata} onChange={setMetadata} error={error('metadata')} />
-        <FormProblem error={create.error} fields={FIELDS} title="Could not create the organization" />
+        <FormProblem
+          error={create.error}
+          fields={FIELDS}
+          title="Could not create the organization"
+        />
         <Group justify="flex-end">
           <Button variant="default" onClick={onCancel}>
             Cancel

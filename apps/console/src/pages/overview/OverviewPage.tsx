@@ -1,6 +1,19 @@
 /** The tenant at a glance: sign-ins, sign-ups, failed sign-ins and lockouts per day of the last 30 (all projects or one), live sessions and webhook delivery success. */
 import { BarChart, LineChart } from '@mantine/charts';
-import { Anchor, Box, Button, Center, Group, Paper, Select, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import {
+  Anchor,
+  Box,
+  Button,
+  Center,
+  Group,
+  Paper,
+  Select,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
@@ -21,27 +34,56 @@ const ALL = 'all';
 const METRICS = [
   { name: 'sign_ins', label: 'Sign-ins', color: 'indigo.6', width: 5 },
   { name: 'sign_ups', label: 'Sign-ups', color: 'teal.6', width: 3.5, strokeDasharray: '10 4' },
-  { name: 'failed_sign_ins', label: 'Failed sign-ins', color: 'orange.6', width: 2.5, strokeDasharray: '4 3' },
+  {
+    name: 'failed_sign_ins',
+    label: 'Failed sign-ins',
+    color: 'orange.6',
+    width: 2.5,
+    strokeDasharray: '4 3',
+  },
   { name: 'lockouts', label: 'Lockouts', color: 'red.7', width: 1.5, strokeDasharray: '1 3' },
-] as const satisfies readonly { name: keyof Counts; label: string; color: string; width: number; strokeDasharray?: string }[];
-const PROJECT_COLORS = ['indigo.6', 'teal.6', 'orange.6', 'grape.6', 'cyan.6', 'pink.6', 'lime.7', 'blue.6', 'red.6', 'yellow.7'];
+] as const satisfies readonly {
+  name: keyof Counts;
+  label: string;
+  color: string;
+  width: number;
+  strokeDasharray?: string;
+}[];
+const PROJECT_COLORS = [
+  'indigo.6',
+  'teal.6',
+  'orange.6',
+  'grape.6',
+  'cyan.6',
+  'pink.6',
+  'lime.7',
+  'blue.6',
+  'red.6',
+  'yellow.7',
+];
 /** Whole numbers only on a count axis (recharts would label 0.25, 0.5… for small counts). */
 const COUNT_AXIS = { allowDecimals: false } as const;
-
 
 /** Every UTC day from `from` to `to`, both included, as YYYY-MM-DD. */
 function daysBetween(from: string, to: string): string[] {
   const out: string[] = [];
   const end = Date.parse(`${to}T00:00:00Z`);
-  for (let t = Date.parse(`${from}T00:00:00Z`); t <= end && out.length <= 366; t += 86_400_000) out.push(new Date(t).toISOString().slice(0, 10));
+  for (let t = Date.parse(`${from}T00:00:00Z`); t <= end && out.length <= 366; t += 86_400_000)
+    out.push(new Date(t).toISOString().slice(0, 10));
   return out;
 }
 
 /** One row per day of the window (days without activity as zeros), for one project or all of them. */
 function perDay(stats: Stats, projectId: string): DayRow[] {
   const byDate = new Map<string, Counts>();
-  for (const row of stats.daily) if (projectId === ALL || row.project_id === projectId) byDate.set(row.date, add(byDate.get(row.date) ?? ZERO, row));
-  return daysBetween(stats.from, stats.to).map((date) => ({ date, day: date.slice(5), ...(byDate.get(date) ?? ZERO) }));
+  for (const row of stats.daily)
+    if (projectId === ALL || row.project_id === projectId)
+      byDate.set(row.date, add(byDate.get(row.date) ?? ZERO, row));
+  return daysBetween(stats.from, stats.to).map((date) => ({
+    date,
+    day: date.slice(5),
+    ...(byDate.get(date) ?? ZERO),
+  }));
 }
 
 function totalsOf(rows: readonly Counts[]): Counts {
@@ -55,27 +97,55 @@ function percent(rate: number | null): string {
 export default function OverviewPage() {
   const api = useAdminApi();
   const [project, setProject] = useState<string>(ALL);
-  const stats = useQuery({ queryKey: ['stats', DAYS], queryFn: () => unwrap(api.GET('/v1/admin/stats', { params: { query: { days: DAYS } } })) });
+  const stats = useQuery({
+    queryKey: ['stats', DAYS],
+    queryFn: () => unwrap(api.GET('/v1/admin/stats', { params: { query: { days: DAYS } } })),
+  });
   return (
     <>
       <PageTitle title="Overview">
-        <Button variant="default" size="xs" loading={stats.isFetching && !stats.isPending} onClick={() => void stats.refetch()}>
+        <Button
+          variant="default"
+          size="xs"
+          loading={stats.isFetching && !stats.isPending}
+          onClick={() => void stats.refetch()}
+        >
           Refresh
         </Button>
       </PageTitle>
       <QueryState query={stats} label="activity">
-        {(data) => <Activity stats={data} project={data.projects.some((p) => p.id === project) ? project : ALL} onProject={setProject} />}
+        {(data) => (
+          <Activity
+            stats={data}
+            project={data.projects.some((p) => p.id === project) ? project : ALL}
+            onProject={setProject}
+          />
+        )}
       </QueryState>
     </>
   );
 }
 
-function Activity({ stats, project, onProject }: { stats: Stats; project: string; onProject: (id: string) => void }) {
+function Activity({
+  stats,
+  project,
+  onProject,
+}: {
+  stats: Stats;
+  project: string;
+  onProject: (id: string) => void;
+}) {
   const rows = perDay(stats, project);
   const totals = project === ALL ? stats.totals : totalsOf(rows);
-  const sessions = project === ALL ? stats.active_sessions : (stats.active_sessions_by_project.find((p) => p.project_id === project)?.count ?? 0);
+  const sessions =
+    project === ALL
+      ? stats.active_sessions
+      : (stats.active_sessions_by_project.find((p) => p.project_id === project)?.count ?? 0);
   const deliveries = stats.webhook_deliveries;
-  const projectName = project === ALL ? 'all projects' : (stats.projects.find((p) => p.id === project)?.name ?? project);
+  const projectName =
+    project === ALL
+      ? 'all projects'
+      : (stats.projects.find((p) => p.id === project)?.name ?? project);
   const quiet = rows.every((r) => METRICS.every((m) => r[m.name] === 0));
 
   return (
@@ -86,7 +156,10 @@ function Activity({ stats, project, onProject }: { stats: Stats; project: string
         </Text>
         <Select
           label="Project"
-          data={[{ value: ALL, label: 'All projects' }, ...stats.projects.map((p) => ({ value: p.id, label: p.name }))]}
+          data={[
+            { value: ALL, label: 'All projects' },
+            ...stats.projects.map((p) => ({ value: p.id, label: p.name })),
+          ]}
           value={project}
           onChange={(value) => onProject(value ?? ALL)}
           allowDeselect={false}
@@ -96,9 +169,20 @@ function Activity({ stats, project, onProject }: { stats: Stats; project: string
 
       <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }} spacing="sm">
         {METRICS.map((m) => (
-          <StatCard key={m.name} label={m.label} value={totals[m.name]} testId={`stat-${m.name}`} hint={`last ${DAYS} days`} />
+          <StatCard
+            key={m.name}
+            label={m.label}
+            value={totals[m.name]}
+            testId={`stat-${m.name}`}
+            hint={`last ${DAYS} days`}
+          />
         ))}
-        <StatCard label="Active sessions" value={sessions} testId="stat-active_sessions" hint="live now" />
+        <StatCard
+          label="Active sessions"
+          value={sessions}
+          testId="stat-active_sessions"
+          hint="live now"
+        />
         <StatCard
           label="Webhook success"
           value={percent(deliveries.success_rate)}
@@ -114,17 +198,27 @@ function Activity({ stats, project, onProject }: { stats: Stats; project: string
         {quiet ? (
           <Center py="xl">
             <Text c="dimmed" data-testid="empty-state">
-              No sign-in activity in the last {DAYS} days{project === ALL ? '' : ` in ${projectName}`}.
+              No sign-in activity in the last {DAYS} days
+              {project === ALL ? '' : ` in ${projectName}`}.
             </Text>
           </Center>
         ) : (
-          <Chart caption={`Line chart: sign-ins, sign-ups, failed sign-ins and lockouts per day of ${projectName}; the numbers are in the table “Numbers per day” below.`}>
+          <Chart
+            caption={`Line chart: sign-ins, sign-ups, failed sign-ins and lockouts per day of ${projectName}; the numbers are in the table “Numbers per day” below.`}
+          >
             <LineChart
               h={280}
               data={rows}
               dataKey="day"
-              series={METRICS.map(({ name, label, color, ...m }) => ({ name, label, color, ...('strokeDasharray' in m ? { strokeDasharray: m.strokeDasharray } : {}) }))}
-              lineProps={(series) => ({ strokeWidth: METRICS.find((m) => m.name === series.name)?.width ?? 2 })}
+              series={METRICS.map(({ name, label, color, ...m }) => ({
+                name,
+                label,
+                color,
+                ...('strokeDasharray' in m ? { strokeDasharray: m.strokeDasharray } : {}),
+              }))}
+              lineProps={(series) => ({
+                strokeWidth: METRICS.find((m) => m.name === series.name)?.width ?? 2,
+              })}
               curveType="monotone"
               withLegend
               withDots={false}
@@ -142,7 +236,17 @@ function Activity({ stats, project, onProject }: { stats: Stats; project: string
   );
 }
 
-function StatCard({ label, value, hint, testId }: { label: string; value: ReactNode; hint: string; testId: string }) {
+function StatCard({
+  label,
+  value,
+  hint,
+  testId,
+}: {
+  label: string;
+  value: ReactNode;
+  hint: string;
+  testId: string;
+}) {
   return (
     <Paper withBorder p="sm" component="section" aria-label={label}>
       <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
@@ -212,7 +316,10 @@ function ByProject({ stats }: { stats: Stats }) {
   const days = daysBetween(stats.from, stats.to);
   const { rows, other } = topProjects(stats);
   const shown = new Set(rows.map((r) => r.id));
-  const series = [...rows.filter((r) => r.totals.sign_ins > 0), ...(other && other.totals.sign_ins > 0 ? [other] : [])];
+  const series = [
+    ...rows.filter((r) => r.totals.sign_ins > 0),
+    ...(other && other.totals.sign_ins > 0 ? [other] : []),
+  ];
   const data = days.map((date) => {
     const point: Record<string, string | number> = { day: date.slice(5) };
     for (const r of series) point[r.id] = 0;
@@ -230,7 +337,8 @@ function ByProject({ stats }: { stats: Stats }) {
       </Title>
       {other && (
         <Text size="sm" c="dimmed" mb="sm">
-          The {TOP} most active of {stats.projects.length} projects; the other {other.count} are summed as “Other”.
+          The {TOP} most active of {stats.projects.length} projects; the other {other.count} are
+          summed as “Other”.
         </Text>
       )}
       {series.length > 0 && (
@@ -240,7 +348,11 @@ function ByProject({ stats }: { stats: Stats }) {
             data={data}
             dataKey="day"
             type="stacked"
-            series={series.map((r, i) => ({ name: r.id, label: r.name, color: r.id === OTHER ? 'gray.6' : PROJECT_COLORS[i % PROJECT_COLORS.length] }))}
+            series={series.map((r, i) => ({
+              name: r.id,
+              label: r.name,
+              color: r.id === OTHER ? 'gray.6' : PROJECT_COLORS[i % PROJECT_COLORS.length],
+            }))}
             withLegend
             tickLine="y"
             gridAxis="y"

@@ -3,7 +3,21 @@
  * issues RFC 9068 access tokens for (an MCP server, a backend), with their scopes; create, edit
  * (scopes included) and delete. Part of the OpenID Connect tab.
  */
-import { ActionIcon, Badge, Button, Code, Group, Modal, NumberInput, Stack, Switch, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import {
+  ActionIcon,
+  Badge,
+  Button,
+  Code,
+  Group,
+  Modal,
+  NumberInput,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  TextInput,
+  VisuallyHidden,
+} from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { unwrap } from '../../api/clients';
@@ -30,15 +44,33 @@ interface Values {
   allowDynamicClients: boolean;
 }
 
-const NEW_RESOURCE: Values = { identifier: '', name: '', scopes: [{ name: '', description: '' }], ttl: '', allowDynamicClients: false };
-const FIELDS = ['identifier', 'name', 'scopes', 'access_token_ttl_seconds', 'allow_dynamic_clients'] as const;
+const NEW_RESOURCE: Values = {
+  identifier: '',
+  name: '',
+  scopes: [{ name: '', description: '' }],
+  ttl: '',
+  allowDynamicClients: false,
+};
+const FIELDS = [
+  'identifier',
+  'name',
+  'scopes',
+  'access_token_ttl_seconds',
+  'allow_dynamic_clients',
+] as const;
 const keys = {
   all: (projectId: string) => ['api-resources', projectId] as const,
   page: (projectId: string, page: number) => ['api-resources', projectId, page] as const,
 };
 
 function valuesOf(r: Resource): Values {
-  return { identifier: r.identifier, name: r.name, scopes: r.scopes.map((s) => ({ ...s })), ttl: r.access_token_ttl_seconds ?? '', allowDynamicClients: r.allow_dynamic_clients };
+  return {
+    identifier: r.identifier,
+    name: r.name,
+    scopes: r.scopes.map((s) => ({ ...s })),
+    ttl: r.access_token_ttl_seconds ?? '',
+    allowDynamicClients: r.allow_dynamic_clients,
+  };
 }
 
 /** The body of a create or a PATCH (every member: the form shows them all); empty scope rows are left out. */
@@ -46,7 +78,9 @@ function bodyOf(v: Values): Required<Create> {
   return {
     identifier: v.identifier.trim(),
     name: v.name.trim(),
-    scopes: v.scopes.filter((s) => s.name.trim() || s.description.trim()).map((s) => ({ name: s.name.trim(), description: s.description.trim() })),
+    scopes: v.scopes
+      .filter((s) => s.name.trim() || s.description.trim())
+      .map((s) => ({ name: s.name.trim(), description: s.description.trim() })),
     access_token_ttl_seconds: v.ttl === '' ? null : v.ttl,
     allow_dynamic_clients: v.allowDynamicClients,
   };
@@ -60,14 +94,25 @@ export function ApiResourcesSection({ projectId }: { projectId: string }) {
   const [editing, setEditing] = useState<Resource | null>(null);
   const list = useQuery({
     queryKey: keys.page(projectId, page),
-    queryFn: () => unwrap(api.GET('/v1/admin/projects/{id}/api-resources', { params: { path: { id: projectId }, query: { page, limit: 20 } } })),
+    queryFn: () =>
+      unwrap(
+        api.GET('/v1/admin/projects/{id}/api-resources', {
+          params: { path: { id: projectId }, query: { page, limit: 20 } },
+        }),
+      ),
   });
   const changed = () => {
     void queryClient.invalidateQueries({ queryKey: ['audit'] });
     return queryClient.invalidateQueries({ queryKey: keys.all(projectId) });
   };
   const create = useMutation({
-    mutationFn: (values: Values) => unwrap(api.POST('/v1/admin/projects/{id}/api-resources', { params: { path: { id: projectId } }, body: bodyOf(values) })),
+    mutationFn: (values: Values) =>
+      unwrap(
+        api.POST('/v1/admin/projects/{id}/api-resources', {
+          params: { path: { id: projectId } },
+          body: bodyOf(values),
+        }),
+      ),
     onSuccess: () => {
       setCreating(false);
       void changed();
@@ -75,14 +120,23 @@ export function ApiResourcesSection({ projectId }: { projectId: string }) {
   });
   const update = useMutation({
     mutationFn: ({ id, values }: { id: string; values: Values }) =>
-      unwrap(api.PATCH('/v1/admin/projects/{id}/api-resources/{resource_id}', { params: { path: { id: projectId, resource_id: id } }, body: bodyOf(values) })),
+      unwrap(
+        api.PATCH('/v1/admin/projects/{id}/api-resources/{resource_id}', {
+          params: { path: { id: projectId, resource_id: id } },
+          body: bodyOf(values),
+        }),
+      ),
     onSuccess: () => {
       setEditing(null);
       void changed();
     },
   });
   const remove = async (r: Resource) => {
-    await unwrap(api.DELETE('/v1/admin/projects/{id}/api-resources/{resource_id}', { params: { path: { id: projectId, resource_id: r.id } } }));
+    await unwrap(
+      api.DELETE('/v1/admin/projects/{id}/api-resources/{resource_id}', {
+        params: { path: { id: projectId, resource_id: r.id } },
+      }),
+    );
     await changed();
   };
   const closeCreate = () => {
@@ -95,13 +149,23 @@ export function ApiResourcesSection({ projectId }: { projectId: string }) {
   };
 
   return (
-    <Section title="API resources" actions={<Button onClick={() => setCreating(true)}>New API resource</Button>}>
+    <Section
+      title="API resources"
+      actions={<Button onClick={() => setCreating(true)}>New API resource</Button>}
+    >
       <Stack>
         <Text size="sm">
-          APIs that clients call with an access token of this project (an MCP server, your backend). A client that sends the identifier as <Code>resource</Code> gets a JWT whose <Code>aud</Code> is
-          the identifier, with the scopes the user allowed.
+          APIs that clients call with an access token of this project (an MCP server, your backend).
+          A client that sends the identifier as <Code>resource</Code> gets a JWT whose{' '}
+          <Code>aud</Code> is the identifier, with the scopes the user allowed.
         </Text>
-        <QueryState query={list} label="API resources" list isEmpty={(d) => d.api_resources.length === 0} empty="No API resources yet. Register each API that accepts this project's tokens.">
+        <QueryState
+          query={list}
+          label="API resources"
+          list
+          isEmpty={(d) => d.api_resources.length === 0}
+          empty="No API resources yet. Register each API that accepts this project's tokens."
+        >
           {(data) => (
             <>
               <Table.ScrollContainer minWidth={880} type="native">
@@ -128,22 +192,37 @@ export function ApiResourcesSection({ projectId }: { projectId: string }) {
                           </Stack>
                         </Table.Td>
                         <Table.Td>
-                          <Text size="sm">{r.scopes.length ? r.scopes.map((s) => s.name).join(', ') : '—'}</Text>
+                          <Text size="sm">
+                            {r.scopes.length ? r.scopes.map((s) => s.name).join(', ') : '—'}
+                          </Text>
                         </Table.Td>
                         <Table.Td>
-                          <Badge color={r.allow_dynamic_clients ? 'teal.9' : 'gray.7'} variant="filled" miw="max-content">
+                          <Badge
+                            color={r.allow_dynamic_clients ? 'teal.9' : 'gray.7'}
+                            variant="filled"
+                            miw="max-content"
+                          >
                             {r.allow_dynamic_clients ? 'Allowed' : 'Not allowed'}
                           </Badge>
                         </Table.Td>
                         <Table.Td>
-                          <Text size="sm">{r.access_token_ttl_seconds === null ? "Project's" : `${r.access_token_ttl_seconds} s`}</Text>
+                          <Text size="sm">
+                            {r.access_token_ttl_seconds === null
+                              ? "Project's"
+                              : `${r.access_token_ttl_seconds} s`}
+                          </Text>
                         </Table.Td>
                         <Table.Td>
                           <Text size="sm">{formatDate(r.created_at)}</Text>
                         </Table.Td>
                         <Table.Td>
                           <Group gap="xs" wrap="nowrap">
-                            <Button size="xs" variant="default" aria-label={`Edit ${r.name}`} onClick={() => setEditing(r)}>
+                            <Button
+                              size="xs"
+                              variant="default"
+                              aria-label={`Edit ${r.name}`}
+                              onClick={() => setEditing(r)}
+                            >
                               Edit
                             </Button>
                             <ConfirmButton
@@ -168,9 +247,21 @@ export function ApiResourcesSection({ projectId }: { projectId: string }) {
       </Stack>
 
       <Modal opened={creating} onClose={closeCreate} title="New API resource" size="lg">
-        <ResourceForm initial={NEW_RESOURCE} submitLabel="Create API resource" busy={create.isPending} error={create.error} onSubmit={(values) => create.mutate(values)} onCancel={closeCreate} />
+        <ResourceForm
+          initial={NEW_RESOURCE}
+          submitLabel="Create API resource"
+          busy={create.isPending}
+          error={create.error}
+          onSubmit={(values) => create.mutate(values)}
+          onCancel={closeCreate}
+        />
       </Modal>
-      <Modal opened={editing !== null} onClose={closeEdit} title={editing ? `Edit “${editing.name}”` : 'Edit API resource'} size="lg">
+      <Modal
+        opened={editing !== null}
+        onClose={closeEdit}
+        title={editing ? `Edit “${editing.name}”` : 'Edit API resource'}
+        size="lg"
+      >
         {editing && (
           <ResourceForm
             key={editing.id}
@@ -187,10 +278,29 @@ export function ApiResourcesSection({ projectId }: { projectId: string }) {
   );
 }
 
-function ResourceForm({ initial, submitLabel, busy, error, onSubmit, onCancel }: { initial: Values; submitLabel: string; busy: boolean; error: unknown; onSubmit: (v: Values) => void; onCancel: () => void }) {
+function ResourceForm({
+  initial,
+  submitLabel,
+  busy,
+  error,
+  onSubmit,
+  onCancel,
+}: {
+  initial: Values;
+  submitLabel: string;
+  busy: boolean;
+  error: unknown;
+  onSubmit: (v: Values) => void;
+  onCancel: () => void;
+}) {
   const [values, setValues] = useState<Values>(initial);
-  const set = <K extends keyof Values>(key: K, value: Values[K]) => setValues((v) => ({ ...v, [key]: value }));
-  const setScope = (i: number, member: 'name' | 'description', value: string) => set('scopes', values.scopes.map((s, j) => (j === i ? { ...s, [member]: value } : s)));
+  const set = <K extends keyof Values>(key: K, value: Values[K]) =>
+    setValues((v) => ({ ...v, [key]: value }));
+  const setScope = (i: number, member: 'name' | 'description', value: string) =>
+    set(
+      'scopes',
+      values.scopes.map((s, j) => (j === i ? { ...s, [member]: value } : s)),
+    );
   const errors = fieldErrors(error, FIELDS);
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -208,19 +318,50 @@ function ResourceForm({ initial, submitLabel, busy, error, onSubmit, onCancel }:
           onChange={(e) => set('identifier', e.currentTarget.value)}
           error={errors.fields.identifier}
         />
-        <TextInput label="Name" description="Shown to users on the consent screen" required maxLength={100} value={values.name} onChange={(e) => set('name', e.currentTarget.value)} error={errors.fields.name} />
+        <TextInput
+          label="Name"
+          description="Shown to users on the consent screen"
+          required
+          maxLength={100}
+          value={values.name}
+          onChange={(e) => set('name', e.currentTarget.value)}
+          error={errors.fields.name}
+        />
         <Stack gap="xs" role="group" aria-labelledby="api-resource-scopes">
           <Text id="api-resource-scopes" size="sm" fw={500}>
             Scopes
           </Text>
           <Text size="xs" c="dimmed">
-            What a token for this API may allow; the description is what users read on the consent screen
+            What a token for this API may allow; the description is what users read on the consent
+            screen
           </Text>
           {values.scopes.map((s, i) => (
             <Group key={i} align="flex-end" wrap="nowrap">
-              <TextInput label={`Scope ${i + 1} name`} placeholder="mcp:tools" value={s.name} onChange={(e) => setScope(i, 'name', e.currentTarget.value)} w={200} />
-              <TextInput label={`Scope ${i + 1} description`} placeholder="Use the tools of the MCP server" value={s.description} onChange={(e) => setScope(i, 'description', e.currentTarget.value)} style={{ flex: 1 }} />
-              <ActionIcon variant="default" size="lg" aria-label={`Remove scope ${i + 1}`} onClick={() => set('scopes', values.scopes.filter((_, j) => j !== i))}>
+              <TextInput
+                label={`Scope ${i + 1} name`}
+                placeholder="mcp:tools"
+                value={s.name}
+                onChange={(e) => setScope(i, 'name', e.currentTarget.value)}
+                w={200}
+              />
+              <TextInput
+                label={`Scope ${i + 1} description`}
+                placeholder="Use the tools of the MCP server"
+                value={s.description}
+                onChange={(e) => setScope(i, 'description', e.currentTarget.value)}
+                style={{ flex: 1 }}
+              />
+              <ActionIcon
+                variant="default"
+                size="lg"
+                aria-label={`Remove scope ${i + 1}`}
+                onClick={() =>
+                  set(
+                    'scopes',
+                    values.scopes.filter((_, j) => j !== i),
+                  )
+                }
+              >
                 ×
               </ActionIcon>
             </Group>
@@ -231,7 +372,11 @@ function ResourceForm({ initial, submitLabel, busy, error, onSubmit, onCancel }:
             </Text>
           )}
           <Group>
-            <Button size="xs" variant="default" onClick={() => set('scopes', [...values.scopes, { name: '', description: '' }])}>
+            <Button
+              size="xs"
+              variant="default"
+              onClick={() => set('scopes', [...values.scopes, { name: '', description: '' }])}
+            >
               Add scope
             </Button>
           </Group>

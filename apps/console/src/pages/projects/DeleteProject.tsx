@@ -34,10 +34,16 @@ export function DeleteProject({ project }: { project: { id: string; name: string
     setBusy(true);
     setError(null);
     proof
-      .withProof(() => unwrap(api.DELETE('/v1/admin/projects/{id}', { params: { path: { id: project.id } } })))
+      .withProof(() =>
+        unwrap(api.DELETE('/v1/admin/projects/{id}', { params: { path: { id: project.id } } })),
+      )
       .then(async () => {
         queryClient.removeQueries({ queryKey: ['project', project.id] });
-        await Promise.all([queryClient.invalidateQueries({ queryKey: ['projects'] }), queryClient.invalidateQueries({ queryKey: ['stats'] }), queryClient.invalidateQueries({ queryKey: ['audit'] })]);
+        await Promise.all([
+          queryClient.invalidateQueries({ queryKey: ['projects'] }),
+          queryClient.invalidateQueries({ queryKey: ['stats'] }),
+          queryClient.invalidateQueries({ queryKey: ['audit'] }),
+        ]);
         close();
         await navigate('/projects');
       })
@@ -49,10 +55,18 @@ export function DeleteProject({ project }: { project: { id: string; name: string
       <Button color="red" variant="light" onClick={() => setOpen(true)}>
         Delete project
       </Button>
-      <Modal opened={open && !proof.asking} onClose={close} title={`Delete ${project.name}?`} centered>
+      <Modal
+        opened={open && !proof.asking}
+        onClose={close}
+        title={`Delete ${project.name}?`}
+        centered
+      >
         <form onSubmit={submit} noValidate>
           <Stack>
-            <Text size="sm">Its users, their sessions, API keys, signing keys and OpenID Connect clients are deleted with it, and every app using its keys stops working. This cannot be undone.</Text>
+            <Text size="sm">
+              Its users, their sessions, API keys, signing keys and OpenID Connect clients are
+              deleted with it, and every app using its keys stops working. This cannot be undone.
+            </Text>
             <TextInput
               label={`Type the project’s name, ${project.name}, to confirm`}
               value={typed}

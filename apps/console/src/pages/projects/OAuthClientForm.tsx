@@ -1,5 +1,14 @@
 /** The members of an OAuth client of a project's OpenID Connect provider (docs/api-contract.md §15), with the server's field errors under each. */
-import { Button, Checkbox, Group, NativeSelect, Radio, Stack, Textarea, TextInput } from '@mantine/core';
+import {
+  Button,
+  Checkbox,
+  Group,
+  NativeSelect,
+  Radio,
+  Stack,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import type { components } from '../../api/control-plane';
 import { fieldErrors } from '../../api/problem';
@@ -78,14 +87,26 @@ export const AUTH_METHOD_LABELS: Record<AuthMethod, string> = {
   none: 'Public: no secret, PKCE only (none)',
 };
 const AUTH_METHODS: { value: AuthMethod; description: string }[] = [
-  { value: 'client_secret_basic', description: 'A server-side app that can keep a secret; what most libraries send by default' },
-  { value: 'client_secret_post', description: 'For libraries that send the secret as a form field' },
+  {
+    value: 'client_secret_basic',
+    description: 'A server-side app that can keep a secret; what most libraries send by default',
+  },
+  {
+    value: 'client_secret_post',
+    description: 'For libraries that send the secret as a form field',
+  },
   { value: 'none', description: 'A browser or native app, which cannot keep a secret' },
 ];
 const GRANT_TYPES: { value: GrantType; label: string }[] = [
-  { value: 'authorization_code', label: 'Authorization code: users sign in in the browser (with PKCE)' },
+  {
+    value: 'authorization_code',
+    label: 'Authorization code: users sign in in the browser (with PKCE)',
+  },
   { value: 'refresh_token', label: 'Refresh token: renew tokens without the user' },
-  { value: 'client_credentials', label: 'Client credentials: the app acts as itself, no user (confidential clients)' },
+  {
+    value: 'client_credentials',
+    label: 'Client credentials: the app acts as itself, no user (confidential clients)',
+  },
 ];
 const SCOPES: { value: Scope; label: string }[] = [
   { value: 'openid', label: 'openid: sub, sid, auth_time, acr, amr' },
@@ -98,7 +119,18 @@ const ALGORITHMS: { value: IdTokenAlg; label: string }[] = [
   { value: 'ES256', label: 'ES256' },
 ];
 
-export const CLIENT_FIELDS = ['name', 'redirect_uris', 'post_logout_redirect_uris', 'grant_types', 'token_endpoint_auth_method', 'scopes', 'first_party', 'id_token_signed_response_alg', 'require_pkce', 'require_pushed_authorization_requests'] as const;
+export const CLIENT_FIELDS = [
+  'name',
+  'redirect_uris',
+  'post_logout_redirect_uris',
+  'grant_types',
+  'token_endpoint_auth_method',
+  'scopes',
+  'first_party',
+  'id_token_signed_response_alg',
+  'require_pkce',
+  'require_pushed_authorization_requests',
+] as const;
 
 export function OAuthClientForm({
   initial,
@@ -119,7 +151,8 @@ export function OAuthClientForm({
   onCancel: () => void;
 }) {
   const [values, setValues] = useState<OAuthClientValues>(initial);
-  const set = <K extends keyof OAuthClientValues>(key: K, value: OAuthClientValues[K]) => setValues((v) => ({ ...v, [key]: value }));
+  const set = <K extends keyof OAuthClientValues>(key: K, value: OAuthClientValues[K]) =>
+    setValues((v) => ({ ...v, [key]: value }));
   const errors = fieldErrors(error, CLIENT_FIELDS);
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -128,17 +161,35 @@ export function OAuthClientForm({
   return (
     <form onSubmit={submit} noValidate>
       <Stack>
-        <TextInput label="Name" description="Shown to users on the consent screen" required maxLength={100} value={values.name} onChange={(e) => set('name', e.currentTarget.value)} error={errors.fields.name} />
+        <TextInput
+          label="Name"
+          description="Shown to users on the consent screen"
+          required
+          maxLength={100}
+          value={values.name}
+          onChange={(e) => set('name', e.currentTarget.value)}
+          error={errors.fields.name}
+        />
         <Radio.Group
           label="Client type"
-          description={editing ? 'Cannot be changed: switching between public and confidential is a new client' : undefined}
+          description={
+            editing
+              ? 'Cannot be changed: switching between public and confidential is a new client'
+              : undefined
+          }
           value={values.authMethod}
           onChange={(v) => set('authMethod', v)}
           error={errors.fields.token_endpoint_auth_method}
         >
           <Stack gap="xs" mt="xs">
             {AUTH_METHODS.map((m) => (
-              <Radio key={m.value} value={m.value} label={AUTH_METHOD_LABELS[m.value]} description={m.description} disabled={editing} />
+              <Radio
+                key={m.value}
+                value={m.value}
+                label={AUTH_METHOD_LABELS[m.value]}
+                description={m.description}
+                disabled={editing}
+              />
             ))}
           </Stack>
         </Radio.Group>
@@ -161,14 +212,25 @@ export function OAuthClientForm({
           onChange={(e) => set('postLogoutRedirectUris', e.currentTarget.value)}
           error={errors.fields.post_logout_redirect_uris}
         />
-        <Checkbox.Group label="Grant types" value={values.grantTypes} onChange={(v) => set('grantTypes', v)} error={errors.fields.grant_types}>
+        <Checkbox.Group
+          label="Grant types"
+          value={values.grantTypes}
+          onChange={(v) => set('grantTypes', v)}
+          error={errors.fields.grant_types}
+        >
           <Stack gap="xs" mt="xs">
             {GRANT_TYPES.map((g) => (
               <Checkbox key={g.value} value={g.value} label={g.label} />
             ))}
           </Stack>
         </Checkbox.Group>
-        <Checkbox.Group label="Scopes" description="What the app may ask for, and the claims each gives" value={values.scopes} onChange={(v) => set('scopes', v)} error={errors.fields.scopes}>
+        <Checkbox.Group
+          label="Scopes"
+          description="What the app may ask for, and the claims each gives"
+          value={values.scopes}
+          onChange={(v) => set('scopes', v)}
+          error={errors.fields.scopes}
+        >
           <Stack gap="xs" mt="xs">
             {SCOPES.map((s) => (
               <Checkbox key={s.value} value={s.value} label={s.label} />
@@ -191,7 +253,11 @@ export function OAuthClientForm({
         />
         <Checkbox
           label="Require PKCE"
-          description={values.authMethod === 'none' ? 'Always, for a public client' : 'Turn off only for a library without PKCE: its OpenID Connect requests must then carry a nonce'}
+          description={
+            values.authMethod === 'none'
+              ? 'Always, for a public client'
+              : 'Turn off only for a library without PKCE: its OpenID Connect requests must then carry a nonce'
+          }
           checked={values.authMethod === 'none' || values.requirePkce}
           disabled={values.authMethod === 'none'}
           onChange={(e) => set('requirePkce', e.currentTarget.checked)}

@@ -3,7 +3,18 @@
  * registration), the issuer to give relying parties, and the OAuth clients (create with the secret
  * shown once, edit, rotate the secret, delete). Loaded only when its tab is opened.
  */
-import { Badge, Button, Group, Modal, NativeSelect, Stack, Switch, Table, Text, VisuallyHidden } from '@mantine/core';
+import {
+  Badge,
+  Button,
+  Group,
+  Modal,
+  NativeSelect,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  VisuallyHidden,
+} from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { unwrap } from '../../api/clients';
@@ -21,14 +32,25 @@ import { SecretOnce } from '../../ui/SecretOnce';
 import { Section } from '../../ui/Section';
 import { useListParams } from '../../ui/useListParams';
 import { ApiResourcesSection } from './ApiResourcesSection';
-import { AUTH_METHOD_LABELS, bodyOf, NEW_CLIENT, OAuthClientForm, valuesOf, type OAuthClientValues } from './OAuthClientForm';
+import {
+  AUTH_METHOD_LABELS,
+  bodyOf,
+  NEW_CLIENT,
+  OAuthClientForm,
+  valuesOf,
+  type OAuthClientValues,
+} from './OAuthClientForm';
 
 type Project = components['schemas']['ProjectResponse'];
 type Client = components['schemas']['OAuthClientResponse'];
 type Created = components['schemas']['OAuthClientCreatedResponse'];
 
 const HOSTED = '';
-const OIDC_FIELDS = ['settings.oidc.enabled', 'settings.oidc.login_url', 'settings.oidc.dynamic_registration'] as const;
+const OIDC_FIELDS = [
+  'settings.oidc.enabled',
+  'settings.oidc.login_url',
+  'settings.oidc.dynamic_registration',
+] as const;
 const clientKeys = {
   all: (projectId: string) => ['oauth-clients', projectId] as const,
   page: (projectId: string, page: number) => ['oauth-clients', projectId, page] as const,
@@ -64,7 +86,16 @@ function Provider({ project, issuer }: { project: Project; issuer: string }) {
         api.PATCH('/v1/admin/projects/{id}', {
           params: { path: { id: project.id } },
           // settings.oidc is replaced whole: the members this panel does not show keep their values.
-          body: { settings: { oidc: { ...oidc, enabled, login_url: loginUrl || null, dynamic_registration: dynamic } } },
+          body: {
+            settings: {
+              oidc: {
+                ...oidc,
+                enabled,
+                login_url: loginUrl || null,
+                dynamic_registration: dynamic,
+              },
+            },
+          },
         }),
       ),
     onSuccess: (updated) => {
@@ -75,7 +106,9 @@ function Provider({ project, issuer }: { project: Project; issuer: string }) {
   });
   const errors = fieldErrors(save.error, OIDC_FIELDS);
   // The stored page is one of the redirect URLs; it is listed even if it was written in another form.
-  const pages = [...new Set([...project.redirect_urls, ...(oidc.login_url ? [oidc.login_url] : [])])];
+  const pages = [
+    ...new Set([...project.redirect_urls, ...(oidc.login_url ? [oidc.login_url] : [])]),
+  ];
   const submit = (e: FormEvent) => {
     e.preventDefault();
     save.mutate();
@@ -84,19 +117,37 @@ function Provider({ project, issuer }: { project: Project; issuer: string }) {
     <Section
       title="OpenID Connect"
       actions={
-        <Badge color={oidc.enabled ? 'teal.9' : 'gray.7'} variant="filled" data-testid="oidc-status">
+        <Badge
+          color={oidc.enabled ? 'teal.9' : 'gray.7'}
+          variant="filled"
+          data-testid="oidc-status"
+        >
           {oidc.enabled ? 'Provider on' : 'Provider off'}
         </Badge>
       }
     >
       <Stack>
         <Text size="sm">
-          Other apps (Grafana, an internal tool, a mobile app) sign their users in with this project through any OpenID Connect library: give them the issuer, a client ID and, for a confidential client, its secret.
+          Other apps (Grafana, an internal tool, a mobile app) sign their users in with this project
+          through any OpenID Connect library: give them the issuer, a client ID and, for a
+          confidential client, its secret.
         </Text>
         <DetailGrid
           items={[
-            { label: 'Issuer', value: <CopyValue value={issuer} label="issuer URL" testId="oidc-issuer" /> },
-            { label: 'Discovery', value: <CopyValue value={`${issuer}/.well-known/openid-configuration`} label="the discovery URL" testId="oidc-discovery" /> },
+            {
+              label: 'Issuer',
+              value: <CopyValue value={issuer} label="issuer URL" testId="oidc-issuer" />,
+            },
+            {
+              label: 'Discovery',
+              value: (
+                <CopyValue
+                  value={`${issuer}/.well-known/openid-configuration`}
+                  label="the discovery URL"
+                  testId="oidc-discovery"
+                />
+              ),
+            },
           ]}
         />
         <form onSubmit={submit} noValidate>
@@ -115,7 +166,10 @@ function Provider({ project, issuer }: { project: Project; issuer: string }) {
                   ? "Where the provider sends users to sign in and consent (with ?interaction=…): Gatehouse's hosted pages, or your app's page among the project's redirect URLs"
                   : "Where the provider sends users to sign in and consent. To use your app's own page, add it to the redirect URLs (Settings) first"
               }
-              data={[{ value: HOSTED, label: 'Gatehouse hosted pages' }, ...pages.map((url) => ({ value: url, label: url }))]}
+              data={[
+                { value: HOSTED, label: 'Gatehouse hosted pages' },
+                ...pages.map((url) => ({ value: url, label: url })),
+              ]}
               value={loginUrl}
               onChange={(e) => setLoginUrl(e.currentTarget.value)}
               error={errors.fields['settings.oidc.login_url']}
@@ -127,7 +181,11 @@ function Provider({ project, issuer }: { project: Project; issuer: string }) {
               onChange={(e) => setDynamic(e.currentTarget.checked)}
               error={errors.fields['settings.oidc.dynamic_registration']}
             />
-            <FormProblem error={save.error} fields={OIDC_FIELDS} title="The OpenID Connect settings were not saved" />
+            <FormProblem
+              error={save.error}
+              fields={OIDC_FIELDS}
+              title="The OpenID Connect settings were not saved"
+            />
             {save.isSuccess && !save.isPending && (
               <Text size="sm" role="status">
                 Saved.
@@ -159,14 +217,25 @@ function Clients({ projectId }: { projectId: string }) {
   const [rotated, setRotated] = useState<{ name: string; secret: string } | null>(null);
   const list = useQuery({
     queryKey: clientKeys.page(projectId, page),
-    queryFn: () => unwrap(api.GET('/v1/admin/projects/{id}/oauth-clients', { params: { path: { id: projectId }, query: { page, limit: 20 } } })),
+    queryFn: () =>
+      unwrap(
+        api.GET('/v1/admin/projects/{id}/oauth-clients', {
+          params: { path: { id: projectId }, query: { page, limit: 20 } },
+        }),
+      ),
   });
   const changed = () => {
     void queryClient.invalidateQueries({ queryKey: ['audit'] });
     return queryClient.invalidateQueries({ queryKey: clientKeys.all(projectId) });
   };
   const create = useMutation({
-    mutationFn: (values: OAuthClientValues) => unwrap(api.POST('/v1/admin/projects/{id}/oauth-clients', { params: { path: { id: projectId } }, body: bodyOf(values) })),
+    mutationFn: (values: OAuthClientValues) =>
+      unwrap(
+        api.POST('/v1/admin/projects/{id}/oauth-clients', {
+          params: { path: { id: projectId } },
+          body: bodyOf(values),
+        }),
+      ),
     onSuccess: (client) => {
       setCreated(client);
       void changed();
@@ -175,7 +244,12 @@ function Clients({ projectId }: { projectId: string }) {
   const update = useMutation({
     mutationFn: ({ clientId, values }: { clientId: string; values: OAuthClientValues }) => {
       const { token_endpoint_auth_method: _method, ...body } = bodyOf(values);
-      return unwrap(api.PATCH('/v1/admin/projects/{id}/oauth-clients/{client_id}', { params: { path: { id: projectId, client_id: clientId } }, body }));
+      return unwrap(
+        api.PATCH('/v1/admin/projects/{id}/oauth-clients/{client_id}', {
+          params: { path: { id: projectId, client_id: clientId } },
+          body,
+        }),
+      );
     },
     onSuccess: () => {
       setEditing(null);
@@ -183,12 +257,21 @@ function Clients({ projectId }: { projectId: string }) {
     },
   });
   const rotate = async (c: Client) => {
-    const answer = await unwrap(api.POST('/v1/admin/projects/{id}/oauth-clients/{client_id}/secret/rotate', { params: { path: { id: projectId, client_id: c.client_id } }, body: {} }));
+    const answer = await unwrap(
+      api.POST('/v1/admin/projects/{id}/oauth-clients/{client_id}/secret/rotate', {
+        params: { path: { id: projectId, client_id: c.client_id } },
+        body: {},
+      }),
+    );
     setRotated({ name: answer.name, secret: answer.client_secret });
     await changed();
   };
   const remove = async (c: Client) => {
-    await unwrap(api.DELETE('/v1/admin/projects/{id}/oauth-clients/{client_id}', { params: { path: { id: projectId, client_id: c.client_id } } }));
+    await unwrap(
+      api.DELETE('/v1/admin/projects/{id}/oauth-clients/{client_id}', {
+        params: { path: { id: projectId, client_id: c.client_id } },
+      }),
+    );
     setRotated(null);
     await changed();
   };
@@ -203,10 +286,25 @@ function Clients({ projectId }: { projectId: string }) {
   };
 
   return (
-    <Section title="OAuth clients" actions={<Button onClick={() => setCreating(true)}>New client</Button>}>
+    <Section
+      title="OAuth clients"
+      actions={<Button onClick={() => setCreating(true)}>New client</Button>}
+    >
       <Stack>
-        {rotated && <SecretOnce label={`New secret of “${rotated.name}”`} secret={rotated.secret} onDone={() => setRotated(null)} />}
-        <QueryState query={list} label="OAuth clients" list isEmpty={(d) => d.oauth_clients.length === 0} empty="No clients yet. Register each app that signs users in with this project.">
+        {rotated && (
+          <SecretOnce
+            label={`New secret of “${rotated.name}”`}
+            secret={rotated.secret}
+            onDone={() => setRotated(null)}
+          />
+        )}
+        <QueryState
+          query={list}
+          label="OAuth clients"
+          list
+          isEmpty={(d) => d.oauth_clients.length === 0}
+          empty="No clients yet. Register each app that signs users in with this project."
+        >
           {(data) => (
             <>
               <Table.ScrollContainer minWidth={880} type="native">
@@ -237,11 +335,20 @@ function Clients({ projectId }: { projectId: string }) {
                                 </Text>
                               )}
                             </Text>
-                            <CopyValue value={c.client_id} label={`the client ID of ${c.name}`} nowrap />
+                            <CopyValue
+                              value={c.client_id}
+                              label={`the client ID of ${c.name}`}
+                              nowrap
+                            />
                           </Stack>
                         </Table.Td>
                         <Table.Td>
-                          <Badge color={c.public ? 'indigo.9' : 'teal.9'} variant="filled" miw="max-content" title={AUTH_METHOD_LABELS[c.token_endpoint_auth_method]}>
+                          <Badge
+                            color={c.public ? 'indigo.9' : 'teal.9'}
+                            variant="filled"
+                            miw="max-content"
+                            title={AUTH_METHOD_LABELS[c.token_endpoint_auth_method]}
+                          >
                             {typeLabel(c)}
                           </Badge>
                         </Table.Td>
@@ -263,7 +370,12 @@ function Clients({ projectId }: { projectId: string }) {
                         </Table.Td>
                         <Table.Td>
                           <Group gap="xs" wrap="nowrap">
-                            <Button size="xs" variant="default" aria-label={`Edit ${c.name}`} onClick={() => setEditing(c)}>
+                            <Button
+                              size="xs"
+                              variant="default"
+                              aria-label={`Edit ${c.name}`}
+                              onClick={() => setEditing(c)}
+                            >
                               Edit
                             </Button>
                             {!c.public && (
@@ -304,7 +416,11 @@ function Clients({ projectId }: { projectId: string }) {
               <Text size="xs" c="dimmed" fw={600} tt="uppercase">
                 Client ID
               </Text>
-              <CopyValue value={created.client_id} label="the client ID" testId="created-client-id" />
+              <CopyValue
+                value={created.client_id}
+                label="the client ID"
+                testId="created-client-id"
+              />
             </Stack>
             <Text size="sm">{AUTH_METHOD_LABELS[created.token_endpoint_auth_method]}</Text>
             {created.client_secret ? (
@@ -312,17 +428,32 @@ function Clients({ projectId }: { projectId: string }) {
             ) : (
               <Text size="sm">A public client has no secret: PKCE proves each sign-in.</Text>
             )}
-            <Text size="sm">Give the issuer, the client ID{created.client_secret ? ' and the secret' : ''} to the app's OpenID Connect library.</Text>
+            <Text size="sm">
+              Give the issuer, the client ID{created.client_secret ? ' and the secret' : ''} to the
+              app's OpenID Connect library.
+            </Text>
             <Group justify="flex-end">
               <Button onClick={closeCreate}>Done</Button>
             </Group>
           </Stack>
         ) : (
-          <OAuthClientForm initial={NEW_CLIENT} submitLabel="Create client" busy={create.isPending} error={create.error} onSubmit={(values) => create.mutate(values)} onCancel={closeCreate} />
+          <OAuthClientForm
+            initial={NEW_CLIENT}
+            submitLabel="Create client"
+            busy={create.isPending}
+            error={create.error}
+            onSubmit={(values) => create.mutate(values)}
+            onCancel={closeCreate}
+          />
         )}
       </Modal>
 
-      <Modal opened={editing !== null} onClose={closeEdit} title={editing ? `Edit “${editing.name}”` : 'Edit client'} size="lg">
+      <Modal
+        opened={editing !== null}
+        onClose={closeEdit}
+        title={editing ? `Edit “${editing.name}”` : 'Edit client'}
+        size="lg"
+      >
         {editing && (
           <OAuthClientForm
             key={editing.client_id}

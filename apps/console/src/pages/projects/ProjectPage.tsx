@@ -1,5 +1,26 @@
 /** One project: its settings, social sign-in providers (write-only secrets), OpenID Connect provider and clients, API keys and signing keys. */
-import { Anchor, Badge, Box, Button, Center, Code, Group, Loader, NumberInput, Paper, PasswordInput, Stack, Switch, Table, Tabs, Text, TextInput, Textarea, Title, VisuallyHidden } from '@mantine/core';
+import {
+  Anchor,
+  Badge,
+  Box,
+  Button,
+  Center,
+  Code,
+  Group,
+  Loader,
+  NumberInput,
+  Paper,
+  PasswordInput,
+  Stack,
+  Switch,
+  Table,
+  Tabs,
+  Text,
+  TextInput,
+  Textarea,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState, type FormEvent } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
@@ -21,7 +42,12 @@ type Project = components['schemas']['ProjectResponse'];
 type ProvidersBody = components['schemas']['OAuthProvidersDto'];
 const PROVIDERS = ['google', 'github', 'microsoft', 'apple'] as const;
 type ProviderName = (typeof PROVIDERS)[number];
-const PROVIDER_LABELS: Record<ProviderName, string> = { google: 'Google', github: 'GitHub', microsoft: 'Microsoft', apple: 'Apple' };
+const PROVIDER_LABELS: Record<ProviderName, string> = {
+  google: 'Google',
+  github: 'GitHub',
+  microsoft: 'Microsoft',
+  apple: 'Apple',
+};
 // The OpenID Connect tab (its forms and the clients list) loads when it is first opened.
 const OidcPanel = lazy(() => import('./OidcPanel'));
 const TABS = ['settings', 'providers', 'oidc', 'api-keys', 'signing-keys'] as const;
@@ -32,7 +58,8 @@ function useTab(): [Tab, (tab: string | null) => void] {
   const [params, setParams] = useSearchParams();
   const current = params.get('tab');
   const tab = TABS.find((t) => t === current) ?? 'settings';
-  const select = (next: string | null) => setParams(next && next !== 'settings' ? { tab: next } : {}, { replace: true });
+  const select = (next: string | null) =>
+    setParams(next && next !== 'settings' ? { tab: next } : {}, { replace: true });
   return [tab, select];
 }
 
@@ -41,7 +68,10 @@ export default function ProjectPage() {
   const api = useAdminApi();
   const [tab, setTab] = useTab();
   const { config } = useAuth();
-  const project = useQuery({ queryKey: ['project', id], queryFn: () => unwrap(api.GET('/v1/admin/projects/{id}', { params: { path: { id } } })) });
+  const project = useQuery({
+    queryKey: ['project', id],
+    queryFn: () => unwrap(api.GET('/v1/admin/projects/{id}', { params: { path: { id } } })),
+  });
   return (
     <QueryState query={project} label="the project">
       {(p) => (
@@ -55,9 +85,26 @@ export default function ProjectPage() {
           <Box mb="md">
             <DetailGrid
               items={[
-                { label: 'Project ID', value: <CopyValue value={p.id} label="the project ID" testId="project-id" /> },
-                { label: 'Publishable key', value: <CopyValue value={p.publishable_key} label="the publishable key" testId="publishable-key" /> },
-                { label: 'Auth API URL', value: <CopyValue value={config.auth_url} label="the auth API URL" testId="auth-url" /> },
+                {
+                  label: 'Project ID',
+                  value: <CopyValue value={p.id} label="the project ID" testId="project-id" />,
+                },
+                {
+                  label: 'Publishable key',
+                  value: (
+                    <CopyValue
+                      value={p.publishable_key}
+                      label="the publishable key"
+                      testId="publishable-key"
+                    />
+                  ),
+                },
+                {
+                  label: 'Auth API URL',
+                  value: (
+                    <CopyValue value={config.auth_url} label="the auth API URL" testId="auth-url" />
+                  ),
+                },
               ]}
             />
           </Box>
@@ -125,7 +172,8 @@ function SettingsForm({ project }: { project: Project }) {
   const save = useMutation({
     // Only what the admin changed is sent, so the audit log's `data.changes` lists those fields only.
     mutationFn: () => {
-      const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+      const same = (a: unknown, b: unknown) =>
+        JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
       const settings = Object.fromEntries(
         Object.entries({
           default_redirect_url: defaultRedirect.trim() || null,
@@ -141,7 +189,9 @@ function SettingsForm({ project }: { project: Project }) {
         ...(!same(lines(redirects), project.redirect_urls) && { redirect_urls: lines(redirects) }),
         ...(Object.keys(settings).length > 0 && { settings }),
       };
-      return unwrap(api.PATCH('/v1/admin/projects/{id}', { params: { path: { id: project.id } }, body }));
+      return unwrap(
+        api.PATCH('/v1/admin/projects/{id}', { params: { path: { id: project.id } }, body }),
+      );
     },
     onSuccess: (updated) => {
       client.setQueryData(['project', project.id], updated);
@@ -156,17 +206,75 @@ function SettingsForm({ project }: { project: Project }) {
   return (
     <form onSubmit={submit} noValidate>
       <Stack maw={720}>
-        <TextInput label="Name" required value={name} onChange={(e) => setName(e.currentTarget.value)} error={errors.fields.name} />
-        <Textarea label="Allowed origins" description="One per line: the browser origins that may call the auth runtime (CORS and CSRF)" autosize minRows={2} value={origins} onChange={(e) => setOrigins(e.currentTarget.value)} error={errors.fields.allowed_origins} />
-        <Textarea label="Redirect URLs" description="One per line; matched exactly" autosize minRows={2} value={redirects} onChange={(e) => setRedirects(e.currentTarget.value)} error={errors.fields.redirect_urls} />
-        <TextInput label="Default redirect URL" description="One of the redirect URLs" value={defaultRedirect} onChange={(e) => setDefaultRedirect(e.currentTarget.value)} error={errors.fields['settings.default_redirect_url']} />
+        <TextInput
+          label="Name"
+          required
+          value={name}
+          onChange={(e) => setName(e.currentTarget.value)}
+          error={errors.fields.name}
+        />
+        <Textarea
+          label="Allowed origins"
+          description="One per line: the browser origins that may call the auth runtime (CORS and CSRF)"
+          autosize
+          minRows={2}
+          value={origins}
+          onChange={(e) => setOrigins(e.currentTarget.value)}
+          error={errors.fields.allowed_origins}
+        />
+        <Textarea
+          label="Redirect URLs"
+          description="One per line; matched exactly"
+          autosize
+          minRows={2}
+          value={redirects}
+          onChange={(e) => setRedirects(e.currentTarget.value)}
+          error={errors.fields.redirect_urls}
+        />
+        <TextInput
+          label="Default redirect URL"
+          description="One of the redirect URLs"
+          value={defaultRedirect}
+          onChange={(e) => setDefaultRedirect(e.currentTarget.value)}
+          error={errors.fields['settings.default_redirect_url']}
+        />
         <Group grow align="flex-start">
-          <TextInput label="Passkey RP ID" description="Host name; default: the first origin's host" value={rpId} onChange={(e) => setRpId(e.currentTarget.value)} error={errors.fields['settings.rp_id']} />
-          <TextInput label="Passkey RP name" description="Default: the project name" value={rpName} onChange={(e) => setRpName(e.currentTarget.value)} error={errors.fields['settings.rp_name']} />
+          <TextInput
+            label="Passkey RP ID"
+            description="Host name; default: the first origin's host"
+            value={rpId}
+            onChange={(e) => setRpId(e.currentTarget.value)}
+            error={errors.fields['settings.rp_id']}
+          />
+          <TextInput
+            label="Passkey RP name"
+            description="Default: the project name"
+            value={rpName}
+            onChange={(e) => setRpName(e.currentTarget.value)}
+            error={errors.fields['settings.rp_name']}
+          />
         </Group>
-        <NumberInput label="Access token lifetime (seconds)" description="60 to 86400" min={60} max={86400} allowDecimal={false} value={ttl} onChange={setTtl} error={errors.fields['settings.access_token_ttl_seconds']} />
-        <Switch label="Require a verified email to sign in" checked={requireVerification} onChange={(e) => setRequireVerification(e.currentTarget.checked)} error={errors.fields['settings.require_email_verification']} />
-        <FormProblem error={save.error} fields={SETTINGS_FIELDS} title="The settings were not saved" />
+        <NumberInput
+          label="Access token lifetime (seconds)"
+          description="60 to 86400"
+          min={60}
+          max={86400}
+          allowDecimal={false}
+          value={ttl}
+          onChange={setTtl}
+          error={errors.fields['settings.access_token_ttl_seconds']}
+        />
+        <Switch
+          label="Require a verified email to sign in"
+          checked={requireVerification}
+          onChange={(e) => setRequireVerification(e.currentTarget.checked)}
+          error={errors.fields['settings.require_email_verification']}
+        />
+        <FormProblem
+          error={save.error}
+          fields={SETTINGS_FIELDS}
+          title="The settings were not saved"
+        />
         {save.isSuccess && !save.isPending && (
           <Text size="sm" role="status">
             Saved.
@@ -183,7 +291,10 @@ function SettingsForm({ project }: { project: Project }) {
 }
 
 /** A provider's stored settings read as the widest shape (Apple's), every member optional. */
-function storedProvider(stored: Project['settings']['oauth_providers'], name: ProviderName): Partial<components['schemas']['AppleProviderResponse']> | undefined {
+function storedProvider(
+  stored: Project['settings']['oauth_providers'],
+  name: ProviderName,
+): Partial<components['schemas']['AppleProviderResponse']> | undefined {
   return stored[name];
 }
 
@@ -202,15 +313,28 @@ function ProvidersForm({ project }: { project: Project }) {
   const client = useQueryClient();
   const stored = project.settings.oauth_providers;
   const { config } = useAuth();
-  const [drafts, setDrafts] = useState<Record<ProviderName, ProviderDraft>>(() =>
-    Object.fromEntries(
-      PROVIDERS.map((name) => {
-        const p = storedProvider(stored, name);
-        return [name, { enabled: p?.enabled ?? false, client_id: p?.client_id ?? '', client_secret: '', scopes: (p?.scopes ?? []).join(' '), team_id: p?.team_id ?? '', key_id: p?.key_id ?? '', private_key: '' }];
-      }),
-    ) as Record<ProviderName, ProviderDraft>,
+  const [drafts, setDrafts] = useState<Record<ProviderName, ProviderDraft>>(
+    () =>
+      Object.fromEntries(
+        PROVIDERS.map((name) => {
+          const p = storedProvider(stored, name);
+          return [
+            name,
+            {
+              enabled: p?.enabled ?? false,
+              client_id: p?.client_id ?? '',
+              client_secret: '',
+              scopes: (p?.scopes ?? []).join(' '),
+              team_id: p?.team_id ?? '',
+              key_id: p?.key_id ?? '',
+              private_key: '',
+            },
+          ];
+        }),
+      ) as Record<ProviderName, ProviderDraft>,
   );
-  const edit = (name: ProviderName, change: Partial<ProviderDraft>) => setDrafts((d) => ({ ...d, [name]: { ...d[name], ...change } }));
+  const edit = (name: ProviderName, change: Partial<ProviderDraft>) =>
+    setDrafts((d) => ({ ...d, [name]: { ...d[name], ...change } }));
   const save = useMutation({
     mutationFn: () => {
       // `settings` merges at its top level: every provider is sent; an empty secret keeps the stored one.
@@ -224,19 +348,40 @@ function ProvidersForm({ project }: { project: Project }) {
           ...(d.client_id ? { client_id: d.client_id.trim() } : {}),
           ...(d.client_secret ? { client_secret: d.client_secret } : {}),
           ...(scopes.length ? { scopes } : {}),
-          ...(name === 'apple' ? { ...(d.team_id ? { team_id: d.team_id.trim() } : {}), ...(d.key_id ? { key_id: d.key_id.trim() } : {}), ...(d.private_key ? { private_key: d.private_key } : {}) } : {}),
+          ...(name === 'apple'
+            ? {
+                ...(d.team_id ? { team_id: d.team_id.trim() } : {}),
+                ...(d.key_id ? { key_id: d.key_id.trim() } : {}),
+                ...(d.private_key ? { private_key: d.private_key } : {}),
+              }
+            : {}),
         };
       }
-      return unwrap(api.PATCH('/v1/admin/projects/{id}', { params: { path: { id: project.id } }, body: { settings: { oauth_providers: body } } }));
+      return unwrap(
+        api.PATCH('/v1/admin/projects/{id}', {
+          params: { path: { id: project.id } },
+          body: { settings: { oauth_providers: body } },
+        }),
+      );
     },
     onSuccess: (updated) => {
       client.setQueryData(['project', project.id], updated);
-      setDrafts((d) => Object.fromEntries(PROVIDERS.map((n) => [n, { ...d[n], client_secret: '', private_key: '' }])) as Record<ProviderName, ProviderDraft>);
+      setDrafts(
+        (d) =>
+          Object.fromEntries(
+            PROVIDERS.map((n) => [n, { ...d[n], client_secret: '', private_key: '' }]),
+          ) as Record<ProviderName, ProviderDraft>,
+      );
     },
   });
-  const fieldNames = PROVIDERS.flatMap((n) => ['client_id', 'client_secret', 'scopes', 'enabled', 'team_id', 'key_id', 'private_key'].map((f) => `settings.oauth_providers.${n}.${f}`));
+  const fieldNames = PROVIDERS.flatMap((n) =>
+    ['client_id', 'client_secret', 'scopes', 'enabled', 'team_id', 'key_id', 'private_key'].map(
+      (f) => `settings.oauth_providers.${n}.${f}`,
+    ),
+  );
   const errors = fieldErrors(save.error, fieldNames);
-  const err = (name: ProviderName, field: string) => errors.fields[`settings.oauth_providers.${name}.${field}`];
+  const err = (name: ProviderName, field: string) =>
+    errors.fields[`settings.oauth_providers.${name}.${field}`];
   return (
     <form
       onSubmit={(e) => {
@@ -248,9 +393,14 @@ function ProvidersForm({ project }: { project: Project }) {
       <Stack maw={720}>
         <Stack gap={4}>
           <Text size="sm" c="dimmed">
-            Redirect URI to register at each provider (the auth runtime's callback). Secrets are write-only: leave a secret empty to keep the stored one.
+            Redirect URI to register at each provider (the auth runtime's callback). Secrets are
+            write-only: leave a secret empty to keep the stored one.
           </Text>
-          <CopyValue value={`${config.auth_url}/v1/auth/oauth/callback`} label="the provider redirect URI" testId="oauth-callback" />
+          <CopyValue
+            value={`${config.auth_url}/v1/auth/oauth/callback`}
+            label="the provider redirect URI"
+            testId="oauth-callback"
+          />
         </Stack>
         {PROVIDERS.map((name) => {
           const d = drafts[name];
@@ -262,14 +412,26 @@ function ProvidersForm({ project }: { project: Project }) {
                   <Title order={2} size="h4">
                     {PROVIDER_LABELS[name]}
                   </Title>
-                  <Switch label="Enabled" checked={d.enabled} onChange={(e) => edit(name, { enabled: e.currentTarget.checked })} error={err(name, 'enabled')} />
+                  <Switch
+                    label="Enabled"
+                    checked={d.enabled}
+                    onChange={(e) => edit(name, { enabled: e.currentTarget.checked })}
+                    error={err(name, 'enabled')}
+                  />
                 </Group>
                 <Group grow align="flex-start">
-                  <TextInput label={`${PROVIDER_LABELS[name]} client ID`} value={d.client_id} onChange={(e) => edit(name, { client_id: e.currentTarget.value })} error={err(name, 'client_id')} />
+                  <TextInput
+                    label={`${PROVIDER_LABELS[name]} client ID`}
+                    value={d.client_id}
+                    onChange={(e) => edit(name, { client_id: e.currentTarget.value })}
+                    error={err(name, 'client_id')}
+                  />
                   {name !== 'apple' && (
                     <PasswordInput
                       label={`${PROVIDER_LABELS[name]} client secret`}
-                      placeholder={p?.client_secret_set ? 'Stored (leave empty to keep)' : 'Not set'}
+                      placeholder={
+                        p?.client_secret_set ? 'Stored (leave empty to keep)' : 'Not set'
+                      }
                       autoComplete="off"
                       value={d.client_secret}
                       onChange={(e) => edit(name, { client_secret: e.currentTarget.value })}
@@ -280,8 +442,18 @@ function ProvidersForm({ project }: { project: Project }) {
                 {name === 'apple' && (
                   <>
                     <Group grow align="flex-start">
-                      <TextInput label="Apple team ID" value={d.team_id} onChange={(e) => edit(name, { team_id: e.currentTarget.value })} error={err(name, 'team_id')} />
-                      <TextInput label="Apple key ID" value={d.key_id} onChange={(e) => edit(name, { key_id: e.currentTarget.value })} error={err(name, 'key_id')} />
+                      <TextInput
+                        label="Apple team ID"
+                        value={d.team_id}
+                        onChange={(e) => edit(name, { team_id: e.currentTarget.value })}
+                        error={err(name, 'team_id')}
+                      />
+                      <TextInput
+                        label="Apple key ID"
+                        value={d.key_id}
+                        onChange={(e) => edit(name, { key_id: e.currentTarget.value })}
+                        error={err(name, 'key_id')}
+                      />
                     </Group>
                     <Textarea
                       label="Apple private key (PKCS#8 PEM)"
@@ -294,7 +466,13 @@ function ProvidersForm({ project }: { project: Project }) {
                     />
                   </>
                 )}
-                <TextInput label={`${PROVIDER_LABELS[name]} scopes`} description="Space-separated; empty for the defaults" value={d.scopes} onChange={(e) => edit(name, { scopes: e.currentTarget.value })} error={err(name, 'scopes')} />
+                <TextInput
+                  label={`${PROVIDER_LABELS[name]} scopes`}
+                  description="Space-separated; empty for the defaults"
+                  value={d.scopes}
+                  onChange={(e) => edit(name, { scopes: e.currentTarget.value })}
+                  error={err(name, 'scopes')}
+                />
               </Stack>
             </Paper>
           );
@@ -321,17 +499,28 @@ function ApiKeys({ projectId }: { projectId: string }) {
   const [name, setName] = useState('');
   const keys = useQuery({
     queryKey: ['api-keys', projectId],
-    queryFn: () => unwrap(api.GET('/v1/admin/projects/{id}/api-keys', { params: { path: { id: projectId }} })),
+    queryFn: () =>
+      unwrap(api.GET('/v1/admin/projects/{id}/api-keys', { params: { path: { id: projectId } } })),
   });
   const create = useMutation({
-    mutationFn: () => unwrap(api.POST('/v1/admin/projects/{id}/api-keys', { params: { path: { id: projectId } }, body: { name: name.trim() } })),
+    mutationFn: () =>
+      unwrap(
+        api.POST('/v1/admin/projects/{id}/api-keys', {
+          params: { path: { id: projectId } },
+          body: { name: name.trim() },
+        }),
+      ),
     onSuccess: async () => {
       setName('');
       await client.invalidateQueries({ queryKey: ['api-keys', projectId] });
     },
   });
   const revoke = async (keyId: string) => {
-    await unwrap(api.DELETE('/v1/admin/projects/{id}/api-keys/{keyId}', { params: { path: { id: projectId, keyId } } }));
+    await unwrap(
+      api.DELETE('/v1/admin/projects/{id}/api-keys/{keyId}', {
+        params: { path: { id: projectId, keyId } },
+      }),
+    );
     await client.invalidateQueries({ queryKey: ['api-keys', projectId] });
   };
   const errors = fieldErrors(create.error, ['name']);
@@ -345,15 +534,33 @@ function ApiKeys({ projectId }: { projectId: string }) {
         noValidate
       >
         <Group align="flex-end">
-          <TextInput label="New API key name" placeholder="e.g. backend" value={name} onChange={(e) => setName(e.currentTarget.value)} error={errors.fields.name} />
+          <TextInput
+            label="New API key name"
+            placeholder="e.g. backend"
+            value={name}
+            onChange={(e) => setName(e.currentTarget.value)}
+            error={errors.fields.name}
+          />
           <Button type="submit" loading={create.isPending}>
             Create API key
           </Button>
         </Group>
       </form>
       <FormProblem error={create.error} fields={['name']} title="The key was not created" />
-      {create.data && <SecretOnce label={`API key “${create.data.name}”`} secret={create.data.secret} onDone={() => create.reset()} />}
-      <QueryState query={keys} label="API keys" list isEmpty={(d) => d.api_keys.length === 0} empty="No API keys: server-side code uses one instead of the publishable key.">
+      {create.data && (
+        <SecretOnce
+          label={`API key “${create.data.name}”`}
+          secret={create.data.secret}
+          onDone={() => create.reset()}
+        />
+      )}
+      <QueryState
+        query={keys}
+        label="API keys"
+        list
+        isEmpty={(d) => d.api_keys.length === 0}
+        empty="No API keys: server-side code uses one instead of the publishable key."
+      >
         {(data) => (
           <Table.ScrollContainer minWidth={560}>
             <Table striped>
@@ -398,22 +605,40 @@ function ApiKeys({ projectId }: { projectId: string }) {
   );
 }
 
-const KEY_COLORS: Record<string, string> = { active: 'teal.9', retiring: 'yellow.4', retired: 'gray.7', revoked: 'red.9' };
+const KEY_COLORS: Record<string, string> = {
+  active: 'teal.9',
+  retiring: 'yellow.4',
+  retired: 'gray.7',
+  revoked: 'red.9',
+};
 
 function SigningKeys({ projectId }: { projectId: string }) {
   const api = useAdminApi();
   const client = useQueryClient();
   const keys = useQuery({
     queryKey: ['signing-keys', projectId],
-    queryFn: () => unwrap(api.GET('/v1/admin/projects/{id}/signing-keys', { params: { path: { id: projectId }} })),
+    queryFn: () =>
+      unwrap(
+        api.GET('/v1/admin/projects/{id}/signing-keys', { params: { path: { id: projectId } } }),
+      ),
   });
   const refresh = () => client.invalidateQueries({ queryKey: ['signing-keys', projectId] });
   const rotate = async () => {
-    await unwrap(api.POST('/v1/admin/projects/{id}/signing-keys/rotate', { params: { path: { id: projectId } }, body: {} }));
+    await unwrap(
+      api.POST('/v1/admin/projects/{id}/signing-keys/rotate', {
+        params: { path: { id: projectId } },
+        body: {},
+      }),
+    );
     await refresh();
   };
   const revoke = async (keyId: string) => {
-    await unwrap(api.POST('/v1/admin/projects/{id}/signing-keys/{key_id}/revoke', { params: { path: { id: projectId, key_id: keyId } }, body: {} }));
+    await unwrap(
+      api.POST('/v1/admin/projects/{id}/signing-keys/{key_id}/revoke', {
+        params: { path: { id: projectId, key_id: keyId } },
+        body: {},
+      }),
+    );
     await refresh();
   };
   return (
@@ -430,7 +655,12 @@ function SigningKeys({ projectId }: { projectId: string }) {
           onConfirm={rotate}
         />
       </Group>
-      <QueryState query={keys} label="signing keys" list isEmpty={(d) => d.signing_keys.length === 0}>
+      <QueryState
+        query={keys}
+        label="signing keys"
+        list
+        isEmpty={(d) => d.signing_keys.length === 0}
+      >
         {(data) => (
           <Table.ScrollContainer minWidth={560}>
             <Table striped>

@@ -1,5 +1,16 @@
 /** Projects of the tenant: search, pages, and a form to create one. */
-import { Anchor, Badge, Button, Group, Modal, Stack, Table, Text, TextInput, Textarea } from '@mantine/core';
+import {
+  Anchor,
+  Badge,
+  Button,
+  Group,
+  Modal,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Textarea,
+} from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
@@ -20,7 +31,12 @@ export default function ProjectsPage() {
   const [creating, setCreating] = useState(false);
   const projects = useQuery({
     queryKey: ['projects', values.q, page],
-    queryFn: () => unwrap(api.GET('/v1/admin/projects', { params: { query: { page, limit: 20, ...(values.q ? { q: values.q } : {}) } } })),
+    queryFn: () =>
+      unwrap(
+        api.GET('/v1/admin/projects', {
+          params: { query: { page, limit: 20, ...(values.q ? { q: values.q } : {}) } },
+        }),
+      ),
   });
   return (
     <>
@@ -28,9 +44,22 @@ export default function ProjectsPage() {
         <Button onClick={() => setCreating(true)}>New project</Button>
       </PageTitle>
       <Group mb="md">
-        <SearchInput label="Search projects" placeholder="Name contains…" value={values.q} onSearch={(q) => setFilter('q', q)} />
+        <SearchInput
+          label="Search projects"
+          placeholder="Name contains…"
+          value={values.q}
+          onSearch={(q) => setFilter('q', q)}
+        />
       </Group>
-      <QueryState query={projects} label="projects" list isEmpty={(d) => d.projects.length === 0} empty={values.q ? 'No project matches this search.' : 'No projects yet: create the first one.'}>
+      <QueryState
+        query={projects}
+        label="projects"
+        list
+        isEmpty={(d) => d.projects.length === 0}
+        empty={
+          values.q ? 'No project matches this search.' : 'No projects yet: create the first one.'
+        }
+      >
         {(data) => (
           <>
             <Table.ScrollContainer minWidth={560}>
@@ -77,7 +106,12 @@ export default function ProjectsPage() {
   );
 }
 
-const CREATE_FIELDS = ['name', 'allowed_origins', 'redirect_urls', 'settings.default_redirect_url'] as const;
+const CREATE_FIELDS = [
+  'name',
+  'allowed_origins',
+  'redirect_urls',
+  'settings.default_redirect_url',
+] as const;
 
 function CreateProjectForm({ onCancel }: { onCancel: () => void }) {
   const api = useAdminApi();
@@ -91,7 +125,12 @@ function CreateProjectForm({ onCancel }: { onCancel: () => void }) {
       const redirectUrls = lines(redirects);
       return unwrap(
         api.POST('/v1/admin/projects', {
-          body: { name: name.trim(), allowed_origins: lines(origins), redirect_urls: redirectUrls, ...(redirectUrls[0] ? { settings: { default_redirect_url: redirectUrls[0] } } : {}) },
+          body: {
+            name: name.trim(),
+            allowed_origins: lines(origins),
+            redirect_urls: redirectUrls,
+            ...(redirectUrls[0] ? { settings: { default_redirect_url: redirectUrls[0] } } : {}),
+          },
         }),
       );
     },
@@ -108,7 +147,14 @@ function CreateProjectForm({ onCancel }: { onCancel: () => void }) {
   return (
     <form onSubmit={submit} noValidate>
       <Stack>
-        <TextInput label="Name" required data-autofocus value={name} onChange={(e) => setName(e.currentTarget.value)} error={errors.fields.name} />
+        <TextInput
+          label="Name"
+          required
+          data-autofocus
+          value={name}
+          onChange={(e) => setName(e.currentTarget.value)}
+          error={errors.fields.name}
+        />
         <Textarea
           label="Allowed origins"
           description="One per line, scheme://host[:port], e.g. https://app.example.com"
@@ -127,7 +173,11 @@ function CreateProjectForm({ onCancel }: { onCancel: () => void }) {
           onChange={(e) => setRedirects(e.currentTarget.value)}
           error={errors.fields.redirect_urls ?? errors.fields['settings.default_redirect_url']}
         />
-        <FormProblem error={create.error} fields={CREATE_FIELDS} title="The project was not created" />
+        <FormProblem
+          error={create.error}
+          fields={CREATE_FIELDS}
+          title="The project was not created"
+        />
         <Group justify="flex-end">
           <Button variant="default" onClick={onCancel}>
             Cancel

@@ -6,7 +6,25 @@
  * identity: asked in place (useReauthentication), then the batch is sent again. Vendor exports are
  * converted by the CLI (`users import --format …`), whose converters run in Node.
  */
-import { Alert, Anchor, Badge, Button, Checkbox, Code, FileInput, Group, Paper, Progress, Radio, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Checkbox,
+  Code,
+  FileInput,
+  Group,
+  Paper,
+  Progress,
+  Radio,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { unwrap } from '../../api/clients';
@@ -15,7 +33,13 @@ import { ReauthenticationCancelled, useReauthentication } from '../../auth/Reaut
 import { PageTitle } from '../../ui/PageTitle';
 import { ProblemAlert } from '../../ui/ProblemAlert';
 import { ProjectSelect } from '../../ui/ProjectSelect';
-import { lineBatches, mergeReport, NO_COUNTS, type ImportCounts, type ImportReport } from './import-batches';
+import {
+  lineBatches,
+  mergeReport,
+  NO_COUNTS,
+  type ImportCounts,
+  type ImportReport,
+} from './import-batches';
 
 type OnConflict = 'skip' | 'update' | 'conflict';
 
@@ -67,17 +91,30 @@ export default function ImportUsersPage() {
   const [allowWeak, setAllowWeak] = useState(false);
   const [emitEvents, setEmitEvents] = useState(false);
   const [firebaseOn, setFirebaseOn] = useState(false);
-  const [firebase, setFirebase] = useState<Record<FirebaseField, string>>({ signer_key: '', salt_separator: '', rounds: '', mem_cost: '' });
+  const [firebase, setFirebase] = useState<Record<FirebaseField, string>>({
+    signer_key: '',
+    salt_separator: '',
+    rounds: '',
+    mem_cost: '',
+  });
   const [run, setRun] = useState<Run | null>(null);
   const [error, setError] = useState<unknown>(null);
   const stop = useRef(false);
-  const { withProof, dialog } = useReauthentication('An import that updates existing users may overwrite their passwords and TOTP secrets: it needs a recent proof of identity.');
+  const { withProof, dialog } = useReauthentication(
+    'An import that updates existing users may overwrite their passwords and TOTP secrets: it needs a recent proof of identity.',
+  );
 
   const query = () => ({
     on_conflict: onConflict,
     ...(allowWeak ? { allow_weak_hashes: 'true' as const } : {}),
     ...(emitEvents ? { emit_events: 'true' as const } : {}),
-    ...(firebaseOn ? Object.fromEntries<string>(FIREBASE_FIELDS.map(([k]): [string, string] => [k, firebase[k].trim()]).filter(([, v]) => v !== '')) : {}),
+    ...(firebaseOn
+      ? Object.fromEntries<string>(
+          FIREBASE_FIELDS.map(([k]): [string, string] => [k, firebase[k].trim()]).filter(
+            ([, v]) => v !== '',
+          ),
+        )
+      : {}),
   });
   const send = (id: string, text: string) =>
     unwrap(
@@ -94,7 +131,13 @@ export default function ImportUsersPage() {
     if (!project || !file) return;
     stop.current = false;
     setError(null);
-    let current: Run = { state: 'running', linesRead: 0, bytesDone: 0, size: file.size, report: { counts: { ...NO_COUNTS }, errors: [] } };
+    let current: Run = {
+      state: 'running',
+      linesRead: 0,
+      bytesDone: 0,
+      size: file.size,
+      report: { counts: { ...NO_COUNTS }, errors: [] },
+    };
     setRun(current);
     try {
       for await (const batch of lineBatches(file.stream())) {
@@ -104,7 +147,12 @@ export default function ImportUsersPage() {
           return;
         }
         const answer = await withProof(() => send(project, batch.text));
-        current = { ...current, linesRead: batch.first + batch.lines - 1, bytesDone: Math.min(batch.bytesThrough, file.size), report: mergeReport(current.report, batch, answer) };
+        current = {
+          ...current,
+          linesRead: batch.first + batch.lines - 1,
+          bytesDone: Math.min(batch.bytesThrough, file.size),
+          report: mergeReport(current.report, batch, answer),
+        };
         setRun(current);
       }
       setRun({ ...current, bytesDone: file.size, state: 'done' });
@@ -116,7 +164,12 @@ export default function ImportUsersPage() {
 
   const running = run?.state === 'running';
   const counts = run?.report.counts ?? NO_COUNTS;
-  const percent = run && run.size > 0 ? Math.round((run.bytesDone / run.size) * 100) : run?.state === 'done' ? 100 : 0;
+  const percent =
+    run && run.size > 0
+      ? Math.round((run.bytesDone / run.size) * 100)
+      : run?.state === 'done'
+        ? 100
+        : 0;
 
   return (
     <>
@@ -127,37 +180,104 @@ export default function ImportUsersPage() {
           <Anchor component={Link} to="/users" underline="always">
             Export users
           </Anchor>
-          ): <Code style={WRAP}>{'{"email":"ada@example.com","email_verified":true,"password_hash":"$2b$10$…"}'}</Code>. Passwords keep working: hashes are checked in their own scheme at each user’s next sign-in.
+          ):{' '}
+          <Code style={WRAP}>
+            {'{"email":"ada@example.com","email_verified":true,"password_hash":"$2b$10$…"}'}
+          </Code>
+          . Passwords keep working: hashes are checked in their own scheme at each user’s next
+          sign-in.
         </Text>
-        <Alert variant="light" color="blue" title="From Auth0, Firebase, Supabase, Clerk, Cognito or Keycloak" styles={{ title: { color: 'var(--mantine-color-text)' } }}>
+        <Alert
+          variant="light"
+          color="blue"
+          title="From Auth0, Firebase, Supabase, Clerk, Cognito or Keycloak"
+          styles={{ title: { color: 'var(--mantine-color-text)' } }}
+        >
           <Text size="sm">
-            Their exports are converted by the command line, on a machine that reaches the database: <Code style={WRAP}>npm run cli -- users import --project {project ?? '<project id>'} --file export.json --format auth0</Code> (or <Code>firebase</Code>,{' '}
-            <Code>supabase</Code>, <Code>clerk</Code>, <Code>cognito</Code>, <Code>keycloak</Code>). It prints the same report.
+            Their exports are converted by the command line, on a machine that reaches the database:{' '}
+            <Code style={WRAP}>
+              npm run cli -- users import --project {project ?? '<project id>'} --file export.json
+              --format auth0
+            </Code>{' '}
+            (or <Code>firebase</Code>, <Code>supabase</Code>, <Code>clerk</Code>,{' '}
+            <Code>cognito</Code>, <Code>keycloak</Code>). It prints the same report.
           </Text>
         </Alert>
         <Group align="flex-end" wrap="wrap">
-          <ProjectSelect label="Project" placeholder="Choose a project" value={project} onChange={setProject} required miw={260} disabled={running} />
-          <FileInput label="NDJSON file" placeholder="Choose a file" accept=".ndjson,.jsonl,.json,.txt,application/x-ndjson" value={file} onChange={setFile} clearable clearButtonProps={{ 'aria-label': 'Remove the file' }} required miw={260} disabled={running} />
+          <ProjectSelect
+            label="Project"
+            placeholder="Choose a project"
+            value={project}
+            onChange={setProject}
+            required
+            miw={260}
+            disabled={running}
+          />
+          <FileInput
+            label="NDJSON file"
+            placeholder="Choose a file"
+            accept=".ndjson,.jsonl,.json,.txt,application/x-ndjson"
+            value={file}
+            onChange={setFile}
+            clearable
+            clearButtonProps={{ 'aria-label': 'Remove the file' }}
+            required
+            miw={260}
+            disabled={running}
+          />
         </Group>
-        <Radio.Group label="A line whose email or external id is already a user" value={onConflict} onChange={(v) => setOnConflict(v)}>
+        <Radio.Group
+          label="A line whose email or external id is already a user"
+          value={onConflict}
+          onChange={(v) => setOnConflict(v)}
+        >
           <Stack gap={6} mt={6}>
             <Radio value="skip" label="Skip it (the user stays as it is)" disabled={running} />
-            <Radio value="update" label="Update the user with the line’s members (asks for your password: it may overwrite passwords and TOTP secrets)" disabled={running} />
+            <Radio
+              value="update"
+              label="Update the user with the line’s members (asks for your password: it may overwrite passwords and TOTP secrets)"
+              disabled={running}
+            />
             <Radio value="conflict" label="Report it as a conflict" disabled={running} />
           </Stack>
         </Radio.Group>
-        <Checkbox label="Allow weak hashes (salted SHA-256, SHA-512, MD5)" checked={allowWeak} onChange={(e) => setAllowWeak(e.currentTarget.checked)} disabled={running} />
-        <Checkbox label="Send user.created and user.updated webhook events for each user" checked={emitEvents} onChange={(e) => setEmitEvents(e.currentTarget.checked)} disabled={running} />
-        <Checkbox label="The lines carry Firebase scrypt hashes" checked={firebaseOn} onChange={(e) => setFirebaseOn(e.currentTarget.checked)} disabled={running} />
+        <Checkbox
+          label="Allow weak hashes (salted SHA-256, SHA-512, MD5)"
+          checked={allowWeak}
+          onChange={(e) => setAllowWeak(e.currentTarget.checked)}
+          disabled={running}
+        />
+        <Checkbox
+          label="Send user.created and user.updated webhook events for each user"
+          checked={emitEvents}
+          onChange={(e) => setEmitEvents(e.currentTarget.checked)}
+          disabled={running}
+        />
+        <Checkbox
+          label="The lines carry Firebase scrypt hashes"
+          checked={firebaseOn}
+          onChange={(e) => setFirebaseOn(e.currentTarget.checked)}
+          disabled={running}
+        />
         {firebaseOn && (
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             {FIREBASE_FIELDS.map(([key, label]) => (
-              <TextInput key={key} label={label} value={firebase[key]} onChange={(e) => setFirebase({ ...firebase, [key]: e.currentTarget.value })} disabled={running} />
+              <TextInput
+                key={key}
+                label={label}
+                value={firebase[key]}
+                onChange={(e) => setFirebase({ ...firebase, [key]: e.currentTarget.value })}
+                disabled={running}
+              />
             ))}
           </SimpleGrid>
         )}
         <Group>
-          <Button disabled={!project || !file || running} loading={running} onClick={() => void start()}>
+          <Button
+            disabled={!project || !file || running}
+            loading={running}
+            onClick={() => void start()}
+          >
             Import
           </Button>
           {running && (
@@ -172,10 +292,18 @@ export default function ImportUsersPage() {
           <Stack gap="sm" role="status" aria-live="polite" aria-label="Import progress">
             <Group justify="space-between">
               <Title order={2} size="h4">
-                {run.state === 'running' ? 'Importing…' : run.state === 'done' ? 'Import finished' : run.state === 'stopped' ? 'Import stopped' : 'Import interrupted'}
+                {run.state === 'running'
+                  ? 'Importing…'
+                  : run.state === 'done'
+                    ? 'Import finished'
+                    : run.state === 'stopped'
+                      ? 'Import stopped'
+                      : 'Import interrupted'}
               </Title>
               <Text size="sm" c="dimmed">
-                {run.state === 'stopped' || run.state === 'failed' ? `Lines after ${run.linesRead.toLocaleString('en')} were not sent.` : `${percent} % of ${file?.name ?? 'the file'} imported`}
+                {run.state === 'stopped' || run.state === 'failed'
+                  ? `Lines after ${run.linesRead.toLocaleString('en')} were not sent.`
+                  : `${percent} % of ${file?.name ?? 'the file'} imported`}
               </Text>
             </Group>
             <Progress value={percent} aria-label="Share of the file imported" animated={running} />
@@ -216,7 +344,11 @@ export default function ImportUsersPage() {
                         <Table.Tr key={`${e.line}-${i}`}>
                           <Table.Td>{e.line}</Table.Td>
                           <Table.Td>
-                            <Badge variant="light" color={e.type === 'conflict' ? 'yellow' : 'red'} style={{ textTransform: 'none' }}>
+                            <Badge
+                              variant="light"
+                              color={e.type === 'conflict' ? 'yellow' : 'red'}
+                              style={{ textTransform: 'none' }}
+                            >
                               {e.type}
                             </Badge>
                           </Table.Td>

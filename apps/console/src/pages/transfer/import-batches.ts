@@ -42,10 +42,20 @@ export const BATCH_CHARS = 4 * 1024 * 1024;
 /** The merged report lists this many errors, as the API does for one request; all are counted. */
 export const MAX_REPORTED_ERRORS = 1000;
 
-export const NO_COUNTS: ImportCounts = { created: 0, updated: 0, skipped: 0, conflicts: 0, rejected: 0 };
+export const NO_COUNTS: ImportCounts = {
+  created: 0,
+  updated: 0,
+  skipped: 0,
+  conflicts: 0,
+  rejected: 0,
+};
 
 /** The file's lines in batches, read as a stream (a large file never sits in memory whole). */
-export async function* lineBatches(stream: ReadableStream<Uint8Array>, maxLines = BATCH_LINES, maxChars = BATCH_CHARS): AsyncGenerator<LineBatch> {
+export async function* lineBatches(
+  stream: ReadableStream<Uint8Array>,
+  maxLines = BATCH_LINES,
+  maxChars = BATCH_CHARS,
+): AsyncGenerator<LineBatch> {
   const reader = stream.getReader();
   const decoder = new TextDecoder();
   const encoder = new TextEncoder();
@@ -82,9 +92,14 @@ export async function* lineBatches(stream: ReadableStream<Uint8Array>, maxLines 
 }
 
 /** The report so far with one batch's report added: counts summed, line numbers the file's. */
-export function mergeReport(so: ImportReport, batch: LineBatch, answer: ImportReport): ImportReport {
+export function mergeReport(
+  so: ImportReport,
+  batch: LineBatch,
+  answer: ImportReport,
+): ImportReport {
   const counts = { ...so.counts };
-  for (const key of Object.keys(counts) as (keyof ImportCounts)[]) counts[key] += answer.counts[key] ?? 0;
+  for (const key of Object.keys(counts) as (keyof ImportCounts)[])
+    counts[key] += answer.counts[key] ?? 0;
   const moved = answer.errors.map((e) => ({ ...e, line: e.line + batch.first - 1 }));
   return { counts, errors: [...so.errors, ...moved].slice(0, MAX_REPORTED_ERRORS) };
 }

@@ -31,7 +31,9 @@ export function ExportUsersButton({ projectId }: { projectId: string | null }) {
   const [withSecrets, setWithSecrets] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  const { withProof, dialog, asking } = useReauthentication('Exporting password hashes and TOTP secrets needs a recent proof of identity.');
+  const { withProof, dialog, asking } = useReauthentication(
+    'Exporting password hashes and TOTP secrets needs a recent proof of identity.',
+  );
 
   const close = () => {
     setOpen(false);
@@ -59,12 +61,33 @@ export function ExportUsersButton({ projectId }: { projectId: string | null }) {
       </Button>
       <Modal opened={open && !asking} onClose={close} title="Export users" centered>
         <Stack>
-          <Text size="sm">The project’s users as NDJSON, one user a line, in the format the import reads (docs/migration.md).</Text>
-          <ProjectSelect label="Project" placeholder="Choose a project" value={project} onChange={setProject} required />
-          <Checkbox label="Include password hashes and TOTP secrets" checked={withSecrets} onChange={(e) => setWithSecrets(e.currentTarget.checked)} />
+          <Text size="sm">
+            The project’s users as NDJSON, one user a line, in the format the import reads
+            (docs/migration.md).
+          </Text>
+          <ProjectSelect
+            label="Project"
+            placeholder="Choose a project"
+            value={project}
+            onChange={setProject}
+            required
+          />
+          <Checkbox
+            label="Include password hashes and TOTP secrets"
+            checked={withSecrets}
+            onChange={(e) => setWithSecrets(e.currentTarget.checked)}
+          />
           {withSecrets && (
-            <Alert color="yellow" variant="light" title="Secrets" styles={{ title: { color: 'var(--mantine-color-text)' } }}>
-              <Text size="sm">The file lets whoever holds it sign in as these users elsewhere. It is recorded in the audit log as a security event; keep it safe and delete it once imported.</Text>
+            <Alert
+              color="yellow"
+              variant="light"
+              title="Secrets"
+              styles={{ title: { color: 'var(--mantine-color-text)' } }}
+            >
+              <Text size="sm">
+                The file lets whoever holds it sign in as these users elsewhere. It is recorded in
+                the audit log as a security event; keep it safe and delete it once imported.
+              </Text>
             </Alert>
           )}
           <ProblemAlert error={error} />

@@ -8,7 +8,11 @@ import type { ComponentProps } from 'react';
 import { ReauthenticationCancelled, useReauthentication } from '../../auth/Reauthenticate';
 import { ConfirmButton } from '../../ui/ConfirmButton';
 
-export function SensitiveButton({ reason, onConfirm, ...props }: Omit<ComponentProps<typeof ConfirmButton>, 'hidden'> & { reason: string }) {
+export function SensitiveButton({
+  reason,
+  onConfirm,
+  ...props
+}: Omit<ComponentProps<typeof ConfirmButton>, 'hidden'> & { reason: string }) {
   const { withProof, dialog, asking } = useReauthentication(reason);
   const confirm = () =>
     withProof(onConfirm).catch((err: unknown) => {

@@ -79,7 +79,8 @@ const METHODS: Record<string, string> = {
   refresh: 'refresh',
 };
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | null => (typeof v === 'string' && v ? v : null);
 
 function show(value: unknown): string {
@@ -98,7 +99,9 @@ function Changes({ changes }: { changes: Record<string, unknown> }) {
             {field.replace(/_/g, ' ')}
           </Text>
           {': '}
-          {isRecord(change) && 'from' in change ? `${show(change.from)} → ${show(change.to)}` : 'changed'}
+          {isRecord(change) && 'from' in change
+            ? `${show(change.from)} → ${show(change.to)}`
+            : 'changed'}
         </List.Item>
       ))}
     </List>
@@ -117,7 +120,9 @@ function details(e: AuditEvent): ReactNode {
     parts.push(
       <Text key="reason" size="sm">
         {reason ? (REASONS[reason] ?? reason) : 'no reason recorded'}
-        {method && method !== 'password' ? ` (${factor ? factorName(factor) : (METHODS[method] ?? method)})` : ''}
+        {method && method !== 'password'
+          ? ` (${factor ? factorName(factor) : (METHODS[method] ?? method)})`
+          : ''}
         {reason && (
           <Text span size="xs" c="dimmed" ff="monospace">
             {' '}
@@ -127,31 +132,84 @@ function details(e: AuditEvent): ReactNode {
       </Text>,
     );
   } else if (e.action === 'user.locked') {
-    parts.push(<Text key="lock" size="sm">{`${method === 'mfa' ? 'Second factor' : 'Password sign-in'} locked until ${formatDate(str(d.locked_until))}`}</Text>);
+    parts.push(
+      <Text
+        key="lock"
+        size="sm"
+      >{`${method === 'mfa' ? 'Second factor' : 'Password sign-in'} locked until ${formatDate(str(d.locked_until))}`}</Text>,
+    );
   } else if (e.action === 'session.created' && method) {
     parts.push(<Text key="method" size="sm">{`with ${METHODS[method] ?? method}`}</Text>);
   }
-  if (str(d.impersonator_id) ?? (isRecord(d.session) ? str(d.session.impersonator_id) : null)) parts.push(<Badge key="imp" size="sm" variant="default">as the user, by an admin</Badge>);
-  if (e.action === 'user.impersonated' && str(d.reason)) parts.push(<Text key="why" size="sm">{`Reason: ${str(d.reason)}`}</Text>);
+  if (str(d.impersonator_id) ?? (isRecord(d.session) ? str(d.session.impersonator_id) : null))
+    parts.push(
+      <Badge key="imp" size="sm" variant="default">
+        as the user, by an admin
+      </Badge>,
+    );
+  if (e.action === 'user.impersonated' && str(d.reason))
+    parts.push(<Text key="why" size="sm">{`Reason: ${str(d.reason)}`}</Text>);
   const factor = str(d.factor) ?? str(d.type);
-  if ((e.action === 'mfa.disabled' || e.action === 'mfa.enabled') && factor) parts.push(<Text key="factor" size="sm">{factorName(factor)}</Text>);
+  if ((e.action === 'mfa.disabled' || e.action === 'mfa.enabled') && factor)
+    parts.push(
+      <Text key="factor" size="sm">
+        {factorName(factor)}
+      </Text>,
+    );
   if (e.action === 'user.mfa_reset') {
-    const list = Array.isArray(d.factors) ? d.factors.filter((f): f is string => typeof f === 'string').map(factorName) : [];
+    const list = Array.isArray(d.factors)
+      ? d.factors.filter((f): f is string => typeof f === 'string').map(factorName)
+      : [];
     const passkeys = typeof d.passkeys === 'number' ? d.passkeys : 0;
-    parts.push(<Text key="reset" size="sm">{[list.join(', '), passkeys ? `${passkeys} passkey${passkeys === 1 ? '' : 's'}` : ''].filter(Boolean).join('; ') || 'nothing to remove'}</Text>);
+    parts.push(
+      <Text key="reset" size="sm">
+        {[list.join(', '), passkeys ? `${passkeys} passkey${passkeys === 1 ? '' : 's'}` : '']
+          .filter(Boolean)
+          .join('; ') || 'nothing to remove'}
+      </Text>,
+    );
   }
-  if (e.action === 'session.revoked' && str(d.reason)) parts.push(<Text key="rev" size="sm">{str(d.reason)!.replace(/_/g, ' ')}</Text>);
-  if (isRecord(d.changes) && Object.keys(d.changes).length > 0) parts.push(<Changes key="changes" changes={d.changes} />);
+  if (e.action === 'session.revoked' && str(d.reason))
+    parts.push(
+      <Text key="rev" size="sm">
+        {str(d.reason)!.replace(/_/g, ' ')}
+      </Text>,
+    );
+  if (isRecord(d.changes) && Object.keys(d.changes).length > 0)
+    parts.push(<Changes key="changes" changes={d.changes} />);
   // `status: active` sent for an active user changes nothing but clears any lockout (Unlock).
-  else if (e.action === 'user.updated' && d.status === 'active' && d.previous_status === 'active') parts.push(<Text key="unlock" size="sm">unlocked (any lockout cleared)</Text>);
-  if (e.action === 'user.created' && typeof d.invitation_sent === 'boolean') parts.push(<Text key="inv" size="sm">{d.invitation_sent ? 'invitation mailed' : d.password_set ? 'with a password' : 'without a password'}</Text>);
-  return parts.length ? <Stack gap={2}>{parts}</Stack> : <Text span size="sm" c="dimmed">—</Text>;
+  else if (e.action === 'user.updated' && d.status === 'active' && d.previous_status === 'active')
+    parts.push(
+      <Text key="unlock" size="sm">
+        unlocked (any lockout cleared)
+      </Text>,
+    );
+  if (e.action === 'user.created' && typeof d.invitation_sent === 'boolean')
+    parts.push(
+      <Text key="inv" size="sm">
+        {d.invitation_sent
+          ? 'invitation mailed'
+          : d.password_set
+            ? 'with a password'
+            : 'without a password'}
+      </Text>,
+    );
+  return parts.length ? (
+    <Stack gap={2}>{parts}</Stack>
+  ) : (
+    <Text span size="sm" c="dimmed">
+      —
+    </Text>
+  );
 }
 
 /** Who did it: the user themself, an admin (by email, linked), an API key or Gatehouse. */
 function Actor({ event, userId }: { event: AuditEvent; userId: string }) {
   const api = useAdminApi();
-  const adminId = event.actor_type === 'admin' && event.actor_id && event.actor_id !== userId ? event.actor_id : null;
+  const adminId =
+    event.actor_type === 'admin' && event.actor_id && event.actor_id !== userId
+      ? event.actor_id
+      : null;
   const admin = useQuery({
     queryKey: ['user', adminId, 'name'],
     queryFn: () => unwrap(api.GET('/v1/admin/users/{id}', { params: { path: { id: adminId! } } })),
@@ -159,7 +217,12 @@ function Actor({ event, userId }: { event: AuditEvent; userId: string }) {
     staleTime: 5 * 60_000,
     select: (u) => u.email,
   });
-  if (event.actor_id === userId || (event.actor_type === 'user' && !event.actor_id)) return <Text span size="sm">the user</Text>;
+  if (event.actor_id === userId || (event.actor_type === 'user' && !event.actor_id))
+    return (
+      <Text span size="sm">
+        the user
+      </Text>
+    );
   if (adminId) {
     return (
       <Anchor component={Link} to={`/users/${adminId}`} size="sm">
@@ -167,20 +230,53 @@ function Actor({ event, userId }: { event: AuditEvent; userId: string }) {
       </Anchor>
     );
   }
-  if (event.actor_type === 'api_key') return <Text span size="sm">an API key</Text>;
-  if (event.actor_type === 'system') return <Text span size="sm">Gatehouse</Text>;
-  return <Text span size="sm">{event.actor_type}</Text>;
+  if (event.actor_type === 'api_key')
+    return (
+      <Text span size="sm">
+        an API key
+      </Text>
+    );
+  if (event.actor_type === 'system')
+    return (
+      <Text span size="sm">
+        Gatehouse
+      </Text>
+    );
+  return (
+    <Text span size="sm">
+      {event.actor_type}
+    </Text>
+  );
 }
 
-export function UserActivity({ userId, page, onPage }: { userId: string; page: number; onPage: (page: number) => void }) {
+export function UserActivity({
+  userId,
+  page,
+  onPage,
+}: {
+  userId: string;
+  page: number;
+  onPage: (page: number) => void;
+}) {
   const api = useAdminApi();
   const query = useQuery({
     queryKey: ['audit', { user: userId, page }],
-    queryFn: () => unwrap(api.GET('/v1/admin/audit', { params: { query: { user_id: userId, page, limit: PAGE_SIZE } } })),
+    queryFn: () =>
+      unwrap(
+        api.GET('/v1/admin/audit', {
+          params: { query: { user_id: userId, page, limit: PAGE_SIZE } },
+        }),
+      ),
     placeholderData: keepPreviousData,
   });
   return (
-    <QueryState query={query} label="activity" list isEmpty={(d) => d.events.length === 0} empty="Nothing has happened to this user yet.">
+    <QueryState
+      query={query}
+      label="activity"
+      list
+      isEmpty={(d) => d.events.length === 0}
+      empty="Nothing has happened to this user yet."
+    >
       {(data) => (
         <>
           <Table.ScrollContainer minWidth={860}>

@@ -15,7 +15,8 @@ import { SensitiveButton } from './SensitiveButton';
 
 type Factor = components['schemas']['UserFactorResponse'];
 
-const PROOF = 'Removing a second factor lets someone with only the password in: it needs a recent proof of identity.';
+const PROOF =
+  'Removing a second factor lets someone with only the password in: it needs a recent proof of identity.';
 
 /** What tells two factors of a type apart: a passkey's name, the masked number, the codes left. */
 function factorDetail(f: Factor): string {
@@ -25,12 +26,32 @@ function factorDetail(f: Factor): string {
   return '—';
 }
 
-export function UserFactors({ userId, email, onChange }: { userId: string; email: string; onChange: () => Promise<unknown> }) {
+export function UserFactors({
+  userId,
+  email,
+  onChange,
+}: {
+  userId: string;
+  email: string;
+  onChange: () => Promise<unknown>;
+}) {
   const api = useAdminApi();
-  const query = useQuery({ queryKey: ['user', userId, 'factors'], queryFn: () => unwrap(api.GET('/v1/admin/users/{id}/factors', { params: { path: { id: userId } } })) });
+  const query = useQuery({
+    queryKey: ['user', userId, 'factors'],
+    queryFn: () =>
+      unwrap(api.GET('/v1/admin/users/{id}/factors', { params: { path: { id: userId } } })),
+  });
   const changed = () => Promise.all([query.refetch(), onChange()]);
-  const remove = (f: Factor) => unwrap(api.DELETE('/v1/admin/users/{id}/factors/{factor_id}', { params: { path: { id: userId, factor_id: f.id } } })).then(changed);
-  const resetAll = () => unwrap(api.DELETE('/v1/admin/users/{id}/factors', { params: { path: { id: userId } } })).then(changed);
+  const remove = (f: Factor) =>
+    unwrap(
+      api.DELETE('/v1/admin/users/{id}/factors/{factor_id}', {
+        params: { path: { id: userId, factor_id: f.id } },
+      }),
+    ).then(changed);
+  const resetAll = () =>
+    unwrap(api.DELETE('/v1/admin/users/{id}/factors', { params: { path: { id: userId } } })).then(
+      changed,
+    );
   const factors = query.data?.factors ?? [];
   return (
     <Section
@@ -48,7 +69,13 @@ export function UserFactors({ userId, email, onChange }: { userId: string; email
         )
       }
     >
-      <QueryState query={query} label="second factors" list isEmpty={(d) => d.factors.length === 0} empty="No second factor or passkey: a password (or a magic link) alone signs this user in.">
+      <QueryState
+        query={query}
+        label="second factors"
+        list
+        isEmpty={(d) => d.factors.length === 0}
+        empty="No second factor or passkey: a password (or a magic link) alone signs this user in."
+      >
         {(data) => (
           <Table.ScrollContainer minWidth={640}>
             <Table verticalSpacing="xs" aria-label="Second factors and passkeys">

@@ -4,7 +4,19 @@
  * disable/enable, Unlock while a lockout holds, Sign in as user, delete. Activity: what happened
  * to them (UserActivity). The tab and the activity page are in the URL (`?tab=activity&page=2`).
  */
-import { Anchor, Badge, Button, Code, Group, Stack, Table, Tabs, Text, Tooltip, VisuallyHidden } from '@mantine/core';
+import {
+  Anchor,
+  Badge,
+  Button,
+  Code,
+  Group,
+  Stack,
+  Table,
+  Tabs,
+  Text,
+  Tooltip,
+  VisuallyHidden,
+} from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
@@ -35,7 +47,10 @@ type Session = components['schemas']['UserSessionResponse'];
 export default function UserPage() {
   const { id = '' } = useParams();
   const api = useAdminApi();
-  const query = useQuery({ queryKey: ['user', id], queryFn: () => unwrap(api.GET('/v1/admin/users/{id}', { params: { path: { id } } })) });
+  const query = useQuery({
+    queryKey: ['user', id],
+    queryFn: () => unwrap(api.GET('/v1/admin/users/{id}', { params: { path: { id } } })),
+  });
   return (
     <>
       {!query.data && <PageTitle title="User" />}
@@ -56,17 +71,47 @@ function UserDetail({ user }: { user: User }) {
   const activityPage = Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1);
   const { names } = useProjectOptions();
   // The user, their factors and their activity (every change here is an audit event of theirs).
-  const refresh = () => Promise.all([queryClient.invalidateQueries({ queryKey: ['user', user.id] }), queryClient.invalidateQueries({ queryKey: ['users'] }), queryClient.invalidateQueries({ queryKey: ['audit'] })]);
-  const setStatus = (status: User['status']) => unwrap(api.PATCH('/v1/admin/users/{id}', { params: { path: { id: user.id } }, body: { status } })).then(refresh);
+  const refresh = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: ['user', user.id] }),
+      queryClient.invalidateQueries({ queryKey: ['users'] }),
+      queryClient.invalidateQueries({ queryKey: ['audit'] }),
+    ]);
+  const setStatus = (status: User['status']) =>
+    unwrap(
+      api.PATCH('/v1/admin/users/{id}', { params: { path: { id: user.id } }, body: { status } }),
+    ).then(refresh);
   const activate = useMutation({ mutationFn: () => setStatus('active') });
-  const [activated, setActivated] = useState<string | null>((location.state as { created?: string } | null)?.created ?? null);
+  const [activated, setActivated] = useState<string | null>(
+    (location.state as { created?: string } | null)?.created ?? null,
+  );
   const setVerified = useMutation({
-    mutationFn: (verified: boolean) => unwrap(api.PATCH('/v1/admin/users/{id}', { params: { path: { id: user.id } }, body: { email_verified: verified } })).then(refresh),
-    onSuccess: (_, verified) => setActivated(verified ? 'The email address is marked verified.' : 'The email address is marked not verified.'),
+    mutationFn: (verified: boolean) =>
+      unwrap(
+        api.PATCH('/v1/admin/users/{id}', {
+          params: { path: { id: user.id } },
+          body: { email_verified: verified },
+        }),
+      ).then(refresh),
+    onSuccess: (_, verified) =>
+      setActivated(
+        verified
+          ? 'The email address is marked verified.'
+          : 'The email address is marked not verified.',
+      ),
   });
   const sendReset = useMutation({
-    mutationFn: () => unwrap(api.POST('/v1/admin/users/{id}/password-reset', { params: { path: { id: user.id } }, body: {} })).then(refresh),
-    onSuccess: () => setActivated(`A password reset mail is on its way to ${user.email} (its link works for an hour).`),
+    mutationFn: () =>
+      unwrap(
+        api.POST('/v1/admin/users/{id}/password-reset', {
+          params: { path: { id: user.id } },
+          body: {},
+        }),
+      ).then(refresh),
+    onSuccess: () =>
+      setActivated(
+        `A password reset mail is on its way to ${user.email} (its link works for an hour).`,
+      ),
   });
   const lockedUntil = user.locked_until;
   const setParam = (name: 'tab' | 'page', value: string | null, replace: boolean) =>
@@ -85,26 +130,58 @@ function UserDetail({ user }: { user: User }) {
     await unwrap(api.DELETE('/v1/admin/users/{id}', { params: { path: { id: user.id } } }));
     void navigate('/users', { replace: true });
     queryClient.removeQueries({ queryKey: ['user', user.id] });
-    await Promise.all([queryClient.invalidateQueries({ queryKey: ['users'] }), queryClient.invalidateQueries({ queryKey: ['organization'] })]);
+    await Promise.all([
+      queryClient.invalidateQueries({ queryKey: ['users'] }),
+      queryClient.invalidateQueries({ queryKey: ['organization'] }),
+    ]);
   };
 
   return (
     <Stack>
       <PageTitle title={user.email}>
-        {user.status === 'active' && !user.is_admin && <SignInAsUserButton userId={user.id} email={user.email} projectId={user.project_id} />}
+        {user.status === 'active' && !user.is_admin && (
+          <SignInAsUserButton userId={user.id} email={user.email} projectId={user.project_id} />
+        )}
         {user.status === 'active' ? (
           <>
             {lockedUntil && (
-              <Tooltip label={`Too many failed sign-ins: locked until ${formatDate(lockedUntil)}`} withinPortal>
-                <Button variant="default" size="xs" loading={activate.isPending} onClick={() => activate.mutate(undefined, { onSuccess: () => setActivated('The lockout is cleared: the user can sign in again.') })}>
+              <Tooltip
+                label={`Too many failed sign-ins: locked until ${formatDate(lockedUntil)}`}
+                withinPortal
+              >
+                <Button
+                  variant="default"
+                  size="xs"
+                  loading={activate.isPending}
+                  onClick={() =>
+                    activate.mutate(undefined, {
+                      onSuccess: () =>
+                        setActivated('The lockout is cleared: the user can sign in again.'),
+                    })
+                  }
+                >
                   Unlock
                 </Button>
               </Tooltip>
             )}
-            <ConfirmButton label="Disable" title="Disable this user?" confirmLabel="Disable" message={`${user.email} is signed out everywhere at once (every session is revoked) and cannot sign in until enabled again.`} onConfirm={() => setStatus('disabled').then(() => setActivated(null))} />
+            <ConfirmButton
+              label="Disable"
+              title="Disable this user?"
+              confirmLabel="Disable"
+              message={`${user.email} is signed out everywhere at once (every session is revoked) and cannot sign in until enabled again.`}
+              onConfirm={() => setStatus('disabled').then(() => setActivated(null))}
+            />
           </>
         ) : (
-          <Button size="xs" loading={activate.isPending} onClick={() => activate.mutate(undefined, { onSuccess: () => setActivated('The user is enabled (and any lockout cleared).') })}>
+          <Button
+            size="xs"
+            loading={activate.isPending}
+            onClick={() =>
+              activate.mutate(undefined, {
+                onSuccess: () => setActivated('The user is enabled (and any lockout cleared).'),
+              })
+            }
+          >
             Enable
           </Button>
         )}
@@ -125,18 +202,24 @@ function UserDetail({ user }: { user: User }) {
         </Text>
       )}
 
-      <Tabs value={tab} onChange={(v) => setParam('tab', v === 'activity' ? v : null, true)} keepMounted={false}>
+      <Tabs
+        value={tab}
+        onChange={(v) => setParam('tab', v === 'activity' ? v : null, true)}
+        keepMounted={false}
+      >
         <Tabs.List mb="md">
           <Tabs.Tab value="overview">Overview</Tabs.Tab>
           <Tabs.Tab value="activity">Activity</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="overview">
-          <Stack>
-            {overview()}
-          </Stack>
+          <Stack>{overview()}</Stack>
         </Tabs.Panel>
         <Tabs.Panel value="activity">
-          <UserActivity userId={user.id} page={activityPage} onPage={(p) => setParam('page', p > 1 ? String(p) : null, false)} />
+          <UserActivity
+            userId={user.id}
+            page={activityPage}
+            onPage={(p) => setParam('page', p > 1 ? String(p) : null, false)}
+          />
         </Tabs.Panel>
       </Tabs>
     </Stack>
@@ -151,11 +234,21 @@ function UserDetail({ user }: { user: User }) {
           actions={
             <Group gap="xs">
               {user.status === 'active' && (
-                <Button variant="default" size="xs" loading={sendReset.isPending} onClick={() => sendReset.mutate()}>
+                <Button
+                  variant="default"
+                  size="xs"
+                  loading={sendReset.isPending}
+                  onClick={() => sendReset.mutate()}
+                >
                   Send password reset
                 </Button>
               )}
-              <Button variant="default" size="xs" loading={setVerified.isPending} onClick={() => setVerified.mutate(!user.email_verified)}>
+              <Button
+                variant="default"
+                size="xs"
+                loading={setVerified.isPending}
+                onClick={() => setVerified.mutate(!user.email_verified)}
+              >
                 {user.email_verified ? 'Mark email not verified' : 'Mark email verified'}
               </Button>
             </Group>
@@ -188,7 +281,20 @@ function UserDetail({ user }: { user: User }) {
                   </Anchor>
                 ),
               },
-              { label: 'MFA factors', value: user.mfa_factors.length ? <Group gap={4}>{user.mfa_factors.map((f) => <Badge key={f} size="sm" variant="default">{factorName(f)}</Badge>)}</Group> : 'None' },
+              {
+                label: 'MFA factors',
+                value: user.mfa_factors.length ? (
+                  <Group gap={4}>
+                    {user.mfa_factors.map((f) => (
+                      <Badge key={f} size="sm" variant="default">
+                        {factorName(f)}
+                      </Badge>
+                    ))}
+                  </Group>
+                ) : (
+                  'None'
+                ),
+              },
               { label: 'Created', value: formatDate(user.created_at) },
               { label: 'Last sign-in', value: formatDate(user.last_sign_in_at) },
               { label: 'Updated', value: formatDate(user.updated_at) },
@@ -246,8 +352,16 @@ function UserDetail({ user }: { user: User }) {
 
 function Sessions({ user, onChange }: { user: User; onChange: () => Promise<unknown> }) {
   const api = useAdminApi();
-  const revoke = (s: Session) => unwrap(api.DELETE('/v1/admin/users/{id}/sessions/{session_id}', { params: { path: { id: user.id, session_id: s.id } } })).then(onChange);
-  const revokeAll = () => unwrap(api.DELETE('/v1/admin/users/{id}/sessions', { params: { path: { id: user.id } } })).then(onChange);
+  const revoke = (s: Session) =>
+    unwrap(
+      api.DELETE('/v1/admin/users/{id}/sessions/{session_id}', {
+        params: { path: { id: user.id, session_id: s.id } },
+      }),
+    ).then(onChange);
+  const revokeAll = () =>
+    unwrap(api.DELETE('/v1/admin/users/{id}/sessions', { params: { path: { id: user.id } } })).then(
+      onChange,
+    );
   return (
     <Section
       title="Active sessions"
@@ -329,7 +443,13 @@ function MetadataForm({ user, onSaved }: { user: User; onSaved: () => Promise<un
   const [syntax, setSyntax] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
   const save = useMutation({
-    mutationFn: (metadata: Record<string, unknown>) => unwrap(api.PATCH('/v1/admin/users/{id}', { params: { path: { id: user.id } }, body: { metadata } })),
+    mutationFn: (metadata: Record<string, unknown>) =>
+      unwrap(
+        api.PATCH('/v1/admin/users/{id}', {
+          params: { path: { id: user.id } },
+          body: { metadata },
+        }),
+      ),
     onSuccess: async (updated) => {
       setText(metadataText(updated.metadata));
       setSaved(true);

@@ -22,7 +22,14 @@ export default function UsersPage() {
   const { names } = useProjectOptions();
   const query = useQuery({
     queryKey: ['users', { q: values.q, project: values.project, page }],
-    queryFn: () => unwrap(api.GET('/v1/admin/users', { params: { query: { q: values.q || undefined, project_id: values.project || undefined, page } } })),
+    queryFn: () =>
+      unwrap(
+        api.GET('/v1/admin/users', {
+          params: {
+            query: { q: values.q || undefined, project_id: values.project || undefined, page },
+          },
+        }),
+      ),
     placeholderData: keepPreviousData,
   });
   const filtered = Boolean(values.q || values.project);
@@ -32,14 +39,36 @@ export default function UsersPage() {
         <CreateUserButton projectId={values.project || null} />
       </PageTitle>
       <Group align="flex-end" mb="md" wrap="wrap">
-        <SearchInput label="Search users" placeholder="Email or username" value={values.q} onSearch={(q) => setFilter('q', q)} />
-        <ProjectSelect label="Project" placeholder="All projects" clearable value={values.project || null} onChange={(id) => setFilter('project', id)} miw={220} />
+        <SearchInput
+          label="Search users"
+          placeholder="Email or username"
+          value={values.q}
+          onSearch={(q) => setFilter('q', q)}
+        />
+        <ProjectSelect
+          label="Project"
+          placeholder="All projects"
+          clearable
+          value={values.project || null}
+          onChange={(id) => setFilter('project', id)}
+          miw={220}
+        />
         <ExportUsersButton projectId={values.project || null} />
         <Button component={Link} to="/users/import" variant="default">
           Import users
         </Button>
       </Group>
-      <QueryState query={query} label="users" list isEmpty={(d) => d.users.length === 0} empty={filtered ? 'No user matches this search.' : 'No users yet: they appear here once they sign up to a project.'}>
+      <QueryState
+        query={query}
+        label="users"
+        list
+        isEmpty={(d) => d.users.length === 0}
+        empty={
+          filtered
+            ? 'No user matches this search.'
+            : 'No users yet: they appear here once they sign up to a project.'
+        }
+      >
         {(data) => (
           <>
             <Table.ScrollContainer minWidth={760}>
@@ -70,12 +99,26 @@ export default function UsersPage() {
                           )}
                         </Group>
                       </Table.Td>
-                      <Table.Td>{u.username ?? <Text span c="dimmed" size="sm">—</Text>}</Table.Td>
-                      <Table.Td>{names.get(u.project_id) ?? <Text span size="xs" ff="monospace">{u.project_id.slice(0, 8)}</Text>}</Table.Td>
+                      <Table.Td>
+                        {u.username ?? (
+                          <Text span c="dimmed" size="sm">
+                            —
+                          </Text>
+                        )}
+                      </Table.Td>
+                      <Table.Td>
+                        {names.get(u.project_id) ?? (
+                          <Text span size="xs" ff="monospace">
+                            {u.project_id.slice(0, 8)}
+                          </Text>
+                        )}
+                      </Table.Td>
                       <Table.Td>
                         <StatusBadge status={u.status} />
                       </Table.Td>
-                      <Table.Td>{u.mfa_factors.length ? u.mfa_factors.map(factorName).join(', ') : '—'}</Table.Td>
+                      <Table.Td>
+                        {u.mfa_factors.length ? u.mfa_factors.map(factorName).join(', ') : '—'}
+                      </Table.Td>
                       <Table.Td>{formatDate(u.created_at)}</Table.Td>
                       <Table.Td>{formatDate(u.last_sign_in_at)}</Table.Td>
                     </Table.Tr>

@@ -9,8 +9,18 @@ export function describeDevice(userAgent: string | null | undefined): string {
   if (!userAgent?.trim()) return 'Unknown device';
   const parsed = Bowser.parse(userAgent);
   const browser = [parsed.browser.name, majorOf(parsed.browser.version)].filter(Boolean).join(' ');
-  const os = [parsed.os.name, parsed.os.name === 'Linux' ? '' : (parsed.os.versionName ?? parsed.os.version)].filter(Boolean).join(' ');
-  const kind = parsed.platform.type === 'mobile' ? 'phone' : parsed.platform.type === 'tablet' ? 'tablet' : null;
+  const os = [
+    parsed.os.name,
+    parsed.os.name === 'Linux' ? '' : (parsed.os.versionName ?? parsed.os.version),
+  ]
+    .filter(Boolean)
+    .join(' ');
+  const kind =
+    parsed.platform.type === 'mobile'
+      ? 'phone'
+      : parsed.platform.type === 'tablet'
+        ? 'tablet'
+        : null;
   if (!browser && !os) return shorten(userAgent);
   const text = browser && os ? `${browser} on ${os}` : browser || os;
   return kind ? `${text} (${kind})` : text;

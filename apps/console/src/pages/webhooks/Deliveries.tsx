@@ -3,7 +3,19 @@
  * attempts newest first), filtered by status (`?status=`, kept in the URL); each attempt expands
  * to what was sent (URL, headers with the signature, body) and what came back, or why nothing did.
  */
-import { Badge, Button, Code, Group, Paper, SegmentedControl, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import {
+  Badge,
+  Button,
+  Code,
+  Group,
+  Paper,
+  SegmentedControl,
+  Stack,
+  Table,
+  Text,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Fragment, useState, type RefObject } from 'react';
 import { unwrap } from '../../api/clients';
@@ -30,32 +42,64 @@ const STATUS_COLOR: Record<Status, string> = { succeeded: 'teal', failed: 'red',
 const STATUSES: readonly Status[] = ['failed', 'succeeded', 'pending'];
 
 /** The attempts of a page grouped by event, in the order their newest attempt came. */
-function byEvent(deliveries: readonly Delivery[]): { eventId: string; eventType: string; attempts: Delivery[] }[] {
+function byEvent(
+  deliveries: readonly Delivery[],
+): { eventId: string; eventType: string; attempts: Delivery[] }[] {
   const groups = new Map<string, { eventId: string; eventType: string; attempts: Delivery[] }>();
   for (const d of deliveries) {
-    const group = groups.get(d.event_id) ?? { eventId: d.event_id, eventType: d.event_type, attempts: [] };
+    const group = groups.get(d.event_id) ?? {
+      eventId: d.event_id,
+      eventType: d.event_type,
+      attempts: [],
+    };
     group.attempts.push(d);
     groups.set(d.event_id, group);
   }
   return [...groups.values()];
 }
 
-export function Deliveries({ webhookId, watchUntil, onQueued }: { webhookId: string; watchUntil: RefObject<number>; onQueued: () => void }) {
+export function Deliveries({
+  webhookId,
+  watchUntil,
+  onQueued,
+}: {
+  webhookId: string;
+  watchUntil: RefObject<number>;
+  onQueued: () => void;
+}) {
   const api = useAdminApi();
   const { page, values, setFilter, setPage } = useListParams(['status'] as const);
   const status = STATUSES.find((s) => s === values.status);
   const [open, setOpen] = useState<string | null>(null);
   const deliveries = useQuery({
     queryKey: [...webhookKeys.deliveries(webhookId, page), status ?? 'all'],
-    queryFn: () => unwrap(api.GET('/v1/admin/webhooks/{id}/deliveries', { params: { path: { id: webhookId }, query: { page, limit: 20, ...(status && { status }) } } })),
+    queryFn: () =>
+      unwrap(
+        api.GET('/v1/admin/webhooks/{id}/deliveries', {
+          params: {
+            path: { id: webhookId },
+            query: { page, limit: 20, ...(status && { status }) },
+          },
+        }),
+      ),
     refetchInterval: (query) => {
       const now = Date.now();
-      const dueSoon = query.state.data?.deliveries.some((d) => d.status === 'pending' && (!d.next_attempt_at || Date.parse(d.next_attempt_at) - now < DUE_SOON_MS));
+      const dueSoon = query.state.data?.deliveries.some(
+        (d) =>
+          d.status === 'pending' &&
+          (!d.next_attempt_at || Date.parse(d.next_attempt_at) - now < DUE_SOON_MS),
+      );
       return dueSoon || now < watchUntil.current ? POLL_MS : false;
     },
   });
   const redeliver = useMutation({
-    mutationFn: (delivery: Delivery) => unwrap(api.POST('/v1/admin/webhooks/{id}/deliveries/{deliveryId}/redeliver', { params: { path: { id: webhookId, deliveryId: delivery.id } }, body: {} })),
+    mutationFn: (delivery: Delivery) =>
+      unwrap(
+        api.POST('/v1/admin/webhooks/{id}/deliveries/{deliveryId}/redeliver', {
+          params: { path: { id: webhookId, deliveryId: delivery.id } },
+          body: {},
+        }),
+      ),
     onSuccess: onQueued,
   });
 
@@ -78,7 +122,12 @@ export function Deliveries({ webhookId, watchUntil, onQueued }: { webhookId: str
               { value: 'pending', label: 'Pending' },
             ]}
           />
-          <Button variant="default" size="xs" loading={deliveries.isFetching && !deliveries.isPending} onClick={() => void deliveries.refetch()}>
+          <Button
+            variant="default"
+            size="xs"
+            loading={deliveries.isFetching && !deliveries.isPending}
+            onClick={() => void deliveries.refetch()}
+          >
             Refresh
           </Button>
         </Group>
@@ -89,7 +138,11 @@ export function Deliveries({ webhookId, watchUntil, onQueued }: { webhookId: str
         label="deliveries"
         list
         isEmpty={(d) => d.deliveries.length === 0}
-        empty={status ? `No ${status} deliveries.` : 'No deliveries yet. Send a test event to try the endpoint.'}
+        empty={
+          status
+            ? `No ${status} deliveries.`
+            : 'No deliveries yet. Send a test event to try the endpoint.'
+        }
       >
         {(data) => (
           <>
@@ -120,7 +173,11 @@ export function Deliveries({ webhookId, watchUntil, onQueued }: { webhookId: str
                             {group.eventType}
                           </Text>
                           <Text size="xs" c="dimmed" component="span">
-                            event <Code fz="xs">{group.eventId}</Code> · {group.attempts.length === 1 ? '1 attempt' : `${group.attempts.length} attempts`} on this page
+                            event <Code fz="xs">{group.eventId}</Code> ·{' '}
+                            {group.attempts.length === 1
+                              ? '1 attempt'
+                              : `${group.attempts.length} attempts`}{' '}
+                            on this page
                           </Text>
                         </Group>
                       </Table.Th>
@@ -130,7 +187,12 @@ export function Deliveries({ webhookId, watchUntil, onQueued }: { webhookId: str
                       const panelId = `delivery-${d.id}`;
                       return (
                         <Fragment key={d.id}>
-                          <Table.Tr data-status={d.status} data-event-type={d.event_type} data-attempt={d.attempt} data-delivery-id={d.id}>
+                          <Table.Tr
+                            data-status={d.status}
+                            data-event-type={d.event_type}
+                            data-attempt={d.attempt}
+                            data-delivery-id={d.id}
+                          >
                             <Table.Td>
                               <Button
                                 size="compact-xs"
@@ -150,7 +212,9 @@ export function Deliveries({ webhookId, watchUntil, onQueued }: { webhookId: str
                             </Table.Td>
                             <Table.Td>{d.attempt}</Table.Td>
                             <Table.Td>{d.response_status ?? '—'}</Table.Td>
-                            <Table.Td>{d.duration_ms === null ? '—' : `${d.duration_ms} ms`}</Table.Td>
+                            <Table.Td>
+                              {d.duration_ms === null ? '—' : `${d.duration_ms} ms`}
+                            </Table.Td>
                             <Table.Td>{formatDate(d.next_attempt_at)}</Table.Td>
                             <Table.Td>{formatDate(d.created_at)}</Table.Td>
                             <Table.Td>
@@ -221,7 +285,13 @@ function Body({ text, label }: { text: string; label: string }) {
     // not JSON: shown as it came
   }
   return (
-    <Code block tabIndex={0} aria-label={label} mah={320} style={{ overflow: 'auto', whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
+    <Code
+      block
+      tabIndex={0}
+      aria-label={label}
+      mah={320}
+      style={{ overflow: 'auto', whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}
+    >
       {shown || '(empty)'}
     </Code>
   );
@@ -231,7 +301,12 @@ function AttemptDetail({ webhookId, delivery }: { webhookId: string; delivery: D
   const api = useAdminApi();
   const detail = useQuery({
     queryKey: ['webhooks', 'delivery', webhookId, delivery.id, delivery.status],
-    queryFn: () => unwrap(api.GET('/v1/admin/webhooks/{id}/deliveries/{deliveryId}', { params: { path: { id: webhookId, deliveryId: delivery.id } } })),
+    queryFn: () =>
+      unwrap(
+        api.GET('/v1/admin/webhooks/{id}/deliveries/{deliveryId}', {
+          params: { path: { id: webhookId, deliveryId: delivery.id } },
+        }),
+      ),
   });
   return (
     <QueryState query={detail} label="the attempt">
@@ -239,9 +314,22 @@ function AttemptDetail({ webhookId, delivery }: { webhookId: string; delivery: D
         const why = deliveryErrorText(d);
         return (
           <Stack gap="md" data-testid="delivery-detail">
-            {d.status === 'pending' && <Text size="sm">Not attempted yet{d.next_attempt_at ? `: due ${formatDate(d.next_attempt_at)}` : ''}.</Text>}
+            {d.status === 'pending' && (
+              <Text size="sm">
+                Not attempted yet{d.next_attempt_at ? `: due ${formatDate(d.next_attempt_at)}` : ''}
+                .
+              </Text>
+            )}
             {why && (
-              <Text size="sm" fw={500} role="note" data-testid="delivery-error" style={{ color: 'light-dark(var(--mantine-color-red-9), var(--mantine-color-red-3))' }}>
+              <Text
+                size="sm"
+                fw={500}
+                role="note"
+                data-testid="delivery-error"
+                style={{
+                  color: 'light-dark(var(--mantine-color-red-9), var(--mantine-color-red-3))',
+                }}
+              >
                 Failed: {why}
               </Text>
             )}
@@ -255,7 +343,11 @@ function AttemptDetail({ webhookId, delivery }: { webhookId: string; delivery: D
                 </Code>
               </Text>
               <Headers headers={d.request.headers} label="Request headers" />
-              {d.request.body === null ? <Text size="sm">The body is no longer kept (the event left the outbox).</Text> : <Body text={d.request.body} label="Request body" />}
+              {d.request.body === null ? (
+                <Text size="sm">The body is no longer kept (the event left the outbox).</Text>
+              ) : (
+                <Body text={d.request.body} label="Request body" />
+              )}
             </Stack>
             <Stack gap={4}>
               <Title order={3} size="h6">
@@ -268,7 +360,9 @@ function AttemptDetail({ webhookId, delivery }: { webhookId: string; delivery: D
                   <Body text={d.response.body} label="Response body (the first 4 KiB)" />
                 </>
               ) : (
-                <Text size="sm">{d.status === 'pending' ? 'None yet.' : 'No answer came back.'}</Text>
+                <Text size="sm">
+                  {d.status === 'pending' ? 'None yet.' : 'No answer came back.'}
+                </Text>
               )}
             </Stack>
           </Stack>

@@ -32,17 +32,31 @@ export function WebhookForm({
   onCancel?: () => void;
 }) {
   const [values, setValues] = useState<WebhookValues>(initial);
-  const set = <K extends keyof WebhookValues>(key: K, value: WebhookValues[K]) => setValues((v) => ({ ...v, [key]: value }));
+  const set = <K extends keyof WebhookValues>(key: K, value: WebhookValues[K]) =>
+    setValues((v) => ({ ...v, [key]: value }));
   const errors = fieldErrors(error, FIELDS);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     onSubmit(values);
   };
-  const onFields = error instanceof ApiProblem && error.slug === 'validation-error' && Object.keys(errors.fields).length > 0 && errors.other.length === 0;
+  const onFields =
+    error instanceof ApiProblem &&
+    error.slug === 'validation-error' &&
+    Object.keys(errors.fields).length > 0 &&
+    errors.other.length === 0;
   return (
     <form onSubmit={submit} noValidate>
       <Stack>
-        <TextInput label="Endpoint URL" description="http(s) URL that receives the signed POSTs" placeholder="https://example.com/webhooks/gatehouse" required type="url" value={values.url} onChange={(e) => set('url', e.currentTarget.value)} error={errors.fields.url} />
+        <TextInput
+          label="Endpoint URL"
+          description="http(s) URL that receives the signed POSTs"
+          placeholder="https://example.com/webhooks/gatehouse"
+          required
+          type="url"
+          value={values.url}
+          onChange={(e) => set('url', e.currentTarget.value)}
+          error={errors.fields.url}
+        />
         <MultiSelect
           label="Events"
           description="Choose event types, or “All events” for every event of the tenant"
@@ -56,8 +70,23 @@ export function WebhookForm({
           comboboxProps={{ withinPortal: true }}
           maxDropdownHeight={280}
         />
-        <Textarea label="Description" autosize minRows={2} maxLength={500} value={values.description} onChange={(e) => set('description', e.currentTarget.value)} error={errors.fields.description} />
-        {withEnabled && <Checkbox label="Enabled" checked={values.enabled} onChange={(e) => set('enabled', e.currentTarget.checked)} error={errors.fields.enabled} />}
+        <Textarea
+          label="Description"
+          autosize
+          minRows={2}
+          maxLength={500}
+          value={values.description}
+          onChange={(e) => set('description', e.currentTarget.value)}
+          error={errors.fields.description}
+        />
+        {withEnabled && (
+          <Checkbox
+            label="Enabled"
+            checked={values.enabled}
+            onChange={(e) => set('enabled', e.currentTarget.checked)}
+            error={errors.fields.enabled}
+          />
+        )}
         {!onFields && <ProblemAlert error={error} title="Not saved" />}
         <Group justify="flex-end">
           {onCancel && (

@@ -1,5 +1,16 @@
 /** One webhook: its settings (edit, enable or disable, delete), a test event, its secret's rotation, and its delivery attempts with redelivery. */
-import { Alert, Anchor, Button, Code, Group, Paper, Stack, Switch, Text, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Code,
+  Group,
+  Paper,
+  Stack,
+  Switch,
+  Text,
+  Title,
+} from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
@@ -25,7 +36,10 @@ const WATCH_MS = 20_000;
 export default function WebhookPage() {
   const { id = '' } = useParams();
   const api = useAdminApi();
-  const webhook = useQuery({ queryKey: webhookKeys.detail(id), queryFn: () => unwrap(api.GET('/v1/admin/webhooks/{id}', { params: { path: { id } } })) });
+  const webhook = useQuery({
+    queryKey: webhookKeys.detail(id),
+    queryFn: () => unwrap(api.GET('/v1/admin/webhooks/{id}', { params: { path: { id } } })),
+  });
   return (
     <>
       <PageTitle title="Webhook" />
@@ -59,18 +73,30 @@ function WebhookDetail({ webhook }: { webhook: Webhook }) {
   };
 
   const update = useMutation({
-    mutationFn: (values: WebhookValues) => unwrap(api.PATCH('/v1/admin/webhooks/{id}', { params: { path: { id } }, body: { url: values.url.trim(), events: values.events, description: values.description.trim() || null } })),
+    mutationFn: (values: WebhookValues) =>
+      unwrap(
+        api.PATCH('/v1/admin/webhooks/{id}', {
+          params: { path: { id } },
+          body: {
+            url: values.url.trim(),
+            events: values.events,
+            description: values.description.trim() || null,
+          },
+        }),
+      ),
     onSuccess: (next) => {
       changed(next);
       setSaved(true);
     },
   });
   const toggle = useMutation({
-    mutationFn: (enabled: boolean) => unwrap(api.PATCH('/v1/admin/webhooks/{id}', { params: { path: { id } }, body: { enabled } })),
+    mutationFn: (enabled: boolean) =>
+      unwrap(api.PATCH('/v1/admin/webhooks/{id}', { params: { path: { id } }, body: { enabled } })),
     onSuccess: changed,
   });
   const test = useMutation({
-    mutationFn: () => unwrap(api.POST('/v1/admin/webhooks/{id}/test', { params: { path: { id } }, body: {} })),
+    mutationFn: () =>
+      unwrap(api.POST('/v1/admin/webhooks/{id}/test', { params: { path: { id } }, body: {} })),
     onSuccess: (answer) => {
       setQueued(answer.event_id);
       watchDeliveries();
@@ -101,18 +127,28 @@ function WebhookDetail({ webhook }: { webhook: Webhook }) {
           </Text>
           {webhook.disabled_reason === 'gone' && (
             <Alert color="red" variant="light" title="Disabled by the receiver">
-              The endpoint answered 410 Gone, so no more events are sent. Enable it again once the endpoint is back.
+              The endpoint answered 410 Gone, so no more events are sent. Enable it again once the
+              endpoint is back.
             </Alert>
           )}
           <Group justify="space-between" wrap="wrap" gap="sm">
             <Switch
-              label={webhook.enabled ? 'Enabled: events are delivered' : 'Disabled: no events are delivered'}
+              label={
+                webhook.enabled
+                  ? 'Enabled: events are delivered'
+                  : 'Disabled: no events are delivered'
+              }
               checked={webhook.enabled}
               disabled={toggle.isPending}
               onChange={(e) => toggle.mutate(e.currentTarget.checked)}
             />
             <Group gap="xs">
-              <Button variant="default" size="xs" loading={test.isPending} onClick={() => test.mutate()}>
+              <Button
+                variant="default"
+                size="xs"
+                loading={test.isPending}
+                onClick={() => test.mutate()}
+              >
                 Send test event
               </Button>
               <RotateSecret webhookId={id} />
@@ -141,7 +177,12 @@ function WebhookDetail({ webhook }: { webhook: Webhook }) {
         </Title>
         <WebhookForm
           key={webhook.updated_at}
-          initial={{ url: webhook.url, events: webhook.events, description: webhook.description ?? '', enabled: webhook.enabled }}
+          initial={{
+            url: webhook.url,
+            events: webhook.events,
+            description: webhook.description ?? '',
+            enabled: webhook.enabled,
+          }}
           submitLabel="Save changes"
           busy={update.isPending}
           error={update.error}

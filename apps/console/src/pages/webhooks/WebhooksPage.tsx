@@ -27,9 +27,23 @@ export default function WebhooksPage() {
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<Created | null>(null);
   const { page, setPage } = useListParams([] as const);
-  const list = useQuery({ queryKey: webhookKeys.list(page), queryFn: () => unwrap(api.GET('/v1/admin/webhooks', { params: { query: { page, limit: 20 } } })) });
+  const list = useQuery({
+    queryKey: webhookKeys.list(page),
+    queryFn: () =>
+      unwrap(api.GET('/v1/admin/webhooks', { params: { query: { page, limit: 20 } } })),
+  });
   const create = useMutation({
-    mutationFn: (values: WebhookValues) => unwrap(api.POST('/v1/admin/webhooks', { body: { url: values.url.trim(), events: values.events, description: values.description.trim() || null, enabled: values.enabled } })),
+    mutationFn: (values: WebhookValues) =>
+      unwrap(
+        api.POST('/v1/admin/webhooks', {
+          body: {
+            url: values.url.trim(),
+            events: values.events,
+            description: values.description.trim() || null,
+            enabled: values.enabled,
+          },
+        }),
+      ),
     onSuccess: (webhook) => {
       setCreated(webhook);
       void queryClient.invalidateQueries({ queryKey: webhookKeys.all });
@@ -48,9 +62,16 @@ export default function WebhooksPage() {
         <Button onClick={() => setCreating(true)}>New webhook</Button>
       </PageTitle>
       <Text size="sm" c="dimmed" mb="md">
-        Webhooks receive the events of every project of the tenant, signed with their own secret (Standard Webhooks).
+        Webhooks receive the events of every project of the tenant, signed with their own secret
+        (Standard Webhooks).
       </Text>
-      <QueryState query={list} label="webhooks" list isEmpty={(d) => d.webhooks.length === 0} empty="No webhooks yet. Create one to receive events at your endpoint.">
+      <QueryState
+        query={list}
+        label="webhooks"
+        list
+        isEmpty={(d) => d.webhooks.length === 0}
+        empty="No webhooks yet. Create one to receive events at your endpoint."
+      >
         {(data) => (
           <>
             <Table.ScrollContainer minWidth={720} type="native">
@@ -101,7 +122,10 @@ export default function WebhooksPage() {
         {created ? (
           <Stack>
             <SecretOnce label="Signing secret" secret={created.secret} />
-            <Text size="sm">Your endpoint verifies each delivery's <code>webhook-signature</code> header with this secret.</Text>
+            <Text size="sm">
+              Your endpoint verifies each delivery's <code>webhook-signature</code> header with this
+              secret.
+            </Text>
             <Group justify="flex-end">
               <Button variant="default" onClick={close}>
                 Done
@@ -112,7 +136,15 @@ export default function WebhooksPage() {
             </Group>
           </Stack>
         ) : (
-          <WebhookForm initial={EMPTY} withEnabled submitLabel="Create webhook" busy={create.isPending} error={create.error} onSubmit={(values) => create.mutate(values)} onCancel={close} />
+          <WebhookForm
+            initial={EMPTY}
+            withEnabled
+            submitLabel="Create webhook"
+            busy={create.isPending}
+            error={create.error}
+            onSubmit={(values) => create.mutate(values)}
+            onCancel={close}
+          />
         )}
       </Modal>
     </>

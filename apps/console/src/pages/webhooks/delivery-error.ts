@@ -7,7 +7,10 @@
  */
 import type { components } from '../../api/control-plane';
 
-type Detail = Pick<components['schemas']['WebhookDeliveryDetailResponse'], 'error' | 'response_status' | 'duration_ms'>;
+type Detail = Pick<
+  components['schemas']['WebhookDeliveryDetailResponse'],
+  'error' | 'response_status' | 'duration_ms'
+>;
 
 export function deliveryErrorText(d: Detail): string | null {
   switch (d.error) {
@@ -16,7 +19,9 @@ export function deliveryErrorText(d: Detail): string | null {
     case 'connection_refused':
       return 'connection refused: nothing accepted the connection at that host and port (or it was reset before an answer)';
     case 'timeout':
-      return d.duration_ms === null ? 'timed out: no answer in time' : `timed out after ${Math.round(d.duration_ms / 1000)} s without an answer`;
+      return d.duration_ms === null
+        ? 'timed out: no answer in time'
+        : `timed out after ${Math.round(d.duration_ms / 1000)} s without an answer`;
     case 'dns_failure':
       return 'the host name could not be resolved (DNS)';
     case 'tls_error':

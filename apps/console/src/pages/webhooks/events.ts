@@ -70,7 +70,10 @@ export const EVENT_TYPES = Object.keys(GROUPS) as EventType[];
 /** Options of Mantine's MultiSelect: "all events" first, then the types by resource. */
 export const EVENT_OPTIONS = [
   { group: 'All', items: [{ value: ALL_EVENTS, label: 'All events (*)' }] },
-  ...[...new Set(Object.values(GROUPS))].map((group) => ({ group, items: EVENT_TYPES.filter((t) => GROUPS[t] === group) })),
+  ...[...new Set(Object.values(GROUPS))].map((group) => ({
+    group,
+    items: EVENT_TYPES.filter((t) => GROUPS[t] === group),
+  })),
 ];
 
 /** A selection change: choosing "*" replaces the others, choosing a type drops "*". */

@@ -1,6 +1,10 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsInt, IsString, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
-import { API_RESOURCE_MAX_SCOPES, MAX_ACCESS_TOKEN_TTL_SECONDS, MIN_ACCESS_TOKEN_TTL_SECONDS } from '@gatehouse/identity';
+import {
+  API_RESOURCE_MAX_SCOPES,
+  MAX_ACCESS_TOKEN_TTL_SECONDS,
+  MIN_ACCESS_TOKEN_TTL_SECONDS,
+} from '@gatehouse/identity';
 import { IsApiResourceIdentifier, IsScopeList } from './api-resource-rules';
 import { ApiResourceScopeDto } from './create-api-resource.dto';
 
@@ -25,7 +29,13 @@ export class UpdateApiResourceDto {
   @IsScopeList()
   scopes?: ApiResourceScopeDto[];
 
-  @ApiPropertyOptional({ type: 'integer', minimum: MIN_ACCESS_TOKEN_TTL_SECONDS, maximum: MAX_ACCESS_TOKEN_TTL_SECONDS, nullable: true, description: "null: back to the project's access_token_ttl_seconds" })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: MIN_ACCESS_TOKEN_TTL_SECONDS,
+    maximum: MAX_ACCESS_TOKEN_TTL_SECONDS,
+    nullable: true,
+    description: "null: back to the project's access_token_ttl_seconds",
+  })
   @ValidateIf((_: object, v: unknown) => v !== undefined && v !== null)
   @IsInt()
   @Min(MIN_ACCESS_TOKEN_TTL_SECONDS)

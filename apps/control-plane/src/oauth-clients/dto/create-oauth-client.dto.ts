@@ -1,6 +1,22 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsBoolean, IsIn, IsString, Length, Matches, ValidateIf } from 'class-validator';
-import { ID_TOKEN_SIGNING_ALGS, OAUTH_CLIENT_AUTH_METHODS, OAUTH_CLIENT_MAX_LIST, OAUTH_CLIENT_SCOPES, OAUTH_GRANT_TYPES } from '@gatehouse/identity';
+import {
+  ArrayMaxSize,
+  ArrayNotEmpty,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsString,
+  Length,
+  Matches,
+  ValidateIf,
+} from 'class-validator';
+import {
+  ID_TOKEN_SIGNING_ALGS,
+  OAUTH_CLIENT_AUTH_METHODS,
+  OAUTH_CLIENT_MAX_LIST,
+  OAUTH_CLIENT_SCOPES,
+  OAUTH_GRANT_TYPES,
+} from '@gatehouse/identity';
 import { IsRedirectUrlList } from '../../projects/url-rules';
 
 const present = (_: object, v: unknown) => v !== undefined;
@@ -22,53 +38,93 @@ export class CreateOAuthClientDto {
     type: [String],
     maxItems: OAUTH_CLIENT_MAX_LIST,
     example: ['https://grafana.example.com/login/generic_oauth'],
-    description: 'Exact redirect URIs (absolute https, or http for loopback; no wildcard, no fragment); at least one for the authorization_code grant',
+    description:
+      'Exact redirect URIs (absolute https, or http for loopback; no wildcard, no fragment); at least one for the authorization_code grant',
   })
   @IsRedirectUrlList(undefined, OAUTH_CLIENT_MAX_LIST)
   redirect_uris!: string[];
 
-  @ApiPropertyOptional({ type: [String], maxItems: OAUTH_CLIENT_MAX_LIST, default: [], description: 'Where RP-initiated logout may return to; the same rules as redirect_uris' })
+  @ApiPropertyOptional({
+    type: [String],
+    maxItems: OAUTH_CLIENT_MAX_LIST,
+    default: [],
+    description: 'Where RP-initiated logout may return to; the same rules as redirect_uris',
+  })
   @ValidateIf(present)
   @IsRedirectUrlList(undefined, OAUTH_CLIENT_MAX_LIST)
   post_logout_redirect_uris?: string[];
 
-  @ApiPropertyOptional({ enum: OAUTH_GRANT_TYPES, isArray: true, default: ['authorization_code', 'refresh_token'] })
+  @ApiPropertyOptional({
+    enum: OAUTH_GRANT_TYPES,
+    isArray: true,
+    default: ['authorization_code', 'refresh_token'],
+  })
   @ValidateIf(present)
   @IsArray()
   @ArrayNotEmpty()
   @ArrayMaxSize(OAUTH_CLIENT_MAX_LIST)
-  @IsIn(OAUTH_GRANT_TYPES, { each: true, message: `each must be one of ${OAUTH_GRANT_TYPES.join(', ')}` })
+  @IsIn(OAUTH_GRANT_TYPES, {
+    each: true,
+    message: `each must be one of ${OAUTH_GRANT_TYPES.join(', ')}`,
+  })
   grant_types?: string[];
 
-  @ApiPropertyOptional({ enum: OAUTH_CLIENT_AUTH_METHODS, default: 'client_secret_basic', description: '`none` makes a public client (PKCE, no secret); it cannot be changed later' })
+  @ApiPropertyOptional({
+    enum: OAUTH_CLIENT_AUTH_METHODS,
+    default: 'client_secret_basic',
+    description: '`none` makes a public client (PKCE, no secret); it cannot be changed later',
+  })
   @ValidateIf(present)
   @IsIn(OAUTH_CLIENT_AUTH_METHODS)
   token_endpoint_auth_method?: string;
 
-  @ApiPropertyOptional({ enum: OAUTH_CLIENT_SCOPES, isArray: true, default: ['openid', 'profile', 'email', 'offline_access'] })
+  @ApiPropertyOptional({
+    enum: OAUTH_CLIENT_SCOPES,
+    isArray: true,
+    default: ['openid', 'profile', 'email', 'offline_access'],
+  })
   @ValidateIf(present)
   @IsArray()
   @ArrayNotEmpty()
   @ArrayMaxSize(OAUTH_CLIENT_MAX_LIST)
-  @IsIn(OAUTH_CLIENT_SCOPES, { each: true, message: `each must be one of ${OAUTH_CLIENT_SCOPES.join(', ')}` })
+  @IsIn(OAUTH_CLIENT_SCOPES, {
+    each: true,
+    message: `each must be one of ${OAUTH_CLIENT_SCOPES.join(', ')}`,
+  })
   scopes?: string[];
 
-  @ApiPropertyOptional({ default: false, description: 'A first-party client skips the consent screen' })
+  @ApiPropertyOptional({
+    default: false,
+    description: 'A first-party client skips the consent screen',
+  })
   @ValidateIf(present)
   @IsBoolean()
   first_party?: boolean;
 
-  @ApiPropertyOptional({ enum: ID_TOKEN_SIGNING_ALGS, default: 'RS256', description: 'How ID tokens are signed: RS256 unless the client asks for ES256 (OpenID Connect Dynamic Client Registration §2)' })
+  @ApiPropertyOptional({
+    enum: ID_TOKEN_SIGNING_ALGS,
+    default: 'RS256',
+    description:
+      'How ID tokens are signed: RS256 unless the client asks for ES256 (OpenID Connect Dynamic Client Registration §2)',
+  })
   @ValidateIf(present)
   @IsIn(ID_TOKEN_SIGNING_ALGS)
   id_token_signed_response_alg?: string;
 
-  @ApiPropertyOptional({ default: true, description: 'PKCE on every authorization request. `false` (a confidential client only) lets an OpenID Connect request use a `nonce` instead (RFC 9700 §2.1.1)' })
+  @ApiPropertyOptional({
+    default: true,
+    description:
+      'PKCE on every authorization request. `false` (a confidential client only) lets an OpenID Connect request use a `nonce` instead (RFC 9700 §2.1.1)',
+  })
   @ValidateIf(present)
   @IsBoolean()
   require_pkce?: boolean;
 
-  @ApiPropertyOptional({ default: false, description: 'Authorization requests only through the pushed authorization request endpoint (RFC 9126 §6)' })
+  @ApiPropertyOptional({
+    default: false,
+    description:
+      'Authorization requests only through the pushed authorization request endpoint (RFC 9126 §6)',
+  })
   @ValidateIf(present)
   @IsBoolean()
   require_pushed_authorization_requests?: boolean;

@@ -1,6 +1,23 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsBoolean, IsIn, IsString, Length, Matches, registerDecorator, ValidateIf, type ValidationOptions } from 'class-validator';
-import { ID_TOKEN_SIGNING_ALGS, OAUTH_CLIENT_MAX_LIST, OAUTH_CLIENT_SCOPES, OAUTH_GRANT_TYPES } from '@gatehouse/identity';
+import {
+  ArrayMaxSize,
+  ArrayNotEmpty,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsString,
+  Length,
+  Matches,
+  registerDecorator,
+  ValidateIf,
+  type ValidationOptions,
+} from 'class-validator';
+import {
+  ID_TOKEN_SIGNING_ALGS,
+  OAUTH_CLIENT_MAX_LIST,
+  OAUTH_CLIENT_SCOPES,
+  OAUTH_GRANT_TYPES,
+} from '@gatehouse/identity';
 import { IsRedirectUrlList } from '../../projects/url-rules';
 
 const present = (_: object, v: unknown) => v !== undefined;
@@ -45,7 +62,10 @@ export class UpdateOAuthClientDto {
   @IsArray()
   @ArrayNotEmpty()
   @ArrayMaxSize(OAUTH_CLIENT_MAX_LIST)
-  @IsIn(OAUTH_GRANT_TYPES, { each: true, message: `each must be one of ${OAUTH_GRANT_TYPES.join(', ')}` })
+  @IsIn(OAUTH_GRANT_TYPES, {
+    each: true,
+    message: `each must be one of ${OAUTH_GRANT_TYPES.join(', ')}`,
+  })
   grant_types?: string[];
 
   @ApiPropertyOptional({ enum: OAUTH_CLIENT_SCOPES, isArray: true })
@@ -53,7 +73,10 @@ export class UpdateOAuthClientDto {
   @IsArray()
   @ArrayNotEmpty()
   @ArrayMaxSize(OAUTH_CLIENT_MAX_LIST)
-  @IsIn(OAUTH_CLIENT_SCOPES, { each: true, message: `each must be one of ${OAUTH_CLIENT_SCOPES.join(', ')}` })
+  @IsIn(OAUTH_CLIENT_SCOPES, {
+    each: true,
+    message: `each must be one of ${OAUTH_CLIENT_SCOPES.join(', ')}`,
+  })
   scopes?: string[];
 
   @ApiPropertyOptional()
@@ -66,17 +89,25 @@ export class UpdateOAuthClientDto {
   @IsIn(ID_TOKEN_SIGNING_ALGS)
   id_token_signed_response_alg?: string;
 
-  @ApiPropertyOptional({ description: 'PKCE on every authorization request; `false` only for a confidential client (it then uses the OpenID Connect `nonce`)' })
+  @ApiPropertyOptional({
+    description:
+      'PKCE on every authorization request; `false` only for a confidential client (it then uses the OpenID Connect `nonce`)',
+  })
   @ValidateIf(present)
   @IsBoolean()
   require_pkce?: boolean;
 
-  @ApiPropertyOptional({ description: 'Authorization requests only through the pushed authorization request endpoint (RFC 9126 §6)' })
+  @ApiPropertyOptional({
+    description:
+      'Authorization requests only through the pushed authorization request endpoint (RFC 9126 §6)',
+  })
   @ValidateIf(present)
   @IsBoolean()
   require_pushed_authorization_requests?: boolean;
 
   @ValidateIf(present)
-  @Unchangeable('cannot be changed: switching between a public and a confidential client is a new client')
+  @Unchangeable(
+    'cannot be changed: switching between a public and a confidential client is a new client',
+  )
   token_endpoint_auth_method?: never;
 }

@@ -15,7 +15,10 @@ export class CreateOrganizationDto {
   @Matches(/\S/, { message: 'must not be blank' })
   name!: string;
 
-  @ApiPropertyOptional({ description: 'Unique in the project; derived from the name when omitted', example: 'acme-inc' })
+  @ApiPropertyOptional({
+    description: 'Unique in the project; derived from the name when omitted',
+    example: 'acme-inc',
+  })
   @ValidateIf((_, v) => v !== undefined)
   @IsString()
   @Length(1, SLUG_MAX)

@@ -19,7 +19,9 @@ export class UpdateOrganizationDto {
   @Matches(SLUG, { message: 'must be lower-case letters and digits in words joined by "-"' })
   slug?: string;
 
-  @ApiPropertyOptional({ description: 'Replaces the whole metadata object (at most 8 KiB as JSON)' })
+  @ApiPropertyOptional({
+    description: 'Replaces the whole metadata object (at most 8 KiB as JSON)',
+  })
   @ValidateIf((_, v) => v !== undefined)
   @IsMetadata()
   metadata?: Record<string, unknown>;

@@ -1,6 +1,16 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsObject, IsOptional, IsString, Length, Matches, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsObject,
+  IsOptional,
+  IsString,
+  Length,
+  Matches,
+  ValidateNested,
+} from 'class-validator';
 import { IsProviderUrl } from '../url-rules';
 
 /** RFC 6749 scope-token. */
@@ -19,7 +29,12 @@ export class OAuthProviderDto {
   @Length(1, 512)
   client_id?: string;
 
-  @ApiPropertyOptional({ type: String, description: 'Write-only; reads show `client_secret_set`. Omitted keeps the stored secret, null clears it.', nullable: true })
+  @ApiPropertyOptional({
+    type: String,
+    description:
+      'Write-only; reads show `client_secret_set`. Omitted keeps the stored secret, null clears it.',
+    nullable: true,
+  })
   @IsOptional()
   @IsString()
   @Length(1, 4096)
@@ -30,7 +45,10 @@ export class OAuthProviderDto {
   @IsArray()
   @ArrayMaxSize(50)
   @IsString({ each: true })
-  @Matches(SCOPE, { each: true, message: 'each scope must be a non-empty scope token without spaces' })
+  @Matches(SCOPE, {
+    each: true,
+    message: 'each scope must be a non-empty scope token without spaces',
+  })
   scopes?: string[];
 
   @ApiPropertyOptional()
@@ -74,7 +92,11 @@ export class AppleProviderDto extends OAuthProviderDto {
   @Matches(/^[A-Za-z0-9]{1,64}$/, { message: 'must be 1–64 letters and digits' })
   key_id?: string;
 
-  @ApiPropertyOptional({ type: String, description: 'PKCS#8 PEM; write-only, reads show `private_key_set`', nullable: true })
+  @ApiPropertyOptional({
+    type: String,
+    description: 'PKCS#8 PEM; write-only, reads show `private_key_set`',
+    nullable: true,
+  })
   @IsOptional()
   @IsString()
   @Length(1, 8192)

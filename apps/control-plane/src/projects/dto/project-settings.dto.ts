@@ -1,26 +1,51 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsBoolean, IsInt, IsObject, IsOptional, IsString, Length, Matches, Max, Min, ValidateNested } from 'class-validator';
-import { DEFAULT_ACCESS_TOKEN_TTL_SECONDS, MAX_ACCESS_TOKEN_TTL_SECONDS, MIN_ACCESS_TOKEN_TTL_SECONDS } from '@gatehouse/identity';
+import {
+  IsBoolean,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  Length,
+  Matches,
+  Max,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import {
+  DEFAULT_ACCESS_TOKEN_TTL_SECONDS,
+  MAX_ACCESS_TOKEN_TTL_SECONDS,
+  MIN_ACCESS_TOKEN_TTL_SECONDS,
+} from '@gatehouse/identity';
 import { IsRedirectUrl } from '../url-rules';
 import { OAuthProvidersDto } from './oauth-providers.dto';
 import { OidcSettingsDto } from './oidc-settings.dto';
 import { PasswordMigrationSettingsDto } from './password-migration-settings.dto';
 import { SmsSettingsDto } from './sms-settings.dto';
 
-const HOSTNAME = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
+const HOSTNAME =
+  /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
 
 /**
  * `settings` of a project. A PATCH merges at the top level (given keys replace theirs, docs/api-contract.md §10);
  * a key set to null goes back to its default (is removed). Unknown keys are refused.
  */
 export class ProjectSettingsDto {
-  @ApiPropertyOptional({ type: String, nullable: true, example: 'https://app.example.com/callback' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: 'https://app.example.com/callback',
+  })
   @IsOptional()
   @IsRedirectUrl()
   default_redirect_url?: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'WebAuthn relying party id (a host name)', example: 'app.example.com' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description: 'WebAuthn relying party id (a host name)',
+    example: 'app.example.com',
+  })
   @IsOptional()
   @IsString()
   @Matches(HOSTNAME, { message: 'must be a lower-case host name such as app.example.com' })
@@ -37,50 +62,89 @@ export class ProjectSettingsDto {
   @IsBoolean()
   require_email_verification?: boolean | null;
 
-  @ApiPropertyOptional({ type: 'integer', nullable: true, minimum: MIN_ACCESS_TOKEN_TTL_SECONDS, maximum: MAX_ACCESS_TOKEN_TTL_SECONDS, default: DEFAULT_ACCESS_TOKEN_TTL_SECONDS })
+  @ApiPropertyOptional({
+    type: 'integer',
+    nullable: true,
+    minimum: MIN_ACCESS_TOKEN_TTL_SECONDS,
+    maximum: MAX_ACCESS_TOKEN_TTL_SECONDS,
+    default: DEFAULT_ACCESS_TOKEN_TTL_SECONDS,
+  })
   @IsOptional()
   @IsInt()
   @Min(MIN_ACCESS_TOKEN_TTL_SECONDS)
   @Max(MAX_ACCESS_TOKEN_TTL_SECONDS)
   access_token_ttl_seconds?: number | null;
 
-  @ApiPropertyOptional({ type: 'integer', nullable: true, minimum: 30, maximum: 86400, default: 600, description: 'How recent a proof of identity (auth_time) sensitive self-service actions need' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    nullable: true,
+    minimum: 30,
+    maximum: 86400,
+    default: 600,
+    description: 'How recent a proof of identity (auth_time) sensitive self-service actions need',
+  })
   @IsOptional()
   @IsInt()
   @Min(30)
   @Max(86400)
   reauthentication_max_age_seconds?: number | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'Page the verification mail links to (default: default_redirect_url)' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description: 'Page the verification mail links to (default: default_redirect_url)',
+  })
   @IsOptional()
   @IsRedirectUrl()
   email_verification_url?: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'Page the reset mail links to (default: default_redirect_url)' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description: 'Page the reset mail links to (default: default_redirect_url)',
+  })
   @IsOptional()
   @IsRedirectUrl()
   password_reset_url?: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'Page the invitation mail links to (default: default_redirect_url)' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description: 'Page the invitation mail links to (default: default_redirect_url)',
+  })
   @IsOptional()
   @IsRedirectUrl()
   invitation_url?: string | null;
 
-  @ApiPropertyOptional({ type: SmsSettingsDto, nullable: true, description: 'Hourly SMS budget and allowed countries; omitted members take their defaults' })
+  @ApiPropertyOptional({
+    type: SmsSettingsDto,
+    nullable: true,
+    description: 'Hourly SMS budget and allowed countries; omitted members take their defaults',
+  })
   @IsOptional()
   @IsObject()
   @ValidateNested()
   @Type(() => SmsSettingsDto)
   sms?: SmsSettingsDto | null;
 
-  @ApiPropertyOptional({ type: OidcSettingsDto, nullable: true, description: "The project's OpenID Connect provider; omitted members take their defaults, null resets it (off)" })
+  @ApiPropertyOptional({
+    type: OidcSettingsDto,
+    nullable: true,
+    description:
+      "The project's OpenID Connect provider; omitted members take their defaults, null resets it (off)",
+  })
   @IsOptional()
   @IsObject()
   @ValidateNested()
   @Type(() => OidcSettingsDto)
   oidc?: OidcSettingsDto | null;
 
-  @ApiPropertyOptional({ type: PasswordMigrationSettingsDto, nullable: true, description: 'Lazy password migration from an old system (docs/migration.md); null turns it off and forgets the secret' })
+  @ApiPropertyOptional({
+    type: PasswordMigrationSettingsDto,
+    nullable: true,
+    description:
+      'Lazy password migration from an old system (docs/migration.md); null turns it off and forgets the secret',
+  })
   @IsOptional()
   @IsObject()
   @ValidateNested()

@@ -5,7 +5,10 @@ import { IsMetadata } from '../../common/metadata';
 
 /** `POST /v1/admin/users` (CONTRACT §13): a user of one of the tenant's projects, by the sign-up rules. */
 export class CreateUserDto {
-  @ApiProperty({ format: 'uuid', description: "One of the tenant's projects; another tenant's or an unknown one is 404" })
+  @ApiProperty({
+    format: 'uuid',
+    description: "One of the tenant's projects; another tenant's or an unknown one is 404",
+  })
   @IsString()
   @MaxLength(64)
   project_id!: string;
@@ -14,7 +17,10 @@ export class CreateUserDto {
   @IsEmailAddress()
   email!: string;
 
-  @ApiPropertyOptional({ description: '8–128 characters (NFKC), not a common password, not the email or username. Omitted: the user has no password (a set-password invitation, a reset, a magic link or a social sign-in gives one a way in)' })
+  @ApiPropertyOptional({
+    description:
+      '8–128 characters (NFKC), not a common password, not the email or username. Omitted: the user has no password (a set-password invitation, a reset, a magic link or a social sign-in gives one a way in)',
+  })
   @ValidateIf((_, v) => v !== undefined)
   @IsString()
   @MaxLength(1024)
@@ -36,7 +42,11 @@ export class CreateUserDto {
   @IsMetadata()
   metadata?: Record<string, unknown>;
 
-  @ApiPropertyOptional({ default: false, description: 'Without a password: mail the user a set-password link (7 days, single use) to the project\'s `settings.password_reset_url`; `POST /v1/auth/password/reset` completes it. With a password: 400' })
+  @ApiPropertyOptional({
+    default: false,
+    description:
+      "Without a password: mail the user a set-password link (7 days, single use) to the project's `settings.password_reset_url`; `POST /v1/auth/password/reset` completes it. With a password: 400",
+  })
   @ValidateIf((_, v) => v !== undefined)
   @IsBoolean()
   send_invitation?: boolean;

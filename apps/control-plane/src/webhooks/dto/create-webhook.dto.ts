@@ -1,5 +1,15 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsBoolean, IsIn, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayNotEmpty,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsOptional,
+  IsString,
+  MaxLength,
+  ValidateIf,
+} from 'class-validator';
 import { WEBHOOK_ALL_EVENTS, WEBHOOK_EVENT_TYPES } from '@gatehouse/webhooks';
 
 export const EVENT_CHOICES: readonly string[] = [...WEBHOOK_EVENT_TYPES, WEBHOOK_ALL_EVENTS];
@@ -8,11 +18,17 @@ export const DESCRIPTION_MAX = 500;
 
 /** `POST /v1/admin/webhooks` (docs/api-contract.md §10): `{url, events, description?, enabled?}`. */
 export class CreateWebhookDto {
-  @ApiProperty({ example: 'https://example.com/webhooks/gatehouse', description: 'http(s) URL; private addresses are refused unless allowed' })
+  @ApiProperty({
+    example: 'https://example.com/webhooks/gatehouse',
+    description: 'http(s) URL; private addresses are refused unless allowed',
+  })
   @IsString()
   url!: string;
 
-  @ApiProperty({ example: ['user.created'], description: 'Event types to receive, or ["*"] for all' })
+  @ApiProperty({
+    example: ['user.created'],
+    description: 'Event types to receive, or ["*"] for all',
+  })
   @IsArray()
   @ArrayNotEmpty()
   @ArrayMaxSize(100)

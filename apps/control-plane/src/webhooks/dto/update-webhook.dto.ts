@@ -1,5 +1,15 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsBoolean, IsIn, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayNotEmpty,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsOptional,
+  IsString,
+  MaxLength,
+  ValidateIf,
+} from 'class-validator';
 import { DESCRIPTION_MAX, EVENT_CHOICES, EVENTS_MESSAGE } from './create-webhook.dto';
 
 /** `PATCH /v1/admin/webhooks/{id}`: any subset; `description: null` clears it, the others take no null. */
