@@ -28,6 +28,7 @@ export default tseslint.config(
     ignores: [
       'apps/console/src/**',
       'apps/auth-pages/src/**',
+      'libs/ui-shared/**',
       'packages/*/src/**',
       'packages/*/tsup.config.ts',
       'packages/tsup.shared.ts',
@@ -115,7 +116,8 @@ export default tseslint.config(
     },
   },
   {
-    // The console and the hosted auth pages are browser apps (their tsconfig.json: DOM, JSX); they import no library of the workspace.
+    // The console and the hosted auth pages are browser apps (their tsconfig.json: DOM, JSX); of the
+    // workspace they import only their shared lib, libs/ui-shared (type:ui), which imports nothing internal.
     files: [
       'apps/console/src/**/*.ts',
       'apps/console/src/**/*.tsx',
@@ -123,14 +125,31 @@ export default tseslint.config(
       'apps/auth-pages/src/**/*.ts',
       'apps/auth-pages/src/**/*.tsx',
       'apps/auth-pages/vite.config.mts',
+      'libs/ui-shared/src/**/*.ts',
+      'libs/ui-shared/src/**/*.tsx',
     ],
     languageOptions: {
       parserOptions: {
-        project: ['./apps/console/tsconfig.json', './apps/auth-pages/tsconfig.json'],
+        project: [
+          './apps/console/tsconfig.json',
+          './apps/auth-pages/tsconfig.json',
+          './libs/ui-shared/tsconfig.json',
+        ],
         tsconfigRootDir: import.meta.dirname,
       },
     },
+    plugins: { '@nx': nx },
     rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          depConstraints: [
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:ui'] },
+            { sourceTag: 'type:ui', onlyDependOnLibsWithTags: [] },
+          ],
+        },
+      ],
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/consistent-type-imports': [
         'error',
@@ -147,7 +166,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['@gatehouse/*'],
+              group: ['@gatehouse/*', '!@gatehouse/ui-shared'],
               message: 'The browser apps talk to the services over their public APIs only.',
             },
           ],

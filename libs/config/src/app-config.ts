@@ -84,4 +84,8 @@ export interface AppConfig {
     /** Addresses that provider calls (discovery, keys, token, userinfo, emails) may reach besides public ones. */
     readonly allowPrivateUrls: PrivateUrlMode;
   };
+  readonly dns: {
+    /** Servers (`ip` or `ip:port`, `[v6]:port`) for domain verification's TXT lookups; empty: the system's. */
+    readonly resolvers: readonly string[];
+  };
 }

@@ -109,6 +109,9 @@ export class EnvSchema {
   // --- oauth ---
   @IsOptional() @Type(() => Number) @IsInt() @Min(100) @Max(60000) OAUTH_TIMEOUT_MS?: number;
   @IsOptional() @IsIn(PRIVATE_URLS) OAUTH_ALLOW_PRIVATE_URLS?: string;
+
+  // --- dns ---
+  @IsOptional() @IsString() DNS_RESOLVERS?: string;
 }
 
 export const ENV_KEYS = [
@@ -154,4 +157,5 @@ export const ENV_KEYS = [
   'WEBHOOK_TIMEOUT_MS',
   'OAUTH_TIMEOUT_MS',
   'OAUTH_ALLOW_PRIVATE_URLS',
+  'DNS_RESOLVERS',
 ] as const satisfies readonly (keyof EnvSchema)[];

@@ -103,6 +103,25 @@ describe('loadConfig', () => {
     expect(modes({ NODE_ENV: 'test' })).toEqual(['none', 'none']);
   });
 
+  it('reads DNS_RESOLVERS as ip[:port] entries ([ipv6]:port), empty meaning the system resolver', () => {
+    expect(loadConfig({ ENCRYPTION_KEY: KEY }).dns.resolvers).toEqual([]);
+    expect(
+      loadConfig({ ENCRYPTION_KEY: KEY, DNS_RESOLVERS: '1.1.1.1, 127.0.0.1:5353,[::1]:53,::1' }).dns
+        .resolvers,
+    ).toEqual(['1.1.1.1', '127.0.0.1:5353', '[::1]:53', '::1']);
+    for (const bad of [
+      'dns.example',
+      '1.1.1.1:0',
+      '1.1.1.1:70000',
+      '300.1.1.1',
+      '[1.1.1.1]:53',
+      '1.1.1.1,',
+    ])
+      expect(() => loadConfig({ ENCRYPTION_KEY: KEY, DNS_RESOLVERS: bad })).toThrow(
+        /^DNS_RESOLVERS: "/,
+      );
+  });
+
   it('reads WEBHOOK_ALLOW_PRIVATE_URLS and OAUTH_ALLOW_PRIVATE_URLS as false, loopback or true', () => {
     const modes = (value: string) => {
       const c = loadConfig({

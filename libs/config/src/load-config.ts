@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { isIPv4, isIPv6 } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
@@ -81,6 +82,27 @@ function deliveryTransport<T extends string>(
   return 'log';
 }
 
+/**
+ * `DNS_RESOLVERS`: comma-separated `ip`, `ip:port` (IPv4) or `[ip]:port` / `ip` (IPv6), as Node's
+ * `Resolver.setServers` takes them; a problem line for each entry that is not one.
+ */
+export function parseDnsResolvers(list: string | undefined, problems: string[]): string[] {
+  if (list === undefined || list.trim() === '') return [];
+  const servers: string[] = [];
+  for (const raw of list.split(',')) {
+    const entry = raw.trim();
+    const v6 = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(entry);
+    const v4 = /^([\d.]+)(?::(\d{1,5}))?$/.exec(entry);
+    const [ip, port] = v6 ? [v6[1], v6[2]] : v4 ? [v4[1], v4[2]] : [entry, undefined];
+    const ipOk = v6 || !v4 ? isIPv6(ip) : isIPv4(ip);
+    const portOk = port === undefined || (Number(port) >= 1 && Number(port) <= 65535);
+    if (!ipOk || !portOk)
+      problems.push(`DNS_RESOLVERS: "${entry}" is not an ip or ip:port ([ipv6]:port)`);
+    else servers.push(entry);
+  }
+  return servers;
+}
+
 function describe(errors: ValidationError[]): string[] {
   return errors.map((e) => `${e.property}: ${Object.values(e.constraints ?? {}).join('; ')}`);
 }
@@ -120,6 +142,7 @@ export function loadConfig(source: Record<string, string | undefined>): AppConfi
     SMS_DELIVERY,
     deliveryProblems,
   );
+  const dnsResolvers = parseDnsResolvers(env.DNS_RESOLVERS, deliveryProblems);
   if (deliveryProblems.length > 0) throw new ConfigError(deliveryProblems);
   const trust = env.TRUST_PROXY?.trim();
   const config: AppConfig = {
@@ -192,6 +215,7 @@ export function loadConfig(source: Record<string, string | undefined>): AppConfi
       timeoutMs: env.OAUTH_TIMEOUT_MS ?? 10000,
       allowPrivateUrls: privateUrlMode(env.OAUTH_ALLOW_PRIVATE_URLS, localDevelopment),
     },
+    dns: { resolvers: dnsResolvers },
   };
   return deepFreeze(config);
 }

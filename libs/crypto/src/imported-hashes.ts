@@ -48,7 +48,7 @@ const scryptAsync = promisify(scrypt) as (
 ) => Promise<Buffer>;
 
 /**
- * The work budget of one verification (CONTRACT §12): at most 64 MiB of memory and about a second
+ * The work budget of one verification (docs/api-contract.md §12): at most 64 MiB of memory and about a second
  * of one core, measured per scheme on a 2-core Intel Xeon host with its reference implementation
  * (docs/migration.md, "Work budget"). A hash beyond it is refused at import, and one stored before
  * the budget existed is refused at sign-in without being computed (`importedHashOverBudget`).
@@ -93,7 +93,7 @@ function intIn(value: string | undefined, min: number, max: number): number | nu
 }
 
 /**
- * Reads an import line's `password_hash` (CONTRACT §12): a string that names its scheme (modular
+ * Reads an import line's `password_hash` (docs/api-contract.md §12): a string that names its scheme (modular
  * crypt `$2a$`/`$2b$`/`$2y$`, PHC `$argon2id$`/`$argon2i$`/`$scrypt$`/`$pbkdf2$`/`$pbkdf2-sha256$`/
  * `$pbkdf2-sha512$`, Django `pbkdf2_sha256$`/`pbkdf2_sha1$`), or an object for Firebase's modified
  * scrypt and for salted plain digests. Refuses what it cannot verify later, work beyond the limits,

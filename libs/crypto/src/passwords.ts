@@ -42,7 +42,7 @@ export function bcryptCostOf(hash: string): number {
 }
 
 /**
- * A stored hash as an import line's `password_hash` (CONTRACT §12): the string where the scheme
+ * A stored hash as an import line's `password_hash` (docs/api-contract.md §12): the string where the scheme
  * names itself, else the object form (ours and Firebase's carry their parameters).
  */
 export function exportedPasswordHash(

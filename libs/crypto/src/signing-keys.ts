@@ -92,8 +92,10 @@ export interface AccessTokenClaims {
   adm: boolean;
   /** When the user last proved a credential (seconds); absent in tokens issued before it existed. */
   auth_time?: number;
-  /** RFC 8693 §4.1 actor: the admin acting as the user in an impersonated session (CONTRACT §13). */
+  /** RFC 8693 §4.1 actor: the admin acting as the user in an impersonated session (docs/api-contract.md §13). */
   act?: { sub: string };
+  /** The session's active organization and the member's role and permissions there (docs/api-contract.md §14). */
+  org?: { id: string; slug: string; role: string; permissions: string[] };
   iat: number;
   exp: number;
 }

@@ -1,6 +1,8 @@
 /** The database: TypeORM entities, migrations, the data source, prepared-statement helpers and what PostgreSQL errors mean. */
 export * from './api-key.entity';
 export * from './api-resource.entity';
+export * from './project-permission.entity';
+export * from './project-role.entity';
 export { ProjectScoped, TenantScoped, UserScoped } from './scoped-entity';
 export * from './audit-event.entity';
 export * from './invitation.entity';
@@ -13,6 +15,7 @@ export * from './oauth-transaction.entity';
 export * from './one-time-token.entity';
 export * from './organization-member.entity';
 export * from './organization.entity';
+export * from './organization-domain.entity';
 export * from './outbox-event.entity';
 export * from './passkey.entity';
 export * from './password-credential.entity';

@@ -4,7 +4,7 @@ import { ProjectScoped } from './scoped-entity';
 export type TokenEndpointAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'none';
 
 /**
- * A relying party of a project's OpenID Connect provider (CONTRACT §11). `client_id` is UNIQUE
+ * A relying party of a project's OpenID Connect provider (docs/api-contract.md §11). `client_id` is UNIQUE
  * in the database; the secret of a confidential client is stored as its SHA-256 (it is 256 random
  * bits, so a fast hash is enough) and shown once.
  */

@@ -22,6 +22,10 @@ export class OAuthGrant extends UserScoped {
   @Column('jsonb', { default: [] })
   scopes: string[];
 
+  /** The organization the last authorization request named (`organization=`); its tokens' `org` while a member. */
+  @Column('uuid', { nullable: true })
+  organizationId: string | null;
+
   @Column({ type: 'timestamptz', nullable: true })
   revokedAt: Date | null;
 }

@@ -1,6 +1,7 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 
-export type MemberRole = 'admin' | 'member';
+/** A role key of the organization's project: the built-in `admin` or `member`, or a custom role (docs/api-contract.md §14). */
+export type MemberRole = string;
 
 /** Primary key (organization_id, user_id). */
 @Entity('organization_members')

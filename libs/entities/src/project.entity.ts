@@ -13,7 +13,7 @@ export interface ProjectSettings {
   oauth_providers?: Record<string, Record<string, unknown>>;
   /** Hourly SMS budget and allowed countries; absent members take their defaults (`projectSmsSettings`). */
   sms?: { max_per_hour?: number; allowed_countries?: string[] };
-  /** The project's OpenID Connect provider (CONTRACT §11); off unless `enabled`. */
+  /** The project's OpenID Connect provider (docs/api-contract.md §11); off unless `enabled`. */
   oidc?: {
     enabled?: boolean;
     login_url?: string | null;
@@ -28,6 +28,10 @@ export interface ProjectSettings {
     timeout_ms?: number;
     secret_encrypted?: string;
   };
+  /** What end users may do with organizations (docs/api-contract.md §14). */
+  organizations?: { allow_user_create?: boolean };
+  /** Custom claims: claim name → template (docs/api-contract.md §14, libs/identity token-claims.ts). */
+  token_claims?: Record<string, string>;
   [key: string]: unknown;
 }
 

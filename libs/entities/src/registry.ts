@@ -1,5 +1,7 @@
 import { ApiKey } from './api-key.entity';
 import { ApiResource } from './api-resource.entity';
+import { ProjectPermission } from './project-permission.entity';
+import { ProjectRole } from './project-role.entity';
 import { AuditEvent } from './audit-event.entity';
 import { Invitation } from './invitation.entity';
 import { MfaBackupCode } from './mfa-backup-code.entity';
@@ -23,12 +25,18 @@ import { PasswordMigration1795307400000 } from './migrations/1795307400000-Passw
 import { OAuthClientTrust1795307600000 } from './migrations/1795307600000-OAuthClientTrust';
 import { AddOAuthClientRequirements1795307900000 } from './migrations/1795307900000-AddOAuthClientRequirements';
 import { CreateApiResources1795307850000 } from './migrations/1795307850000-CreateApiResources';
+import { ProjectRoles1795308000000 } from './migrations/1795308000000-ProjectRoles';
+import { ActiveOrganization1795308100000 } from './migrations/1795308100000-ActiveOrganization';
+import { OrganizationSettings1795308200000 } from './migrations/1795308200000-OrganizationSettings';
+import { OrganizationDomains1795308300000 } from './migrations/1795308300000-OrganizationDomains';
+import { OAuthGrantOrganization1795308400000 } from './migrations/1795308400000-OAuthGrantOrganization';
 import { SupportOperations1795307750000 } from './migrations/1795307750000-SupportOperations';
 import { OAuthClient } from './oauth-client.entity';
 import { OAuthGrant } from './oauth-grant.entity';
 import { OAuthIdentity } from './oauth-identity.entity';
 import { OAuthTransaction } from './oauth-transaction.entity';
 import { OneTimeToken } from './one-time-token.entity';
+import { OrganizationDomain } from './organization-domain.entity';
 import { OrganizationMember } from './organization-member.entity';
 import { Organization } from './organization.entity';
 import { OutboxEvent } from './outbox-event.entity';
@@ -62,8 +70,11 @@ export const ENTITIES = [
   OAuthClient,
   OAuthGrant,
   ApiResource,
+  ProjectPermission,
+  ProjectRole,
   Organization,
   OrganizationMember,
+  OrganizationDomain,
   Invitation,
   Webhook,
   OutboxEvent,
@@ -93,4 +104,9 @@ export const MIGRATIONS = [
   SupportOperations1795307750000,
   CreateApiResources1795307850000,
   AddOAuthClientRequirements1795307900000,
+  ProjectRoles1795308000000,
+  ActiveOrganization1795308100000,
+  OrganizationSettings1795308200000,
+  OrganizationDomains1795308300000,
+  OAuthGrantOrganization1795308400000,
 ];

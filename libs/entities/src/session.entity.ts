@@ -28,7 +28,11 @@ export class Session extends UserScoped {
   @Column('text', { nullable: true })
   revokeReason: string | null;
 
-  /** The admin who opened this session by an impersonation link (CONTRACT §13); null for the user's own. */
+  /** The admin who opened this session by an impersonation link (docs/api-contract.md §13); null for the user's own. */
   @Column('uuid', { nullable: true })
   impersonatorId: string | null;
+
+  /** The organization its access tokens speak for (`org` claim, docs/api-contract.md §14); null: none. */
+  @Column('uuid', { nullable: true })
+  activeOrganizationId: string | null;
 }

@@ -27,7 +27,7 @@ const HEADERS_TOO_LARGE = {
 const TOO_LARGE = { slug: 'payload-too-large', title: 'Payload Too Large' } as const;
 
 /**
- * The answer to each kind of refusal (CONTRACT §4): a header block over the limit is 431
+ * The answer to each kind of refusal (docs/api-contract.md §4): a header block over the limit is 431
  * `headers-too-large`, oversized chunk extensions (part of the body) 413 `payload-too-large`,
  * anything malformed or incomplete `bad-request` (400; 408 when the request did not arrive in
  * time). Null for socket errors (reset, broken pipe), which no answer can reach.

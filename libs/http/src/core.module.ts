@@ -1,7 +1,6 @@
 import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { getStorageToken, type ThrottlerStorage } from '@nestjs/throttler';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { CacheModule, Clock, HealthModule, PlatformConfigModule } from '@gatehouse/platform';
 import {
@@ -12,6 +11,7 @@ import {
 } from '@gatehouse/problem-details';
 import { createHttpApp, type HttpAppOptions } from './create-http-app';
 import { globalRateLimitMiddleware } from './rate-limits/global-rate-limit.middleware';
+import { GlobalRateLimiter } from './rate-limits/global-rate-limiter';
 import { RateLimitsModule } from './rate-limits/rate-limits.module';
 import { endpointRateLimitLookup, type EndpointRateLimit } from './rate-limits/rate-limits.service';
 
@@ -64,7 +64,7 @@ export async function buildHttpApp(
       opts.beforeBody?.(app);
       app.use(
         globalRateLimitMiddleware(
-          app.get<ThrottlerStorage>(getStorageToken()),
+          app.get(GlobalRateLimiter),
           app.get<AppConfig>(APP_CONFIG),
           endpointRateLimit,
         ),

@@ -25,6 +25,12 @@ export interface HttpAppOptions {
   logger?: boolean;
   /** Serve OpenAPI and Swagger UI at /docs (default true). */
   docs?: boolean;
+  /**
+   * Build only the OpenAPI document (`servedOpenApiDocument`): the module graph is registered
+   * without creating a provider (Nest's preview mode), so nothing connects to the database, Redis or
+   * the queues, and the app cannot serve (`console:api`).
+   */
+  documentOnly?: boolean;
 }
 
 /** Lists the routes Express knows after Nest registered them. */
@@ -112,6 +118,23 @@ export function servedOpenApiDocument(app: object): OpenAPIObject | undefined {
   return DOCUMENTS.get(app);
 }
 
+/** The app's OpenAPI document: its routes, the security schemes and the problem answers. */
+function openApiDocument(app: INestApplication, opts: HttpAppOptions): OpenAPIObject {
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle(`Gatehouse ${opts.name}`)
+      .setDescription(opts.description)
+      .setVersion('1')
+      .addBearerAuth()
+      .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Service-Project-Key' }, 'project-key')
+      .addCookieAuth('service_session')
+      .build(),
+  );
+  documentProblems(document);
+  return document;
+}
+
 /**
  * Builds an HTTP app the same way for all three services: JSON-only bodies with a size limit,
  * trace ids, one log line per request, trusted proxies, OpenAPI at /docs. Not listening yet.
@@ -121,6 +144,15 @@ export async function createHttpApp(
   config: AppConfig,
   opts: HttpAppOptions,
 ): Promise<NestExpressApplication> {
+  if (opts.documentOnly) {
+    const app = await NestFactory.create<NestExpressApplication>(module, {
+      preview: true,
+      logger: false,
+      abortOnError: false,
+    });
+    DOCUMENTS.set(app, openApiDocument(app, opts));
+    return app;
+  }
   const logger = createLogger(config, opts.name);
   const app = await NestFactory.create<NestExpressApplication>(module, {
     bodyParser: false,
@@ -143,18 +175,7 @@ export async function createHttpApp(
   opts.configure?.(app);
 
   if (opts.docs !== false) {
-    const document = SwaggerModule.createDocument(
-      app,
-      new DocumentBuilder()
-        .setTitle(`Gatehouse ${opts.name}`)
-        .setDescription(opts.description)
-        .setVersion('1')
-        .addBearerAuth()
-        .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Service-Project-Key' }, 'project-key')
-        .addCookieAuth('service_session')
-        .build(),
-    );
-    documentProblems(document);
+    const document = openApiDocument(app, opts);
     DOCUMENTS.set(app, document);
     SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/openapi.json' });
   }

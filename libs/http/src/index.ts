@@ -32,4 +32,7 @@ export {
   type RateLimitRule,
 } from './rate-limits/rate-limits.service';
 export { rateLimitClient } from './rate-limits/client-address';
-export { WebAppFiles, webAppCsp } from './web-app-files';
+export { GLOBAL_RATE_LIMIT, GLOBAL_RATE_LIMIT_SYNC } from './rate-limits/global-rate-limiter';
+export { sendWebAppAsset, sendWebAppPage, WebAppFiles, webAppCsp } from './web-app-files';
+export * from './pagination';
+export { PaginationResponse } from './pagination.response';

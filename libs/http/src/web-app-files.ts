@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { Response } from 'express';
 
 /** Hashed file names only (Vite's `name-hash.ext`): nothing else under assets/ is ever read. */
 const ASSET_NAME = /^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.(?:js|css|svg|png|woff2?)$/;
@@ -64,4 +65,21 @@ export function webAppCsp(nonce: string, authOrigin: string): string {
     "frame-ancestors 'none'",
     "object-src 'none'",
   ].join('; ');
+}
+
+/** Sends a hashed asset (`WebAppFiles.asset`): cached for a year (its name changes with its content), never sniffed. */
+export function sendWebAppAsset(res: Response, file: string): void {
+  res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.sendFile(file, { dotfiles: 'deny', cacheControl: false, lastModified: false });
+}
+
+/** Sends the app's page (`WebAppFiles.page`) under `csp`: never sniffed, framed, referred or cached. */
+export function sendWebAppPage(res: Response, html: string, csp: string): void {
+  res.setHeader('Content-Security-Policy', csp);
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('X-Frame-Options', 'DENY');
+  res.setHeader('Referrer-Policy', 'no-referrer');
+  res.setHeader('Cache-Control', 'no-store');
+  res.type('html').send(html);
 }

@@ -8,6 +8,7 @@ import {
   verifyAccessToken,
   type AccessTokenClaims,
 } from '@gatehouse/crypto';
+import type { OrganizationClaim } from '@gatehouse/organizations';
 import { CacheStore, Clock } from '@gatehouse/platform';
 import { SessionsRepository } from './sessions/sessions.repository';
 import {
@@ -42,6 +43,10 @@ export interface IssueTokenInput {
   activeKid?: string | null;
   /** The admin acting as the user (an impersonated session): the token carries `act: {sub}` (RFC 8693 §4.1). */
   impersonatorId?: string | null;
+  /** The session's active organization (`org` claim); absent or null: none. */
+  organization?: OrganizationClaim | null;
+  /** The project's custom claims, rendered (`renderTokenClaims`); registered claims win over them. */
+  claims?: Record<string, unknown>;
 }
 
 /** A token whose signature and claims checked out, with the kid that signed it. */
@@ -86,6 +91,7 @@ export class AccessTokensService {
     const ttl = input.ttlSeconds ?? DEFAULT_ACCESS_TOKEN_TTL_SECONDS;
     const iat = Math.floor((input.issuedAt?.getTime() ?? this.clock.nowMs()) / 1000);
     const claims: AccessTokenClaims = {
+      ...input.claims,
       iss: this.issuer(input.projectId),
       aud: input.projectId,
       sub: input.userId,
@@ -94,6 +100,7 @@ export class AccessTokensService {
       adm: input.isAdmin,
       auth_time: input.authTime ? Math.floor(input.authTime.getTime() / 1000) : iat,
       ...(input.impersonatorId ? { act: { sub: input.impersonatorId } } : {}),
+      ...(input.organization ? { org: input.organization } : {}),
       iat,
       exp: iat + ttl,
     };

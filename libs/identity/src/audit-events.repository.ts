@@ -18,7 +18,7 @@ export interface AuditEventRow {
   ip_address: string | null;
   user_agent: string | null;
   created_at: Date;
-  /** The event's `data` (CONTRACT §13): what changed, why a sign-in failed, an import's counts; `{}` when nothing. */
+  /** The event's `data` (docs/api-contract.md §13): what changed, why a sign-in failed, an import's counts; `{}` when nothing. */
   metadata: Record<string, unknown>;
 }
 
@@ -64,7 +64,7 @@ const ACTIVITY_ACTIONS = `('session.created', 'user.created', 'user.sign_in_fail
 
 export interface AuditFilter {
   action?: string;
-  /** `user.*`: actions starting with `user.` (CONTRACT §13). */
+  /** `user.*`: actions starting with `user.` (docs/api-contract.md §13). */
   actionPrefix?: string;
   /** Events whose actor or resource is this user. */
   userId?: string;

@@ -53,6 +53,7 @@ export {
   totpSecretAad,
 } from './credentials/mfa-factors.repository';
 export { OAuthIdentitiesRepository } from './credentials/oauth-identities.repository';
+export { PasskeysRepository } from './credentials/passkeys.repository';
 export {
   mailedToCurrentAddress,
   OneTimeTokensRepository,
@@ -74,6 +75,7 @@ export {
 export { ProjectsRepository, projectsNamedByKeySql } from './projects/projects.repository';
 export {
   assertSameOriginForCookie,
+  ClientMeta,
   originAllowed,
   originAllowedSql,
   originRefused,
@@ -156,3 +158,24 @@ export {
   OIDC_STANDARD_SCOPES,
   SCOPE_TOKEN,
 } from './api-resources/api-resource-rules';
+export {
+  INVITATION_TTL_MS,
+  invitationLink,
+  OrganizationInvitations,
+  type InvitationRequest,
+  type InvitingProject,
+} from './organizations/organization-invitations';
+export { InvitationResponse, toInvitationResponse } from './organizations/invitation.response';
+export {
+  claimSourcesSql,
+  renderClaimSources,
+  renderTokenClaims,
+  RESERVED_CLAIMS,
+  TOKEN_CLAIMS_MAX,
+  TOKEN_CLAIMS_RENDERED_MAX,
+  tokenClaimsProblems,
+  validTokenClaims,
+  type ClaimSources,
+  type ClaimSourcesRow,
+} from './token-claims';
+export { applicationPageLink, type ApplicationPage } from './application-links';

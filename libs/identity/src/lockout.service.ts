@@ -23,7 +23,7 @@ const MFA_FAILURE_WINDOW_MS = 30 * 24 * 3600_000;
 const LEVEL_MEMORY_MS = 30 * 24 * 3600_000;
 
 /**
- * The reason word of CONTRACT §13 for an attempt the lockout refused before any secret was
+ * The reason word of docs/api-contract.md §13 for an attempt the lockout refused before any secret was
  * checked (`beginAttempt`): `locked` while the account is locked, `rate_limited` when it found no
  * free slot in time; null for anything else.
  */

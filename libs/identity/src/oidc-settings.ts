@@ -1,6 +1,6 @@
 import type { ProjectSettings } from '@gatehouse/entities';
 
-/** `settings.oidc` of a project (docs/api-contract.md §15, CONTRACT §11), every member present. */
+/** `settings.oidc` of a project (docs/api-contract.md §11), every member present. */
 export interface ProjectOidcSettings {
   /** Whether the project's OpenID Connect provider answers (discovery of a disabled one is 404). */
   enabled: boolean;

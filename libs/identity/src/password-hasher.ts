@@ -38,7 +38,7 @@ export interface HashOwner {
  *   PASSWORD_HASH_CONCURRENCY at once (default: one per core), the rest in order. bcrypt runs on
  *   libuv's thread pool, four threads by default: on a machine with fewer cores, four hashes at
  *   once would crowd the event loop off the CPU, and every other request with it.
- * - Imported hashes (any other scheme or cost, up to the work budget of CONTRACT §12: 64 MiB and
+ * - Imported hashes (any other scheme or cost, up to the work budget of docs/api-contract.md §12: 64 MiB and
  *   about a second): beside ours, one at a time per project and at most half of
  *   PASSWORD_HASH_CONCURRENCY (at least one) at once, projects taking turns, at most
  *   IMPORTED_WAITING_PER_PROJECT waiting per project. One project's expensive hashes therefore

@@ -1,6 +1,8 @@
+import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
 import { requestCookie } from '@gatehouse/http';
 import { ProblemError } from '@gatehouse/problem-details';
+import type { RequestMeta } from './event-recorder';
 
 export const SESSION_COOKIE = 'service_session';
 export const REFRESH_COOKIE = 'service_refresh_token';
@@ -72,7 +74,12 @@ export function assertSameOriginForCookie(
   if (!originAllowed(originToCheck(req, via), allowedOrigins)) throw originRefused();
 }
 
-export function requestMeta(req: Request): { ip: string | null; userAgent: string | null } {
+export function requestMeta(req: Request): RequestMeta {
   const ua = req.headers['user-agent'];
   return { ip: req.ip ?? null, userAgent: typeof ua === 'string' ? ua.slice(0, 512) : null };
 }
+
+/** A route parameter: the caller's IP and user agent, as `requestMeta` reads them from the request. */
+export const ClientMeta = createParamDecorator((_: unknown, ctx: ExecutionContext): RequestMeta =>
+  requestMeta(ctx.switchToHttp().getRequest<Request>()),
+);

@@ -35,6 +35,16 @@ export interface ActiveSigningKey {
 }
 
 /**
+ * SQL for statements of other tables that read the signing keys in the same round trip: the kid
+ * of the active ES256 key of the project `projectRef` (it signs the next access token), and
+ * whether the key `kidRef` has been revoked.
+ */
+export const activeKidSql = (projectRef: string) =>
+  `(SELECT k.kid FROM signing_keys k WHERE k.project_id = ${projectRef} AND k.status = 'active' AND k.algorithm = 'ES256')`;
+export const revokedKidSql = (kidRef: string) =>
+  `EXISTS (SELECT 1 FROM signing_keys k WHERE k.kid = ${kidRef} AND k.status = 'revoked')`;
+
+/**
  * Signing keys per project and algorithm: ES256 keys sign our access tokens (and ID tokens by
  * default); RS256 keys only the OpenID Connect provider's tokens for clients that ask for RS256.
  * Each algorithm has at most one active key (partial unique index). Private keys are sealed with
@@ -45,16 +55,6 @@ export interface ActiveSigningKey {
  * refused at once through the shared revocation marks (AccessTokensService), so a stale cache
  * never accepts it.
  */
-/**
- * SQL for statements of other tables that read the signing keys in the same round trip: the kid
- * of the active ES256 key of the project `projectRef` (it signs the next access token), and
- * whether the key `kidRef` has been revoked.
- */
-export const activeKidSql = (projectRef: string) =>
-  `(SELECT k.kid FROM signing_keys k WHERE k.project_id = ${projectRef} AND k.status = 'active' AND k.algorithm = 'ES256')`;
-export const revokedKidSql = (kidRef: string) =>
-  `EXISTS (SELECT 1 FROM signing_keys k WHERE k.kid = ${kidRef} AND k.status = 'revoked')`;
-
 @Injectable()
 export class SigningKeysService {
   private readonly publicKeys = new Map<string, CachedPublicKey>();

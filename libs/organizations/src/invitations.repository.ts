@@ -40,6 +40,21 @@ export class InvitationsRepository {
     });
   }
 
+  /** How many pending, unexpired invitations to the project's organizations give `role` (it cannot be deleted meanwhile). */
+  async countPendingWithRole(
+    manager: EntityManager,
+    projectId: string,
+    role: string,
+    now: Date,
+  ): Promise<number> {
+    const [{ n }] = await manager.query<[{ n: number }]>(
+      `SELECT count(*)::int AS n FROM invitations i JOIN organizations o ON o.id = i.organization_id
+        WHERE o.project_id = $1 AND i.role = $2 AND i.status = 'pending' AND i.expires_at > $3`,
+      [projectId, role, now],
+    );
+    return n;
+  }
+
   /** A pending, unexpired invitation of this email (case-insensitive) to the organization. */
   findOpenForEmail(
     manager: EntityManager,

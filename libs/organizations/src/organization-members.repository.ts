@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { MemberRole } from '@gatehouse/entities';
 import type { Page } from './page';
+import { memberPermissionsSql, type OrganizationClaim } from './roles';
 
 export interface MemberRow {
   organization_id: string;
@@ -60,9 +61,9 @@ export class OrganizationMembersRepository {
   }
 
   /**
-   * Makes the user a member with `role` (an accepted invitation); an existing member keeps the
-   * higher of both roles (an invitation never demotes, so it cannot break the last-admin rule).
-   * Returns the resulting role.
+   * Makes the user a member with `role` (an accepted invitation); an existing member keeps their
+   * role unless the invitation makes them `admin` (an invitation never demotes, so it cannot break
+   * the last-admin rule, and custom roles have no order to compare). Returns the resulting role.
    */
   async join(
     manager: EntityManager,
@@ -75,7 +76,7 @@ export class OrganizationMembersRepository {
     const rows: { role: MemberRole }[] = await manager.query(
       `INSERT INTO organization_members (organization_id, user_id, tenant_id, role) VALUES ($1, $2, $3, $4)
        ON CONFLICT (organization_id, user_id) DO UPDATE
-         SET role = CASE WHEN organization_members.role = 'admin' OR EXCLUDED.role = 'admin' THEN 'admin' ELSE 'member' END,
+         SET role = CASE WHEN EXCLUDED.role = 'admin' THEN 'admin' ELSE organization_members.role END,
              updated_at = CASE WHEN organization_members.role = EXCLUDED.role OR organization_members.role = 'admin' THEN organization_members.updated_at ELSE now() END
        RETURNING role`,
       [m.organizationId, m.userId, m.tenantId, m.role],
@@ -173,6 +174,16 @@ export class OrganizationMembersRepository {
     );
   }
 
+  /** How many members of the project's organizations hold `role` (a held role cannot be deleted). */
+  async countHolding(manager: EntityManager, projectId: string, role: string): Promise<number> {
+    const [{ n }] = await manager.query<[{ n: number }]>(
+      `SELECT count(*)::int AS n FROM organization_members m JOIN organizations o ON o.id = m.organization_id
+        WHERE o.project_id = $1 AND m.role = $2`,
+      [projectId, role],
+    );
+    return n;
+  }
+
   async countAdmins(manager: EntityManager, organizationId: string): Promise<number> {
     const [{ n }] = await manager.query<[{ n: number }]>(
       `SELECT count(*)::int AS n FROM organization_members WHERE organization_id = $1 AND role = 'admin'`,
@@ -194,6 +205,58 @@ export class OrganizationMembersRepository {
       [organizationId, projectId, email],
     );
     return rows.length > 0;
+  }
+
+  /**
+   * The user's membership of an organization of the project as an `org` claim with the
+   * organization's name and its `require_mfa` policy, or null when they are not a member there. Takes the organization's row
+   * FOR SHARE, so a removal or role change (which lock it FOR UPDATE) waits for the caller's
+   * transaction and the claim it issues.
+   */
+  async lockClaim(
+    manager: EntityManager,
+    projectId: string,
+    userId: string,
+    organizationId: string,
+  ): Promise<(OrganizationClaim & { name: string; require_mfa: boolean }) | null> {
+    const rows: (OrganizationClaim & { name: string; require_mfa: boolean })[] =
+      await manager.query(
+        `SELECT o.id, o.name, o.slug, m.role, ${memberPermissionsSql('m', 'o')} AS permissions,
+              COALESCE((o.settings ->> 'require_mfa')::boolean, false) AS require_mfa
+         FROM organizations o JOIN organization_members m ON m.organization_id = o.id AND m.user_id = $2
+        WHERE o.id = $3 AND o.project_id = $1
+          FOR SHARE OF o`,
+        [projectId, userId, organizationId],
+      );
+    return rows[0] ?? null;
+  }
+
+  /** A member's role and the permissions it grants in the organization, or null for a non-member. */
+  async access(
+    manager: EntityManager,
+    organizationId: string,
+    userId: string,
+  ): Promise<{ role: string; permissions: string[] } | null> {
+    const rows: { role: string; permissions: string[] }[] = await manager.query(
+      `SELECT m.role, ${memberPermissionsSql('m', 'o')} AS permissions
+         FROM organization_members m JOIN organizations o ON o.id = m.organization_id
+        WHERE m.organization_id = $1 AND m.user_id = $2`,
+      [organizationId, userId],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** The user's organizations in the project with their role and permissions, by name (`GET /v1/auth/organizations`). */
+  claimsOfUser(
+    projectId: string,
+    userId: string,
+  ): Promise<(OrganizationClaim & { name: string })[]> {
+    return this.dataSource.query(
+      `SELECT o.id, o.name, o.slug, m.role, ${memberPermissionsSql('m', 'o')} AS permissions
+         FROM organization_members m JOIN organizations o ON o.id = m.organization_id
+        WHERE m.user_id = $1 AND o.project_id = $2 ORDER BY o.name, o.id`,
+      [userId, projectId],
+    );
   }
 
   /** The organizations a user belongs to, with the role (for `GET /v1/admin/users/{id}`). */

@@ -10,6 +10,7 @@ export const PROBLEM_TYPES = {
   forbidden: { status: 403, title: 'Forbidden' },
   'account-disabled': { status: 403, title: 'Account Disabled' },
   'reauthentication-required': { status: 403, title: 'Reauthentication Required' },
+  'mfa-required': { status: 403, title: 'MFA Required' },
   'not-found': { status: 404, title: 'Not Found' },
   'method-not-allowed': { status: 405, title: 'Method Not Allowed' },
   conflict: { status: 409, title: 'Conflict' },

@@ -12,31 +12,40 @@ import type { QueueName } from './queue-names';
 const PREFIX = 'gatehouse';
 /** Longest wait for a worker's jobs in progress at shutdown (below SHUTDOWN_GRACE_MS's default). */
 const CONSUMER_STOP_MS = 8000;
+/** Longest wait for a forced disconnect once a graceful close ran out of time. */
+const FORCED_CLOSE_MS = 1000;
 
-/** Waits for `op`, but no longer than `ms`; then runs `fallback` (a forced close). */
-async function withDeadline(
-  op: Promise<unknown>,
-  ms: number,
-  fallback: () => Promise<unknown>,
-): Promise<void> {
+/** True when `op` settled (either way) within `ms`. */
+async function settledWithin(op: Promise<unknown>, ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<'late'>((resolve) => {
-    timer = setTimeout(() => resolve('late'), ms);
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
   });
   try {
-    if (
-      (await Promise.race([
-        op.then(
-          () => 'done' as const,
-          () => 'done' as const,
-        ),
-        late,
-      ])) === 'late'
-    )
-      await fallback().catch(() => undefined);
+    return await Promise.race([
+      op.then(
+        () => true,
+        () => true,
+      ),
+      late,
+    ]);
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * Waits for a graceful close up to `ms`; past it, disconnects by force (bounded too). BullMQ's
+ * `close(true)` cannot serve as the fallback: once a close is under way it returns that same
+ * pending promise, which waits on a QUIT a hung Redis never answers.
+ */
+async function closeWithin(
+  graceful: () => Promise<unknown>,
+  ms: number,
+  forced: () => Promise<unknown>,
+): Promise<void> {
+  if (await settledWithin(graceful(), ms)) return;
+  await settledWithin(Promise.resolve().then(forced), FORCED_CLOSE_MS);
 }
 
 function toBullOptions(opts: JobOptions | undefined): JobsOptions {
@@ -167,22 +176,42 @@ export class BullMqJobBroker extends JobBroker {
     };
   }
 
+  /** Bound of `stopConsumers` before its forced disconnect (exposed for the shutdown test). */
+  static readonly CONSUMER_STOP_MS = CONSUMER_STOP_MS;
+  private stopping: Promise<void> | null = null;
+  private closing: Promise<void> | null = null;
+
   /**
    * Lets each worker finish its jobs in progress; a worker whose Redis is gone cannot close
-   * gracefully, so after CONSUMER_STOP_MS it is closed by force (its jobs come back as stalled).
+   * gracefully, so after CONSUMER_STOP_MS its connection is dropped by force (its jobs come back as
+   * stalled). Called twice in an app's shutdown (module destroy, then close): the second call
+   * waits for the first instead of starting a new wait.
    */
-  async stopConsumers(): Promise<void> {
-    await Promise.all(
-      this.workers.map((w) => withDeadline(w.close(), CONSUMER_STOP_MS, () => w.close(true))),
-    );
+  stopConsumers(): Promise<void> {
+    this.stopping ??= Promise.all(
+      this.workers.map((w) =>
+        closeWithin(
+          () => w.close(),
+          CONSUMER_STOP_MS,
+          () => w.disconnect(),
+        ),
+      ),
+    ).then(() => undefined);
+    return this.stopping;
   }
 
-  async close(): Promise<void> {
-    await this.stopConsumers();
-    await Promise.all(
-      [...this.queues.values()].map((q) =>
-        withDeadline(q.close(), this.timeoutMs, () => q.disconnect()),
-      ),
-    );
+  close(): Promise<void> {
+    this.closing ??= this.stopConsumers().then(async () => {
+      await Promise.all(
+        [...this.queues.values()].map((q) =>
+          closeWithin(
+            () => q.close(),
+            this.timeoutMs,
+            () => q.disconnect(),
+          ),
+        ),
+      );
+    });
+    return this.closing;
   }
 }

@@ -1,5 +1,6 @@
 /** Jobs: the JobBroker interface with its BullMQ and in-process implementations, and the mail and SMS queues. */
 export { BullMqJobBroker } from './bullmq-job-broker';
+export { enqueueMail } from './enqueue-mail';
 export {
   backoffDelay,
   JobBroker,

@@ -20,6 +20,7 @@ export { spawnApp, type AppProcess } from './app-process';
 export { linkIn, SmtpSink } from './smtp-sink';
 export { HttpReceiver, type ReceivedRequest } from './http-receiver';
 export { MessageParties } from './message-parties';
+export { TxtDnsServer } from './dns-server';
 export { eventually } from './eventually';
 export { expectEveryRouteToRefuseBadBodies } from './refused-bodies';
 export {

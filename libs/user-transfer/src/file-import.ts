@@ -17,7 +17,7 @@ import { UserTransferServicesModule } from './user-transfer.module';
 import { ndjsonStream, type ConvertedLine } from './formats/lines';
 import { CONVERTERS, type SourceFormat } from './formats/source-formats';
 
-/** What `npm run cli -- users import` asks for (CONTRACT §12). */
+/** What `npm run cli -- users import` asks for (docs/api-contract.md §12). */
 export interface FileImportRequest {
   projectId: string;
   file: string;

@@ -1,4 +1,4 @@
-/** User transfer (CONTRACT §12, docs/migration.md): the NDJSON import and export the control plane serves, and the vendor converters and file import the CLI runs. */
+/** User transfer (docs/api-contract.md §12, docs/migration.md): the NDJSON import and export the control plane serves, and the vendor converters and file import the CLI runs. */
 export { UserTransferServicesModule } from './user-transfer.module';
 export { UserImportService, type ImportOptions } from './import/user-import.service';
 export type { ImportReport } from './import/import-report';

@@ -8,7 +8,7 @@ import { ImportLineWriter } from './import/line-writer';
 import { UserImportService } from './import/user-import.service';
 
 /**
- * The import and the export (CONTRACT §12), for a module that has `IdentityModule` (the control
+ * The import and the export (docs/api-contract.md §12), for a module that has `IdentityModule` (the control
  * plane's routes, the CLI's file import): the identity services they write through come from it.
  */
 @Module({

@@ -14,7 +14,7 @@ export interface ClaimedAttempt {
   webhookUrl: string;
   webhookEnabled: boolean;
   secretEncrypted: string;
-  /** The secret before a rotation, while it still signs beside the new one (CONTRACT §13); else null. */
+  /** The secret before a rotation, while it still signs beside the new one (docs/api-contract.md §13); else null. */
   previousSecretEncrypted: string | null;
   event: WebhookEventSource;
 }
@@ -77,8 +77,10 @@ export class WebhookDeliveriesRepository {
     return (manager ?? this.dataSource.manager).getRepository(WebhookDelivery);
   }
 
-  /** Newest first; attempts of one event made in the same instant keep their order. */
-  /** A webhook's delivery records, newest first; `status` and `eventType` filter (CONTRACT §13). */
+  /**
+   * A webhook's delivery records, newest first (attempts of one event made in the same instant keep
+   * their order); `status` and `eventType` filter (docs/api-contract.md §13).
+   */
   list(
     tenantId: string,
     webhookId: string,

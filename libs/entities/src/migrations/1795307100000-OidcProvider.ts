@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The OpenID Connect provider (CONTRACT §11): a project's clients and the grants its users gave
+ * The OpenID Connect provider (docs/api-contract.md §11): a project's clients and the grants its users gave
  * them. A grant names the Gatehouse session that signed the user in, so ending that session (or
  * deleting the user) ends the grant's tokens.
  */

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * User import (CONTRACT §12): a password credential may hold a hash in the scheme it was imported
+ * User import (docs/api-contract.md §12): a password credential may hold a hash in the scheme it was imported
  * in until the next sign-in replaces it; a user may carry the id it had in the system it came
  * from (`external_id`, unique per project), which makes a repeated import idempotent.
  */

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * CONTRACT §13, support operations:
+ * docs/api-contract.md §13, support operations:
  * - `sessions.impersonator_id`: the admin who opened the session by an impersonation link (its
  *   access tokens carry `act`); null for the user's own sessions. An admin deleted later leaves
  *   the id (the audit keeps who it was), so no foreign key.

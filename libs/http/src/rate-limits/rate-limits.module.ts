@@ -1,12 +1,13 @@
 import { Global, Module } from '@nestjs/common';
 import { getStorageToken, ThrottlerModule } from '@nestjs/throttler';
 import { CacheStore, CacheThrottlerStorage } from '@gatehouse/platform';
-import { GLOBAL_RATE_LIMIT } from './global-rate-limit.middleware';
+import { GLOBAL_RATE_LIMIT, GlobalRateLimiter } from './global-rate-limiter';
 import { RateLimitsService } from './rate-limits.service';
 
 /**
- * Rate limiting for an HTTP app: the throttler's storage on the shared cache, used by the global
- * limit (an Express middleware that `buildHttpApp` installs) and by the endpoint limits (a service).
+ * Rate limiting for an HTTP app: the throttler's storage on the shared cache, used by the endpoint
+ * limits (a service, exact), and the global limit's batched counter (GlobalRateLimiter, used by
+ * the Express middleware that `buildHttpApp` installs).
  */
 @Global()
 @Module({
@@ -26,8 +27,8 @@ import { RateLimitsService } from './rate-limits.service';
       }),
     }),
   ],
-  providers: [RateLimitsService],
-  exports: [RateLimitsService, ThrottlerModule],
+  providers: [RateLimitsService, GlobalRateLimiter],
+  exports: [RateLimitsService, GlobalRateLimiter, ThrottlerModule],
 })
 export class RateLimitsModule {}
 

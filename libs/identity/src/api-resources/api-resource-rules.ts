@@ -1,7 +1,13 @@
 import { isLoopbackHost, MAX_URL_LENGTH, parseUrl } from '../redirect-url-rules';
 
 /** Scopes of OpenID Connect itself: an API resource's scopes are its own, never these. */
-export const OIDC_STANDARD_SCOPES = ['openid', 'profile', 'email', 'offline_access'] as const;
+export const OIDC_STANDARD_SCOPES = [
+  'openid',
+  'profile',
+  'email',
+  'offline_access',
+  'organizations',
+] as const;
 export const API_RESOURCE_MAX_SCOPES = 50;
 /** RFC 6749 §3.3 scope-token: printable ASCII without space, `"` or `\`. */
 export const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]{1,100}$/;

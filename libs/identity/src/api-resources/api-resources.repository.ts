@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ApiResource, isId, queryRows } from '@gatehouse/entities';
+import { ProjectRowsRepository } from '../project-rows.repository';
 import { normalizeApiResourceIdentifier } from './api-resource-rules';
 
 export type NewApiResource = Pick<
@@ -25,56 +26,15 @@ export type ApiResourceChanges = Partial<
  * and a project) and the OpenID Connect provider's lookup of a `resource` parameter in its project.
  */
 @Injectable()
-export class ApiResourcesRepository {
-  constructor(private readonly dataSource: DataSource) {}
-
-  private repo(manager?: EntityManager) {
-    return (manager ?? this.dataSource.manager).getRepository(ApiResource);
+export class ApiResourcesRepository extends ProjectRowsRepository<ApiResource, ApiResourceChanges> {
+  constructor(dataSource: DataSource) {
+    super(dataSource, ApiResource, 'id', isId);
   }
 
   /** Inserts a resource; a duplicate identifier in the project raises the unique violation (the caller answers 409). */
   create(manager: EntityManager, values: NewApiResource): Promise<ApiResource> {
     const repo = this.repo(manager);
     return repo.save(repo.create(values));
-  }
-
-  /** The project's resources, newest first (index api_resources_project_idx). */
-  list(
-    tenantId: string,
-    projectId: string,
-    page: { limit: number; offset: number },
-  ): Promise<[ApiResource[], number]> {
-    return this.repo().findAndCount({
-      where: { tenantId, projectId },
-      order: { createdAt: 'DESC', id: 'DESC' },
-      skip: page.offset,
-      take: page.limit,
-    });
-  }
-
-  /** A resource of this project of this tenant, or null (a malformed id names none). */
-  async getInProject(
-    tenantId: string,
-    projectId: string,
-    id: string,
-    manager?: EntityManager,
-  ): Promise<ApiResource | null> {
-    if (!isId(id)) return null;
-    return this.repo(manager).findOne({ where: { tenantId, projectId, id } });
-  }
-
-  /** Reads and row-locks a resource of this project until the transaction ends. */
-  async lockInProject(
-    manager: EntityManager,
-    tenantId: string,
-    projectId: string,
-    id: string,
-  ): Promise<ApiResource | null> {
-    if (!isId(id)) return null;
-    return this.repo(manager).findOne({
-      where: { tenantId, projectId, id },
-      lock: { mode: 'pessimistic_write' },
-    });
   }
 
   /** The project's resource a `resource` parameter names (matched in URL-normalised form), or null. */
@@ -92,15 +52,6 @@ export class ApiResourcesRepository {
       [projectId],
     );
     return new Set(rows.map((r) => r.name));
-  }
-
-  /** Applies changes to a (locked) resource and saves it; `updated_at` moves. */
-  update(
-    manager: EntityManager,
-    resource: ApiResource,
-    changes: ApiResourceChanges,
-  ): Promise<ApiResource> {
-    return this.repo(manager).save(Object.assign(resource, changes));
   }
 
   async delete(

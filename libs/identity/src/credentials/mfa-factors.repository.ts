@@ -2,21 +2,22 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { MfaBackupCode, MfaFactor, queryRows } from '@gatehouse/entities';
 
+/** The associated data a TOTP secret is sealed with (bound to its user: a sealed secret copied to another row does not open). */
+export const totpSecretAad = (userId: string) => `totp:${userId}`;
+
 /**
  * SQL for a statement of another table that shows a user's second factors in the same round trip
  * (the control plane's user resource, listed or alone): the types of the enabled factors of the
  * user `userRef`, sorted, as a text array (`{}` when none).
  */
-/** The associated data a TOTP secret is sealed with (bound to its user: a sealed secret copied to another row does not open). */
-export const totpSecretAad = (userId: string) => `totp:${userId}`;
-
 export const enabledMfaFactorTypesSql = (userRef: string) =>
   `COALESCE((SELECT array_agg(f.type ORDER BY f.type) FROM mfa_factors f WHERE f.user_id = ${userRef} AND f.status = 'enabled'), '{}')`;
 
 /**
  * The only code that queries `mfa_factors` and `mfa_backup_codes`: the auth runtime's MFA
  * enrolment and challenge, sign-in (which factors a user has) and claims (which end them all); the
- * control plane's user resource reads the enabled factors through the SQL above.
+ * control plane's user resource reads the enabled factors through the SQL above, and its factor
+ * list and removal go through the admin methods below.
  */
 @Injectable()
 export class MfaFactorsRepository {
@@ -186,10 +187,77 @@ export class MfaFactorsRepository {
     };
   }
 
-  async deleteBackupCodesIfNoFactor(manager: EntityManager, userId: string): Promise<void> {
-    await manager.query(
-      `DELETE FROM mfa_backup_codes WHERE user_id = $1 AND NOT EXISTS (SELECT 1 FROM mfa_factors WHERE user_id = $1 AND status = 'enabled')`,
+  /** Backup codes are a fallback of a factor: none left once the last TOTP or SMS factor is gone; how many there were. */
+  async deleteBackupCodesIfNoFactor(manager: EntityManager, userId: string): Promise<number> {
+    const rows = await queryRows(
+      manager,
+      `DELETE FROM mfa_backup_codes WHERE user_id = $1 AND NOT EXISTS (SELECT 1 FROM mfa_factors WHERE user_id = $1 AND status = 'enabled') RETURNING id`,
       [userId],
     );
+    return rows.length;
+  }
+
+  /**
+   * The admin's view (docs/api-contract.md §13): the enabled TOTP and SMS factors, and the backup
+   * codes as one entry while there are any (named by the oldest code's id, with the unused count).
+   */
+  listForAdmin(
+    manager: EntityManager,
+    userId: string,
+  ): Promise<
+    {
+      id: string;
+      type: 'totp' | 'sms' | 'backup_codes';
+      phone_number: string | null;
+      remaining: number | null;
+      created_at: Date;
+      last_used_at: Date | null;
+    }[]
+  > {
+    return queryRows(
+      manager,
+      `SELECT f.id, f.type, f.phone_number, NULL::int AS remaining, f.created_at,
+              CASE WHEN f.last_used_step IS NULL THEN NULL ELSE to_timestamp(f.last_used_step * 30) END AS last_used_at
+         FROM mfa_factors f WHERE f.user_id = $1 AND f.status = 'enabled'
+       UNION ALL
+       SELECT (array_agg(c.id ORDER BY c.created_at, c.id))[1], 'backup_codes', NULL,
+              (count(*) FILTER (WHERE c.used_at IS NULL))::int, min(c.created_at), max(c.used_at)
+         FROM mfa_backup_codes c WHERE c.user_id = $1 HAVING count(*) > 0`,
+      [userId],
+    );
+  }
+
+  /** Deletes an enabled TOTP or SMS factor by id; its type, or null when the user has none with that id. */
+  async deleteEnabledById(
+    manager: EntityManager,
+    userId: string,
+    id: string,
+  ): Promise<'totp' | 'sms' | null> {
+    const rows = await queryRows<{ type: 'totp' | 'sms' }>(
+      manager,
+      `DELETE FROM mfa_factors WHERE id = $1 AND user_id = $2 AND status = 'enabled' RETURNING type`,
+      [id, userId],
+    );
+    return rows[0]?.type ?? null;
+  }
+
+  /** Deletes every backup code of the user when `id` names their set (any of its codes); how many were unused, or null. */
+  async deleteBackupCodeSet(
+    manager: EntityManager,
+    userId: string,
+    id: string,
+  ): Promise<number | null> {
+    const named = await queryRows(
+      manager,
+      `SELECT 1 FROM mfa_backup_codes WHERE id = $1 AND user_id = $2`,
+      [id, userId],
+    );
+    if (!named.length) return null;
+    const rows = await queryRows<{ used_at: Date | null }>(
+      manager,
+      `DELETE FROM mfa_backup_codes WHERE user_id = $1 RETURNING used_at`,
+      [userId],
+    );
+    return rows.filter((r) => r.used_at === null).length;
   }
 }

@@ -3,7 +3,7 @@ import type { FieldErrors } from '@gatehouse/problem-details';
 
 /**
  * What a client of a project's OpenID Connect provider may be registered with (docs/api-contract.md
- * §15, CONTRACT §11), shared by the admin API and the provider's own registration endpoint.
+ * §15, docs/api-contract.md §11), shared by the admin API and the provider's own registration endpoint.
  */
 export const OAUTH_GRANT_TYPES = [
   'authorization_code',
@@ -18,7 +18,13 @@ export const OAUTH_CLIENT_AUTH_METHODS = [
   'none',
 ] as const satisfies readonly TokenEndpointAuthMethod[];
 
-export const OAUTH_CLIENT_SCOPES = ['openid', 'profile', 'email', 'offline_access'] as const;
+export const OAUTH_CLIENT_SCOPES = [
+  'openid',
+  'profile',
+  'email',
+  'offline_access',
+  'organizations',
+] as const;
 export type OAuthClientScope = (typeof OAUTH_CLIENT_SCOPES)[number];
 
 export const ID_TOKEN_SIGNING_ALGS = ['ES256', 'RS256'] as const;

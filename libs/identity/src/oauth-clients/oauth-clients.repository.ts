@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { OAuthClient, queryRows } from '@gatehouse/entities';
 import { randomToken, safeEqual, sha256Hex } from '@gatehouse/crypto';
+import { ProjectRowsRepository } from '../project-rows.repository';
 import { isPublicClient } from './oauth-client-rules';
 
 /** A new client's members; its `client_id` and (for a confidential client) its secret are made here. */
@@ -81,11 +82,9 @@ function plausibleClientId(clientId: unknown): clientId is string {
  * checks the row's `projectId` against the issuer's project).
  */
 @Injectable()
-export class OAuthClientsRepository {
-  constructor(private readonly dataSource: DataSource) {}
-
-  private repo(manager?: EntityManager) {
-    return (manager ?? this.dataSource.manager).getRepository(OAuthClient);
+export class OAuthClientsRepository extends ProjectRowsRepository<OAuthClient, OAuthClientChanges> {
+  constructor(dataSource: DataSource) {
+    super(dataSource, OAuthClient, 'clientId', plausibleClientId);
   }
 
   /**
@@ -128,45 +127,6 @@ export class OAuthClientsRepository {
     );
   }
 
-  /** The project's clients, newest first (index oauth_clients_project_idx). */
-  list(
-    tenantId: string,
-    projectId: string,
-    page: { limit: number; offset: number },
-  ): Promise<[OAuthClient[], number]> {
-    return this.repo().findAndCount({
-      where: { tenantId, projectId },
-      order: { createdAt: 'DESC', id: 'DESC' },
-      skip: page.offset,
-      take: page.limit,
-    });
-  }
-
-  /** A client of this project of this tenant, or null. */
-  async getInProject(
-    tenantId: string,
-    projectId: string,
-    clientId: string,
-    manager?: EntityManager,
-  ): Promise<OAuthClient | null> {
-    if (!plausibleClientId(clientId)) return null;
-    return this.repo(manager).findOne({ where: { tenantId, projectId, clientId } });
-  }
-
-  /** Reads and row-locks a client of this project until the transaction ends (serialises concurrent changes). */
-  async lockInProject(
-    manager: EntityManager,
-    tenantId: string,
-    projectId: string,
-    clientId: string,
-  ): Promise<OAuthClient | null> {
-    if (!plausibleClientId(clientId)) return null;
-    return this.repo(manager).findOne({
-      where: { tenantId, projectId, clientId },
-      lock: { mode: 'pessimistic_write' },
-    });
-  }
-
   /**
    * The client with this `client_id`, whatever its project or tenant (the provider resolves the
    * client a request names, then checks `projectId` against the issuer's project), or null.
@@ -174,15 +134,6 @@ export class OAuthClientsRepository {
   async findByClientId(clientId: string, manager?: EntityManager): Promise<OAuthClient | null> {
     if (!plausibleClientId(clientId)) return null;
     return this.repo(manager).findOne({ where: { clientId } });
-  }
-
-  /** Applies changes to a (locked) client and saves it; `updated_at` moves. */
-  update(
-    manager: EntityManager,
-    client: OAuthClient,
-    changes: OAuthClientChanges,
-  ): Promise<OAuthClient> {
-    return this.repo(manager).save(Object.assign(client, changes));
   }
 
   /** Deletes a client of this project (its grants go with it: ON DELETE CASCADE); false when there was none. */

@@ -2,6 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { queryPrepared, type PreparedStatement } from '@gatehouse/entities';
+import { activeOrganizationJsonSql, type OrganizationClaim } from '@gatehouse/organizations';
+import { claimSourcesSql, type ClaimSourcesRow } from '../token-claims';
 import { authOriginOf } from '../cors/project-origins';
 import type { ProjectKeyMatch } from '../projects-cache.service';
 import { projectsNamedByKeySql } from '../projects/projects.repository';
@@ -28,6 +30,10 @@ export interface ChainStateRow {
   auth_time: Date;
   /** The admin acting as the user in an impersonated session (its tokens carry `act`); else null. */
   impersonator_id: string | null;
+  /** The `org` claim of the session's active organization, read now; null: none (or no longer a member). */
+  org: OrganizationClaim | null;
+  /** What the project's `token_claims` read (null when it has none). */
+  claim_sources: ClaimSourcesRow;
 }
 
 /** What a successful rotation returns: whose session it is, and the successor's expiry. */
@@ -43,6 +49,10 @@ export interface RotatedRow {
   access_token_ttl: unknown;
   auth_time: Date;
   impersonator_id: string | null;
+  /** The `org` claim of the session's active organization, read now; null: none (or no longer a member). */
+  org: OrganizationClaim | null;
+  /** What the project's `token_claims` read (null when it has none). */
+  claim_sources: ClaimSourcesRow;
   /** The project's active signing key, which signs the new access token. */
   active_kid: string | null;
 }
@@ -89,6 +99,8 @@ const ROTATE_STATEMENT: PreparedStatement = {
          RETURNING c.session_id, s.user_id, s.project_id, s.tenant_id, u.is_admin, s.expires_at AS session_expires_at,
                    c.expires_at AS new_expires_at, proj.settings -> 'access_token_ttl_seconds' AS access_token_ttl,
                    COALESCE(s.auth_time, s.created_at) AS auth_time, s.impersonator_id,
+                   ${activeOrganizationJsonSql('s')} AS org,
+                   ${claimSourcesSql('proj.settings', 's')} AS claim_sources,
                    ${activeKidSql('s.project_id')} AS active_kid
        )
        SELECT cur.*, set_config('synchronous_commit', 'off', true) AS commit_mode FROM cur`,
@@ -109,7 +121,9 @@ const STATE_STATEMENT: PreparedStatement = {
                 SELECT c.session_id, c.generation, c.token_hash, c.expires_at AS token_expires_at, c.previous_token_hash,
                        c.rotated_at, c.successor_token_encrypted,
                        s.user_id, s.project_id, s.tenant_id, s.expires_at AS session_expires_at, s.revoked_at AS session_revoked_at,
-                       COALESCE(s.auth_time, s.created_at) AS auth_time, s.impersonator_id, u.status AS user_status, u.is_admin
+                       COALESCE(s.auth_time, s.created_at) AS auth_time, s.impersonator_id, u.status AS user_status, u.is_admin,
+                       ${activeOrganizationJsonSql('s')} AS org,
+                       ${claimSourcesSql('proj.settings', 's')} AS claim_sources
                   FROM refresh_chains c
                   JOIN sessions s ON s.id = c.session_id
                   JOIN users u ON u.id = s.user_id

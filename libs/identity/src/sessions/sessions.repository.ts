@@ -1,6 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { queryPrepared, queryRows, Session, type PreparedStatement } from '@gatehouse/entities';
+import { activeOrganizationJsonSql, type OrganizationClaim } from '@gatehouse/organizations';
+import { claimSourcesSql, type ClaimSourcesRow } from '../token-claims';
+
+/** SQL of the settings of session `s`'s project. */
+const PROJECT_SETTINGS = (s: string) =>
+  `(SELECT ps.settings FROM projects ps WHERE ps.id = ${s}.project_id)`;
 import { activeKidSql } from '../signing-keys.service';
 import type { UserClaimsRow } from '../users/users.repository';
 
@@ -32,7 +38,7 @@ export interface SessionRow {
   expires_at: Date;
   ip_address: string | null;
   user_agent: string | null;
-  /** The admin acting as the user in an impersonated session (CONTRACT §13); else null. */
+  /** The admin acting as the user in an impersonated session (docs/api-contract.md §13); else null. */
   impersonator_id: string | null;
 }
 
@@ -179,21 +185,63 @@ export class SessionsRepository {
    * `mfa` on a password session, `passkey` on any session below the second level) raises the
    * session's `auth_method` to what it has now proved, as the sign-in would have recorded it.
    */
+  /**
+   * Makes `organizationId` (or none) the live session's active organization; what its next access
+   * token needs, or null when the session is not live. The caller has checked the membership.
+   */
+  async setActiveOrganization(
+    manager: EntityManager,
+    sessionId: string,
+    userId: string,
+    organizationId: string | null,
+    now: Date,
+  ): Promise<{
+    auth_time: Date;
+    impersonator_id: string | null;
+    active_kid: string | null;
+    claim_sources: ClaimSourcesRow;
+  } | null> {
+    const rows = await queryRows<{
+      auth_time: Date;
+      impersonator_id: string | null;
+      active_kid: string | null;
+      claim_sources: ClaimSourcesRow;
+    }>(
+      manager,
+      `UPDATE sessions s SET active_organization_id = $3
+        WHERE s.id = $1 AND s.user_id = $2 AND s.revoked_at IS NULL AND s.expires_at > $4
+       RETURNING COALESCE(s.auth_time, s.created_at) AS auth_time, s.impersonator_id,
+                 ${activeKidSql('s.project_id')} AS active_kid,
+                 ${claimSourcesSql(PROJECT_SETTINGS('s'), 's')} AS claim_sources`,
+      [sessionId, userId, organizationId, now],
+    );
+    return rows[0] ?? null;
+  }
+
   async renewAuthTime(
     manager: EntityManager,
     sessionId: string,
     userId: string,
     at: Date,
     proof?: string,
-  ): Promise<{ active_kid: string | null } | null> {
-    const rows = await queryRows<{ active_kid: string | null }>(
+  ): Promise<{
+    active_kid: string | null;
+    org: OrganizationClaim | null;
+    claim_sources: ClaimSourcesRow;
+  } | null> {
+    const rows = await queryRows<{
+      active_kid: string | null;
+      org: OrganizationClaim | null;
+      claim_sources: ClaimSourcesRow;
+    }>(
       manager,
       `UPDATE sessions s SET auth_time = $3,
               auth_method = CASE WHEN $4 = 'mfa' AND s.auth_method = 'password' THEN 'mfa'
                                  WHEN $4 = 'passkey' AND s.auth_method NOT IN ('mfa', 'passkey') THEN 'passkey'
                                  ELSE s.auth_method END
         WHERE s.id = $1 AND s.user_id = $2 AND s.revoked_at IS NULL AND s.expires_at > $3
-       RETURNING ${activeKidSql('s.project_id')} AS active_kid`,
+       RETURNING ${activeKidSql('s.project_id')} AS active_kid, ${activeOrganizationJsonSql('s')} AS org,
+                 ${claimSourcesSql(PROJECT_SETTINGS('s'), 's')} AS claim_sources`,
       [sessionId, userId, at, proof ?? null],
     );
     return rows[0] ?? null;

@@ -9,11 +9,18 @@ import {
   type PreparedStatement,
   type UserStatus,
 } from '@gatehouse/entities';
-import { organizationsOfUserJsonSql } from '@gatehouse/organizations';
+import {
+  activeOrganizationJsonSql,
+  autoJoinSql,
+  organizationsOfUserJsonSql,
+  type DomainJoinRow,
+  type OrganizationClaim,
+} from '@gatehouse/organizations';
 import { enabledMfaFactorTypesSql } from '../credentials/mfa-factors.repository';
 import { projectsNamedByKeySql } from '../projects/projects.repository';
 import { liveSessionCountSql, unrevokedSessionOfUserSql } from '../sessions/sessions.repository';
 import { revokedKidSql } from '../signing-keys.service';
+import type { ClaimSources } from '../token-claims';
 
 /** A user as the OpenID Connect provider's claims need them (ID tokens, userinfo). */
 export interface UserClaimsRow {
@@ -34,10 +41,12 @@ export interface MeRow {
   is_admin: boolean;
   active_sessions: number;
   organizations: { id: string; name: string; role: string }[];
-  /** Enabled second factors among `totp`, `sms`, `passkey`, `backup_code` (CONTRACT §13), unordered. */
+  /** Enabled second factors among `totp`, `sms`, `passkey`, `backup_code` (docs/api-contract.md §13), unordered. */
   mfa_factors: string[];
   /** The admin acting as the user when the session is an impersonated one. */
   impersonator: { id: string; email: string } | null;
+  /** The session's active organization where the user is still a member (docs/api-contract.md §14); else null. */
+  active_organization: (OrganizationClaim & { name: string }) | null;
 }
 
 /** Whose `/me` to show: the access token's claims and what the presented project key resolves to. */
@@ -69,7 +78,8 @@ const ME_STATEMENT: PreparedStatement = {
                       UNION ALL SELECT 'passkey' WHERE EXISTS (SELECT 1 FROM passkeys p WHERE p.user_id = u.id)
                       UNION ALL SELECT 'backup_code' WHERE EXISTS (SELECT 1 FROM mfa_factors f WHERE f.user_id = u.id AND f.status = 'enabled')
                                                       AND EXISTS (SELECT 1 FROM mfa_backup_codes c WHERE c.user_id = u.id AND c.used_at IS NULL)) AS mfa_factors,
-                (SELECT json_build_object('id', a.id, 'email', a.email) FROM sessions s JOIN users a ON a.id = s.impersonator_id WHERE s.id = $3) AS impersonator
+                (SELECT json_build_object('id', a.id, 'email', a.email) FROM sessions s JOIN users a ON a.id = s.impersonator_id WHERE s.id = $3) AS impersonator,
+                (SELECT ${activeOrganizationJsonSql('s', { withName: true })} FROM sessions s WHERE s.id = $3) AS active_organization
            FROM users u
           WHERE u.id = $1 AND u.project_id = $2 AND u.status = 'active'
             AND ${unrevokedSessionOfUserSql('$3', 'u.id')}
@@ -105,7 +115,6 @@ export interface UserRow {
   last_sign_in_at: Date | null;
 }
 
-/** The control plane's user list filters. */
 /** A user as an export reads it (see `exportPage`). */
 export interface ExportRow {
   id: string;
@@ -123,6 +132,7 @@ export interface ExportRow {
   identities: { provider: string; subject: string; email: string | null }[];
 }
 
+/** The control plane's user list filters. */
 export interface UserFilter {
   projectId?: string;
   /** Case-insensitive literal substring of email or username. */
@@ -195,6 +205,27 @@ export class UsersRepository {
       [userId, projectId],
     );
     return rows[0] ?? null;
+  }
+
+  /**
+   * What a project's `token_claims` read of an active user (and of `organizationId` while they are
+   * its member), for a token issued outside a session statement (the OpenID Connect provider's).
+   */
+  async claimSources(
+    projectId: string,
+    userId: string,
+    organizationId: string | null,
+  ): Promise<ClaimSources> {
+    const rows = await queryRows<ClaimSources>(
+      this.dataSource.manager,
+      `SELECT json_build_object('metadata', u.metadata, 'email_verified', u.email_verified) AS user,
+              (SELECT json_build_object('metadata', o.metadata) FROM organizations o
+                 JOIN organization_members m ON m.organization_id = o.id AND m.user_id = u.id
+                WHERE o.id = $3::uuid AND o.project_id = u.project_id) AS org
+         FROM users u WHERE u.id = $1 AND u.project_id = $2 AND u.status = 'active'`,
+      [userId, projectId, organizationId],
+    );
+    return rows[0] ?? {};
   }
 
   async findByEmail(
@@ -312,7 +343,7 @@ export class UsersRepository {
       .execute();
   }
 
-  // User import and export (the control plane, CONTRACT §12).
+  // User import and export (the control plane, docs/api-contract.md §12).
 
   /** The project's users an import line may name: by email (case-insensitive) or by external id. */
   findImportMatches(
@@ -520,11 +551,33 @@ export class UsersRepository {
     );
   }
 
-  /** A session started (any way in): the user is used here, so their lazy migration ends for good (`usedHereSql`). */
-  async touchSignIn(manager: EntityManager, userId: string, at: Date): Promise<void> {
-    await manager
-      .getRepository(User)
-      .update({ id: userId }, { lastSignInAt: at, needsMigration: false });
+  /**
+   * A session started (any way in): the user is used here, so their lazy migration ends for good
+   * (`usedHereSql`). With `enrol` (a user whose email is verified, at that email's domain) the same
+   * statement makes them a member of the organization whose verified domain it is, when that
+   * domain auto-joins (`autoJoinSql`, one indexed lookup, no extra round trip): the memberships it
+   * gave, usually none.
+   */
+  async touchSignIn(
+    manager: EntityManager,
+    userId: string,
+    at: Date,
+    enrol?: { projectId: string; domain: string },
+  ): Promise<DomainJoinRow[]> {
+    if (!enrol) {
+      await manager
+        .getRepository(User)
+        .update({ id: userId }, { lastSignInAt: at, needsMigration: false });
+      return [];
+    }
+    return queryRows<DomainJoinRow>(
+      manager,
+      `WITH joined AS (${autoJoinSql('$1', '$3', '$4')}),
+            touched AS (UPDATE users SET last_sign_in_at = $2, needs_migration = false, updated_at = CURRENT_TIMESTAMP WHERE id = $1)
+       SELECT j.organization_id, o.name AS organization_name, j.role
+         FROM joined j JOIN organizations o ON o.id = j.organization_id`,
+      [userId, at, enrol.projectId, enrol.domain],
+    );
   }
 
   async setEmailVerified(manager: EntityManager, userId: string): Promise<void> {

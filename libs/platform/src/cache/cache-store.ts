@@ -24,6 +24,10 @@ export interface CacheScript {
  * Every method fails with DependencyUnavailableError when the store cannot be reached.
  */
 export abstract class CacheStore {
+  /** False while the store is known to be unreachable (a lost connection), so callers that batch can fail at once. */
+  get reachable(): boolean {
+    return true;
+  }
   abstract get(key: string): Promise<string | null>;
   abstract mget(keys: string[]): Promise<(string | null)[]>;
   abstract set(key: string, value: string, ttlMs?: number): Promise<void>;
@@ -34,6 +38,14 @@ export abstract class CacheStore {
   abstract del(...keys: string[]): Promise<void>;
   /** Increments a counter whose window starts at the first increment; returns count and ms left. */
   abstract increment(key: string, windowMs: number): Promise<{ count: number; ttlMs: number }>;
+  /**
+   * Adds `by` to each counter in one round trip, as `increment` does one at a time (a new key's
+   * window of `windowMs` starts now); returns each counter's new count and ms left, in order.
+   */
+  abstract incrementMany(
+    entries: readonly { key: string; by: number }[],
+    windowMs: number,
+  ): Promise<{ count: number; ttlMs: number }[]>;
   /** Runs `script` atomically on `keys`; `args` reach it as strings (Lua's ARGV). */
   abstract runScript(
     script: CacheScript,

@@ -53,6 +53,17 @@ export class MemoryCacheStore extends CacheStore {
     e.value = String(Number(e.value) + 1);
     return { count: Number(e.value), ttlMs: (e.expiresAt ?? this.now() + windowMs) - this.now() };
   }
+  async incrementMany(entries: readonly { key: string; by: number }[], windowMs: number) {
+    return entries.map(({ key, by }) => {
+      let e = this.live(key);
+      if (!e) {
+        e = { value: '0', expiresAt: this.now() + windowMs };
+        this.data.set(key, e);
+      }
+      e.value = String(Number(e.value) + by);
+      return { count: Number(e.value), ttlMs: (e.expiresAt ?? this.now() + windowMs) - this.now() };
+    });
+  }
   async runScript(script: CacheScript, keys: string[], args: (string | number)[]) {
     const local: LocalKeys = {
       get: (key) => this.live(key)?.value ?? null,

@@ -8,6 +8,16 @@ local t = redis.call('PTTL', KEYS[1])
 if t < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); t = tonumber(ARGV[1]) end
 return {c, t}`;
 
+const INCREMENT_MANY = `local out = {}
+for i, key in ipairs(KEYS) do
+  local c = redis.call('INCRBY', key, ARGV[i + 1])
+  local t = redis.call('PTTL', key)
+  if t < 0 then redis.call('PEXPIRE', key, ARGV[1]); t = tonumber(ARGV[1]) end
+  out[2 * i - 1] = c
+  out[2 * i] = t
+end
+return out`;
+
 /** Options shared by every Redis connection that serves requests: fail fast, never queue. */
 export function redisRequestOptions(timeoutMs: number) {
   return {
@@ -31,6 +41,10 @@ export class RedisCacheStore extends CacheStore {
     this.client = new Redis(url, redisRequestOptions(timeoutMs));
     // Connection errors surface on the commands that need Redis; the event itself is expected noise.
     this.client.on('error', () => undefined);
+  }
+
+  override get reachable(): boolean {
+    return this.client.status === 'ready';
   }
 
   /** Resolves once connected; start-up calls it so an app never boots half-connected. */
@@ -91,6 +105,22 @@ export class RedisCacheStore extends CacheStore {
       this.client.eval(INCREMENT, 1, key, String(Math.ceil(windowMs))),
     )) as [number, number];
     return { count: Number(count), ttlMs: Number(ttl) };
+  }
+  async incrementMany(entries: readonly { key: string; by: number }[], windowMs: number) {
+    if (entries.length === 0) return [];
+    const reply = (await this.run(() =>
+      this.client.eval(
+        INCREMENT_MANY,
+        entries.length,
+        ...entries.map((e) => e.key),
+        String(Math.ceil(windowMs)),
+        ...entries.map((e) => String(e.by)),
+      ),
+    )) as number[];
+    return entries.map((_, i) => ({
+      count: Number(reply[2 * i]),
+      ttlMs: Number(reply[2 * i + 1]),
+    }));
   }
   async runScript(script: CacheScript, keys: string[], args: (string | number)[]) {
     // EVAL sends the script each time; these scripts are a few hundred bytes and run on rare paths.

@@ -15,7 +15,7 @@ import {
 const PAGE = 500;
 
 /**
- * User export (CONTRACT §12): the project's users as NDJSON in the import format, page after page
+ * User export (docs/api-contract.md §12): the project's users as NDJSON in the import format, page after page
  * (keyset on the id, so memory stays flat and a user added meanwhile is not read twice). Password
  * hashes and TOTP secrets only when asked, and that is audited as a security event first.
  */

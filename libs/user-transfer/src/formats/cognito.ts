@@ -1,5 +1,4 @@
-import type { Readable } from 'node:stream';
-import { documentMemberLines } from './json';
+import { documentFormat } from './json';
 import {
   bool,
   compact,
@@ -15,9 +14,9 @@ import {
   type ImportLine,
 } from './lines';
 
-/** Cognito's standard profile attributes kept in metadata under their own names. */
 /** Cognito `UserStatus` values of users who may no longer sign in there. */
 const DISABLED_STATUSES = new Set(['ARCHIVED', 'COMPROMISED']);
+/** Cognito's standard profile attributes kept in metadata under their own names. */
 const PROFILE = [
   'name',
   'given_name',
@@ -40,17 +39,11 @@ const PROFILE = [
  * password hashes or TOTP secrets: the users arrive without a password (`needs_migration`) and
  * their first password sign-in asks the pool through lazy migration (docs/migration.md).
  */
-export async function* cognitoLines(
-  input: Readable,
-  options: ConvertOptions = DEFAULT_CONVERT_OPTIONS,
-): AsyncGenerator<ConvertedLine> {
-  yield* documentMemberLines(
-    input,
-    'Users',
-    'A Cognito export is one JSON object {"Users": [...]}, as `aws cognito-idp list-users --user-pool-id …` prints it.',
-    (value) => fromCognito(value, options),
-  );
-}
+export const cognitoLines = documentFormat(
+  'Users',
+  'A Cognito export is one JSON object {"Users": [...]}, as `aws cognito-idp list-users --user-pool-id …` prints it.',
+  fromCognito,
+);
 
 /**
  * One Cognito user as our line: its `Attributes` (`[{Name, Value}]`, all text), `sub` as the

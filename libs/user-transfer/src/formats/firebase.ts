@@ -1,5 +1,4 @@
-import type { Readable } from 'node:stream';
-import { documentMemberLines } from './json';
+import { documentFormat } from './json';
 import {
   bool,
   compact,
@@ -25,17 +24,11 @@ const NOT_SOCIAL = new Set(['password', 'phone', 'anonymous', 'emaillink']);
  * file. Password hashes become `{"algorithm":"firebase_scrypt","hash","salt"}`, verified with the
  * project's scrypt parameters given to the import (signer key, salt separator, rounds, memory cost).
  */
-export async function* firebaseLines(
-  input: Readable,
-  options: ConvertOptions = DEFAULT_CONVERT_OPTIONS,
-): AsyncGenerator<ConvertedLine> {
-  yield* documentMemberLines(
-    input,
-    'users',
-    'A Firebase export is one JSON object {"users": [...]}, as `firebase auth:export users.json --format=json` writes it.',
-    (value) => fromFirebase(value, options),
-  );
-}
+export const firebaseLines = documentFormat(
+  'users',
+  'A Firebase export is one JSON object {"users": [...]}, as `firebase auth:export users.json --format=json` writes it.',
+  fromFirebase,
+);
 
 /** One user of a Firebase export as our line. */
 export function fromFirebase(

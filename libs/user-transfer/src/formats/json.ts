@@ -2,7 +2,15 @@ import { pipeline, type Readable } from 'node:stream';
 import { parser } from 'stream-json';
 import { pick } from 'stream-json/filters/Pick';
 import { streamArray } from 'stream-json/streamers/StreamArray';
-import { numbered, sniff, unreadable, type ConvertedLine, type SourceRecord } from './lines';
+import {
+  DEFAULT_CONVERT_OPTIONS,
+  numbered,
+  sniff,
+  unreadable,
+  type ConvertOptions,
+  type ConvertedLine,
+  type SourceRecord,
+} from './lines';
 
 /**
  * The elements of a JSON array, one at a time (stream-json: a file of 100,000 users is never one
@@ -56,4 +64,17 @@ export async function* documentMemberLines(
   yield* numbered(jsonArrayRecords(stream, member), (value) =>
     convert(value as Record<string, unknown>),
   );
+}
+
+/**
+ * The converter of a vendor whose export is one JSON document `{member: [...]}`
+ * (`documentMemberLines`): each record through `convert`, with the import's options.
+ */
+export function documentFormat(
+  member: string,
+  expected: string,
+  convert: (value: Record<string, unknown>, options: ConvertOptions) => ConvertedLine,
+): (input: Readable, options?: ConvertOptions) => AsyncGenerator<ConvertedLine> {
+  return (input, options = DEFAULT_CONVERT_OPTIONS) =>
+    documentMemberLines(input, member, expected, (value) => convert(value, options));
 }

@@ -1,6 +1,5 @@
-import type { Readable } from 'node:stream';
 import { ScureBase32Plugin } from 'otplib';
-import { documentMemberLines } from './json';
+import { documentFormat } from './json';
 import {
   bool,
   compact,
@@ -33,17 +32,11 @@ const base32 = new ScureBase32Plugin();
  * (PBKDF2-SHA1/256/512, Argon2id/i, a bcrypt provider's modular crypt), an OTP credential's secret
  * our base32 TOTP secret, `federatedIdentities` social identities.
  */
-export async function* keycloakLines(
-  input: Readable,
-  options: ConvertOptions = DEFAULT_CONVERT_OPTIONS,
-): AsyncGenerator<ConvertedLine> {
-  yield* documentMemberLines(
-    input,
-    'users',
-    'A Keycloak export is one JSON object with "users": the realm file of `kc.sh export --users realm_file`, or a users file of `--users different_files`.',
-    (value) => fromKeycloak(value, options),
-  );
-}
+export const keycloakLines = documentFormat(
+  'users',
+  'A Keycloak export is one JSON object with "users": the realm file of `kc.sh export --users realm_file`, or a users file of `--users different_files`.',
+  fromKeycloak,
+);
 
 /** One Keycloak user representation as our line (Keycloak has no standard phone number: `options` has nothing to choose here). */
 export function fromKeycloak(

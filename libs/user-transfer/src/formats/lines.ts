@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { ndjsonLines } from '../ndjson-lines';
 
 /**
- * One line of our import (CONTRACT §12) made from a vendor's record. `text` is what the import
+ * One line of our import (docs/api-contract.md §12) made from a vendor's record. `text` is what the import
  * reads; `note`, when given, is why the converter could not make a user of the record: the text is
  * then one the import refuses (so the record is counted and reported under its line number, and
  * the users.imported audit event counts it), and the note replaces the import's generic detail.

@@ -2,7 +2,7 @@ import { uniqueViolation } from '@gatehouse/entities';
 import type { ParsedLine } from './line-parser';
 
 /**
- * The conflict policy of an import (CONTRACT §12): what a line does about the users it finds, how
+ * The conflict policy of an import (docs/api-contract.md §12): what a line does about the users it finds, how
  * an update treats a user who has made the account theirs here, and what a line the database
  * refuses becomes. Decisions only: the line writer and the batch runner carry them out.
  */

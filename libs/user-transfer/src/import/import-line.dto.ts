@@ -24,7 +24,7 @@ export class ImportIdentityDto {
   @IsOptional() @IsString() @MaxLength(254) email?: string | null;
 }
 
-/** One line of an import (CONTRACT §12); `password_hash` is read by parseImportedHash. */
+/** One line of an import (docs/api-contract.md §12); `password_hash` is read by parseImportedHash. */
 export class ImportLineDto {
   @IsEmailAddress() email!: string;
   @IsOptional() @IsBoolean() email_verified?: boolean;

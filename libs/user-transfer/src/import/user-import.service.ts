@@ -18,7 +18,7 @@ export interface ImportOptions {
 }
 
 /**
- * User import (CONTRACT §12): NDJSON lines streamed from the request, validated one by one (a
+ * User import (docs/api-contract.md §12): NDJSON lines streamed from the request, validated one by one (a
  * malformed line is reported and the rest go on: ImportLineParser), written in transactions of
  * 200 lines with a savepoint per line, so a line that fails at the database is undone alone
  * (ImportBatchRunner). Idempotent through the email and the external id, as `on_conflict` says
