@@ -9,7 +9,7 @@ import { USER_IMPORT_ROUTE } from './user-transfer/user-transfer.controller';
 
 export function buildControlPlane(
   config: AppConfig,
-  opts: { clock?: Clock; logger?: boolean } = {},
+  opts: { clock?: Clock; logger?: boolean; documentOnly?: boolean } = {},
 ): Promise<NestExpressApplication> {
   return buildHttpApp(AppModule.forRoot(config, opts.clock), config, {
     name: 'control-plane',
@@ -21,5 +21,6 @@ export function buildControlPlane(
       app.use(corsMiddleware(consoleCorsPolicy(app), (path) => routes.allowedMethods(path)));
     },
     ...(opts.logger === false ? { logger: false } : {}),
+    ...(opts.documentOnly ? { documentOnly: true } : {}),
   });
 }

@@ -11,9 +11,11 @@ import { AuditModule } from './audit/audit.module';
 import { ConsoleModule } from './console/console.module';
 import { InvitationsModule } from './invitations/invitations.module';
 import { OAuthClientsModule } from './oauth-clients/oauth-clients.module';
+import { OrganizationDomainsModule } from './organization-domains/organization-domains.module';
 import { OrganizationMembersModule } from './organization-members/organization-members.module';
 import { OrganizationsModule } from './organizations/organizations.module';
 import { ProjectsModule } from './projects/projects.module';
+import { RolesModule } from './roles/roles.module';
 import { SigningKeysModule } from './signing-keys/signing-keys.module';
 import { StatsModule } from './stats/stats.module';
 import { UserTransferModule } from './user-transfer/user-transfer.module';
@@ -39,9 +41,11 @@ export class AppModule {
         UserTransferModule,
         OrganizationsModule,
         OrganizationMembersModule,
+        OrganizationDomainsModule,
         InvitationsModule,
         OAuthClientsModule,
         ApiResourcesModule,
+        RolesModule,
         AuditModule,
         StatsModule,
         ConsoleModule,

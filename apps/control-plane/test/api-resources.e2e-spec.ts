@@ -238,7 +238,7 @@ describe("admin API resources of a project (tokens for the project's APIs)", () 
     });
     const { audit, outbox } = await eventsOf('api_resource.updated');
     expect(audit).toHaveLength(1);
-    // `changes` is each changed member's from → to (CONTRACT §13 data.changes), in the audit event and the webhook payload alike.
+    // `changes` is each changed member's from → to (docs/api-contract.md §13 data.changes), in the audit event and the webhook payload alike.
     const changes = {
       scopes: {
         from: [{ name: 'mcp:tools', description: 'Use the tools' }],

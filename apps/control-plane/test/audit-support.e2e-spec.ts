@@ -10,7 +10,7 @@ import {
 import { buildControlPlane } from '../src/app-factory';
 
 /**
- * CONTRACT §13, "what happened to a user": the audit log filters by `user_id` (actor or resource),
+ * docs/api-contract.md §13, "what happened to a user": the audit log filters by `user_id` (actor or resource),
  * `actor_id`, `project_id` and an action prefix (`user.*`); every event carries `data`; the export
  * streams every matching event as CSV or NDJSON without paging. Only the admin's tenant is ever read.
  */

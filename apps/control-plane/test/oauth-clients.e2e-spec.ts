@@ -399,7 +399,7 @@ describe('admin OAuth clients of a project (OpenID Connect provider)', () => {
       resourceType: 'oauth_client',
       resourceId: c.client_id,
     });
-    // `changes` is each changed member's from → to (CONTRACT §13 data.changes), in the audit event and the webhook payload alike.
+    // `changes` is each changed member's from → to (docs/api-contract.md §13 data.changes), in the audit event and the webhook payload alike.
     const changes = {
       name: { from: c.name, to: 'Renamed' },
       redirect_uris: { from: c.redirect_uris, to: ['https://rp.example.com/new'] },

@@ -46,6 +46,7 @@ describe('admin organizations: create, list, get, patch, delete', () => {
       name: 'Crème Brûlée Club',
       slug: 'creme-brulee-club',
       metadata: { tier: 'gold' },
+      settings: { require_mfa: false },
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });
@@ -145,6 +146,29 @@ describe('admin organizations: create, list, get, patch, delete', () => {
       .send({ name: 'A2', metadata: { x: 1 } });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: a.body.id, name: 'A2', slug: 'a', metadata: { x: 1 } });
+    const policy = await t
+      .http()
+      .patch(`/v1/admin/organizations/${a.body.id}`)
+      .set(auth())
+      .send({ settings: { require_mfa: true } });
+    expect(policy.status).toBe(200);
+    expect(policy.body).toMatchObject({ metadata: { x: 1 }, settings: { require_mfa: true } });
+    // A settings PATCH that leaves require_mfa out keeps it.
+    expect(
+      (
+        await t
+          .http()
+          .patch(`/v1/admin/organizations/${a.body.id}`)
+          .set(auth())
+          .send({ settings: {} })
+      ).body.settings,
+    ).toEqual({ require_mfa: true });
+    for (const settings of [{ require_mfa: 'yes' }, { unknown: true }, 'x'])
+      expectProblem(
+        await t.http().patch(`/v1/admin/organizations/${a.body.id}`).set(auth()).send({ settings }),
+        400,
+        'validation-error',
+      );
     expectProblem(
       await t.http().patch(`/v1/admin/organizations/${a.body.id}`).set(auth()).send({ slug: 'b' }),
       409,
@@ -170,7 +194,7 @@ describe('admin organizations: create, list, get, patch, delete', () => {
     const events = await t.dataSource
       .getRepository(AuditEvent)
       .findBy({ action: 'organization.updated' });
-    expect(events.map((e) => e.metadata.changed)).toEqual([['name', 'metadata']]);
+    expect(events.map((e) => e.metadata.changed)).toEqual([['name', 'metadata'], ['settings']]);
   });
 
   it('deletes with its members and invitations; then 404', async () => {

@@ -15,7 +15,7 @@ import { buildControlPlane } from '../src/app-factory';
 const AGED_MS = 632_000;
 
 /**
- * CONTRACT §13, delete a project (★): 204 with its users, keys, clients and sessions, whose
+ * docs/api-contract.md §13, delete a project (★): 204 with its users, keys, clients and sessions, whose
  * tokens are refused at once; the console project cannot be deleted (409); a stale proof or
  * another tenant's admin changes nothing.
  */

@@ -339,7 +339,7 @@ describe('admin projects: create, get, list, patch', () => {
       ),
     ).toBe(true);
 
-    // A form sends every field; only those whose value changes are recorded (CONTRACT §13), and a
+    // A form sends every field; only those whose value changes are recorded (docs/api-contract.md §13), and a
     // PATCH that changes nothing writes no event (found by the console: `allowed_origins: [] → []`).
     const current = (await get(url)).body;
     const same = {
@@ -501,6 +501,53 @@ describe('admin projects: create, get, list, patch', () => {
     });
     expect(created.status).toBe(201);
     expect(created.body.settings.sms).toEqual({ max_per_hour: 100, allowed_countries: ['GB'] });
+  });
+
+  it('sets settings.token_claims; refuses reserved names, prototype paths, other roots and more than 20 claims on its path, changing nothing', async () => {
+    const url = `/v1/admin/projects/${tenant.project.id}`;
+    const claims = { plan: '{{user.metadata.plan}}', tier: 'tier {{org.metadata.tier}}' };
+    const set = await patch(url, { settings: { token_claims: claims } });
+    expect(set.status).toBe(200);
+    expect(set.body.settings.token_claims).toEqual(claims);
+    expect(
+      (await t.app.get(ProjectsCache).byKey(tenant.projectKey))!.settings.token_claims,
+    ).toEqual(claims);
+    const many = Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`c${i}`, 'v']));
+    for (const [bad, says] of [
+      [{ sub: '{{user.metadata.plan}}' }, /"sub" is a registered or Gatehouse claim/],
+      [{ org: 'x' }, /"org" is a registered/],
+      [{ x: '{{user.metadata.__proto__.polluted}}' }, /may not name __proto__/],
+      [{ x: '{{user.metadata.constructor}}' }, /may not name constructor/],
+      [{ x: '{{process.env.SECRET}}' }, /must start with user.metadata/],
+      [{ x: 42 }, /non-empty string/],
+      [many, /at most 20 claims/],
+      ['{{user.metadata.plan}}', /must be an object/],
+    ] as [unknown, RegExp][]) {
+      const res = await patch(url, { settings: { token_claims: bad } });
+      expectProblem(res, 400, 'validation-error');
+      expect(res.body.errors['settings.token_claims'].join(' ')).toMatch(says);
+    }
+    // Keys that would reach a prototype, as JSON.parse gives them (own properties named so).
+    for (const raw of [
+      '{"settings":{"token_claims":{"__proto__":"{{user.metadata.plan}}"}}}',
+      '{"settings":{"token_claims":{"constructor":"{{user.metadata.plan}}"}}}',
+      '{"settings":{"token_claims":{"ok":"x","__proto__":{"polluted":"{{user.metadata.plan}}"}}}}',
+    ]) {
+      const res = await t
+        .http()
+        .patch(url)
+        .set(auth())
+        .set('Content-Type', 'application/json')
+        .send(raw);
+      expectProblem(res, 400, 'validation-error');
+    }
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    const stored = await t.dataSource
+      .getRepository(Project)
+      .findOneByOrFail({ id: tenant.project.id });
+    expect(stored.settings.token_claims).toEqual(claims);
+    const reset = await patch(url, { settings: { token_claims: null } });
+    expect(reset.body.settings).not.toHaveProperty('token_claims');
   });
 
   it('refuses a malformed settings.sms with validation-error on its dotted path, types strictly, changing nothing', async () => {

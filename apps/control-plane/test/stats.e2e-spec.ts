@@ -62,7 +62,7 @@ describe('admin stats: the Overview aggregate', () => {
     const second = await t.http().post('/v1/admin/projects').set(auth()).send({ name: 'Second' });
     expect(second.status).toBe(201);
     // Application project: two sign-ups (each opens a session), one sign-in, five wrong passwords (the
-    // fifth locks), then the right one refused while locked: six failed sign-ins (reason locked, CONTRACT §13).
+    // fifth locks), then the right one refused while locked: six failed sign-ins (reason locked, docs/api-contract.md §13).
     const ada = await signUp(tenant.projectKey, 'ada@example.com');
     await signUp(tenant.projectKey, 'bob@example.com');
     expect(

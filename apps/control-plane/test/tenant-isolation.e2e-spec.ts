@@ -23,6 +23,7 @@ interface Ids {
   userSession: string;
   org: string;
   invitation: string;
+  domain: string;
   webhook: string;
   oauthClient: string;
   apiResource: string;
@@ -38,6 +39,7 @@ const TENANT_TABLES = [
   'organizations',
   'organization_members',
   'invitations',
+  'organization_domains',
   'webhooks',
   'webhook_deliveries',
   'outbox_events',
@@ -108,6 +110,11 @@ describe('tenant isolation across every admin route', () => {
       .post(`/v1/admin/organizations/${org.body.id}/invitations`)
       .set(h)
       .send({ email: `invitee-${email}` });
+    const domain = await t
+      .http()
+      .post(`/v1/admin/organizations/${org.body.id}/domains`)
+      .set(h)
+      .send({ domain: `${email.split('@')[0]}.example.com` });
     const webhook = await t
       .http()
       .post('/v1/admin/webhooks')
@@ -128,10 +135,11 @@ describe('tenant isolation across every admin route', () => {
       org.status,
       member.status,
       inv.status,
+      domain.status,
       webhook.status,
       client.status,
       apiResource.status,
-    ]).toEqual([201, 201, 201, 201, 201, 201, 201]);
+    ]).toEqual([201, 201, 201, 201, 201, 201, 201, 201]);
     return {
       project: s.project.id,
       apiKey: key.body.id,
@@ -141,6 +149,7 @@ describe('tenant isolation across every admin route', () => {
       userSession,
       org: org.body.id,
       invitation: inv.body.id,
+      domain: domain.body.id,
       webhook: webhook.body.id,
       oauthClient: client.body.client_id,
       apiResource: apiResource.body.id,
@@ -227,6 +236,24 @@ describe('tenant isolation across every admin route', () => {
     ['get', `/v1/admin/organizations/${x.org}/invitations`],
     ['delete', `/v1/admin/organizations/${x.org}/invitations/${x.invitation}`],
     ['delete', `/v1/admin/organizations/${self.org}/invitations/${x.invitation}`],
+    ['post', `/v1/admin/organizations/${x.org}/domains`, { domain: 'planted.example.com' }],
+    ['get', `/v1/admin/organizations/${x.org}/domains`],
+    ['get', `/v1/admin/organizations/${x.org}/domains/${x.domain}`],
+    ['get', `/v1/admin/organizations/${self.org}/domains/${x.domain}`],
+    ['post', `/v1/admin/organizations/${x.org}/domains/${x.domain}/verify`],
+    ['post', `/v1/admin/organizations/${self.org}/domains/${x.domain}/verify`],
+    [
+      'patch',
+      `/v1/admin/organizations/${x.org}/domains/${x.domain}`,
+      { status: 'verified', reason: 'hijacked' },
+    ],
+    [
+      'patch',
+      `/v1/admin/organizations/${self.org}/domains/${x.domain}`,
+      { enrollment: 'auto_join' },
+    ],
+    ['delete', `/v1/admin/organizations/${x.org}/domains/${x.domain}`],
+    ['delete', `/v1/admin/organizations/${self.org}/domains/${x.domain}`],
     ['get', `/v1/admin/webhooks/${x.webhook}`],
     ['patch', `/v1/admin/webhooks/${x.webhook}`, { enabled: false }],
     ['delete', `/v1/admin/webhooks/${x.webhook}`],
@@ -293,6 +320,7 @@ describe('tenant isolation across every admin route', () => {
       bIds.user,
       bIds.org,
       bIds.invitation,
+      bIds.domain,
       bIds.apiKey,
       bIds.webhook,
       bIds.oauthClient,
@@ -314,6 +342,7 @@ describe('tenant isolation across every admin route', () => {
       `/v1/admin/projects/${a.project.id}/oauth-clients`,
       `/v1/admin/organizations/${aIds.org}/members`,
       `/v1/admin/organizations/${aIds.org}/invitations`,
+      `/v1/admin/organizations/${aIds.org}/domains`,
     ];
     for (const path of lists) {
       const res = await t.http().get(path).set(h);

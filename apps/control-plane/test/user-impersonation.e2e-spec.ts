@@ -22,7 +22,7 @@ const claimsOf = (jwt: string) =>
   JSON.parse(Buffer.from(jwt.split('.')[1], 'base64url').toString()) as Record<string, unknown>;
 
 /**
- * CONTRACT §13, sign in as the user (★): the control plane hands out a one-time link (60 s);
+ * docs/api-contract.md §13, sign in as the user (★): the control plane hands out a one-time link (60 s);
  * opened on the auth runtime it starts a session of the user whose access tokens carry
  * `act: {sub: <admin>}` (RFC 8693 §4.1), at most 15 minutes each, refreshable until 60 minutes
  * after opening. Such a session cannot change credentials. Both apps run in process; their test
@@ -161,6 +161,7 @@ describe('admin impersonation: a one-time link, the act claim and its limits', (
       user: { id: user.id, email: 'customer@example.com', is_admin: false, mfa_factors: [] },
       active_sessions: 1,
       organizations: [],
+      active_organization: null,
       impersonator: { id: tenant.adminUserId, email: tenant.adminEmail },
     });
     const own = await rt('get', '/v1/auth/sessions', access);

@@ -29,7 +29,7 @@ function python(code: string): string {
 }
 
 /**
- * User import and export (CONTRACT §12) against the real control plane and auth runtime: users in
+ * User import and export (docs/api-contract.md §12) against the real control plane and auth runtime: users in
  * every hash scheme (each hash made by its scheme's reference implementation) sign in with their
  * old password and are then stored in ours; broken lines are reported while the rest go in; each
  * on_conflict mode; an export imported into a fresh project signs everyone in again, with TOTP.

@@ -32,7 +32,7 @@ const AGED_MS = 632_000;
 const PASSWORD = 'a sturdy passphrase 42';
 
 /**
- * CONTRACT §13, support operations on a user: create (with a password, or a mailed set-password
+ * docs/api-contract.md §13, support operations on a user: create (with a password, or a mailed set-password
  * link), send a password reset, mark the email verified (`data.changes`), list the second factors
  * and remove them one by one or all at once (★: a recent proof of the admin). Another tenant's
  * admin gets 404 on every route and changes nothing. The created users sign in and reset through

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { ApiKey } from '@gatehouse/entities';
-import { PaginationResponse } from '../common/pagination.response';
+import { PaginationResponse } from '@gatehouse/http';
 
 /** API key resource; the secret appears only in the create response (docs/api-contract.md §6). */
 export class ApiKeyResponse {

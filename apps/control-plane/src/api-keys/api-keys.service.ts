@@ -13,7 +13,8 @@ import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import type { AdminContext } from '../auth/admin.guard';
 import { adminEvent } from '../common/admin-events';
-import { paginated, type Page } from '../common/pagination';
+import { paginated, type Page } from '@gatehouse/http';
+import { tenantProject } from '../common/tenant-project';
 import { toApiKeyResponse } from './api-key.response';
 import type { CreateApiKeyDto } from './dto/create-api-key.dto';
 
@@ -36,10 +37,7 @@ export class ApiKeysService {
   ) {}
 
   async create(admin: AdminContext, projectId: string, dto: CreateApiKeyDto, meta: RequestMeta) {
-    const project = isId(projectId)
-      ? await this.projects.findInTenant(admin.tenantId, projectId)
-      : null;
-    if (!project) throw notFound();
+    const project = await tenantProject(this.projects, admin.tenantId, projectId);
     const secret = randomToken(32, 'sk_');
     const key = await this.dataSource.transaction(async (manager) => {
       const created = await this.keys.create(manager, {
@@ -72,10 +70,7 @@ export class ApiKeysService {
   }
 
   async list(admin: AdminContext, projectId: string, page: Page) {
-    const project = isId(projectId)
-      ? await this.projects.findInTenant(admin.tenantId, projectId)
-      : null;
-    if (!project) throw notFound();
+    const project = await tenantProject(this.projects, admin.tenantId, projectId);
     const [rows, total] = await this.keys.listLive(admin.tenantId, project.id, page);
     return paginated('api_keys', rows.map(toApiKeyResponse), page, total);
   }

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { ApiResource } from '@gatehouse/entities';
-import { PaginationResponse } from '../common/pagination.response';
+import { PaginationResponse } from '@gatehouse/http';
 
 export class ApiResourceScopeResponse {
   @ApiProperty({ example: 'mcp:tools' }) name!: string;

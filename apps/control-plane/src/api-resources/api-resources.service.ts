@@ -1,12 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import {
-  isId,
-  uniqueViolation,
-  type ApiResource,
-  type ApiResourceScope,
-  type Project,
-} from '@gatehouse/entities';
+import { uniqueViolation, type ApiResource, type ApiResourceScope } from '@gatehouse/entities';
 import {
   ApiResourcesRepository,
   EventRecorder,
@@ -18,13 +12,13 @@ import {
 import { ProblemError } from '@gatehouse/problem-details';
 import type { AdminContext } from '../auth/admin.guard';
 import { adminEvent } from '../common/admin-events';
-import { fieldChanges } from '../common/field-changes';
-import { paginated, type Page } from '../common/pagination';
+import { patchRow } from '../common/field-changes';
+import { paginated, type Page } from '@gatehouse/http';
+import { tenantProject } from '../common/tenant-project';
 import type { CreateApiResourceDto } from './dto/create-api-resource.dto';
 import type { UpdateApiResourceDto } from './dto/update-api-resource.dto';
 import { toApiResourceResponse, type ApiResourceResponse } from './api-resource.response';
 
-const projectNotFound = () => new ProblemError('not-found', { detail: 'No such project.' });
 const resourceNotFound = () =>
   new ProblemError('not-found', { detail: 'No such API resource of this project.' });
 const duplicate = () =>
@@ -65,18 +59,6 @@ export class ApiResourcesService {
     private readonly events: EventRecorder,
   ) {}
 
-  private async project(
-    admin: AdminContext,
-    projectId: string,
-    manager?: EntityManager,
-  ): Promise<Project> {
-    const project = isId(projectId)
-      ? await this.projects.findInTenant(admin.tenantId, projectId, manager)
-      : null;
-    if (!project) throw projectNotFound();
-    return project;
-  }
-
   private event(
     admin: AdminContext,
     meta: RequestMeta,
@@ -110,7 +92,7 @@ export class ApiResourcesService {
     meta: RequestMeta,
   ): Promise<ApiResourceResponse> {
     const made = await this.write(async (manager) => {
-      const project = await this.project(admin, projectId, manager);
+      const project = await tenantProject(this.projects, admin.tenantId, projectId, manager);
       const resource = await this.resources.create(manager, {
         tenantId: admin.tenantId,
         projectId: project.id,
@@ -130,13 +112,13 @@ export class ApiResourcesService {
   }
 
   async list(admin: AdminContext, projectId: string, page: Page) {
-    const project = await this.project(admin, projectId);
+    const project = await tenantProject(this.projects, admin.tenantId, projectId);
     const [rows, total] = await this.resources.list(admin.tenantId, project.id, page);
     return paginated('api_resources', rows.map(toApiResourceResponse), page, total);
   }
 
   async get(admin: AdminContext, projectId: string, id: string): Promise<ApiResourceResponse> {
-    const project = await this.project(admin, projectId);
+    const project = await tenantProject(this.projects, admin.tenantId, projectId);
     const resource = await this.resources.getInProject(admin.tenantId, project.id, id);
     if (!resource) throw resourceNotFound();
     return toApiResourceResponse(resource);
@@ -160,27 +142,23 @@ export class ApiResourcesService {
     if (dto.allow_dynamic_clients !== undefined)
       given.allowDynamicClients = dto.allow_dynamic_clients;
     const updated = await this.write(async (manager) => {
-      const project = await this.project(admin, projectId, manager);
+      const project = await tenantProject(this.projects, admin.tenantId, projectId, manager);
       const resource = await this.resources.lockInProject(manager, admin.tenantId, project.id, id);
       if (!resource) throw resourceNotFound();
-      const changes: ApiResourceChanges = {};
-      for (const [key, value] of Object.entries(given) as [keyof ApiResourceChanges, unknown][]) {
-        if (JSON.stringify(value) !== JSON.stringify(resource[key]))
-          Object.assign(changes, { [key]: value });
-      }
-      const changed = Object.keys(changes) as (keyof ApiResourceChanges)[];
-      if (changed.length === 0) return resource;
-      const before = { ...resource };
-      const saved = await this.resources.update(manager, resource, changes);
-      // `data.changes` (CONTRACT §13): each changed member's `{from, to}` (a resource holds no secret).
-      await this.events.record(
-        manager,
-        this.event(admin, meta, 'api_resource.updated', saved, {
-          ...resourceData(saved),
-          changes: fieldChanges(changed, SNAKE, before, saved),
-        }),
-      );
-      return saved;
+      return patchRow(resource, {
+        given,
+        names: SNAKE,
+        save: (changes) => this.resources.update(manager, resource, changes),
+        // `data.changes`: each changed member's `{from, to}` (a resource holds no secret).
+        record: (saved, changes) =>
+          this.events.record(
+            manager,
+            this.event(admin, meta, 'api_resource.updated', saved, {
+              ...resourceData(saved),
+              changes,
+            }),
+          ),
+      });
     });
     return toApiResourceResponse(updated);
   }
@@ -193,7 +171,7 @@ export class ApiResourcesService {
     meta: RequestMeta,
   ): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
-      const project = await this.project(admin, projectId, manager);
+      const project = await tenantProject(this.projects, admin.tenantId, projectId, manager);
       const resource = await this.resources.lockInProject(manager, admin.tenantId, project.id, id);
       if (!resource) throw resourceNotFound();
       await this.resources.delete(manager, admin.tenantId, project.id, resource.id);

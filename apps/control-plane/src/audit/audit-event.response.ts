@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { AuditEventRow, RecordedEvent } from '@gatehouse/identity';
-import { PaginationResponse } from '../common/pagination.response';
+import { PaginationResponse } from '@gatehouse/http';
 
 const ACTOR_TYPES = ['user', 'admin', 'system', 'api_key'] satisfies RecordedEvent['actorType'][];
 
@@ -25,7 +25,7 @@ export class AuditEventResponse {
     type: 'object',
     additionalProperties: true,
     description:
-      'What there is to say (CONTRACT §13): an update\'s `changes` (`{"<field>": {"from", "to"}}`, a secret as `{"changed": true}`), a failed sign-in\'s `reason`, an import\'s counts; `{}` when nothing',
+      'What there is to say (docs/api-contract.md §13): an update\'s `changes` (`{"<field>": {"from", "to"}}`, a secret as `{"changed": true}`), a failed sign-in\'s `reason`, an import\'s counts; `{}` when nothing',
   })
   data!: Record<string, unknown>;
 }

@@ -1,23 +1,17 @@
-import { Controller, Get, Query, Res, UseGuards } from '@nestjs/common';
-import {
-  ApiBearerAuth,
-  ApiOkResponse,
-  ApiOperation,
-  ApiProduces,
-  ApiQuery,
-  ApiTags,
-} from '@nestjs/swagger';
+import { Query, Res } from '@nestjs/common';
+import { ApiProduces, ApiQuery } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { AuditFilter } from '@gatehouse/identity';
 import type { FieldErrors } from '@gatehouse/problem-details';
-import { AdminGuard, type AdminContext } from '../auth/admin.guard';
+import { type AdminContext } from '../auth/admin.guard';
 import { CurrentAdmin } from '../auth/current-admin.decorator';
+import { AdminController, AdminRoute } from '../common/admin-route';
 import { QueryReader } from '../common/query-params';
 import { AuditEventListResponse } from './audit-event.response';
 import { parseRange } from './audit-query';
 import { AuditService, type AuditExportFormat } from './audit.service';
 
-/** `action` of the form `<prefix>.*` (CONTRACT §13): the prefix, dot included; null for an exact action. */
+/** `action` of the form `<prefix>.*` (docs/api-contract.md §13): the prefix, dot included; null for an exact action. */
 const ACTION_PREFIX = /^([a-z0-9_]+(?:\.[a-z0-9_]+)*\.)\*$/;
 
 /** The filters both routes take: dates, `action` (exact or `prefix.*`), `user_id`, `actor_id`, `project_id`. */
@@ -60,19 +54,18 @@ const ApiAuditFilters = (): MethodDecorator => (target, key, descriptor) => {
   for (const q of FILTER_QUERIES) ApiQuery({ ...q, required: false })(target, key, descriptor);
 };
 
-@ApiTags('audit')
-@ApiBearerAuth()
-@UseGuards(AdminGuard)
-@Controller('v1/admin/audit')
+@AdminController('audit', 'v1/admin/audit')
 export class AuditController {
   constructor(private readonly audit: AuditService) {}
 
-  @Get()
-  @ApiOperation({ summary: "Query the tenant's audit log, newest first: `{events, pagination}`" })
-  @ApiAuditFilters()
-  @ApiQuery({ name: 'page', required: false })
-  @ApiQuery({ name: 'limit', required: false, description: '1–100, default 20' })
-  @ApiOkResponse({ type: AuditEventListResponse })
+  @AdminRoute.get(
+    '',
+    "Query the tenant's audit log, newest first: `{events, pagination}`",
+    AuditEventListResponse,
+    ApiAuditFilters(),
+    ApiQuery({ name: 'page', required: false }),
+    ApiQuery({ name: 'limit', required: false, description: '1–100, default 20' }),
+  )
   query(
     @CurrentAdmin() admin: AdminContext,
     @Query() query: Record<string, unknown>,
@@ -84,32 +77,31 @@ export class AuditController {
     return this.audit.query(admin.tenantId, filter, page);
   }
 
-  @Get('export')
-  @ApiOperation({
-    summary:
-      'Stream every event matching the filters, newest first, without paging: `format=csv` (a header line; `data` as JSON) or `ndjson` (one event object a line, as the list shows them)',
-  })
-  @ApiAuditFilters()
-  @ApiQuery({ name: 'format', required: true, enum: ['csv', 'ndjson'] })
-  @ApiProduces('text/csv', 'application/x-ndjson')
-  @ApiOkResponse({
-    description: 'The events, as an attachment',
-    content: {
-      'application/x-ndjson': {
-        schema: {
-          type: 'string',
-          description: 'One audit event object (as `GET /v1/admin/audit` lists them) a line',
+  @AdminRoute.get(
+    'export',
+    'Stream every event matching the filters, newest first, without paging: `format=csv` (a header line; `data` as JSON) or `ndjson` (one event object a line, as the list shows them)',
+    {
+      description: 'The events, as an attachment',
+      content: {
+        'application/x-ndjson': {
+          schema: {
+            type: 'string',
+            description: 'One audit event object (as `GET /v1/admin/audit` lists them) a line',
+          },
         },
-      },
-      'text/csv': {
-        schema: {
-          type: 'string',
-          description:
-            'id,created_at,action,actor_type,actor_id,resource_type,resource_id,project_id,ip_address,user_agent,data',
+        'text/csv': {
+          schema: {
+            type: 'string',
+            description:
+              'id,created_at,action,actor_type,actor_id,resource_type,resource_id,project_id,ip_address,user_agent,data',
+          },
         },
       },
     },
-  })
+    ApiAuditFilters(),
+    ApiQuery({ name: 'format', required: true, enum: ['csv', 'ndjson'] }),
+    ApiProduces('text/csv', 'application/x-ndjson'),
+  )
   async export(
     @CurrentAdmin() admin: AdminContext,
     @Query() query: Record<string, unknown>,

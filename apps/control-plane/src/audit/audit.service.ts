@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Response } from 'express';
 import { isId } from '@gatehouse/entities';
 import { AuditEventsRepository, type AuditCursor, type AuditFilter } from '@gatehouse/identity';
-import { paginated, type Page } from '../common/pagination';
+import { paginated, type Page } from '@gatehouse/http';
 import { toAuditEventResponse, type AuditEventResponse } from './audit-event.response';
 
 const EXPORT_PAGE = 500;
@@ -55,7 +55,7 @@ export class AuditService {
   }
 
   /**
-   * `GET /v1/admin/audit/export` (CONTRACT §13): every matching event, newest first, as CSV (a
+   * `GET /v1/admin/audit/export` (docs/api-contract.md §13): every matching event, newest first, as CSV (a
    * header line, then one line per event, `data` as JSON) or NDJSON (the list's event objects),
    * page after page with back-pressure, so memory stays flat however long the log is.
    */

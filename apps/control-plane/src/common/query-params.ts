@@ -1,5 +1,5 @@
 import { ProblemError, type FieldErrors } from '@gatehouse/problem-details';
-import { integerParam, parsePage, type Page } from './pagination';
+import { integerParam, parsePage, type Page } from '@gatehouse/http';
 
 /**
  * Reads list query parameters strictly: a repeated parameter (an array) or an over-long value is a

@@ -3,6 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { ProjectsRepository } from '@gatehouse/identity';
+import { sendWebAppAsset, sendWebAppPage } from '@gatehouse/http';
 import { ProblemError } from '@gatehouse/problem-details';
 import { ConsoleFiles, consoleCsp } from './console-files';
 
@@ -38,9 +39,7 @@ export class ConsoleController {
   asset(@Param('name') name: string, @Res() res: Response): void {
     const file = this.files.asset(name);
     if (!file) throw new ProblemError('not-found', { detail: 'No such console asset.' });
-    res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.sendFile(file, { dotfiles: 'deny', cacheControl: false, lastModified: false });
+    sendWebAppAsset(res, file);
   }
 
   @Get()
@@ -56,14 +55,10 @@ export class ConsoleController {
   private page(res: Response): void {
     const page = this.files.page();
     if (!page) throw new ProblemError('not-found', { detail: NOT_BUILT });
-    res.setHeader(
-      'Content-Security-Policy',
+    sendWebAppPage(
+      res,
+      page.html,
       consoleCsp(page.nonce, new URL(this.config.http.publicAuthUrl).origin),
     );
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('X-Frame-Options', 'DENY');
-    res.setHeader('Referrer-Policy', 'no-referrer');
-    res.setHeader('Cache-Control', 'no-store');
-    res.type('html').send(page.html);
   }
 }

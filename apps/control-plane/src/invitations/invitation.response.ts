@@ -1,49 +1,9 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { Invitation, InvitationStatus, MemberRole } from '@gatehouse/entities';
-import { PaginationResponse } from '../common/pagination.response';
-
-type ShownInvitationStatus = InvitationStatus | 'expired';
-
-/** Invitation resource; a pending invitation past `expires_at` shows as `expired`. The token is never shown. */
-export class InvitationResponse {
-  @ApiProperty({ format: 'uuid' }) id!: string;
-  @ApiProperty({ format: 'uuid' }) organization_id!: string;
-  @ApiProperty() email!: string;
-  @ApiProperty({ enum: ['admin', 'member'] satisfies MemberRole[] }) role!: MemberRole;
-  @ApiProperty({
-    enum: ['pending', 'accepted', 'revoked', 'expired'] satisfies ShownInvitationStatus[],
-  })
-  status!: ShownInvitationStatus;
-  @ApiProperty({
-    type: String,
-    format: 'uuid',
-    nullable: true,
-    description: 'The inviting admin; null once that user is deleted',
-  })
-  invited_by!: string | null;
-  @ApiProperty({ format: 'date-time' }) expires_at!: string;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true }) accepted_at!: string | null;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true }) revoked_at!: string | null;
-  @ApiProperty({ format: 'date-time' }) created_at!: string;
-}
+import { InvitationResponse } from '@gatehouse/identity';
+import { PaginationResponse } from '@gatehouse/http';
 
 /** `GET /v1/admin/organizations/{id}/invitations`, newest first. */
 export class InvitationListResponse {
   @ApiProperty({ type: [InvitationResponse] }) invitations!: InvitationResponse[];
   @ApiProperty({ type: PaginationResponse }) pagination!: PaginationResponse;
-}
-
-export function toInvitationResponse(i: Invitation, nowMs: number): InvitationResponse {
-  return {
-    id: i.id,
-    organization_id: i.organizationId,
-    email: i.email,
-    role: i.role,
-    status: i.status === 'pending' && i.expiresAt.getTime() <= nowMs ? 'expired' : i.status,
-    invited_by: i.invitedBy,
-    expires_at: i.expiresAt.toISOString(),
-    accepted_at: i.acceptedAt ? i.acceptedAt.toISOString() : null,
-    revoked_at: i.revokedAt ? i.revokedAt.toISOString() : null,
-    created_at: i.createdAt.toISOString(),
-  };
 }

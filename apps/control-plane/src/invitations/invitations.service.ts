@@ -1,49 +1,26 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { isId } from '@gatehouse/entities';
-import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
-import { randomToken, sha256Hex } from '@gatehouse/crypto';
-import { EventRecorder, ProjectsRepository, type RequestMeta } from '@gatehouse/identity';
-import { Clock, DependencyUnavailableError } from '@gatehouse/platform';
+import { paginated, type Page } from '@gatehouse/http';
+import {
+  EventRecorder,
+  OrganizationInvitations,
+  ProjectsRepository,
+  toInvitationResponse,
+  type RequestMeta,
+} from '@gatehouse/identity';
+import { InvitationsRepository, OrganizationsRepository } from '@gatehouse/organizations';
+import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
-import { MailQueue, type MailMessage } from '@gatehouse/queue';
 import type { AdminContext } from '../auth/admin.guard';
 import { adminEvent } from '../common/admin-events';
-import { paginated, type Page } from '../common/pagination';
-import { OrganizationsRepository } from '../organizations/organizations.repository';
 import type { CreateInvitationDto } from './dto/create-invitation.dto';
-import { toInvitationResponse } from './invitation.response';
-import { InvitationsRepository, OrganizationMembersRepository } from '@gatehouse/organizations';
-
-/** docs/api-contract.md §5: invitation tokens live 7 days. */
-export const INVITATION_TTL_MS = 7 * 24 * 3600 * 1000;
 
 const orgNotFound = () => new ProblemError('not-found', { detail: 'No such organization.' });
 
 /**
- * Where the invitation mail links to: `settings.invitation_url`, else `settings.default_redirect_url`,
- * else the first registered redirect URL (as the runtime's verification and reset mails do), with
- * `?token=…` appended. The application's page posts the token to `POST /v1/auth/invitations/accept`
- * with the invitee's session. Null when the project has none of these.
- */
-export function invitationLink(
-  project: { settings: Record<string, unknown>; redirectUrls: string[] },
-  token: string,
-): string | null {
-  const base = [
-    project.settings.invitation_url,
-    project.settings.default_redirect_url,
-    project.redirectUrls[0],
-  ].find((v): v is string => typeof v === 'string' && v.length > 0);
-  if (!base) return null;
-  const url = new URL(base);
-  url.searchParams.set('token', token);
-  return url.toString();
-}
-
-/**
- * Invitations to an organization: a ≥256-bit single-use token, stored as SHA-256, mailed through
- * the mail queue inside the same transaction (a queue failure leaves no invitation behind).
+ * The admin API's invitations to an organization (created by OrganizationInvitations, as a
+ * member's are), listed and revoked.
  */
 @Injectable()
 export class InvitationsService {
@@ -51,33 +28,11 @@ export class InvitationsService {
     private readonly dataSource: DataSource,
     private readonly invitations: InvitationsRepository,
     private readonly organizations: OrganizationsRepository,
-    private readonly members: OrganizationMembersRepository,
     private readonly projects: ProjectsRepository,
-    private readonly mail: MailQueue,
+    private readonly issuer: OrganizationInvitations,
     private readonly events: EventRecorder,
     private readonly clock: Clock,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
-
-  /** Enqueues the mail, giving up after DEPENDENCY_TIMEOUT_MS (the transaction then rolls back: 503). */
-  private async enqueue(message: MailMessage): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new DependencyUnavailableError('queue')),
-        this.config.http.dependencyTimeoutMs,
-      );
-    });
-    try {
-      await Promise.race([this.mail.send(message), timeout]);
-    } catch (err) {
-      throw err instanceof DependencyUnavailableError
-        ? err
-        : new DependencyUnavailableError('queue', err);
-    } finally {
-      clearTimeout(timer);
-    }
-  }
 
   async create(
     admin: AdminContext,
@@ -93,67 +48,15 @@ export class InvitationsService {
       if (!org) throw orgNotFound();
       const project = await this.projects.findInTenant(admin.tenantId, org.projectId, manager);
       if (!project) throw orgNotFound();
-      const token = randomToken(32);
-      const link = invitationLink(project, token);
-      if (!link) {
-        throw new ProblemError('conflict', {
-          detail:
-            'The project has no invitation_url, default_redirect_url or redirect URL for the invitation link.',
-        });
-      }
-      if (await this.members.isMemberByEmail(manager, org.id, org.projectId, email)) {
-        throw new ProblemError('conflict', {
-          detail: 'A user with this email is already a member.',
-          errors: { email: ['is already a member'] },
-        });
-      }
-      const now = this.clock.now();
-      if (await this.invitations.findOpenForEmail(manager, org.id, email, now)) {
-        throw new ProblemError('conflict', {
-          detail: 'A pending invitation for this email exists; revoke it first.',
-          errors: { email: ['has a pending invitation'] },
-        });
-      }
-      const created = await this.invitations.create(manager, {
-        tenantId: admin.tenantId,
-        organizationId: org.id,
+      return this.issuer.issue(manager, {
+        organization: org,
+        project,
         email,
         role,
-        tokenHash: sha256Hex(token),
         invitedBy: admin.userId,
-        expiresAt: new Date(now.getTime() + INVITATION_TTL_MS),
+        actor: { tenantId: admin.tenantId, actorType: 'admin', actorId: admin.userId },
+        meta,
       });
-      await this.events.record(
-        manager,
-        adminEvent(admin, meta, {
-          projectId: org.projectId,
-          action: 'invitation.created',
-          resourceType: 'invitation',
-          resourceId: created.id,
-          data: {
-            invitation: {
-              id: created.id,
-              organization_id: org.id,
-              email,
-              role,
-              expires_at: created.expiresAt.toISOString(),
-            },
-          },
-        }),
-      );
-      await this.enqueue({
-        template: 'invitation',
-        to: email,
-        projectId: project.id,
-        projectName: project.name,
-        variables: {
-          link,
-          organization_name: org.name,
-          role,
-          expires_at: created.expiresAt.toISOString(),
-        },
-      });
-      return created;
     });
     return toInvitationResponse(invitation, this.clock.nowMs());
   }

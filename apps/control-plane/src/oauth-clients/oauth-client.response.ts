@@ -7,9 +7,9 @@ import {
   OAUTH_CLIENT_SCOPES,
   OAUTH_GRANT_TYPES,
 } from '@gatehouse/identity';
-import { PaginationResponse } from '../common/pagination.response';
+import { PaginationResponse } from '@gatehouse/http';
 
-/** A client of the project's OpenID Connect provider (docs/api-contract.md §15); never its secret or the secret's hash. */
+/** A client of the project's OpenID Connect provider (docs/api-contract.md §11); never its secret or the secret's hash. */
 export class OAuthClientResponse {
   @ApiProperty({
     example: 'oc_3mQ1b8gk0yJv6Tz1dR9aXw',

@@ -1,11 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import {
-  isId,
-  type OAuthClient,
-  type Project,
-  type TokenEndpointAuthMethod,
-} from '@gatehouse/entities';
+import { type OAuthClient, type TokenEndpointAuthMethod } from '@gatehouse/entities';
 import {
   EventRecorder,
   isPublicClient,
@@ -19,8 +14,9 @@ import {
 import { ProblemError } from '@gatehouse/problem-details';
 import type { AdminContext } from '../auth/admin.guard';
 import { adminEvent } from '../common/admin-events';
-import { fieldChanges } from '../common/field-changes';
-import { paginated, type Page } from '../common/pagination';
+import { patchRow } from '../common/field-changes';
+import { paginated, type Page } from '@gatehouse/http';
+import { tenantProject } from '../common/tenant-project';
 import { unique } from '../projects/project-settings';
 import type { CreateOAuthClientDto } from './dto/create-oauth-client.dto';
 import type { UpdateOAuthClientDto } from './dto/update-oauth-client.dto';
@@ -31,7 +27,6 @@ import {
   type OAuthClientSecretRotatedResponse,
 } from './oauth-client.response';
 
-const projectNotFound = () => new ProblemError('not-found', { detail: 'No such project.' });
 const clientNotFound = () =>
   new ProblemError('not-found', { detail: 'No such OAuth client of this project.' });
 
@@ -83,7 +78,7 @@ const SNAKE: Record<keyof OAuthClientChanges, string> = {
 };
 
 /**
- * Clients of a project's OpenID Connect provider (docs/api-contract.md §15): scoped to the admin's
+ * Clients of a project's OpenID Connect provider (docs/api-contract.md §11): scoped to the admin's
  * tenant and the project in the path; a confidential client's secret is shown once (at creation
  * and at each rotation) and stored as its SHA-256; every change writes its audit + outbox event in
  * the same transaction. Signing keys are not this service's business: the provider makes the
@@ -98,18 +93,6 @@ export class OAuthClientsService {
     private readonly events: EventRecorder,
   ) {}
 
-  private async project(
-    admin: AdminContext,
-    projectId: string,
-    manager?: EntityManager,
-  ): Promise<Project> {
-    const project = isId(projectId)
-      ? await this.projects.findInTenant(admin.tenantId, projectId, manager)
-      : null;
-    if (!project) throw projectNotFound();
-    return project;
-  }
-
   /** The project, then its client locked until the transaction ends; 404 for either missing. */
   private async lock(
     manager: EntityManager,
@@ -117,7 +100,7 @@ export class OAuthClientsService {
     projectId: string,
     clientId: string,
   ): Promise<OAuthClient> {
-    const project = await this.project(admin, projectId, manager);
+    const project = await tenantProject(this.projects, admin.tenantId, projectId, manager);
     const client = await this.clients.lockInProject(manager, admin.tenantId, project.id, clientId);
     if (!client) throw clientNotFound();
     return client;
@@ -162,7 +145,7 @@ export class OAuthClientsService {
         OAUTH_CLIENT_DEFAULTS.requirePushedAuthorizationRequests,
     };
     const { client, secret } = await this.dataSource.transaction(async (manager) => {
-      const project = await this.project(admin, projectId, manager);
+      const project = await tenantProject(this.projects, admin.tenantId, projectId, manager);
       assertClientRules(values);
       const made = await this.clients.create(manager, {
         tenantId: admin.tenantId,
@@ -181,7 +164,7 @@ export class OAuthClientsService {
   }
 
   async list(admin: AdminContext, projectId: string, page: Page) {
-    const project = await this.project(admin, projectId);
+    const project = await tenantProject(this.projects, admin.tenantId, projectId);
     const [rows, total] = await this.clients.list(admin.tenantId, project.id, page);
     return paginated('oauth_clients', rows.map(toOAuthClientResponse), page, total);
   }
@@ -191,7 +174,7 @@ export class OAuthClientsService {
     projectId: string,
     clientId: string,
   ): Promise<OAuthClientResponse> {
-    const project = await this.project(admin, projectId);
+    const project = await tenantProject(this.projects, admin.tenantId, projectId);
     const client = await this.clients.getInProject(admin.tenantId, project.id, clientId);
     if (!client) throw clientNotFound();
     return toOAuthClientResponse(client);
@@ -212,25 +195,21 @@ export class OAuthClientsService {
     const given = changesOf(dto);
     const updated = await this.dataSource.transaction(async (manager) => {
       const client = await this.lock(manager, admin, projectId, clientId);
-      const changes: OAuthClientChanges = {};
-      for (const [key, value] of Object.entries(given) as [keyof OAuthClientChanges, unknown][]) {
-        if (JSON.stringify(value) !== JSON.stringify(client[key]))
-          Object.assign(changes, { [key]: value });
-      }
-      assertClientRules({ ...client, ...changes });
-      const changed = Object.keys(changes) as (keyof OAuthClientChanges)[];
-      if (changed.length === 0) return client;
-      const before = { ...client };
-      const saved = await this.clients.update(manager, client, changes);
-      // `data.changes` (CONTRACT §13): each changed member's `{from, to}` (a client's members hold no secret; the secret rotates on its own route).
-      await this.events.record(
-        manager,
-        this.event(admin, meta, 'oauth_client.updated', saved, {
-          ...clientData(saved),
-          changes: fieldChanges(changed, SNAKE, before, saved),
-        }),
-      );
-      return saved;
+      return patchRow(client, {
+        given,
+        names: SNAKE,
+        check: assertClientRules,
+        save: (changes) => this.clients.update(manager, client, changes),
+        // `data.changes`: each changed member's `{from, to}` (a client's members hold no secret; the secret rotates on its own route).
+        record: (saved, changes) =>
+          this.events.record(
+            manager,
+            this.event(admin, meta, 'oauth_client.updated', saved, {
+              ...clientData(saved),
+              changes,
+            }),
+          ),
+      });
     });
     return toOAuthClientResponse(updated);
   }

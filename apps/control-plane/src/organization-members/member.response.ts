@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { MemberRole } from '@gatehouse/entities';
 import type { MemberRow } from '@gatehouse/organizations';
-import { PaginationResponse } from '../common/pagination.response';
+import { PaginationResponse } from '@gatehouse/http';
 
 /** Organization member resource: the user's id and email with the role. */
 export class MemberResponse {
@@ -9,7 +9,12 @@ export class MemberResponse {
   @ApiProperty({ format: 'uuid' }) user_id!: string;
   @ApiProperty() email!: string;
   @ApiProperty({ type: String, nullable: true }) username!: string | null;
-  @ApiProperty({ enum: ['admin', 'member'] satisfies MemberRole[] }) role!: MemberRole;
+  @ApiProperty({
+    type: String,
+    example: 'member',
+    description: "A role key of the organization's project",
+  })
+  role!: MemberRole;
   @ApiProperty({ format: 'date-time', description: 'When the user joined' }) created_at!: string;
   @ApiProperty({ format: 'date-time' }) updated_at!: string;
 }

@@ -6,12 +6,17 @@ import { EventRecorder, type RequestMeta } from '@gatehouse/identity';
 import { ProblemError } from '@gatehouse/problem-details';
 import type { AdminContext } from '../auth/admin.guard';
 import { adminEvent } from '../common/admin-events';
-import { paginated, type Page } from '../common/pagination';
-import { OrganizationsRepository } from '../organizations/organizations.repository';
+import { paginated, type Page } from '@gatehouse/http';
+import { OrganizationsRepository } from '@gatehouse/organizations';
 import type { AddMemberDto } from './dto/add-member.dto';
 import type { UpdateMemberDto } from './dto/update-member.dto';
 import { toMemberResponse } from './member.response';
-import { OrganizationMembersRepository, type MemberRow } from '@gatehouse/organizations';
+import {
+  OrganizationMembersRepository,
+  ProjectRolesRepository,
+  type MemberRow,
+} from '@gatehouse/organizations';
+import { requireAssignableRole } from '../roles/catalog';
 
 const orgNotFound = () => new ProblemError('not-found', { detail: 'No such organization.' });
 const memberNotFound = () =>
@@ -31,6 +36,7 @@ export class OrganizationMembersService {
     private readonly dataSource: DataSource,
     private readonly organizations: OrganizationsRepository,
     private readonly members: OrganizationMembersRepository,
+    private readonly roles: ProjectRolesRepository,
     private readonly events: EventRecorder,
   ) {}
 
@@ -91,13 +97,15 @@ export class OrganizationMembersService {
           detail: 'This user is already a member.',
           errors: { user_id: ['is already a member'] },
         });
+      const role = dto.role ?? 'member';
+      await requireAssignableRole(this.roles, manager, org.projectId, role);
       const added = isId(dto.user_id)
         ? await this.members.insertIfUserInProject(manager, {
             tenantId: admin.tenantId,
             organizationId: org.id,
             projectId: org.projectId,
             userId: dto.user_id,
-            role: dto.role ?? 'member',
+            role,
           })
         : null;
       if (!added)
@@ -128,6 +136,7 @@ export class OrganizationMembersService {
       const current = isId(userId) ? await this.members.find(manager, org.id, userId) : null;
       if (!current) throw memberNotFound();
       if (current.role === dto.role) return current;
+      await requireAssignableRole(this.roles, manager, org.projectId, dto.role);
       if (current.role === 'admin' && (await this.members.countAdmins(manager, org.id)) <= 1)
         throw lastAdmin();
       await this.members.updateRole(manager, org.id, userId, dto.role);

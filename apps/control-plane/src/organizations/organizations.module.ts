@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AdminGuard } from '../auth/admin.guard';
 import { OrganizationsController } from './organizations.controller';
-import { OrganizationsRepository } from './organizations.repository';
+import { OrganizationsRepository } from '@gatehouse/organizations';
 import { OrganizationsService } from './organizations.service';
 
 @Module({

@@ -6,12 +6,15 @@ import { EventRecorder, ProjectsRepository, type RequestMeta } from '@gatehouse/
 import { ProblemError } from '@gatehouse/problem-details';
 import type { AdminContext } from '../auth/admin.guard';
 import { adminEvent } from '../common/admin-events';
-import { paginated, type Page } from '../common/pagination';
+import { paginated, type Page } from '@gatehouse/http';
 import type { CreateOrganizationDto } from './dto/create-organization.dto';
 import type { UpdateOrganizationDto } from './dto/update-organization.dto';
 import { toOrganizationResponse } from './organization.response';
-import { OrganizationsRepository, type OrganizationFilter } from './organizations.repository';
-import { randomSuffix, slugify } from './slug';
+import {
+  OrganizationsRepository,
+  patchedSettings,
+  type OrganizationFilter,
+} from '@gatehouse/organizations';
 
 const notFound = () => new ProblemError('not-found', { detail: 'No such organization.' });
 const slugTaken = () =>
@@ -27,19 +30,18 @@ const summary = (o: Organization) => ({
   slug: o.slug,
 });
 
-/** Organizations belong to a project of the admin's tenant; slugs are unique per project. */
-/** `data.changes` of `organization.updated` (CONTRACT §13): `{from, to}` of each field whose value changed. */
-function orgChanges(
-  before: { name: string; slug: string; metadata: Record<string, unknown> },
-  after: { name: string; slug: string; metadata: Record<string, unknown> },
-) {
+/** `data.changes` of `organization.updated` (docs/api-contract.md §13): `{from, to}` of each field whose value changed. */
+type OrgFields = Pick<Organization, 'name' | 'slug' | 'metadata' | 'settings'>;
+
+function orgChanges(before: OrgFields, after: OrgFields) {
   const changes: Record<string, { from: unknown; to: unknown }> = {};
-  for (const f of ['name', 'slug', 'metadata'] as const)
+  for (const f of ['name', 'slug', 'metadata', 'settings'] as const)
     if (JSON.stringify(before[f]) !== JSON.stringify(after[f]))
       changes[f] = { from: before[f], to: after[f] };
   return changes;
 }
 
+/** Organizations belong to a project of the admin's tenant; slugs are unique per project. */
 @Injectable()
 export class OrganizationsService {
   constructor(
@@ -55,22 +57,14 @@ export class OrganizationsService {
       : null;
     if (!project) throw new ProblemError('not-found', { detail: 'No such project.' });
     const org = await this.dataSource.transaction(async (manager) => {
-      const base = dto.slug ?? slugify(dto.name);
-      const candidates =
-        dto.slug !== undefined
-          ? [base]
-          : [base, ...Array.from({ length: 4 }, () => `${base}-${randomSuffix()}`)];
-      let created: Organization | null = null;
-      for (const slug of candidates) {
-        created = await this.organizations.insert(manager, {
-          tenantId: admin.tenantId,
-          projectId: project.id,
-          name: dto.name,
-          slug,
-          metadata: dto.metadata ?? {},
-        });
-        if (created) break;
-      }
+      const created = await this.organizations.insertWithSlug(manager, {
+        tenantId: admin.tenantId,
+        projectId: project.id,
+        name: dto.name,
+        ...(dto.slug !== undefined ? { slug: dto.slug } : {}),
+        metadata: dto.metadata ?? {},
+        settings: patchedSettings({}, dto.settings),
+      });
       if (!created) throw slugTaken();
       await this.events.record(
         manager,
@@ -106,12 +100,24 @@ export class OrganizationsService {
       const org = await this.dataSource.transaction(async (manager) => {
         const row = await this.organizations.lockInTenant(manager, admin.tenantId, id);
         if (!row) throw notFound();
-        const changed = (['name', 'slug', 'metadata'] as const).filter((k) => dto[k] !== undefined);
+        const settings = patchedSettings(row.settings, dto.settings);
+        // A settings PATCH that changes no policy is no change (the other fields count when given).
+        const changed = (['name', 'slug', 'metadata', 'settings'] as const).filter((k) =>
+          k === 'settings'
+            ? JSON.stringify(settings) !== JSON.stringify(row.settings)
+            : dto[k] !== undefined,
+        );
         if (!changed.length) return row;
-        const before = { name: row.name, slug: row.slug, metadata: row.metadata };
+        const before = {
+          name: row.name,
+          slug: row.slug,
+          metadata: row.metadata,
+          settings: row.settings,
+        };
         if (dto.name !== undefined) row.name = dto.name;
         if (dto.slug !== undefined) row.slug = dto.slug;
         if (dto.metadata !== undefined) row.metadata = dto.metadata;
+        row.settings = settings;
         const saved = await this.organizations.save(manager, row);
         await this.events.record(
           manager,

@@ -7,7 +7,7 @@ import {
   projectPasswordMigrationSettings,
   projectSmsSettings,
 } from '@gatehouse/identity';
-import { PaginationResponse } from '../common/pagination.response';
+import { PaginationResponse } from '@gatehouse/http';
 
 /** What a project that never set a key shows; every key of docs/api-contract.md §6's settings is always present. */
 const SETTINGS_DEFAULTS = {
@@ -69,7 +69,7 @@ class ProjectSmsSettingsResponse {
   allowed_countries!: string[];
 }
 
-/** `settings.oidc` with each absent member at its default (docs/api-contract.md §15). */
+/** `settings.oidc` with each absent member at its default (docs/api-contract.md §11). */
 class ProjectOidcSettingsResponse {
   @ApiProperty({ description: "Whether the project's OpenID Connect provider answers" })
   enabled!: boolean;
@@ -118,6 +118,18 @@ class ProjectSettingsResponse {
   @ApiProperty({ type: PasswordMigrationSettingsResponse })
   password_migration!: PasswordMigrationSettingsResponse;
   @ApiProperty({ type: OAuthProvidersResponse }) oauth_providers!: OAuthProvidersResponse;
+  @ApiPropertyOptional({
+    type: 'object',
+    properties: { allow_user_create: { type: 'boolean' } },
+    description: 'What end users may do with organizations; only when set',
+  })
+  organizations?: { allow_user_create?: boolean };
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    description: 'Custom claims: claim name → template; only when set',
+  })
+  token_claims?: Record<string, string>;
 }
 
 /** Project resource (docs/api-contract.md §6); OAuth client secrets are write-only and show as `client_secret_set`. */

@@ -1,65 +1,37 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Param,
-  Patch,
-  Post,
-  Query,
-  Req,
-  UseGuards,
-} from '@nestjs/common';
-import {
-  ApiBearerAuth,
-  ApiCreatedResponse,
-  ApiForbiddenResponse,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiQuery,
-  ApiTags,
-} from '@nestjs/swagger';
-import type { Request } from 'express';
-import { requestMeta } from '@gatehouse/identity';
-import { AdminGuard, type AdminContext } from '../auth/admin.guard';
+import { Body, Param, Query } from '@nestjs/common';
+import { ApiForbiddenResponse, ApiNoContentResponse } from '@nestjs/swagger';
+import { ClientMeta, type RequestMeta } from '@gatehouse/identity';
+import { type AdminContext } from '../auth/admin.guard';
 import { CurrentAdmin } from '../auth/current-admin.decorator';
+import { AdminController, AdminRoute, ApiOptionalQueries } from '../common/admin-route';
 import { QueryReader } from '../common/query-params';
 import { CreateProjectDto } from './dto/create-project.dto';
 import { UpdateProjectDto } from './dto/update-project.dto';
 import { ProjectListResponse, ProjectResponse } from './project.response';
 import { ProjectsService } from './projects.service';
 
-@ApiTags('projects')
-@ApiBearerAuth()
-@UseGuards(AdminGuard)
-@Controller('v1/admin/projects')
+@AdminController('projects', 'v1/admin/projects')
 export class ProjectsController {
   constructor(private readonly projects: ProjectsService) {}
 
-  @Post()
-  @HttpCode(201)
-  @ApiOperation({
-    summary: 'Create a project with its publishable key and first signing key (201)',
-  })
-  @ApiCreatedResponse({ type: ProjectResponse })
+  @AdminRoute.create(
+    'Create a project with its publishable key and first signing key (201)',
+    ProjectResponse,
+  )
   create(
     @CurrentAdmin() admin: AdminContext,
     @Body() dto: CreateProjectDto,
-    @Req() req: Request,
+    @ClientMeta() meta: RequestMeta,
   ): Promise<ProjectResponse> {
-    return this.projects.create(admin, dto, requestMeta(req));
+    return this.projects.create(admin, dto, meta);
   }
 
-  @Get()
-  @ApiOperation({
-    summary: "List the tenant's projects (paginated, newest first; `q` searches the name)",
-  })
-  @ApiQuery({ name: 'q', required: false })
-  @ApiQuery({ name: 'page', required: false })
-  @ApiQuery({ name: 'limit', required: false })
-  @ApiOkResponse({ type: ProjectListResponse })
+  @AdminRoute.get(
+    '',
+    "List the tenant's projects (paginated, newest first; `q` searches the name)",
+    ProjectListResponse,
+    ApiOptionalQueries('q', 'page', 'limit'),
+  )
   list(
     @CurrentAdmin() admin: AdminContext,
     @Query() query: Record<string, unknown>,
@@ -71,43 +43,41 @@ export class ProjectsController {
     return this.projects.list(admin.tenantId, q, page);
   }
 
-  @Get(':id')
-  @ApiOperation({ summary: 'Get a project' })
-  @ApiOkResponse({ type: ProjectResponse })
+  @AdminRoute.get(':id', 'Get a project', ProjectResponse)
   get(@CurrentAdmin() admin: AdminContext, @Param('id') id: string): Promise<ProjectResponse> {
     return this.projects.get(admin.tenantId, id);
   }
 
-  @Patch(':id')
-  @ApiOperation({
-    summary:
-      'Update name, allowed origins, redirect URLs and settings (any subset; settings merge at their top level)',
-  })
-  @ApiOkResponse({ type: ProjectResponse })
+  @AdminRoute.update(
+    ':id',
+    'Update name, allowed origins, redirect URLs and settings (any subset; settings merge at their top level)',
+    ProjectResponse,
+  )
   update(
     @CurrentAdmin() admin: AdminContext,
     @Param('id') id: string,
     @Body() dto: UpdateProjectDto,
-    @Req() req: Request,
+    @ClientMeta() meta: RequestMeta,
   ): Promise<ProjectResponse> {
-    return this.projects.update(admin, id, dto, requestMeta(req));
+    return this.projects.update(admin, id, dto, meta);
   }
 
-  @Delete(':id')
-  @HttpCode(204)
-  @ApiOperation({
-    summary:
-      'Delete a project with its users, keys, OAuth clients and sessions (204) ★; their tokens are refused from the next request',
-    description:
-      "Needs the admin's recent proof of identity (403 `reauthentication-required`). The console project cannot be deleted (409 `conflict`). Event `project.deleted`.",
-  })
-  @ApiNoContentResponse({ description: 'Deleted' })
-  @ApiForbiddenResponse({ description: '`reauthentication-required`' })
+  @AdminRoute.remove(
+    ':id',
+    {
+      summary:
+        'Delete a project with its users, keys, OAuth clients and sessions (204) ★; their tokens are refused from the next request',
+      description:
+        "Needs the admin's recent proof of identity (403 `reauthentication-required`). The console project cannot be deleted (409 `conflict`). Event `project.deleted`.",
+    },
+    ApiNoContentResponse({ description: 'Deleted' }),
+    ApiForbiddenResponse({ description: '`reauthentication-required`' }),
+  )
   async remove(
     @CurrentAdmin() admin: AdminContext,
     @Param('id') id: string,
-    @Req() req: Request,
+    @ClientMeta() meta: RequestMeta,
   ): Promise<void> {
-    await this.projects.remove(admin, id, requestMeta(req));
+    await this.projects.remove(admin, id, meta);
   }
 }

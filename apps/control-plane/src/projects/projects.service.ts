@@ -20,7 +20,8 @@ import { ProblemError } from '@gatehouse/problem-details';
 import type { AdminContext } from '../auth/admin.guard';
 import { assertRecentProof } from '../auth/recent-proof';
 import { adminEvent } from '../common/admin-events';
-import { paginated, type Page } from '../common/pagination';
+import { paginated, type Page } from '@gatehouse/http';
+import { projectNotFound, tenantProject } from '../common/tenant-project';
 import type { CreateProjectDto } from './dto/create-project.dto';
 import type { ProjectSettingsDto } from './dto/project-settings.dto';
 import type { UpdateProjectDto } from './dto/update-project.dto';
@@ -29,10 +30,8 @@ import { mergeSettings, unique, type MigrationSealer, type Sealer } from './proj
 import { toProjectResponse } from './project.response';
 import { isRegisteredRedirectUrl, providerAddressErrors } from './url-rules';
 
-const notFound = () => new ProblemError('not-found', { detail: 'No such project.' });
-
 /**
- * `settings.oidc.login_url` must be one of the project's redirect URLs (CONTRACT §11), judged on
+ * `settings.oidc.login_url` must be one of the project's redirect URLs (docs/api-contract.md §11), judged on
  * the project as it would be stored (the same PATCH may change either).
  */
 function assertOidcLoginUrl(project: Pick<Project, 'redirectUrls' | 'settings'>): void {
@@ -44,10 +43,10 @@ function assertOidcLoginUrl(project: Pick<Project, 'redirectUrls' | 'settings'>)
   }
 }
 
-/** Projects of the admin's tenant: create (publishable key + first signing key), read, patch. */
 /** Settings whose values hold secrets (sealed provider and migration credentials): an update event says only that they changed. */
 const SECRET_SETTINGS = new Set(['oauth_providers', 'password_migration']);
 
+/** Projects of the admin's tenant: create (publishable key + first signing key), read, patch. */
 @Injectable()
 export class ProjectsService {
   constructor(
@@ -95,8 +94,7 @@ export class ProjectsService {
   }
 
   async get(tenantId: string, id: string) {
-    const project = isId(id) ? await this.projects.findInTenant(tenantId, id) : null;
-    if (!project) throw notFound();
+    const project = await tenantProject(this.projects, tenantId, id);
     return toProjectResponse(project);
   }
 
@@ -141,12 +139,12 @@ export class ProjectsService {
    * the runtime applies new origins and settings on its next call.
    */
   async update(admin: AdminContext, id: string, dto: UpdateProjectDto, meta: RequestMeta) {
-    if (!isId(id)) throw notFound();
+    if (!isId(id)) throw projectNotFound();
     this.assertProviderUrls(dto.settings);
     await this.assertMigrationUrl(dto.settings);
     const { project, changed } = await this.dataSource.transaction(async (manager) => {
       const row = await this.projects.lockInTenant(manager, admin.tenantId, id);
-      if (!row) throw notFound();
+      if (!row) throw projectNotFound();
       const before = {
         name: row.name,
         allowedOrigins: row.allowedOrigins,
@@ -154,7 +152,7 @@ export class ProjectsService {
         settings: { ...row.settings } as Record<string, unknown>,
       };
       const fields: string[] = [];
-      // Only what changes is recorded (CONTRACT §13 `data.changes`): a field sent with its current value is not.
+      // Only what changes is recorded (docs/api-contract.md §13 `data.changes`): a field sent with its current value is not.
       if (dto.name !== undefined && dto.name !== row.name) {
         row.name = dto.name;
         fields.push('name');
@@ -187,7 +185,7 @@ export class ProjectsService {
       if (fields.includes('redirect_urls') || fields.includes('settings.oidc'))
         assertOidcLoginUrl(row);
       const saved: Project = await this.projects.save(row, manager);
-      // `data.changes` (CONTRACT §13): settings that hold secrets show only that they changed.
+      // `data.changes` (docs/api-contract.md §13): settings that hold secrets show only that they changed.
       const changes: Record<string, unknown> = {};
       for (const f of fields) {
         if (f === 'name') changes.name = { from: before.name, to: row.name };
@@ -223,7 +221,7 @@ export class ProjectsService {
   }
 
   /**
-   * `DELETE /v1/admin/projects/{id}` ★ (CONTRACT §13): the project with its users, keys, clients,
+   * `DELETE /v1/admin/projects/{id}` ★ (docs/api-contract.md §13): the project with its users, keys, clients,
    * sessions and everything else of it (the schema cascades). Its sessions and signing keys are
    * marked revoked in the shared cache first, and its cache entries dropped, inside the
    * transaction, so no token or key of it works on the next request; the console project stays (409).
@@ -231,10 +229,10 @@ export class ProjectsService {
    */
   async remove(admin: AdminContext, id: string, meta: RequestMeta): Promise<void> {
     assertRecentProof(admin, this.clock.nowMs());
-    if (!isId(id)) throw notFound();
+    if (!isId(id)) throw projectNotFound();
     const project = await this.dataSource.transaction(async (manager) => {
       const row = await this.projects.lockInTenant(manager, admin.tenantId, id);
-      if (!row) throw notFound();
+      if (!row) throw projectNotFound();
       if (row.isConsole)
         throw new ProblemError('conflict', {
           detail: "The console project holds the tenant's administrators and cannot be deleted.",

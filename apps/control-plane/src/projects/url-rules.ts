@@ -1,8 +1,4 @@
-import {
-  registerDecorator,
-  type ValidationArguments,
-  type ValidationOptions,
-} from 'class-validator';
+import type { ValidationOptions } from 'class-validator';
 import type { PrivateUrlMode } from '@gatehouse/config';
 import { OAUTH_PRIVATE_ADDRESS_MESSAGE, refusedUrlHost } from '@gatehouse/outbound';
 import {
@@ -12,6 +8,7 @@ import {
   redirectUrlProblem,
 } from '@gatehouse/identity';
 import type { FieldErrors } from '@gatehouse/problem-details';
+import { ruleDecorator } from '../common/rule-decorator';
 
 export { isLoopbackHost, redirectUrlProblem };
 
@@ -99,24 +96,6 @@ function listProblem(rule: Rule, value: unknown, maxItems = 100): string | null 
     if (problem) return `item ${i} (${JSON.stringify(item.slice(0, 100))}) ${problem}`;
   }
   return null;
-}
-
-function ruleDecorator(
-  name: string,
-  check: (value: unknown) => string | null,
-  options?: ValidationOptions,
-): PropertyDecorator {
-  return (object: object, propertyName: string | symbol) =>
-    registerDecorator({
-      name,
-      target: object.constructor,
-      propertyName: String(propertyName),
-      options: {
-        message: (args: ValidationArguments) => check(args.value) ?? 'is invalid',
-        ...options,
-      },
-      validator: { validate: (value: unknown) => check(value) === null },
-    });
 }
 
 const single = (rule: Rule) => (value: unknown) =>

@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import type { SigningKey, SigningKeyAlgorithm, SigningKeyStatus } from '@gatehouse/entities';
 import { publicJwkMembers } from '@gatehouse/crypto';
 import { PublicJwkResponse } from '@gatehouse/identity';
-import { PaginationResponse } from '../common/pagination.response';
+import { PaginationResponse } from '@gatehouse/http';
 
 /**
  * Signing key resource (docs/api-contract.md §6). A `retiring` key whose `retire_after` has passed no longer

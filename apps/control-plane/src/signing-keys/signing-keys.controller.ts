@@ -1,44 +1,22 @@
-import {
-  Body,
-  Controller,
-  Get,
-  HttpCode,
-  Param,
-  Post,
-  Query,
-  Req,
-  UseGuards,
-} from '@nestjs/common';
-import {
-  ApiBearerAuth,
-  ApiCreatedResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
-import type { Request } from 'express';
-import { requestMeta } from '@gatehouse/identity';
-import { AdminGuard, type AdminContext } from '../auth/admin.guard';
+import { Body, Param, Query } from '@nestjs/common';
+import { ClientMeta, type RequestMeta } from '@gatehouse/identity';
+import { type AdminContext } from '../auth/admin.guard';
 import { CurrentAdmin } from '../auth/current-admin.decorator';
+import { AdminController, AdminRoute } from '../common/admin-route';
 import { NoFieldsDto } from '../common/no-fields.dto';
-import { ApiPageQueries, parsePage } from '../common/pagination';
+import { parsePage } from '@gatehouse/http';
 import { RotateSigningKeyDto } from './dto/rotate-signing-key.dto';
 import { SigningKeyListResponse, SigningKeyResponse } from './signing-key.response';
 import { AdminSigningKeysService } from './signing-keys.service';
 
-@ApiTags('signing-keys')
-@ApiBearerAuth()
-@UseGuards(AdminGuard)
-@Controller('v1/admin/projects/:id/signing-keys')
+@AdminController('signing-keys', 'v1/admin/projects/:id/signing-keys')
 export class SigningKeysController {
   constructor(private readonly keys: AdminSigningKeysService) {}
 
-  @Get()
-  @ApiPageQueries()
-  @ApiOperation({
-    summary: "List the project's signing keys (active, retiring, retired), newest first",
-  })
-  @ApiOkResponse({ type: SigningKeyListResponse })
+  @AdminRoute.list(
+    "List the project's signing keys (active, retiring, retired), newest first",
+    SigningKeyListResponse,
+  )
   list(
     @CurrentAdmin() admin: AdminContext,
     @Param('id') projectId: string,
@@ -47,36 +25,34 @@ export class SigningKeysController {
     return this.keys.list(admin, projectId, parsePage(query));
   }
 
-  @Post('rotate')
-  @HttpCode(201)
-  @ApiOperation({
-    summary:
-      'Rotate the key of one algorithm (default ES256): a new active key; the old one of that algorithm keeps verifying for the longest token lifetime (201, the new key)',
-  })
-  @ApiCreatedResponse({ type: SigningKeyResponse })
+  @AdminRoute.post(
+    'rotate',
+    201,
+    'Rotate the key of one algorithm (default ES256): a new active key; the old one of that algorithm keeps verifying for the longest token lifetime (201, the new key)',
+    SigningKeyResponse,
+  )
   rotate(
     @CurrentAdmin() admin: AdminContext,
     @Param('id') projectId: string,
     @Body() body: RotateSigningKeyDto,
-    @Req() req: Request,
+    @ClientMeta() meta: RequestMeta,
   ): Promise<SigningKeyResponse> {
-    return this.keys.rotate(admin, projectId, body.algorithm ?? 'ES256', requestMeta(req));
+    return this.keys.rotate(admin, projectId, body.algorithm ?? 'ES256', meta);
   }
 
-  @Post(':key_id/revoke')
-  @HttpCode(200)
-  @ApiOperation({
-    summary:
-      'Revoke a key that is not the active one: its tokens are refused at once and jwks.json drops it (200, the key); the active key is 409',
-  })
-  @ApiOkResponse({ type: SigningKeyResponse })
+  @AdminRoute.post(
+    ':key_id/revoke',
+    200,
+    'Revoke a key that is not the active one: its tokens are refused at once and jwks.json drops it (200, the key); the active key is 409',
+    SigningKeyResponse,
+  )
   revoke(
     @CurrentAdmin() admin: AdminContext,
     @Param('id') projectId: string,
     @Param('key_id') keyId: string,
     @Body() _body: NoFieldsDto,
-    @Req() req: Request,
+    @ClientMeta() meta: RequestMeta,
   ): Promise<SigningKeyResponse> {
-    return this.keys.revoke(admin, projectId, keyId, requestMeta(req));
+    return this.keys.revoke(admin, projectId, keyId, meta);
   }
 }

@@ -12,10 +12,9 @@ import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import type { AdminContext } from '../auth/admin.guard';
 import { adminEvent } from '../common/admin-events';
-import { paginated, type Page } from '../common/pagination';
+import { paginated, type Page } from '@gatehouse/http';
+import { projectNotFound, tenantProject } from '../common/tenant-project';
 import { toSigningKeyResponse } from './signing-key.response';
-
-const notFound = () => new ProblemError('not-found', { detail: 'No such project.' });
 
 /**
  * Listing, rotating and revoking a project's keys (ES256 for access tokens, RS256 for OpenID
@@ -37,10 +36,7 @@ export class AdminSigningKeysService {
   ) {}
 
   async list(admin: AdminContext, projectId: string, page: Page) {
-    const project = isId(projectId)
-      ? await this.projects.findInTenant(admin.tenantId, projectId)
-      : null;
-    if (!project) throw notFound();
+    const project = await tenantProject(this.projects, admin.tenantId, projectId);
     const [rows, total] = await this.keys.list(admin.tenantId, project.id, page);
     const now = this.clock.nowMs();
     return paginated(
@@ -57,10 +53,10 @@ export class AdminSigningKeysService {
     algorithm: SigningKeyAlgorithm,
     meta: RequestMeta,
   ) {
-    if (!isId(projectId)) throw notFound();
+    if (!isId(projectId)) throw projectNotFound();
     const key = await this.dataSource.transaction(async (manager) => {
       const project = await this.projects.lockInTenant(manager, admin.tenantId, projectId);
-      if (!project) throw notFound();
+      if (!project) throw projectNotFound();
       const created = await this.keys.rotate(manager, admin.tenantId, project.id, algorithm);
       await this.events.record(
         manager,
@@ -86,10 +82,10 @@ export class AdminSigningKeysService {
 
   /** 200 with the revoked key; 409 for the active key (rotate first); 404 for a key not of this project. */
   async revoke(admin: AdminContext, projectId: string, keyId: string, meta: RequestMeta) {
-    if (!isId(projectId)) throw notFound();
+    if (!isId(projectId)) throw projectNotFound();
     const key = await this.dataSource.transaction(async (manager) => {
       const project = await this.projects.lockInTenant(manager, admin.tenantId, projectId);
-      if (!project) throw notFound();
+      if (!project) throw projectNotFound();
       const outcome = isId(keyId)
         ? await this.keys.revoke(manager, admin.tenantId, project.id, keyId)
         : null;

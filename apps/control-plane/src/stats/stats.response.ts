@@ -68,7 +68,7 @@ export class WebhookDeliveryStatsResponse {
 
 /**
  * `GET /v1/admin/stats`: what the console's Overview charts, for the admin's tenant. Our addition,
- * not in the contract (docs/api-contract.md §13, docs/admin-api.md#stats).
+ * not in the contract (docs/api-contract.md §16, docs/admin-api.md#stats).
  */
 export class StatsResponse {
   @ApiProperty({

@@ -23,7 +23,7 @@ export class ImportLineError {
   errors?: Record<string, string[]>;
 }
 
-/** The import report (CONTRACT §12). */
+/** The import report (docs/api-contract.md §12). */
 export class ImportReportResponse {
   @ApiProperty({ type: ImportCounts }) counts!: ImportCounts;
   @ApiProperty({ type: [ImportLineError], description: 'Refused lines (the first 1000)' })

@@ -4,7 +4,7 @@ import { UserTransferServicesModule } from '@gatehouse/user-transfer';
 import { AdminGuard } from '../auth/admin.guard';
 import { UserTransferController } from './user-transfer.controller';
 
-/** User import and export (CONTRACT §12, docs/migration.md): the routes over `@gatehouse/user-transfer`. */
+/** User import and export (docs/api-contract.md §12, docs/migration.md): the routes over `@gatehouse/user-transfer`. */
 @Module({
   imports: [UserTransferServicesModule],
   controllers: [UserTransferController],

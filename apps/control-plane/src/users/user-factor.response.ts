@@ -1,9 +1,9 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { AdminFactorType, UserFactorRow } from './user-factors.repository';
+import type { AdminFactorType, UserFactorRow } from './user-factors';
 
 const TYPES = ['totp', 'sms', 'passkey', 'backup_codes'] satisfies AdminFactorType[];
 
-/** One second factor of a user (CONTRACT §13); null where a field does not apply to its type. */
+/** One second factor of a user (docs/api-contract.md §13); null where a field does not apply to its type. */
 export class UserFactorResponse {
   @ApiProperty({
     description:

@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import type { MemberRole, MfaFactorType, UserStatus } from '@gatehouse/entities';
 import type { UserOrganizationRow } from '@gatehouse/organizations';
 import type { SessionRow, UserRow } from '@gatehouse/identity';
-import { PaginationResponse } from '../common/pagination.response';
+import { PaginationResponse } from '@gatehouse/http';
 
 const iso = (d: Date | string) => new Date(d).toISOString();
 
@@ -43,7 +43,7 @@ class UserSessionResponse {
     type: String,
     nullable: true,
     description:
-      "The admin who opened this session by impersonation (CONTRACT §13); null for the user's own",
+      "The admin who opened this session by impersonation (docs/api-contract.md §13); null for the user's own",
   })
   impersonator_id!: string | null;
 }
@@ -53,7 +53,12 @@ class UserOrganizationResponse {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty() name!: string;
   @ApiProperty() slug!: string;
-  @ApiProperty({ enum: ['admin', 'member'] satisfies MemberRole[] }) role!: MemberRole;
+  @ApiProperty({
+    type: String,
+    example: 'member',
+    description: "A role key of the organization's project",
+  })
+  role!: MemberRole;
   @ApiProperty({ format: 'date-time' }) joined_at!: string;
 }
 

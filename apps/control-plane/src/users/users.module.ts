@@ -1,8 +1,14 @@
 import { Module } from '@nestjs/common';
-import { OneTimeTokensRepository, PasswordPolicy, UsersRepository } from '@gatehouse/identity';
+import {
+  MfaFactorsRepository,
+  OneTimeTokensRepository,
+  PasskeysRepository,
+  PasswordPolicy,
+  UsersRepository,
+} from '@gatehouse/identity';
 import { AdminGuard } from '../auth/admin.guard';
 import { OrganizationMembersModule } from '../organization-members/organization-members.module';
-import { UserFactorsRepository } from './user-factors.repository';
+import { UserFactors } from './user-factors';
 import { UsersController } from './users.controller';
 import { UsersService } from './users.service';
 
@@ -15,7 +21,9 @@ import { UsersService } from './users.service';
     UsersService,
     OneTimeTokensRepository,
     PasswordPolicy,
-    UserFactorsRepository,
+    UserFactors,
+    MfaFactorsRepository,
+    PasskeysRepository,
   ],
 })
 export class UsersModule {}

@@ -18,7 +18,7 @@ import type { MailQueue } from '@gatehouse/queue';
 import type { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import type { OrganizationMembersRepository } from '@gatehouse/organizations';
-import type { UserFactorsRepository } from './user-factors.repository';
+import type { UserFactors } from './user-factors';
 import { UsersService } from './users.service';
 
 /** The services of the support operations (create, reset mail, factors), which these tests do not reach. */
@@ -28,7 +28,7 @@ const unusedSupportServices = () =>
     {} as PasswordPolicy,
     {} as PasswordHasher,
     {} as OneTimeTokensRepository,
-    {} as UserFactorsRepository,
+    {} as UserFactors,
     {} as MailQueue,
     {} as AppConfig,
   ] as const;

@@ -7,6 +7,7 @@ import {
   LockoutService,
   OneTimeTokensRepository,
   parseUrl,
+  applicationPageLink,
   PasswordHasher,
   PasswordPolicy,
   ProjectsRepository,
@@ -19,13 +20,13 @@ import {
   type UserFilter,
   type UserRow,
 } from '@gatehouse/identity';
-import { Clock, DependencyUnavailableError } from '@gatehouse/platform';
+import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
-import { MailQueue, type MailMessage } from '@gatehouse/queue';
+import { enqueueMail, MailQueue } from '@gatehouse/queue';
 import type { AdminContext } from '../auth/admin.guard';
 import { assertRecentProof } from '../auth/recent-proof';
 import { adminEvent } from '../common/admin-events';
-import { paginated, type Page } from '../common/pagination';
+import { paginated, type Page } from '@gatehouse/http';
 import { OrganizationMembersRepository } from '@gatehouse/organizations';
 import type { CreateUserDto } from './dto/create-user.dto';
 import type { ImpersonateUserDto } from './dto/impersonate-user.dto';
@@ -35,7 +36,7 @@ import {
   type ImpersonationLinkResponse,
   type UserFactorListResponse,
 } from './user-factor.response';
-import { UserFactorsRepository } from './user-factors.repository';
+import { UserFactors } from './user-factors';
 import { toUserDetailResponse, toUserResponse, type UserResponse } from './user.response';
 
 const notFound = () => new ProblemError('not-found', { detail: 'No such user.' });
@@ -51,32 +52,21 @@ const revokedBy = (admin: AdminContext, user: UserRow, meta: RequestMeta): Sessi
   meta,
 });
 
-/** The reset flow's token lifetime (CONTRACT §5) and a set-password invitation's (§13). */
+/** The reset flow's token lifetime (docs/api-contract.md §5) and a set-password invitation's (§13). */
 const RESET_TTL_MS = 3600_000;
 const SET_PASSWORD_TTL_MS = 7 * 24 * 3600_000;
-/** An impersonation link works once, within 60 s (CONTRACT §13). */
+/** An impersonation link works once, within 60 s (docs/api-contract.md §13). */
 export const IMPERSONATION_LINK_TTL_MS = 60_000;
 
 /**
- * The application page a reset or set-password mail links to (CONTRACT §10): the project's
+ * The application page a reset or set-password mail links to (docs/api-contract.md §10): the project's
  * `settings.password_reset_url`, else `default_redirect_url`, else its first redirect URL, with
  * `?token=`; null when it has none of these.
  */
-export function passwordResetLink(
+export const passwordResetLink = (
   project: Pick<Project, 'settings' | 'redirectUrls'>,
   token: string,
-): string | null {
-  const settings = project.settings as Record<string, unknown>;
-  const base = [
-    settings.password_reset_url,
-    settings.default_redirect_url,
-    project.redirectUrls[0],
-  ].find((v): v is string => typeof v === 'string' && v.length > 0);
-  if (!base) return null;
-  const url = new URL(base);
-  url.searchParams.set('token', token);
-  return url.toString();
-}
+): string | null => applicationPageLink(project, 'password_reset_url', token);
 
 const noLinkTarget = () =>
   new ProblemError('conflict', {
@@ -84,7 +74,7 @@ const noLinkTarget = () =>
       'The project has no password_reset_url, default_redirect_url or redirect URL for the link.',
   });
 
-/** `{from, to}` of each field whose value changes (`data.changes` of an update event, CONTRACT §13). */
+/** `{from, to}` of each field whose value changes (`data.changes` of an update event, docs/api-contract.md §13). */
 function changesOf(
   before: Record<string, unknown>,
   after: Record<string, unknown>,
@@ -123,13 +113,13 @@ export class UsersService {
     private readonly policy: PasswordPolicy,
     private readonly hasher: PasswordHasher,
     private readonly oneTimeTokens: OneTimeTokensRepository,
-    private readonly factors: UserFactorsRepository,
+    private readonly factors: UserFactors,
     private readonly mail: MailQueue,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /**
-   * `POST /v1/admin/users` (CONTRACT §13): a user of one of the tenant's projects by the sign-up
+   * `POST /v1/admin/users` (docs/api-contract.md §13): a user of one of the tenant's projects by the sign-up
    * rules (password policy, 409 naming the field for a taken email or username), with a password,
    * or none and optionally a mailed set-password link (a reset token living 7 days). The mail is
    * queued inside the transaction: a queue failure leaves no user behind (503).
@@ -190,12 +180,8 @@ export class UsersService {
             new Date(this.clock.nowMs() + SET_PASSWORD_TTL_MS),
             { email: user.email, set_password: true },
           );
-          await this.enqueue({
-            template: 'set-password',
-            to: user.email,
-            projectId: project.id,
-            projectName: project.name,
-            variables: { link: passwordResetLink(project, token)!, expires_in_days: '7' },
+          await this.mailPasswordLink('set-password', user.email, project, token, {
+            expires_in_days: '7',
           });
         }
         return user.id;
@@ -219,7 +205,7 @@ export class UsersService {
   }
 
   /**
-   * `POST /v1/admin/users/{id}/password-reset` (CONTRACT §13): the mail `password/forgot` sends (a
+   * `POST /v1/admin/users/{id}/password-reset` (docs/api-contract.md §13): the mail `password/forgot` sends (a
    * reset token of 1 hour), queued in the transaction of its audit event `user.password_reset_sent`.
    * A disabled user cannot reset (409), as `forgot` sends them nothing.
    */
@@ -250,18 +236,14 @@ export class UsersService {
           data: { user: { id: user.id, email: user.email, project_id: user.project_id } },
         }),
       );
-      await this.enqueue({
-        template: 'password-reset',
-        to: user.email,
-        projectId: project.id,
-        projectName: project.name,
-        variables: { link: passwordResetLink(project, token)!, expires_in_minutes: '60' },
+      await this.mailPasswordLink('password-reset', user.email, project, token, {
+        expires_in_minutes: '60',
       });
     });
   }
 
   /**
-   * `POST /v1/admin/users/{id}/impersonate` ★ (CONTRACT §13): a one-time link (60 s) to the auth
+   * `POST /v1/admin/users/{id}/impersonate` ★ (docs/api-contract.md §13): a one-time link (60 s) to the auth
    * runtime that starts a session of the user with `act: {sub: <admin>}`. Another admin of the
    * tenant cannot be impersonated (403), nor a disabled user (409); `redirect_url` must be one of
    * the project's registered redirect URLs (400). Audited `user.impersonated` with the reason.
@@ -457,24 +439,25 @@ export class UsersService {
     );
   }
 
-  /** Enqueues a mail, giving up after DEPENDENCY_TIMEOUT_MS (the transaction then rolls back: 503), as invitations do. */
-  private async enqueue(message: MailMessage): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new DependencyUnavailableError('queue')),
-        this.config.http.dependencyTimeoutMs,
-      );
-    });
-    try {
-      await Promise.race([this.mail.send(message), timeout]);
-    } catch (err) {
-      throw err instanceof DependencyUnavailableError
-        ? err
-        : new DependencyUnavailableError('queue', err);
-    } finally {
-      clearTimeout(timer);
-    }
+  /** Queues the mail of a link that sets the user's password (`token`, a `password-reset` one-time token). */
+  private mailPasswordLink(
+    template: 'set-password' | 'password-reset',
+    to: string,
+    project: Project,
+    token: string,
+    expiry: Record<string, string>,
+  ): Promise<void> {
+    return enqueueMail(
+      this.mail,
+      {
+        template,
+        to,
+        projectId: project.id,
+        projectName: project.name,
+        variables: { link: passwordResetLink(project, token)!, ...expiry },
+      },
+      this.config.http.dependencyTimeoutMs,
+    );
   }
 
   async list(tenantId: string, filter: UserFilter, page: Page) {

@@ -1,6 +1,6 @@
 import { deliveryError } from './webhook-delivery.response';
 
-describe('deliveryError (CONTRACT §13 names of a failed attempt)', () => {
+describe('deliveryError (docs/api-contract.md §13 names of a failed attempt)', () => {
   const failed = (responseStatus: number | null, error: string | null) =>
     deliveryError({ status: 'failed', responseStatus, error });
 

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { DeliveryStatus, WebhookDelivery } from '@gatehouse/entities';
-import { PaginationResponse } from '../common/pagination.response';
+import { PaginationResponse } from '@gatehouse/http';
 
 /** Delivery record (docs/api-contract.md §10): one per attempt. */
 export class WebhookDeliveryResponse {
@@ -66,7 +66,7 @@ export const DELIVERY_ERRORS = [
 export type DeliveryError = (typeof DELIVERY_ERRORS)[number];
 
 /**
- * Why an attempt failed, as CONTRACT §13 names it, from what the worker recorded: the receiver's
+ * Why an attempt failed, as docs/api-contract.md §13 names it, from what the worker recorded: the receiver's
  * status (3xx: the redirect was not followed; any other non-2xx: `http_error`), else the
  * connection error it met. Null for a success or an attempt not yet made.
  */
@@ -110,7 +110,7 @@ interface DeliveryAnswerResponse {
   body: string;
 }
 
-/** `GET /v1/admin/webhooks/{id}/deliveries/{delivery_id}` (CONTRACT §13): the record, what was sent, what came back, and why it failed. */
+/** `GET /v1/admin/webhooks/{id}/deliveries/{delivery_id}` (docs/api-contract.md §13): the record, what was sent, what came back, and why it failed. */
 export class WebhookDeliveryDetailResponse extends WebhookDeliveryResponse {
   @ApiProperty({ type: DeliveryRequestResponse }) request!: DeliveryRequestResponse;
   @ApiProperty({

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { Webhook } from '@gatehouse/entities';
 import { WEBHOOK_ALL_EVENTS, WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT } from '@gatehouse/webhooks';
-import { PaginationResponse } from '../common/pagination.response';
+import { PaginationResponse } from '@gatehouse/http';
 
 /** Webhook resource (docs/api-contract.md §10); the secret is never part of it, except once in the create response. */
 export class WebhookResponse {

@@ -1,32 +1,11 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Param,
-  Patch,
-  Post,
-  Query,
-  Req,
-  UseGuards,
-} from '@nestjs/common';
-import {
-  ApiAcceptedResponse,
-  ApiBearerAuth,
-  ApiCreatedResponse,
-  ApiForbiddenResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiQuery,
-  ApiTags,
-} from '@nestjs/swagger';
-import type { Request } from 'express';
-import { requestMeta } from '@gatehouse/identity';
-import { AdminGuard, type AdminContext } from '../auth/admin.guard';
+import { Body, Param, Query } from '@nestjs/common';
+import { ApiForbiddenResponse, ApiQuery } from '@nestjs/swagger';
+import { ClientMeta, type RequestMeta } from '@gatehouse/identity';
+import { type AdminContext } from '../auth/admin.guard';
 import { CurrentAdmin } from '../auth/current-admin.decorator';
+import { AdminController, AdminRoute } from '../common/admin-route';
 import { NoFieldsDto } from '../common/no-fields.dto';
-import { ApiPageQueries, parsePage } from '../common/pagination';
+import { ApiPageQueries, parsePage } from '@gatehouse/http';
 import { QueryReader } from '../common/query-params';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
 import { UpdateWebhookDto } from './dto/update-webhook.dto';
@@ -44,31 +23,23 @@ import {
 } from './webhook.response';
 import { WebhooksService } from './webhooks.service';
 
-@ApiTags('webhooks')
-@ApiBearerAuth()
-@UseGuards(AdminGuard)
-@Controller('v1/admin/webhooks')
+@AdminController('webhooks', 'v1/admin/webhooks')
 export class WebhooksController {
   constructor(private readonly webhooks: WebhooksService) {}
 
-  @Post()
-  @HttpCode(201)
-  @ApiOperation({
-    summary: 'Create a webhook; its `whsec_…` signing `secret` is returned this once only (201)',
-  })
-  @ApiCreatedResponse({ type: WebhookCreatedResponse })
+  @AdminRoute.create(
+    'Create a webhook; its `whsec_…` signing `secret` is returned this once only (201)',
+    WebhookCreatedResponse,
+  )
   create(
     @CurrentAdmin() admin: AdminContext,
     @Body() dto: CreateWebhookDto,
-    @Req() req: Request,
+    @ClientMeta() meta: RequestMeta,
   ): Promise<WebhookCreatedResponse> {
-    return this.webhooks.create(admin, dto, requestMeta(req));
+    return this.webhooks.create(admin, dto, meta);
   }
 
-  @Get()
-  @ApiPageQueries()
-  @ApiOperation({ summary: "List the tenant's webhooks (paginated, newest first)" })
-  @ApiOkResponse({ type: WebhookListResponse })
+  @AdminRoute.list("List the tenant's webhooks (paginated, newest first)", WebhookListResponse)
   list(
     @CurrentAdmin() admin: AdminContext,
     @Query() query: Record<string, unknown>,
@@ -76,65 +47,61 @@ export class WebhooksController {
     return this.webhooks.list(admin, parsePage(query));
   }
 
-  @Get(':id')
-  @ApiOperation({ summary: 'Get a webhook' })
-  @ApiOkResponse({ type: WebhookResponse })
+  @AdminRoute.get(':id', 'Get a webhook', WebhookResponse)
   get(@CurrentAdmin() admin: AdminContext, @Param('id') id: string): Promise<WebhookResponse> {
     return this.webhooks.get(admin, id);
   }
 
-  @Patch(':id')
-  @ApiOperation({
-    summary:
-      'Update a webhook (any subset); `enabled: true` re-enables it and clears `disabled_reason`',
-  })
-  @ApiOkResponse({ type: WebhookResponse })
+  @AdminRoute.update(
+    ':id',
+    'Update a webhook (any subset); `enabled: true` re-enables it and clears `disabled_reason`',
+    WebhookResponse,
+  )
   update(
     @CurrentAdmin() admin: AdminContext,
     @Param('id') id: string,
     @Body() dto: UpdateWebhookDto,
-    @Req() req: Request,
+    @ClientMeta() meta: RequestMeta,
   ): Promise<WebhookResponse> {
-    return this.webhooks.update(admin, id, dto, requestMeta(req));
+    return this.webhooks.update(admin, id, dto, meta);
   }
 
-  @Delete(':id')
-  @HttpCode(204)
-  @ApiOperation({ summary: 'Delete a webhook and its delivery records (204)' })
+  @AdminRoute.remove(':id', 'Delete a webhook and its delivery records (204)')
   async remove(
     @CurrentAdmin() admin: AdminContext,
     @Param('id') id: string,
-    @Req() req: Request,
+    @ClientMeta() meta: RequestMeta,
   ): Promise<void> {
-    await this.webhooks.remove(admin, id, requestMeta(req));
+    await this.webhooks.remove(admin, id, meta);
   }
 
-  @Post(':id/test')
-  @HttpCode(202)
-  @ApiOperation({ summary: 'Queue a `webhook.test` event for this webhook only (202)' })
-  @ApiAcceptedResponse({ type: WebhookTestQueuedResponse })
+  @AdminRoute.post(
+    ':id/test',
+    202,
+    'Queue a `webhook.test` event for this webhook only (202)',
+    WebhookTestQueuedResponse,
+  )
   test(
     @CurrentAdmin() admin: AdminContext,
     @Param('id') id: string,
     @Body() _body: NoFieldsDto,
-    @Req() req: Request,
+    @ClientMeta() meta: RequestMeta,
   ): Promise<WebhookTestQueuedResponse> {
-    return this.webhooks.test(admin, id, requestMeta(req));
+    return this.webhooks.test(admin, id, meta);
   }
 
-  @Get(':id/deliveries')
-  @ApiPageQueries()
-  @ApiOperation({
-    summary:
-      'List delivery attempts of a webhook (paginated, newest first); `status` and `event_type` filter',
-  })
-  @ApiQuery({ name: 'status', required: false, enum: ['pending', 'succeeded', 'failed'] })
-  @ApiQuery({
-    name: 'event_type',
-    required: false,
-    description: 'Exact event type, e.g. user.created',
-  })
-  @ApiOkResponse({ type: WebhookDeliveryListResponse })
+  @AdminRoute.get(
+    ':id/deliveries',
+    'List delivery attempts of a webhook (paginated, newest first); `status` and `event_type` filter',
+    WebhookDeliveryListResponse,
+    ApiPageQueries(),
+    ApiQuery({ name: 'status', required: false, enum: ['pending', 'succeeded', 'failed'] }),
+    ApiQuery({
+      name: 'event_type',
+      required: false,
+      description: 'Exact event type, e.g. user.created',
+    }),
+  )
   deliveries(
     @CurrentAdmin() admin: AdminContext,
     @Param('id') id: string,
@@ -158,12 +125,11 @@ export class WebhooksController {
     });
   }
 
-  @Get(':id/deliveries/:deliveryId')
-  @ApiOperation({
-    summary:
-      "One delivery attempt with the request sent (signature header shown, never the secret), the receiver's answer (first 4 KiB of its body) and why it failed",
-  })
-  @ApiOkResponse({ type: WebhookDeliveryDetailResponse })
+  @AdminRoute.get(
+    ':id/deliveries/:deliveryId',
+    "One delivery attempt with the request sent (signature header shown, never the secret), the receiver's answer (first 4 KiB of its body) and why it failed",
+    WebhookDeliveryDetailResponse,
+  )
   delivery(
     @CurrentAdmin() admin: AdminContext,
     @Param('id') id: string,
@@ -172,31 +138,33 @@ export class WebhooksController {
     return this.webhooks.getDelivery(admin, id, deliveryId);
   }
 
-  @Post(':id/secret/rotate')
-  @HttpCode(201)
-  @ApiOperation({
-    summary:
-      "Rotate the webhook's signing secret (201 `{secret}`, shown once) ★: for 24 hours every delivery carries both signatures (`v1,<new> v1,<old>`), then the new one only",
-    description:
-      "Needs the admin's recent proof of identity (403 `reauthentication-required`). Audit `webhook.secret_rotated`.",
-  })
-  @ApiCreatedResponse({ type: WebhookSecretRotatedResponse })
-  @ApiForbiddenResponse({ description: '`reauthentication-required`' })
+  @AdminRoute.post(
+    ':id/secret/rotate',
+    201,
+    {
+      summary:
+        "Rotate the webhook's signing secret (201 `{secret}`, shown once) ★: for 24 hours every delivery carries both signatures (`v1,<new> v1,<old>`), then the new one only",
+      description:
+        "Needs the admin's recent proof of identity (403 `reauthentication-required`). Audit `webhook.secret_rotated`.",
+    },
+    WebhookSecretRotatedResponse,
+    ApiForbiddenResponse({ description: '`reauthentication-required`' }),
+  )
   rotateSecret(
     @CurrentAdmin() admin: AdminContext,
     @Param('id') id: string,
     @Body() _body: NoFieldsDto,
-    @Req() req: Request,
+    @ClientMeta() meta: RequestMeta,
   ): Promise<WebhookSecretRotatedResponse> {
-    return this.webhooks.rotateSecret(admin, id, requestMeta(req));
+    return this.webhooks.rotateSecret(admin, id, meta);
   }
 
-  @Post(':id/deliveries/:deliveryId/redeliver')
-  @HttpCode(202)
-  @ApiOperation({
-    summary: "Queue a new attempt of a delivery's event with the same `webhook-id` (202)",
-  })
-  @ApiAcceptedResponse({ type: WebhookDeliveryResponse, description: 'The attempt queued' })
+  @AdminRoute.post(
+    ':id/deliveries/:deliveryId/redeliver',
+    202,
+    "Queue a new attempt of a delivery's event with the same `webhook-id` (202)",
+    { type: WebhookDeliveryResponse, description: 'The attempt queued' },
+  )
   redeliver(
     @CurrentAdmin() admin: AdminContext,
     @Param('id') id: string,

@@ -19,7 +19,7 @@ import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import type { AdminContext } from '../auth/admin.guard';
 import { assertRecentProof } from '../auth/recent-proof';
-import { paginated, type Page } from '../common/pagination';
+import { paginated, type Page } from '@gatehouse/http';
 import type { CreateWebhookDto } from './dto/create-webhook.dto';
 import type { UpdateWebhookDto } from './dto/update-webhook.dto';
 import {
@@ -31,7 +31,7 @@ import {
 import { toWebhookResponse, type WebhookResponse } from './webhook.response';
 
 const NOT_FOUND = 'No such webhook.';
-/** After a rotation the old secret signs beside the new one this long (CONTRACT §13). */
+/** After a rotation the old secret signs beside the new one this long (docs/api-contract.md §13). */
 export const SECRET_OVERLAP_MS = 24 * 3600_000;
 
 /** Unique, in the order given. */
@@ -185,7 +185,7 @@ export class WebhooksService {
       }
       if (changed.length === 0) return w;
       const saved = await this.webhooks.save(manager, w);
-      // `data.changes` (CONTRACT §13): each changed field's `{from, to}`.
+      // `data.changes` (docs/api-contract.md §13): each changed field's `{from, to}`.
       const changes = Object.fromEntries(
         changed.map((f) => [f, { from: before[f], to: saved[f] }]),
       );

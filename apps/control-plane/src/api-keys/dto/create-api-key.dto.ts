@@ -1,10 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsString, Length, Matches } from 'class-validator';
+import { IsNonBlank } from '../../common/dto-rules';
 
 export class CreateApiKeyDto {
   @ApiProperty({ example: 'Backend server' })
-  @IsString()
-  @Length(1, 100)
-  @Matches(/\S/, { message: 'must not be blank' })
+  @IsNonBlank(100)
   name!: string;
 }

@@ -1,14 +1,11 @@
-import {
-  registerDecorator,
-  type ValidationArguments,
-  type ValidationOptions,
-} from 'class-validator';
+import type { ValidationOptions } from 'class-validator';
 import {
   API_RESOURCE_MAX_SCOPES,
   apiResourceIdentifierProblem,
   OIDC_STANDARD_SCOPES,
   SCOPE_TOKEN,
 } from '@gatehouse/identity';
+import { ruleDecorator } from '../../common/rule-decorator';
 
 export const SCOPE_DESCRIPTION_MAX = 300;
 
@@ -43,24 +40,7 @@ export function scopeListProblem(value: unknown): string | null {
 const identifierCheck = (value: unknown) =>
   typeof value === 'string' ? apiResourceIdentifierProblem(value) : 'must be a string';
 
-function rule(
-  name: string,
-  check: (value: unknown) => string | null,
-  options?: ValidationOptions,
-): PropertyDecorator {
-  return (object: object, propertyName: string | symbol) =>
-    registerDecorator({
-      name,
-      target: object.constructor,
-      propertyName: String(propertyName),
-      options: {
-        message: (args: ValidationArguments) => check(args.value) ?? 'is invalid',
-        ...options,
-      },
-      validator: { validate: (value: unknown) => check(value) === null },
-    });
-}
-
 export const IsApiResourceIdentifier = (o?: ValidationOptions) =>
-  rule('isApiResourceIdentifier', identifierCheck, o);
-export const IsScopeList = (o?: ValidationOptions) => rule('isScopeList', scopeListProblem, o);
+  ruleDecorator('isApiResourceIdentifier', identifierCheck, o);
+export const IsScopeList = (o?: ValidationOptions) =>
+  ruleDecorator('isScopeList', scopeListProblem, o);

@@ -1,11 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsInt, IsString, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
+import { IsBoolean, IsInt, Max, Min, ValidateIf } from 'class-validator';
 import {
   API_RESOURCE_MAX_SCOPES,
   MAX_ACCESS_TOKEN_TTL_SECONDS,
   MIN_ACCESS_TOKEN_TTL_SECONDS,
 } from '@gatehouse/identity';
 import { IsApiResourceIdentifier, IsScopeList, SCOPE_DESCRIPTION_MAX } from './api-resource-rules';
+import { IsNonBlank } from '../../common/dto-rules';
 
 const present = (_: object, v: unknown) => v !== undefined;
 
@@ -41,9 +42,7 @@ export class CreateApiResourceDto {
   identifier!: string;
 
   @ApiProperty({ example: 'MCP server', minLength: 1, maxLength: 100 })
-  @IsString()
-  @Length(1, 100)
-  @Matches(/\S/, { message: 'must not be blank' })
+  @IsNonBlank(100)
   name!: string;
 
   @ApiProperty({

@@ -1,5 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsInt, IsString, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
+import { IsBoolean, IsInt, Max, Min, ValidateIf } from 'class-validator';
 import {
   API_RESOURCE_MAX_SCOPES,
   MAX_ACCESS_TOKEN_TTL_SECONDS,
@@ -7,6 +7,7 @@ import {
 } from '@gatehouse/identity';
 import { IsApiResourceIdentifier, IsScopeList } from './api-resource-rules';
 import { ApiResourceScopeDto } from './create-api-resource.dto';
+import { IsNonBlank } from '../../common/dto-rules';
 
 const present = (_: object, v: unknown) => v !== undefined;
 
@@ -19,9 +20,7 @@ export class UpdateApiResourceDto {
 
   @ApiPropertyOptional({ minLength: 1, maxLength: 100 })
   @ValidateIf(present)
-  @IsString()
-  @Length(1, 100)
-  @Matches(/\S/, { message: 'must not be blank' })
+  @IsNonBlank(100)
   name?: string;
 
   @ApiPropertyOptional({ type: [ApiResourceScopeDto], maxItems: API_RESOURCE_MAX_SCOPES })

@@ -1,15 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  ArrayMaxSize,
-  ArrayNotEmpty,
-  IsArray,
-  IsBoolean,
-  IsIn,
-  IsString,
-  Length,
-  Matches,
-  ValidateIf,
-} from 'class-validator';
+import { IsBoolean, IsIn, ValidateIf } from 'class-validator';
 import {
   ID_TOKEN_SIGNING_ALGS,
   OAUTH_CLIENT_AUTH_METHODS,
@@ -18,20 +8,19 @@ import {
   OAUTH_GRANT_TYPES,
 } from '@gatehouse/identity';
 import { IsRedirectUrlList } from '../../projects/url-rules';
+import { IsNonBlank, IsListOf } from '../../common/dto-rules';
 
 const present = (_: object, v: unknown) => v !== undefined;
 
 /**
- * `POST /v1/admin/projects/{id}/oauth-clients` (docs/api-contract.md §15): the members of a client
+ * `POST /v1/admin/projects/{id}/oauth-clients` (docs/api-contract.md §11): the members of a client
  * of the project's OpenID Connect provider. Omitted members take their defaults; `null` is refused.
  * The rules between members (a public client and `client_credentials`, `refresh_token` without
  * `authorization_code`, a code client without redirect URI) are judged by the service.
  */
 export class CreateOAuthClientDto {
   @ApiProperty({ example: 'Grafana', minLength: 1, maxLength: 100 })
-  @IsString()
-  @Length(1, 100)
-  @Matches(/\S/, { message: 'must not be blank' })
+  @IsNonBlank(100)
   name!: string;
 
   @ApiProperty({
@@ -60,13 +49,7 @@ export class CreateOAuthClientDto {
     default: ['authorization_code', 'refresh_token'],
   })
   @ValidateIf(present)
-  @IsArray()
-  @ArrayNotEmpty()
-  @ArrayMaxSize(OAUTH_CLIENT_MAX_LIST)
-  @IsIn(OAUTH_GRANT_TYPES, {
-    each: true,
-    message: `each must be one of ${OAUTH_GRANT_TYPES.join(', ')}`,
-  })
+  @IsListOf(OAUTH_GRANT_TYPES, OAUTH_CLIENT_MAX_LIST)
   grant_types?: string[];
 
   @ApiPropertyOptional({
@@ -84,13 +67,7 @@ export class CreateOAuthClientDto {
     default: ['openid', 'profile', 'email', 'offline_access'],
   })
   @ValidateIf(present)
-  @IsArray()
-  @ArrayNotEmpty()
-  @ArrayMaxSize(OAUTH_CLIENT_MAX_LIST)
-  @IsIn(OAUTH_CLIENT_SCOPES, {
-    each: true,
-    message: `each must be one of ${OAUTH_CLIENT_SCOPES.join(', ')}`,
-  })
+  @IsListOf(OAUTH_CLIENT_SCOPES, OAUTH_CLIENT_MAX_LIST)
   scopes?: string[];
 
   @ApiPropertyOptional({

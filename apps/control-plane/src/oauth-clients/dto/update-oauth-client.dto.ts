@@ -1,13 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import {
-  ArrayMaxSize,
-  ArrayNotEmpty,
-  IsArray,
   IsBoolean,
   IsIn,
-  IsString,
-  Length,
-  Matches,
   registerDecorator,
   ValidateIf,
   type ValidationOptions,
@@ -19,6 +13,7 @@ import {
   OAUTH_GRANT_TYPES,
 } from '@gatehouse/identity';
 import { IsRedirectUrlList } from '../../projects/url-rules';
+import { IsNonBlank, IsListOf } from '../../common/dto-rules';
 
 const present = (_: object, v: unknown) => v !== undefined;
 
@@ -42,9 +37,7 @@ function Unchangeable(reason: string, options?: ValidationOptions): PropertyDeco
 export class UpdateOAuthClientDto {
   @ApiPropertyOptional({ minLength: 1, maxLength: 100 })
   @ValidateIf(present)
-  @IsString()
-  @Length(1, 100)
-  @Matches(/\S/, { message: 'must not be blank' })
+  @IsNonBlank(100)
   name?: string;
 
   @ApiPropertyOptional({ type: [String], maxItems: OAUTH_CLIENT_MAX_LIST })
@@ -59,24 +52,12 @@ export class UpdateOAuthClientDto {
 
   @ApiPropertyOptional({ enum: OAUTH_GRANT_TYPES, isArray: true })
   @ValidateIf(present)
-  @IsArray()
-  @ArrayNotEmpty()
-  @ArrayMaxSize(OAUTH_CLIENT_MAX_LIST)
-  @IsIn(OAUTH_GRANT_TYPES, {
-    each: true,
-    message: `each must be one of ${OAUTH_GRANT_TYPES.join(', ')}`,
-  })
+  @IsListOf(OAUTH_GRANT_TYPES, OAUTH_CLIENT_MAX_LIST)
   grant_types?: string[];
 
   @ApiPropertyOptional({ enum: OAUTH_CLIENT_SCOPES, isArray: true })
   @ValidateIf(present)
-  @IsArray()
-  @ArrayNotEmpty()
-  @ArrayMaxSize(OAUTH_CLIENT_MAX_LIST)
-  @IsIn(OAUTH_CLIENT_SCOPES, {
-    each: true,
-    message: `each must be one of ${OAUTH_CLIENT_SCOPES.join(', ')}`,
-  })
+  @IsListOf(OAUTH_CLIENT_SCOPES, OAUTH_CLIENT_MAX_LIST)
   scopes?: string[];
 
   @ApiPropertyOptional()

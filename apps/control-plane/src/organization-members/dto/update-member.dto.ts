@@ -1,9 +1,15 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsIn } from 'class-validator';
 import type { MemberRole } from '@gatehouse/entities';
+import { ROLE_KEY } from '@gatehouse/organizations';
+import { IsRoleKey } from '../../roles/dto/role-rules';
 
 export class UpdateMemberDto {
-  @ApiProperty({ enum: ['admin', 'member'] })
-  @IsIn(['admin', 'member'], { message: 'must be "admin" or "member"' })
+  @ApiProperty({
+    type: String,
+    example: 'member',
+    pattern: ROLE_KEY.source,
+    description: "A role key of the organization's project: admin, member or a custom role",
+  })
+  @IsRoleKey()
   role!: MemberRole;
 }

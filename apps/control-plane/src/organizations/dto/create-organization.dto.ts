@@ -1,7 +1,29 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsString, Length, Matches, MaxLength, ValidateIf } from 'class-validator';
+import { Type } from 'class-transformer';
+import {
+  IsBoolean,
+  IsObject,
+  IsString,
+  Length,
+  Matches,
+  MaxLength,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
 import { IsMetadata } from '../../common/metadata';
-import { SLUG, SLUG_MAX } from '../slug';
+import { SLUG, SLUG_MAX } from '@gatehouse/organizations';
+import { IsNonBlank } from '../../common/dto-rules';
+
+/** `settings` of an organization: every member optional, an omitted one keeps its value. */
+export class OrganizationSettingsDto {
+  @ApiPropertyOptional({
+    default: false,
+    description: 'Members without a second factor cannot make it active (403 mfa-required)',
+  })
+  @ValidateIf((_, v) => v !== undefined)
+  @IsBoolean()
+  require_mfa?: boolean;
+}
 
 export class CreateOrganizationDto {
   @ApiProperty({ description: 'The project the organization belongs to' })
@@ -10,9 +32,7 @@ export class CreateOrganizationDto {
   project_id!: string;
 
   @ApiProperty({ example: 'Acme Inc.' })
-  @IsString()
-  @Length(1, 200)
-  @Matches(/\S/, { message: 'must not be blank' })
+  @IsNonBlank(200)
   name!: string;
 
   @ApiPropertyOptional({
@@ -29,4 +49,14 @@ export class CreateOrganizationDto {
   @ValidateIf((_, v) => v !== undefined)
   @IsMetadata()
   metadata?: Record<string, unknown>;
+
+  @ApiPropertyOptional({
+    type: OrganizationSettingsDto,
+    description: 'Its policies; given members replace theirs, others stay',
+  })
+  @ValidateIf((_, v) => v !== undefined)
+  @IsObject()
+  @ValidateNested()
+  @Type(() => OrganizationSettingsDto)
+  settings?: OrganizationSettingsDto;
 }

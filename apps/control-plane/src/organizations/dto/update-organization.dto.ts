@@ -1,15 +1,16 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsString, Length, Matches, ValidateIf } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsObject, IsString, Length, Matches, ValidateIf, ValidateNested } from 'class-validator';
+import { OrganizationSettingsDto } from './create-organization.dto';
 import { IsMetadata } from '../../common/metadata';
-import { SLUG, SLUG_MAX } from '../slug';
+import { SLUG, SLUG_MAX } from '@gatehouse/organizations';
+import { IsNonBlank } from '../../common/dto-rules';
 
 /** Any subset of name, slug and metadata (metadata is replaced as a whole). */
 export class UpdateOrganizationDto {
   @ApiPropertyOptional()
   @ValidateIf((_, v) => v !== undefined)
-  @IsString()
-  @Length(1, 200)
-  @Matches(/\S/, { message: 'must not be blank' })
+  @IsNonBlank(200)
   name?: string;
 
   @ApiPropertyOptional()
@@ -25,4 +26,14 @@ export class UpdateOrganizationDto {
   @ValidateIf((_, v) => v !== undefined)
   @IsMetadata()
   metadata?: Record<string, unknown>;
+
+  @ApiPropertyOptional({
+    type: OrganizationSettingsDto,
+    description: 'Its policies; given members replace theirs, others stay',
+  })
+  @ValidateIf((_, v) => v !== undefined)
+  @IsObject()
+  @ValidateNested()
+  @Type(() => OrganizationSettingsDto)
+  settings?: OrganizationSettingsDto;
 }

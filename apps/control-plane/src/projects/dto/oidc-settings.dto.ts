@@ -3,7 +3,7 @@ import { IsBoolean, IsOptional, ValidateIf } from 'class-validator';
 import { IsRedirectUrl } from '../url-rules';
 
 /**
- * `settings.oidc` (docs/api-contract.md §15, CONTRACT §11): the project's OpenID Connect provider.
+ * `settings.oidc` (docs/api-contract.md §11): the project's OpenID Connect provider.
  * One top-level settings key, replaced whole by a PATCH; a member left out takes its default.
  * `login_url` must also be one of the project's redirect URLs, which the service checks once the
  * PATCH is applied (the same PATCH may add it to `redirect_urls`).

@@ -16,7 +16,10 @@ import {
   DEFAULT_ACCESS_TOKEN_TTL_SECONDS,
   MAX_ACCESS_TOKEN_TTL_SECONDS,
   MIN_ACCESS_TOKEN_TTL_SECONDS,
+  TOKEN_CLAIMS_MAX,
+  tokenClaimsProblems,
 } from '@gatehouse/identity';
+import { ruleDecorator } from '../../common/rule-decorator';
 import { IsRedirectUrl } from '../url-rules';
 import { OAuthProvidersDto } from './oauth-providers.dto';
 import { OidcSettingsDto } from './oidc-settings.dto';
@@ -30,6 +33,17 @@ const HOSTNAME =
  * `settings` of a project. A PATCH merges at the top level (given keys replace theirs, docs/api-contract.md §10);
  * a key set to null goes back to its default (is removed). Unknown keys are refused.
  */
+/** `settings.organizations`. */
+export class ProjectOrganizationsSettingsDto {
+  @ApiPropertyOptional({
+    default: false,
+    description: 'Whether signed-in users may create organizations (POST /v1/auth/organizations)',
+  })
+  @IsOptional()
+  @IsBoolean()
+  allow_user_create?: boolean;
+}
+
 export class ProjectSettingsDto {
   @ApiPropertyOptional({
     type: String,
@@ -151,10 +165,34 @@ export class ProjectSettingsDto {
   @Type(() => PasswordMigrationSettingsDto)
   password_migration?: PasswordMigrationSettingsDto | null;
 
+  @ApiPropertyOptional({
+    type: ProjectOrganizationsSettingsDto,
+    nullable: true,
+    description: 'What end users may do with organizations; replaced as a whole, null resets it',
+  })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => ProjectOrganizationsSettingsDto)
+  organizations?: ProjectOrganizationsSettingsDto | null;
+
   @ApiPropertyOptional({ type: OAuthProvidersDto, nullable: true })
   @IsOptional()
   @IsObject()
   @ValidateNested()
   @Type(() => OAuthProvidersDto)
   oauth_providers?: OAuthProvidersDto | null;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    maxProperties: TOKEN_CLAIMS_MAX,
+    nullable: true,
+    example: { plan: '{{user.metadata.plan}}', tier: '{{org.metadata.tier}}' },
+    description:
+      'Custom claims of access tokens (and of the OpenID Connect ID token and UserInfo for the scope profile): claim name → template with {{user.metadata.…}}, {{org.metadata.…}} or {{user.email_verified}}; a whole {{…}} keeps its JSON type, a missing value leaves the claim out; at most 20 claims and 4 KiB rendered; registered and Gatehouse claim names are refused',
+  })
+  @IsOptional()
+  @ruleDecorator('tokenClaims', (v) => tokenClaimsProblems(v).join('; ') || null)
+  token_claims?: Record<string, string> | null;
 }

@@ -4,10 +4,10 @@ import {
   isISO31661Alpha2,
   Max,
   Min,
-  registerDecorator,
   ValidateIf,
   type ValidationOptions,
 } from 'class-validator';
+import { ruleDecorator } from '../../common/rule-decorator';
 
 /** At most as many items as there are countries (249), rounded up; a longer list is a mistake or an attack. */
 const MAX_COUNTRIES = 250;
@@ -38,16 +38,8 @@ export function countryListProblem(value: unknown): string | null {
   return null;
 }
 
-function IsCountryList(options?: ValidationOptions): PropertyDecorator {
-  return (object: object, propertyName: string | symbol) =>
-    registerDecorator({
-      name: 'isCountryList',
-      target: object.constructor,
-      propertyName: String(propertyName),
-      options: { message: (args) => countryListProblem(args.value) ?? 'is invalid', ...options },
-      validator: { validate: (value: unknown) => countryListProblem(value) === null },
-    });
-}
+const IsCountryList = (options?: ValidationOptions): PropertyDecorator =>
+  ruleDecorator('isCountryList', countryListProblem, options);
 
 /**
  * `settings.sms` (docs/api-contract.md §6): the project's hourly SMS budget and the countries it texts. One

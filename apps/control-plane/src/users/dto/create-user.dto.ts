@@ -3,7 +3,7 @@ import { IsBoolean, IsString, Matches, MaxLength, ValidateIf } from 'class-valid
 import { IsEmailAddress } from '@gatehouse/identity';
 import { IsMetadata } from '../../common/metadata';
 
-/** `POST /v1/admin/users` (CONTRACT §13): a user of one of the tenant's projects, by the sign-up rules. */
+/** `POST /v1/admin/users` (docs/api-contract.md §13): a user of one of the tenant's projects, by the sign-up rules. */
 export class CreateUserDto {
   @ApiProperty({
     format: 'uuid',

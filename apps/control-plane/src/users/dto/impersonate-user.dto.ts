@@ -1,15 +1,14 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsString, Length, Matches, MaxLength, ValidateIf } from 'class-validator';
+import { IsString, MaxLength, ValidateIf } from 'class-validator';
+import { IsNonBlank } from '../../common/dto-rules';
 
-/** `POST /v1/admin/users/{id}/impersonate` (CONTRACT §13). */
+/** `POST /v1/admin/users/{id}/impersonate` (docs/api-contract.md §13). */
 export class ImpersonateUserDto {
   @ApiProperty({
     description: 'Why (1–500 characters); kept in the audit event `user.impersonated`',
     example: 'Ticket #4411: checkout fails',
   })
-  @IsString()
-  @Length(1, 500)
-  @Matches(/\S/, { message: 'must not be blank' })
+  @IsNonBlank(500)
   reason!: string;
 
   @ApiPropertyOptional({

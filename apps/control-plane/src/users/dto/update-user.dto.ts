@@ -21,7 +21,7 @@ export class UpdateUserDto {
   metadata?: Record<string, unknown>;
 
   @ApiPropertyOptional({
-    description: "Mark the email verified (or not) on the user's behalf (CONTRACT §13)",
+    description: "Mark the email verified (or not) on the user's behalf (docs/api-contract.md §13)",
   })
   @ValidateIf((_, v) => v !== undefined)
   @IsBoolean()

@@ -11,10 +11,24 @@ import {
   ValidateIf,
 } from 'class-validator';
 import { WEBHOOK_ALL_EVENTS, WEBHOOK_EVENT_TYPES } from '@gatehouse/webhooks';
+import { stacked } from '../../common/dto-rules';
 
 export const EVENT_CHOICES: readonly string[] = [...WEBHOOK_EVENT_TYPES, WEBHOOK_ALL_EVENTS];
 export const EVENTS_MESSAGE = 'must list known event types or "*"';
 export const DESCRIPTION_MAX = 500;
+
+/** `events`: a non-empty list of at most 100 known event types or `*`. */
+export const IsEventList = (): PropertyDecorator =>
+  stacked(
+    IsArray(),
+    ArrayNotEmpty(),
+    ArrayMaxSize(100),
+    IsIn(EVENT_CHOICES, { each: true, message: EVENTS_MESSAGE }),
+  );
+
+/** `description`: optional text of at most DESCRIPTION_MAX characters (`null` clears it). */
+export const IsDescription = (): PropertyDecorator =>
+  stacked(IsOptional(), IsString(), MaxLength(DESCRIPTION_MAX));
 
 /** `POST /v1/admin/webhooks` (docs/api-contract.md §10): `{url, events, description?, enabled?}`. */
 export class CreateWebhookDto {
@@ -29,16 +43,11 @@ export class CreateWebhookDto {
     example: ['user.created'],
     description: 'Event types to receive, or ["*"] for all',
   })
-  @IsArray()
-  @ArrayNotEmpty()
-  @ArrayMaxSize(100)
-  @IsIn(EVENT_CHOICES, { each: true, message: EVENTS_MESSAGE })
+  @IsEventList()
   events!: string[];
 
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: DESCRIPTION_MAX })
-  @IsOptional()
-  @IsString()
-  @MaxLength(DESCRIPTION_MAX)
+  @IsDescription()
   description?: string | null;
 
   @ApiPropertyOptional({ default: true })
