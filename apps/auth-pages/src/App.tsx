@@ -6,7 +6,7 @@ import { ErrorScreen } from './screens/ErrorScreen';
 import { SignedOutScreen } from './screens/SignedOutScreen';
 import { SignInScreen } from './screens/SignInScreen';
 import { Frame } from './ui/Frame';
-import { ProblemAlert } from './ui/ProblemAlert';
+import { ProblemAlert } from '@gatehouse/ui-shared';
 
 /** One build for the four pages: the last segment of the path picks the screen. */
 export function App() {

@@ -3,7 +3,8 @@ import { MantineProvider } from '@mantine/core';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
-import { contrast, systemColorScheme, theme } from './theme';
+import { contrast, theme } from '@gatehouse/ui-shared';
+import { systemColorScheme } from './theme';
 
 /** The nonce the auth runtime put in this page's CSP (docs/oidc.md, "Hosted pages"): Mantine's <style> elements carry it. */
 const nonce = document.querySelector<HTMLMetaElement>('meta[property="csp-nonce"]')?.nonce ?? '';

@@ -81,6 +81,10 @@ const SCOPES: Record<string, { label: string; description: string }> = {
     label: 'Stay connected',
     description: 'Keep access while you are away, until you revoke it.',
   },
+  organizations: {
+    label: 'Your organizations',
+    description: 'The organizations you belong to and your role in each.',
+  },
 };
 
 /**

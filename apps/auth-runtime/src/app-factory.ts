@@ -10,7 +10,7 @@ import { projectCorsPolicy } from './projects/project-cors.policy';
 
 export function buildAuthRuntime(
   config: AppConfig,
-  opts: { clock?: Clock; logger?: boolean } = {},
+  opts: { clock?: Clock; logger?: boolean; documentOnly?: boolean } = {},
 ): Promise<NestExpressApplication> {
   return buildHttpApp(AppModule.forRoot(config, opts.clock), config, {
     name: 'auth-runtime',
@@ -25,5 +25,6 @@ export function buildAuthRuntime(
     // Each project's OpenID Connect provider answers under its issuer, with its own CORS and bodies, within the global rate limit.
     afterRateLimit: (app) => app.use(oidcMiddleware(app)),
     ...(opts.logger === false ? { logger: false } : {}),
+    ...(opts.documentOnly ? { documentOnly: true } : {}),
   });
 }

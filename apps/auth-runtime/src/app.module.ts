@@ -9,6 +9,7 @@ import { AccountsModule } from './accounts/accounts.module';
 import { EmailVerificationModule } from './email-verification/email-verification.module';
 import { HostedPagesModule } from './hosted-pages/hosted-pages.module';
 import { InvitationsModule } from './invitations/invitations.module';
+import { OrganizationsModule } from './organizations/organizations.module';
 import { JwksModule } from './jwks/jwks.module';
 import { ImpersonationModule } from './impersonation/impersonation.module';
 import { MagicLinksModule } from './magic-links/magic-links.module';
@@ -40,6 +41,7 @@ export class AppModule {
         EmailVerificationModule,
         HostedPagesModule,
         InvitationsModule,
+        OrganizationsModule,
         JwksModule,
         MagicLinksModule,
         ImpersonationModule,

@@ -70,7 +70,8 @@ describe('dependency outages: 503 service-unavailable, bounded waits, recovery w
     expectProblem(await sessions(u.accessToken), 503, 'service-unavailable');
     expect((await t.http().get('/health/ready')).status).toBe(503);
     expect((await t.http().get('/health/live')).status).toBe(200);
-    // The global rate limit counts every request in Redis, so /me and refresh fail closed too.
+    // The global rate limit counts in memory but fails a request at once while its Redis connection
+    // is lost (and after any failed sync), so /me and refresh fail closed too.
     expectProblem(
       await t
         .http()

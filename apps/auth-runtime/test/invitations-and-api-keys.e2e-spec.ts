@@ -167,6 +167,7 @@ describe('runtime: API key secrets as project keys, rotated keys in jwks.json, a
         user: { id: u.id, email: 'me-by-secret@example.com', is_admin: false, mfa_factors: [] },
         active_sessions: 1,
         organizations: [],
+        active_organization: null,
       });
       // A key of another project (the console's live secret) never shows this project's user.
       const foreign = randomToken(32, 'sk_');

@@ -6,6 +6,9 @@ import {
   OAuthIdentity,
   OAuthTransaction,
   OneTimeToken,
+  Organization,
+  OrganizationDomain,
+  OrganizationMember,
   OutboxEvent,
   PasswordCredential,
   Session,
@@ -625,6 +628,50 @@ describe('social sign-in (OAuth 2.0 + PKCE) against real providers on loopback',
       expect(user.emailVerified).toBe(false);
     });
 
+    it('joins at sign-up a user whose provider verified an email at an auto_join domain of the project (§14); an unverified email joins nothing', async () => {
+      const org = await t.dataSource.getRepository(Organization).save({
+        tenantId: tenant.tenantId,
+        projectId: tenant.project.id,
+        name: 'Contoso',
+        slug: 'contoso',
+        metadata: {},
+      });
+      await t.dataSource.getRepository(OrganizationDomain).save({
+        tenantId: tenant.tenantId,
+        projectId: tenant.project.id,
+        organizationId: org.id,
+        domain: 'contoso.example',
+        status: 'verified',
+        verificationValue: 'gatehouse-verification=x',
+        enrollment: 'auto_join',
+        defaultRole: 'member',
+        verifiedAt: new Date(),
+      });
+      const joiner = await expectSignedIn(
+        await signInWith('microsoft', {
+          account: 'ms-joiner',
+          claims: { email: 'joiner@Contoso.example', email_verified: true },
+        }),
+        'joiner@Contoso.example',
+      );
+      await expectSignedIn(
+        await signInWith('microsoft', {
+          account: 'ms-stranger',
+          claims: { email: 'stranger@contoso.example' },
+        }),
+        'stranger@contoso.example',
+      );
+      expect(
+        await t.dataSource.getRepository(OrganizationMember).findBy({ organizationId: org.id }),
+      ).toEqual([expect.objectContaining({ userId: joiner.id, role: 'member' })]);
+      expect(await actionsOf(joiner.id)).toEqual([
+        'oauth.linked',
+        'organization.member.added',
+        'session.created',
+        'user.created',
+      ]);
+    });
+
     it('gives a user with MFA the challenge: ?mfa_required=true&mfa_token=…, no session cookie', async () => {
       const user = await createUser(t.app, tenant.project, 'mfa@example.com');
       await t.dataSource.getRepository(OAuthIdentity).save({
@@ -788,7 +835,7 @@ describe('social sign-in (OAuth 2.0 + PKCE) against real providers on loopback',
       });
       expectNoSession(res);
       expect(await count('SELECT count(*)::int AS n FROM oauth_identities')).toBe(0);
-      // CONTRACT §13's reason word, with the callback's code beside it.
+      // docs/api-contract.md §13's reason word, with the callback's code beside it.
       expect(
         await count(
           `SELECT count(*)::int AS n FROM audit_events WHERE action = 'user.sign_in_failed' AND metadata->>'reason' = 'disabled' AND metadata->>'error' = 'account_disabled'`,

@@ -19,7 +19,7 @@ import {
  * OpenID Certified; oauth4webapi) and the real auth runtime process, with the interaction
  * completed through the API as an application's own login page would complete it.
  */
-describe('OIDC provider (CONTRACT §11) with real relying parties', () => {
+describe('OIDC provider (docs/api-contract.md §11) with real relying parties', () => {
   const stack = new OidcStack();
   let op: OidcProject;
   let userCount = 0;

@@ -126,6 +126,170 @@ describe('OIDC provider: what relying parties expect', () => {
     });
   });
 
+  describe('the organizations scope (docs/api-contract.md §14)', () => {
+    it("adds the user's memberships {id, slug, role} to the ID token and UserInfo, only when asked for", async () => {
+      const user = await newUser();
+      const admin = stack.admin();
+      expect(
+        (
+          await admin.post(`/v1/admin/projects/${op.project.id}/roles`, {
+            key: 'billing',
+            name: 'Billing',
+            permissions: [],
+          })
+        ).status,
+      ).toBe(201);
+      const org = await admin.post('/v1/admin/organizations', {
+        project_id: op.project.id,
+        name: 'Acme',
+      });
+      expect(org.status).toBe(201);
+      expect(
+        (
+          await admin.post(`/v1/admin/organizations/${org.body.id}/members`, {
+            user_id: user.id,
+            role: 'billing',
+          })
+        ).status,
+      ).toBe(201);
+      const c = await stack.client(op.project.id, {
+        first_party: true,
+        scopes: ['openid', 'email', 'organizations'],
+      });
+      const config = await discover(c);
+      expect(config.serverMetadata().scopes_supported).toContain('organizations');
+      const expected = [{ id: org.body.id, slug: org.body.slug, role: 'billing' }];
+
+      const tokens = await codeFlow(config, user.email, { scope: 'openid email organizations' });
+      expect(tokens.claims()).toEqual(
+        expect.objectContaining({ sub: user.id, organizations: expected }),
+      );
+      const info = await client.fetchUserInfo(config, tokens.access_token, user.id);
+      expect(info.organizations).toEqual(expected);
+
+      const without = await codeFlow(config, user.email, { scope: 'openid email' });
+      expect(without.claims()).not.toHaveProperty('organizations');
+    });
+
+    it("organization=<id> of a member sets the access tokens' org claim, re-read at every refresh; of a non-member nothing; a malformed one is invalid_request", async () => {
+      const user = await newUser();
+      const admin = stack.admin();
+      const org = await admin.post('/v1/admin/organizations', {
+        project_id: op.project.id,
+        name: 'Initech',
+      });
+      const other = await admin.post('/v1/admin/organizations', {
+        project_id: op.project.id,
+        name: 'Umbrella',
+      });
+      expect(
+        (
+          await admin.post(`/v1/admin/organizations/${org.body.id}/members`, {
+            user_id: user.id,
+            role: 'member',
+          })
+        ).status,
+      ).toBe(201);
+      const c = await stack.client(op.project.id, { first_party: true });
+      const config = await discover(c);
+      const orgOf = async (accessToken: string) =>
+        (await client.tokenIntrospection(config, accessToken)).org;
+
+      const tokens = await codeFlow(config, user.email, { organization: org.body.id });
+      expect(await orgOf(tokens.access_token)).toEqual({
+        id: org.body.id,
+        slug: org.body.slug,
+        role: 'member',
+        permissions: [],
+      });
+      // A role change reaches the next refresh; so does the end of the membership.
+      expect(
+        (
+          await admin.post(`/v1/admin/projects/${op.project.id}/roles`, {
+            key: 'auditor',
+            name: 'Auditor',
+            permissions: ['org:members:read'],
+          })
+        ).status,
+      ).toBe(201);
+      await admin.patch(`/v1/admin/organizations/${org.body.id}/members/${user.id}`, {
+        role: 'auditor',
+      });
+      const promoted = await client.refreshTokenGrant(config, tokens.refresh_token!);
+      expect(await orgOf(promoted.access_token)).toEqual({
+        id: org.body.id,
+        slug: org.body.slug,
+        role: 'auditor',
+        permissions: ['org:members:read'],
+      });
+      expect(
+        (await admin.delete(`/v1/admin/organizations/${org.body.id}/members/${user.id}`)).status,
+      ).toBe(204);
+      const removed = await client.refreshTokenGrant(config, promoted.refresh_token!);
+      expect(await orgOf(removed.access_token)).toBeUndefined();
+
+      // Not a member: the request goes through, the token names no organization.
+      const outsider = await codeFlow(config, user.email, { organization: other.body.id });
+      expect(await orgOf(outsider.access_token)).toBeUndefined();
+      // Without the parameter: none either, whatever an earlier request named.
+      const plain = await codeFlow(config, user.email);
+      expect(await orgOf(plain.access_token)).toBeUndefined();
+
+      const bad = client.buildAuthorizationUrl(config, {
+        redirect_uri: RP_REDIRECT,
+        scope: 'openid',
+        code_challenge: await client.calculatePKCECodeChallenge(client.randomPKCECodeVerifier()),
+        code_challenge_method: 'S256',
+        state: 'st',
+        organization: 'not-an-id',
+      });
+      const landed = await new Browser(stack.authUrl).follow(bad.href);
+      const error = new URL(landed.url);
+      expect(error.origin + error.pathname).toBe(RP_REDIRECT);
+      expect(error.searchParams.get('error')).toBe('invalid_request');
+    });
+
+    it("adds the project's token_claims to the ID token and UserInfo with the profile scope, at once after the settings change", async () => {
+      const user = await newUser();
+      const admin = stack.admin();
+      const c = await stack.client(op.project.id, {
+        first_party: true,
+        scopes: ['openid', 'email', 'profile'],
+      });
+      const config = await discover(c);
+      // The provider is already built for the project; the new settings apply at the next request.
+      expect(
+        (await codeFlow(config, user.email, { scope: 'openid profile' })).claims(),
+      ).not.toHaveProperty('plan');
+      expect(
+        (await admin.patch(`/v1/admin/users/${user.id}`, { metadata: { plan: 'pro', seats: 3 } }))
+          .status,
+      ).toBe(200);
+      const url = `/v1/admin/projects/${op.project.id}`;
+      expect(
+        (
+          await admin.patch(url, {
+            settings: {
+              token_claims: { plan: '{{user.metadata.plan}}', seats: '{{user.metadata.seats}}' },
+            },
+          })
+        ).status,
+      ).toBe(200);
+      try {
+        const tokens = await codeFlow(config, user.email, { scope: 'openid profile' });
+        expect(tokens.claims()).toEqual(
+          expect.objectContaining({ sub: user.id, plan: 'pro', seats: 3 }),
+        );
+        const info = await client.fetchUserInfo(config, tokens.access_token, user.id);
+        expect(info).toEqual(expect.objectContaining({ plan: 'pro', seats: 3 }));
+        const without = await codeFlow(config, user.email, { scope: 'openid email' });
+        expect(without.claims()).not.toHaveProperty('plan');
+      } finally {
+        await admin.patch(url, { settings: { token_claims: null } });
+      }
+    });
+  });
+
   /** A code + PKCE sign-in of `user` at client `c`; its tokens. */
   async function codeFlow(
     config: client.Configuration,
@@ -510,7 +674,7 @@ describe('OIDC provider: what relying parties expect', () => {
         end_session_endpoint: `${i}/end-session`,
         pushed_authorization_request_endpoint: `${i}/request`,
         // Features, each exercised here or in oidc-provider.e2e-spec / oidc-trust.e2e-spec / oidc-relying-parties.e2e-spec.
-        scopes_supported: ['openid', 'offline_access', 'profile', 'email'],
+        scopes_supported: ['openid', 'offline_access', 'profile', 'email', 'organizations'],
         claims_supported: [
           'sub',
           'acr',
@@ -519,6 +683,7 @@ describe('OIDC provider: what relying parties expect', () => {
           'preferred_username',
           'email',
           'email_verified',
+          'organizations',
           'sid',
           'iss',
         ],

@@ -64,7 +64,7 @@ describe('passkeys (WebAuthn) on the API', () => {
     const events = await t.dataSource
       .getRepository(AuditEvent)
       .find({ where: { action: 'user.sign_in_failed' }, order: { createdAt: 'ASC' } });
-    // CONTRACT §13's word for each, with the cause beside it.
+    // docs/api-contract.md §13's word for each, with the cause beside it.
     expect(events.map((e) => e.metadata.reason)).toEqual(events.map(() => 'invalid_credentials'));
     return events.map((e) => e.metadata.error);
   }

@@ -10,6 +10,7 @@ import {
   type SeededTenant,
   type TestApp,
 } from '@gatehouse/testing';
+import { GLOBAL_RATE_LIMIT, GLOBAL_RATE_LIMIT_SYNC } from '@gatehouse/http';
 import { buildAuthRuntime } from '../src/app-factory';
 
 /**
@@ -58,6 +59,31 @@ describe('two auth-runtime instances share every limit, lock, revocation and rot
     expect((await signUp(b, 'r2@example.com', ip)).status).toBe(201);
     expect((await signUp(a, 'r3@example.com', ip)).headers['ratelimit-remaining']).toBe('0');
     expectProblem(await signUp(b, 'r4@example.com', ip), 429, 'rate-limited');
+  });
+
+  it('counts the global limit once across both instances, within its stated overshoot', async () => {
+    const ip = nextIp();
+    const get = (p: AppProcess) =>
+      at(p)
+        .get('/v1/auth/jwks.json')
+        .set('X-Service-Project-Key', tenant.projectKey)
+        .set('X-Forwarded-For', ip);
+    const { limit } = GLOBAL_RATE_LIMIT;
+    let accepted = 0;
+    for (let sent = 0; sent < limit * 1.2; sent += 40) {
+      const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => get(i % 2 ? a : b)));
+      for (const r of answers) {
+        if (r.status === 200) accepted += 1;
+        else expectProblem(r, 429, 'rate-limited');
+      }
+    }
+    // Counted per instance, 2 × 1000 would pass; counted once, 1000 plus at most what each
+    // instance had not yet synced.
+    expect(accepted).toBeGreaterThanOrEqual(limit);
+    expect(accepted).toBeLessThanOrEqual(limit + 2 * GLOBAL_RATE_LIMIT_SYNC.maxUnsynced);
+    await new Promise((r) => setTimeout(r, 3 * GLOBAL_RATE_LIMIT_SYNC.syncMs));
+    expectProblem(await get(a), 429, 'rate-limited');
+    expectProblem(await get(b), 429, 'rate-limited');
   });
 
   it('holds a lockout started on one instance on the other', async () => {

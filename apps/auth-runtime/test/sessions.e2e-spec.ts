@@ -98,6 +98,7 @@ describe('sign-up, sign-in, me, refresh, sessions, sign-out', () => {
       user: { id: signUp.body.user.id, email: 'Ada@Example.com', is_admin: false, mfa_factors: [] },
       active_sessions: 3,
       organizations: [],
+      active_organization: null,
     });
 
     const refreshed = await t
@@ -215,6 +216,7 @@ describe('sign-up, sign-in, me, refresh, sessions, sign-out', () => {
       },
       active_sessions: 1,
       organizations: [],
+      active_organization: null,
     });
     // Written behind the services' back: no revocation mark in Redis.
     await t.dataSource.query(
@@ -229,6 +231,7 @@ describe('sign-up, sign-in, me, refresh, sessions, sign-out', () => {
       user: { id: kept.id, email: 'kept-in-db@example.com', is_admin: false, mfa_factors: [] },
       active_sessions: 1,
       organizations: [],
+      active_organization: null,
     });
   });
 
@@ -262,6 +265,7 @@ describe('sign-up, sign-in, me, refresh, sessions, sign-out', () => {
               user: { id: who.id, email: who.email, is_admin: false, mfa_factors: [] },
               active_sessions: 1,
               organizations: [],
+              active_organization: null,
             };
       return { who, projectKey, expected };
     });

@@ -629,7 +629,7 @@ describe('passwords, enumeration, rate limits, lockout, hostile input, forged to
       const failures = await t.dataSource
         .getRepository(AuditEvent)
         .findBy({ action: 'user.sign_in_failed' });
-      // Each refused attempt says why in one reason word (CONTRACT §13), with the identifier as typed (normalised).
+      // Each refused attempt says why in one reason word (docs/api-contract.md §13), with the identifier as typed (normalised).
       expect(failures.map((e) => [e.resourceId, e.metadata])).toEqual([
         ...Array(4).fill([u.id, { identifier: 'off@example.com', reason: 'invalid_credentials' }]),
         [u.id, { identifier: 'off@example.com', reason: 'disabled' }],
@@ -647,7 +647,7 @@ describe('passwords, enumeration, rate limits, lockout, hostile input, forged to
           'invalid-credentials',
         );
       expectProblem(await signIn('ghost@example.com', 'wrong password'), 429, 'account-locked');
-      // Five failures with no user; the refused sixth attempt is recorded as locked (CONTRACT §13).
+      // Five failures with no user; the refused sixth attempt is recorded as locked (docs/api-contract.md §13).
       const failures = await t.dataSource
         .getRepository(AuditEvent)
         .find({ where: { action: 'user.sign_in_failed' }, order: { createdAt: 'ASC' } });

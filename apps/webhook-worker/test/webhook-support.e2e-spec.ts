@@ -20,7 +20,7 @@ import { verified, waitFor, WebhookReceiver } from './support/webhook-receiver';
 const AGED_MS = 632_000;
 
 /**
- * CONTRACT §13, "why a webhook delivery failed" and secret rotation (★): the worker delivers for
+ * docs/api-contract.md §13, "why a webhook delivery failed" and secret rotation (★): the worker delivers for
  * real to local receivers; the control plane (in process, same database) shows each delivery's
  * request, response and error, filters the list, and rotates the secret, after which for 24 hours
  * every delivery carries both signatures, each accepted by the `standardwebhooks` package.

@@ -1,4 +1,4 @@
-import { ApiProblem, networkProblem, problemOf } from './problem';
+import { ApiProblem, networkProblem, problemOf } from '@gatehouse/ui-shared';
 
 /** What the auth runtime serves at `/v1/projects/{id}/pages/config.json`: public values only. */
 export interface PagesConfig {
@@ -30,7 +30,7 @@ export async function loadConfig(): Promise<PagesConfig> {
   return body as PagesConfig;
 }
 
-/** The OIDC interaction the page completes (CONTRACT §11). */
+/** The OIDC interaction the page completes (docs/api-contract.md §11). */
 export interface Interaction {
   uid: string;
   prompt: 'login' | 'consent';
@@ -105,7 +105,9 @@ export class AuthApi {
     } catch {
       parsed = text;
     }
-    if (!res.ok) throw problemOf(res.status, parsed, res.headers.get('Retry-After'));
+    // A body that is not JSON (a proxy's error page) is not shown to the person signing in.
+    if (!res.ok)
+      throw problemOf(res.status, typeof parsed === 'string' ? null : parsed, res.headers);
     return parsed as T;
   }
 

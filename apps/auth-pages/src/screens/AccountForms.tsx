@@ -1,23 +1,8 @@
 import { Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useEffect, useState, type FormEvent } from 'react';
 import type { AuthApi, SignedIn } from '../api/client';
-import { ApiProblem } from '../api/problem';
+import { ApiProblem, ProblemAlert, useCall } from '@gatehouse/ui-shared';
 import { signInPageUrl } from '../pages';
-import { ProblemAlert } from '../ui/ProblemAlert';
-
-/** Runs one call at a time, keeping its error. */
-function useCall() {
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  const run = (work: () => Promise<void>) => {
-    setBusy(true);
-    setError(null);
-    work()
-      .catch(setError)
-      .finally(() => setBusy(false));
-  };
-  return { error, busy, run };
-}
 
 const fieldOf = (error: unknown, ...fields: string[]) =>
   error instanceof ApiProblem ? fields.map((f) => error.fieldError(f)).find(Boolean) : undefined;

@@ -2,7 +2,7 @@ import { Button, Group, List, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import type { AuthApi, Interaction, Redirect } from '../api/client';
 import { describeScope } from '../pages';
-import { ProblemAlert } from '../ui/ProblemAlert';
+import { ProblemAlert } from '@gatehouse/ui-shared';
 
 /**
  * A third-party application asks for the requested scopes: Allow grants them all, Deny ends at the

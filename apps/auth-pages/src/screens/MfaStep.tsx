@@ -1,8 +1,7 @@
-import { Anchor, Button, Group, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, Group, Stack, Text } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import type { AuthApi, SignedIn } from '../api/client';
-import { ApiProblem } from '../api/problem';
-import { ProblemAlert } from '../ui/ProblemAlert';
+import { ApiProblem, CodeInput, FactorChoice, ProblemAlert, useCall } from '@gatehouse/ui-shared';
 
 export type Factor = 'totp' | 'sms' | 'backup_code';
 export const ALL_FACTORS: readonly Factor[] = ['totp', 'sms', 'backup_code'];
@@ -77,15 +76,7 @@ export function CodeForm({
   const [factor, setFactor] = useState<Factor>(factors[0] ?? 'totp');
   const [code, setCode] = useState('');
   const [sent, setSent] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  const run = (work: () => Promise<void>) => {
-    setBusy(true);
-    setError(null);
-    work()
-      .catch(setError)
-      .finally(() => setBusy(false));
-  };
+  const { error, setError, busy, run } = useCall();
   const verify = (e: FormEvent) => {
     e.preventDefault();
     run(() => submitCode(factor, code.trim()));
@@ -100,18 +91,16 @@ export function CodeForm({
     <form onSubmit={verify} noValidate>
       <Stack>
         <Text size="sm">{intro}</Text>
-        {factors.length > 1 && (
-          <SegmentedControl
-            aria-label="Verification method"
-            value={factor}
-            onChange={(v) => {
-              setFactor(v);
-              setCode('');
-              setError(null);
-            }}
-            data={factors.map((f) => ({ value: f, label: FACTOR_LABELS[f] }))}
-          />
-        )}
+        <FactorChoice
+          factors={factors}
+          label={(f) => FACTOR_LABELS[f]}
+          value={factor}
+          onChange={(v) => {
+            setFactor(v);
+            setCode('');
+            setError(null);
+          }}
+        />
         {factor === 'sms' && (
           <Button variant="default" onClick={sendSms} loading={busy && !sent}>
             {sent ? 'Send another code' : 'Text me a code'}
@@ -122,11 +111,8 @@ export function CodeForm({
             We sent a code to your phone.
           </Text>
         )}
-        <TextInput
-          label={factor === 'backup_code' ? 'Backup code' : '6-digit code'}
-          autoComplete="one-time-code"
-          inputMode={factor === 'backup_code' ? 'text' : 'numeric'}
-          required
+        <CodeInput
+          backupCode={factor === 'backup_code'}
           autoFocus
           value={code}
           onChange={(e) => setCode(e.currentTarget.value)}

@@ -14,9 +14,8 @@ import {
 } from '@simplewebauthn/browser';
 import { useState, type FormEvent } from 'react';
 import type { AuthApi, MfaChallenge, SignedIn } from '../api/client';
-import { ApiProblem } from '../api/problem';
+import { ApiProblem, ProblemAlert, useCallOf } from '@gatehouse/ui-shared';
 import { providerLabel, signInPageUrl, STORAGE_KEYS } from '../pages';
-import { ProblemAlert } from '../ui/ProblemAlert';
 
 /** Email and password; or a passkey, a social provider of the project, or a link by email. */
 export function PasswordForm({
@@ -39,15 +38,7 @@ export function PasswordForm({
   const { config } = api;
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState<'password' | 'passkey' | 'link' | null>(null);
-  const run = (which: 'password' | 'passkey' | 'link', work: () => Promise<void>) => {
-    setBusy(which);
-    setError(null);
-    work()
-      .catch(setError)
-      .finally(() => setBusy(null));
-  };
+  const { error, setError, busy, run } = useCallOf<'password' | 'passkey' | 'link'>();
 
   const submit = (e: FormEvent) => {
     e.preventDefault();

@@ -5,8 +5,7 @@ import {
 } from '@simplewebauthn/browser';
 import { useState, type FormEvent } from 'react';
 import type { AuthApi } from '../api/client';
-import { ApiProblem } from '../api/problem';
-import { ProblemAlert } from '../ui/ProblemAlert';
+import { ApiProblem, ProblemAlert, useCallOf } from '@gatehouse/ui-shared';
 import { ALL_FACTORS, CodeForm } from './MfaStep';
 
 /**
@@ -27,8 +26,7 @@ export function ReauthStep({
 }) {
   const [password, setPassword] = useState('');
   const [withCode, setWithCode] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState<'password' | 'passkey' | null>(null);
+  const { error, busy, run: call } = useCallOf<'password' | 'passkey'>();
   const renew = async (proof: Record<string, unknown>) => {
     const fresh = await api.call<{ access_token: string }>(
       'POST',
@@ -38,14 +36,8 @@ export function ReauthStep({
     api.useToken(fresh.access_token);
     await onRenewed();
   };
-  const run = (which: 'password' | 'passkey', proof: () => Promise<Record<string, unknown>>) => {
-    setBusy(which);
-    setError(null);
-    proof()
-      .then(renew)
-      .catch(setError)
-      .finally(() => setBusy(null));
-  };
+  const run = (which: 'password' | 'passkey', proof: () => Promise<Record<string, unknown>>) =>
+    call(which, () => proof().then(renew));
   const submit = (e: FormEvent) => {
     e.preventDefault();
     run('password', async () => ({ password }));

@@ -8,10 +8,9 @@ import {
   type Redirect,
   type SignedIn,
 } from '../api/client';
-import { ApiProblem, isProblem } from '../api/problem';
+import { ApiProblem, isProblem, ProblemAlert, useCall } from '@gatehouse/ui-shared';
 import { arrivalOf, cleanSearch, returnErrorMessage, STORAGE_KEYS, type Arrival } from '../pages';
 import { Frame } from '../ui/Frame';
-import { ProblemAlert } from '../ui/ProblemAlert';
 import { ForgotForm, ResetForm, SignUpForm } from './AccountForms';
 import { ConsentStep } from './ConsentStep';
 import { factorsOf, MfaStep, type Factor } from './MfaStep';
@@ -73,8 +72,7 @@ export function SignInScreen({ config }: { config: PagesConfig }) {
   const api = useMemo(() => new AuthApi(config), [config]);
   const [step, setStep] = useState<Step>({ kind: 'loading' });
   const [interaction, setInteraction] = useState<Interaction | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const { error, setError, busy, run: act } = useCall();
   const email = useRef<string | null>(null);
   const started = useRef(false);
 
@@ -226,13 +224,6 @@ export function SignInScreen({ config }: { config: PagesConfig }) {
     return () => channel.close();
   }, [step.kind, api, config.project_id, interaction, proceed]);
 
-  const act = (work: () => Promise<void>) => {
-    setBusy(true);
-    setError(null);
-    work()
-      .catch(setError)
-      .finally(() => setBusy(false));
-  };
   const otherAccount = () => {
     setError(null);
     setStep({ kind: 'form', notice: null });
@@ -288,18 +279,12 @@ export function SignInScreen({ config }: { config: PagesConfig }) {
           />
         )}
         {step.kind === 'reset-sent' && (
-          <Stack>
-            <Text>
-              If an account exists for{' '}
-              <Text span fw={700}>
-                {step.email}
-              </Text>
-              , we sent it a link to choose a new password. Then sign in here with it.
-            </Text>
-            <Anchor component="button" type="button" size="sm" onClick={otherAccount}>
-              Back to sign in
-            </Anchor>
-          </Stack>
+          <SentNotice
+            email={step.email}
+            sent="a link to choose a new password. Then sign in here with it."
+            back="Back to sign in"
+            onBack={otherAccount}
+          />
         )}
         {step.kind === 'reset' && (
           <ResetForm api={api} token={step.token} onDone={() => setStep({ kind: 'reset-done' })} />
@@ -358,18 +343,12 @@ export function SignInScreen({ config }: { config: PagesConfig }) {
           <ConsentStep api={api} interaction={interaction} email={step.email} onRedirect={go} />
         )}
         {step.kind === 'link-sent' && (
-          <Stack>
-            <Text>
-              If an account exists for{' '}
-              <Text span fw={700}>
-                {step.email}
-              </Text>
-              , we sent it a sign-in link. Open it in this browser; this page continues by itself.
-            </Text>
-            <Anchor component="button" type="button" size="sm" onClick={otherAccount}>
-              Sign in another way
-            </Anchor>
-          </Stack>
+          <SentNotice
+            email={step.email}
+            sent="a sign-in link. Open it in this browser; this page continues by itself."
+            back="Sign in another way"
+            onBack={otherAccount}
+          />
         )}
         {step.kind === 'elsewhere' && (
           <Text>
@@ -408,6 +387,34 @@ function NoRequest({ error }: { error: unknown }) {
           {error.detail}
         </Text>
       )}
+    </Stack>
+  );
+}
+
+/** What was mailed, without saying whether the account exists, and the way back. */
+function SentNotice({
+  email,
+  sent,
+  back,
+  onBack,
+}: {
+  email: string;
+  sent: string;
+  back: string;
+  onBack: () => void;
+}) {
+  return (
+    <Stack>
+      <Text>
+        If an account exists for{' '}
+        <Text span fw={700}>
+          {email}
+        </Text>
+        , we sent it {sent}
+      </Text>
+      <Anchor component="button" type="button" size="sm" onClick={onBack}>
+        {back}
+      </Anchor>
     </Stack>
   );
 }

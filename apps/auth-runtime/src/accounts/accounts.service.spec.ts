@@ -132,7 +132,7 @@ describe('AccountsService.verifyPassword decides on the lockout, the stored cred
     ]);
   });
 
-  it('while locked the lockout refuses before any password is compared, and the failure is recorded as locked (CONTRACT §13)', async () => {
+  it('while locked the lockout refuses before any password is compared, and the failure is recorded as locked (docs/api-contract.md §13)', async () => {
     const t = service({ right: true });
     t.mock(LockoutService).beginAttempt.mockRejectedValue(
       new ProblemError('account-locked', { detail: 'locked' }),

@@ -30,10 +30,10 @@ export interface SignedIn {
   session: IssuedSession;
 }
 
-/** Sign-up and password sign-in (docs/api-contract.md §3) and the current-user view. */
 /** The order `user.mfa_factors` of `/me` lists the enabled factors in. */
 const MFA_FACTOR_ORDER = ['totp', 'sms', 'passkey', 'backup_code'];
 
+/** Sign-up and password sign-in (docs/api-contract.md §3) and the current-user view. */
 @Injectable()
 export class AccountsService {
   constructor(
@@ -161,7 +161,7 @@ export class AccountsService {
     const attempt = await this.lockout
       .beginAttempt(project.id, identifier)
       .catch(async (err: unknown) => {
-        // Refused before the password is checked: recorded with its reason word (CONTRACT §13), as
+        // Refused before the password is checked: recorded with its reason word (docs/api-contract.md §13), as
         // often as a wrong password would be (the route's rate limit comes first).
         const reason = lockoutRefusalReason(err);
         if (reason)
@@ -275,6 +275,7 @@ export class AccountsService {
       },
       active_sessions: row.active_sessions,
       organizations: row.organizations,
+      active_organization: row.active_organization,
       ...(row.impersonator ? { impersonator: row.impersonator } : {}),
     };
   }

@@ -82,7 +82,11 @@ export class PasswordMigrationService {
         this.users.lockForLazyMigration(manager, project.id, existing.id),
       ))
     ) {
-      // Used here (a claim, a reset, any sign-in): their password is theirs, never the old system's again.
+      // Used here since the caller read it (a claim, a reset, any sign-in, or the first sign-in of a
+      // double click): their password is theirs, never the old system's again. This password signs
+      // in only if it is the one stored now, as any sign-in of a known user would.
+      const stored = await this.storedMatch(project, email, password);
+      if (stored) return stored;
       await this.waitAsLongAsACall(project);
       return null;
     }
@@ -116,6 +120,11 @@ export class PasswordMigrationService {
     // Another request got there first: a first sign-in at once (a double click) that stored its hash,
     // or the owner's claim, reset or sign-in. This password signs in if it is the one stored now, as
     // any sign-in of a known user would (a claim left none).
+    return this.storedMatch(project, email, password);
+  }
+
+  /** The user and their stored credential, when `password` is the password stored now. */
+  private async storedMatch(project: ResolvedProject, email: string, password: string) {
     const now = await this.users.findByIdentifier(project.id, email);
     return now?.credential &&
       (await this.hasher.verify(password, now.credential.passwordHash, now.credential.scheme))

@@ -43,7 +43,7 @@ const IMPERSONATED_DETAIL =
   'An impersonated session cannot change the password, email, second factors or passkeys of the account.';
 
 /**
- * Marks an action an impersonated session (a token with `act`, CONTRACT §13) may not take besides
+ * Marks an action an impersonated session (a token with `act`, docs/api-contract.md §13) may not take besides
  * the sensitive ones above, which it never may: renewing the proof, confirming a second factor,
  * signing the user in to another application (the OpenID Connect provider's interaction, whose
  * tokens would not carry `act`). Such a session gets 403 `forbidden`, with `detail` when given.
@@ -121,3 +121,6 @@ export const CurrentAuth = createParamDecorator((_: unknown, ctx: ExecutionConte
   if (!auth) throw new Error('CurrentAuth used without SessionAuthGuard');
   return auth;
 });
+
+/** What `@CurrentAuth()` gives a route: the verified claims of the request's access token. */
+export type SessionAuth = NonNullable<SessionRequest['auth']>;

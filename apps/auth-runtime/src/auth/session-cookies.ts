@@ -42,6 +42,22 @@ function appendSetCookie(res: Response, lines: string[]): void {
   );
 }
 
+/** The `service_session` cookie of an access token. */
+function accessCookieLine(
+  config: AppConfig,
+  t: Pick<CookieTokens, 'accessToken' | 'accessExpiresAt'>,
+  now: number,
+): string {
+  return setCookieLine(
+    SESSION_COOKIE,
+    t.accessToken,
+    SESSION_PATH,
+    flags(config, 'Lax'),
+    t.accessExpiresAt,
+    now,
+  );
+}
+
 /**
  * docs/api-contract.md §2: `service_session` (HttpOnly; Secure; SameSite=Lax; Path=/) carries the access token,
  * `service_refresh_token` (HttpOnly; Secure; SameSite=Strict; Path=/v1/auth) the refresh token.
@@ -54,14 +70,7 @@ export function setSessionCookies(
   now: number,
 ): void {
   appendSetCookie(res, [
-    setCookieLine(
-      SESSION_COOKIE,
-      t.accessToken,
-      SESSION_PATH,
-      flags(config, 'Lax'),
-      t.accessExpiresAt,
-      now,
-    ),
+    accessCookieLine(config, t, now),
     setCookieLine(
       REFRESH_COOKIE,
       t.refreshToken,
@@ -80,16 +89,7 @@ export function setAccessCookie(
   t: Pick<CookieTokens, 'accessToken' | 'accessExpiresAt'>,
   now: number,
 ): void {
-  appendSetCookie(res, [
-    setCookieLine(
-      SESSION_COOKIE,
-      t.accessToken,
-      SESSION_PATH,
-      flags(config, 'Lax'),
-      t.accessExpiresAt,
-      now,
-    ),
-  ]);
+  appendSetCookie(res, [accessCookieLine(config, t, now)]);
 }
 
 const EXPIRED = `Expires=${new Date(0).toUTCString()}`;

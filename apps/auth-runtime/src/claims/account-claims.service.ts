@@ -12,9 +12,10 @@ import {
   UsersRepository,
   type RequestMeta,
   type ResolvedProject,
+  PasskeysRepository,
 } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
-import { PasskeysRepository } from '../credentials/passkeys.repository';
+import { byUser } from '../users/user-actor';
 
 /** How the owner of the address proved it: a completed reset, a magic link, or a provider's word. */
 export type OwnershipProof =
@@ -75,13 +76,7 @@ export class AccountClaimsService {
     const locked = await this.users.lockById(manager, project.id, user.id);
     if (!locked || locked.emailVerified) return null;
     const now = this.clock.now();
-    const by = {
-      tenantId: project.tenantId,
-      projectId: project.id,
-      actorType: 'user' as const,
-      actorId: user.id,
-      meta,
-    };
+    const by = byUser(project.tenantId, project.id, user.id, meta);
     // Sessions end first; then the credentials. Requests of the creator in flight meet the row lock
     // held until commit: a sign-in that checked the old password gets no session (the stamp moved),
     // a change made through a session finds the session revoked (SessionsService).

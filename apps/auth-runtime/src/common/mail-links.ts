@@ -1,4 +1,4 @@
-import type { ResolvedProject } from '@gatehouse/identity';
+import { applicationPageLink, type ResolvedProject } from '@gatehouse/identity';
 import type { MailMessage, MailTemplate } from '@gatehouse/queue';
 import { withQuery } from './redirect-urls';
 
@@ -12,19 +12,15 @@ export function defaultApplicationRedirect(project: ResolvedProject): string | n
 }
 
 /**
- * Verification and reset mails link to the application's page (docs/api-contract.md §10):
- * `settings.email_verification_url` / `settings.password_reset_url`, else `default_redirect_url`,
- * else the first registered redirect URL, with `?token=` appended. Never built from the request.
+ * Verification and reset mails link to the application's page (applicationPageLink), or carry the
+ * bare token when the project has no page to link to.
  */
 export function applicationLink(
   project: ResolvedProject,
   kind: 'email_verification_url' | 'password_reset_url',
   token: string,
 ): string {
-  const own = project.settings[kind];
-  const base =
-    typeof own === 'string' && own.length > 0 ? own : defaultApplicationRedirect(project);
-  return base ? withQuery(base, { token }) : token;
+  return applicationPageLink(project, kind, token) ?? token;
 }
 
 /** Magic-link mails point at the runtime itself, from PUBLIC_AUTH_URL. */

@@ -3,7 +3,7 @@ import type { EndpointRateLimit } from '@gatehouse/http';
 /**
  * The auth runtime's endpoint limits, with the route each belongs to: the service's (docs/api-contract.md §3),
  * and magic-link sends per (project, email), verification and email-change mails per user against
- * mail bombing (not in that table; docs/decisions.md).
+ * mail bombing, organizations a user creates per hour (not in that table; docs/decisions.md).
  */
 export const RATE_LIMITS = {
   signIn: { name: 'sign-in', limit: 5, windowMs: 60_000, route: 'POST /v1/auth/sign-in' },
@@ -31,5 +31,17 @@ export const RATE_LIMITS = {
     limit: 3,
     windowMs: 3_600_000,
     route: 'POST /v1/auth/email/change',
+  },
+  organizationCreate: {
+    name: 'organization-create',
+    limit: 10,
+    windowMs: 3_600_000,
+    route: 'POST /v1/auth/organizations',
+  },
+  organizationInvite: {
+    name: 'organization-invite',
+    limit: 30,
+    windowMs: 3_600_000,
+    route: 'POST /v1/auth/organizations/{id}/invitations',
   },
 } satisfies Record<string, EndpointRateLimit>;

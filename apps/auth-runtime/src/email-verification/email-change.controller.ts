@@ -1,25 +1,22 @@
-import { Body, Controller, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { requestMeta, type ResolvedProject } from '@gatehouse/identity';
 import {
   CurrentAuth,
   RequiresRecentAuthentication,
   SessionAuthGuard,
-  type SessionRequest,
+  type SessionAuth,
 } from '../auth/session-auth.guard';
 import { TokenDto } from '../one-time-tokens/token.dto';
 import { CurrentProject } from '../projects/current-project.decorator';
-import { ProjectKeyGuard } from '../projects/project-key.guard';
+import { ProjectKeyController } from '../projects/project-key-controller';
 import { ChangeEmailDto } from './change-email.dto';
 import { EmailVerificationService } from './email-verification.service';
 import { ApiAcceptedEmpty } from '../common/empty-accepted.response';
 import { EmailConfirmedResponse } from './email-confirmed.response';
 
-@ApiTags('email verification')
-@ApiHeader({ name: 'X-Service-Project-Key', required: true })
-@UseGuards(ProjectKeyGuard)
-@Controller('v1/auth/email/change')
+@ProjectKeyController('email verification', 'v1/auth/email/change')
 export class EmailChangeController {
   constructor(private readonly verification: EmailVerificationService) {}
 
@@ -34,7 +31,7 @@ export class EmailChangeController {
   })
   async change(
     @CurrentProject() project: ResolvedProject,
-    @CurrentAuth() auth: NonNullable<SessionRequest['auth']>,
+    @CurrentAuth() auth: SessionAuth,
     @Body() dto: ChangeEmailDto,
     @Res({ passthrough: true }) res: Response,
   ): Promise<Record<string, never>> {

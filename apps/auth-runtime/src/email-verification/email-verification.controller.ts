@@ -1,21 +1,18 @@
-import { Body, Controller, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { requestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { RateLimitsService } from '@gatehouse/http';
 import { RATE_LIMITS } from '../common/rate-limits';
-import { CurrentAuth, SessionAuthGuard, type SessionRequest } from '../auth/session-auth.guard';
+import { CurrentAuth, SessionAuthGuard, type SessionAuth } from '../auth/session-auth.guard';
 import { CurrentProject } from '../projects/current-project.decorator';
-import { ProjectKeyGuard } from '../projects/project-key.guard';
+import { ProjectKeyController } from '../projects/project-key-controller';
 import { TokenDto } from '../one-time-tokens/token.dto';
 import { EmailVerificationService } from './email-verification.service';
 import { ApiAcceptedEmpty } from '../common/empty-accepted.response';
 import { EmailConfirmedResponse } from './email-confirmed.response';
 
-@ApiTags('email verification')
-@ApiHeader({ name: 'X-Service-Project-Key', required: true })
-@UseGuards(ProjectKeyGuard)
-@Controller('v1/auth/verify-email')
+@ProjectKeyController('email verification', 'v1/auth/verify-email')
 export class EmailVerificationController {
   constructor(
     private readonly verification: EmailVerificationService,
@@ -31,7 +28,7 @@ export class EmailVerificationController {
   })
   async send(
     @CurrentProject() project: ResolvedProject,
-    @CurrentAuth() auth: NonNullable<SessionRequest['auth']>,
+    @CurrentAuth() auth: SessionAuth,
     @Res({ passthrough: true }) res: Response,
   ): Promise<Record<string, never>> {
     // Every authenticated call counts, an already verified user's (who gets no mail) included.

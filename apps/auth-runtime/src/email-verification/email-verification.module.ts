@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { OrganizationDomainsRepository } from '@gatehouse/organizations';
 import { OneTimeTokensModule } from '../one-time-tokens/one-time-tokens.module';
 import { SessionsModule } from '../sessions/sessions.module';
 import { UsersModule } from '../users/users.module';
@@ -10,6 +11,6 @@ import { EmailVerificationService } from './email-verification.service';
 @Module({
   imports: [OneTimeTokensModule, SessionsModule, UsersModule],
   controllers: [EmailVerificationController, EmailChangeController],
-  providers: [EmailVerificationService],
+  providers: [OrganizationDomainsRepository, EmailVerificationService],
 })
 export class EmailVerificationModule {}

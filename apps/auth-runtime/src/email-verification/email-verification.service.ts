@@ -15,10 +15,14 @@ import { RATE_LIMITS } from '../common/rate-limits';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import { MailQueue } from '@gatehouse/queue';
+import { OrganizationDomainsRepository } from '@gatehouse/organizations';
 import { applicationLink, projectMail } from '../common/mail-links';
 import { isTokenShape } from '../one-time-tokens/token.dto';
 import { SessionsService } from '../sessions/sessions.service';
 import type { EmailConfirmedResponse } from './email-confirmed.response';
+import { activeUser } from '../users/active-user';
+import { enrolmentOf, recordDomainJoins } from '../users/domain-enrollment';
+import { byUser } from '../users/user-actor';
 
 export const VERIFICATION_TTL_MS = 24 * 3600_000;
 
@@ -35,6 +39,7 @@ export class EmailVerificationService {
     private readonly tokens: OneTimeTokensRepository,
     private readonly sessions: SessionsService,
     private readonly events: EventRecorder,
+    private readonly domains: OrganizationDomainsRepository,
     private readonly rateLimits: RateLimitsService,
     private readonly mail: MailQueue,
     private readonly clock: Clock,
@@ -73,9 +78,7 @@ export class EmailVerificationService {
     newEmail: string,
     res: Response,
   ): Promise<void> {
-    const user = await this.users.findById(project.id, caller.sub);
-    if (!user || user.status !== 'active')
-      throw new ProblemError('unauthenticated', { detail: 'A valid session is required.' });
+    const user = await activeUser(this.users, project.id, caller.sub);
     if (newEmail.toLowerCase() === user.email.toLowerCase())
       throw ProblemError.validation({ email: ['is already the email address of this account'] });
     await this.rateLimits.enforce(res, RATE_LIMITS.emailChange, [project.id, user.id]);
@@ -129,13 +132,7 @@ export class EmailVerificationService {
         // A verification names the address it was sent to; a change, the address it replaces.
         if (!used || !user || (change ? used.payload.previous : used.payload.email) !== user.email)
           throw invalid;
-        const by = {
-          tenantId: user.tenantId,
-          projectId: project.id,
-          actorType: 'user' as const,
-          actorId: user.id,
-          meta,
-        };
+        const by = byUser(user.tenantId, project.id, user.id, meta);
         const previous = user.email;
         if (change) {
           const email = String(used.payload.email);
@@ -167,6 +164,13 @@ export class EmailVerificationService {
           resourceId: user.id,
           data: { user: { id: user.id, email: user.email } },
         });
+        // The verified address may be at an auto-join domain of the project (§14).
+        user.emailVerified = true;
+        const enrol = enrolmentOf(user);
+        if (enrol) {
+          const joined = await this.domains.autoJoin(manager, { userId: user.id, ...enrol });
+          await recordDomainJoins(this.events, manager, user, joined, meta, enrol.domain);
+        }
         return { user, previous: change ? previous : null };
       })
       .catch((err: unknown) => {

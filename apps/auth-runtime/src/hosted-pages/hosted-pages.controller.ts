@@ -8,6 +8,7 @@ import {
   ProjectsCache,
   type ResolvedProject,
 } from '@gatehouse/identity';
+import { sendWebAppAsset, sendWebAppPage } from '@gatehouse/http';
 import { ProblemError } from '@gatehouse/problem-details';
 import { readProviderSettings } from '../oauth/provider-config';
 import { HostedPagesFiles, hostedPagesCsp } from './hosted-pages-files';
@@ -65,9 +66,7 @@ export class HostedPagesController {
       if (!this.files.page()) throw new ProblemError('service-unavailable', { detail: NOT_BUILT });
       throw new ProblemError('not-found', { detail: 'No such asset of the hosted pages.' });
     }
-    res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.sendFile(file, { dotfiles: 'deny', cacheControl: false, lastModified: false });
+    sendWebAppAsset(res, file);
   }
 
   @Get(':page')
@@ -83,15 +82,11 @@ export class HostedPagesController {
       });
     const page = this.files.page();
     if (!page) throw new ProblemError('service-unavailable', { detail: NOT_BUILT });
-    res.setHeader(
-      'Content-Security-Policy',
+    sendWebAppPage(
+      res,
+      page.html,
       hostedPagesCsp(page.nonce, new URL(this.config.http.publicAuthUrl).origin),
     );
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('X-Frame-Options', 'DENY');
-    res.setHeader('Referrer-Policy', 'no-referrer');
-    res.setHeader('Cache-Control', 'no-store');
-    res.type('html').send(page.html);
   }
 
   /** The project whose pages these are: it exists and its OpenID Connect provider is on; else 404 (never a 500 for a malformed id). */

@@ -1,12 +1,11 @@
-import { Controller, Get, Inject, Query, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import { Controller, Inject, Query, Res, UseGuards } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
-import { requestMeta, type ResolvedProject } from '@gatehouse/identity';
+import { ClientMeta, type RequestMeta, type ResolvedProject } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
-import { ProblemError } from '@gatehouse/problem-details';
 import { setSessionCookies } from '../auth/session-cookies';
-import { ApiFoundRedirect } from '../common/redirect.response';
+import { linkTarget, linkToken, LinkVerifyRoute } from '../common/link-verify';
 import { withQuery } from '../common/redirect-urls';
 import { CurrentProject } from '../projects/current-project.decorator';
 import { ProjectKeyGuard } from '../projects/project-key.guard';
@@ -22,35 +21,24 @@ export class ImpersonationController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  @Get('verify')
-  @ApiQuery({ name: 'token', required: true })
-  @ApiQuery({ name: 'project_key', required: true })
-  @ApiOperation({
-    summary:
-      "Open an admin's impersonation link (`POST /v1/admin/users/{id}/impersonate`): a session of the user whose access tokens carry `act: {sub: <admin id>}` (at most 15 minutes each, refreshable until 60 minutes after opening)",
-  })
-  @ApiFoundRedirect(
+  @LinkVerifyRoute(
+    "Open an admin's impersonation link (`POST /v1/admin/users/{id}/impersonate`): a session of the user whose access tokens carry `act: {sub: <admin id>}` (at most 15 minutes each, refreshable until 60 minutes after opening)",
     'Always a redirect (400 invalid-token only when the token names no target): session cookies set; or `?error=invalid_token` for a bad, used (the link works once) or expired (60 s) link',
     "The `redirect_url` given to the admin route, else the project's `default_redirect_url`",
   )
   async verify(
     @CurrentProject() project: ResolvedProject,
     @Query('token') token: unknown,
-    @Req() req: Request,
+    @ClientMeta() meta: RequestMeta,
     @Res() res: Response,
   ): Promise<void> {
-    const result = await this.impersonation.open(
-      project,
-      typeof token === 'string' ? token : '',
-      requestMeta(req),
+    const result = await this.impersonation.open(project, linkToken(token), meta);
+    const target = linkTarget(
+      result.redirectUrl,
+      'The impersonation link is invalid, used or expired.',
     );
-    if (!result.redirectUrl)
-      throw new ProblemError('invalid-token', {
-        detail: 'The impersonation link is invalid, used or expired.',
-      });
-    if (!result.ok)
-      return res.redirect(302, withQuery(result.redirectUrl, { error: 'invalid_token' }));
+    if (!result.ok) return res.redirect(302, withQuery(target, { error: 'invalid_token' }));
     setSessionCookies(res, this.config, result.session, this.clock.nowMs());
-    res.redirect(302, result.redirectUrl);
+    res.redirect(302, target);
   }
 }

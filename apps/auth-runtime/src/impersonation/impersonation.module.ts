@@ -5,7 +5,7 @@ import { UsersModule } from '../users/users.module';
 import { ImpersonationController } from './impersonation.controller';
 import { ImpersonationService } from './impersonation.service';
 
-/** An admin's impersonation link, opened in a browser (CONTRACT §13). */
+/** An admin's impersonation link, opened in a browser (docs/api-contract.md §13). */
 @Module({
   imports: [OneTimeTokensModule, SessionsModule, UsersModule],
   controllers: [ImpersonationController],

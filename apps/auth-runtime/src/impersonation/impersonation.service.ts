@@ -17,7 +17,7 @@ export type ImpersonationResult =
   | { ok: false; redirectUrl: string | null };
 
 /**
- * Opens an admin's impersonation link (CONTRACT §13; the control plane issues it): the one-time
+ * Opens an admin's impersonation link (docs/api-contract.md §13; the control plane issues it): the one-time
  * token (60 s, single use even under concurrent requests: `consume` is one conditional UPDATE) of
  * purpose `impersonation` starts a session of the user whose tokens carry `act: {sub: <admin>}`,
  * no second factor asked (the admin proved theirs recently to get the link). The link works only

@@ -10,8 +10,10 @@ class InvitingOrganization {
 export class InvitationAcceptedResponse {
   @ApiProperty({ type: InvitingOrganization }) organization!: InvitingOrganization;
   @ApiProperty({
-    enum: ['admin', 'member'],
-    description: 'The resulting role: an existing admin stays admin',
+    type: String,
+    example: 'member',
+    description:
+      "The resulting role key: an existing member keeps their role unless the invitation's is admin",
   })
   role!: MemberRole;
 }

@@ -1,18 +1,15 @@
-import { Body, Controller, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
-import { ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, HttpCode, Post, Req } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { requestMeta, type ResolvedProject } from '@gatehouse/identity';
-import { CurrentAuth, SessionAuthGuard, type SessionRequest } from '../auth/session-auth.guard';
+import { CurrentAuth, SessionAuthGuard, type SessionAuth } from '../auth/session-auth.guard';
 import { TokenDto } from '../one-time-tokens/token.dto';
 import { CurrentProject } from '../projects/current-project.decorator';
-import { ProjectKeyGuard } from '../projects/project-key.guard';
+import { ProjectKeyController } from '../projects/project-key-controller';
 import { InvitationsService } from './invitations.service';
 import { InvitationAcceptedResponse } from './invitation-accepted.response';
 
-@ApiTags('invitations')
-@ApiHeader({ name: 'X-Service-Project-Key', required: true })
-@UseGuards(ProjectKeyGuard, SessionAuthGuard)
-@Controller('v1/auth/invitations')
+@ProjectKeyController('invitations', 'v1/auth/invitations', SessionAuthGuard)
 export class InvitationsController {
   constructor(private readonly invitations: InvitationsService) {}
 
@@ -25,7 +22,7 @@ export class InvitationsController {
   @ApiOkResponse({ type: InvitationAcceptedResponse })
   accept(
     @CurrentProject() project: ResolvedProject,
-    @CurrentAuth() auth: NonNullable<SessionRequest['auth']>,
+    @CurrentAuth() auth: SessionAuth,
     @Body() dto: TokenDto,
     @Req() req: Request,
   ): Promise<InvitationAcceptedResponse> {

@@ -13,6 +13,8 @@ import { ProblemError } from '@gatehouse/problem-details';
 import { isTokenShape } from '../one-time-tokens/token.dto';
 import { InvitationsRepository, OrganizationMembersRepository } from '@gatehouse/organizations';
 import type { InvitationAcceptedResponse } from './invitation-accepted.response';
+import { activeUser } from '../users/active-user';
+import { byUser } from '../users/user-actor';
 
 /**
  * Accepting an invitation (docs/api-contract.md §5): the signed-in user's email must be the invited one
@@ -41,9 +43,7 @@ export class InvitationsService {
         detail: 'The invitation is invalid, used, revoked or expired.',
       });
     if (!isTokenShape(token)) throw invalid();
-    const user = await this.users.findById(project.id, userId);
-    if (!user || user.status !== 'active')
-      throw new ProblemError('unauthenticated', { detail: 'A valid session is required.' });
+    const user = await activeUser(this.users, project.id, userId);
     return this.dataSource
       .transaction(async (manager) => {
         const now = this.clock.now();
@@ -66,13 +66,7 @@ export class InvitationsService {
           tenantId: invitation.tenant_id,
           role: invitation.role,
         });
-        const base = {
-          tenantId: invitation.tenant_id,
-          projectId: project.id,
-          actorType: 'user' as const,
-          actorId: user.id,
-          meta,
-        };
+        const base = byUser(invitation.tenant_id, project.id, user.id, meta);
         const organization = { id: invitation.organization_id, name: invitation.organization_name };
         await this.events.record(manager, {
           ...base,

@@ -1,23 +1,16 @@
-import {
-  Body,
-  Controller,
-  Get,
-  HttpCode,
-  Inject,
-  Post,
-  Query,
-  Req,
-  Res,
-  UseGuards,
-} from '@nestjs/common';
-import { ApiHeader, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import { Body, Controller, HttpCode, Inject, Post, Query, Res, UseGuards } from '@nestjs/common';
+import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
-import { normalizeIdentifier, requestMeta, type ResolvedProject } from '@gatehouse/identity';
+import {
+  ClientMeta,
+  normalizeIdentifier,
+  type RequestMeta,
+  type ResolvedProject,
+} from '@gatehouse/identity';
 import { RateLimitsService } from '@gatehouse/http';
 import { RATE_LIMITS } from '../common/rate-limits';
 import { Clock } from '@gatehouse/platform';
-import { ProblemError } from '@gatehouse/problem-details';
 import { setSessionCookies } from '../auth/session-cookies';
 import { withQuery } from '../common/redirect-urls';
 import { CurrentProject } from '../projects/current-project.decorator';
@@ -25,7 +18,7 @@ import { ProjectKeyGuard } from '../projects/project-key.guard';
 import { SendMagicLinkDto } from './magic-link.dto';
 import { MagicLinksService } from './magic-links.service';
 import { ApiAcceptedEmpty } from '../common/empty-accepted.response';
-import { ApiFoundRedirect } from '../common/redirect.response';
+import { linkTarget, linkToken, LinkVerifyRoute } from '../common/link-verify';
 
 @ApiTags('magic links')
 @UseGuards(ProjectKeyGuard)
@@ -57,42 +50,25 @@ export class MagicLinksController {
     return {};
   }
 
-  @Get('verify')
-  @ApiQuery({ name: 'token', required: true })
-  @ApiQuery({ name: 'project_key', required: true })
-  @ApiOperation({
-    summary:
-      'Follow the link: 302 to the redirect URL with session cookies, or with ?error=invalid_token',
-  })
-  @ApiFoundRedirect(
+  @LinkVerifyRoute(
+    'Follow the link: 302 to the redirect URL with session cookies, or with ?error=invalid_token',
     'Always a redirect (400 invalid-token only when the token names no target): session cookies set; or, for a user with MFA, no session and `?mfa_required=true&mfa_token=…`; or `?error=invalid_token` for a bad, used or expired link',
     "The redirect URL chosen at send time, else the project's `default_redirect_url`, with the query parameters above",
   )
   async verify(
     @CurrentProject() project: ResolvedProject,
     @Query('token') token: unknown,
-    @Req() req: Request,
+    @ClientMeta() meta: RequestMeta,
     @Res() res: Response,
   ): Promise<void> {
-    const result = await this.magicLinks.verify(
-      project,
-      typeof token === 'string' ? token : '',
-      requestMeta(req),
-    );
-    if (!result.redirectUrl)
-      throw new ProblemError('invalid-token', {
-        detail: 'The sign-in link is invalid, used or expired.',
-      });
-    if (!result.ok)
-      return res.redirect(302, withQuery(result.redirectUrl, { error: result.error }));
+    const result = await this.magicLinks.verify(project, linkToken(token), meta);
+    const target = linkTarget(result.redirectUrl, 'The sign-in link is invalid, used or expired.');
+    if (!result.ok) return res.redirect(302, withQuery(target, { error: result.error }));
     if (result.outcome.kind === 'mfa') {
       const c = result.outcome.challenge;
-      return res.redirect(
-        302,
-        withQuery(result.redirectUrl, { mfa_required: 'true', mfa_token: c.mfa_token }),
-      );
+      return res.redirect(302, withQuery(target, { mfa_required: 'true', mfa_token: c.mfa_token }));
     }
     setSessionCookies(res, this.config, result.outcome.session, this.clock.nowMs());
-    res.redirect(302, result.redirectUrl);
+    res.redirect(302, target);
   }
 }

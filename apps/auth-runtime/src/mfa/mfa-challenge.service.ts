@@ -205,7 +205,7 @@ export class MfaChallengeService {
     const attempt = await this.lockout
       .beginAttempt(project.id, user.id)
       .catch(async (err: unknown) => {
-        // Refused before the code is checked: recorded with its reason word (CONTRACT §13).
+        // Refused before the code is checked: recorded with its reason word (docs/api-contract.md §13).
         const reason = lockoutRefusalReason(err);
         if (reason)
           await this.dataSource.transaction((manager) =>

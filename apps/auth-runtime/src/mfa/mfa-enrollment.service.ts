@@ -25,6 +25,7 @@ import {
   totpUri,
 } from './mfa-codes';
 import { assertSmsCountry, enforceSmsLimits } from './sms-policy';
+import { activeUser } from '../users/active-user';
 
 export const SMS_CODE_TTL_MS = 10 * 60_000;
 const MAX_CODE_ATTEMPTS = 5;
@@ -59,9 +60,7 @@ export class MfaEnrollmentService {
   ) {}
 
   private async user(project: ResolvedProject, userId: string) {
-    const user = await this.users.findById(project.id, userId);
-    if (!user || user.status !== 'active')
-      throw new ProblemError('unauthenticated', { detail: 'A valid session is required.' });
+    const user = await activeUser(this.users, project.id, userId);
     return user;
   }
 

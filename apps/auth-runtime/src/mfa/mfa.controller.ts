@@ -1,16 +1,5 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  HttpCode,
-  Inject,
-  Param,
-  Post,
-  Req,
-  Res,
-  UseGuards,
-} from '@nestjs/common';
-import { ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Delete, HttpCode, Inject, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { requestMeta, type ResolvedProject } from '@gatehouse/identity';
@@ -20,24 +9,19 @@ import {
   ForbiddenWhileImpersonated,
   RequiresRecentAuthentication,
   SessionAuthGuard,
-  type SessionRequest,
+  type SessionAuth,
 } from '../auth/session-auth.guard';
 import { setSessionCookies } from '../auth/session-cookies';
 import { SignedInResponse, signedInBody } from '../sign-in/signed-in.response';
 import { CurrentProject } from '../projects/current-project.decorator';
-import { ProjectKeyGuard } from '../projects/project-key.guard';
+import { ProjectKeyController } from '../projects/project-key-controller';
 import { MfaChallengeService } from './mfa-challenge.service';
 import { MfaEnrollmentService } from './mfa-enrollment.service';
 import { CodeDto, MfaTokenDto, MfaVerifyDto, SmsSetupDto } from './mfa.dto';
 import { ApiAcceptedEmpty } from '../common/empty-accepted.response';
 import { BackupCodesResponse, FactorEnabledResponse, TotpSetupResponse } from './mfa.response';
 
-type Auth = NonNullable<SessionRequest['auth']>;
-
-@ApiTags('mfa')
-@ApiHeader({ name: 'X-Service-Project-Key', required: true })
-@UseGuards(ProjectKeyGuard)
-@Controller('v1/auth/mfa')
+@ProjectKeyController('mfa', 'v1/auth/mfa')
 export class MfaController {
   constructor(
     private readonly enrollment: MfaEnrollmentService,
@@ -55,7 +39,7 @@ export class MfaController {
     summary:
       'Start TOTP enrolment: secret, otpauth URI and 10 backup codes (shown once); needs a recent authentication',
   })
-  setupTotp(@CurrentProject() project: ResolvedProject, @CurrentAuth() auth: Auth) {
+  setupTotp(@CurrentProject() project: ResolvedProject, @CurrentAuth() auth: SessionAuth) {
     return this.enrollment.setupTotp(project, auth);
   }
 
@@ -67,7 +51,7 @@ export class MfaController {
   @ApiOperation({ summary: 'Confirm TOTP enrolment with the first code' })
   verifyTotp(
     @CurrentProject() project: ResolvedProject,
-    @CurrentAuth() auth: Auth,
+    @CurrentAuth() auth: SessionAuth,
     @Body() dto: CodeDto,
     @Req() req: Request,
   ) {
@@ -85,7 +69,7 @@ export class MfaController {
   })
   async setupSms(
     @CurrentProject() project: ResolvedProject,
-    @CurrentAuth() auth: Auth,
+    @CurrentAuth() auth: SessionAuth,
     @Body() dto: SmsSetupDto,
     @Res({ passthrough: true }) res: Response,
   ): Promise<Record<string, never>> {
@@ -101,7 +85,7 @@ export class MfaController {
   @ApiOperation({ summary: 'Confirm SMS enrolment with the texted code' })
   verifySms(
     @CurrentProject() project: ResolvedProject,
-    @CurrentAuth() auth: Auth,
+    @CurrentAuth() auth: SessionAuth,
     @Body() dto: CodeDto,
     @Req() req: Request,
   ) {
@@ -155,7 +139,7 @@ export class MfaController {
   })
   regenerateBackupCodes(
     @CurrentProject() project: ResolvedProject,
-    @CurrentAuth() auth: Auth,
+    @CurrentAuth() auth: SessionAuth,
     @Req() req: Request,
   ) {
     return this.enrollment.regenerateBackupCodes(project, auth, requestMeta(req));
@@ -168,7 +152,7 @@ export class MfaController {
   @ApiOperation({ summary: 'Remove a factor (totp or sms); needs a recent authentication' })
   async remove(
     @CurrentProject() project: ResolvedProject,
-    @CurrentAuth() auth: Auth,
+    @CurrentAuth() auth: SessionAuth,
     @Param('factor') factor: string,
     @Req() req: Request,
   ): Promise<void> {

@@ -261,7 +261,7 @@ export class OAuthService {
     }
   }
 
-  /** Recorded with CONTRACT §13's reason word (`disabled`, else `invalid_credentials`) and the callback's code as `error`. */
+  /** Recorded with docs/api-contract.md §13's reason word (`disabled`, else `invalid_credentials`) and the callback's code as `error`. */
   private async recordFailure(
     project: ResolvedProject,
     provider: string,

@@ -2,10 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { queryPrepared, queryRows, type PreparedStatement } from '@gatehouse/entities';
 import { EventRecorder, type RequestMeta, type UsersRepository } from '@gatehouse/identity';
+import { organizationClaimSql, type OrganizationClaim } from '@gatehouse/organizations';
 import { Clock } from '@gatehouse/platform';
 
 /** A user as the provider's claims need them (UsersRepository's claims row: read with a grant, a session, or alone). */
 export type OidcUserRow = NonNullable<Awaited<ReturnType<UsersRepository['activeClaimsUser']>>>;
+
+/** A grant that may be used: its user, the Gatehouse session it is tied to, and the `org` claim of the organization it names (null: none, or no longer a member). */
+export type ActiveGrantRow = OidcUserRow & { session_id: string; org: OrganizationClaim | null };
 
 export interface NewGrant {
   tenantId: string;
@@ -24,7 +28,9 @@ const USER_COLUMNS = `u.id, u.tenant_id, u.email, u.email_verified, u.username`;
 /** Prepared once per connection: every code, token and grant lookup runs it. $1 grant id, $2 project, $3 now. */
 const ACTIVE_GRANT: PreparedStatement = {
   name: 'oidc_active_grant',
-  text: `SELECT ${USER_COLUMNS}, g.session_id FROM oauth_grants g
+  text: `SELECT ${USER_COLUMNS}, g.session_id,
+                CASE WHEN g.organization_id IS NOT NULL THEN ${organizationClaimSql('g.user_id', 'g.organization_id')} END AS org
+           FROM oauth_grants g
            JOIN users u ON u.id = g.user_id AND u.status = 'active'
            JOIN sessions s ON s.id = g.session_id AND s.user_id = g.user_id AND s.revoked_at IS NULL AND s.expires_at > $3
           WHERE g.grant_id = $1 AND g.project_id = $2 AND g.revoked_at IS NULL`,
@@ -46,16 +52,36 @@ export class OAuthGrantsRepository {
   ) {}
 
   /** The grant's user (and the live session it is tied to) when the grant may still be used, else null. */
-  async activeGrantUser(
+  async activeGrantUser(projectId: string, grantId: string): Promise<ActiveGrantRow | null> {
+    const rows = await queryPrepared<ActiveGrantRow>(this.dataSource, ACTIVE_GRANT, [
+      grantId,
+      projectId,
+      this.clock.now(),
+    ]);
+    return rows[0] ?? null;
+  }
+
+  /**
+   * Names the organization an authorization request asked for (`organization=`), or none: kept only
+   * when it is an organization of the project whose member the grant's user is; false when the
+   * grant is not (yet) recorded.
+   */
+  async setOrganization(
     projectId: string,
     grantId: string,
-  ): Promise<(OidcUserRow & { session_id: string }) | null> {
-    const rows = await queryPrepared<OidcUserRow & { session_id: string }>(
-      this.dataSource,
-      ACTIVE_GRANT,
-      [grantId, projectId, this.clock.now()],
+    organizationId: string | null,
+  ): Promise<boolean> {
+    const rows = await queryRows<{ grant_id: string }>(
+      this.dataSource.manager,
+      `UPDATE oauth_grants g SET organization_id = (
+              SELECT o.id FROM organizations o
+                JOIN organization_members m ON m.organization_id = o.id AND m.user_id = g.user_id
+               WHERE o.id = $3::uuid AND o.project_id = g.project_id)
+        WHERE g.grant_id = $1 AND g.project_id = $2
+       RETURNING g.grant_id`,
+      [grantId, projectId, organizationId],
     );
-    return rows[0] ?? null;
+    return rows.length > 0;
   }
 
   /** Records a grant (or its new scopes); `oauth_grant.created` the first time, in the same transaction. */

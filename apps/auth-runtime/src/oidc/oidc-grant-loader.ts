@@ -6,9 +6,13 @@ import { oidcRequestState } from './oidc-request-state';
  * The provider's `loadExistingGrant`: the grant an authorization request continues with, as
  * grantContinuation decides it (oidc-grant-policy.ts). A `new` grant carries the earlier grant's
  * scopes over and, for a first-party client, adds what the request asks (no consent); it is saved
- * tied to the Gatehouse session of this request (OidcStore.recordGrant).
+ * tied to the Gatehouse session of this request (OidcStore.recordGrant). Either way the grant
+ * names the organization of the request's `organization` parameter, or none.
  */
-export async function loadExistingGrant(ctx: KoaContextWithOIDC) {
+export async function loadExistingGrant(
+  ctx: KoaContextWithOIDC,
+  nameOrganization: (grantId: string, organizationId: string | null) => Promise<void>,
+) {
   const oidc = ctx.oidc;
   const client = oidc.client!;
   const session = oidc.session!;
@@ -24,7 +28,13 @@ export async function loadExistingGrant(ctx: KoaContextWithOIDC) {
     firstParty,
     gatehouseSession: Boolean(oidcRequestState.getStore()?.sid),
   });
-  if (decision === 'existing') return existing;
+  // The organization this request names (or none) is the grant's from now on (`organization=`).
+  const organization =
+    typeof oidc.params?.organization === 'string' ? oidc.params.organization : null;
+  if (decision === 'existing') {
+    await nameOrganization(existing!.jti, organization);
+    return existing;
+  }
   if (decision === 'none') return undefined;
   const grant = new oidc.provider.Grant({
     accountId: account.accountId,
@@ -47,5 +57,6 @@ export async function loadExistingGrant(ctx: KoaContextWithOIDC) {
     }
   }
   await grant.save();
+  await nameOrganization(grant.jti, organization);
   return grant;
 }

@@ -9,10 +9,10 @@ import {
   SessionsRepository,
   type RequestMeta,
   type ResolvedProject,
+  PasskeysRepository,
 } from '@gatehouse/identity';
 import { CacheStore, Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
-import { PasskeysRepository } from '../credentials/passkeys.repository';
 import {
   isStale,
   LOA_2,
@@ -56,7 +56,7 @@ const AMR: Record<string, string[]> = {
 };
 
 /**
- * The interaction API (CONTRACT §11): an application's login page, or the hosted pages, finish
+ * The interaction API (docs/api-contract.md §11): an application's login page, or the hosted pages, finish
  * what the provider asked the browser to do (sign in, consent) with the user's Gatehouse session,
  * then send the browser back to the provider with a one-time completion value.
  */

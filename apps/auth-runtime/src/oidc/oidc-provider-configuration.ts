@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Account, Configuration, KoaContextWithOIDC, Provider } from 'oidc-provider';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
+import { isId } from '@gatehouse/entities';
 import { hmacSha256, randomToken, safeEqual, sha256Hex } from '@gatehouse/crypto';
 import {
   accessTokenTtl,
@@ -8,9 +9,12 @@ import {
   newOAuthClientId,
   newOAuthClientSecret,
   projectOidcSettings,
+  renderTokenClaims,
   UsersRepository,
+  validTokenClaims,
   type ResolvedProject,
 } from '@gatehouse/identity';
+import { OrganizationMembersRepository } from '@gatehouse/organizations';
 import { BackgroundTasks } from '../common/background-tasks';
 import { OAuthGrantsRepository, type OidcUserRow } from './oauth-grants.repository';
 import { holdErrorRedirect, renderError, withSettingHints } from './oidc-error-pages';
@@ -27,11 +31,11 @@ import { logoutPage } from './oidc-logout-page';
 import { oidcRequestState, requestMetaOfState } from './oidc-request-state';
 import { OidcStore } from './oidc-store';
 
-export const OIDC_SCOPES = ['openid', 'offline_access', 'profile', 'email'];
+export const OIDC_SCOPES = ['openid', 'offline_access', 'profile', 'email', 'organizations'];
 /** Scopes an access token for an API on an allowed origin (RFC 8707 `resource`, not a registered API resource) may carry. */
 const RESOURCE_SCOPES = 'profile email';
 
-/** The routes under the issuer; every URL is whatever discovery says (CONTRACT §11). */
+/** The routes under the issuer; every URL is whatever discovery says (docs/api-contract.md §11). */
 export const OIDC_ROUTES = {
   authorization: '/authorize',
   token: '/token',
@@ -68,7 +72,7 @@ function userClaims(user: OidcUserRow) {
 
 /**
  * A project's oidc-provider instance, configured (its issuer is the project's). Configuration
- * follows CONTRACT §11 and the OAuth 2.0 Security BCP: code flow only, PKCE S256 for every client,
+ * follows docs/api-contract.md §11 and the OAuth 2.0 Security BCP: code flow only, PKCE S256 for every client,
  * exact redirect URIs, rotating refresh tokens whose reuse revokes the grant, `iss` in every
  * authorization response. The rules it applies are oidc-grant-policy.ts's; the hooks here only
  * read their inputs (from the library's context, the request state or a repository).
@@ -84,6 +88,7 @@ export class OidcProviderConfiguration {
     private readonly users: UsersRepository,
     private readonly tasks: BackgroundTasks,
     private readonly apiResources: ApiResourcesRepository,
+    private readonly members: OrganizationMembersRepository,
   ) {}
 
   provider(project: ResolvedProject, keys: NonNullable<Configuration['jwks']>['keys']): Provider {
@@ -101,18 +106,22 @@ export class OidcProviderConfiguration {
       oidcRequestState.getStore()?.users.get(userId) ??
       (await this.users.activeClaimsUser(project.id, userId));
 
+    const customClaims = validTokenClaims(project.settings.token_claims);
     const configuration: Configuration = {
       adapter: this.store.adapterFor(project),
       jwks: { keys },
       routes: OIDC_ROUTES,
       scopes: OIDC_SCOPES,
-      // `auth_time` is a claim of the `openid` scope: in every ID token (CONTRACT §11), not only when `max_age` asks for it.
+      // `auth_time` is a claim of the `openid` scope: in every ID token (docs/api-contract.md §11), not only when `max_age` asks for it.
       claims: {
         sid: null,
         iss: null,
         openid: ['sub', 'acr', 'amr', 'auth_time'],
         email: ['email', 'email_verified'],
-        profile: ['preferred_username'],
+        // docs/api-contract.md §14: the project's custom claims come with the profile scope.
+        profile: ['preferred_username', ...Object.keys(customClaims)],
+        // docs/api-contract.md §14: the user's memberships of the project's organizations.
+        organizations: ['organizations'],
       },
       conformIdTokenClaims: false,
       responseTypes: ['code'],
@@ -261,11 +270,53 @@ export class OidcProviderConfiguration {
       issueRefreshToken: (_ctx, client, code) =>
         client.grantTypeAllowed('refresh_token') &&
         (code.scopes.has('offline_access') || client.metadata().first_party === true),
-      loadExistingGrant: (ctx) => loadExistingGrant(ctx),
+      loadExistingGrant: (ctx) =>
+        loadExistingGrant(ctx, (grantId, organizationId) =>
+          this.store.nameOrganization(project.id, grantId, organizationId),
+        ),
+      // docs/api-contract.md §14: `organization=<id>` of a member sets the access tokens' `org`, read
+      // with the grant at every issue (a membership ended or changed reaches the next refresh).
+      extraParams: {
+        organization: (_ctx, value) => {
+          if (value !== undefined && !isId(value))
+            throw new (oidcLibrary().errors.InvalidRequest)(
+              'organization must be the id of an organization of the user',
+            );
+        },
+      },
+      extraTokenClaims: async (_ctx, token) => {
+        const grantId = 'grantId' in token ? token.grantId : undefined;
+        if (typeof grantId !== 'string') return undefined;
+        const org = (await this.store.grantUser(project.id, grantId))?.org;
+        return org ? { org } : undefined;
+      },
       findAccount: async (_ctx, sub): Promise<Account | undefined> => {
         const user = await findUser(sub);
         if (!user) return undefined;
-        return { accountId: user.id, claims: () => ({ sub: user.id, ...userClaims(user) }) };
+        const members = this.members;
+        return {
+          accountId: user.id,
+          // `organizations` and the custom claims are read only when their scope asks (no query otherwise).
+          claims: async (_use, scope) => ({
+            ...(Object.keys(customClaims).length && scope.split(' ').includes('profile')
+              ? renderTokenClaims(
+                  customClaims,
+                  await this.users.claimSources(project.id, user.id, null),
+                )
+              : {}),
+            sub: user.id,
+            ...userClaims(user),
+            ...(scope.split(' ').includes('organizations')
+              ? {
+                  organizations: (await members.claimsOfUser(project.id, user.id)).map((o) => ({
+                    id: o.id,
+                    slug: o.slug,
+                    role: o.role,
+                  })),
+                }
+              : {}),
+          }),
+        };
       },
       renderError: (ctx, out, err) =>
         renderError(ctx, out, err, {

@@ -12,14 +12,26 @@ const RECHECK_MS = 30_000;
 interface BuiltProvider {
   provider: Provider;
   callback: ReturnType<Provider['callback']>;
+  /** The project's settings the configuration reads (compared on every request: free, the project is cached). */
+  settings: string;
   fingerprint: string;
   checkedAt: number;
 }
 
+/** What of a project the provider's configuration depends on, but for its keys. */
+const settingsOf = (project: ResolvedProject): string =>
+  JSON.stringify([
+    project.name,
+    project.settings.oidc ?? null,
+    project.settings.token_claims ?? null,
+    accessTokenTtl(project.settings.access_token_ttl_seconds),
+  ]);
+
 /**
  * The provider cache: one oidc-provider instance per project, built (OidcProviderConfiguration) on
- * first use and rebuilt when the project's settings or signing keys change (checked every 30 s, so
- * a rotated key signs within 30 s on every instance); concurrent first uses share one build.
+ * first use and rebuilt when the project's settings change (at the next request: the project cache
+ * is dropped when they do) or its signing keys do (checked every 30 s, so a rotated key signs within
+ * 30 s on every instance); concurrent first uses share one build.
  */
 @Injectable()
 export class OidcProviders {
@@ -39,7 +51,13 @@ export class OidcProviders {
 
   async forProject(project: ResolvedProject): Promise<BuiltProvider> {
     const current = this.built.get(project.id);
-    if (current && this.clock.nowMs() - current.checkedAt < RECHECK_MS) return current;
+    const settings = settingsOf(project);
+    if (
+      current &&
+      current.settings === settings &&
+      this.clock.nowMs() - current.checkedAt < RECHECK_MS
+    )
+      return current;
     let pending = this.building.get(project.id);
     if (!pending) {
       pending = this.refresh(project, current).finally(() => this.building.delete(project.id));
@@ -54,14 +72,8 @@ export class OidcProviders {
   ): Promise<BuiltProvider> {
     await this.keys.ensureActive(project.id, 'RS256');
     const jwks = await this.keys.privateJwks(project.id);
-    const fingerprint = sha256Hex(
-      JSON.stringify([
-        project.name,
-        project.settings.oidc ?? null,
-        accessTokenTtl(project.settings.access_token_ttl_seconds),
-        jwks.map((k) => k.kid),
-      ]),
-    );
+    const settings = settingsOf(project);
+    const fingerprint = sha256Hex(JSON.stringify([settings, jwks.map((k) => k.kid)]));
     if (current && current.fingerprint === fingerprint) {
       current.checkedAt = this.clock.nowMs();
       return current;
@@ -70,6 +82,7 @@ export class OidcProviders {
     const entry: BuiltProvider = {
       provider,
       callback: provider.callback(),
+      settings,
       fingerprint,
       checkedAt: this.clock.nowMs(),
     };

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { RequestMeta } from '@gatehouse/identity';
-import type { OidcUserRow } from './oauth-grants.repository';
+import type { ActiveGrantRow, OidcUserRow } from './oauth-grants.repository';
 
 /**
  * The one piece of request-scoped state the provider needs, and why it cannot be an argument:
@@ -28,7 +28,7 @@ export interface OidcRequestState {
    */
   freshSession: boolean;
   /** What this request already read (a memo, never a rule): the grants checked and their users, and the Gatehouse sessions found live. */
-  readonly checkedGrants: Map<string, OidcUserRow | null>;
+  readonly checkedGrants: Map<string, ActiveGrantRow | null>;
   readonly users: Map<string, OidcUserRow>;
   readonly liveSessions: Set<string>;
 }

@@ -87,6 +87,16 @@ export class OidcStore {
     return user;
   }
 
+  /** The organization an authorization request named becomes the grant's (kept only for a member, OAuthGrantsRepository.setOrganization). */
+  async nameOrganization(
+    projectId: string,
+    grantId: string,
+    organizationId: string | null,
+  ): Promise<void> {
+    await this.grants.setOrganization(projectId, grantId, organizationId);
+    requestState()?.checkedGrants.delete(grantId);
+  }
+
   async liveSession(projectId: string, sid: string, userId: string) {
     const state = requestState();
     const known = state?.users.get(userId);

@@ -9,13 +9,15 @@ import { OidcProviderConfiguration } from './oidc-provider-configuration';
 import { OidcProviders } from './oidc-providers.service';
 import { OidcRegistration } from './oidc-registration';
 import { OidcStore } from './oidc-store';
+import { OrganizationMembersRepository } from '@gatehouse/organizations';
 
-/** Each project's OpenID Connect provider (CONTRACT §11): mounted by `oidcMiddleware`, completed through the interaction API. */
+/** Each project's OpenID Connect provider (docs/api-contract.md §11): mounted by `oidcMiddleware`, completed through the interaction API. */
 @Module({
   imports: [CommonModule, CredentialsModule, SessionsModule],
   controllers: [OidcInteractionsController],
   providers: [
     OAuthGrantsRepository,
+    OrganizationMembersRepository,
     OidcRegistration,
     OidcStore,
     OidcProviderConfiguration,

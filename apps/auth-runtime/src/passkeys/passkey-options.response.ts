@@ -14,7 +14,8 @@ import type {
 // and `parseRequestOptionsFromJSON` take (as @simplewebauthn/server builds them); binary members are
 // base64url strings.
 
-const TRANSPORTS = [
+/** The authenticator transports WebAuthn names (an options' `transports`, a registration's). */
+export const AUTHENTICATOR_TRANSPORTS = [
   'ble',
   'cable',
   'hybrid',
@@ -63,7 +64,7 @@ class CredentialParameters {
 class CredentialDescriptor {
   @ApiProperty({ description: 'The credential id, base64url' }) id!: string;
   @ApiProperty({ enum: ['public-key'] }) type!: PublicKeyCredentialType;
-  @ApiPropertyOptional({ enum: TRANSPORTS, isArray: true })
+  @ApiPropertyOptional({ enum: AUTHENTICATOR_TRANSPORTS, isArray: true })
   transports?: AuthenticatorTransportFuture[];
 }
 

@@ -1,6 +1,5 @@
 import {
   Body,
-  Controller,
   Delete,
   Get,
   HttpCode,
@@ -14,10 +13,8 @@ import {
 import {
   ApiCreatedResponse,
   ApiExtraModels,
-  ApiHeader,
   ApiOkResponse,
   ApiOperation,
-  ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
@@ -28,7 +25,7 @@ import {
   CurrentAuth,
   RequiresRecentAuthentication,
   SessionAuthGuard,
-  type SessionRequest,
+  type SessionAuth,
 } from '../auth/session-auth.guard';
 import { setSessionCookies } from '../auth/session-cookies';
 import {
@@ -38,7 +35,7 @@ import {
 } from '../sign-in/signed-in.response';
 import { SignInCompletionService } from '../sign-in/sign-in-completion.service';
 import { CurrentProject } from '../projects/current-project.decorator';
-import { ProjectKeyGuard } from '../projects/project-key.guard';
+import { ProjectKeyController } from '../projects/project-key-controller';
 import { BeginPasskeyAuthenticationDto } from './dto/begin-passkey-authentication.dto';
 import { CompletePasskeyAuthenticationDto } from './dto/complete-passkey-authentication.dto';
 import { CompletePasskeyRegistrationDto } from './dto/complete-passkey-registration.dto';
@@ -49,12 +46,7 @@ import {
   PasskeyRequestOptionsResponse,
 } from './passkey-options.response';
 
-type Auth = NonNullable<SessionRequest['auth']>;
-
-@ApiTags('passkeys')
-@ApiHeader({ name: 'X-Service-Project-Key', required: true })
-@UseGuards(ProjectKeyGuard)
-@Controller('v1/auth')
+@ProjectKeyController('passkeys', 'v1/auth')
 export class PasskeysController {
   constructor(
     private readonly passkeys: PasskeysService,
@@ -74,7 +66,7 @@ export class PasskeysController {
   @ApiOkResponse({ type: PasskeyCreationOptionsResponse })
   registerBegin(
     @CurrentProject() project: ResolvedProject,
-    @CurrentAuth() auth: Auth,
+    @CurrentAuth() auth: SessionAuth,
   ): Promise<PasskeyCreationOptionsResponse> {
     return this.passkeys.beginRegistration(project, auth);
   }
@@ -90,7 +82,7 @@ export class PasskeysController {
   })
   registerComplete(
     @CurrentProject() project: ResolvedProject,
-    @CurrentAuth() auth: Auth,
+    @CurrentAuth() auth: SessionAuth,
     @Body() dto: CompletePasskeyRegistrationDto,
     @Req() req: Request,
   ) {
@@ -143,7 +135,7 @@ export class PasskeysController {
   @UseGuards(SessionAuthGuard)
   @ApiOperation({ summary: "List the caller's passkeys" })
   @ApiOkResponse({ type: PasskeyListResponse })
-  list(@CurrentAuth() auth: Auth) {
+  list(@CurrentAuth() auth: SessionAuth) {
     return this.passkeys.list(auth);
   }
 
@@ -156,7 +148,7 @@ export class PasskeysController {
       "Remove one of the caller's passkeys (404 when it is not theirs); needs a recent authentication",
   })
   async remove(
-    @CurrentAuth() auth: Auth,
+    @CurrentAuth() auth: SessionAuth,
     @Param('id') id: string,
     @Req() req: Request,
   ): Promise<void> {

@@ -21,6 +21,7 @@ import {
   UsersRepository,
   type RequestMeta,
   type ResolvedProject,
+  PasskeysRepository,
 } from '@gatehouse/identity';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
@@ -34,7 +35,6 @@ import {
   type PasskeyListResponse,
   type PasskeyResponse,
 } from './passkey.response';
-import { PasskeysRepository } from '../credentials/passkeys.repository';
 import {
   assertAuthenticationResponseJson,
   attestationFormatAccepted,
@@ -47,6 +47,7 @@ import {
   userHandleOf,
   type RelyingParty,
 } from './webauthn-responses';
+import { activeUser } from '../users/active-user';
 
 /** The caller of a session-authenticated endpoint (access-token claims). */
 export interface PasskeyOwner {
@@ -115,9 +116,7 @@ export class PasskeysService {
     owner: PasskeyOwner,
   ): Promise<PublicKeyCredentialCreationOptionsJSON> {
     const rp = this.rp(project);
-    const user = await this.users.findById(project.id, owner.sub);
-    if (!user || user.status !== 'active')
-      throw new ProblemError('unauthenticated', { detail: 'A valid session is required.' });
+    const user = await activeUser(this.users, project.id, owner.sub);
     const existing = await this.passkeys.listByUser(user.id);
     const challenge = await this.newChallenge({
       purpose: 'register',
@@ -198,9 +197,7 @@ export class PasskeysService {
     const credentialId = info.credential.id;
     const duplicate = () => refuse('is already registered');
     if (await this.passkeys.credentialIdExists(credentialId)) throw duplicate();
-    const user = await this.users.findById(project.id, owner.sub);
-    if (!user || user.status !== 'active')
-      throw new ProblemError('unauthenticated', { detail: 'A valid session is required.' });
+    const user = await activeUser(this.users, project.id, owner.sub);
     try {
       const passkey = await this.dataSource.transaction(async (manager) => {
         // Written while the user's row is held and the session is live: a claim in progress wins.
@@ -352,7 +349,7 @@ export class PasskeysService {
     return user;
   }
 
-  /** A refused assertion: recorded as CONTRACT §13's `invalid_credentials`, with its cause as `error`. */
+  /** A refused assertion: recorded as docs/api-contract.md §13's `invalid_credentials`, with its cause as `error`. */
   private async refuse(
     project: ResolvedProject,
     meta: RequestMeta,

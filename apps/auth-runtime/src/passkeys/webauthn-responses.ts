@@ -6,18 +6,13 @@ import type {
 import { decodeAttestationObject, isoBase64URL } from '@simplewebauthn/server/helpers';
 import { projectOrigins, type ResolvedProject } from '@gatehouse/identity';
 import { ProblemError, type FieldErrors } from '@gatehouse/problem-details';
+import { AUTHENTICATOR_TRANSPORTS } from './passkey-options.response';
 
 const B64URL = /^[A-Za-z0-9_-]+={0,2}$/;
 const CHALLENGE = /^[A-Za-z0-9_-]{22,128}$/;
-const TRANSPORTS: ReadonlySet<string> = new Set<AuthenticatorTransportFuture>([
-  'ble',
-  'cable',
-  'hybrid',
-  'internal',
-  'nfc',
-  'smart-card',
-  'usb',
-]);
+const TRANSPORTS: ReadonlySet<string> = new Set<AuthenticatorTransportFuture>(
+  AUTHENTICATOR_TRANSPORTS,
+);
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json =>

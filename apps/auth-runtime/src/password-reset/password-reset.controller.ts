@@ -1,5 +1,5 @@
-import { Body, Controller, HttpCode, Inject, Post, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { normalizeIdentifier, requestMeta, type ResolvedProject } from '@gatehouse/identity';
@@ -9,16 +9,13 @@ import { matchRedirectUrl } from '../common/redirect-urls';
 import { ProblemError } from '@gatehouse/problem-details';
 import { TokenDto } from '../one-time-tokens/token.dto';
 import { CurrentProject } from '../projects/current-project.decorator';
-import { ProjectKeyGuard } from '../projects/project-key.guard';
+import { ProjectKeyController } from '../projects/project-key-controller';
 import { ForgotPasswordDto, ResetPasswordDto } from './password-reset.dto';
 import { PasswordResetService } from './password-reset.service';
 import { ApiAcceptedEmpty, ApiOkEmpty } from '../common/empty-accepted.response';
 import { ResetTokenValidResponse } from './reset-token.response';
 
-@ApiTags('password reset')
-@ApiHeader({ name: 'X-Service-Project-Key', required: true })
-@UseGuards(ProjectKeyGuard)
-@Controller('v1/auth/password')
+@ProjectKeyController('password reset', 'v1/auth/password')
 export class PasswordResetController {
   constructor(
     private readonly resets: PasswordResetService,

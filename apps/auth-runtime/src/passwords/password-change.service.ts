@@ -14,6 +14,8 @@ import { ProblemError } from '@gatehouse/problem-details';
 import { AccountsService } from '../accounts/accounts.service';
 import { SessionsService } from '../sessions/sessions.service';
 import { PasswordPolicy } from '../accounts/password-policy';
+import { activeUser } from '../users/active-user';
+import { byUser } from '../users/user-actor';
 
 /**
  * `POST /v1/auth/password/change` (a sensitive action: the route needs a recent authentication):
@@ -42,9 +44,7 @@ export class PasswordChangeService {
     next: string,
     meta: RequestMeta,
   ): Promise<void> {
-    const user = await this.users.findById(project.id, caller.sub);
-    if (!user || user.status !== 'active')
-      throw new ProblemError('unauthenticated', { detail: 'A valid session is required.' });
+    const user = await activeUser(this.users, project.id, caller.sub);
     const problems = this.policy.problems(next, { email: user.email, username: user.username });
     if (problems.length) throw ProblemError.validation({ new_password: problems });
     await this.accounts.verifyOwnPassword(project, user, current, meta);
@@ -54,13 +54,7 @@ export class PasswordChangeService {
       await this.users.setPassword(manager, user.id, hash, scheme);
       await this.users.bumpSecurityStamp(manager, user.id);
       await this.tokens.consumeAllOfUser(manager, user.id, 'password-reset', this.clock.now());
-      const by = {
-        tenantId: user.tenantId,
-        projectId: project.id,
-        actorType: 'user' as const,
-        actorId: user.id,
-        meta,
-      };
+      const by = byUser(user.tenantId, project.id, user.id, meta);
       const revoked = await this.revocation.revokeAll(
         manager,
         user.id,

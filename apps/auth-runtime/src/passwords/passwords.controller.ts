@@ -6,7 +6,7 @@ import {
   CurrentAuth,
   RequiresRecentAuthentication,
   SessionAuthGuard,
-  type SessionRequest,
+  type SessionAuth,
 } from '../auth/session-auth.guard';
 import { CurrentProject } from '../projects/current-project.decorator';
 import { ProjectKeyGuard } from '../projects/project-key.guard';
@@ -31,7 +31,7 @@ export class PasswordsController {
   })
   async change(
     @CurrentProject() project: ResolvedProject,
-    @CurrentAuth() auth: NonNullable<SessionRequest['auth']>,
+    @CurrentAuth() auth: SessionAuth,
     @Body() dto: ChangePasswordDto,
     @Req() req: Request,
   ): Promise<Record<string, never>> {

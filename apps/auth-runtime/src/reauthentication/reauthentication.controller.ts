@@ -1,5 +1,5 @@
-import { Body, Controller, HttpCode, Inject, Post, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { requestMeta, type ResolvedProject } from '@gatehouse/identity';
@@ -8,22 +8,17 @@ import {
   CurrentAuth,
   ForbiddenWhileImpersonated,
   SessionAuthGuard,
-  type SessionRequest,
+  type SessionAuth,
 } from '../auth/session-auth.guard';
 import { setAccessCookie } from '../auth/session-cookies';
 import { CurrentProject } from '../projects/current-project.decorator';
-import { ProjectKeyGuard } from '../projects/project-key.guard';
+import { ProjectKeyController } from '../projects/project-key-controller';
 import { ReauthenticateDto } from './reauthenticate.dto';
 import { ReauthenticationService } from './reauthentication.service';
 import { ApiAcceptedEmpty } from '../common/empty-accepted.response';
 import { AccessTokenResponse } from '../sessions/session.response';
 
-type Auth = NonNullable<SessionRequest['auth']>;
-
-@ApiTags('reauthentication')
-@ApiHeader({ name: 'X-Service-Project-Key', required: true })
-@UseGuards(ProjectKeyGuard, SessionAuthGuard)
-@Controller('v1/auth/reauthenticate')
+@ProjectKeyController('reauthentication', 'v1/auth/reauthenticate', SessionAuthGuard)
 export class ReauthenticationController {
   constructor(
     private readonly reauthentication: ReauthenticationService,
@@ -41,7 +36,7 @@ export class ReauthenticationController {
   })
   async reauthenticate(
     @CurrentProject() project: ResolvedProject,
-    @CurrentAuth() auth: Auth,
+    @CurrentAuth() auth: SessionAuth,
     @Body() dto: ReauthenticateDto,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
@@ -57,7 +52,7 @@ export class ReauthenticationController {
   @ApiOperation({ summary: 'Text a code to the enrolled phone for {factor: "sms", code} (202 {})' })
   async sendSms(
     @CurrentProject() project: ResolvedProject,
-    @CurrentAuth() auth: Auth,
+    @CurrentAuth() auth: SessionAuth,
     @Res({ passthrough: true }) res: Response,
   ): Promise<Record<string, never>> {
     await this.reauthentication.sendSms(project, auth, res);

@@ -8,6 +8,7 @@ import { MfaChallengeService } from '../mfa/mfa-challenge.service';
 import { PasskeysService } from '../passkeys/passkeys.service';
 import { SessionsService } from '../sessions/sessions.service';
 import type { ReauthenticateDto } from './reauthenticate.dto';
+import { activeUser } from '../users/active-user';
 
 /** The signed-in caller: their session's claims. */
 export interface Reauthenticating {
@@ -67,9 +68,7 @@ export class ReauthenticationService {
   ) {}
 
   private async user(project: ResolvedProject, caller: Reauthenticating): Promise<User> {
-    const user = await this.users.findById(project.id, caller.sub);
-    if (!user || user.status !== 'active')
-      throw new ProblemError('unauthenticated', { detail: 'A valid session is required.' });
+    const user = await activeUser(this.users, project.id, caller.sub);
     return user;
   }
 

@@ -15,7 +15,7 @@ export class SessionResponse {
     type: String,
     nullable: true,
     description:
-      'The admin who opened this session by impersonation (CONTRACT §13); null for your own',
+      'The admin who opened this session by impersonation (docs/api-contract.md §13); null for your own',
   })
   impersonator_id!: string | null;
 }

@@ -24,7 +24,7 @@ import {
 import { Clock } from '@gatehouse/platform';
 import { requestCookie, setRequestTenant } from '@gatehouse/http';
 import { ProblemError } from '@gatehouse/problem-details';
-import { CurrentAuth, SessionAuthGuard, type SessionRequest } from '../auth/session-auth.guard';
+import { CurrentAuth, SessionAuthGuard, type SessionAuth } from '../auth/session-auth.guard';
 import { clearSessionCookies, setSessionCookies } from '../auth/session-cookies';
 import {
   presentedProjectKey,
@@ -35,8 +35,6 @@ import {
 import { RefreshKeyGuard } from './refresh-key.guard';
 import { AccessTokenResponse, SessionListResponse } from './session.response';
 import { SessionsService } from './sessions.service';
-
-type Auth = NonNullable<SessionRequest['auth']>;
 
 @ApiTags('sessions')
 @ApiHeader({ name: 'X-Service-Project-Key', required: true })
@@ -55,7 +53,7 @@ export class SessionsController {
   @UseGuards(ProjectKeyGuard, SessionAuthGuard)
   @ApiOperation({ summary: 'Revoke the current session and clear the cookies (204)' })
   async signOut(
-    @CurrentAuth() auth: Auth,
+    @CurrentAuth() auth: SessionAuth,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<void> {
@@ -98,7 +96,7 @@ export class SessionsController {
   @UseGuards(ProjectKeyGuard, SessionAuthGuard)
   @ApiOperation({ summary: "List the caller's active sessions" })
   @ApiOkResponse({ type: SessionListResponse })
-  list(@CurrentAuth() auth: Auth) {
+  list(@CurrentAuth() auth: SessionAuth) {
     return this.sessions.listActive(auth.sub, auth.sid);
   }
 
@@ -107,7 +105,7 @@ export class SessionsController {
   @UseGuards(ProjectKeyGuard, SessionAuthGuard)
   @ApiOperation({ summary: "Revoke one of the caller's sessions (404 when it is not theirs)" })
   async revoke(
-    @CurrentAuth() auth: Auth,
+    @CurrentAuth() auth: SessionAuth,
     @Param('id') id: string,
     @Req() req: Request,
   ): Promise<void> {

@@ -104,6 +104,8 @@ describe('SessionsService.refresh decides on what the chain answered', () => {
     is_admin: false,
     auth_time: new Date('2026-11-25T11:00:00Z'),
     impersonator_id: null,
+    org: null,
+    claim_sources: null,
     ...over,
   });
   const notRotated = (state: ChainStateRow | null): Rotation => ({
@@ -134,6 +136,8 @@ describe('SessionsService.refresh decides on what the chain answered', () => {
         access_token_ttl: 600,
         auth_time: authTime,
         impersonator_id: null,
+        org: null,
+        claim_sources: null,
         active_kid: 'kid-1',
       },
     });

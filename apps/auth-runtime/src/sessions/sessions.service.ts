@@ -16,6 +16,8 @@ import {
   accessTokenTtl,
   EventRecorder,
   originRefused,
+  renderClaimSources,
+  renderTokenClaims,
   RefreshChainsRepository,
   SessionRevocation,
   SessionsRepository,
@@ -25,12 +27,15 @@ import {
   type RequestMeta,
   type ResolvedProject,
 } from '@gatehouse/identity';
+import type { OrganizationClaim } from '@gatehouse/organizations';
 import { Clock } from '@gatehouse/platform';
 import { ProblemError } from '@gatehouse/problem-details';
 import type { CookieTokens } from '../auth/session-cookies';
 import { projectKeyRequired } from '../projects/project-key.guard';
 import { RefreshTokenCodec } from './refresh-token';
 import { toSessionResponse, type SessionListResponse } from './session.response';
+import { byUser } from '../users/user-actor';
+import { enrolmentOf, recordDomainJoins } from '../users/domain-enrollment';
 
 export const REFRESH_IDLE_MS = 7 * 24 * 3600 * 1000;
 export const SESSION_ABSOLUTE_MS = 30 * 24 * 3600 * 1000;
@@ -46,7 +51,7 @@ export interface IssuedSession extends CookieTokens {
 export type AuthMethod = 'password' | 'magic_link' | 'passkey' | 'oauth' | 'mfa' | 'impersonation';
 
 /**
- * An impersonated session (CONTRACT §13): its access tokens live at most 15 minutes and carry
+ * An impersonated session (docs/api-contract.md §13): its access tokens live at most 15 minutes and carry
  * `act`; the session itself ends 60 minutes after the link was opened, so no refresh goes past.
  */
 export const IMPERSONATION_ACCESS_TTL_SECONDS = 900;
@@ -146,8 +151,18 @@ export class SessionsService {
       session.activeKid,
       manager,
       opts.impersonatorId,
+      null,
+      renderTokenClaims(project.settings.token_claims, {
+        user: { metadata: user.metadata, email_verified: user.emailVerified },
+      }),
     );
-    if (!opts.impersonatorId) await this.users.touchSignIn(manager, user.id, now);
+    if (!opts.impersonatorId) {
+      // A verified email at an auto-join domain of the project makes the user a member (§14).
+      const enrol = enrolmentOf(user);
+      const joined = await this.users.touchSignIn(manager, user.id, now, enrol);
+      if (enrol && joined.length)
+        await recordDomainJoins(this.events, manager, user, joined, meta, enrol.domain);
+    }
     return {
       sessionId: session.id,
       sessionExpiresAt: session.expiresAt,
@@ -206,6 +221,8 @@ export class SessionsService {
       | 'session_expires_at'
       | 'auth_time'
       | 'impersonator_id'
+      | 'org'
+      | 'claim_sources'
     >;
     let refreshToken: string;
     let refreshExpiresAt: Date;
@@ -263,6 +280,8 @@ export class SessionsService {
       authTime: new Date(session.auth_time),
       activeKid,
       impersonatorId: session.impersonator_id,
+      organization: session.org,
+      claims: renderClaimSources(session.claim_sources),
     });
     return {
       tenantId: session.tenant_id,
@@ -312,13 +331,7 @@ export class SessionsService {
     reason: string,
   ): Promise<boolean> {
     if (!isId(sessionId)) return false;
-    const by = {
-      tenantId: auth.tid,
-      projectId: auth.aud,
-      actorType: 'user' as const,
-      actorId: auth.sub,
-      meta,
-    };
+    const by = byUser(auth.tid, auth.aud, auth.sub, meta);
     return this.dataSource.transaction((manager) =>
       this.revocation.revokeOne(manager, auth.sub, sessionId, by, reason),
     );
@@ -369,7 +382,17 @@ export class SessionsService {
       );
       return row;
     });
-    const access = await this.accessTokenFor(project, user, sessionId, now, renewed.active_kid);
+    const access = await this.accessTokenFor(
+      project,
+      user,
+      sessionId,
+      now,
+      renewed.active_kid,
+      undefined,
+      undefined,
+      renewed.org,
+      renderClaimSources(renewed.claim_sources),
+    );
     return {
       accessToken: access.token,
       accessExpiresAt: access.expiresAt,
@@ -377,7 +400,66 @@ export class SessionsService {
     };
   }
 
-  /** An access token of a session of `user`, with the project's lifetime, signed by its active key. */
+  /**
+   * Makes an organization (or none) the session's active one and issues an access token whose `org`
+   * claim says so (docs/api-contract.md §14); the session's `auth_time` carries over. `membership`
+   * is what the caller read, in `manager`'s transaction with the organization's row held, so a
+   * removal waits for the token issued here (which then lives at most its lifetime); null with an
+   * organization id: not a member, 403. 401 when the session is no longer live.
+   */
+  async activateOrganization(
+    manager: EntityManager,
+    project: ResolvedProject,
+    auth: { sub: string; sid: string; tid: string; adm: boolean },
+    organizationId: string | null,
+    membership: OrganizationClaim | null,
+  ): Promise<{ accessToken: string; accessExpiresAt: Date; expiresIn: number }> {
+    if (organizationId && !membership)
+      throw new ProblemError('forbidden', {
+        detail: 'You are not a member of this organization.',
+      });
+    const now = this.clock.now();
+    const row = await this.sessions.setActiveOrganization(
+      manager,
+      auth.sid,
+      auth.sub,
+      organizationId,
+      now,
+    );
+    if (!row) throw new ProblemError('unauthenticated', { detail: 'A valid session is required.' });
+    const access = await this.tokens.issue(
+      {
+        tenantId: auth.tid,
+        projectId: project.id,
+        userId: auth.sub,
+        sessionId: auth.sid,
+        isAdmin: auth.adm,
+        ttlSeconds: sessionAccessTtl(
+          project.settings.access_token_ttl_seconds,
+          row.impersonator_id,
+        ),
+        authTime: new Date(row.auth_time),
+        activeKid: row.active_kid,
+        impersonatorId: row.impersonator_id,
+        organization: membership
+          ? {
+              id: membership.id,
+              slug: membership.slug,
+              role: membership.role,
+              permissions: membership.permissions,
+            }
+          : null,
+        claims: renderClaimSources(row.claim_sources),
+      },
+      manager,
+    );
+    return {
+      accessToken: access.token,
+      accessExpiresAt: access.expiresAt,
+      expiresIn: access.expiresIn,
+    };
+  }
+
   /**
    * Records `session.<verb>` of one session, in the caller's transaction: the session's id and user
    * in the payload (with `sessionFields` beside them), `extra` next to it; the actor is the user
@@ -404,7 +486,10 @@ export class SessionsService {
     });
   }
 
-  /** A token for a proof made at `authTime` (a sign-in or re-authentication): issued at that same instant. */
+  /**
+   * An access token of a session of `user`, with the project's lifetime, signed by its active key;
+   * for a proof made at `authTime` (a sign-in or re-authentication) it is issued at that instant.
+   */
   private accessTokenFor(
     project: ResolvedProject,
     user: User,
@@ -413,6 +498,8 @@ export class SessionsService {
     activeKid: string | null,
     manager?: EntityManager,
     impersonatorId?: string,
+    organization?: OrganizationClaim | null,
+    claims?: Record<string, unknown>,
   ) {
     return this.tokens.issue(
       {
@@ -426,6 +513,8 @@ export class SessionsService {
         issuedAt: authTime,
         activeKid,
         impersonatorId,
+        organization,
+        claims,
       },
       manager,
     );

@@ -126,7 +126,7 @@ export class WebhookDeliveriesService {
       durationMs: sent.durationMs,
       error: ok ? null : sent.error,
       nextAttemptAt: null,
-      // What the delivery detail shows (CONTRACT §13); the secret is never among them.
+      // What the delivery detail shows (docs/api-contract.md §13); the secret is never among them.
       requestHeaders: sent.refused
         ? null
         : { 'content-type': 'application/json', 'user-agent': USER_AGENT, ...headers },

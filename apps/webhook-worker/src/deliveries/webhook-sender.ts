@@ -17,7 +17,7 @@ export interface SendResult {
   responseBody?: string;
 }
 
-/** How much of a receiver's answer a delivery record keeps (CONTRACT §13: the first 4 KiB). */
+/** How much of a receiver's answer a delivery record keeps (docs/api-contract.md §13: the first 4 KiB). */
 export const RESPONSE_BODY_LIMIT = 4096;
 
 export const USER_AGENT = 'Gatehouse-Webhooks/1.0';
