@@ -45,6 +45,10 @@ const here = dirname(fileURLToPath(import.meta.url));
 export default defineConfig({
   root: here,
   base: '/console/',
+  // The browser apps' shared lib (libs/ui-shared), from source as its tsconfig paths name it.
+  resolve: {
+    alias: { '@gatehouse/ui-shared': resolve(here, '../../libs/ui-shared/src/index.ts') },
+  },
   plugins: [react(), initialJavaScriptBudget()],
   html: { cspNonce: 'GATEHOUSE_CSP_NONCE' },
   logLevel: 'warn',

@@ -1,11 +1,11 @@
 import '@mantine/core/styles.css';
 import '@mantine/charts/styles.css';
-import { createTheme, MantineProvider, Modal, type CSSVariablesResolver } from '@mantine/core';
+import { createTheme, MantineProvider, Modal } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { setNonce } from 'get-nonce';
-import { ApiProblem } from './api/problem';
+import { ApiProblem, contrast, theme as baseTheme } from '@gatehouse/ui-shared';
 import { App } from './App';
 import { AuthProvider } from './auth/AuthContext';
 import { loadConfig } from './config/console-config';
@@ -15,28 +15,11 @@ const nonce = document.querySelector<HTMLMetaElement>('meta[property="csp-nonce"
 // Modals lock the page's scroll with a <style> element (react-remove-scroll), which takes its nonce from get-nonce.
 setNonce(nonce);
 
-// Shades chosen for WCAG AA contrast (4.5:1) in both themes: axe-core checks every screen.
-// autoContrast: filled badges and buttons pick black or white text by their background.
+// The shared look, and every dialog's close button named for screen readers.
 const theme = createTheme({
-  primaryColor: 'indigo',
-  primaryShade: { light: 7, dark: 8 },
-  defaultRadius: 'md',
-  autoContrast: true,
+  ...baseTheme,
   components: {
     Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' } } }),
-  },
-});
-const contrast: CSSVariablesResolver = () => ({
-  variables: {},
-  light: {
-    '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
-    '--mantine-color-anchor': 'var(--mantine-color-indigo-8)',
-    '--mantine-color-error': 'var(--mantine-color-red-9)',
-  },
-  dark: {
-    '--mantine-color-dimmed': 'var(--mantine-color-dark-1)',
-    '--mantine-color-anchor': 'var(--mantine-color-indigo-3)',
-    '--mantine-color-error': 'var(--mantine-color-red-4)',
   },
 });
 

@@ -485,7 +485,9 @@ describe('admin console: users and organizations (Chromium, real stack)', () => 
     await page.getByRole('heading', { name: 'carol@people.test', level: 1 }).waitFor();
     const orgs = page.getByRole('table', { name: 'Organizations of the user' });
     await orgs.getByRole('link', { name: 'Acme Robotics Ltd' }).waitFor();
-    expect(await textOf(orgs)).toContain('admin');
+    // Roles read the same in the user's organizations, the members' pickers and the invitations.
+    expect(await textOf(orgs)).toContain('Admin');
+    expect(await textOf(orgs)).not.toContain('admin');
     await orgs.getByRole('link', { name: 'Acme Robotics Ltd' }).click();
     await page.getByRole('heading', { name: 'Acme Robotics Ltd', level: 1 }).waitFor();
   }, 120_000);
@@ -500,6 +502,7 @@ describe('admin console: users and organizations (Chromium, real stack)', () => 
     const table = invitations.getByRole('table', { name: 'Invitations' });
     await table.getByRole('cell', { name: 'dana@people.test', exact: true }).waitFor();
     expect(await textOf(table)).toContain('pending');
+    expect(await table.getByRole('cell', { name: 'Admin', exact: true }).count()).toBe(1);
     const listed = await stack.adminApi<{
       invitations: { id: string; email: string; role: string; status: string }[];
     }>(token, `/v1/admin/organizations/${orgId}/invitations`);
@@ -630,5 +633,336 @@ describe('admin console: users and organizations (Chromium, real stack)', () => 
     expect(readFileSync(await again.path(), 'utf8')).toContain('password_hash');
     expect(await proof.count()).toBe(0);
     expect(await audited()).toBe(2);
+  }, 120_000);
+  test('roles and permissions: a permission and a role made on the project page, the 409s explained, the role given through the pickers and named on every screen; the organization requires MFA', async () => {
+    await page.goto(`${stack.consoleUrl}/projects/${projectId}?tab=roles`);
+    await page.getByRole('heading', { name: 'People app', level: 1 }).waitFor();
+    const rolesTable = page.getByRole('table', { name: 'Roles' });
+    const catalog = page.getByRole('table', { name: 'Permissions' });
+    // The built-in roles are listed and cannot be deleted; the system permissions neither.
+    await rolesTable.locator('tr[data-role-key="member"]').waitFor();
+    expect(await textOf(rolesTable.locator('tr[data-role-key="admin"]'))).toContain(
+      'Every permission, new ones included',
+    );
+    expect(await rolesTable.getByRole('button', { name: /^Delete role/ }).count()).toBe(0);
+    await catalog.getByText('org:members:manage', { exact: true }).waitFor();
+    expect(await catalog.getByRole('button', { name: /^Delete permission/ }).count()).toBe(0);
+
+    // A permission: the server's field error on the field, then created.
+    await page.getByRole('button', { name: 'New permission' }).click();
+    const bad = await stack.adminApi<Problem>(
+      token,
+      `/v1/admin/projects/${projectId}/permissions`,
+      {
+        method: 'POST',
+        body: { key: 'Invoices' },
+      },
+    );
+    expect(bad.status).toBe(400);
+    await dialog().getByRole('textbox', { name: 'Key' }).fill('Invoices');
+    await dialog().getByRole('button', { name: 'Create permission' }).click();
+    await dialog().getByText(bad.body.errors!.key.join('; ')).waitFor();
+    await dialog().getByRole('textbox', { name: 'Key' }).fill('invoices:read');
+    await dialog().getByRole('textbox', { name: 'Description' }).fill('Read invoices');
+    await dialog().getByRole('button', { name: 'Create permission' }).click();
+    await dialog().waitFor({ state: 'detached' });
+    await catalog.getByText('invoices:read', { exact: true }).waitFor();
+    const permissions = await stack.adminApi<{ permissions: { key: string; system: boolean }[] }>(
+      token,
+      `/v1/admin/projects/${projectId}/permissions`,
+    );
+    expect(permissions.body.permissions.filter((p) => !p.system)).toMatchObject([
+      { key: 'invoices:read', description: 'Read invoices' },
+    ]);
+
+    // A role granting it and a system permission, both picked from the catalog.
+    await page.getByRole('button', { name: 'New role' }).click();
+    await dialog().getByRole('textbox', { name: 'Key' }).fill('billing');
+    await dialog().getByRole('textbox', { name: 'Name' }).fill('Billing');
+    await dialog().getByRole('combobox', { name: 'Permissions' }).click();
+    await page.getByRole('option', { name: 'invoices:read' }).click();
+    await page.getByRole('option', { name: 'org:members:read' }).click();
+    await dialog().getByRole('textbox', { name: 'Description' }).click();
+    expect(await browser.checkScreen('project-role-form')).toEqual([]);
+    await dialog().getByRole('button', { name: 'Create role' }).click();
+    await dialog().waitFor({ state: 'detached' });
+    const billingRow = rolesTable.locator('tr[data-role-key="billing"]');
+    await billingRow.waitFor();
+    expect(await textOf(billingRow)).toContain('org:members:read, invoices:read');
+    expect(
+      (await stack.adminApi(token, `/v1/admin/projects/${projectId}/roles/billing`)).body,
+    ).toMatchObject({
+      key: 'billing',
+      name: 'Billing',
+      permissions: ['org:members:read', 'invoices:read'],
+      built_in: false,
+    });
+    expect(await browser.checkScreen('project-roles')).toEqual([]);
+
+    // admin's permissions are shown as every one, with no picker to narrow them.
+    await rolesTable.getByRole('button', { name: 'Edit role Admin' }).click();
+    await dialog()
+      .getByText(/they cannot be narrowed/)
+      .waitFor();
+    expect(await dialog().getByRole('combobox', { name: 'Permissions' }).count()).toBe(0);
+    await dialog().getByRole('button', { name: 'Cancel' }).click();
+    await dialog().waitFor({ state: 'detached' });
+
+    // The permission a role grants cannot be deleted: the dialog says why and what to do.
+    const granted = await stack.adminApi<Problem>(
+      token,
+      `/v1/admin/projects/${projectId}/permissions/invoices:read`,
+      { method: 'DELETE' },
+    );
+    expect(granted.status).toBe(409);
+    await catalog.getByRole('button', { name: 'Delete permission invoices:read' }).click();
+    await dialog().getByRole('button', { name: 'Delete permission' }).click();
+    const stillGranted = dialog()
+      .getByRole('alert')
+      .filter({ hasText: 'The permission is still granted' });
+    await stillGranted.waitFor();
+    expect(await textOf(stillGranted)).toContain(granted.body.detail);
+    expect(granted.body.detail).toContain('billing');
+    expect(granted.body.detail).toContain('take it out of them first');
+    await dialog().getByRole('button', { name: 'Cancel' }).click();
+    await dialog().waitFor({ state: 'detached' });
+
+    // An organization of the project, bob a member: the pickers list the project's roles by name.
+    const org = await stack.adminApi<{ id: string }>(token, '/v1/admin/organizations', {
+      method: 'POST',
+      body: { project_id: projectId, name: 'Ledger Co' },
+    });
+    expect(org.status).toBe(201);
+    const ledger = org.body.id;
+    expect(
+      (
+        await stack.adminApi(token, `/v1/admin/organizations/${ledger}/members`, {
+          method: 'POST',
+          body: { user_id: bob.user.id, role: 'member' },
+        })
+      ).status,
+    ).toBe(201);
+    await page.goto(`${stack.consoleUrl}/organizations/${ledger}`);
+    await page.getByRole('heading', { name: 'Ledger Co', level: 1 }).waitFor();
+    const members = page.getByRole('table', { name: 'Members' });
+    const bobRole = members.getByRole('combobox', { name: 'Role of bob@people.test' });
+    await bobRole.locator('option', { hasText: 'Billing' }).waitFor({ state: 'attached' });
+    expect(await bobRole.locator('option').allTextContents()).toEqual([
+      'Admin',
+      'Member',
+      'Billing',
+    ]);
+    await bobRole.selectOption({ label: 'Billing' });
+    const bobMembership = async () =>
+      (
+        await stack.adminApi<{ members: { email: string; role: string }[] }>(
+          token,
+          `/v1/admin/organizations/${ledger}/members`,
+        )
+      ).body.members.find((m) => m.email === 'bob@people.test')?.role;
+    await until(async () => (await bobMembership()) === 'billing', 'bob to hold billing');
+
+    const invite = page.getByRole('form', { name: 'Invite by email' });
+    await invite.getByRole('textbox', { name: 'Email' }).fill('erin@people.test');
+    await invite.getByRole('combobox', { name: 'Role' }).selectOption({ label: 'Billing' });
+    await invite.getByRole('button', { name: 'Send invitation' }).click();
+    const invitations = page.getByRole('table', { name: 'Invitations' });
+    await invitations.getByRole('cell', { name: 'erin@people.test', exact: true }).waitFor();
+    expect(await invitations.getByRole('cell', { name: 'Billing', exact: true }).count()).toBe(1);
+    expect(await textOf(invitations)).not.toContain('billing');
+    expect(
+      (
+        await stack.adminApi<{ invitations: { email: string; role: string }[] }>(
+          token,
+          `/v1/admin/organizations/${ledger}/invitations`,
+        )
+      ).body.invitations,
+    ).toMatchObject([{ email: 'erin@people.test', role: 'billing' }]);
+
+    // The organization's policy: require MFA, saved when switched.
+    const policies = page.getByRole('region', { name: 'Policies' });
+    const requireMfa = policies.getByRole('switch', { name: 'Require MFA' });
+    expect(await requireMfa.isChecked()).toBe(false);
+    await requireMfa.click();
+    await policies.getByRole('status').filter({ hasText: 'MFA is required' }).waitFor();
+    expect(await requireMfa.isChecked()).toBe(true);
+    expect(
+      (
+        await stack.adminApi<{ settings: { require_mfa: boolean } }>(
+          token,
+          `/v1/admin/organizations/${ledger}`,
+        )
+      ).body.settings,
+    ).toEqual({ require_mfa: true });
+    expect(await browser.checkScreen('organization-roles')).toEqual([]);
+
+    // The user's organizations name the role too.
+    await members.getByRole('link', { name: 'bob@people.test' }).click();
+    await page.getByRole('heading', { name: 'bob@people.test', level: 1 }).waitFor();
+    const orgs = page.getByRole('table', { name: 'Organizations of the user' });
+    await orgs.getByRole('link', { name: 'Ledger Co' }).waitFor();
+    expect(await orgs.getByRole('cell', { name: 'Billing', exact: true }).count()).toBe(1);
+
+    // A role a member holds cannot be deleted: the dialog says why and what to do.
+    const held = await stack.adminApi<Problem>(
+      token,
+      `/v1/admin/projects/${projectId}/roles/billing`,
+      { method: 'DELETE' },
+    );
+    expect(held.status).toBe(409);
+    expect(held.body.detail).toContain('give them another role first');
+    await page.goto(`${stack.consoleUrl}/projects/${projectId}?tab=roles`);
+    await rolesTable.getByRole('button', { name: 'Delete role Billing' }).click();
+    await dialog().getByRole('button', { name: 'Delete role' }).click();
+    const stillHeld = dialog().getByRole('alert').filter({ hasText: 'The role is still held' });
+    await stillHeld.waitFor();
+    expect(await textOf(stillHeld)).toContain(held.body.detail);
+    await dialog().getByRole('button', { name: 'Cancel' }).click();
+    await dialog().waitFor({ state: 'detached' });
+    expect(
+      (await stack.adminApi(token, `/v1/admin/projects/${projectId}/roles/billing`)).status,
+    ).toBe(200);
+
+    // Edited: a permission taken out (the form sends the whole list).
+    await rolesTable.getByRole('button', { name: 'Edit role Billing' }).click();
+    const pill = dialog().locator('.mantine-Pill-root', { hasText: 'org:members:read' });
+    await pill.locator('.mantine-Pill-remove').click();
+    await pill.waitFor({ state: 'detached' });
+    await dialog().getByRole('textbox', { name: 'Description' }).fill('Reads the invoices');
+    await dialog().getByRole('button', { name: 'Save role' }).click();
+    await dialog().waitFor({ state: 'detached' });
+    await until(
+      async () => (await textOf(billingRow)).includes('Reads the invoices'),
+      'the edited role to show',
+    );
+    expect(
+      (await stack.adminApi(token, `/v1/admin/projects/${projectId}/roles/billing`)).body,
+    ).toMatchObject({ permissions: ['invoices:read'], description: 'Reads the invoices' });
+
+    // Once nobody holds it, the role goes; then no role grants the permission, which goes too.
+    const erin = (
+      await stack.adminApi<{ invitations: { id: string }[] }>(
+        token,
+        `/v1/admin/organizations/${ledger}/invitations`,
+      )
+    ).body.invitations[0];
+    const released = [
+      await stack.adminApi(token, `/v1/admin/organizations/${ledger}/members/${bob.user.id}`, {
+        method: 'PATCH',
+        body: { role: 'member' },
+      }),
+      await stack.adminApi(token, `/v1/admin/organizations/${ledger}/invitations/${erin.id}`, {
+        method: 'DELETE',
+      }),
+    ];
+    expect(released.map((r) => r.status)).toEqual([200, 204]);
+    await rolesTable.getByRole('button', { name: 'Delete role Billing' }).click();
+    await confirm('Delete role');
+    await billingRow.waitFor({ state: 'detached' });
+    await catalog.getByRole('button', { name: 'Delete permission invoices:read' }).click();
+    await confirm('Delete permission');
+    await catalog.getByText('invoices:read', { exact: true }).waitFor({ state: 'detached' });
+    expect(
+      (await stack.adminApi(token, `/v1/admin/projects/${projectId}/roles/billing`)).status,
+    ).toBe(404);
+  }, 120_000);
+
+  test('verified domains: added, its TXT record shown, refused then verified by a real DNS server, enrollment and role chosen, another vouched for with a reason and removed; users may create organizations', async () => {
+    type Domain = {
+      id: string;
+      domain: string;
+      status: string;
+      enrollment: string;
+      default_role: string;
+      verification: { name: string; value: string };
+    };
+    const org = await stack.adminApi<{ id: string }>(token, '/v1/admin/organizations', {
+      method: 'POST',
+      body: { project_id: projectId, name: 'Globex' },
+    });
+    expect(org.status).toBe(201);
+    const domains = async () =>
+      (
+        await stack.adminApi<{ domains: Domain[] }>(
+          token,
+          `/v1/admin/organizations/${org.body.id}/domains`,
+        )
+      ).body.domains;
+    const domain = async (name: string) => (await domains()).find((d) => d.domain === name);
+    await page.goto(`${stack.consoleUrl}/organizations/${org.body.id}`);
+    await page.getByRole('heading', { name: 'Globex', level: 1 }).waitFor();
+    const section = page.getByRole('region', { name: 'Domains' });
+    await section.getByText('No domains yet.').waitFor();
+
+    const add = async (name: string) => {
+      await section.getByRole('textbox', { name: 'Domain' }).fill(name);
+      await section.getByRole('button', { name: 'Add domain' }).click();
+      await section.getByText(name.toLowerCase(), { exact: true }).waitFor();
+    };
+    await add('Globex.test');
+    const globex = (await domain('globex.test'))!;
+    expect(globex).toMatchObject({ status: 'pending', enrollment: 'none', default_role: 'member' });
+    // The record to add, each part with its copy button.
+    await section.getByText(globex.verification.name, { exact: true }).waitFor();
+    await section.getByText(globex.verification.value, { exact: true }).waitFor();
+    await section.getByRole('button', { name: /Copy TXT record value/ }).waitFor();
+
+    // No record yet: refused, in words, and still pending.
+    await section.getByRole('button', { name: 'Verify globex.test' }).click();
+    await section.getByText('globex.test is not verified yet').waitFor();
+    expect((await domain('globex.test'))!.status).toBe('pending');
+    // The record published: verified.
+    stack.dns.setTxt(globex.verification.name, globex.verification.value);
+    await section.getByRole('button', { name: 'Verify globex.test' }).click();
+    await section
+      .getByRole('button', { name: 'Verify globex.test' })
+      .waitFor({ state: 'detached' });
+    expect((await domain('globex.test'))!.status).toBe('verified');
+    await section.getByText('Verified', { exact: true }).waitFor();
+
+    await section.getByLabel('How users at globex.test join').selectOption('auto_join');
+    await until(
+      async () => (await domain('globex.test'))!.enrollment === 'auto_join',
+      'the enrollment to be saved',
+    );
+    await section.getByLabel('Role of users who join by globex.test').selectOption('admin');
+    await until(
+      async () => (await domain('globex.test'))!.default_role === 'admin',
+      'the default role to be saved',
+    );
+
+    // Vouched for without DNS: a reason is required and audited.
+    await add('initech.test');
+    await section.getByRole('button', { name: 'Mark initech.test verified without DNS' }).click();
+    const form = section.getByRole('form', { name: 'Mark initech.test verified' });
+    await form.getByRole('button', { name: 'Mark verified' }).click();
+    await form.getByText('Say why (it is kept in the audit log)').waitFor();
+    await form.getByRole('textbox', { name: 'Reason' }).fill('Contract signed with Initech');
+    await form.getByRole('button', { name: 'Mark verified' }).click();
+    await until(
+      async () => (await domain('initech.test'))?.status === 'verified',
+      'the admin verification',
+    );
+    expect(await browser.checkScreen('organization-domains')).toEqual([]);
+    await section.getByRole('button', { name: 'Remove initech.test' }).click();
+    await confirm('Remove domain');
+    await until(async () => (await domain('initech.test')) === undefined, 'the removal');
+    expect((await domains()).map((d) => d.domain)).toEqual(['globex.test']);
+
+    // The project lets its users create organizations.
+    await page.goto(`${stack.consoleUrl}/projects/${projectId}`);
+    await page.getByRole('heading', { name: 'People app', level: 1 }).waitFor();
+    await page.getByRole('switch', { name: 'Let users create organizations' }).check();
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await until(
+      async () =>
+        (
+          await stack.adminApi<{ settings: { organizations?: { allow_user_create?: boolean } } }>(
+            token,
+            `/v1/admin/projects/${projectId}`,
+          )
+        ).body.settings.organizations?.allow_user_create === true,
+      'allow_user_create to be saved',
+    );
   }, 120_000);
 });

@@ -1,6 +1,6 @@
 import { SessionManager } from '../auth/session';
 import { authenticatedFetch } from './clients';
-import { ApiProblem } from './problem';
+import { ApiProblem } from '@gatehouse/ui-shared';
 
 const jwt = (sub: string) =>
   `h.${Buffer.from(JSON.stringify({ sub, sid: 's', tid: 't', aud: 'p', iat: 0, exp: 900 })).toString('base64url')}.s`;

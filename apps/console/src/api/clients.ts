@@ -3,7 +3,7 @@ import type { SessionManager } from '../auth/session';
 import type { ConsoleConfig } from '../config/console-config';
 import type { paths as AuthPaths } from './auth-runtime';
 import type { paths as AdminPaths } from './control-plane';
-import { ApiProblem, networkProblem, problemOf } from './problem';
+import { ApiProblem, networkProblem, problemOf } from '@gatehouse/ui-shared';
 
 export type AuthClient = Client<AuthPaths>;
 export type AdminClient = Client<AdminPaths>;

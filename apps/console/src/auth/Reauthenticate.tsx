@@ -18,8 +18,8 @@ import {
 import { startAuthentication } from '@simplewebauthn/browser';
 import { useCallback, useState, type FormEvent, type ReactNode } from 'react';
 import { keyHeader, unwrap } from '../api/clients';
-import { ApiProblem, networkProblem, problemOf } from '../api/problem';
-import { ProblemAlert } from '../ui/ProblemAlert';
+import { ApiProblem, networkProblem, ProblemAlert, problemOf } from '@gatehouse/ui-shared';
+import { factorName } from '../ui/factor-names';
 import { useAuth } from './AuthContext';
 
 type Way = 'password' | 'totp' | 'backup_code' | 'passkey';
@@ -180,10 +180,12 @@ function ReauthenticateDialog({
             }}
             data={[
               { value: 'password', label: 'Password' },
-              { value: 'totp', label: 'App code' },
-              { value: 'backup_code', label: 'Backup code' },
-              { value: 'passkey', label: 'Passkey' },
+              { value: 'totp', label: factorName('totp') },
+              { value: 'backup_code', label: factorName('backup_code') },
+              { value: 'passkey', label: factorName('passkey') },
             ]}
+            // Stacked: four ways with their full names do not fit side by side in the dialog.
+            orientation="vertical"
             fullWidth
           />
           {way === 'password' && (

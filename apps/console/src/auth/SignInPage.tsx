@@ -6,7 +6,6 @@ import {
   Group,
   Paper,
   PasswordInput,
-  SegmentedControl,
   Stack,
   Text,
   TextInput,
@@ -16,20 +15,24 @@ import { startAuthentication } from '@simplewebauthn/browser';
 import { useEffect, useState, type FormEvent } from 'react';
 import type { components } from '../api/auth-runtime';
 import { keyHeader, unwrap } from '../api/clients';
-import { ApiProblem, fieldErrors } from '../api/problem';
+import {
+  ApiProblem,
+  CodeInput,
+  FactorChoice,
+  fieldErrors,
+  ProblemAlert,
+  useCall,
+} from '@gatehouse/ui-shared';
 import { ThemeToggle } from '../ui/ThemeToggle';
-import { ProblemAlert } from '../ui/ProblemAlert';
+import { factorName } from '../ui/factor-names';
 import { useAuth } from './AuthContext';
 
 type SignedIn = components['schemas']['SignedInResponse'];
 type MfaChallenge = components['schemas']['MfaChallengeResponse'];
 type Factor = components['schemas']['MfaVerifyDto']['factor'];
 
-const FACTOR_LABELS: Record<Factor, string> = {
-  totp: 'Authenticator app',
-  sms: 'Text message',
-  backup_code: 'Backup code',
-};
+/** The second factors this page can take a code of, named as on every other screen. */
+const CODE_FACTORS: ReadonlySet<string> = new Set<Factor>(['totp', 'sms', 'backup_code']);
 
 /** Sign-in as an admin through the auth runtime with the console project's key: password then MFA, or a passkey. */
 export function SignInPage() {
@@ -37,8 +40,7 @@ export function SignInPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [challenge, setChallenge] = useState<MfaChallenge | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const { error, busy, run } = useCall();
   const [showKey, setShowKey] = useState(!config.project_key);
   useEffect(() => {
     document.title = 'Sign in · Gatehouse console';
@@ -48,14 +50,6 @@ export function SignInPage() {
     if ('mfa_required' in answer) setChallenge(answer);
     else await signedIn(answer.session.access_token);
   };
-  const run = (work: () => Promise<void>) => {
-    setBusy(true);
-    setError(null);
-    work()
-      .catch(setError)
-      .finally(() => setBusy(false));
-  };
-
   const submitPassword = (e: FormEvent) => {
     e.preventDefault();
     run(async () =>
@@ -165,19 +159,11 @@ function MfaStep({
   onCancel: () => void;
 }) {
   const { auth, projectKey } = useAuth();
-  const factors = challenge.available_factors.filter((f): f is Factor => f in FACTOR_LABELS);
+  const factors = challenge.available_factors.filter((f): f is Factor => CODE_FACTORS.has(f));
   const [factor, setFactor] = useState<Factor>(factors[0] ?? 'totp');
   const [code, setCode] = useState('');
   const [sent, setSent] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  const run = (work: () => Promise<void>) => {
-    setBusy(true);
-    setError(null);
-    work()
-      .catch(setError)
-      .finally(() => setBusy(false));
-  };
+  const { error, busy, run } = useCall();
   const verify = (e: FormEvent) => {
     e.preventDefault();
     run(async () =>
@@ -195,17 +181,15 @@ function MfaStep({
   return (
     <form onSubmit={verify} noValidate>
       <Stack>
-        {factors.length > 1 && (
-          <SegmentedControl
-            aria-label="Verification method"
-            value={factor}
-            onChange={(v) => {
-              setFactor(v);
-              setCode('');
-            }}
-            data={factors.map((f) => ({ value: f, label: FACTOR_LABELS[f] }))}
-          />
-        )}
+        <FactorChoice
+          factors={factors}
+          label={factorName}
+          value={factor}
+          onChange={(v) => {
+            setFactor(v);
+            setCode('');
+          }}
+        />
         {factor === 'sms' && (
           <Button
             variant="default"
@@ -228,11 +212,8 @@ function MfaStep({
             {sent ? 'Send another code' : 'Text me a code'}
           </Button>
         )}
-        <TextInput
-          label={factor === 'backup_code' ? 'Backup code' : '6-digit code'}
-          autoComplete="one-time-code"
-          inputMode={factor === 'backup_code' ? 'text' : 'numeric'}
-          required
+        <CodeInput
+          backupCode={factor === 'backup_code'}
           data-autofocus
           value={code}
           onChange={(e) => setCode(e.currentTarget.value)}

@@ -1,6 +1,6 @@
 import { Button, Group, Modal, Stack, Text, type ButtonProps } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
-import { ProblemAlert } from './ProblemAlert';
+import { ProblemAlert } from '@gatehouse/ui-shared';
 
 /**
  * A destructive action behind a confirmation dialog; the server's refusal (e.g. the last-admin rule)
@@ -12,6 +12,7 @@ export function ConfirmButton({
   title,
   message,
   confirmLabel,
+  problemTitle,
   onConfirm,
   hidden = false,
   ...button
@@ -20,6 +21,8 @@ export function ConfirmButton({
   title: string;
   message: ReactNode;
   confirmLabel?: string;
+  /** The refusal's heading (default: the problem's title), its detail below. */
+  problemTitle?: string;
   onConfirm: () => Promise<unknown>;
   hidden?: boolean;
 }) {
@@ -38,7 +41,7 @@ export function ConfirmButton({
       <Modal opened={open && !hidden} onClose={close} title={title} centered>
         <Stack>
           <Text size="sm">{message}</Text>
-          <ProblemAlert error={error} />
+          <ProblemAlert error={error} title={problemTitle} />
           <Group justify="flex-end">
             <Button variant="default" onClick={close}>
               Cancel

@@ -1,6 +1,5 @@
 import { Alert, List } from '@mantine/core';
-import { ApiProblem, fieldErrors } from '../api/problem';
-import { ProblemAlert } from './ProblemAlert';
+import { ApiProblem, fieldErrors, ProblemAlert } from '@gatehouse/ui-shared';
 
 /**
  * What a form shows above its button when the server refused it, besides the field errors the

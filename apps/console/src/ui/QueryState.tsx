@@ -1,7 +1,7 @@
 import { Center, Loader, Stack, Text } from '@mantine/core';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { ProblemAlert } from './ProblemAlert';
+import { ProblemAlert } from '@gatehouse/ui-shared';
 import { TableSkeleton } from './TableSkeleton';
 
 /**

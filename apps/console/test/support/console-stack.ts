@@ -18,6 +18,7 @@ import {
   SmtpSink,
   TEST_DATABASE_URL,
   TEST_ENV,
+  TxtDnsServer,
 } from '@gatehouse/testing';
 
 const ROOT = join(__dirname, '..', '..', '..', '..');
@@ -84,6 +85,8 @@ export interface AdminCredentials {
 export class ConsoleStack {
   readonly smtp = new SmtpSink();
   readonly receiver = new HttpReceiver();
+  /** A real DNS server on loopback the apps resolve verified domains' TXT records with (DNS_RESOLVERS). */
+  readonly dns = new TxtDnsServer();
   private child: ChildProcess | null = null;
   private output = '';
   private dataDir = '';
@@ -107,6 +110,7 @@ export class ConsoleStack {
     }
     const smtpPort = await this.smtp.start();
     await this.receiver.start();
+    await this.dns.start();
     const [auth, controlPlane, worker] = [await freePort(), await freePort(), await freePort()];
     this.authUrl = `http://localhost:${auth}`;
     this.controlPlaneUrl = `http://localhost:${controlPlane}`;
@@ -133,6 +137,7 @@ export class ConsoleStack {
           SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
           SMS_GATEWAY_URL: `${this.receiver.url}/sms`,
           WEBHOOK_RETRY_SCHEDULE: '1s,1s',
+          DNS_RESOLVERS: this.dns.address,
         },
         stdio: ['ignore', 'pipe', 'pipe'],
       },
@@ -244,6 +249,7 @@ export class ConsoleStack {
     }
     await this.smtp.stop();
     await this.receiver.stop();
+    await this.dns.close();
     if (this.dataDir) rmSync(this.dataDir, { recursive: true, force: true });
   }
 }

@@ -21,13 +21,13 @@ import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { unwrap, type AdminClient } from '../../api/clients';
 import type { components } from '../../api/control-plane';
-import { fieldErrors } from '../../api/problem';
+import { fieldErrors, ProblemAlert } from '@gatehouse/ui-shared';
 import { useAdminApi } from '../../auth/AuthContext';
+import { ListTable } from '../../ui/ListTable';
 import { downloadBlob } from '../../ui/download';
 import { formatDate, json } from '../../ui/format';
 import { PageTitle } from '../../ui/PageTitle';
 import { Pager } from '../../ui/Pager';
-import { ProblemAlert } from '../../ui/ProblemAlert';
 import { QueryState } from '../../ui/QueryState';
 import { RemoteSelect, type Option } from '../../ui/RemoteSelect';
 import { useTypedValue } from '../../ui/SearchInput';
@@ -41,6 +41,15 @@ type AuditEvent = components['schemas']['AuditEventResponse'];
 
 const FILTERS = ['action', 'actor_id', 'user_id', 'project_id', 'start_date', 'end_date'] as const;
 type Filter = (typeof FILTERS)[number];
+/** The filters that pick a user (by email): who did it, and who it was done by or to. */
+const USER_FILTERS = [
+  { field: 'actor_id', label: 'Actor', placeholder: 'Who did it (email)' },
+  { field: 'user_id', label: 'User', placeholder: 'Done by or to (email)' },
+] as const;
+const DATE_FILTERS = [
+  { field: 'start_date', label: 'From (UTC day)', width: 170 },
+  { field: 'end_date', label: 'To (UTC day, included)', width: 190 },
+] as const;
 const ACTION_OPTIONS = [
   { group: 'Prefixes', items: ACTION_PREFIXES },
   { group: 'Actions', items: EVENT_TYPES },
@@ -217,28 +226,20 @@ export default function AuditPage() {
           onApply={(v) => setFilter('action', v)}
           error={errors.fields.action}
         />
-        <RemoteSelect
-          label="Actor"
-          placeholder="Who did it (email)"
-          queryKey={['users', 'pick']}
-          search={searchUsers(api)}
-          selected={selected(values.actor_id, names.user(values.actor_id))}
-          value={values.actor_id || null}
-          onChange={(id) => setFilter('actor_id', id)}
-          error={errors.fields.actor_id}
-          w={{ base: '100%', sm: 220 }}
-        />
-        <RemoteSelect
-          label="User"
-          placeholder="Done by or to (email)"
-          queryKey={['users', 'pick']}
-          search={searchUsers(api)}
-          selected={selected(values.user_id, names.user(values.user_id))}
-          value={values.user_id || null}
-          onChange={(id) => setFilter('user_id', id)}
-          error={errors.fields.user_id}
-          w={{ base: '100%', sm: 220 }}
-        />
+        {USER_FILTERS.map(({ field, label, placeholder }) => (
+          <RemoteSelect
+            key={field}
+            label={label}
+            placeholder={placeholder}
+            queryKey={['users', 'pick']}
+            search={searchUsers(api)}
+            selected={selected(values[field], names.user(values[field]))}
+            value={values[field] || null}
+            onChange={(id) => setFilter(field, id)}
+            error={errors.fields[field]}
+            w={{ base: '100%', sm: 220 }}
+          />
+        ))}
         <RemoteSelect
           label="Project"
           placeholder="Any project"
@@ -250,22 +251,17 @@ export default function AuditPage() {
           error={errors.fields.project_id}
           w={{ base: '100%', sm: 200 }}
         />
-        <TextInput
-          label="From (UTC day)"
-          type="date"
-          value={values.start_date}
-          onChange={(e) => setFilter('start_date', e.currentTarget.value)}
-          error={errors.fields.start_date}
-          w={{ base: '100%', xs: 170 }}
-        />
-        <TextInput
-          label="To (UTC day, included)"
-          type="date"
-          value={values.end_date}
-          onChange={(e) => setFilter('end_date', e.currentTarget.value)}
-          error={errors.fields.end_date}
-          w={{ base: '100%', xs: 190 }}
-        />
+        {DATE_FILTERS.map(({ field, label, width }) => (
+          <TextInput
+            key={field}
+            label={label}
+            type="date"
+            value={values[field]}
+            onChange={(e) => setFilter(field, e.currentTarget.value)}
+            error={errors.fields[field]}
+            w={{ base: '100%', xs: width }}
+          />
+        ))}
         <Button variant="default" onClick={clear} disabled={!filtered}>
           Clear filters
         </Button>
@@ -279,79 +275,76 @@ export default function AuditPage() {
       >
         {(data) => (
           <>
-            <Table.ScrollContainer minWidth={1040} type="native">
-              <Table
-                striped
-                highlightOnHover
-                verticalSpacing="xs"
-                data-testid="audit-events"
-                aria-busy={events.isPlaceholderData}
-                opacity={events.isPlaceholderData ? 0.6 : 1}
-              >
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th scope="col">Time</Table.Th>
-                    <Table.Th scope="col">Action</Table.Th>
-                    <Table.Th scope="col">Actor</Table.Th>
-                    <Table.Th scope="col">Resource</Table.Th>
-                    <Table.Th scope="col">What changed</Table.Th>
-                    <Table.Th scope="col">Project</Table.Th>
-                    <Table.Th scope="col">IP address</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {data.events.map((event) => (
-                    <Table.Tr key={event.id} data-action={event.action} data-event-id={event.id}>
-                      <Table.Td>
-                        <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-                          {formatDate(event.created_at)}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td>
-                        <Anchor
-                          component="button"
-                          type="button"
-                          size="sm"
-                          onClick={() => setShown(event)}
-                          aria-label={`${event.action} at ${formatDate(event.created_at)}: show the event's JSON`}
-                          aria-haspopup="dialog"
-                        >
-                          {event.action}
-                        </Anchor>
-                      </Table.Td>
-                      <Table.Td>
-                        <Text size="sm" component="div">
-                          {actor(event)}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td>
-                        <Text size="sm" component="div">
-                          {resource(event)}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td data-testid="audit-changes">
-                        <Changes data={event.data} />
-                      </Table.Td>
-                      <Table.Td>
-                        <Text size="sm" component="div" title={event.project_id ?? undefined}>
-                          {event.project_id ? (
-                            <NameLink
-                              named={names.project(event.project_id)}
-                              to={`/projects/${event.project_id}`}
-                            />
-                          ) : (
-                            '—'
-                          )}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td>
-                        <Text size="sm">{event.ip_address ?? '—'}</Text>
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+            <ListTable
+              minWidth={1040}
+              nativeScroll
+              striped
+              highlightOnHover
+              verticalSpacing="xs"
+              data-testid="audit-events"
+              aria-busy={events.isPlaceholderData}
+              opacity={events.isPlaceholderData ? 0.6 : 1}
+              columns={[
+                'Time',
+                'Action',
+                'Actor',
+                'Resource',
+                'What changed',
+                'Project',
+                'IP address',
+              ]}
+              scoped
+            >
+              {data.events.map((event) => (
+                <Table.Tr key={event.id} data-action={event.action} data-event-id={event.id}>
+                  <Table.Td>
+                    <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+                      {formatDate(event.created_at)}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Anchor
+                      component="button"
+                      type="button"
+                      size="sm"
+                      onClick={() => setShown(event)}
+                      aria-label={`${event.action} at ${formatDate(event.created_at)}: show the event's JSON`}
+                      aria-haspopup="dialog"
+                    >
+                      {event.action}
+                    </Anchor>
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm" component="div">
+                      {actor(event)}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm" component="div">
+                      {resource(event)}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td data-testid="audit-changes">
+                    <Changes data={event.data} />
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm" component="div" title={event.project_id ?? undefined}>
+                      {event.project_id ? (
+                        <NameLink
+                          named={names.project(event.project_id)}
+                          to={`/projects/${event.project_id}`}
+                        />
+                      ) : (
+                        '—'
+                      )}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm">{event.ip_address ?? '—'}</Text>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </ListTable>
             <Pager pagination={data.pagination} onPage={setPage} />
           </>
         )}

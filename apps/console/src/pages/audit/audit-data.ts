@@ -1,4 +1,4 @@
-/** What an audit event's `data` says (CONTRACT §13), as lines an admin reads, and the action filter as the API takes it. */
+/** What an audit event's `data` says (docs/api-contract.md §13), as lines an admin reads, and the action filter as the API takes it. */
 import { EVENT_TYPES } from '../webhooks/events';
 
 export type DataLine =

@@ -6,7 +6,7 @@
 import { useQueries } from '@tanstack/react-query';
 import { unwrap } from '../../api/clients';
 import type { components } from '../../api/control-plane';
-import { ApiProblem } from '../../api/problem';
+import { ApiProblem } from '@gatehouse/ui-shared';
 import { useAdminApi } from '../../auth/AuthContext';
 
 type AuditEvent = components['schemas']['AuditEventResponse'];

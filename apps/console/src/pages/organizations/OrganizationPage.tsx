@@ -1,18 +1,17 @@
-/** One organization: edit name, slug and metadata, manage members (add, role, remove) and invitations (invite, revoke), delete it. */
+/** One organization: edit name, slug and metadata, its policies (require MFA), manage members (add, role, remove), invitations (invite, revoke) and verified domains, delete it. Roles are the project's (its Roles tab). */
 import {
   Anchor,
   Badge,
-  Button,
   Code,
   Group,
   NativeSelect,
   Select,
   Stack,
+  Switch,
   Table,
   Text,
   TextInput,
   Title,
-  VisuallyHidden,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -20,29 +19,26 @@ import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { unwrap } from '../../api/clients';
 import type { components } from '../../api/control-plane';
-import { fieldErrors } from '../../api/problem';
+import { fieldErrors, ProblemAlert } from '@gatehouse/ui-shared';
 import { useAdminApi } from '../../auth/AuthContext';
+import { ListTable } from '../../ui/ListTable';
 import { ConfirmButton } from '../../ui/ConfirmButton';
 import { DetailGrid } from '../../ui/DetailGrid';
-import { FormProblem } from '../../ui/FormProblem';
 import { formatDate } from '../../ui/format';
 import { MetadataInput, metadataText, parseMetadata } from '../../ui/MetadataInput';
 import { PageTitle } from '../../ui/PageTitle';
+import { SaveFooter } from '../../ui/SaveFooter';
 import { Section } from '../../ui/Section';
 import { Pager } from '../../ui/Pager';
-import { ProblemAlert } from '../../ui/ProblemAlert';
 import { useProjectOptions } from '../../ui/ProjectSelect';
 import { QueryState } from '../../ui/QueryState';
+import { useProjectRoles } from '../../ui/useProjectRoles';
+import { DomainsSection } from './DomainsSection';
 
 type Organization = components['schemas']['OrganizationResponse'];
 type Member = components['schemas']['MemberResponse'];
 type Invitation = components['schemas']['InvitationResponse'];
 type Role = Member['role'];
-
-const ROLES: { value: Role; label: string }[] = [
-  { value: 'member', label: 'Member' },
-  { value: 'admin', label: 'Admin' },
-];
 
 export default function OrganizationPage() {
   const { id = '' } = useParams();
@@ -106,8 +102,10 @@ function OrganizationDetail({ org }: { org: Organization }) {
           <EditForm key={org.id} org={org} />
         </Stack>
       </Section>
+      <Policies org={org} />
       <Members org={org} />
       <Invitations org={org} />
+      <DomainsSection org={org} />
     </Stack>
   );
 }
@@ -183,23 +181,53 @@ function EditForm({ org }: { org: Organization }) {
           onChange={edit(setMetadata)}
           error={error('metadata')}
         />
-        <FormProblem
+        <SaveFooter
           error={save.error}
           fields={EDIT_FIELDS}
-          title="Could not save the organization"
+          problemTitle="Could not save the organization"
+          label="Save changes"
+          busy={save.isPending}
+          saved={saved}
+          savedBeside
         />
-        <Group>
-          <Button type="submit" loading={save.isPending}>
-            Save changes
-          </Button>
-          {saved && (
-            <Text size="sm" role="status" fw={500}>
-              Saved.
-            </Text>
-          )}
-        </Group>
       </Stack>
     </form>
+  );
+}
+
+/** The organization's policies (settings), each saved when it is switched. */
+function Policies({ org }: { org: Organization }) {
+  const api = useAdminApi();
+  const queryClient = useQueryClient();
+  const save = useMutation({
+    mutationFn: (requireMfa: boolean) =>
+      unwrap(
+        api.PATCH('/v1/admin/organizations/{id}', {
+          params: { path: { id: org.id } },
+          body: { settings: { require_mfa: requireMfa } },
+        }),
+      ),
+    onSuccess: (updated) => queryClient.setQueryData(['organization', org.id], updated),
+  });
+  const checked = save.isPending ? save.variables : org.settings.require_mfa;
+  return (
+    <Section title="Policies">
+      <Stack gap="xs">
+        <Switch
+          label="Require MFA"
+          description="Members without a second factor (authenticator app, SMS or passkey) cannot make this organization active until they enrol one (403 mfa-required). Memberships are kept."
+          checked={checked}
+          disabled={save.isPending}
+          onChange={(e) => save.mutate(e.currentTarget.checked)}
+        />
+        <ProblemAlert error={save.error} title="The policy was not saved" />
+        {save.isSuccess && !save.isPending && (
+          <Text size="sm" role="status">
+            Saved: MFA is {org.settings.require_mfa ? 'required' : 'not required'}.
+          </Text>
+        )}
+      </Stack>
+    </Section>
   );
 }
 
@@ -207,6 +235,7 @@ function Members({ org }: { org: Organization }) {
   const api = useAdminApi();
   const queryClient = useQueryClient();
   const key = ['organization', org.id, 'members'];
+  const roles = useProjectRoles(org.project_id);
   const [page, setPage] = useState(1);
   const query = useQuery({
     queryKey: [...key, page],
@@ -239,7 +268,14 @@ function Members({ org }: { org: Organization }) {
       }),
     ).then(refresh);
   return (
-    <Section title="Members">
+    <Section
+      title="Members"
+      actions={
+        <Anchor component={Link} to={`/projects/${org.project_id}?tab=roles`} size="sm">
+          The project&apos;s roles
+        </Anchor>
+      }
+    >
       <Stack>
         <ProblemAlert error={changeRole.error} title="Could not change the role" />
         <QueryState
@@ -250,63 +286,53 @@ function Members({ org }: { org: Organization }) {
         >
           {(data) => (
             <>
-              <Table.ScrollContainer minWidth={640}>
-                <Table verticalSpacing="xs" aria-label="Members">
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>Email</Table.Th>
-                      <Table.Th>Username</Table.Th>
-                      <Table.Th>Role</Table.Th>
-                      <Table.Th>Joined</Table.Th>
-                      <Table.Th>
-                        <VisuallyHidden>Actions</VisuallyHidden>
-                      </Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {data.members.map((m) => (
-                      <Table.Tr key={m.user_id}>
-                        <Table.Td>
-                          <Anchor component={Link} to={`/users/${m.user_id}`} size="sm">
-                            {m.email}
-                          </Anchor>
-                        </Table.Td>
-                        <Table.Td>{m.username ?? '—'}</Table.Td>
-                        <Table.Td>
-                          <NativeSelect
-                            aria-label={`Role of ${m.email}`}
-                            size="xs"
-                            w={120}
-                            data={ROLES}
-                            value={
-                              changeRole.isPending &&
-                              changeRole.variables.member.user_id === m.user_id
-                                ? changeRole.variables.role
-                                : m.role
-                            }
-                            disabled={changeRole.isPending}
-                            onChange={(e) => {
-                              const role = e.currentTarget.value as Role;
-                              if (role !== m.role) changeRole.mutate({ member: m, role });
-                            }}
-                          />
-                        </Table.Td>
-                        <Table.Td>{formatDate(m.created_at)}</Table.Td>
-                        <Table.Td>
-                          <ConfirmButton
-                            label="Remove"
-                            aria-label={`Remove ${m.email}`}
-                            title="Remove this member?"
-                            confirmLabel="Remove member"
-                            message={`${m.email} leaves ${org.name}. The user account is kept.`}
-                            onConfirm={() => remove(m)}
-                          />
-                        </Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
+              <ListTable
+                minWidth={640}
+                verticalSpacing="xs"
+                aria-label="Members"
+                columns={['Email', 'Username', 'Role', 'Joined']}
+                actions
+              >
+                {data.members.map((m) => (
+                  <Table.Tr key={m.user_id}>
+                    <Table.Td>
+                      <Anchor component={Link} to={`/users/${m.user_id}`} size="sm">
+                        {m.email}
+                      </Anchor>
+                    </Table.Td>
+                    <Table.Td>{m.username ?? '—'}</Table.Td>
+                    <Table.Td>
+                      <NativeSelect
+                        aria-label={`Role of ${m.email}`}
+                        size="xs"
+                        w={160}
+                        data={roles.options(m.role)}
+                        value={
+                          changeRole.isPending && changeRole.variables.member.user_id === m.user_id
+                            ? changeRole.variables.role
+                            : m.role
+                        }
+                        disabled={changeRole.isPending}
+                        onChange={(e) => {
+                          const role = e.currentTarget.value;
+                          if (role !== m.role) changeRole.mutate({ member: m, role });
+                        }}
+                      />
+                    </Table.Td>
+                    <Table.Td>{formatDate(m.created_at)}</Table.Td>
+                    <Table.Td>
+                      <ConfirmButton
+                        label="Remove"
+                        aria-label={`Remove ${m.email}`}
+                        title="Remove this member?"
+                        confirmLabel="Remove member"
+                        message={`${m.email} leaves ${org.name}. The user account is kept.`}
+                        onConfirm={() => remove(m)}
+                      />
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </ListTable>
               <Pager pagination={data.pagination} onPage={setPage} />
             </>
           )}
@@ -412,23 +438,47 @@ function AddMemberForm({ org, onAdded }: { org: Organization; onAdded: () => Pro
             style={{ flex: 2 }}
             styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
           />
-          <NativeSelect
-            label="Role"
-            data={ROLES}
+          <RoleInput
+            projectId={org.project_id}
             value={role}
-            onChange={(e) => setRole(e.currentTarget.value as Role)}
+            onChange={setRole}
             error={server.fields.role}
-            miw={120}
           />
         </Group>
-        <FormProblem error={add.error} fields={ADD_FIELDS} title="Could not add the member" />
-        <Group>
-          <Button type="submit" loading={add.isPending}>
-            Add member
-          </Button>
-        </Group>
+        <SaveFooter
+          error={add.error}
+          fields={ADD_FIELDS}
+          problemTitle="Could not add the member"
+          label="Add member"
+          busy={add.isPending}
+        />
       </Stack>
     </form>
+  );
+}
+
+/** The role a member is given, in the add and invite forms: one of the project's roles. */
+function RoleInput({
+  projectId,
+  value,
+  onChange,
+  error,
+}: {
+  projectId: string;
+  value: Role;
+  onChange: (role: Role) => void;
+  error: string | undefined;
+}) {
+  const roles = useProjectRoles(projectId);
+  return (
+    <NativeSelect
+      label="Role"
+      data={roles.options(value)}
+      value={value}
+      onChange={(e) => onChange(e.currentTarget.value)}
+      error={error}
+      miw={160}
+    />
   );
 }
 
@@ -444,6 +494,7 @@ function Invitations({ org }: { org: Organization }) {
   const api = useAdminApi();
   const queryClient = useQueryClient();
   const key = ['organization', org.id, 'invitations'];
+  const roles = useProjectRoles(org.project_id);
   const [page, setPage] = useState(1);
   const query = useQuery({
     queryKey: [...key, page],
@@ -472,53 +523,43 @@ function Invitations({ org }: { org: Organization }) {
         >
           {(data) => (
             <>
-              <Table.ScrollContainer minWidth={640}>
-                <Table verticalSpacing="xs" aria-label="Invitations">
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>Email</Table.Th>
-                      <Table.Th>Role</Table.Th>
-                      <Table.Th>Status</Table.Th>
-                      <Table.Th>Sent</Table.Th>
-                      <Table.Th>Expires</Table.Th>
-                      <Table.Th>
-                        <VisuallyHidden>Actions</VisuallyHidden>
-                      </Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {data.invitations.map((inv) => (
-                      <Table.Tr key={inv.id}>
-                        <Table.Td>{inv.email}</Table.Td>
-                        <Table.Td>{inv.role}</Table.Td>
-                        <Table.Td>
-                          <Badge variant="dot" size="sm" color={INVITATION_COLORS[inv.status]}>
-                            {inv.status}
-                          </Badge>
-                        </Table.Td>
-                        <Table.Td>{formatDate(inv.created_at)}</Table.Td>
-                        <Table.Td>
-                          {inv.status === 'pending' || inv.status === 'expired'
-                            ? formatDate(inv.expires_at)
-                            : '—'}
-                        </Table.Td>
-                        <Table.Td>
-                          {(inv.status === 'pending' || inv.status === 'expired') && (
-                            <ConfirmButton
-                              label="Revoke"
-                              aria-label={`Revoke the invitation of ${inv.email}`}
-                              title="Revoke this invitation?"
-                              confirmLabel="Revoke invitation"
-                              message={`The link mailed to ${inv.email} stops working.`}
-                              onConfirm={() => revoke(inv)}
-                            />
-                          )}
-                        </Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
+              <ListTable
+                minWidth={640}
+                verticalSpacing="xs"
+                aria-label="Invitations"
+                columns={['Email', 'Role', 'Status', 'Sent', 'Expires']}
+                actions
+              >
+                {data.invitations.map((inv) => (
+                  <Table.Tr key={inv.id}>
+                    <Table.Td>{inv.email}</Table.Td>
+                    <Table.Td>{roles.label(inv.role)}</Table.Td>
+                    <Table.Td>
+                      <Badge variant="dot" size="sm" color={INVITATION_COLORS[inv.status]}>
+                        {inv.status}
+                      </Badge>
+                    </Table.Td>
+                    <Table.Td>{formatDate(inv.created_at)}</Table.Td>
+                    <Table.Td>
+                      {inv.status === 'pending' || inv.status === 'expired'
+                        ? formatDate(inv.expires_at)
+                        : '—'}
+                    </Table.Td>
+                    <Table.Td>
+                      {(inv.status === 'pending' || inv.status === 'expired') && (
+                        <ConfirmButton
+                          label="Revoke"
+                          aria-label={`Revoke the invitation of ${inv.email}`}
+                          title="Revoke this invitation?"
+                          confirmLabel="Revoke invitation"
+                          message={`The link mailed to ${inv.email} stops working.`}
+                          onConfirm={() => revoke(inv)}
+                        />
+                      )}
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </ListTable>
               <Pager pagination={data.pagination} onPage={setPage} />
             </>
           )}
@@ -574,25 +615,20 @@ function InviteForm({ org, onInvited }: { org: Organization; onInvited: () => Pr
             miw={240}
             style={{ flex: 2 }}
           />
-          <NativeSelect
-            label="Role"
-            data={ROLES}
+          <RoleInput
+            projectId={org.project_id}
             value={role}
-            onChange={(e) => setRole(e.currentTarget.value as Role)}
+            onChange={setRole}
             error={server.fields.role}
-            miw={120}
           />
         </Group>
-        <FormProblem
+        <SaveFooter
           error={invite.error}
           fields={INVITE_FIELDS}
-          title="Could not send the invitation"
+          problemTitle="Could not send the invitation"
+          label="Send invitation"
+          busy={invite.isPending}
         />
-        <Group>
-          <Button type="submit" loading={invite.isPending}>
-            Send invitation
-          </Button>
-        </Group>
       </Stack>
     </form>
   );

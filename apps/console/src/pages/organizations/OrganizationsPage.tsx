@@ -1,11 +1,13 @@
 /** Organizations of the tenant: search by name or slug, filter by project, page through, create one. */
-import { Anchor, Button, Group, Modal, Stack, Table, TextInput } from '@mantine/core';
+import { Anchor, Button, Modal, Stack, Table, TextInput } from '@mantine/core';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { unwrap } from '../../api/clients';
-import { fieldErrors } from '../../api/problem';
+import { fieldErrors } from '@gatehouse/ui-shared';
 import { useAdminApi } from '../../auth/AuthContext';
+import { ListTable } from '../../ui/ListTable';
+import { FormActions } from '../../ui/FormActions';
 import { FormProblem } from '../../ui/FormProblem';
 import { formatDate } from '../../ui/format';
 import { MetadataInput, parseMetadata } from '../../ui/MetadataInput';
@@ -13,27 +15,19 @@ import { PageTitle } from '../../ui/PageTitle';
 import { Pager } from '../../ui/Pager';
 import { ProjectSelect, useProjectOptions } from '../../ui/ProjectSelect';
 import { QueryState } from '../../ui/QueryState';
-import { SearchInput } from '../../ui/SearchInput';
-import { useListParams } from '../../ui/useListParams';
+import { SearchFilters, useSearchFilters } from '../../ui/SearchFilters';
 
 export default function OrganizationsPage() {
   const api = useAdminApi();
-  const { page, values, setFilter, setPage } = useListParams(['q', 'project'] as const);
+  const filters = useSearchFilters();
+  const { page, values, setPage, apiQuery, filtered } = filters;
   const { names } = useProjectOptions();
   const [creating, setCreating] = useState(false);
   const query = useQuery({
     queryKey: ['organizations', { q: values.q, project: values.project, page }],
-    queryFn: () =>
-      unwrap(
-        api.GET('/v1/admin/organizations', {
-          params: {
-            query: { q: values.q || undefined, project_id: values.project || undefined, page },
-          },
-        }),
-      ),
+    queryFn: () => unwrap(api.GET('/v1/admin/organizations', { params: { query: apiQuery } })),
     placeholderData: keepPreviousData,
   });
-  const filtered = Boolean(values.q || values.project);
   return (
     <>
       <PageTitle title="Organizations">
@@ -41,22 +35,7 @@ export default function OrganizationsPage() {
           New organization
         </Button>
       </PageTitle>
-      <Group align="flex-end" mb="md" wrap="wrap">
-        <SearchInput
-          label="Search organizations"
-          placeholder="Name or slug"
-          value={values.q}
-          onSearch={(q) => setFilter('q', q)}
-        />
-        <ProjectSelect
-          label="Project"
-          placeholder="All projects"
-          clearable
-          value={values.project || null}
-          onChange={(id) => setFilter('project', id)}
-          miw={220}
-        />
-      </Group>
+      <SearchFilters label="Search organizations" placeholder="Name or slug" filters={filters} />
       <QueryState
         query={query}
         label="organizations"
@@ -69,32 +48,27 @@ export default function OrganizationsPage() {
       >
         {(data) => (
           <>
-            <Table.ScrollContainer minWidth={640}>
-              <Table striped highlightOnHover verticalSpacing="xs" aria-label="Organizations">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Name</Table.Th>
-                    <Table.Th>Slug</Table.Th>
-                    <Table.Th>Project</Table.Th>
-                    <Table.Th>Created</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {data.organizations.map((o) => (
-                    <Table.Tr key={o.id}>
-                      <Table.Td>
-                        <Anchor component={Link} to={`/organizations/${o.id}`} size="sm">
-                          {o.name}
-                        </Anchor>
-                      </Table.Td>
-                      <Table.Td>{o.slug}</Table.Td>
-                      <Table.Td>{names.get(o.project_id) ?? o.project_id}</Table.Td>
-                      <Table.Td>{formatDate(o.created_at)}</Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+            <ListTable
+              minWidth={640}
+              striped
+              highlightOnHover
+              verticalSpacing="xs"
+              aria-label="Organizations"
+              columns={['Name', 'Slug', 'Project', 'Created']}
+            >
+              {data.organizations.map((o) => (
+                <Table.Tr key={o.id}>
+                  <Table.Td>
+                    <Anchor component={Link} to={`/organizations/${o.id}`} size="sm">
+                      {o.name}
+                    </Anchor>
+                  </Table.Td>
+                  <Table.Td>{o.slug}</Table.Td>
+                  <Table.Td>{names.get(o.project_id) ?? o.project_id}</Table.Td>
+                  <Table.Td>{formatDate(o.created_at)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </ListTable>
             <Pager pagination={data.pagination} onPage={setPage} />
           </>
         )}
@@ -195,14 +169,11 @@ function CreateOrganizationForm({
           fields={FIELDS}
           title="Could not create the organization"
         />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onCancel}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={create.isPending}>
-            Create organization
-          </Button>
-        </Group>
+        <FormActions
+          onCancel={onCancel}
+          submitLabel="Create organization"
+          busy={create.isPending}
+        />
       </Stack>
     </form>
   );

@@ -16,22 +16,23 @@ import {
   Table,
   Text,
   TextInput,
-  VisuallyHidden,
 } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { unwrap } from '../../api/clients';
 import type { components } from '../../api/control-plane';
-import { fieldErrors } from '../../api/problem';
 import { useAdminApi } from '../../auth/AuthContext';
+import { ListTable } from '../../ui/ListTable';
 import { ConfirmButton } from '../../ui/ConfirmButton';
 import { CopyValue } from '../../ui/CopyValue';
+import { FormActions } from '../../ui/FormActions';
 import { FormProblem } from '../../ui/FormProblem';
 import { formatDate } from '../../ui/format';
 import { Pager } from '../../ui/Pager';
 import { QueryState } from '../../ui/QueryState';
 import { Section } from '../../ui/Section';
 import { useListParams } from '../../ui/useListParams';
+import { useFormValues } from '../../ui/useFormValues';
 
 type Resource = components['schemas']['ApiResourceResponse'];
 type Create = components['schemas']['CreateApiResourceDto'];
@@ -168,78 +169,71 @@ export function ApiResourcesSection({ projectId }: { projectId: string }) {
         >
           {(data) => (
             <>
-              <Table.ScrollContainer minWidth={880} type="native">
-                <Table striped verticalSpacing="xs" aria-label="API resources">
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th scope="col">API</Table.Th>
-                      <Table.Th scope="col">Scopes</Table.Th>
-                      <Table.Th scope="col">Self-registered clients</Table.Th>
-                      <Table.Th scope="col">Token lifetime</Table.Th>
-                      <Table.Th scope="col">Created</Table.Th>
-                      <Table.Th scope="col">
-                        <VisuallyHidden>Actions</VisuallyHidden>
-                      </Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {data.api_resources.map((r) => (
-                      <Table.Tr key={r.id} data-resource-id={r.id}>
-                        <Table.Td maw={320}>
-                          <Stack gap={2}>
-                            <Text size="sm">{r.name}</Text>
-                            <CopyValue value={r.identifier} label={`the identifier of ${r.name}`} />
-                          </Stack>
-                        </Table.Td>
-                        <Table.Td>
-                          <Text size="sm">
-                            {r.scopes.length ? r.scopes.map((s) => s.name).join(', ') : '—'}
-                          </Text>
-                        </Table.Td>
-                        <Table.Td>
-                          <Badge
-                            color={r.allow_dynamic_clients ? 'teal.9' : 'gray.7'}
-                            variant="filled"
-                            miw="max-content"
-                          >
-                            {r.allow_dynamic_clients ? 'Allowed' : 'Not allowed'}
-                          </Badge>
-                        </Table.Td>
-                        <Table.Td>
-                          <Text size="sm">
-                            {r.access_token_ttl_seconds === null
-                              ? "Project's"
-                              : `${r.access_token_ttl_seconds} s`}
-                          </Text>
-                        </Table.Td>
-                        <Table.Td>
-                          <Text size="sm">{formatDate(r.created_at)}</Text>
-                        </Table.Td>
-                        <Table.Td>
-                          <Group gap="xs" wrap="nowrap">
-                            <Button
-                              size="xs"
-                              variant="default"
-                              aria-label={`Edit ${r.name}`}
-                              onClick={() => setEditing(r)}
-                            >
-                              Edit
-                            </Button>
-                            <ConfirmButton
-                              label="Delete"
-                              aria-label={`Delete ${r.name}`}
-                              title="Delete this API resource?"
-                              message={`Clients can no longer get tokens for “${r.name}” (invalid_target); tokens already issued work until they expire.`}
-                              confirmLabel="Delete API resource"
-                              onConfirm={() => remove(r)}
-                            />
-                          </Group>
-                        </Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
+              <ListTable
+                minWidth={880}
+                nativeScroll
+                striped
+                verticalSpacing="xs"
+                aria-label="API resources"
+                columns={['API', 'Scopes', 'Self-registered clients', 'Token lifetime', 'Created']}
+                scoped
+                actions
+              >
+                {data.api_resources.map((r) => (
+                  <Table.Tr key={r.id} data-resource-id={r.id}>
+                    <Table.Td maw={320}>
+                      <Stack gap={2}>
+                        <Text size="sm">{r.name}</Text>
+                        <CopyValue value={r.identifier} label={`the identifier of ${r.name}`} />
+                      </Stack>
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="sm">
+                        {r.scopes.length ? r.scopes.map((s) => s.name).join(', ') : '—'}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <Badge
+                        color={r.allow_dynamic_clients ? 'teal.9' : 'gray.7'}
+                        variant="filled"
+                        miw="max-content"
+                      >
+                        {r.allow_dynamic_clients ? 'Allowed' : 'Not allowed'}
+                      </Badge>
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="sm">
+                        {r.access_token_ttl_seconds === null
+                          ? "Project's"
+                          : `${r.access_token_ttl_seconds} s`}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="sm">{formatDate(r.created_at)}</Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <Group gap="xs" wrap="nowrap">
+                        <Button
+                          size="xs"
+                          variant="default"
+                          aria-label={`Edit ${r.name}`}
+                          onClick={() => setEditing(r)}
+                        >
+                          Edit
+                        </Button>
+                        <ConfirmButton
+                          label="Delete"
+                          aria-label={`Delete ${r.name}`}
+                          title="Delete this API resource?"
+                          message={`Clients can no longer get tokens for “${r.name}” (invalid_target); tokens already issued work until they expire.`}
+                          confirmLabel="Delete API resource"
+                          onConfirm={() => remove(r)}
+                        />
+                      </Group>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </ListTable>
               <Pager pagination={data.pagination} onPage={setPage} />
             </>
           )}
@@ -293,19 +287,16 @@ function ResourceForm({
   onSubmit: (v: Values) => void;
   onCancel: () => void;
 }) {
-  const [values, setValues] = useState<Values>(initial);
-  const set = <K extends keyof Values>(key: K, value: Values[K]) =>
-    setValues((v) => ({ ...v, [key]: value }));
+  const { values, set, errors, submit } = useFormValues(initial, {
+    error,
+    fields: FIELDS,
+    onSubmit,
+  });
   const setScope = (i: number, member: 'name' | 'description', value: string) =>
     set(
       'scopes',
       values.scopes.map((s, j) => (j === i ? { ...s, [member]: value } : s)),
     );
-  const errors = fieldErrors(error, FIELDS);
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    onSubmit(values);
-  };
   return (
     <form onSubmit={submit} noValidate>
       <Stack>
@@ -399,14 +390,7 @@ function ResourceForm({
           error={errors.fields.allow_dynamic_clients}
         />
         <FormProblem error={error} fields={FIELDS} title="The API resource was not saved" />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onCancel}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={busy}>
-            {submitLabel}
-          </Button>
-        </Group>
+        <FormActions onCancel={onCancel} submitLabel={submitLabel} busy={busy} />
       </Stack>
     </form>
   );

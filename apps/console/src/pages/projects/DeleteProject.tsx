@@ -1,17 +1,18 @@
 /**
- * Deleting a project (★, CONTRACT §13): its users, keys, clients and sessions go with it, so the
+ * Deleting a project (★, docs/api-contract.md §13): its users, keys, clients and sessions go with it, so the
  * admin types the project's name to confirm, and the control plane asks for a recent proof of
  * identity (the dialog for it opens in place, then the deletion is repeated). The console's own
  * project is refused (409), shown in the dialog.
  */
-import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { unwrap } from '../../api/clients';
 import { useAdminApi } from '../../auth/AuthContext';
 import { ReauthenticationCancelled, useReauthentication } from '../../auth/Reauthenticate';
-import { ProblemAlert } from '../../ui/ProblemAlert';
+import { ProblemAlert } from '@gatehouse/ui-shared';
+import { FormActions } from '../../ui/FormActions';
 
 export function DeleteProject({ project }: { project: { id: string; name: string } }) {
   const api = useAdminApi();
@@ -76,14 +77,13 @@ export function DeleteProject({ project }: { project: { id: string; name: string
               data-autofocus
             />
             <ProblemAlert error={error} title="The project was not deleted" />
-            <Group justify="flex-end">
-              <Button variant="default" onClick={close}>
-                Cancel
-              </Button>
-              <Button type="submit" color="red.9" disabled={!matches} loading={busy}>
-                Delete project
-              </Button>
-            </Group>
+            <FormActions
+              onCancel={close}
+              submitLabel="Delete project"
+              busy={busy}
+              disabled={!matches}
+              color="red.9"
+            />
           </Stack>
         </form>
       </Modal>

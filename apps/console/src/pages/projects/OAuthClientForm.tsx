@@ -1,19 +1,10 @@
-/** The members of an OAuth client of a project's OpenID Connect provider (docs/api-contract.md §15), with the server's field errors under each. */
-import {
-  Button,
-  Checkbox,
-  Group,
-  NativeSelect,
-  Radio,
-  Stack,
-  Textarea,
-  TextInput,
-} from '@mantine/core';
-import { useState, type FormEvent } from 'react';
+/** The members of an OAuth client of a project's OpenID Connect provider (docs/api-contract.md §11), with the server's field errors under each. */
+import { Checkbox, NativeSelect, Radio, Stack, Textarea, TextInput } from '@mantine/core';
 import type { components } from '../../api/control-plane';
-import { fieldErrors } from '../../api/problem';
+import { FormActions } from '../../ui/FormActions';
 import { FormProblem } from '../../ui/FormProblem';
 import { lines } from '../../ui/format';
+import { useFormValues } from '../../ui/useFormValues';
 
 type Create = components['schemas']['CreateOAuthClientDto'];
 type Client = components['schemas']['OAuthClientResponse'];
@@ -150,14 +141,11 @@ export function OAuthClientForm({
   onSubmit: (values: OAuthClientValues) => void;
   onCancel: () => void;
 }) {
-  const [values, setValues] = useState<OAuthClientValues>(initial);
-  const set = <K extends keyof OAuthClientValues>(key: K, value: OAuthClientValues[K]) =>
-    setValues((v) => ({ ...v, [key]: value }));
-  const errors = fieldErrors(error, CLIENT_FIELDS);
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    onSubmit(values);
-  };
+  const { values, set, errors, submit } = useFormValues(initial, {
+    error,
+    fields: CLIENT_FIELDS,
+    onSubmit,
+  });
   return (
     <form onSubmit={submit} noValidate>
       <Stack>
@@ -212,31 +200,21 @@ export function OAuthClientForm({
           onChange={(e) => set('postLogoutRedirectUris', e.currentTarget.value)}
           error={errors.fields.post_logout_redirect_uris}
         />
-        <Checkbox.Group
+        <CheckboxList
           label="Grant types"
+          options={GRANT_TYPES}
           value={values.grantTypes}
           onChange={(v) => set('grantTypes', v)}
           error={errors.fields.grant_types}
-        >
-          <Stack gap="xs" mt="xs">
-            {GRANT_TYPES.map((g) => (
-              <Checkbox key={g.value} value={g.value} label={g.label} />
-            ))}
-          </Stack>
-        </Checkbox.Group>
-        <Checkbox.Group
+        />
+        <CheckboxList
           label="Scopes"
           description="What the app may ask for, and the claims each gives"
+          options={SCOPES}
           value={values.scopes}
           onChange={(v) => set('scopes', v)}
           error={errors.fields.scopes}
-        >
-          <Stack gap="xs" mt="xs">
-            {SCOPES.map((s) => (
-              <Checkbox key={s.value} value={s.value} label={s.label} />
-            ))}
-          </Stack>
-        </Checkbox.Group>
+        />
         <Checkbox
           label="First-party app"
           description="Your own app: users are not asked for consent"
@@ -271,15 +249,31 @@ export function OAuthClientForm({
           error={errors.fields.require_pushed_authorization_requests}
         />
         <FormProblem error={error} fields={CLIENT_FIELDS} title="The client was not saved" />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onCancel}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={busy}>
-            {submitLabel}
-          </Button>
-        </Group>
+        <FormActions onCancel={onCancel} submitLabel={submitLabel} busy={busy} />
       </Stack>
     </form>
+  );
+}
+
+/** A group of checkboxes, one an option, stacked under the group's label. */
+function CheckboxList<T extends string>({
+  options,
+  ...group
+}: {
+  label: string;
+  description?: string;
+  options: readonly { value: T; label: string }[];
+  value: T[];
+  onChange: (value: T[]) => void;
+  error: string | undefined;
+}) {
+  return (
+    <Checkbox.Group {...group}>
+      <Stack gap="xs" mt="xs">
+        {options.map((o) => (
+          <Checkbox key={o.value} value={o.value} label={o.label} />
+        ))}
+      </Stack>
+    </Checkbox.Group>
   );
 }

@@ -13,22 +13,22 @@ import {
   Switch,
   Table,
   Text,
-  VisuallyHidden,
 } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { unwrap } from '../../api/clients';
 import type { components } from '../../api/control-plane';
-import { fieldErrors } from '../../api/problem';
+import { fieldErrors } from '@gatehouse/ui-shared';
 import { useAdminApi, useAuth } from '../../auth/AuthContext';
+import { ListTable } from '../../ui/ListTable';
 import { ConfirmButton } from '../../ui/ConfirmButton';
 import { CopyValue } from '../../ui/CopyValue';
 import { DetailGrid } from '../../ui/DetailGrid';
-import { FormProblem } from '../../ui/FormProblem';
 import { formatDate } from '../../ui/format';
 import { Pager } from '../../ui/Pager';
 import { QueryState } from '../../ui/QueryState';
 import { SecretOnce } from '../../ui/SecretOnce';
+import { SaveFooter } from '../../ui/SaveFooter';
 import { Section } from '../../ui/Section';
 import { useListParams } from '../../ui/useListParams';
 import { ApiResourcesSection } from './ApiResourcesSection';
@@ -181,21 +181,14 @@ function Provider({ project, issuer }: { project: Project; issuer: string }) {
               onChange={(e) => setDynamic(e.currentTarget.checked)}
               error={errors.fields['settings.oidc.dynamic_registration']}
             />
-            <FormProblem
+            <SaveFooter
               error={save.error}
               fields={OIDC_FIELDS}
-              title="The OpenID Connect settings were not saved"
+              problemTitle="The OpenID Connect settings were not saved"
+              label="Save OpenID Connect settings"
+              busy={save.isPending}
+              saved={save.isSuccess && !save.isPending}
             />
-            {save.isSuccess && !save.isPending && (
-              <Text size="sm" role="status">
-                Saved.
-              </Text>
-            )}
-            <Group>
-              <Button type="submit" loading={save.isPending}>
-                Save OpenID Connect settings
-              </Button>
-            </Group>
           </Stack>
         </form>
       </Stack>
@@ -307,102 +300,95 @@ function Clients({ projectId }: { projectId: string }) {
         >
           {(data) => (
             <>
-              <Table.ScrollContainer minWidth={880} type="native">
-                <Table striped verticalSpacing="xs" aria-label="OAuth clients">
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th scope="col">Client</Table.Th>
-                      <Table.Th scope="col">Type</Table.Th>
-                      <Table.Th scope="col">Grant types</Table.Th>
-                      <Table.Th scope="col">Redirect URIs</Table.Th>
-                      <Table.Th scope="col">Created</Table.Th>
-                      <Table.Th scope="col">
-                        <VisuallyHidden>Actions</VisuallyHidden>
-                      </Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {data.oauth_clients.map((c) => (
-                      <Table.Tr key={c.client_id} data-client-id={c.client_id}>
-                        <Table.Td>
-                          <Stack gap={4}>
-                            <Text size="sm">
-                              {c.name}
-                              {c.first_party && (
-                                <Text span size="xs" c="dimmed">
-                                  {' '}
-                                  · first-party
-                                </Text>
-                              )}
-                            </Text>
-                            <CopyValue
-                              value={c.client_id}
-                              label={`the client ID of ${c.name}`}
-                              nowrap
-                            />
-                          </Stack>
-                        </Table.Td>
-                        <Table.Td>
-                          <Badge
-                            color={c.public ? 'indigo.9' : 'teal.9'}
-                            variant="filled"
-                            miw="max-content"
-                            title={AUTH_METHOD_LABELS[c.token_endpoint_auth_method]}
-                          >
-                            {typeLabel(c)}
-                          </Badge>
-                        </Table.Td>
-                        <Table.Td>
-                          <Text size="sm">{c.grant_types.join(', ')}</Text>
-                        </Table.Td>
-                        <Table.Td maw={280}>
-                          {c.redirect_uris.length === 0 ? (
-                            '—'
-                          ) : (
-                            <Text size="sm" style={{ wordBreak: 'break-all' }}>
-                              {c.redirect_uris[0]}
-                              {c.redirect_uris.length > 1 && ` (+${c.redirect_uris.length - 1})`}
+              <ListTable
+                minWidth={880}
+                nativeScroll
+                striped
+                verticalSpacing="xs"
+                aria-label="OAuth clients"
+                columns={['Client', 'Type', 'Grant types', 'Redirect URIs', 'Created']}
+                scoped
+                actions
+              >
+                {data.oauth_clients.map((c) => (
+                  <Table.Tr key={c.client_id} data-client-id={c.client_id}>
+                    <Table.Td>
+                      <Stack gap={4}>
+                        <Text size="sm">
+                          {c.name}
+                          {c.first_party && (
+                            <Text span size="xs" c="dimmed">
+                              {' '}
+                              · first-party
                             </Text>
                           )}
-                        </Table.Td>
-                        <Table.Td>
-                          <Text size="sm">{formatDate(c.created_at)}</Text>
-                        </Table.Td>
-                        <Table.Td>
-                          <Group gap="xs" wrap="nowrap">
-                            <Button
-                              size="xs"
-                              variant="default"
-                              aria-label={`Edit ${c.name}`}
-                              onClick={() => setEditing(c)}
-                            >
-                              Edit
-                            </Button>
-                            {!c.public && (
-                              <ConfirmButton
-                                label="Rotate secret"
-                                aria-label={`Rotate secret of ${c.name}`}
-                                title="Rotate this client's secret?"
-                                message={`The current secret of “${c.name}” stops working at once: the app cannot sign users in until it has the new one, shown next (once).`}
-                                confirmLabel="Rotate secret"
-                                onConfirm={() => rotate(c)}
-                              />
-                            )}
-                            <ConfirmButton
-                              label="Delete"
-                              aria-label={`Delete ${c.name}`}
-                              title="Delete this client?"
-                              message={`“${c.name}” can no longer sign users in, and the grants users gave it are deleted with it. This cannot be undone.`}
-                              confirmLabel="Delete client"
-                              onConfirm={() => remove(c)}
-                            />
-                          </Group>
-                        </Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
+                        </Text>
+                        <CopyValue
+                          value={c.client_id}
+                          label={`the client ID of ${c.name}`}
+                          nowrap
+                        />
+                      </Stack>
+                    </Table.Td>
+                    <Table.Td>
+                      <Badge
+                        color={c.public ? 'indigo.9' : 'teal.9'}
+                        variant="filled"
+                        miw="max-content"
+                        title={AUTH_METHOD_LABELS[c.token_endpoint_auth_method]}
+                      >
+                        {typeLabel(c)}
+                      </Badge>
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="sm">{c.grant_types.join(', ')}</Text>
+                    </Table.Td>
+                    <Table.Td maw={280}>
+                      {c.redirect_uris.length === 0 ? (
+                        '—'
+                      ) : (
+                        <Text size="sm" style={{ wordBreak: 'break-all' }}>
+                          {c.redirect_uris[0]}
+                          {c.redirect_uris.length > 1 && ` (+${c.redirect_uris.length - 1})`}
+                        </Text>
+                      )}
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="sm">{formatDate(c.created_at)}</Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <Group gap="xs" wrap="nowrap">
+                        <Button
+                          size="xs"
+                          variant="default"
+                          aria-label={`Edit ${c.name}`}
+                          onClick={() => setEditing(c)}
+                        >
+                          Edit
+                        </Button>
+                        {!c.public && (
+                          <ConfirmButton
+                            label="Rotate secret"
+                            aria-label={`Rotate secret of ${c.name}`}
+                            title="Rotate this client's secret?"
+                            message={`The current secret of “${c.name}” stops working at once: the app cannot sign users in until it has the new one, shown next (once).`}
+                            confirmLabel="Rotate secret"
+                            onConfirm={() => rotate(c)}
+                          />
+                        )}
+                        <ConfirmButton
+                          label="Delete"
+                          aria-label={`Delete ${c.name}`}
+                          title="Delete this client?"
+                          message={`“${c.name}” can no longer sign users in, and the grants users gave it are deleted with it. This cannot be undone.`}
+                          confirmLabel="Delete client"
+                          onConfirm={() => remove(c)}
+                        />
+                      </Group>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </ListTable>
               <Pager pagination={data.pagination} onPage={setPage} />
             </>
           )}

@@ -1,4 +1,4 @@
-/** One project: its settings, social sign-in providers (write-only secrets), OpenID Connect provider and clients, API keys and signing keys. */
+/** One project: its settings, social sign-in providers (write-only secrets), OpenID Connect provider and clients, roles and permissions, API keys and signing keys. */
 import {
   Anchor,
   Badge,
@@ -19,24 +19,26 @@ import {
   TextInput,
   Textarea,
   Title,
-  VisuallyHidden,
 } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState, type FormEvent } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import type { components } from '../../api/control-plane';
 import { unwrap } from '../../api/clients';
-import { fieldErrors } from '../../api/problem';
+import { fieldErrors } from '@gatehouse/ui-shared';
 import { useAdminApi, useAuth } from '../../auth/AuthContext';
+import { ListTable } from '../../ui/ListTable';
 import { ConfirmButton } from '../../ui/ConfirmButton';
 import { CopyValue } from '../../ui/CopyValue';
 import { DetailGrid } from '../../ui/DetailGrid';
 import { FormProblem } from '../../ui/FormProblem';
 import { formatDate, lines } from '../../ui/format';
 import { PageTitle } from '../../ui/PageTitle';
+import { SaveFooter } from '../../ui/SaveFooter';
 import { QueryState } from '../../ui/QueryState';
 import { SecretOnce } from '../../ui/SecretOnce';
 import { DeleteProject } from './DeleteProject';
+import RolesPanel from './RolesPanel';
 
 type Project = components['schemas']['ProjectResponse'];
 type ProvidersBody = components['schemas']['OAuthProvidersDto'];
@@ -50,7 +52,7 @@ const PROVIDER_LABELS: Record<ProviderName, string> = {
 };
 // The OpenID Connect tab (its forms and the clients list) loads when it is first opened.
 const OidcPanel = lazy(() => import('./OidcPanel'));
-const TABS = ['settings', 'providers', 'oidc', 'api-keys', 'signing-keys'] as const;
+const TABS = ['settings', 'providers', 'oidc', 'roles', 'api-keys', 'signing-keys'] as const;
 type Tab = (typeof TABS)[number];
 
 /** The open tab in the URL (`?tab=oidc`), so a link, a reload or back opens the same tab; another tab starts on page 1. */
@@ -113,6 +115,7 @@ export default function ProjectPage() {
               <Tabs.Tab value="settings">Settings</Tabs.Tab>
               <Tabs.Tab value="providers">Social sign-in</Tabs.Tab>
               <Tabs.Tab value="oidc">OpenID Connect</Tabs.Tab>
+              <Tabs.Tab value="roles">Roles and permissions</Tabs.Tab>
               <Tabs.Tab value="api-keys">API keys</Tabs.Tab>
               <Tabs.Tab value="signing-keys">Signing keys</Tabs.Tab>
             </Tabs.List>
@@ -132,6 +135,9 @@ export default function ProjectPage() {
               >
                 <OidcPanel project={p} />
               </Suspense>
+            </Tabs.Panel>
+            <Tabs.Panel value="roles">
+              <RolesPanel projectId={p.id} />
             </Tabs.Panel>
             <Tabs.Panel value="api-keys">
               <ApiKeys projectId={p.id} />
@@ -155,6 +161,7 @@ const SETTINGS_FIELDS = [
   'settings.rp_name',
   'settings.access_token_ttl_seconds',
   'settings.require_email_verification',
+  'settings.organizations',
 ] as const;
 
 function SettingsForm({ project }: { project: Project }) {
@@ -169,12 +176,15 @@ function SettingsForm({ project }: { project: Project }) {
   const [rpName, setRpName] = useState(s.rp_name ?? '');
   const [ttl, setTtl] = useState<number | string>(s.access_token_ttl_seconds);
   const [requireVerification, setRequireVerification] = useState(s.require_email_verification);
+  const [userOrganizations, setUserOrganizations] = useState(
+    s.organizations?.allow_user_create === true,
+  );
   const save = useMutation({
     // Only what the admin changed is sent, so the audit log's `data.changes` lists those fields only.
     mutationFn: () => {
       const same = (a: unknown, b: unknown) =>
         JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
-      const settings = Object.fromEntries(
+      const settings: Record<string, unknown> = Object.fromEntries(
         Object.entries({
           default_redirect_url: defaultRedirect.trim() || null,
           rp_id: rpId.trim() || null,
@@ -183,6 +193,8 @@ function SettingsForm({ project }: { project: Project }) {
           require_email_verification: requireVerification,
         }).filter(([key, value]) => !same(value, s[key as keyof typeof s])),
       );
+      if (userOrganizations !== (s.organizations?.allow_user_create === true))
+        settings.organizations = { allow_user_create: userOrganizations };
       const body = {
         ...(name.trim() !== project.name && { name: name.trim() }),
         ...(!same(lines(origins), project.allowed_origins) && { allowed_origins: lines(origins) }),
@@ -270,21 +282,21 @@ function SettingsForm({ project }: { project: Project }) {
           onChange={(e) => setRequireVerification(e.currentTarget.checked)}
           error={errors.fields['settings.require_email_verification']}
         />
-        <FormProblem
+        <Switch
+          label="Let users create organizations"
+          description="Signed-in users may create an organization and become its admin (POST /v1/auth/organizations); otherwise only admins create them"
+          checked={userOrganizations}
+          onChange={(e) => setUserOrganizations(e.currentTarget.checked)}
+          error={errors.fields['settings.organizations']}
+        />
+        <SaveFooter
           error={save.error}
           fields={SETTINGS_FIELDS}
-          title="The settings were not saved"
+          problemTitle="The settings were not saved"
+          label="Save settings"
+          busy={save.isPending}
+          saved={save.isSuccess && !save.isPending}
         />
-        {save.isSuccess && !save.isPending && (
-          <Text size="sm" role="status">
-            Saved.
-          </Text>
-        )}
-        <Group>
-          <Button type="submit" loading={save.isPending}>
-            Save settings
-          </Button>
-        </Group>
       </Stack>
     </form>
   );
@@ -477,17 +489,14 @@ function ProvidersForm({ project }: { project: Project }) {
             </Paper>
           );
         })}
-        <FormProblem error={save.error} fields={fieldNames} title="The providers were not saved" />
-        {save.isSuccess && !save.isPending && (
-          <Text size="sm" role="status">
-            Saved.
-          </Text>
-        )}
-        <Group>
-          <Button type="submit" loading={save.isPending}>
-            Save providers
-          </Button>
-        </Group>
+        <SaveFooter
+          error={save.error}
+          fields={fieldNames}
+          problemTitle="The providers were not saved"
+          label="Save providers"
+          busy={save.isPending}
+          saved={save.isSuccess && !save.isPending}
+        />
       </Stack>
     </form>
   );
@@ -562,43 +571,33 @@ function ApiKeys({ projectId }: { projectId: string }) {
         empty="No API keys: server-side code uses one instead of the publishable key."
       >
         {(data) => (
-          <Table.ScrollContainer minWidth={560}>
-            <Table striped>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Name</Table.Th>
-                  <Table.Th>Prefix</Table.Th>
-                  <Table.Th>Created</Table.Th>
-                  <Table.Th>Last used</Table.Th>
-                  <Table.Th>
-                    <VisuallyHidden>Actions</VisuallyHidden>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {data.api_keys.map((k) => (
-                  <Table.Tr key={k.id}>
-                    <Table.Td>{k.name}</Table.Td>
-                    <Table.Td>
-                      <Code>{k.key_prefix}…</Code>
-                    </Table.Td>
-                    <Table.Td>{formatDate(k.created_at)}</Table.Td>
-                    <Table.Td>{formatDate(k.last_used_at)}</Table.Td>
-                    <Table.Td>
-                      <ConfirmButton
-                        label="Revoke"
-                        aria-label={`Revoke API key ${k.name}`}
-                        title="Revoke this API key?"
-                        message={`Requests made with “${k.name}” will be refused at once. This cannot be undone.`}
-                        confirmLabel="Revoke key"
-                        onConfirm={() => revoke(k.id)}
-                      />
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <ListTable
+            minWidth={560}
+            striped
+            columns={['Name', 'Prefix', 'Created', 'Last used']}
+            actions
+          >
+            {data.api_keys.map((k) => (
+              <Table.Tr key={k.id}>
+                <Table.Td>{k.name}</Table.Td>
+                <Table.Td>
+                  <Code>{k.key_prefix}…</Code>
+                </Table.Td>
+                <Table.Td>{formatDate(k.created_at)}</Table.Td>
+                <Table.Td>{formatDate(k.last_used_at)}</Table.Td>
+                <Table.Td>
+                  <ConfirmButton
+                    label="Revoke"
+                    aria-label={`Revoke API key ${k.name}`}
+                    title="Revoke this API key?"
+                    message={`Requests made with “${k.name}” will be refused at once. This cannot be undone.`}
+                    confirmLabel="Revoke key"
+                    onConfirm={() => revoke(k.id)}
+                  />
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </ListTable>
         )}
       </QueryState>
     </Stack>
@@ -662,49 +661,39 @@ function SigningKeys({ projectId }: { projectId: string }) {
         isEmpty={(d) => d.signing_keys.length === 0}
       >
         {(data) => (
-          <Table.ScrollContainer minWidth={560}>
-            <Table striped>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Key ID</Table.Th>
-                  <Table.Th>Algorithm</Table.Th>
-                  <Table.Th>Status</Table.Th>
-                  <Table.Th>Created</Table.Th>
-                  <Table.Th>
-                    <VisuallyHidden>Actions</VisuallyHidden>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {data.signing_keys.map((k) => (
-                  <Table.Tr key={k.id} data-testid={`signing-key-${k.status}`}>
-                    <Table.Td>
-                      <CopyValue value={k.id} label={`the signing key ID ${k.id}`} nowrap />
-                    </Table.Td>
-                    <Table.Td>{k.algorithm}</Table.Td>
-                    <Table.Td>
-                      <Badge color={KEY_COLORS[k.status] ?? 'gray'} variant="filled">
-                        {k.status}
-                      </Badge>
-                    </Table.Td>
-                    <Table.Td>{formatDate(k.created_at)}</Table.Td>
-                    <Table.Td>
-                      {k.status !== 'revoked' && k.status !== 'active' && (
-                        <ConfirmButton
-                          label="Revoke"
-                          aria-label={`Revoke signing key ${k.id}`}
-                          title="Revoke this signing key?"
-                          message="Tokens it signed are refused at once, even those not yet expired."
-                          confirmLabel="Revoke key"
-                          onConfirm={() => revoke(k.id)}
-                        />
-                      )}
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <ListTable
+            minWidth={560}
+            striped
+            columns={['Key ID', 'Algorithm', 'Status', 'Created']}
+            actions
+          >
+            {data.signing_keys.map((k) => (
+              <Table.Tr key={k.id} data-testid={`signing-key-${k.status}`}>
+                <Table.Td>
+                  <CopyValue value={k.id} label={`the signing key ID ${k.id}`} nowrap />
+                </Table.Td>
+                <Table.Td>{k.algorithm}</Table.Td>
+                <Table.Td>
+                  <Badge color={KEY_COLORS[k.status] ?? 'gray'} variant="filled">
+                    {k.status}
+                  </Badge>
+                </Table.Td>
+                <Table.Td>{formatDate(k.created_at)}</Table.Td>
+                <Table.Td>
+                  {k.status !== 'revoked' && k.status !== 'active' && (
+                    <ConfirmButton
+                      label="Revoke"
+                      aria-label={`Revoke signing key ${k.id}`}
+                      title="Revoke this signing key?"
+                      message="Tokens it signed are refused at once, even those not yet expired."
+                      confirmLabel="Revoke key"
+                      onConfirm={() => revoke(k.id)}
+                    />
+                  )}
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </ListTable>
         )}
       </QueryState>
     </Stack>

@@ -15,8 +15,10 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { unwrap } from '../../api/clients';
-import { fieldErrors } from '../../api/problem';
+import { fieldErrors } from '@gatehouse/ui-shared';
 import { useAdminApi } from '../../auth/AuthContext';
+import { ListTable } from '../../ui/ListTable';
+import { FormActions } from '../../ui/FormActions';
 import { FormProblem } from '../../ui/FormProblem';
 import { formatDate, lines } from '../../ui/format';
 import { PageTitle } from '../../ui/PageTitle';
@@ -62,39 +64,33 @@ export default function ProjectsPage() {
       >
         {(data) => (
           <>
-            <Table.ScrollContainer minWidth={560}>
-              <Table striped highlightOnHover>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Name</Table.Th>
-                    <Table.Th>Publishable key</Table.Th>
-                    <Table.Th>Created</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {data.projects.map((p) => (
-                    <Table.Tr key={p.id}>
-                      <Table.Td>
-                        <Anchor component={Link} to={`/projects/${p.id}`}>
-                          {p.name}
-                        </Anchor>
-                        {p.allowed_origins.length === 0 && (
-                          <Badge ml="xs" size="xs" color="gray" variant="light">
-                            no origins
-                          </Badge>
-                        )}
-                      </Table.Td>
-                      <Table.Td>
-                        <Text size="sm" ff="monospace">
-                          {p.publishable_key}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td>{formatDate(p.created_at)}</Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+            <ListTable
+              minWidth={560}
+              striped
+              highlightOnHover
+              columns={['Name', 'Publishable key', 'Created']}
+            >
+              {data.projects.map((p) => (
+                <Table.Tr key={p.id}>
+                  <Table.Td>
+                    <Anchor component={Link} to={`/projects/${p.id}`}>
+                      {p.name}
+                    </Anchor>
+                    {p.allowed_origins.length === 0 && (
+                      <Badge ml="xs" size="xs" color="gray" variant="light">
+                        no origins
+                      </Badge>
+                    )}
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm" ff="monospace">
+                      {p.publishable_key}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>{formatDate(p.created_at)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </ListTable>
             <Pager pagination={data.pagination} onPage={setPage} />
           </>
         )}
@@ -178,14 +174,7 @@ function CreateProjectForm({ onCancel }: { onCancel: () => void }) {
           fields={CREATE_FIELDS}
           title="The project was not created"
         />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onCancel}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={create.isPending}>
-            Create project
-          </Button>
-        </Group>
+        <FormActions onCancel={onCancel} submitLabel="Create project" busy={create.isPending} />
       </Stack>
     </form>
   );

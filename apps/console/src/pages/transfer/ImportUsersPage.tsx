@@ -1,5 +1,5 @@
 /**
- * Users → Import users: an NDJSON file (CONTRACT §12, docs/migration.md) into one project, with the
+ * Users → Import users: an NDJSON file (docs/api-contract.md §12, docs/migration.md) into one project, with the
  * import's options. The file is read as a stream and sent in batches of whole lines (import-batches),
  * so the counts grow while it goes and the per-line report at the end names the file's own line
  * numbers. An import that may overwrite credentials (`on_conflict=update`) needs a recent proof of
@@ -30,8 +30,9 @@ import { Link } from 'react-router-dom';
 import { unwrap } from '../../api/clients';
 import { useAdminApi } from '../../auth/AuthContext';
 import { ReauthenticationCancelled, useReauthentication } from '../../auth/Reauthenticate';
+import { ListTable } from '../../ui/ListTable';
 import { PageTitle } from '../../ui/PageTitle';
-import { ProblemAlert } from '../../ui/ProblemAlert';
+import { ProblemAlert } from '@gatehouse/ui-shared';
 import { ProjectSelect } from '../../ui/ProjectSelect';
 import {
   lineBatches,
@@ -330,42 +331,37 @@ export default function ImportUsersPage() {
                     ? `The first ${run.report.errors.length.toLocaleString('en')} of ${(counts.rejected + counts.conflicts).toLocaleString('en')} problems; nothing of these lines was written, the other lines went in.`
                     : 'Nothing of these lines was written; the other lines went in.'}
                 </Text>
-                <Table.ScrollContainer minWidth={640}>
-                  <Table striped verticalSpacing="xs" aria-label="Lines not imported">
-                    <Table.Thead>
-                      <Table.Tr>
-                        <Table.Th>Line</Table.Th>
-                        <Table.Th>Problem</Table.Th>
-                        <Table.Th>Detail</Table.Th>
-                      </Table.Tr>
-                    </Table.Thead>
-                    <Table.Tbody>
-                      {run.report.errors.map((e, i) => (
-                        <Table.Tr key={`${e.line}-${i}`}>
-                          <Table.Td>{e.line}</Table.Td>
-                          <Table.Td>
-                            <Badge
-                              variant="light"
-                              color={e.type === 'conflict' ? 'yellow' : 'red'}
-                              style={{ textTransform: 'none' }}
-                            >
-                              {e.type}
-                            </Badge>
-                          </Table.Td>
-                          <Table.Td>
-                            <Text size="sm">{e.detail}</Text>
-                            {e.errors &&
-                              Object.entries(e.errors).map(([field, messages]) => (
-                                <Text size="sm" key={field}>
-                                  <Code>{field}</Code> {messages.join('; ')}
-                                </Text>
-                              ))}
-                          </Table.Td>
-                        </Table.Tr>
-                      ))}
-                    </Table.Tbody>
-                  </Table>
-                </Table.ScrollContainer>
+                <ListTable
+                  minWidth={640}
+                  striped
+                  verticalSpacing="xs"
+                  aria-label="Lines not imported"
+                  columns={['Line', 'Problem', 'Detail']}
+                >
+                  {run.report.errors.map((e, i) => (
+                    <Table.Tr key={`${e.line}-${i}`}>
+                      <Table.Td>{e.line}</Table.Td>
+                      <Table.Td>
+                        <Badge
+                          variant="light"
+                          color={e.type === 'conflict' ? 'yellow' : 'red'}
+                          style={{ textTransform: 'none' }}
+                        >
+                          {e.type}
+                        </Badge>
+                      </Table.Td>
+                      <Table.Td>
+                        <Text size="sm">{e.detail}</Text>
+                        {e.errors &&
+                          Object.entries(e.errors).map(([field, messages]) => (
+                            <Text size="sm" key={field}>
+                              <Code>{field}</Code> {messages.join('; ')}
+                            </Text>
+                          ))}
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </ListTable>
               </>
             )}
           </Stack>

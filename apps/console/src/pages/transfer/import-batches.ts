@@ -1,7 +1,7 @@
 /**
  * An NDJSON file sent to `POST /v1/admin/projects/{id}/users/import` in batches of lines, so the
  * console can show what the import did so far: the control plane answers one report per request
- * (CONTRACT §12), not a stream of progress. Each batch is whole lines; its report's line numbers
+ * (docs/api-contract.md §12), not a stream of progress. Each batch is whole lines; its report's line numbers
  * are moved by the lines before it, so the merged report names the file's own line numbers
  * (from 1, blank lines counted, as the API counts them).
  */

@@ -1,5 +1,5 @@
 /**
- * "Create user" on the users list (CONTRACT §13): a project, an email, optionally a username, and
+ * "Create user" on the users list (docs/api-contract.md §13): a project, an email, optionally a username, and
  * how the user gets in — a password the admin sets, a set-password invitation mail, or neither
  * (a magic link, a social sign-in or a reset later). The server's field errors (problem details'
  * `errors`, a 409 naming the field) land on their fields; the new user's page opens.
@@ -18,7 +18,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { unwrap } from '../../api/clients';
-import { ApiProblem, fieldErrors } from '../../api/problem';
+import { ApiProblem, fieldErrors } from '@gatehouse/ui-shared';
 import { useAdminApi } from '../../auth/AuthContext';
 import { FormProblem } from '../../ui/FormProblem';
 import { ProjectSelect } from '../../ui/ProjectSelect';

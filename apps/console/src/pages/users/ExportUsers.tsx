@@ -9,20 +9,9 @@ import { useState } from 'react';
 import { unwrap } from '../../api/clients';
 import { useAdminApi } from '../../auth/AuthContext';
 import { ReauthenticationCancelled, useReauthentication } from '../../auth/Reauthenticate';
-import { ProblemAlert } from '../../ui/ProblemAlert';
+import { ProblemAlert } from '@gatehouse/ui-shared';
+import { downloadBlob } from '../../ui/download';
 import { ProjectSelect } from '../../ui/ProjectSelect';
-
-/** Hands a blob to the browser as a download. */
-function download(blob: Blob, name: string): void {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
 
 export function ExportUsersButton({ projectId }: { projectId: string | null }) {
   const api = useAdminApi();
@@ -104,7 +93,7 @@ export function ExportUsersButton({ projectId }: { projectId: string | null }) {
                 setError(null);
                 withProof(() => exportUsers(project))
                   .then((blob) => {
-                    download(blob, `users-${project}.ndjson`);
+                    downloadBlob(blob, `users-${project}.ndjson`);
                     close();
                   })
                   .catch((err: unknown) => {

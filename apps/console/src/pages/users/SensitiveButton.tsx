@@ -1,5 +1,5 @@
 /**
- * A ★ action of CONTRACT §13 (remove a factor, reset MFA) behind a confirmation dialog: when the
+ * A ★ action of docs/api-contract.md §13 (remove a factor, reset MFA) behind a confirmation dialog: when the
  * control plane answers 403 `reauthentication-required`, the confirmation steps aside for the
  * "Confirm it's you" dialog (useReauthentication) and the action is repeated once the admin has
  * proved their identity; a cancelled proof closes both, the action not done.

@@ -1,5 +1,5 @@
 /**
- * "Sign in as user" (impersonation, CONTRACT §13 ★): the admin gives a reason (kept in the audit
+ * "Sign in as user" (impersonation, docs/api-contract.md §13 ★): the admin gives a reason (kept in the audit
  * log) and picks where to land among the project's registered redirect URLs; the control plane
  * answers a one-time link (60 s, single use) that the admin opens in a new tab. The session it
  * starts is the user's, marked with the admin as `act` (15-minute tokens, an hour at most), and
@@ -20,9 +20,10 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { unwrap } from '../../api/clients';
-import { fieldErrors } from '../../api/problem';
+import { fieldErrors } from '@gatehouse/ui-shared';
 import { useAdminApi } from '../../auth/AuthContext';
 import { ReauthenticationCancelled, useReauthentication } from '../../auth/Reauthenticate';
+import { FormActions } from '../../ui/FormActions';
 import { FormProblem } from '../../ui/FormProblem';
 
 const FIELDS = ['reason', 'redirect_url'] as const;
@@ -182,14 +183,12 @@ function SignInAsUserForm({
             </Alert>
           )}
         <FormProblem error={failed} fields={FIELDS} title="Could not create the link" />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={link.isPending} disabled={!reason.trim()}>
-            Create sign-in link
-          </Button>
-        </Group>
+        <FormActions
+          onCancel={onClose}
+          submitLabel="Create sign-in link"
+          busy={link.isPending}
+          disabled={!reason.trim()}
+        />
       </Stack>
     </form>
   );

@@ -11,6 +11,7 @@ import { Link } from 'react-router-dom';
 import { unwrap } from '../../api/clients';
 import type { components } from '../../api/control-plane';
 import { useAdminApi } from '../../auth/AuthContext';
+import { ListTable } from '../../ui/ListTable';
 import { factorName } from '../../ui/factor-names';
 import { formatDate } from '../../ui/format';
 import { Pager } from '../../ui/Pager';
@@ -50,7 +51,7 @@ const ACTIONS: Record<string, string> = {
   'invitation.accepted': 'Invitation accepted',
 };
 
-/** A sign-in failure's reason word (CONTRACT §13) or the passkey and social sign-in cause beside it (`error`). */
+/** A sign-in failure's reason word (docs/api-contract.md §13) or the passkey and social sign-in cause beside it (`error`). */
 const REASONS: Record<string, string> = {
   invalid_credentials: 'wrong password or unknown account',
   disabled: 'the account is disabled',
@@ -114,7 +115,7 @@ function details(e: AuditEvent): ReactNode {
   const parts: ReactNode[] = [];
   const method = str(d.method) ?? (isRecord(d.session) ? str(d.session.method) : null);
   if (e.action === 'user.sign_in_failed') {
-    // The passkey and social sign-in causes (`error`) say more than CONTRACT §13's word (`reason`).
+    // The passkey and social sign-in causes (`error`) say more than docs/api-contract.md §13's word (`reason`).
     const reason = str(d.error) ?? str(d.reason);
     const factor = str(d.factor);
     parts.push(
@@ -279,51 +280,43 @@ export function UserActivity({
     >
       {(data) => (
         <>
-          <Table.ScrollContainer minWidth={860}>
-            <Table striped verticalSpacing="xs" aria-label="Activity">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>When</Table.Th>
-                  <Table.Th>What</Table.Th>
-                  <Table.Th>Details</Table.Th>
-                  <Table.Th>By</Table.Th>
-                  <Table.Th>IP address</Table.Th>
-                  <Table.Th>Device</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {data.events.map((e) => (
-                  <Table.Tr key={e.id} data-action={e.action}>
-                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(e.created_at)}</Table.Td>
-                    <Table.Td>
-                      <Text size="sm" fw={500}>
-                        {ACTIONS[e.action] ?? e.action}
+          <ListTable
+            minWidth={860}
+            striped
+            verticalSpacing="xs"
+            aria-label="Activity"
+            columns={['When', 'What', 'Details', 'By', 'IP address', 'Device']}
+          >
+            {data.events.map((e) => (
+              <Table.Tr key={e.id} data-action={e.action}>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(e.created_at)}</Table.Td>
+                <Table.Td>
+                  <Text size="sm" fw={500}>
+                    {ACTIONS[e.action] ?? e.action}
+                  </Text>
+                  <Text size="xs" c="dimmed" ff="monospace">
+                    {e.action}
+                  </Text>
+                </Table.Td>
+                <Table.Td maw={340}>{details(e)}</Table.Td>
+                <Table.Td>
+                  <Actor event={e} userId={userId} />
+                </Table.Td>
+                <Table.Td>{e.ip_address ?? '—'}</Table.Td>
+                <Table.Td>
+                  {e.user_agent ? (
+                    <Tooltip label={e.user_agent} multiline w={320} withinPortal>
+                      <Text size="sm" tabIndex={0} style={{ cursor: 'help' }}>
+                        {describeDevice(e.user_agent)}
                       </Text>
-                      <Text size="xs" c="dimmed" ff="monospace">
-                        {e.action}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td maw={340}>{details(e)}</Table.Td>
-                    <Table.Td>
-                      <Actor event={e} userId={userId} />
-                    </Table.Td>
-                    <Table.Td>{e.ip_address ?? '—'}</Table.Td>
-                    <Table.Td>
-                      {e.user_agent ? (
-                        <Tooltip label={e.user_agent} multiline w={320} withinPortal>
-                          <Text size="sm" tabIndex={0} style={{ cursor: 'help' }}>
-                            {describeDevice(e.user_agent)}
-                          </Text>
-                        </Tooltip>
-                      ) : (
-                        '—'
-                      )}
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+                    </Tooltip>
+                  ) : (
+                    '—'
+                  )}
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </ListTable>
           <Pager pagination={data.pagination} onPage={onPage} />
         </>
       )}

@@ -2,11 +2,12 @@
  * The user's second factors and passkeys (`GET /v1/admin/users/{id}/factors`): remove one, or
  * "Reset MFA" to remove them all (★: the admin's recent proof is asked in place).
  */
-import { Table, Text, VisuallyHidden } from '@mantine/core';
+import { Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { unwrap } from '../../api/clients';
 import type { components } from '../../api/control-plane';
 import { useAdminApi } from '../../auth/AuthContext';
+import { ListTable } from '../../ui/ListTable';
 import { factorName } from '../../ui/factor-names';
 import { formatDate } from '../../ui/format';
 import { QueryState } from '../../ui/QueryState';
@@ -77,52 +78,43 @@ export function UserFactors({
         empty="No second factor or passkey: a password (or a magic link) alone signs this user in."
       >
         {(data) => (
-          <Table.ScrollContainer minWidth={640}>
-            <Table verticalSpacing="xs" aria-label="Second factors and passkeys">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Factor</Table.Th>
-                  <Table.Th>Details</Table.Th>
-                  <Table.Th>Added</Table.Th>
-                  <Table.Th>Last used</Table.Th>
-                  <Table.Th>
-                    <VisuallyHidden>Actions</VisuallyHidden>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {data.factors.map((f) => (
-                  <Table.Tr key={f.id} data-factor-type={f.type}>
-                    <Table.Td>
-                      <Text size="sm" fw={500}>
-                        {factorName(f.type)}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>{factorDetail(f)}</Table.Td>
-                    <Table.Td>{formatDate(f.created_at)}</Table.Td>
-                    <Table.Td>{formatDate(f.last_used_at)}</Table.Td>
-                    <Table.Td>
-                      <SensitiveButton
-                        label="Remove"
-                        aria-label={`Remove ${factorName(f.type)}${f.type === 'passkey' && f.name ? ` ${f.name}` : ''}`}
-                        title={`Remove ${factorName(f.type).toLowerCase()}?`}
-                        confirmLabel="Remove"
-                        reason={PROOF}
-                        message={
-                          f.type === 'backup_codes'
-                            ? `The backup codes of ${email} stop working.`
-                            : f.type === 'passkey'
-                              ? `The passkey “${f.name ?? 'unnamed'}” can no longer sign ${email} in.`
-                              : `${email} no longer needs this ${factorName(f.type).toLowerCase()} to sign in; once no app or SMS factor is left, the backup codes go too.`
-                        }
-                        onConfirm={() => remove(f)}
-                      />
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <ListTable
+            minWidth={640}
+            verticalSpacing="xs"
+            aria-label="Second factors and passkeys"
+            columns={['Factor', 'Details', 'Added', 'Last used']}
+            actions
+          >
+            {data.factors.map((f) => (
+              <Table.Tr key={f.id} data-factor-type={f.type}>
+                <Table.Td>
+                  <Text size="sm" fw={500}>
+                    {factorName(f.type)}
+                  </Text>
+                </Table.Td>
+                <Table.Td>{factorDetail(f)}</Table.Td>
+                <Table.Td>{formatDate(f.created_at)}</Table.Td>
+                <Table.Td>{formatDate(f.last_used_at)}</Table.Td>
+                <Table.Td>
+                  <SensitiveButton
+                    label="Remove"
+                    aria-label={`Remove ${factorName(f.type)}${f.type === 'passkey' && f.name ? ` ${f.name}` : ''}`}
+                    title={`Remove ${factorName(f.type).toLowerCase()}?`}
+                    confirmLabel="Remove"
+                    reason={PROOF}
+                    message={
+                      f.type === 'backup_codes'
+                        ? `The backup codes of ${email} stop working.`
+                        : f.type === 'passkey'
+                          ? `The passkey “${f.name ?? 'unnamed'}” can no longer sign ${email} in.`
+                          : `${email} no longer needs this ${factorName(f.type).toLowerCase()} to sign in; once no app or SMS factor is left, the backup codes go too.`
+                    }
+                    onConfirm={() => remove(f)}
+                  />
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </ListTable>
         )}
       </QueryState>
     </Section>

@@ -15,26 +15,26 @@ import {
   Tabs,
   Text,
   Tooltip,
-  VisuallyHidden,
 } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { unwrap } from '../../api/clients';
 import type { components } from '../../api/control-plane';
-import { fieldErrors } from '../../api/problem';
+import { fieldErrors, ProblemAlert } from '@gatehouse/ui-shared';
 import { useAdminApi } from '../../auth/AuthContext';
+import { ListTable } from '../../ui/ListTable';
 import { ConfirmButton } from '../../ui/ConfirmButton';
 import { factorName } from '../../ui/factor-names';
 import { DetailGrid } from '../../ui/DetailGrid';
-import { FormProblem } from '../../ui/FormProblem';
 import { formatDate } from '../../ui/format';
 import { MetadataInput, metadataText, parseMetadata } from '../../ui/MetadataInput';
 import { PageTitle } from '../../ui/PageTitle';
+import { SaveFooter } from '../../ui/SaveFooter';
 import { Section } from '../../ui/Section';
-import { ProblemAlert } from '../../ui/ProblemAlert';
 import { useProjectOptions } from '../../ui/ProjectSelect';
 import { QueryState } from '../../ui/QueryState';
+import { useProjectRoles } from '../../ui/useProjectRoles';
 import { describeDevice } from './device';
 import { SignInAsUserButton } from './SignInAsUser';
 import { StatusBadge } from './StatusBadge';
@@ -307,40 +307,7 @@ function UserDetail({ user }: { user: User }) {
 
         <Sessions user={user} onChange={refresh} />
 
-        <Section title="Organizations">
-          {user.organizations.length === 0 ? (
-            <Text size="sm" c="dimmed" data-testid="empty-state">
-              Not a member of any organization.
-            </Text>
-          ) : (
-            <Table.ScrollContainer minWidth={520}>
-              <Table verticalSpacing="xs" aria-label="Organizations of the user">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Name</Table.Th>
-                    <Table.Th>Slug</Table.Th>
-                    <Table.Th>Role</Table.Th>
-                    <Table.Th>Joined</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {user.organizations.map((o) => (
-                    <Table.Tr key={o.id}>
-                      <Table.Td>
-                        <Anchor component={Link} to={`/organizations/${o.id}`} size="sm">
-                          {o.name}
-                        </Anchor>
-                      </Table.Td>
-                      <Table.Td>{o.slug}</Table.Td>
-                      <Table.Td>{o.role}</Table.Td>
-                      <Table.Td>{formatDate(o.joined_at)}</Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-          )}
-        </Section>
+        <Organizations user={user} />
 
         <Section title="Metadata">
           <MetadataForm key={user.id} user={user} onSaved={refresh} />
@@ -348,6 +315,40 @@ function UserDetail({ user }: { user: User }) {
       </>
     );
   }
+}
+
+/** The user's memberships; roles named as the project names them. */
+function Organizations({ user }: { user: User }) {
+  const roles = useProjectRoles(user.project_id);
+  return (
+    <Section title="Organizations">
+      {user.organizations.length === 0 ? (
+        <Text size="sm" c="dimmed" data-testid="empty-state">
+          Not a member of any organization.
+        </Text>
+      ) : (
+        <ListTable
+          minWidth={520}
+          verticalSpacing="xs"
+          aria-label="Organizations of the user"
+          columns={['Name', 'Slug', 'Role', 'Joined']}
+        >
+          {user.organizations.map((o) => (
+            <Table.Tr key={o.id}>
+              <Table.Td>
+                <Anchor component={Link} to={`/organizations/${o.id}`} size="sm">
+                  {o.name}
+                </Anchor>
+              </Table.Td>
+              <Table.Td>{o.slug}</Table.Td>
+              <Table.Td>{roles.label(o.role)}</Table.Td>
+              <Table.Td>{formatDate(o.joined_at)}</Table.Td>
+            </Table.Tr>
+          ))}
+        </ListTable>
+      )}
+    </Section>
+  );
 }
 
 function Sessions({ user, onChange }: { user: User; onChange: () => Promise<unknown> }) {
@@ -382,56 +383,45 @@ function Sessions({ user, onChange }: { user: User; onChange: () => Promise<unkn
           No active session.
         </Text>
       ) : (
-        <Table.ScrollContainer minWidth={760}>
-          <Table verticalSpacing="xs" aria-label="Active sessions">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Started</Table.Th>
-                <Table.Th>Method</Table.Th>
-                <Table.Th>IP address</Table.Th>
-                <Table.Th>Device</Table.Th>
-                <Table.Th>Last active</Table.Th>
-                <Table.Th>Expires</Table.Th>
-                <Table.Th>
-                  <VisuallyHidden>Actions</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {user.sessions.map((s) => (
-                <Table.Tr key={s.id} data-session-id={s.id}>
-                  <Table.Td>{formatDate(s.created_at)}</Table.Td>
-                  <Table.Td>
-                    {s.auth_method}
-                    {s.impersonator_id && (
-                      <Badge ml={6} size="xs" variant="default">
-                        by an admin
-                      </Badge>
-                    )}
-                  </Table.Td>
-                  <Table.Td>{s.ip_address ?? '—'}</Table.Td>
-                  <Table.Td maw={260}>
-                    <Text size="sm" truncate="end" title={s.user_agent ?? undefined}>
-                      {s.user_agent ? describeDevice(s.user_agent) : '—'}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>{formatDate(s.last_active_at)}</Table.Td>
-                  <Table.Td>{formatDate(s.expires_at)}</Table.Td>
-                  <Table.Td>
-                    <ConfirmButton
-                      label="Revoke"
-                      aria-label={`Revoke the session started ${formatDate(s.created_at)} (${s.id.slice(0, 8)})`}
-                      title="Revoke this session?"
-                      confirmLabel="Revoke session"
-                      message={`The session started ${formatDate(s.created_at)}${s.ip_address ? ` from ${s.ip_address}` : ''} ends at once: its access and refresh tokens are refused from the next request.`}
-                      onConfirm={() => revoke(s)}
-                    />
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <ListTable
+          minWidth={760}
+          verticalSpacing="xs"
+          aria-label="Active sessions"
+          columns={['Started', 'Method', 'IP address', 'Device', 'Last active', 'Expires']}
+          actions
+        >
+          {user.sessions.map((s) => (
+            <Table.Tr key={s.id} data-session-id={s.id}>
+              <Table.Td>{formatDate(s.created_at)}</Table.Td>
+              <Table.Td>
+                {s.auth_method}
+                {s.impersonator_id && (
+                  <Badge ml={6} size="xs" variant="default">
+                    by an admin
+                  </Badge>
+                )}
+              </Table.Td>
+              <Table.Td>{s.ip_address ?? '—'}</Table.Td>
+              <Table.Td maw={260}>
+                <Text size="sm" truncate="end" title={s.user_agent ?? undefined}>
+                  {s.user_agent ? describeDevice(s.user_agent) : '—'}
+                </Text>
+              </Table.Td>
+              <Table.Td>{formatDate(s.last_active_at)}</Table.Td>
+              <Table.Td>{formatDate(s.expires_at)}</Table.Td>
+              <Table.Td>
+                <ConfirmButton
+                  label="Revoke"
+                  aria-label={`Revoke the session started ${formatDate(s.created_at)} (${s.id.slice(0, 8)})`}
+                  title="Revoke this session?"
+                  confirmLabel="Revoke session"
+                  message={`The session started ${formatDate(s.created_at)}${s.ip_address ? ` from ${s.ip_address}` : ''} ends at once: its access and refresh tokens are refused from the next request.`}
+                  onConfirm={() => revoke(s)}
+                />
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </ListTable>
       )}
     </Section>
   );
@@ -476,17 +466,15 @@ function MetadataForm({ user, onSaved }: { user: User; onSaved: () => Promise<un
           }}
           error={syntax ?? errors.fields.metadata}
         />
-        <FormProblem error={save.error} fields={['metadata']} title="Could not save the metadata" />
-        <Group>
-          <Button type="submit" loading={save.isPending}>
-            Save metadata
-          </Button>
-          {saved && (
-            <Text size="sm" role="status" fw={500}>
-              Saved.
-            </Text>
-          )}
-        </Group>
+        <SaveFooter
+          error={save.error}
+          fields={['metadata']}
+          problemTitle="Could not save the metadata"
+          label="Save metadata"
+          busy={save.isPending}
+          saved={saved}
+          savedBeside
+        />
       </Stack>
     </form>
   );

@@ -4,60 +4,39 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { unwrap } from '../../api/clients';
 import { useAdminApi } from '../../auth/AuthContext';
+import { ListTable } from '../../ui/ListTable';
 import { factorName } from '../../ui/factor-names';
 import { formatDate } from '../../ui/format';
 import { PageTitle } from '../../ui/PageTitle';
 import { Pager } from '../../ui/Pager';
-import { ProjectSelect, useProjectOptions } from '../../ui/ProjectSelect';
+import { useProjectOptions } from '../../ui/ProjectSelect';
 import { QueryState } from '../../ui/QueryState';
-import { SearchInput } from '../../ui/SearchInput';
-import { useListParams } from '../../ui/useListParams';
+import { SearchFilters, useSearchFilters } from '../../ui/SearchFilters';
 import { CreateUserButton } from './CreateUser';
 import { ExportUsersButton } from './ExportUsers';
 import { StatusBadge } from './StatusBadge';
 
 export default function UsersPage() {
   const api = useAdminApi();
-  const { page, values, setFilter, setPage } = useListParams(['q', 'project'] as const);
+  const filters = useSearchFilters();
+  const { page, values, setPage, apiQuery, filtered } = filters;
   const { names } = useProjectOptions();
   const query = useQuery({
     queryKey: ['users', { q: values.q, project: values.project, page }],
-    queryFn: () =>
-      unwrap(
-        api.GET('/v1/admin/users', {
-          params: {
-            query: { q: values.q || undefined, project_id: values.project || undefined, page },
-          },
-        }),
-      ),
+    queryFn: () => unwrap(api.GET('/v1/admin/users', { params: { query: apiQuery } })),
     placeholderData: keepPreviousData,
   });
-  const filtered = Boolean(values.q || values.project);
   return (
     <>
       <PageTitle title="Users">
         <CreateUserButton projectId={values.project || null} />
       </PageTitle>
-      <Group align="flex-end" mb="md" wrap="wrap">
-        <SearchInput
-          label="Search users"
-          placeholder="Email or username"
-          value={values.q}
-          onSearch={(q) => setFilter('q', q)}
-        />
-        <ProjectSelect
-          label="Project"
-          placeholder="All projects"
-          clearable
-          value={values.project || null}
-          onChange={(id) => setFilter('project', id)}
-          miw={220}
-        />
+      <SearchFilters label="Search users" placeholder="Email or username" filters={filters}>
         <ExportUsersButton projectId={values.project || null} />
         <Button component={Link} to="/users/import" variant="default">
           Import users
         </Button>
-      </Group>
+      </SearchFilters>
       <QueryState
         query={query}
         label="users"
@@ -71,61 +50,53 @@ export default function UsersPage() {
       >
         {(data) => (
           <>
-            <Table.ScrollContainer minWidth={760}>
-              <Table striped highlightOnHover verticalSpacing="xs" aria-label="Users">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Email</Table.Th>
-                    <Table.Th>Username</Table.Th>
-                    <Table.Th>Project</Table.Th>
-                    <Table.Th>Status</Table.Th>
-                    <Table.Th>MFA</Table.Th>
-                    <Table.Th>Created</Table.Th>
-                    <Table.Th>Last sign-in</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {data.users.map((u) => (
-                    <Table.Tr key={u.id}>
-                      <Table.Td>
-                        <Group gap={6} wrap="nowrap">
-                          <Anchor component={Link} to={`/users/${u.id}`} size="sm">
-                            {u.email}
-                          </Anchor>
-                          {u.is_admin && (
-                            <Badge size="xs" variant="default" style={{ flexShrink: 0 }}>
-                              admin
-                            </Badge>
-                          )}
-                        </Group>
-                      </Table.Td>
-                      <Table.Td>
-                        {u.username ?? (
-                          <Text span c="dimmed" size="sm">
-                            —
-                          </Text>
-                        )}
-                      </Table.Td>
-                      <Table.Td>
-                        {names.get(u.project_id) ?? (
-                          <Text span size="xs" ff="monospace">
-                            {u.project_id.slice(0, 8)}
-                          </Text>
-                        )}
-                      </Table.Td>
-                      <Table.Td>
-                        <StatusBadge status={u.status} />
-                      </Table.Td>
-                      <Table.Td>
-                        {u.mfa_factors.length ? u.mfa_factors.map(factorName).join(', ') : '—'}
-                      </Table.Td>
-                      <Table.Td>{formatDate(u.created_at)}</Table.Td>
-                      <Table.Td>{formatDate(u.last_sign_in_at)}</Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+            <ListTable
+              minWidth={760}
+              striped
+              highlightOnHover
+              verticalSpacing="xs"
+              aria-label="Users"
+              columns={['Email', 'Username', 'Project', 'Status', 'MFA', 'Created', 'Last sign-in']}
+            >
+              {data.users.map((u) => (
+                <Table.Tr key={u.id}>
+                  <Table.Td>
+                    <Group gap={6} wrap="nowrap">
+                      <Anchor component={Link} to={`/users/${u.id}`} size="sm">
+                        {u.email}
+                      </Anchor>
+                      {u.is_admin && (
+                        <Badge size="xs" variant="default" style={{ flexShrink: 0 }}>
+                          Tenant admin
+                        </Badge>
+                      )}
+                    </Group>
+                  </Table.Td>
+                  <Table.Td>
+                    {u.username ?? (
+                      <Text span c="dimmed" size="sm">
+                        —
+                      </Text>
+                    )}
+                  </Table.Td>
+                  <Table.Td>
+                    {names.get(u.project_id) ?? (
+                      <Text span size="xs" ff="monospace">
+                        {u.project_id.slice(0, 8)}
+                      </Text>
+                    )}
+                  </Table.Td>
+                  <Table.Td>
+                    <StatusBadge status={u.status} />
+                  </Table.Td>
+                  <Table.Td>
+                    {u.mfa_factors.length ? u.mfa_factors.map(factorName).join(', ') : '—'}
+                  </Table.Td>
+                  <Table.Td>{formatDate(u.created_at)}</Table.Td>
+                  <Table.Td>{formatDate(u.last_sign_in_at)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </ListTable>
             <Pager pagination={data.pagination} onPage={setPage} />
           </>
         )}

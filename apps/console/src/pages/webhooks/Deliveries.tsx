@@ -23,7 +23,7 @@ import type { components } from '../../api/control-plane';
 import { useAdminApi } from '../../auth/AuthContext';
 import { formatDate } from '../../ui/format';
 import { Pager } from '../../ui/Pager';
-import { ProblemAlert } from '../../ui/ProblemAlert';
+import { ProblemAlert } from '@gatehouse/ui-shared';
 import { QueryState } from '../../ui/QueryState';
 import { UrlText } from '../../ui/UrlText';
 import { useListParams } from '../../ui/useListParams';

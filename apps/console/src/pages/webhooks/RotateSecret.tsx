@@ -1,5 +1,5 @@
 /**
- * "Rotate secret" (★, CONTRACT §13): a new signing secret, shown once; for 24 hours every delivery
+ * "Rotate secret" (★, docs/api-contract.md §13): a new signing secret, shown once; for 24 hours every delivery
  * carries both signatures (`v1,<new> v1,<old>`), so the endpoint keeps verifying while it switches.
  * The control plane asks for a recent proof of the admin's identity; the dialog for it opens in place.
  */
@@ -9,7 +9,7 @@ import { useState } from 'react';
 import { unwrap } from '../../api/clients';
 import { ReauthenticationCancelled, useReauthentication } from '../../auth/Reauthenticate';
 import { useAdminApi } from '../../auth/AuthContext';
-import { ProblemAlert } from '../../ui/ProblemAlert';
+import { ProblemAlert } from '@gatehouse/ui-shared';
 import { SecretOnce } from '../../ui/SecretOnce';
 
 export function RotateSecret({ webhookId }: { webhookId: string }) {

@@ -1,9 +1,9 @@
 /** The fields of a webhook (URL, events, description, and on creation whether it starts enabled), with the server's field errors under each. */
-import { Button, Checkbox, Group, MultiSelect, Stack, Textarea, TextInput } from '@mantine/core';
-import { useState, type FormEvent } from 'react';
-import { ApiProblem, fieldErrors } from '../../api/problem';
-import { ProblemAlert } from '../../ui/ProblemAlert';
+import { Checkbox, MultiSelect, Stack, Textarea, TextInput } from '@mantine/core';
+import { ApiProblem, ProblemAlert } from '@gatehouse/ui-shared';
 import { EVENT_OPTIONS, nextEvents, type WebhookEvent } from './events';
+import { FormActions } from '../../ui/FormActions';
+import { useFormValues } from '../../ui/useFormValues';
 
 export interface WebhookValues {
   url: string;
@@ -31,14 +31,11 @@ export function WebhookForm({
   onSubmit: (values: WebhookValues) => void;
   onCancel?: () => void;
 }) {
-  const [values, setValues] = useState<WebhookValues>(initial);
-  const set = <K extends keyof WebhookValues>(key: K, value: WebhookValues[K]) =>
-    setValues((v) => ({ ...v, [key]: value }));
-  const errors = fieldErrors(error, FIELDS);
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    onSubmit(values);
-  };
+  const { values, set, errors, submit } = useFormValues(initial, {
+    error,
+    fields: FIELDS,
+    onSubmit,
+  });
   const onFields =
     error instanceof ApiProblem &&
     error.slug === 'validation-error' &&
@@ -88,16 +85,7 @@ export function WebhookForm({
           />
         )}
         {!onFields && <ProblemAlert error={error} title="Not saved" />}
-        <Group justify="flex-end">
-          {onCancel && (
-            <Button variant="default" onClick={onCancel}>
-              Cancel
-            </Button>
-          )}
-          <Button type="submit" loading={busy}>
-            {submitLabel}
-          </Button>
-        </Group>
+        <FormActions onCancel={onCancel} submitLabel={submitLabel} busy={busy} />
       </Stack>
     </form>
   );

@@ -20,7 +20,7 @@ import { useAdminApi } from '../../auth/AuthContext';
 import { ConfirmButton } from '../../ui/ConfirmButton';
 import { formatDate } from '../../ui/format';
 import { PageTitle } from '../../ui/PageTitle';
-import { ProblemAlert } from '../../ui/ProblemAlert';
+import { ProblemAlert } from '@gatehouse/ui-shared';
 import { QueryState } from '../../ui/QueryState';
 import { WebhookForm, type WebhookValues } from './WebhookForm';
 import { Deliveries } from './Deliveries';

@@ -6,6 +6,7 @@ import { Link } from 'react-router-dom';
 import { unwrap } from '../../api/clients';
 import type { components } from '../../api/control-plane';
 import { useAdminApi } from '../../auth/AuthContext';
+import { ListTable } from '../../ui/ListTable';
 import { formatDate } from '../../ui/format';
 import { PageTitle } from '../../ui/PageTitle';
 import { QueryState } from '../../ui/QueryState';
@@ -74,46 +75,41 @@ export default function WebhooksPage() {
       >
         {(data) => (
           <>
-            <Table.ScrollContainer minWidth={720} type="native">
-              <Table striped highlightOnHover verticalSpacing="sm">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th scope="col">Endpoint</Table.Th>
-                    <Table.Th scope="col">Events</Table.Th>
-                    <Table.Th scope="col">Status</Table.Th>
-                    <Table.Th scope="col">Description</Table.Th>
-                    <Table.Th scope="col">Created</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {data.webhooks.map((w) => (
-                    <Table.Tr key={w.id}>
-                      <Table.Td>
-                        <Anchor component={Link} to={`/webhooks/${w.id}`}>
-                          <UrlText value={w.url} />
-                        </Anchor>
-                      </Table.Td>
-                      <Table.Td>
-                        <Text size="sm" lineClamp={2} title={describeEvents(w.events)}>
-                          {describeEvents(w.events)}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td>
-                        <WebhookStatus webhook={w} />
-                      </Table.Td>
-                      <Table.Td>
-                        <Text size="sm" lineClamp={2}>
-                          {w.description ?? '—'}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td>
-                        <Text size="sm">{formatDate(w.created_at)}</Text>
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+            <ListTable
+              minWidth={720}
+              nativeScroll
+              striped
+              highlightOnHover
+              verticalSpacing="sm"
+              columns={['Endpoint', 'Events', 'Status', 'Description', 'Created']}
+              scoped
+            >
+              {data.webhooks.map((w) => (
+                <Table.Tr key={w.id}>
+                  <Table.Td>
+                    <Anchor component={Link} to={`/webhooks/${w.id}`}>
+                      <UrlText value={w.url} />
+                    </Anchor>
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm" lineClamp={2} title={describeEvents(w.events)}>
+                      {describeEvents(w.events)}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <WebhookStatus webhook={w} />
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm" lineClamp={2}>
+                      {w.description ?? '—'}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm">{formatDate(w.created_at)}</Text>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </ListTable>
             <Pager pagination={data.pagination} onPage={setPage} />
           </>
         )}

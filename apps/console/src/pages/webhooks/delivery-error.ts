@@ -1,5 +1,5 @@
 /**
- * Why a delivery attempt failed, in words. The control plane names the cause (CONTRACT §13) from
+ * Why a delivery attempt failed, in words. The control plane names the cause (docs/api-contract.md §13) from
  * what the webhook worker recorded: the receiver's status when it answered, else the connection
  * error (`ECONNREFUSED`, `timeout after 15000 ms`, `ENOTFOUND`, a certificate error, the SSRF
  * guard's refusal). A timeout's length is the attempt's duration: the worker ends the request
