@@ -2,9 +2,10 @@
 //   GATEHOUSE_PROJECT_ID=prj_… GATEHOUSE_PROJECT_KEY=pk_… npm run example:express-api
 // then call it with an access token of that project's users:
 //   curl -H "Authorization: Bearer $TOKEN" http://localhost:3000/api/me
+// GET /api/invoices also needs an active organization granting invoices:read (docs/sdk.md).
 import express from 'express';
 import { createGatehouse, verifyWebhook } from '@gatehouse/server';
-import { requireAuth, requireRecentAuth } from '@gatehouse/server/express';
+import { requireAuth, requirePermission, requireRecentAuth } from '@gatehouse/server/express';
 
 const env = process.env;
 if (!env.GATEHOUSE_PROJECT_ID || !env.GATEHOUSE_PROJECT_KEY) {
@@ -35,6 +36,13 @@ app.get('/api/me', requireAuth(gatehouse), (req, res) => {
 // (403 reauthentication-required otherwise; the client calls POST /v1/auth/reauthenticate and retries).
 app.post('/api/account/export', requireAuth(gatehouse), requireRecentAuth(300), (req, res) => {
   res.json({ exported_for: req.auth.sub });
+});
+
+// An organization's data: the token's active organization (the `org` claim, set by
+// POST /v1/auth/organizations/active) must grant invoices:read, a permission of the project's catalog
+// that the member's role holds (403 forbidden otherwise).
+app.get('/api/invoices', requireAuth(gatehouse), requirePermission('invoices:read'), (req, res) => {
+  res.json({ organization_id: req.auth.org.id, invoices: [] });
 });
 
 // Gatehouse's webhooks (Standard Webhooks signatures): verify against the raw body, then act.

@@ -116,8 +116,37 @@ describe('SDK packages from their packed tarballs, outside the workspace', () =>
         'assertRecentAuth',
       ]),
     );
-    expect(cjs['@gatehouse/server/express']).toEqual(['requireAuth', 'requireRecentAuth']);
-    expect(cjs['@gatehouse/server/nest']).toEqual(['CurrentUser', 'GatehouseGuard']);
+    expect(cjs['@gatehouse/server']).toEqual(expect.arrayContaining(['has', 'assertHas']));
+    expect(cjs['@gatehouse/server/express']).toEqual([
+      'requireAuth',
+      'requirePermission',
+      'requireRecentAuth',
+      'requireRole',
+    ]);
+    expect(cjs['@gatehouse/server/nest']).toEqual([
+      'CurrentUser',
+      'GatehouseGuard',
+      'requirePermission',
+      'requireRole',
+    ]);
+    expect(cjs['@gatehouse/js']).toEqual(
+      expect.arrayContaining([
+        'createGatehouse',
+        'GatehouseClient',
+        'GatehouseError',
+        'hasPermission',
+      ]),
+    );
+    expect(cjs['@gatehouse/react']).toEqual(
+      expect.arrayContaining([
+        'GatehouseProvider',
+        'OrganizationListStore',
+        'OrganizationSwitcher',
+        'useOrganization',
+        'useOrganizationList',
+        'useSession',
+      ]),
+    );
     for (const e of entries) expect(cjs[e].length).toBeGreaterThan(0);
 
     // The declarations, as TypeScript resolves them through each package's exports map (node16: .d.cts for require, .d.ts for import).
@@ -263,7 +292,7 @@ export const uses = [verifyWebhook, requireAuth(gh), new GatehouseGuard(gh), wit
     });
   });
 
-  it('@gatehouse/js from Node (ESM): signs up, renews through the refresh cookie it keeps in memory, lists sessions, signs out', async () => {
+  it('@gatehouse/js from Node (ESM): signs up, renews through the refresh cookie it keeps in memory, lists sessions, organizations (none; creating one refused by default; none made active), signs out', async () => {
     writeFileSync(
       join(consumer, 'js-node.mjs'),
       `import { createGatehouse, GatehouseError } from '@gatehouse/js';
@@ -276,11 +305,14 @@ const firstToken = first.status === 'signed-in' ? (await gh.getAccessToken()) : 
 const second = await gh.getAccessToken();
 const me = await gh.me();
 const sessions = await gh.listSessions();
+const organizations = await gh.listOrganizations();
+const create = await gh.createOrganization({ name: 'Acme' }).catch((e) => e.slug);
+const active = await gh.setActiveOrganization(null);
 await gh.signOut();
 let afterSignOut = 'none';
 try { await gh.listSessions(); } catch (err) { afterSignOut = err instanceof GatehouseError ? err.slug : String(err); }
 const wrong = await gh.signIn({ identifier: 'node@example.com', password: 'not the password' }).catch((e) => e);
-console.log(JSON.stringify({ signedUp: signedUp.status, first, renewed: firstToken !== second, me: me && me.user.email, sessions: sessions.length, state: gh.getState().status, afterSignOut, wrong: [wrong.name, wrong.slug, wrong.status] }));
+console.log(JSON.stringify({ signedUp: signedUp.status, first, renewed: firstToken !== second, me: me && me.user.email, sessions: sessions.length, organizations, create, active, state: gh.getState().status, afterSignOut, wrong: [wrong.name, wrong.slug, wrong.status] }));
 `,
     );
     const out = JSON.parse(
@@ -292,10 +324,14 @@ console.log(JSON.stringify({ signedUp: signedUp.status, first, renewed: firstTok
         status: 'signed-in',
         user: { id: expect.any(String), email: 'node@example.com' },
         sessionId: expect.any(String),
+        organization: null,
       },
       renewed: true,
       me: 'node@example.com',
       sessions: 1,
+      organizations: [],
+      create: 'forbidden',
+      active: null,
       state: 'signed-out',
       afterSignOut: 'unauthenticated',
       wrong: ['GatehouseError', 'invalid-credentials', 401],
@@ -332,6 +368,76 @@ const env = process.env;
       emails: ['ada@example.com', 'grace@example.com', 'node@example.com'],
       missing: [true, 'not-found'],
     });
+  });
+
+  it("the Express example's /api/invoices needs an active organization granting invoices:read: 403 problems without one or without the permission, 200 once the member's role grants it", async () => {
+    // (After the admin client's test, which lists every user of the project: this one signs one up.)
+    const { userId, token } = await signUp('invoices@example.com');
+    const invoices = async (bearer: string) => {
+      const res = await fetch(`${api.url}/api/invoices`, {
+        headers: { authorization: `Bearer ${bearer}` },
+      });
+      return [res.status, res.headers.get('content-type'), await res.json()];
+    };
+    const forbidden = (detail: string) => [
+      403,
+      expect.stringMatching(/^application\/problem\+json/),
+      { type: 'https://gatehouse.dev/problems/forbidden', title: 'Forbidden', status: 403, detail },
+    ];
+    expect(await invoices(token)).toEqual(
+      forbidden('This action needs an active organization that grants invoices:read.'),
+    );
+
+    const admin = stack.admin();
+    const created = [
+      await admin.post(`/v1/admin/projects/${projectId}/permissions`, { key: 'invoices:read' }),
+      await admin.post(`/v1/admin/projects/${projectId}/roles`, {
+        key: 'billing',
+        name: 'Billing',
+        permissions: ['invoices:read'],
+      }),
+    ];
+    const org = await admin.post('/v1/admin/organizations', {
+      project_id: projectId,
+      name: 'Acme',
+      slug: 'acme',
+    });
+    const organizationId = org.body.id as string;
+    created.push(
+      org,
+      await admin.post(`/v1/admin/organizations/${organizationId}/members`, {
+        user_id: userId,
+        role: 'member',
+      }),
+    );
+    expect(created.map((r) => r.status)).toEqual([201, 201, 201, 201]);
+    const activate = async () => {
+      const res = await fetch(`${stack.authUrl}/v1/auth/organizations/active`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'x-service-project-key': projectKey,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ organization_id: organizationId }),
+      });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { access_token: string }).access_token;
+    };
+    // A member: the organization is active, but the built-in member role grants nothing.
+    expect(await invoices(await activate())).toEqual(
+      forbidden('The active organization does not grant invoices:read.'),
+    );
+    const promoted = await admin.patch(
+      `/v1/admin/organizations/${organizationId}/members/${userId}`,
+      { role: 'billing' },
+    );
+    expect(promoted.status).toBe(200);
+    expect(await invoices(await activate())).toEqual([
+      200,
+      expect.stringMatching(/^application\/json/),
+      { organization_id: organizationId, invoices: [] },
+    ]);
   });
 
   it('the Express example verifies a real delivery from the webhook worker and refuses a forged one', async () => {

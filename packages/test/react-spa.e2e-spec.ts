@@ -21,8 +21,11 @@ const totp = (secret: string, offsetSteps = 0) =>
  * (COOKIE_SECURE=false, plain http, as the README's local setup): sign-up, an authenticator app set
  * up with the secret the page shows, sign-out, sign-in with the password and a TOTP code, a passkey
  * registered with a virtual authenticator, sign-out, sign-in with the passkey, a second device (the
- * same SDK in Node, signed in with a backup code the page showed) listed and revoked, the session
- * restored from the refresh cookie after a reload, and sign-out. The server's state is checked
+ * same SDK in Node, signed in with a backup code the page showed) listed and revoked,
+ * organizations (one created from the page, made active from the keyboard; one the admin made, where
+ * Ada is a member: "View invoices" shows only once the admin gives the member role invoices:read
+ * and a new token carries it), the session restored from the refresh cookie after a reload (with
+ * the active organization), and sign-out. The server's state is checked
  * along the way; the main screens are scanned with axe-core; the page loads nothing from another
  * host, stores no token, and throws no error.
  */
@@ -48,6 +51,11 @@ describe('examples/react-spa in Chromium against the real auth runtime', () => {
       id: string;
       publishable_key: string;
     });
+    // Signed-in users may create organizations (contract §14; off by default).
+    const allowed = await stack.admin().patch(`/v1/admin/projects/${projectId}`, {
+      settings: { organizations: { allow_user_create: true } },
+    });
+    expect(allowed.status).toBe(200);
     await site.build({
       VITE_GATEHOUSE_AUTH_URL: stack.authUrl,
       VITE_GATEHOUSE_PROJECT_KEY: projectKey,
@@ -78,7 +86,7 @@ describe('examples/react-spa in Chromium against the real auth runtime', () => {
     await region('Sign in').waitFor();
   };
 
-  it('sign-up → TOTP set up → sign-out → password + TOTP → passkey added → sign-out → passkey sign-in → sessions (another device revoked) → reload keeps the session → sign-out', async () => {
+  it('sign-up → TOTP set up → sign-out → password + TOTP → passkey added → sign-out → passkey sign-in → sessions (another device revoked) → organizations (create, switch, a permission-gated action) → reload keeps the session and its organization → sign-out', async () => {
     const started = Date.now();
     const violations: AxeViolation[] = [];
 
@@ -201,9 +209,84 @@ describe('examples/react-spa in Chromium against the real auth runtime', () => {
     expect(other.getState().status).toBe('signed-out');
     other.dispose();
 
-    // A reload restores the session from the HttpOnly refresh cookie; no token is stored by the page.
+    // Organizations: Ada creates one (she is its admin) and makes it active from the keyboard.
+    const orgs = region('Organizations');
+    const invoices = region('Invoices');
+    const switcher = orgs.getByLabel('Active organization');
+    const viewInvoices = invoices.getByRole('button', { name: 'View invoices' });
+    const activeOrganization = async () =>
+      (
+        await db<{ active_organization_id: string | null }>(
+          `SELECT active_organization_id FROM sessions WHERE id = $1`,
+          [browserSession.id],
+        )
+      )[0].active_organization_id;
+    await orgs.getByText('You belong to no organization yet.').waitFor();
+    await invoices.getByText('Invoices belong to an organization: choose one above.').waitFor();
+    await orgs.getByLabel('New organization name').fill('Acme');
+    await orgs.getByRole('button', { name: 'Create organization' }).click();
+    await orgs.getByText('Acme created: you are its admin.').waitFor();
+    expect(await switcher.locator('option').allTextContents()).toEqual([
+      'Personal account',
+      'Acme',
+    ]);
+    const [{ id: acmeId }] = await db<{ id: string }>(
+      `SELECT id FROM organizations WHERE project_id = $1 AND name = 'Acme'`,
+      [projectId],
+    );
+    await switcher.focus();
+    await page.keyboard.press('ArrowDown');
+    // The project has no invoices:read yet, so even its admin's role does not grant it.
+    await invoices.getByText(/Your role in Acme \(admin\) does not grant invoices:read/).waitFor();
+    expect(await switcher.inputValue()).toBe(acmeId);
+    expect(await activeOrganization()).toBe(acmeId);
+    expect(await viewInvoices.count()).toBe(0);
+
+    // An organization the project's admin made, with Ada as a plain member: listed after a reload of the list.
+    const globex = await stack.admin().post('/v1/admin/organizations', {
+      project_id: projectId,
+      name: 'Globex',
+    });
+    expect(globex.status).toBe(201);
+    const globexId = (globex.body as { id: string }).id;
+    const joined = await stack
+      .admin()
+      .post(`/v1/admin/organizations/${globexId}/members`, { user_id: userId, role: 'member' });
+    expect(joined.status).toBe(201);
+    await orgs.getByRole('button', { name: 'Reload organizations' }).click();
+    await switcher.locator('option', { hasText: 'Globex' }).waitFor({ state: 'attached' });
+    await switcher.selectOption({ label: 'Globex' });
+    await invoices
+      .getByText(/Your role in Globex \(member\) does not grant invoices:read/)
+      .waitFor();
+    expect(await activeOrganization()).toBe(globexId);
+    expect(await viewInvoices.count()).toBe(0);
+
+    // The admin creates invoices:read and gives it to the member role; the next token (a switch) carries it.
+    const permission = await stack
+      .admin()
+      .post(`/v1/admin/projects/${projectId}/permissions`, { key: 'invoices:read' });
+    expect(permission.status).toBe(201);
+    const granted = await stack
+      .admin()
+      .patch(`/v1/admin/projects/${projectId}/roles/member`, { permissions: ['invoices:read'] });
+    expect(granted.status).toBe(200);
+    // The token held still says what it said (at most its lifetime): no button until a new token.
+    expect(await viewInvoices.count()).toBe(0);
+    await switcher.selectOption({ label: 'Personal account' });
+    await invoices.getByText('Invoices belong to an organization: choose one above.').waitFor();
+    expect(await activeOrganization()).toBeNull();
+    await switcher.selectOption({ label: 'Globex' });
+    await viewInvoices.click();
+    await invoices.getByText('Globex has no invoices yet.').waitFor();
+    violations.push(...(await browser.checkScreen('organizations')));
+
+    // A reload restores the session from the HttpOnly refresh cookie (the active organization with it:
+    // the session keeps it across refreshes); no token is stored by the page.
     await page.reload();
     expect(await signedInAs()).toBe(EMAIL);
+    await viewInvoices.waitFor();
+    expect(await switcher.inputValue()).toBe(globexId);
     expect(
       await page.evaluate(() => [localStorage.length, sessionStorage.length, document.cookie]),
     ).toEqual([0, 0, '']);

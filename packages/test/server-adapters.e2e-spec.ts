@@ -3,22 +3,32 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
 import Fastify from 'fastify';
-import { Controller, Get, Module } from '@nestjs/common';
+import { Controller, Get, Module, UseGuards } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AccessTokensService } from '@gatehouse/identity';
 import { mintAccessToken, createUser } from '@gatehouse/testing';
 import { createGatehouse, type AccessTokenClaims, type Gatehouse } from '@gatehouse/server';
 import {
   requireAuth as expressAuth,
+  requirePermission as expressPermission,
   requireRecentAuth as expressRecent,
   type WithAuth,
 } from '@gatehouse/server/express';
 import {
   requireAuth as fastifyAuth,
+  requirePermission as fastifyPermission,
   requireRecentAuth as fastifyRecent,
 } from '@gatehouse/server/fastify';
-import { CurrentUser, GatehouseGuard } from '@gatehouse/server/nest';
-import { authenticateRequest, withAuth } from '@gatehouse/server/next';
+import {
+  CurrentUser,
+  GatehouseGuard,
+  requirePermission as nestPermission,
+} from '@gatehouse/server/nest';
+import {
+  authenticateRequest,
+  requirePermission as nextPermission,
+  withAuth,
+} from '@gatehouse/server/next';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- the stack of the OIDC journeys: the runtime as a real process on a known URL, the control plane in process
 import { OidcStack } from '../../apps/auth-runtime/test/support/oidc-stack';
 
@@ -34,6 +44,12 @@ class MeController {
   me(@CurrentUser('sub') sub: string, @CurrentUser() claims: AccessTokenClaims) {
     return { user_id: sub, session_id: claims.sid };
   }
+
+  @Get('invoices')
+  @UseGuards(nestPermission('invoices:read'))
+  invoices(@CurrentUser('sub') sub: string) {
+    return { user_id: sub };
+  }
 }
 
 @Module({ controllers: [MeController] })
@@ -44,6 +60,8 @@ interface Answer {
   status: number;
   body: Record<string, unknown>;
   challenge: string | null;
+  /** The media type, without parameters. */
+  type?: string | null;
 }
 
 /**
@@ -54,7 +72,15 @@ interface Answer {
 describe('@gatehouse/server framework adapters against the real auth runtime', () => {
   const stack = new OidcStack();
   let gatehouse: Gatehouse;
-  let tokens: { live: string; stale: string; foreign: string; forged: string; userId: string };
+  let tokens: {
+    live: string;
+    stale: string;
+    foreign: string;
+    forged: string;
+    billing: string;
+    member: string;
+    userId: string;
+  };
   const servers: Server[] = [];
 
   async function listen(app: { listen: (port: number, host: string) => Server }): Promise<string> {
@@ -63,15 +89,20 @@ describe('@gatehouse/server framework adapters against the real auth runtime', (
     await new Promise((r) => server.once('listening', r));
     return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   }
-  async function call(url: string, token?: string): Promise<Answer> {
-    const res = await fetch(url, {
-      headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
-    });
+  /** An answer as compared; `withType` adds its media type. */
+  async function answerOf(res: Response, withType = false): Promise<Answer> {
     return {
       status: res.status,
       body: (await res.json()) as Record<string, unknown>,
       challenge: res.headers.get('www-authenticate'),
+      ...(withType ? { type: res.headers.get('content-type')?.split(';')[0] ?? null } : {}),
     };
+  }
+  async function call(url: string, token?: string, withType = false): Promise<Answer> {
+    const res = await fetch(url, {
+      headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
+    });
+    return answerOf(res, withType);
   }
 
   beforeAll(async () => {
@@ -87,6 +118,23 @@ describe('@gatehouse/server framework adapters against the real auth runtime', (
       isAdmin: false,
       authTime: new Date(Date.now() - 3_600_000),
     });
+    // Tokens of the same session with an active organization, as the runtime signs them (its org claim).
+    const withOrganization = (role: string, permissions: string[]) =>
+      stack.cp.app.get(AccessTokensService).issue({
+        tenantId: user.tenantId,
+        projectId: project.id,
+        userId: user.id,
+        sessionId: live.sessionId,
+        isAdmin: false,
+        organization: {
+          id: '3f1c8a52-9d0e-4b7a-8c61-2e5f4d9b7a10',
+          slug: 'acme',
+          role,
+          permissions,
+        },
+      });
+    const billing = await withOrganization('billing', ['org:members:read', 'invoices:read']);
+    const member = await withOrganization('member', []);
     const foreign = await mintAccessToken(stack.cp.app, stack.tenant.adminUserId);
     const [h, p] = live.token.split('.');
     const forged = `${h}.${p}.${Buffer.alloc(64, 7).toString('base64url')}`;
@@ -95,6 +143,8 @@ describe('@gatehouse/server framework adapters against the real auth runtime', (
       stale: stale.token,
       foreign: foreign.token,
       forged,
+      billing: billing.token,
+      member: member.token,
       userId: user.id,
     };
     gatehouse = createGatehouse({
@@ -132,7 +182,37 @@ describe('@gatehouse/server framework adapters against the real auth runtime', (
     }
   }
 
-  it('Express: requireAuth sets req.auth; requireRecentAuth refuses a proof older than the route allows', async () => {
+  /** requirePermission('invoices:read') after the adapter's authentication: the handler for the billing role, 403 otherwise. */
+  async function expectPermissionAnswers(
+    ask: (token?: string) => Promise<Answer>,
+    problemType = 'application/problem+json',
+  ): Promise<void> {
+    expect(await ask(tokens.billing)).toMatchObject({
+      status: 200,
+      type: 'application/json',
+      body: { user_id: tokens.userId },
+    });
+    const forbidden = (detail: string) => ({
+      status: 403,
+      type: problemType,
+      challenge: null,
+      body: {
+        type: 'https://gatehouse.dev/problems/forbidden',
+        title: 'Forbidden',
+        status: 403,
+        detail,
+      },
+    });
+    expect(await ask(tokens.member)).toEqual(
+      forbidden('The active organization does not grant invoices:read.'),
+    );
+    expect(await ask(tokens.live)).toEqual(
+      forbidden('This action needs an active organization that grants invoices:read.'),
+    );
+    expect((await ask()).status).toBe(401);
+  }
+
+  it('Express: requireAuth sets req.auth; requireRecentAuth refuses a proof older than the route allows; requirePermission an organization without the permission', async () => {
     const app = express();
     app.get(
       '/api/me',
@@ -149,8 +229,17 @@ describe('@gatehouse/server framework adapters against the real auth runtime', (
         res.json({ user_id: req.auth!.sub });
       },
     );
+    app.get(
+      '/api/invoices',
+      expressAuth(gatehouse),
+      expressPermission('invoices:read'),
+      (req: express.Request & WithAuth, res: express.Response) => {
+        res.json({ user_id: req.auth!.sub });
+      },
+    );
     const url = await listen(app);
     await expectStandardAnswers((t) => call(`${url}/api/me`, t));
+    await expectPermissionAnswers((t) => call(`${url}/api/invoices`, t, true));
     expect((await call(`${url}/api/recent`, tokens.live)).status).toBe(200);
     expect(await call(`${url}/api/recent`, tokens.stale)).toMatchObject({
       status: 403,
@@ -173,9 +262,19 @@ describe('@gatehouse/server framework adapters against the real auth runtime', (
       { onRequest: [fastifyAuth(gatehouse), fastifyRecent(300)] },
       async (request) => ({ user_id: request.auth!.sub }),
     );
+    app.get(
+      '/api/invoices',
+      { onRequest: [fastifyAuth(gatehouse), fastifyPermission('invoices:read')] },
+      async (request) => {
+        handled += 1;
+        return { user_id: request.auth!.sub };
+      },
+    );
     const url = await app.listen({ port: 0, host: '127.0.0.1' });
     await expectStandardAnswers((t) => call(`${url}/api/me`, t));
     expect(handled).toBe(1);
+    await expectPermissionAnswers((t) => call(`${url}/api/invoices`, t, true));
+    expect(handled).toBe(2);
     expect(await call(`${url}/api/recent`, tokens.stale)).toMatchObject({
       status: 403,
       body: { type: 'https://gatehouse.dev/problems/reauthentication-required' },
@@ -183,7 +282,7 @@ describe('@gatehouse/server framework adapters against the real auth runtime', (
     await app.close();
   });
 
-  it('NestJS: a global GatehouseGuard and @CurrentUser', async () => {
+  it('NestJS: a global GatehouseGuard and @CurrentUser; requirePermission after it', async () => {
     const app = await NestFactory.create(ApiModule, { logger: false });
     app.useGlobalGuards(new GatehouseGuard(gatehouse));
     await app.init();
@@ -196,10 +295,12 @@ describe('@gatehouse/server framework adapters against the real auth runtime', (
       user_id: tokens.userId,
       session_id: expect.any(String),
     });
+    // Nest's exception filter writes the problem as application/json (as GatehouseGuard's refusals).
+    await expectPermissionAnswers((t) => call(`${url}/api/invoices`, t, true), 'application/json');
     await app.close();
   });
 
-  it('Next.js route handlers (Fetch API): withAuth and authenticateRequest', async () => {
+  it('Next.js route handlers (Fetch API): withAuth, requirePermission inside it, and authenticateRequest', async () => {
     const GET = withAuth(gatehouse, async (_request, { auth }) =>
       Response.json({ user_id: auth.sub }),
     );
@@ -216,6 +317,22 @@ describe('@gatehouse/server framework adapters against the real auth runtime', (
       };
     };
     await expectStandardAnswers(ask);
+    const invoices = withAuth(
+      gatehouse,
+      nextPermission('invoices:read', async (_request, { auth }) =>
+        Response.json({ user_id: auth.sub }),
+      ),
+    );
+    await expectPermissionAnswers(async (token) =>
+      answerOf(
+        await invoices(
+          new Request('http://app.test/api/invoices', {
+            headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
+          }),
+        ),
+        true,
+      ),
+    );
     // In middleware: optional routes see null for no token, and a session cookie only when allowed.
     expect(
       await authenticateRequest(gatehouse, new Request('http://app.test/'), { optional: true }),

@@ -1,11 +1,40 @@
-import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
 import { GatehouseError, type Passkey, type SessionInfo, type TotpSetup } from '@gatehouse/js';
 import { useGatehouse, useUser } from '@gatehouse/react';
+import { Invoices, Organizations } from './Organizations';
 import { FormError } from './problems';
 
 const when = (iso: string) => new Date(iso).toLocaleString();
 
-/** The signed-in screen: who, an authenticator app, passkeys, sessions, sign-out. */
+/** One entry of a list (a passkey, a session): what it is, its dates, and the button that acts on it. */
+function Item({
+  title,
+  detail,
+  busy,
+  onAction,
+  children,
+}: {
+  title: string;
+  detail: string;
+  busy: boolean;
+  onAction: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <li>
+      <span>
+        <strong>{title}</strong>
+        <br />
+        <span className="muted">{detail}</span>
+      </span>
+      <button type="button" className="secondary" disabled={busy} onClick={onAction}>
+        {children}
+      </button>
+    </li>
+  );
+}
+
+/** The signed-in screen: who, organizations (and a page only some roles may see), an authenticator app, passkeys, sessions, sign-out. */
 export function Account() {
   const gatehouse = useGatehouse();
   const user = useUser();
@@ -22,6 +51,10 @@ export function Account() {
           Sign out
         </button>
       </section>
+      <div className="columns">
+        <Organizations />
+        <Invoices />
+      </div>
       <div className="columns">
         <AuthenticatorApp />
         <Passkeys />
@@ -174,24 +207,15 @@ function Passkeys() {
       ) : (
         <ul aria-label="Your passkeys" className="items">
           {passkeys.map((p) => (
-            <li key={p.id}>
-              <span>
-                <strong>{p.name}</strong>
-                <br />
-                <span className="muted">
-                  Added {when(p.created_at)}
-                  {p.last_used_at ? `, last used ${when(p.last_used_at)}` : ''}
-                </span>
-              </span>
-              <button
-                type="button"
-                className="secondary"
-                disabled={busy}
-                onClick={() => void act(() => gatehouse.deletePasskey(p.id), 'Passkey deleted.')}
-              >
-                Delete<span className="visually-hidden"> {p.name}</span>
-              </button>
-            </li>
+            <Item
+              key={p.id}
+              title={p.name}
+              detail={`Added ${when(p.created_at)}${p.last_used_at ? `, last used ${when(p.last_used_at)}` : ''}`}
+              busy={busy}
+              onAction={() => void act(() => gatehouse.deletePasskey(p.id), 'Passkey deleted.')}
+            >
+              Delete<span className="visually-hidden"> {p.name}</span>
+            </Item>
           ))}
         </ul>
       )}
@@ -249,25 +273,16 @@ function Sessions() {
       ) : (
         <ul aria-label="Your sessions" className="items">
           {sessions.map((s, i) => (
-            <li key={s.id}>
-              <span>
-                <strong>{s.current ? 'This device' : (s.user_agent ?? 'Unknown device')}</strong>
-                <br />
-                <span className="muted">
-                  Signed in {when(s.created_at)} · last active {when(s.last_active_at)}
-                  {s.ip_address ? ` · ${s.ip_address}` : ''}
-                </span>
-              </span>
-              <button
-                type="button"
-                className="secondary"
-                disabled={busy}
-                onClick={() => void revoke(s)}
-              >
-                {s.current ? 'Sign out here' : 'Revoke'}
-                <span className="visually-hidden"> session {i + 1}</span>
-              </button>
-            </li>
+            <Item
+              key={s.id}
+              title={s.current ? 'This device' : (s.user_agent ?? 'Unknown device')}
+              detail={`Signed in ${when(s.created_at)} · last active ${when(s.last_active_at)}${s.ip_address ? ` · ${s.ip_address}` : ''}`}
+              busy={busy}
+              onAction={() => void revoke(s)}
+            >
+              {s.current ? 'Sign out here' : 'Revoke'}
+              <span className="visually-hidden"> session {i + 1}</span>
+            </Item>
           ))}
         </ul>
       )}

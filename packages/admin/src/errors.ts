@@ -1,5 +1,5 @@
 /**
- * An RFC 9457 problem answered by Gatehouse (CONTRACT §4), or a failure to get an answer (status 0).
+ * An RFC 9457 problem answered by Gatehouse (docs/api-contract.md §4), or a failure to get an answer (status 0).
  * The same shape as @gatehouse/js's error, kept here so the admin client depends on openapi-fetch only;
  * `instanceof GatehouseError` holds for an error of either package (see `Symbol.hasInstance`).
  */

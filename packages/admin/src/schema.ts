@@ -123,6 +123,60 @@ export interface paths {
         patch: operations["OrganizationsController_update"];
         trace?: never;
     };
+    "/v1/admin/organizations/{id}/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's domains, by domain */
+        get: operations["OrganizationDomainsController_list"];
+        put?: never;
+        /** Add a domain to the organization (201, pending, with the TXT record that verifies it); one it already has is 409 */
+        post: operations["OrganizationDomainsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/organizations/{id}/domains/{domainId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a domain of the organization */
+        get: operations["OrganizationDomainsController_get"];
+        put?: never;
+        post?: never;
+        /** Remove a domain from the organization (204); members stay */
+        delete: operations["OrganizationDomainsController_remove"];
+        options?: never;
+        head?: never;
+        /** Verify the domain without DNS (`status: "verified"` with a `reason`, audited) and/or set its `enrollment` and `default_role` */
+        patch: operations["OrganizationDomainsController_update"];
+        trace?: never;
+    };
+    "/v1/admin/organizations/{id}/domains/{domainId}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Check the TXT record `_gatehouse-verification.<domain>`: holding the value, the domain is verified; else 409 with what was found */
+        post: operations["OrganizationDomainsController_verify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/organizations/{id}/invitations": {
         parameters: {
             query?: never;
@@ -360,6 +414,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/projects/{id}/permissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the permissions roles can grant: the system ones first, then the project's by key */
+        get: operations["PermissionsController_list"];
+        put?: never;
+        /** Add a permission to the project's catalog (201), for its roles to grant; a key already there is 409 */
+        post: operations["PermissionsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/projects/{id}/permissions/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a permission (204); one a role grants, or a system one, is 409 */
+        delete: operations["PermissionsController_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/projects/{id}/roles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the project's roles: admin and member first, then by key */
+        get: operations["RolesController_list"];
+        put?: never;
+        /** Create a custom role of the project (201): a key members can hold and the permissions it grants (system or the project's); a key already used is 409 */
+        post: operations["RolesController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/projects/{id}/roles/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a role by its key */
+        get: operations["RolesController_get"];
+        put?: never;
+        post?: never;
+        /** Delete a custom role (204); a built-in role, or one a member or a pending invitation holds, is 409 */
+        delete: operations["RolesController_remove"];
+        options?: never;
+        head?: never;
+        /** Update a role's name, description or permissions (built-in ones too; admin's permissions cannot be narrowed: 409) */
+        patch: operations["RolesController_update"];
+        trace?: never;
+    };
     "/v1/admin/projects/{id}/signing-keys": {
         parameters: {
             query?: never;
@@ -460,7 +586,7 @@ export interface paths {
         };
         /**
          * The tenant's sign-in activity per UTC day and project, live sessions and webhook delivery outcomes (the console's Overview)
-         * @description Our addition, not in the contract (docs/api-contract.md §13). The window is the last `days` UTC days, today (by the server clock) included; the daily counts and the deliveries are of that window, the sessions are those live now. Only the admin's tenant is ever counted.
+         * @description Our addition, not in the contract (docs/api-contract.md §16). The window is the last `days` UTC days, today (by the server clock) included; the daily counts and the deliveries are of that window, the sessions are those live now. Only the admin's tenant is ever counted.
          */
         get: operations["StatsController_get"];
         put?: never;
@@ -754,10 +880,10 @@ export interface components {
     schemas: {
         AddMemberDto: {
             /**
+             * @description A role key of the organization's project: admin, member or a custom role
              * @default member
-             * @enum {string}
              */
-            role?: "admin" | "member";
+            role?: string;
             /** @description A user of the organization's project */
             user_id: string;
         };
@@ -894,7 +1020,7 @@ export interface components {
             actor_type: "user" | "admin" | "system" | "api_key";
             /** Format: date-time */
             created_at: string;
-            /** @description What there is to say (CONTRACT §13): an update's `changes` (`{"<field>": {"from", "to"}}`, a secret as `{"changed": true}`), a failed sign-in's `reason`, an import's counts; `{}` when nothing */
+            /** @description What there is to say (docs/api-contract.md §13): an update's `changes` (`{"<field>": {"from", "to"}}`, a secret as `{"changed": true}`), a failed sign-in's `reason`, an import's counts; `{}` when nothing */
             data: {
                 [key: string]: unknown;
             };
@@ -930,14 +1056,21 @@ export interface components {
             /** @description The scopes a token for this API may carry */
             scopes: components["schemas"]["ApiResourceScopeDto"][];
         };
+        CreateDomainDto: {
+            /**
+             * @description A hostname with at least one dot; stored lower-cased, an internationalized name in punycode
+             * @example acme.com
+             */
+            domain: string;
+        };
         CreateInvitationDto: {
             /** @example grace@example.com */
             email: string;
             /**
+             * @description A role key of the organization's project: admin, member or a custom role
              * @default member
-             * @enum {string}
              */
-            role?: "admin" | "member";
+            role?: string;
         };
         CreateOAuthClientDto: {
             /**
@@ -990,7 +1123,7 @@ export interface components {
              *       "offline_access"
              *     ]
              */
-            scopes?: ("openid" | "profile" | "email" | "offline_access")[];
+            scopes?: ("openid" | "profile" | "email" | "offline_access" | "organizations")[];
             /**
              * @description `none` makes a public client (PKCE, no secret); it cannot be changed later
              * @default client_secret_basic
@@ -1005,11 +1138,25 @@ export interface components {
             name: string;
             /** @description The project the organization belongs to */
             project_id: string;
+            /** @description Its policies; given members replace theirs, others stay */
+            settings?: components["schemas"]["OrganizationSettingsDto"];
             /**
              * @description Unique in the project; derived from the name when omitted
              * @example acme-inc
              */
             slug?: string;
+        };
+        CreatePermissionDto: {
+            /**
+             * @default
+             * @example Read invoices
+             */
+            description?: string;
+            /**
+             * @description resource:action in lower case; unique in the project; the org: namespace is the system permissions
+             * @example invoices:read
+             */
+            key: string;
         };
         CreateProjectDto: {
             /**
@@ -1027,6 +1174,25 @@ export interface components {
              */
             redirect_urls?: string[];
             settings?: components["schemas"]["ProjectSettingsDto"];
+        };
+        CreateRoleDto: {
+            /** @default  */
+            description?: string;
+            /**
+             * @description Unique in the project; admin and member are built in
+             * @example billing_manager
+             */
+            key: string;
+            /** @example Billing manager */
+            name: string;
+            /**
+             * @description Keys of the project's permissions or system permissions
+             * @example [
+             *       "invoices:read",
+             *       "org:members:read"
+             *     ]
+             */
+            permissions: string[];
         };
         CreateUserDto: {
             /** @example ada@example.com */
@@ -1102,6 +1268,45 @@ export interface components {
             message?: "unreachable" | "not connected";
             /** @enum {string} */
             status: "up" | "down";
+        };
+        DomainListResponse: {
+            domains: components["schemas"]["DomainResponse"][];
+            pagination: components["schemas"]["PaginationResponse"];
+        };
+        DomainResponse: {
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * @description A role key of the project
+             * @example member
+             */
+            default_role: string;
+            /**
+             * @description Lower case; an IDN in punycode
+             * @example acme.com
+             */
+            domain: string;
+            /** @enum {string} */
+            enrollment: "none" | "suggest" | "auto_join";
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            organization_id: string;
+            /** @enum {string} */
+            status: "pending" | "verified";
+            /** Format: date-time */
+            updated_at: string;
+            verification: components["schemas"]["DomainVerificationResponse"];
+            /** Format: date-time */
+            verified_at: string | null;
+        };
+        DomainVerificationResponse: {
+            /** @example _gatehouse-verification.acme.com */
+            name: string;
+            /** @enum {string} */
+            type: "dns_txt";
+            /** @description The value the TXT record must hold (one of its strings) */
+            value: string;
         };
         GithubProviderDto: {
             authorization_url?: string;
@@ -1214,8 +1419,11 @@ export interface components {
             organization_id: string;
             /** Format: date-time */
             revoked_at: string | null;
-            /** @enum {string} */
-            role: "admin" | "member";
+            /**
+             * @description A role key of the organization's project
+             * @example member
+             */
+            role: string;
             /** @enum {string} */
             status: "pending" | "accepted" | "revoked" | "expired";
         };
@@ -1232,8 +1440,11 @@ export interface components {
             email: string;
             /** Format: uuid */
             organization_id: string;
-            /** @enum {string} */
-            role: "admin" | "member";
+            /**
+             * @description A role key of the organization's project
+             * @example member
+             */
+            role: string;
             /** Format: date-time */
             updated_at: string;
             /** Format: uuid */
@@ -1265,7 +1476,7 @@ export interface components {
             require_pkce: boolean;
             /** @description Authorization requests only through the pushed authorization request endpoint (RFC 9126) */
             require_pushed_authorization_requests: boolean;
-            scopes: ("openid" | "profile" | "email" | "offline_access")[];
+            scopes: ("openid" | "profile" | "email" | "offline_access" | "organizations")[];
             /** @enum {string} */
             token_endpoint_auth_method: "client_secret_basic" | "client_secret_post" | "none";
             /** Format: date-time */
@@ -1297,7 +1508,7 @@ export interface components {
             require_pkce: boolean;
             /** @description Authorization requests only through the pushed authorization request endpoint (RFC 9126) */
             require_pushed_authorization_requests: boolean;
-            scopes: ("openid" | "profile" | "email" | "offline_access")[];
+            scopes: ("openid" | "profile" | "email" | "offline_access" | "organizations")[];
             /** @enum {string} */
             token_endpoint_auth_method: "client_secret_basic" | "client_secret_post" | "none";
             /** Format: date-time */
@@ -1327,7 +1538,7 @@ export interface components {
             require_pkce: boolean;
             /** @description Authorization requests only through the pushed authorization request endpoint (RFC 9126) */
             require_pushed_authorization_requests: boolean;
-            scopes: ("openid" | "profile" | "email" | "offline_access")[];
+            scopes: ("openid" | "profile" | "email" | "offline_access" | "organizations")[];
             /** @enum {string} */
             token_endpoint_auth_method: "client_secret_basic" | "client_secret_post" | "none";
             /** Format: date-time */
@@ -1411,6 +1622,7 @@ export interface components {
             name: string;
             /** Format: uuid */
             project_id: string;
+            settings: components["schemas"]["OrganizationSettingsResponse"];
             /**
              * @description Unique in the project
              * @example acme
@@ -1418,6 +1630,17 @@ export interface components {
             slug: string;
             /** Format: date-time */
             updated_at: string;
+        };
+        OrganizationSettingsDto: {
+            /**
+             * @description Members without a second factor cannot make it active (403 mfa-required)
+             * @default false
+             */
+            require_mfa?: boolean;
+        };
+        OrganizationSettingsResponse: {
+            /** @description Members without a second factor cannot make it active (403 mfa-required) */
+            require_mfa: boolean;
         };
         PaginationResponse: {
             limit: number;
@@ -1450,6 +1673,22 @@ export interface components {
             secret_set: boolean;
             timeout_ms: number;
             url: string | null;
+        };
+        PermissionListResponse: {
+            pagination: components["schemas"]["PaginationResponse"];
+            permissions: components["schemas"]["PermissionResponse"][];
+        };
+        PermissionResponse: {
+            /**
+             * Format: date-time
+             * @description null for a system permission
+             */
+            created_at: string | null;
+            description: string;
+            /** @example invoices:read */
+            key: string;
+            /** @description A system permission: in every project, granted to admin */
+            system: boolean;
         };
         /** @description Extensions such as `locked_until` (account-locked) or `max_age_seconds` (reauthentication-required) may appear. */
         Problem: {
@@ -1497,6 +1736,13 @@ export interface components {
             /** @description Whether every client must push its authorization requests first (RFC 9126) */
             require_pushed_authorization_requests: boolean;
         };
+        ProjectOrganizationsSettingsDto: {
+            /**
+             * @description Whether signed-in users may create organizations (POST /v1/auth/organizations)
+             * @default false
+             */
+            allow_user_create?: boolean;
+        };
         ProjectResponse: {
             /**
              * @example [
@@ -1538,6 +1784,8 @@ export interface components {
             oauth_providers?: components["schemas"]["OAuthProvidersDto"] | null;
             /** @description The project's OpenID Connect provider; omitted members take their defaults, null resets it (off) */
             oidc?: components["schemas"]["OidcSettingsDto"] | null;
+            /** @description What end users may do with organizations; replaced as a whole, null resets it */
+            organizations?: components["schemas"]["ProjectOrganizationsSettingsDto"] | null;
             /** @description Lazy password migration from an old system (docs/migration.md); null turns it off and forgets the secret */
             password_migration?: components["schemas"]["PasswordMigrationSettingsDto"] | null;
             /** @description Page the reset mail links to (default: default_redirect_url) */
@@ -1556,6 +1804,16 @@ export interface components {
             rp_name?: string | null;
             /** @description Hourly SMS budget and allowed countries; omitted members take their defaults */
             sms?: components["schemas"]["SmsSettingsDto"] | null;
+            /**
+             * @description Custom claims of access tokens (and of the OpenID Connect ID token and UserInfo for the scope profile): claim name → template with {{user.metadata.…}}, {{org.metadata.…}} or {{user.email_verified}}; a whole {{…}} keeps its JSON type, a missing value leaves the claim out; at most 20 claims and 4 KiB rendered; registered and Gatehouse claim names are refused
+             * @example {
+             *       "plan": "{{user.metadata.plan}}",
+             *       "tier": "{{org.metadata.tier}}"
+             *     }
+             */
+            token_claims?: {
+                [key: string]: string;
+            } | null;
         };
         ProjectSettingsResponse: {
             access_token_ttl_seconds: number;
@@ -1566,6 +1824,10 @@ export interface components {
             invitation_url?: string;
             oauth_providers: components["schemas"]["OAuthProvidersResponse"];
             oidc: components["schemas"]["ProjectOidcSettingsResponse"];
+            /** @description What end users may do with organizations; only when set */
+            organizations?: {
+                allow_user_create?: boolean;
+            };
             password_migration: components["schemas"]["PasswordMigrationSettingsResponse"];
             /** @description Page the reset mail links to */
             password_reset_url?: string;
@@ -1575,6 +1837,10 @@ export interface components {
             rp_id: string | null;
             rp_name: string | null;
             sms: components["schemas"]["ProjectSmsSettingsResponse"];
+            /** @description Custom claims: claim name → template; only when set */
+            token_claims?: {
+                [key: string]: string;
+            };
         };
         ProjectSmsSettingsResponse: {
             /**
@@ -1610,6 +1876,30 @@ export interface components {
             x?: string;
             /** @description EC keys only; base64url */
             y?: string;
+        };
+        RoleListResponse: {
+            pagination: components["schemas"]["PaginationResponse"];
+            roles: components["schemas"]["RoleResponse"][];
+        };
+        RoleResponse: {
+            /** @description admin and member: cannot be deleted */
+            built_in: boolean;
+            /** Format: date-time */
+            created_at: string;
+            description: string;
+            /** @example billing_manager */
+            key: string;
+            /** @example Billing manager */
+            name: string;
+            /**
+             * @description System permissions first, then by key; admin holds every one
+             * @example [
+             *       "invoices:read"
+             *     ]
+             */
+            permissions: string[];
+            /** Format: date-time */
+            updated_at: string;
         };
         RotateSigningKeyDto: {
             /**
@@ -1706,9 +1996,28 @@ export interface components {
             name?: string;
             scopes?: components["schemas"]["ApiResourceScopeDto"][];
         };
+        UpdateDomainDto: {
+            /** @description A role key of the project, given to users who join through the domain */
+            default_role?: string;
+            /**
+             * @description What a user whose verified email is at the (verified) domain gets: nothing, a suggestion to join, or the membership
+             * @enum {string}
+             */
+            enrollment?: "none" | "suggest" | "auto_join";
+            /** @description Why the admin verifies it (audited); only with `status` */
+            reason?: string;
+            /**
+             * @description Verifies the domain without its TXT record; `reason` is then required
+             * @enum {string}
+             */
+            status?: "verified";
+        };
         UpdateMemberDto: {
-            /** @enum {string} */
-            role: "admin" | "member";
+            /**
+             * @description A role key of the organization's project: admin, member or a custom role
+             * @example member
+             */
+            role: string;
         };
         UpdateOAuthClientDto: {
             first_party?: boolean;
@@ -1722,12 +2031,14 @@ export interface components {
             require_pkce?: boolean;
             /** @description Authorization requests only through the pushed authorization request endpoint (RFC 9126 §6) */
             require_pushed_authorization_requests?: boolean;
-            scopes?: ("openid" | "profile" | "email" | "offline_access")[];
+            scopes?: ("openid" | "profile" | "email" | "offline_access" | "organizations")[];
         };
         UpdateOrganizationDto: {
             /** @description Replaces the whole metadata object (at most 8 KiB as JSON) */
             metadata?: Record<string, unknown>;
             name?: string;
+            /** @description Its policies; given members replace theirs, others stay */
+            settings?: components["schemas"]["OrganizationSettingsDto"];
             slug?: string;
         };
         UpdateProjectDto: {
@@ -1746,8 +2057,14 @@ export interface components {
             redirect_urls?: string[];
             settings?: components["schemas"]["ProjectSettingsDto"];
         };
+        UpdateRoleDto: {
+            description?: string;
+            name?: string;
+            /** @description The whole new list; admin's cannot be narrowed (409) */
+            permissions?: string[];
+        };
         UpdateUserDto: {
-            /** @description Mark the email verified (or not) on the user's behalf (CONTRACT §13) */
+            /** @description Mark the email verified (or not) on the user's behalf (docs/api-contract.md §13) */
             email_verified?: boolean;
             /** @description Replaces the whole metadata object (at most 8 KiB as JSON) */
             metadata?: Record<string, unknown>;
@@ -1834,8 +2151,11 @@ export interface components {
             /** Format: date-time */
             joined_at: string;
             name: string;
-            /** @enum {string} */
-            role: "admin" | "member";
+            /**
+             * @description A role key of the organization's project
+             * @example member
+             */
+            role: string;
             slug: string;
         };
         UserResponse: {
@@ -1876,7 +2196,7 @@ export interface components {
             expires_at: string;
             /** Format: uuid */
             id: string;
-            /** @description The admin who opened this session by impersonation (CONTRACT §13); null for the user's own */
+            /** @description The admin who opened this session by impersonation (docs/api-contract.md §13); null for the user's own */
             impersonator_id: string | null;
             ip_address: string | null;
             /** Format: date-time */
@@ -1894,7 +2214,7 @@ export interface components {
             disabled_reason: "gone" | null;
             enabled: boolean;
             /** @description Event types it receives, or `["*"]` for all */
-            events: ("user.created" | "user.updated" | "user.deleted" | "users.imported" | "users.exported" | "users.exported_with_secrets" | "user.locked" | "user.sign_in_failed" | "user.password_reset_sent" | "user.mfa_reset" | "user.impersonated" | "session.created" | "session.revoked" | "session.reauthenticated" | "email.verified" | "password.reset" | "password.changed" | "mfa.enabled" | "mfa.disabled" | "mfa.backup_codes.regenerated" | "passkey.registered" | "passkey.deleted" | "passkey.removed" | "oauth.linked" | "organization.created" | "organization.updated" | "organization.deleted" | "organization.member.added" | "organization.member.updated" | "organization.member.removed" | "invitation.created" | "invitation.accepted" | "invitation.revoked" | "project.created" | "project.updated" | "project.deleted" | "api_key.created" | "api_key.revoked" | "signing_key.rotated" | "signing_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "oauth_client.created" | "oauth_client.updated" | "oauth_client.deleted" | "oauth_client.secret_rotated" | "api_resource.created" | "api_resource.updated" | "api_resource.deleted" | "oauth_grant.created" | "oauth_grant.revoked" | "oauth_token.failed" | "webhook.test" | "*")[];
+            events: ("user.created" | "user.updated" | "user.deleted" | "users.imported" | "users.exported" | "users.exported_with_secrets" | "user.locked" | "user.sign_in_failed" | "user.password_reset_sent" | "user.mfa_reset" | "user.impersonated" | "session.created" | "session.revoked" | "session.reauthenticated" | "email.verified" | "password.reset" | "password.changed" | "mfa.enabled" | "mfa.disabled" | "mfa.backup_codes.regenerated" | "passkey.registered" | "passkey.deleted" | "passkey.removed" | "oauth.linked" | "organization.created" | "organization.updated" | "organization.deleted" | "organization.member.added" | "organization.member.updated" | "organization.member.removed" | "organization.domain.created" | "organization.domain.verified" | "organization.domain.updated" | "organization.domain.deleted" | "invitation.created" | "invitation.accepted" | "invitation.revoked" | "project.created" | "project.updated" | "project.deleted" | "api_key.created" | "api_key.revoked" | "signing_key.rotated" | "signing_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "oauth_client.created" | "oauth_client.updated" | "oauth_client.deleted" | "oauth_client.secret_rotated" | "api_resource.created" | "api_resource.updated" | "api_resource.deleted" | "role.created" | "role.updated" | "role.deleted" | "permission.created" | "permission.deleted" | "oauth_grant.created" | "oauth_grant.revoked" | "oauth_token.failed" | "webhook.test" | "*")[];
             /** Format: uuid */
             id: string;
             /** @description The `whsec_…` signing secret, shown this once only */
@@ -1998,7 +2318,7 @@ export interface components {
             disabled_reason: "gone" | null;
             enabled: boolean;
             /** @description Event types it receives, or `["*"]` for all */
-            events: ("user.created" | "user.updated" | "user.deleted" | "users.imported" | "users.exported" | "users.exported_with_secrets" | "user.locked" | "user.sign_in_failed" | "user.password_reset_sent" | "user.mfa_reset" | "user.impersonated" | "session.created" | "session.revoked" | "session.reauthenticated" | "email.verified" | "password.reset" | "password.changed" | "mfa.enabled" | "mfa.disabled" | "mfa.backup_codes.regenerated" | "passkey.registered" | "passkey.deleted" | "passkey.removed" | "oauth.linked" | "organization.created" | "organization.updated" | "organization.deleted" | "organization.member.added" | "organization.member.updated" | "organization.member.removed" | "invitation.created" | "invitation.accepted" | "invitation.revoked" | "project.created" | "project.updated" | "project.deleted" | "api_key.created" | "api_key.revoked" | "signing_key.rotated" | "signing_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "oauth_client.created" | "oauth_client.updated" | "oauth_client.deleted" | "oauth_client.secret_rotated" | "api_resource.created" | "api_resource.updated" | "api_resource.deleted" | "oauth_grant.created" | "oauth_grant.revoked" | "oauth_token.failed" | "webhook.test" | "*")[];
+            events: ("user.created" | "user.updated" | "user.deleted" | "users.imported" | "users.exported" | "users.exported_with_secrets" | "user.locked" | "user.sign_in_failed" | "user.password_reset_sent" | "user.mfa_reset" | "user.impersonated" | "session.created" | "session.revoked" | "session.reauthenticated" | "email.verified" | "password.reset" | "password.changed" | "mfa.enabled" | "mfa.disabled" | "mfa.backup_codes.regenerated" | "passkey.registered" | "passkey.deleted" | "passkey.removed" | "oauth.linked" | "organization.created" | "organization.updated" | "organization.deleted" | "organization.member.added" | "organization.member.updated" | "organization.member.removed" | "organization.domain.created" | "organization.domain.verified" | "organization.domain.updated" | "organization.domain.deleted" | "invitation.created" | "invitation.accepted" | "invitation.revoked" | "project.created" | "project.updated" | "project.deleted" | "api_key.created" | "api_key.revoked" | "signing_key.rotated" | "signing_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "oauth_client.created" | "oauth_client.updated" | "oauth_client.deleted" | "oauth_client.secret_rotated" | "api_resource.created" | "api_resource.updated" | "api_resource.deleted" | "role.created" | "role.updated" | "role.deleted" | "permission.created" | "permission.deleted" | "oauth_grant.created" | "oauth_grant.revoked" | "oauth_token.failed" | "webhook.test" | "*")[];
             /** Format: uuid */
             id: string;
             /** Format: date-time */
@@ -2367,6 +2687,231 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["OrganizationResponse"];
                 };
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    OrganizationDomainsController_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainListResponse"];
+                };
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    OrganizationDomainsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateDomainDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainResponse"];
+                };
+            };
+            /** @description `conflict`: the organization already has this domain */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    OrganizationDomainsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                domainId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainResponse"];
+                };
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    OrganizationDomainsController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                domainId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    OrganizationDomainsController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                domainId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateDomainDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainResponse"];
+                };
+            };
+            /** @description `conflict`: another organization of the project has the domain verified */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    OrganizationDomainsController_verify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                domainId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NoFieldsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainResponse"];
+                };
+            };
+            /** @description `conflict`: the TXT record does not hold the value (`found` lists what it holds), or another organization of the project has the domain verified */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `service-unavailable`: the DNS servers did not answer in time or failed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description A problem (RFC 9457): every answer that is not a success */
             default: {
@@ -3225,6 +3770,264 @@ export interface operations {
             };
         };
     };
+    PermissionsController_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermissionListResponse"];
+                };
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PermissionsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePermissionDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermissionResponse"];
+                };
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PermissionsController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    RolesController_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoleListResponse"];
+                };
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    RolesController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateRoleDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoleResponse"];
+                };
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    RolesController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoleResponse"];
+                };
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    RolesController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    RolesController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateRoleDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoleResponse"];
+                };
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     SigningKeysController_list: {
         parameters: {
             query?: {
@@ -3340,7 +4143,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One user a line, each line an import line (CONTRACT §12) */
+            /** @description One user a line, each line an import line (docs/api-contract.md §12) */
             200: {
                 headers: {
                     [name: string]: unknown;

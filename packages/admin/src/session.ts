@@ -81,7 +81,7 @@ export function adminSession(options: AdminSessionOptions): AdminSession {
         false,
       )
     ).json()) as { session?: { access_token: string }; mfa_required?: boolean };
-    // Not a server problem but the challenge (CONTRACT §10): named like one so scripts can tell it apart.
+    // Not a server problem but the challenge (docs/api-contract.md §10): named like one so scripts can tell it apart.
     if (!body.session)
       throw new GatehouseError(401, {
         type: 'mfa-required',

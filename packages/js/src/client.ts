@@ -1,7 +1,7 @@
 import type { components } from './schema';
 import { GatehouseError } from './errors';
 import { browserTabs, type Tabs } from './tabs';
-import { TokenKeeper, type HeldToken } from './token-keeper';
+import { TokenKeeper, type HeldToken, type TokenOrganization } from './token-keeper';
 import { Transport, type TransportOptions } from './transport';
 
 type Schemas = components['schemas'];
@@ -11,6 +11,35 @@ export type Passkey = Schemas['PasskeyResponse'];
 export type TotpSetup = Schemas['TotpSetupResponse'];
 export type Me = Schemas['MeResponse'];
 export type MfaFactor = Schemas['MfaVerifyDto']['factor'];
+/** One of the user's organizations (`GET /v1/auth/organizations`): `{id, name, slug, role, permissions}`. */
+export type Organization = Schemas['MyOrganization'];
+export type OrganizationMember = Schemas['MyMemberResponse'];
+export type OrganizationMemberList = Schemas['MyMemberListResponse'];
+export type CreateOrganizationInput = Schemas['CreateMyOrganizationDto'];
+export type UpdateOrganizationInput = Schemas['UpdateMyOrganizationDto'];
+export type InviteMemberInput = Schemas['InviteMemberDto'];
+export type OrganizationSuggestion = Schemas['OrganizationSuggestion'];
+export type OrganizationInvitation = Schemas['InvitationResponse'];
+/** The session's active organization as the access token says it (`org` claim): `{id, slug, role, permissions}`. */
+export type ActiveOrganization = TokenOrganization;
+/** What `has` checks: a permission the active organization's role grants, or the role itself. */
+export type OrganizationRequirement = { permission: string } | { role: string };
+
+/**
+ * Whether the active organization (the token's `org` claim) grants `requirement`: false without
+ * an active organization. The claim's `permissions` are the whole grant (admin's list every
+ * permission); no wildcard. A UI check only: your API checks the token itself
+ * (`@gatehouse/server`'s `has`).
+ */
+export function hasPermission(
+  organization: ActiveOrganization | null | undefined,
+  requirement: OrganizationRequirement,
+): boolean {
+  if (!organization) return false;
+  return 'permission' in requirement
+    ? organization.permissions.includes(requirement.permission)
+    : organization.role === requirement.role;
+}
 
 export interface GatehouseOptions extends TransportOptions {
   /** Renew the access token this many seconds before it expires (and at 80 % of its lifetime if that is earlier); default 60. */
@@ -26,6 +55,8 @@ export interface AuthState {
   status: 'loading' | 'signed-in' | 'signed-out';
   user: { id: string; email: string | null } | null;
   sessionId: string | null;
+  /** The session's active organization, from the access token's `org` claim (null for none). */
+  organization: ActiveOrganization | null;
 }
 
 /** A sign-in that needs its second factor: answer with `verifyMfa` (or `sendMfaSms` first). */
@@ -41,7 +72,21 @@ export interface SignedIn {
   sessionId: string;
 }
 
-const SIGNED_OUT: AuthState = { status: 'signed-out', user: null, sessionId: null };
+const SIGNED_OUT: AuthState = {
+  status: 'signed-out',
+  user: null,
+  sessionId: null,
+  organization: null,
+};
+
+const sameOrganization = (a: ActiveOrganization | null, b: ActiveOrganization | null) =>
+  a === b ||
+  (a !== null &&
+    b !== null &&
+    a.id === b.id &&
+    a.slug === b.slug &&
+    a.role === b.role &&
+    a.permissions.join(' ') === b.permissions.join(' '));
 
 /** The browser's WebAuthn prompt: a refusal, a cancel or a timeout becomes a GatehouseError (`passkey-failed`) like every other failure. */
 async function ceremony<T>(prompt: () => Promise<T>): Promise<T> {
@@ -65,7 +110,7 @@ export function createGatehouse(options: GatehouseOptions): GatehouseClient {
 export class GatehouseClient {
   readonly transport: Transport;
   private readonly tokens: TokenKeeper;
-  private state: AuthState = { status: 'loading', user: null, sessionId: null };
+  private state: AuthState = { status: 'loading', user: null, sessionId: null, organization: null };
   private email: string | null = null;
   private readonly listeners = new Set<(state: AuthState) => void>();
   private restoring: Promise<AuthState> | null = null;
@@ -385,6 +430,128 @@ export class GatehouseClient {
     return this.authed('POST', '/v1/auth/invitations/accept', { token });
   }
 
+  // ---- organizations -------------------------------------------------------------------------
+
+  /** The session's active organization (the current token's `org` claim), or null; also `getState().organization`. */
+  get organization(): ActiveOrganization | null {
+    return this.state.organization;
+  }
+
+  /** Whether the active organization grants a permission (`{permission: 'invoices:read'}`) or is held with a role (`{role: 'billing'}`). */
+  has(requirement: OrganizationRequirement): boolean {
+    return hasPermission(this.state.organization, requirement);
+  }
+
+  /** The user's organizations in the project, by name, with their role and what it grants. */
+  listOrganizations(): Promise<Organization[]> {
+    return this.authed<Schemas['MyOrganizationsResponse']>('GET', '/v1/auth/organizations').then(
+      (b) => b.organizations,
+    );
+  }
+
+  /** Creates an organization with the user as its `admin` (when the project's `settings.organizations.allow_user_create` is true; else `forbidden`). It does not become active by itself. */
+  createOrganization(input: CreateOrganizationInput): Promise<Organization> {
+    return this.authed('POST', '/v1/auth/organizations', input);
+  }
+
+  /** Organizations the user may join by their verified email's domain (the domain's enrollment is `suggest`). */
+  async listOrganizationSuggestions(): Promise<OrganizationSuggestion[]> {
+    const res = await this.authed<{ suggestions: OrganizationSuggestion[] }>(
+      'GET',
+      '/v1/auth/organizations/suggestions',
+    );
+    return res.suggestions;
+  }
+
+  /** Joins the organization of a suggestion (its `id`) with the domain's role; resolves to the membership. */
+  acceptOrganizationSuggestion(id: string): Promise<Organization> {
+    return this.authed(
+      'POST',
+      `/v1/auth/organizations/suggestions/${encodeURIComponent(id)}/accept`,
+    );
+  }
+
+  /**
+   * Makes one of the user's organizations the session's active one (`null`: none). The new access
+   * token (with its `org` claim) replaces the one held, here and in the other tabs, so your API
+   * calls, `getAccessToken()` and `fetch()` carry it at once; the session keeps the choice, so
+   * every later refresh carries it too. Resolves to the active organization; subscribers are told.
+   */
+  async setActiveOrganization(organizationId: string | null): Promise<ActiveOrganization | null> {
+    const answer = await this.authed<Schemas['AccessTokenResponse']>(
+      'POST',
+      '/v1/auth/organizations/active',
+      { organization_id: organizationId },
+    );
+    this.adoptSessionToken(answer.access_token);
+    return this.state.organization;
+  }
+
+  /** Renames the organization, changes its slug or its `settings` (`org:settings:manage`). */
+  updateOrganization(id: string, input: UpdateOrganizationInput): Promise<Organization> {
+    return this.authed('PATCH', `/v1/auth/organizations/${encodeURIComponent(id)}`, input);
+  }
+
+  /** Deletes the organization (`org:delete`); when it was the active one, the token is renewed without it. */
+  async deleteOrganization(id: string): Promise<void> {
+    await this.authed('DELETE', `/v1/auth/organizations/${encodeURIComponent(id)}`);
+    await this.afterMembershipChange(id);
+  }
+
+  /** The organization's members, oldest first (`org:members:read`), a page at a time. */
+  listMembers(
+    id: string,
+    page: { page?: number; limit?: number } = {},
+  ): Promise<OrganizationMemberList> {
+    return this.authed(
+      'GET',
+      `/v1/auth/organizations/${encodeURIComponent(id)}/members`,
+      undefined,
+      {
+        page: page.page?.toString(),
+        limit: page.limit?.toString(),
+      },
+    );
+  }
+
+  /** Changes a member's role (`org:members:manage`); your own role in the active organization reaches the token at once. */
+  async updateMember(
+    id: string,
+    userId: string,
+    input: { role: string },
+  ): Promise<OrganizationMember> {
+    const member = await this.authed<OrganizationMember>(
+      'PATCH',
+      `/v1/auth/organizations/${encodeURIComponent(id)}/members/${encodeURIComponent(userId)}`,
+      input,
+    );
+    if (member.user_id === this.state.user?.id) await this.afterMembershipChange(id);
+    return member;
+  }
+
+  /** Invites an email address (`org:members:manage`) with a role granting no more than yours (default `member`); the invitee gets the mailed link. */
+  inviteMember(id: string, input: InviteMemberInput): Promise<OrganizationInvitation> {
+    return this.authed(
+      'POST',
+      `/v1/auth/organizations/${encodeURIComponent(id)}/invitations`,
+      input,
+    );
+  }
+
+  /** Removes a member (`org:members:manage`); removing yourself is `leaveOrganization`. */
+  async removeMember(id: string, userId: string): Promise<void> {
+    await this.authed(
+      'DELETE',
+      `/v1/auth/organizations/${encodeURIComponent(id)}/members/${encodeURIComponent(userId)}`,
+    );
+    if (userId === 'me' || userId === this.state.user?.id) await this.afterMembershipChange(id);
+  }
+
+  /** Leaves the organization (no permission needed; the last admin cannot: `conflict`); when it was the active one, the token is renewed without it. */
+  async leaveOrganization(id: string): Promise<void> {
+    await this.removeMember(id, 'me');
+  }
+
   /** Stops the timers and the tab channel (tests, hot reload). */
   dispose(): void {
     this.tokens.dispose();
@@ -395,9 +562,10 @@ export class GatehouseClient {
 
   /** A call with the session: renews first when needed; a 401 renews once and retries once. */
   private async authed<T>(
-    method: 'GET' | 'POST' | 'DELETE',
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
     path: string,
     body?: unknown,
+    query?: Record<string, string | undefined>,
   ): Promise<T> {
     const token = await this.tokens.valid();
     if (!token)
@@ -408,7 +576,7 @@ export class GatehouseClient {
         detail: 'Not signed in.',
       });
     try {
-      return await this.transport.call<T>(method, path, { token, body });
+      return await this.transport.call<T>(method, path, { token, body, query });
     } catch (err) {
       if (!(err instanceof GatehouseError) || err.status !== 401 || err.slug !== 'unauthenticated')
         throw err;
@@ -417,8 +585,26 @@ export class GatehouseClient {
         this.set(SIGNED_OUT);
         throw err;
       }
-      return this.transport.call<T>(method, path, { token: renewed.accessToken, body });
+      return this.transport.call<T>(method, path, { token: renewed.accessToken, body, query });
     }
+  }
+
+  /** A token the runtime issued for this session (the active organization changed): held, told to the tabs and to subscribers. */
+  private adoptSessionToken(accessToken: string): void {
+    const held = this.tokens.adopt(accessToken);
+    if (!held)
+      throw new GatehouseError(502, {
+        title: 'Bad gateway',
+        detail: 'Gatehouse answered an access token this client cannot read.',
+      });
+    this.set(this.signedInState(held));
+  }
+
+  /** The user's membership of `organizationId` changed (left, removed, deleted, role): if it is the active one, a renewed token says so now rather than at the next renewal. */
+  private async afterMembershipChange(organizationId: string): Promise<void> {
+    if (this.state.organization?.id !== organizationId) return;
+    // Offline just now: the change itself is done, and the next renewal carries it.
+    await this.tokens.renew().catch(() => undefined);
   }
 
   private signedIn(accessToken: string, email: string | null): SignedIn {
@@ -439,10 +625,11 @@ export class GatehouseClient {
       status: 'signed-in',
       user: { id: held.userId, email: this.email },
       sessionId: held.sessionId,
+      organization: held.organization,
     };
   }
 
-  /** Follows the token: another tab signed in or out, or a refresh found the session ended. */
+  /** Follows the token: another tab signed in or out (or changed the active organization), a refresh found the session ended or the organization's role changed. */
   private follow(held: HeldToken | null): void {
     // A restore on page load sets the state itself once `me` has answered: no "signed in" without the email first.
     if (held && this.restoring && this.state.status === 'loading') return;
@@ -453,7 +640,8 @@ export class GatehouseClient {
     if (
       this.state.status !== 'signed-in' ||
       this.state.sessionId !== held.sessionId ||
-      this.state.user?.id !== held.userId
+      this.state.user?.id !== held.userId ||
+      !sameOrganization(this.state.organization, held.organization)
     ) {
       // Another user signed in in another tab: this tab's email was the previous user's.
       if (this.state.user && this.state.user.id !== held.userId) this.email = null;
@@ -466,7 +654,8 @@ export class GatehouseClient {
       state.status === this.state.status &&
       state.sessionId === this.state.sessionId &&
       state.user?.id === this.state.user?.id &&
-      state.user?.email === this.state.user?.email
+      state.user?.email === this.state.user?.email &&
+      sameOrganization(state.organization, this.state.organization)
     )
       return;
     this.state = state;

@@ -1,4 +1,4 @@
-/** An RFC 9457 problem answered by Gatehouse (CONTRACT §4), or a failure to get an answer (status 0). */
+/** An RFC 9457 problem answered by Gatehouse (docs/api-contract.md §4), or a failure to get an answer (status 0). */
 export class GatehouseError extends Error {
   /** The problem's slug: the last segment of its `type` (`invalid-credentials`, `validation-error`, …); `network-error` when no answer came, `passkey-failed` when the browser's passkey prompt did not complete. */
   readonly slug: string;

@@ -402,7 +402,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign the user in to the provider with their session (MFA already satisfied); the browser then navigates to `redirect_to`. First-party clients need no separate consent. 403 reauthentication-required when the client asked for a fresh sign-in, or for `urn:gatehouse:loa:2` (acr_values) and the session has no second factor; 403 forbidden (member `required_acr`) when the user has neither a second factor nor a passkey, or for an impersonated session (CONTRACT §13) */
+        /** Sign the user in to the provider with their session (MFA already satisfied); the browser then navigates to `redirect_to`. First-party clients need no separate consent. 403 reauthentication-required when the client asked for a fresh sign-in, or for `urn:gatehouse:loa:2` (acr_values) and the session has no second factor; 403 forbidden (member `required_acr`) when the user has neither a second factor nor a passkey, or for an impersonated session (docs/api-contract.md §13) */
         post: operations["OidcInteractionsController_complete"];
         delete?: never;
         options?: never;
@@ -421,6 +421,145 @@ export interface paths {
         put?: never;
         /** Grant the client the given scopes (a subset of the requested ones); the browser then navigates to `redirect_to`. 403 forbidden for an impersonated session */
         post: operations["OidcInteractionsController_consent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/organizations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in user's organizations in the project with their role and permissions */
+        get: operations["OrganizationsController_mine"];
+        put?: never;
+        /** Create an organization with the user as its admin (201), when the project's settings.organizations.allow_user_create is true (else 403) */
+        post: operations["OrganizationsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/organizations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete the organization (`org:delete`), its members and invitations */
+        delete: operations["OrganizationsController_deleteOrganization"];
+        options?: never;
+        head?: never;
+        /** Rename the organization or change its slug (`org:settings:manage`; 403 without, 404 for a non-member); its metadata is the application's */
+        patch: operations["OrganizationsController_updateOrganization"];
+        trace?: never;
+    };
+    "/v1/auth/organizations/{id}/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Invite an email address to the organization (`org:members:manage`) with a role granting no more than the caller's; mails the 7-day single-use link the admin API sends (201) */
+        post: operations["OrganizationsController_invite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/organizations/{id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's members (`org:members:read`), oldest first */
+        get: operations["OrganizationsController_members"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/organizations/{id}/members/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a member (`org:members:manage`), or leave with `me` (no permission needed); the last admin stays (409) */
+        delete: operations["OrganizationsController_removeMember"];
+        options?: never;
+        head?: never;
+        /** Change a member's role (`org:members:manage`): never to or from a role granting more than the caller's; the last admin stays (409) */
+        patch: operations["OrganizationsController_updateMember"];
+        trace?: never;
+    };
+    "/v1/auth/organizations/active": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Make one of the user's organizations the session's active one (or none with null): a new access token with the `org` claim, kept across refreshes; not a member is 403 */
+        post: operations["OrganizationsController_setActive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/organizations/suggestions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Organizations the user may join: verified domains with enrollment `suggest` at the user's verified email's domain, of organizations they are not in (none for an unverified email) */
+        get: operations["OrganizationsController_suggested"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/organizations/suggestions/{id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Join a suggested organization with the domain's default role: the membership as GET /v1/auth/organizations lists it; no such suggestion is 404 */
+        post: operations["OrganizationsController_acceptSuggestion"];
         delete?: never;
         options?: never;
         head?: never;
@@ -777,6 +916,10 @@ export interface components {
             /** @description Seconds until it expires */
             expires_in: number;
         };
+        ActiveOrganizationDto: {
+            /** Format: uuid */
+            organization_id: string | null;
+        };
         AllDependencies: {
             /** @description Redis */
             cache: components["schemas"]["DependencyHealth"];
@@ -845,6 +988,12 @@ export interface components {
              *     ]
              */
             scopes: string[];
+        };
+        CreateMyOrganizationDto: {
+            /** @example Acme */
+            name: string;
+            /** @description Default: made from the name (with a random suffix when taken) */
+            slug?: string;
         };
         CredentialDescriptor: {
             /** @description The credential id, base64url */
@@ -950,10 +1099,43 @@ export interface components {
         InvitationAcceptedResponse: {
             organization: components["schemas"]["InvitingOrganization"];
             /**
-             * @description The resulting role: an existing admin stays admin
-             * @enum {string}
+             * @description The resulting role key: an existing member keeps their role unless the invitation's is admin
+             * @example member
              */
-            role: "admin" | "member";
+            role: string;
+        };
+        InvitationResponse: {
+            /** Format: date-time */
+            accepted_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            email: string;
+            /** Format: date-time */
+            expires_at: string;
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The inviting admin; null once that user is deleted
+             */
+            invited_by: string | null;
+            /** Format: uuid */
+            organization_id: string;
+            /** Format: date-time */
+            revoked_at: string | null;
+            /**
+             * @description A role key of the organization's project
+             * @example member
+             */
+            role: string;
+            /** @enum {string} */
+            status: "pending" | "accepted" | "revoked" | "expired";
+        };
+        InviteMemberDto: {
+            /** @example grace@example.com */
+            email: string;
+            /** @default member */
+            role?: string;
         };
         InvitingOrganization: {
             /** Format: uuid */
@@ -972,10 +1154,31 @@ export interface components {
             /** Format: uuid */
             id: string;
             name: string;
-            /** @enum {string} */
-            role: "admin" | "member";
+            /**
+             * @description A role key of the project
+             * @example member
+             */
+            role: string;
         };
         MeResponse: {
+            /** @description The organization the session made active (POST /v1/auth/organizations/active), while the user is a member; else null */
+            active_organization?: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+                /**
+                 * @example [
+                 *       "invoices:read"
+                 *     ]
+                 */
+                permissions: string[];
+                /**
+                 * @description A role key of the project
+                 * @example member
+                 */
+                role: string;
+                slug: string;
+            } | null;
             /** @description The user's sessions that are neither revoked nor expired */
             active_sessions: number;
             /** @description Only in an impersonated session: the admin acting as the user */
@@ -1015,6 +1218,50 @@ export interface components {
             factor: "totp" | "sms" | "backup_code";
             mfa_token: string;
         };
+        MyMemberListResponse: {
+            members: components["schemas"]["MyMemberResponse"][];
+            pagination: components["schemas"]["PaginationResponse"];
+        };
+        MyMemberResponse: {
+            /** Format: date-time */
+            created_at: string;
+            email: string;
+            /** Format: uuid */
+            organization_id: string;
+            /** @example member */
+            role: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** Format: uuid */
+            user_id: string;
+            username: string | null;
+        };
+        MyOrganization: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /**
+             * @description System permissions first, then by key
+             * @example [
+             *       "org:members:read",
+             *       "invoices:read"
+             *     ]
+             */
+            permissions: string[];
+            /**
+             * @description A role key of the project
+             * @example member
+             */
+            role: string;
+            slug: string;
+        };
+        MyOrganizationSettingsDto: {
+            /** @description Members without a second factor cannot make it active (403 mfa-required) */
+            require_mfa?: boolean;
+        };
+        MyOrganizationsResponse: {
+            organizations: components["schemas"]["MyOrganization"][];
+        };
         NoCurrentUserResponse: {
             /**
              * @description Always null
@@ -1023,6 +1270,30 @@ export interface components {
             user: null;
         };
         NoInteractionFieldsDto: Record<string, unknown>;
+        OrganizationSuggestion: {
+            /** @example acme.com */
+            domain: string;
+            /**
+             * Format: uuid
+             * @description The domain's id; accept it to join
+             */
+            id: string;
+            organization: components["schemas"]["SuggestedOrganization"];
+            /**
+             * @description The role joining gives
+             * @example member
+             */
+            role: string;
+        };
+        OrganizationSuggestionsResponse: {
+            suggestions: components["schemas"]["OrganizationSuggestion"][];
+        };
+        PaginationResponse: {
+            limit: number;
+            page: number;
+            /** @description Items matching the query, on every page */
+            total: number;
+        };
         PasskeyCreationOptionsResponse: {
             /** @enum {string} */
             attestation?: "none" | "indirect" | "direct" | "enterprise";
@@ -1181,7 +1452,7 @@ export interface components {
             expires_at: string;
             /** Format: uuid */
             id: string;
-            /** @description The admin who opened this session by impersonation (CONTRACT §13); null for your own */
+            /** @description The admin who opened this session by impersonation (docs/api-contract.md §13); null for your own */
             impersonator_id: string | null;
             ip_address: string | null;
             /**
@@ -1256,6 +1527,12 @@ export interface components {
             /** @description PostgreSQL */
             database?: components["schemas"]["DependencyHealth"];
         };
+        SuggestedOrganization: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            slug: string;
+        };
         TokenDto: {
             /** @description The token from the link in the mail */
             token: string;
@@ -1267,6 +1544,15 @@ export interface components {
             qr_code_url: string;
             /** @description Base32 */
             secret: string;
+        };
+        UpdateMyMemberDto: {
+            /** @example member */
+            role: string;
+        };
+        UpdateMyOrganizationDto: {
+            name?: string;
+            settings?: components["schemas"]["MyOrganizationSettingsDto"];
+            slug?: string;
         };
     };
     responses: never;
@@ -2124,6 +2410,371 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InteractionRedirectResponse"];
+                };
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    OrganizationsController_mine: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-Service-Project-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MyOrganizationsResponse"];
+                };
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    OrganizationsController_create: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-Service-Project-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateMyOrganizationDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MyOrganization"];
+                };
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    OrganizationsController_deleteOrganization: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-Service-Project-Key": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    OrganizationsController_updateOrganization: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-Service-Project-Key": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateMyOrganizationDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MyOrganization"];
+                };
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    OrganizationsController_invite: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-Service-Project-Key": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InviteMemberDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationResponse"];
+                };
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    OrganizationsController_members: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+            };
+            header: {
+                "X-Service-Project-Key": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MyMemberListResponse"];
+                };
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    OrganizationsController_removeMember: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-Service-Project-Key": string;
+            };
+            path: {
+                id: string;
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    OrganizationsController_updateMember: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-Service-Project-Key": string;
+            };
+            path: {
+                id: string;
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateMyMemberDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MyMemberResponse"];
+                };
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    OrganizationsController_setActive: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-Service-Project-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ActiveOrganizationDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessTokenResponse"];
+                };
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    OrganizationsController_suggested: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-Service-Project-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationSuggestionsResponse"];
+                };
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    OrganizationsController_acceptSuggestion: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-Service-Project-Key": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MyOrganization"];
                 };
             };
             /** @description A problem (RFC 9457): every answer that is not a success */

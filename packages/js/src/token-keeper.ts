@@ -9,6 +9,16 @@ export interface HeldToken {
   expiresAt: number;
   userId: string;
   sessionId: string;
+  /** The session's active organization (the `org` claim), or null. */
+  organization: TokenOrganization | null;
+}
+
+/** The `org` claim of an access token: the session's active organization and what the member's role grants. */
+export interface TokenOrganization {
+  id: string;
+  slug: string;
+  role: string;
+  permissions: string[];
 }
 
 export interface TokenKeeperOptions {
@@ -22,13 +32,15 @@ export interface TokenKeeperOptions {
  * Keeps the access token: in memory only (never in storage), renewed through `POST /v1/auth/refresh`
  * before it expires, with one refresh in flight at a time in this client and, through Web Locks, in
  * all the origin's tabs (a refresh token rotates, and reusing a rotated one beyond the 10 s grace
- * revokes the session, CONTRACT §2). A tab that waited for the lock takes the token another tab just
+ * revokes the session, docs/api-contract.md §2). A tab that waited for the lock takes the token another tab just
  * broadcast instead of refreshing again.
  */
 export class TokenKeeper {
   private held: HeldToken | null = null;
   private renewing: Promise<HeldToken | null> | null = null;
   private timer: ReturnType<typeof setTimeout> | null = null;
+  /** Counts the tokens adopted, so that a refresh answered after a newer token (an organization just made active) does not replace it. */
+  private adoptions = 0;
   private readonly listeners = new Set<(token: HeldToken | null) => void>();
 
   constructor(
@@ -59,7 +71,9 @@ export class TokenKeeper {
       expiresAt: claims.exp * 1000,
       userId: claims.sub,
       sessionId: claims.sid,
+      organization: claims.org ?? null,
     };
+    this.adoptions += 1;
     this.schedule();
     if (broadcast) this.options.tabs.channel?.post({ type: 'token', accessToken });
     this.emit();
@@ -108,6 +122,7 @@ export class TokenKeeper {
   }
 
   private async refresh(): Promise<HeldToken | null> {
+    const adoptionsBefore = this.adoptions;
     const response = await this.transport.send('POST', '/v1/auth/refresh', { body: {} });
     if (response.status === 401) {
       // No refresh cookie, or a chain that ended (signed out, revoked, expired).
@@ -116,6 +131,10 @@ export class TokenKeeper {
     }
     if (!response.ok) throw await GatehouseError.fromResponse(response);
     const body = (await response.json()) as { access_token: string };
+    // A token adopted while this refresh was in flight (POST /organizations/active answered, or
+    // another tab's) is at least as new as the session this refresh read: keep it. The session
+    // keeps the active organization, so the next refresh carries it too.
+    if (this.adoptions !== adoptionsBefore && this.held) return this.held;
     return this.adopt(body.access_token);
   }
 
@@ -148,10 +167,32 @@ export class TokenKeeper {
   }
 }
 
-/** The claims this client reads (not verified: the server verifies; these only schedule renewal and name the session). */
-export function decodeClaims(
-  token: string,
-): { sub: string; sid: string; exp: number; iat: number; auth_time?: number } | null {
+interface ReadClaims {
+  sub: string;
+  sid: string;
+  exp: number;
+  iat: number;
+  auth_time?: number;
+  org?: TokenOrganization;
+}
+
+/** The `org` claim when it has the shape the runtime signs (`{id, slug, role, permissions}`), else undefined. */
+function readOrganization(org: unknown): TokenOrganization | undefined {
+  if (!org || typeof org !== 'object') return undefined;
+  const o = org as Record<string, unknown>;
+  if (
+    typeof o.id !== 'string' ||
+    typeof o.slug !== 'string' ||
+    typeof o.role !== 'string' ||
+    !Array.isArray(o.permissions) ||
+    !o.permissions.every((p) => typeof p === 'string')
+  )
+    return undefined;
+  return { id: o.id, slug: o.slug, role: o.role, permissions: [...o.permissions] };
+}
+
+/** The claims this client reads (not verified: the server verifies; these only schedule renewal, name the session and its active organization). */
+export function decodeClaims(token: string): ReadClaims | null {
   try {
     const part = token.split('.')[1];
     const binary = atob(
@@ -170,7 +211,8 @@ export function decodeClaims(
       typeof claims.iat !== 'number'
     )
       return null;
-    return claims as { sub: string; sid: string; exp: number; iat: number; auth_time?: number };
+    const org = readOrganization(claims.org);
+    return { ...(claims as unknown as ReadClaims), org };
   } catch {
     return null;
   }

@@ -12,6 +12,8 @@ export type GatehouseAuthErrorCode =
   | 'reauthentication_required'
   /** `verifyResourceToken` with `scopes`: the token lacks a scope the route needs (RFC 6750 §3.1). */
   | 'insufficient_scope'
+  /** `requirePermission`/`requireRole`: the token's active organization (`org` claim) lacks the permission or role, or there is none. */
+  | 'forbidden'
   /** Gatehouse could not be reached for its keys or (revocation-aware mode) the session's state. */
   | 'gatehouse_unavailable';
 
@@ -22,6 +24,7 @@ const STATUS: Record<GatehouseAuthErrorCode, number> = {
   revoked_token: 401,
   reauthentication_required: 403,
   insufficient_scope: 403,
+  forbidden: 403,
   gatehouse_unavailable: 503,
 };
 
@@ -55,7 +58,7 @@ export class GatehouseAuthError extends Error {
   }
 }
 
-/** The RFC 9457 problem body the framework adapters answer with (slugs as Gatehouse's own, CONTRACT §4). */
+/** The RFC 9457 problem body the framework adapters answer with (slugs as Gatehouse's own, docs/api-contract.md §4). */
 export interface AuthProblem {
   type: string;
   title: string;
@@ -70,6 +73,7 @@ const SLUG: Record<GatehouseAuthErrorCode, [string, string]> = {
   revoked_token: ['unauthenticated', 'Unauthenticated'],
   reauthentication_required: ['reauthentication-required', 'Reauthentication required'],
   insufficient_scope: ['forbidden', 'Forbidden'],
+  forbidden: ['forbidden', 'Forbidden'],
   gatehouse_unavailable: ['service-unavailable', 'Service unavailable'],
 };
 

@@ -1,6 +1,6 @@
 import { GatehouseAuthError, problemFor } from './errors';
 import type { AccessTokenClaims, Gatehouse } from './gatehouse';
-import { assertRecentAuth, authenticate, type AuthenticateOptions } from './requests';
+import { assertHas, assertRecentAuth, authenticate, type AuthenticateOptions } from './requests';
 
 /**
  * A request `requireAuth` has run on: annotate handlers with `(req: Request & WithAuth, res) => …`.
@@ -49,11 +49,26 @@ export function requireAuth(
 
 /** After `requireAuth`: 403 `reauthentication-required` unless the user proved a credential within `maxAgeSeconds`. */
 export function requireRecentAuth(maxAgeSeconds: number): ExpressMiddleware {
+  return afterAuth((claims) => assertRecentAuth(claims, maxAgeSeconds));
+}
+
+/** After `requireAuth`: 403 `forbidden` unless the token's active organization grants `permission` (`invoices:read`). */
+export function requirePermission(permission: string): ExpressMiddleware {
+  return afterAuth((claims) => assertHas(claims, { permission }));
+}
+
+/** After `requireAuth`: 403 `forbidden` unless the user's role in the token's active organization is `role`. */
+export function requireRole(role: string): ExpressMiddleware {
+  return afterAuth((claims) => assertHas(claims, { role }));
+}
+
+/** A middleware that runs `check` on the claims `requireAuth` set (401 without them). */
+function afterAuth(check: (claims: AccessTokenClaims) => void): ExpressMiddleware {
   return (req, res, next) => {
     try {
       if (!req.auth)
         throw new GatehouseAuthError('missing_token', 'No access token was presented.');
-      assertRecentAuth(req.auth, maxAgeSeconds);
+      check(req.auth);
       next();
     } catch (err) {
       refuse(err, res, next);

@@ -1,6 +1,6 @@
 import { GatehouseAuthError, problemFor } from './errors';
 import type { AccessTokenClaims, Gatehouse } from './gatehouse';
-import { assertRecentAuth, authenticate, type AuthenticateOptions } from './requests';
+import { assertHas, assertRecentAuth, authenticate, type AuthenticateOptions } from './requests';
 
 /** The parts of Fastify's request and reply these hooks use (no dependency on fastify's types). */
 interface FastifyRequestLike {
@@ -39,11 +39,26 @@ export function requireAuth(gatehouse: Gatehouse, options: AuthenticateOptions =
 
 /** After `requireAuth`: 403 `reauthentication-required` unless the user proved a credential within `maxAgeSeconds`. */
 export function requireRecentAuth(maxAgeSeconds: number): FastifyHook {
+  return afterAuth((claims) => assertRecentAuth(claims, maxAgeSeconds));
+}
+
+/** After `requireAuth`: 403 `forbidden` unless the token's active organization grants `permission` (`invoices:read`). */
+export function requirePermission(permission: string): FastifyHook {
+  return afterAuth((claims) => assertHas(claims, { permission }));
+}
+
+/** After `requireAuth`: 403 `forbidden` unless the user's role in the token's active organization is `role`. */
+export function requireRole(role: string): FastifyHook {
+  return afterAuth((claims) => assertHas(claims, { role }));
+}
+
+/** A hook that runs `check` on the claims `requireAuth` set (401 without them). */
+function afterAuth(check: (claims: AccessTokenClaims) => void): FastifyHook {
   return async (request, reply) => {
     try {
       if (!request.auth)
         throw new GatehouseAuthError('missing_token', 'No access token was presented.');
-      assertRecentAuth(request.auth, maxAgeSeconds);
+      check(request.auth);
       return undefined;
     } catch (err) {
       return refuse(err, reply);

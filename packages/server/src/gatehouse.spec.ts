@@ -208,6 +208,33 @@ describe('verifyAccessToken', () => {
     expect((await refusal(gatehouse(fetch).verifyAccessToken(''))).code).toBe('missing_token');
   });
 
+  it('returns the org claim of a token with an active organization, and refuses a token whose org is malformed', async () => {
+    const k = await key('k1');
+    const { fetch } = fakeGatehouse([k]);
+    const gh = gatehouse(fetch);
+    const org = { id: 'org_1', slug: 'acme', role: 'billing', permissions: ['invoices:read'] };
+    expect((await gh.verifyAccessToken(await sign(k, { org }))).org).toEqual(org);
+    expect((await gh.verifyAccessToken(await sign(k))).org).toBeUndefined();
+    const malformed = [
+      null,
+      'org_1',
+      [org],
+      { ...org, id: 42 },
+      { id: 'org_1', role: 'admin', permissions: [] },
+      { ...org, role: undefined },
+      { ...org, permissions: 'invoices:read' },
+      { ...org, permissions: ['invoices:read', 7] },
+    ];
+    for (const bad of malformed) {
+      const err = await refusal(gh.verifyAccessToken(await sign(k, { org: bad })));
+      expect([JSON.stringify(bad), err.code, err.message]).toEqual([
+        JSON.stringify(bad),
+        'invalid_token',
+        'The access token lacks the claims of a Gatehouse session token.',
+      ]);
+    }
+  });
+
   it('fetches the keys again for a new kid (rotation), but a flood of unknown kids costs one fetch per cooldown', async () => {
     const k1 = await key('k1');
     const k2 = await key('k2');

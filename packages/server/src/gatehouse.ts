@@ -1,9 +1,9 @@
-import { jwtVerify, type JWTHeaderParameters, type JWTPayload } from 'jose';
+import { jwtVerify, type JWTHeaderParameters, type JWTPayload, type JWTVerifyOptions } from 'jose';
 import { GatehouseAuthError } from './errors';
 import { ALGORITHMS, KeySet } from './key-set';
 import { SessionStatus } from './session-status';
 
-/** The claims of a Gatehouse access token (CONTRACT §2), checked. */
+/** The claims of a Gatehouse access token (docs/api-contract.md §2), checked. */
 export interface AccessTokenClaims extends JWTPayload {
   /** `{authUrl}/v1/projects/{projectId}`. */
   iss: string;
@@ -17,8 +17,25 @@ export interface AccessTokenClaims extends JWTPayload {
   adm: boolean;
   /** When the user last proved a credential (seconds since the epoch): what `requireRecentAuth` reads. */
   auth_time: number;
+  /**
+   * The session's active organization (`POST /v1/auth/organizations/active`), absent when none:
+   * what `has`, `requirePermission` and `requireRole` read. Computed from the membership when the
+   * token was issued, so a role change or removal shows from the session's next token.
+   */
+  org?: OrganizationClaim;
   iat: number;
   exp: number;
+}
+
+/** The `org` claim of an access token: the active organization and the member's grants in it. */
+export interface OrganizationClaim {
+  /** The organization id. */
+  id: string;
+  slug: string;
+  /** The member's role key: `admin`, `member` or a custom role of the project (`billing`). */
+  role: string;
+  /** What the role grants: the project's permission keys (`invoices:read`) and system ones (`org:members:read`). */
+  permissions: string[];
 }
 
 /**
@@ -159,21 +176,30 @@ export function createGatehouse(options: GatehouseOptions): Gatehouse {
     requiredClaims: ['sub', 'exp', 'iat', 'client_id'],
   };
 
-  async function verifyAccessToken(token: string): Promise<AccessTokenClaims> {
+  /** The payload of a token signed by a key of the project and valid under `options`; else the refusal (`invalid`: its detail). */
+  async function verifiedPayload(
+    token: string,
+    options: JWTVerifyOptions,
+    invalid?: string,
+  ): Promise<JWTPayload> {
     if (typeof token !== 'string' || token.length === 0)
       throw new GatehouseAuthError('missing_token', 'No access token was presented.');
     if (token.length > 8192)
       throw new GatehouseAuthError('invalid_token', 'The access token is malformed.');
-    let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(
+      const verified = await jwtVerify(
         token,
         (header: JWTHeaderParameters) => keys.keyFor(header.kid, header.alg),
-        verifyOptions,
-      ));
+        options,
+      );
+      return verified.payload;
     } catch (err) {
-      throw refusal(err);
+      throw refusal(err, invalid);
     }
+  }
+
+  async function verifyAccessToken(token: string): Promise<AccessTokenClaims> {
+    const payload = await verifiedPayload(token, verifyOptions);
     const claims = sessionClaims(payload);
     if (sessions && !(await sessions.isLive(claims.sid, claims.sub, token)))
       throw new GatehouseAuthError('revoked_token', 'The session of this access token has ended.');
@@ -188,20 +214,11 @@ export function createGatehouse(options: GatehouseOptions): Gatehouse {
       throw new TypeError(
         'verifyResourceToken: createGatehouse needs the resource option (the API resource identifier)',
       );
-    if (typeof token !== 'string' || token.length === 0)
-      throw new GatehouseAuthError('missing_token', 'No access token was presented.');
-    if (token.length > 8192)
-      throw new GatehouseAuthError('invalid_token', 'The access token is malformed.');
-    let payload: JWTPayload;
-    try {
-      ({ payload } = await jwtVerify(
-        token,
-        (header: JWTHeaderParameters) => keys.keyFor(header.kid, header.alg),
-        resourceVerifyOptions,
-      ));
-    } catch (err) {
-      throw refusal(err, 'The access token is not valid for this API.');
-    }
+    const payload = await verifiedPayload(
+      token,
+      resourceVerifyOptions,
+      'The access token is not valid for this API.',
+    );
     const p = payload as Partial<ResourceAccessTokenClaims>;
     if (
       typeof p.client_id !== 'string' ||
@@ -257,7 +274,8 @@ function sessionClaims(payload: JWTPayload): AccessTokenClaims {
     typeof p.tid !== 'string' ||
     typeof p.adm !== 'boolean' ||
     typeof p.auth_time !== 'number' ||
-    typeof p.sub !== 'string'
+    typeof p.sub !== 'string' ||
+    (p.org !== undefined && !isOrganizationClaim(p.org))
   ) {
     throw new GatehouseAuthError(
       'invalid_token',
@@ -265,6 +283,18 @@ function sessionClaims(payload: JWTPayload): AccessTokenClaims {
     );
   }
   return payload as AccessTokenClaims;
+}
+
+function isOrganizationClaim(value: unknown): value is OrganizationClaim {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const org = value as Partial<Record<keyof OrganizationClaim, unknown>>;
+  return (
+    typeof org.id === 'string' &&
+    typeof org.slug === 'string' &&
+    typeof org.role === 'string' &&
+    Array.isArray(org.permissions) &&
+    org.permissions.every((permission) => typeof permission === 'string')
+  );
 }
 
 function baseUrl(value: string): string {

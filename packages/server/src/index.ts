@@ -3,6 +3,7 @@ export {
   type AccessTokenClaims,
   type Gatehouse,
   type GatehouseOptions,
+  type OrganizationClaim,
   type ResourceAccessTokenClaims,
   type VerifyResourceTokenOptions,
 } from './gatehouse';
@@ -13,10 +14,13 @@ export {
   type GatehouseAuthErrorCode,
 } from './errors';
 export {
+  assertHas,
   assertRecentAuth,
   authenticate,
+  has,
   tokenFrom,
   type AuthenticateOptions,
+  type OrganizationRequirement,
   type TokenSources,
 } from './requests';
 export {

@@ -61,6 +61,46 @@ export function assertRecentAuth(
   }
 }
 
+/** What a route needs of the token's active organization: a permission it grants, or the member's role. */
+export type OrganizationRequirement = { permission: string } | { role: string };
+
+/**
+ * Whether the token's active organization (`org` claim) grants `permission`, or the member has
+ * `role` (both, when both are given); false for a token without an active organization. The claim's
+ * `permissions` are the whole grant (for `admin`, every permission of the project), so this reads
+ * nothing else.
+ */
+export function has(claims: AccessTokenClaims, requirement: OrganizationRequirement): boolean {
+  const { permission, role } = requirement as { permission?: unknown; role?: unknown };
+  if (typeof permission !== 'string' && typeof role !== 'string')
+    throw new TypeError('has: give a permission or a role');
+  const org = claims.org;
+  if (!org) return false;
+  if (typeof permission === 'string' && !org.permissions.includes(permission)) return false;
+  return typeof role !== 'string' || org.role === role;
+}
+
+/**
+ * `has` for a route: refuses (403 `forbidden`) claims whose active organization lacks the
+ * permission or role, or that have none. The client makes an organization active with Gatehouse's
+ * `POST /v1/auth/organizations/active` and retries with the token it returns.
+ */
+export function assertHas(claims: AccessTokenClaims, requirement: OrganizationRequirement): void {
+  if (has(claims, requirement)) return;
+  const { permission, role } = requirement as { permission?: string; role?: string };
+  const org = claims.org;
+  let detail: string;
+  if (permission !== undefined && !org?.permissions.includes(permission))
+    detail = org
+      ? `The active organization does not grant ${permission}.`
+      : `This action needs an active organization that grants ${permission}.`;
+  else
+    detail = org
+      ? `This action needs the role ${role} in the active organization.`
+      : `This action needs an active organization where the user has the role ${role}.`;
+  throw new GatehouseAuthError('forbidden', detail);
+}
+
 /** Claims of the request's token, or null (optional and no token); throws GatehouseAuthError otherwise. */
 export async function authenticate(
   gatehouse: Gatehouse,

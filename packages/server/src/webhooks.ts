@@ -6,7 +6,7 @@ export class WebhookVerificationError extends Error {
   }
 }
 
-/** A Gatehouse event as delivered (CONTRACT §7). */
+/** A Gatehouse event as delivered (docs/api-contract.md §7). */
 export interface WebhookEvent<T = Record<string, unknown>> {
   id: string;
   type: string;
