@@ -5,6 +5,8 @@ export const REFRESH_COOKIE = 'service_refresh_token';
 export interface Api {
   baseUrl: string;
   projectKey: string;
+  /** The client address each call comes from (`X-Forwarded-For`, for a server that trusts loopback). */
+  forwardedFor?: () => string;
 }
 
 export interface Answer {
@@ -31,6 +33,7 @@ async function call(
   if (opts.json !== undefined) headers['content-type'] = 'application/json';
   if (opts.bearer) headers.authorization = `Bearer ${opts.bearer}`;
   if (opts.refreshToken) headers.cookie = `${REFRESH_COOKIE}=${opts.refreshToken}`;
+  if (api.forwardedFor) headers['x-forwarded-for'] = api.forwardedFor();
   const res = await fetch(`${api.baseUrl}${path}`, {
     method,
     headers,

@@ -35,7 +35,6 @@ export function cpuSeconds(pid: number): number | null {
   }
 }
 
-/** A port that was free a moment ago (the child binds it right after). */
 /**
  * The environment of an app started by a bench, as in production: on loopback, errors only in the
  * log, rate limits off (the bench is one client), and mail and SMS to the log (nothing is sent).
@@ -58,6 +57,7 @@ export function productionEnv(
   };
 }
 
+/** A port that was free a moment ago (the child binds it right after). */
 export async function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
     const srv = createServer();

@@ -3,9 +3,9 @@ import { availableParallelism, cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import Redis from 'ioredis';
 import { bcryptComparesPerSecond, type BcryptBaseline } from './bcrypt-baseline';
-import { newSession, REFRESH_COOKIE, type Api } from './client';
+import { newSession, type Api } from './client';
 import { checkHotPaths, type HotPathFinding } from './hot-paths';
-import { hammer, setCookieValue, type LoadResult, type Target } from './load';
+import { hammer, type LoadResult, type Target } from './load';
 import { PgBackendsCpu } from './pg-cpu';
 import {
   cpuSeconds,
@@ -18,6 +18,7 @@ import {
   type Child,
 } from './processes';
 import { BENCH_PASSWORD, newEncryptionKey, seed, type Seeded } from './seed';
+import { benchTargets, freshAddress, PRODUCTION, type Shape } from './targets';
 
 /**
  * `npm run bench`: sign-up, sign-in, `/me` and refresh of the real auth runtime under autocannon
@@ -33,6 +34,7 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '3' },
     warmup: { type: 'string', default: '5' },
     connections: { type: 'string', default: '10' },
+    shape: { type: 'string', default: 'both' },
     'database-url': {
       type: 'string',
       default: 'postgres://postgres@127.0.0.1:5432/gatehouse_bench',
@@ -56,6 +58,15 @@ const REDIS_URL = args['redis-url'];
 const CPU_PROF_ARGS = args['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', args['cpu-prof']] : [];
 
 const TARGETS = { signIn: 0.8, me: 0.5, refresh: 0.3 } as const;
+
+/**
+ * The two shapes a run measures (`--shape today|production|both`). `today`: rate limits off,
+ * `--connections` (10), one client address. `production` (issue 37's table): rate limits on, 32
+ * connections, the server trusting loopback as its proxy, a new client address for every sign-up
+ * and sign-in (so no route limit refuses the bench) and 4,096 addresses in turn for `/me` and
+ * refresh (each stays far below 1000 a minute).
+ */
+const SHAPES: Shape[] = args.shape === 'both' ? ['today', 'production'] : [args.shape as Shape];
 
 interface Row {
   name: string;
@@ -93,16 +104,16 @@ async function measure(
   serverPid: number,
   pg: PgBackendsCpu,
   redisPid: number | null,
-  opts: { warmUp: boolean; seconds: number },
+  opts: { warmUp: boolean; seconds: number; connections: number },
 ): Promise<Row> {
-  if (opts.warmUp && WARMUP_S > 0) await hammer(target, WARMUP_S, CONNECTIONS);
+  if (opts.warmUp && WARMUP_S > 0) await hammer(target, WARMUP_S, opts.connections);
   const server0 = cpuSeconds(serverPid);
   const redis0 = redisPid === null ? null : cpuSeconds(redisPid);
   const db0 = await pg.snapshot();
   const machine0 = machineBusySeconds();
   const wall0 = process.hrtime.bigint();
   const client0 = process.cpuUsage();
-  const load = await hammer(target, opts.seconds, CONNECTIONS);
+  const load = await hammer(target, opts.seconds, opts.connections);
   const client = process.cpuUsage(client0);
   const machine1 = machineBusySeconds();
   const windowS = Number(process.hrtime.bigint() - wall0) / 1e9;
@@ -190,8 +201,13 @@ async function sessions(api: Api, email: string, count: number) {
   return out;
 }
 
-function serverEnv(encryptionKey: string, port: number): Record<string, string> {
+function serverEnv(
+  encryptionKey: string,
+  port: number,
+  shape: Shape = 'today',
+): Record<string, string> {
   return productionEnv(encryptionKey, {
+    ...(shape === 'production' ? { RATE_LIMITS_ENABLED: 'true', TRUST_PROXY: 'loopback' } : {}),
     AUTH_RUNTIME_PORT: String(port),
     DATABASE_URL,
     REDIS_URL,
@@ -406,7 +422,7 @@ async function main(): Promise<void> {
       .join(' ')}`,
   );
   say(
-    `${DURATION_S} s per endpoint in ${ROUNDS} rounds interleaved with its baseline, after a ${WARMUP_S} s warm-up, ${CONNECTIONS} connections, bcrypt cost ${BCRYPT_COST}, rate limits off, database ${new URL(DATABASE_URL).pathname.slice(1)}, redis ${REDIS_URL}`,
+    `${DURATION_S} s per endpoint in ${ROUNDS} rounds interleaved with its baseline, after a ${WARMUP_S} s warm-up, bcrypt cost ${BCRYPT_COST}, shapes: ${SHAPES.map((sh) => (sh === 'today' ? `today (${CONNECTIONS} connections, rate limits off)` : `production (${PRODUCTION.connections} connections, rate limits on, a client address per sign-in)`)).join(' and ')}, database ${new URL(DATABASE_URL).pathname.slice(1)}, redis ${REDIS_URL}`,
   );
 
   const encryptionKey = newEncryptionKey();
@@ -430,9 +446,14 @@ async function main(): Promise<void> {
     await Promise.all([stop(server), stop(bareApp)]);
   };
   process.once('SIGINT', () => void cleanUp().then(() => process.exit(130)));
-  try {
+
+  /** One shape's rounds: its own auth runtime and bare app, the same seeded users. */
+  async function measureShape(shape: Shape) {
+    const production = shape === 'production';
+    const connections = production ? PRODUCTION.connections : CONNECTIONS;
+    const targets = production ? { ...TARGETS, ...PRODUCTION.targets } : TARGETS;
     const port = await freePort();
-    const env = serverEnv(encryptionKey, port);
+    const env = serverEnv(encryptionKey, port, shape);
     server = startNode('auth-runtime', 'dist/apps/auth-runtime/src/main.js', env, {
       nodeArgs: CPU_PROF_ARGS,
     });
@@ -443,12 +464,15 @@ async function main(): Promise<void> {
       throw err;
     }
     const base = `http://127.0.0.1:${port}`;
-    const api: Api = { baseUrl: base, projectKey: seeded.projectKey };
-    const json = { 'content-type': 'application/json', 'x-service-project-key': seeded.projectKey };
+    const api: Api = {
+      baseUrl: base,
+      projectKey: seeded.projectKey,
+      ...(production ? { forwardedFor: freshAddress } : {}),
+    };
 
-    say('sessions for /me and refresh…');
-    // Every window's end drops up to CONNECTIONS chains (their rotated successors are never read).
-    const pool = (await sessions(api, seeded.readerUser.email, CONNECTIONS * (ROUNDS + 3) + 4)).map(
+    say(`[${shape}] sessions for /me and refresh…`);
+    // Every window's end drops up to `connections` chains (their rotated successors are never read).
+    const pool = (await sessions(api, seeded.readerUser.email, connections * (ROUNDS + 3) + 4)).map(
       (s) => s.refreshToken,
     );
     const meToken = (await newSession(api, seeded.readerUser.email, BENCH_PASSWORD)).accessToken;
@@ -457,56 +481,18 @@ async function main(): Promise<void> {
     // machine; a burst from another process spoils one round, not the verdict (the median ratio).
     const seconds = DURATION_S / ROUNDS;
     const run = (name: string, target: Target, pid: number, round: number) =>
-      measure(name, target, pid, pg, redis, { warmUp: round === 0, seconds });
-    let n = 0;
-    const signUpTarget: Target = {
-      url: `${base}/v1/auth/sign-up`,
-      method: 'POST',
-      headers: json,
-      body: () =>
-        JSON.stringify({
-          email: `user-${runId}-${n++}@bench.example.com`,
-          password: BENCH_PASSWORD,
-        }),
-      verifyBody: (b) => b.includes('"access_token"'),
-    };
-    const signInTarget: Target = {
-      url: `${base}/v1/auth/sign-in`,
-      method: 'POST',
-      headers: json,
-      body: () =>
-        JSON.stringify({
-          identifier: seeded.signInUsers[n++ % seeded.signInUsers.length].email,
-          password: BENCH_PASSWORD,
-        }),
-      verifyBody: (b) => b.includes('"access_token"'),
-    };
-    const meTarget: Target = {
-      url: `${base}/v1/auth/me`,
-      method: 'GET',
-      headers: { 'x-service-project-key': seeded.projectKey, authorization: `Bearer ${meToken}` },
-      verifyBody: (b) => b.includes('"active_sessions"'),
-    };
-    // Each request presents a refresh token that is current: it takes one from the pool and puts
-    // back the rotated successor from Set-Cookie. A failed request loses its chain (and shows as an error).
-    const refreshTarget: Target = {
-      url: `${base}/v1/auth/refresh`,
-      method: 'POST',
-      headers: { 'x-service-project-key': seeded.projectKey },
-      dynamicHeaders: () => ({ cookie: `${REFRESH_COOKIE}=${pool.shift() ?? 'pool-empty'}` }),
-      onResponse: (status, headers) => {
-        const next = setCookieValue(headers, REFRESH_COOKIE);
-        if (status === 200 && next) pool.push(next);
-      },
-      verifyBody: (b) => b.includes('"access_token"'),
-    };
+      measure(name, target, pid, pg, redis, { warmUp: round === 0, seconds, connections });
+    const { signUpTarget, signInTarget, meTarget, refreshTarget } = benchTargets({
+      base,
+      seeded,
+      runId,
+      shape,
+      meToken,
+      pool,
+    });
 
-    say('sign-up…');
+    say(`[${shape}] sign-up and sign-in, between rounds of bcrypt.compare on all cores…`);
     const signUps: Row[] = [];
-    for (let r = 0; r < ROUNDS; r++)
-      signUps.push(await run('POST /v1/auth/sign-up', signUpTarget, server.pid, r));
-
-    say('sign-in, between rounds of bcrypt.compare on all cores…');
     const signIns: Row[] = [];
     const bcryptRounds: (BcryptBaseline & { othersCpuS: number | null })[] = [];
     for (let r = 0; r < ROUNDS; r++) {
@@ -517,6 +503,7 @@ async function main(): Promise<void> {
         ...measured,
         othersCpuS: busy0 === null || busy1 === null ? null : busy1 - busy0 - measured.cpuS,
       });
+      signUps.push(await run('POST /v1/auth/sign-up', signUpTarget, server.pid, r));
       signIns.push(await run('POST /v1/auth/sign-in', signInTarget, server.pid, r));
     }
     const compares = bcryptRounds.reduce((a, b) => a + b.compares, 0);
@@ -530,7 +517,7 @@ async function main(): Promise<void> {
       othersCpuS: sum(bcryptRounds.map((b) => b.othersCpuS)),
     };
 
-    say('/me and refresh, between rounds of a bare NestJS route…');
+    say(`[${shape}] /me and refresh, between rounds of a bare NestJS route…`);
     const barePort = await freePort();
     bareApp = startNode(
       'bare-app',
@@ -557,46 +544,38 @@ async function main(): Promise<void> {
     }
     await stop(bareApp);
     bareApp = null;
+    await stop(server);
+    server = null;
 
     const perRound = (rounds: Row[], baseline: number[]) =>
       rounds.map((row, i) => row.load.rps / baseline[i]);
     const bareRps = bares.map((b) => b.load.rps);
+    const bcryptRps = bcryptRounds.map((b) => b.perSecond);
     const bare = combine(bares);
+    const against = (
+      rounds: Row[],
+      name: string,
+      perSecond: number,
+      target: number,
+      baseline: number[],
+    ): Row => ({
+      ...combine(rounds),
+      baseline: { name, perSecond, target, roundRatios: perRound(rounds, baseline) },
+    });
     const rows: Row[] = [
-      combine(signUps),
-      {
-        ...combine(signIns),
-        baseline: {
-          name: 'bcrypt.compare',
-          perSecond: bcrypt.perSecond,
-          target: TARGETS.signIn,
-          roundRatios: perRound(
-            signIns,
-            bcryptRounds.map((b) => b.perSecond),
-          ),
-        },
-      },
-      {
-        ...combine(mes),
-        baseline: {
-          name: 'bare route',
-          perSecond: bare.load.rps,
-          target: TARGETS.me,
-          roundRatios: perRound(mes, bareRps),
-        },
-      },
-      {
-        ...combine(refreshes),
-        baseline: {
-          name: 'bare route',
-          perSecond: bare.load.rps,
-          target: TARGETS.refresh,
-          roundRatios: perRound(refreshes, bareRps),
-        },
-      },
+      production
+        ? against(signUps, 'bcrypt.compare', bcrypt.perSecond, PRODUCTION.targets.signUp, bcryptRps)
+        : combine(signUps),
+      against(signIns, 'bcrypt.compare', bcrypt.perSecond, targets.signIn, bcryptRps),
+      against(mes, 'bare route', bare.load.rps, targets.me, bareRps),
+      against(refreshes, 'bare route', bare.load.rps, targets.refresh, bareRps),
     ];
-    await stop(server);
-    server = null;
+    return { rows, bare, bcrypt };
+  }
+
+  try {
+    const results: [Shape, Awaited<ReturnType<typeof measureShape>>][] = [];
+    for (const shape of SHAPES) results.push([shape, await measureShape(shape)]);
 
     let findings: HotPathFinding[] | null = null;
     if (!args['skip-check']) {
@@ -613,7 +592,15 @@ async function main(): Promise<void> {
         say(`hot-path check failed: ${err instanceof Error ? err.message : String(err)}`);
       }
     }
-    report(rows, bare, bcrypt, findings);
+    for (const [i, [shape, { rows, bare, bcrypt }]] of results.entries()) {
+      say();
+      say(
+        shape === 'today'
+          ? `== today's shape: ${CONNECTIONS} connections, rate limits off, one client address`
+          : `== production shape: ${PRODUCTION.connections} connections, rate limits on, a new client address per sign-up and sign-in, ${PRODUCTION.addresses} addresses in turn for /me and refresh`,
+      );
+      report(rows, bare, bcrypt, i === results.length - 1 ? findings : null);
+    }
   } finally {
     await cleanUp();
     await pg.close();

@@ -23,3 +23,18 @@ const ENTRIES: Record<AppName, () => Promise<BuildApp>> = {
 export function appFactory(name: AppName): BuildApp {
   return async (config) => (await ENTRIES[name]())(config);
 }
+
+/**
+ * An HTTP app that only holds its OpenAPI document (`servedOpenApiDocument`) and connects to no
+ * database, Redis or queue (`console:api`).
+ */
+export async function documentOnlyApp(
+  name: Exclude<AppName, 'webhook-worker'>,
+  config: AppConfig,
+): Promise<NestExpressApplication> {
+  const build =
+    name === 'auth-runtime'
+      ? (await import('@gatehouse/app-entry/auth-runtime')).buildAuthRuntime
+      : (await import('@gatehouse/app-entry/control-plane')).buildControlPlane;
+  return build(config, { documentOnly: true });
+}

@@ -132,7 +132,7 @@ async function provision(
 const SHOWN_ERRORS = 20;
 
 /**
- * `users import` (CONTRACT §12, docs/migration.md): the file converted from its format and
+ * `users import` (docs/api-contract.md §12, docs/migration.md): the file converted from its format and
  * imported in-process by `@gatehouse/user-transfer`, the import the control plane serves, as the
  * system; prints the report (`--json`: exactly the API's `{counts, errors}`). Exit 0 once the file
  * went through, whatever its lines' outcomes; 1 when the project or the file is not there; 2 for

@@ -2,10 +2,9 @@ import 'reflect-metadata';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfigOrExit } from '@gatehouse/config';
-import { runMigrations } from '@gatehouse/entities';
 import { servedOpenApiDocument } from '@gatehouse/http';
 import { runMain } from '@gatehouse/platform';
-import { appFactory, type AppName } from './app-entries';
+import { documentOnlyApp, type AppName } from './app-entries';
 import { withLocalSecrets } from './local-env';
 
 const ROOT = join(__dirname, '..', '..', '..');
@@ -34,9 +33,10 @@ export async function typesOf(document: object): Promise<string> {
 }
 
 /**
- * `npm run console:api`: builds the auth runtime and the control plane (against DATABASE_URL and
- * REDIS_URL, as `npm start` does), and writes the TypeScript types of their OpenAPI documents
- * (API_SCHEMA_FILES). `--check` writes nothing and exits 1 when a file is out of date.
+ * `npm run console:api`: builds the OpenAPI documents of the auth runtime and the control plane
+ * from their modules, connecting to no database or Redis (`documentOnly`), and writes their
+ * TypeScript types (API_SCHEMA_FILES). `--check` writes nothing and exits 1 when a file is out of
+ * date; `npm run lint` runs it.
  */
 runMain('console-api', async () => {
   const check = process.argv.includes('--check');
@@ -47,10 +47,11 @@ runMain('console-api', async () => {
     SMS_TRANSPORT: 'log',
     LOG_LEVEL: 'warn',
   });
-  await runMigrations(config.database.url);
   let stale = 0;
   const apps = await Promise.all(
-    Object.keys(API_SCHEMA_FILES).map((name) => appFactory(name as AppName)(config)),
+    Object.keys(API_SCHEMA_FILES).map((name) =>
+      documentOnlyApp(name as keyof typeof API_SCHEMA_FILES, config),
+    ),
   );
   const outputs: [string, string][] = [];
   for (const [i, file] of Object.values(API_SCHEMA_FILES).entries())
