@@ -57,6 +57,9 @@ function e2eOptions(workers, ignored) {
     ...(asked ? [] : [`--maxWorkers=${workers}`]),
     '--workerIdleMemoryLimit=1536MB',
     '--forceExit',
+    // A file that stays unfinished ends the run instead of waiting for CI's limit (jest-watchdog.js).
+    '--reporters=default',
+    `--reporters=${path.join(__dirname, 'jest-watchdog.js')}`,
     ...(ignored.length ? ['--testPathIgnorePatterns', ...ignored] : []),
     '--projects',
     ...e2eProjects.map((dir) => path.join(dir, 'jest.e2e.config.cjs')),
@@ -67,20 +70,69 @@ const escape = (file) => path.relative(root, file).replace(/[.]/g, '\\.');
 
 function runJest(name, options, extraEnv = {}) {
   fs.mkdirSync(path.join(root, 'tmp', 'jest'), { recursive: true });
-  const args = [
-    require.resolve('jest/bin/jest'),
-    ...options,
-    '--json',
-    '--outputFile',
-    path.join('tmp', 'jest', `${name}.json`),
-    ...rest,
-  ];
+  const output = path.join('tmp', 'jest', `${name}.json`);
+  const env = { ...process.env, NODE_ENV: 'test', ...extraEnv };
+  const jest = require.resolve('jest/bin/jest');
+  const args = [jest, ...options, '--json', '--outputFile', output, ...rest];
+  const r = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit', env });
+  const status = r.status ?? 1;
+  const watchdog = readWatchdog(path.join(root, output));
+  if (!watchdog) return status;
+  // The watchdog ended the run (a file stayed unfinished): the files that did not finish run once
+  // more, one at a time, in a new run whose results count like any other; its own watchdog ends
+  // it too if a file hangs again, and then those files count as failed.
+  const listed = spawnSync(process.execPath, [jest, ...options, ...rest, '--listTests', '--json'], {
+    cwd: root,
+    env,
+    encoding: 'utf8',
+  });
+  const finished = new Set(watchdog.finished);
+  const again = JSON.parse(listed.stdout || '[]').filter((f) => !finished.has(f));
+  console.error(
+    `run-jest: ${watchdog.stuck.join(', ')} did not finish; running ${again.length} unfinished file(s) again`,
+  );
+  if (!again.length) return status;
+  const rerun = runOnce(
+    `${name}-again`,
+    [...e2eOptions(1, []), '--runTestsByPath', ...again.map((f) => path.relative(root, f))],
+    { ...extraEnv, GATEHOUSE_SKIP_BUILD: '1' },
+  );
+  const failedBefore = JSON.parse(fs.readFileSync(path.join(root, output), 'utf8')).numFailedTests;
+  return rerun || (failedBefore > 0 ? 1 : 0);
+}
+
+/** One Jest run without a second chance (the files the watchdog stopped are counted as failed). */
+function runOnce(name, options, extraEnv) {
+  const output = path.join('tmp', 'jest', `${name}.json`);
+  const args = [require.resolve('jest/bin/jest'), ...options, '--json', '--outputFile', output];
   const r = spawnSync(process.execPath, args, {
     cwd: root,
     stdio: 'inherit',
     env: { ...process.env, NODE_ENV: 'test', ...extraEnv },
   });
+  const watchdog = readWatchdog(path.join(root, output));
+  if (watchdog) {
+    // Count each file that hung a second time as one failed suite (sum-results.js).
+    const result = JSON.parse(fs.readFileSync(path.join(root, output), 'utf8'));
+    for (const file of watchdog.stuck)
+      result.testResults.push({
+        name: file,
+        status: 'failed',
+        message: 'did not finish',
+        assertionResults: [],
+      });
+    fs.writeFileSync(path.join(root, output), JSON.stringify(result));
+  }
   return r.status ?? 1;
+}
+
+/** The watchdog's entry in a run's --json output, if the watchdog ended that run. */
+function readWatchdog(file) {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8')).watchdog ?? null;
+  } catch {
+    return null;
+  }
 }
 
 const workers = process.env.GATEHOUSE_TEST_WORKERS ?? String(os.availableParallelism());
