@@ -79,7 +79,7 @@ class JestWatchdog {
     clearInterval(this.timer);
     for (const file of stuck)
       process.stderr.write(
-        `\nwatchdog: ${file} has not finished after ${Math.round(LIMIT_MS / 1000)} s; ending this run (its unfinished files run again)\n`,
+        `\nwatchdog: ${file} has not finished after ${Math.round(LIMIT_MS / 1000)} s; ending this run\n`,
       );
     const results = this.finished.map(jsonResult);
     if (this.outputFile) {

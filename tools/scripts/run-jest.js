@@ -81,7 +81,7 @@ function runJest(name, options, extraEnv = {}) {
   // The watchdog ended the run (a file stayed unfinished): the files that did not finish run once
   // more, one at a time, in a new run whose results count like any other; its own watchdog ends
   // it too if a file hangs again, and then those files count as failed.
-  const listed = spawnSync(process.execPath, [jest, ...options, ...rest, '--listTests', '--json'], {
+  const listed = spawnSync(process.execPath, [jest, ...options, '--listTests', '--json', ...rest], {
     cwd: root,
     env,
     encoding: 'utf8',
