@@ -24,7 +24,12 @@ describe('jest watchdog', () => {
         '--outputFile',
         output,
       ],
-      { env: { ...process.env, GATEHOUSE_FILE_LIMIT_S: '4' }, encoding: 'utf8', timeout: 60_000 },
+      {
+        // eslint-disable-next-line no-restricted-properties -- the child Jest needs PATH and HOME
+        env: { ...process.env, GATEHOUSE_FILE_LIMIT_S: '4' },
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
     );
     expect(r.status).toBe(1);
     expect(Date.now() - started).toBeLessThan(40_000);
