@@ -365,4 +365,46 @@ describe('the active organization: the org claim across refreshes, /me, and the 
       missing: undefined,
     });
   });
+
+  it('leaves out the custom claims past 4 KiB of rendered JSON; the rest and the registered claims stay', async () => {
+    await t.dataSource.query(`UPDATE projects SET settings = settings || $2::jsonb WHERE id = $1`, [
+      tenant.project.id,
+      JSON.stringify({
+        token_claims: {
+          first: '{{user.metadata.first}}',
+          second: '{{user.metadata.second}}',
+          small: '{{user.metadata.small}}',
+        },
+      }),
+    ]);
+    await t.app.get(ProjectsCache).invalidateProject(tenant.project);
+    await t.dataSource
+      .getRepository(User)
+      .update(
+        { id: ada.id },
+        { metadata: { first: 'a'.repeat(3000), second: 'b'.repeat(3000), small: 'fits' } },
+      );
+    const signIn = await t
+      .http()
+      .post('/v1/auth/sign-in')
+      .set('X-Service-Project-Key', key())
+      .send({ identifier: 'ada@example.com', password: ada.password });
+    expect(signIn.status).toBe(200);
+    const claims = claimsOf(signIn.body.session.access_token);
+    expect([claims.first, claims.second, claims.small]).toEqual([
+      'a'.repeat(3000),
+      undefined,
+      'fits',
+    ]);
+    expect(claims).toMatchObject({ sub: ada.id, aud: tenant.project.id });
+    const custom = JSON.stringify({ first: claims.first, small: claims.small });
+    expect(Buffer.byteLength(custom)).toBeLessThanOrEqual(4096);
+    // The same cap holds on refresh, where the claims are rendered from the refresh statement.
+    const refreshed = claimsOf(await refresh());
+    expect([refreshed.first, refreshed.second, refreshed.small]).toEqual([
+      'a'.repeat(3000),
+      undefined,
+      'fits',
+    ]);
+  });
 });

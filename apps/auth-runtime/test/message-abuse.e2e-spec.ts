@@ -1,4 +1,4 @@
-import { MfaFactor } from '@gatehouse/entities';
+import { Invitation, MfaFactor, Organization, OrganizationMember } from '@gatehouse/entities';
 import { ProjectsCache } from '@gatehouse/identity';
 import {
   expectProblem,
@@ -311,6 +311,47 @@ describe('abuse of mail and SMS is bounded', () => {
           .status,
       ).toBe(202);
       expect(await smsSent(1)).toEqual(['+88212345678']);
+    });
+  });
+
+  describe('POST /v1/auth/organizations/{id}/invitations', () => {
+    it('sends at most 30 invitations an hour per user, across their organizations; the 31st is 429 rate-limited and invites nobody', async () => {
+      const inviter = await signUpUser(t, key(), 'inviter@example.com');
+      const colleague = await signUpUser(t, key(), 'colleague@example.com');
+      const [acme, globex] = await t.dataSource.getRepository(Organization).save(
+        ['acme', 'globex'].map((slug) => ({
+          tenantId: tenant.tenantId,
+          projectId: tenant.project.id,
+          name: slug,
+          slug,
+          metadata: {},
+        })),
+      );
+      await t.dataSource.getRepository(OrganizationMember).save(
+        [acme, globex].flatMap((o) =>
+          [inviter, colleague].map((u) => ({
+            organizationId: o.id,
+            userId: u.id,
+            tenantId: tenant.tenantId,
+            role: 'admin',
+          })),
+        ),
+      );
+      const invite = (u: SignedUpUser, orgId: string, email: string) =>
+        post(`/v1/auth/organizations/${orgId}/invitations`, { email }, u.accessToken);
+      for (let n = 0; n < 30; n++) {
+        const res = await invite(inviter, n % 2 ? acme.id : globex.id, `guest${n}@example.com`);
+        expect([n, res.status]).toEqual([n, 201]);
+      }
+      const path = `/v1/auth/organizations/${acme.id}/invitations`;
+      expectRateLimited(await invite(inviter, acme.id, 'guest30@example.com'), path, '30');
+      // Another member of the same organizations keeps their own budget.
+      expect((await invite(colleague, acme.id, 'guest31@example.com')).status).toBe(201);
+      const invited = await t.dataSource
+        .getRepository(Invitation)
+        .findBy({ tenantId: tenant.tenantId });
+      expect(invited).toHaveLength(31);
+      expect(invited.map((i) => i.email)).not.toContain('guest30@example.com');
     });
   });
 });

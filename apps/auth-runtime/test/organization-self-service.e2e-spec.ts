@@ -1,5 +1,6 @@
 import {
   AuditEvent,
+  Invitation,
   Organization,
   OrganizationMember,
   OutboxEvent,
@@ -447,5 +448,25 @@ describe('end users manage their organizations by their permissions', () => {
     expect(accepted.status).toBe(200);
     expect(accepted.body).toEqual({ organization: { id: acme.id, name: 'Acme' }, role: 'member' });
     expect(await roleOf(acme, grace)).toBe('member');
+  });
+
+  it('the same address invited by several managers at once gets one invitation and one mail; the others are 409', async () => {
+    const second = await signUpUser(t, tenant.projectKey, 'second@example.com');
+    await join(acme, second, 'manager');
+    const results = await Promise.all(
+      [manager, second, owner, manager, second].map((u) =>
+        t
+          .http()
+          .post(`${base()}/${acme.id}/invitations`)
+          .set(as(u))
+          .send({ email: 'grace@example.com' }),
+      ),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409]);
+    for (const r of results.filter((r) => r.status === 409)) expectProblem(r, 409, 'conflict');
+    expect(await t.dataSource.getRepository(Invitation).countBy({ organizationId: acme.id })).toBe(
+      1,
+    );
+    expect((await mails()).map((m) => m.to)).toEqual(['grace@example.com']);
   });
 });
