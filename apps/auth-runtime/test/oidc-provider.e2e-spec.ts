@@ -1002,11 +1002,14 @@ describe('OIDC provider (docs/api-contract.md §11) with real relying parties', 
       });
       expect(tokens.claims()?.sub).toBe(user.id);
 
-      const aged = await authorizationUrl(config, { max_age: '1' });
+      // max_age in whole seconds, with room for a sign-in and a completion on a loaded machine
+      // (auth_time is floored to the second: with max_age=1 a proof made late in a second and
+      // used a few hundred milliseconds later was already too old).
+      const aged = await authorizationUrl(config, { max_age: '3' });
       const b2 = new Browser(stack.authUrl);
       const uid2 = new URL((await b2.follow(aged.url.href)).url).searchParams.get('interaction')!;
       const older = await stack.signIn(op.projectKey, user.email);
-      await new Promise((r) => setTimeout(r, 2100));
+      await new Promise((r) => setTimeout(r, 4100));
       const stale = await stack.interaction(op.projectKey, 'POST', `${uid2}/complete`, {
         token: older.accessToken,
       });
