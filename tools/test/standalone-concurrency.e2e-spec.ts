@@ -1,6 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import request, { type Response } from 'supertest';
-import { cookiesOf, expectProblem, linkIn, nextIp, SmtpSink } from '@gatehouse/testing';
+import {
+  cookiesOf,
+  expectProblem,
+  linkIn,
+  nextIp,
+  SmtpSink,
+  TxtDnsServer,
+} from '@gatehouse/testing';
 import { startStandaloneProcess, type StandaloneProcess } from './standalone-process';
 
 /**
@@ -12,6 +19,7 @@ import { startStandaloneProcess, type StandaloneProcess } from './standalone-pro
  */
 describe('standalone mode holds under concurrent requests', () => {
   const smtp = new SmtpSink();
+  const dns = new TxtDnsServer();
   let gh: StandaloneProcess;
   let projectKey: string;
   let projectId: string;
@@ -95,10 +103,15 @@ describe('standalone mode holds under concurrent requests', () => {
 
   beforeAll(async () => {
     await smtp.start();
+    await dns.start();
     // A tight dependency timeout: a query waiting its turn on the one embedded session is queueing,
     // not an unreachable database, and must not turn into a 503 however long the queue (found by CI
     // on a loaded machine: magic-link verifies answered 503 after the 3 s default).
-    gh = await startStandaloneProcess({ SMTP_URL: smtp.url, DEPENDENCY_TIMEOUT_MS: '200' });
+    gh = await startStandaloneProcess({
+      SMTP_URL: smtp.url,
+      DEPENDENCY_TIMEOUT_MS: '200',
+      DNS_RESOLVERS: dns.address,
+    });
     const project = await cp('post', '/v1/admin/projects').send({
       name: 'Concurrent App',
       allowed_origins: ['https://app.example.com'],
@@ -112,6 +125,7 @@ describe('standalone mode holds under concurrent requests', () => {
   afterAll(async () => {
     await gh?.stop();
     await smtp.stop();
+    await dns.close();
   });
 
   it('answers three bursts of 60 mixed requests (sign-ins, /me, refreshes, magic-link sends and verifies) with no 5xx, and every mail arrives', async () => {
@@ -341,6 +355,141 @@ describe('standalone mode holds under concurrent requests', () => {
           .filter((r) => r.status === 200)
           .every((r) => typeof r.body.access_token === 'string'),
       ).toBe(true);
+    });
+  });
+
+  describe('organizations and their verified domains', () => {
+    const admin = (method: 'get' | 'post' | 'patch', path: string, body: object = {}) =>
+      method === 'get' ? cp('get', path) : cp(method, path).send(body);
+    async function newOrganization(name: string): Promise<string> {
+      const res = await admin('post', '/v1/admin/organizations', { project_id: projectId, name });
+      expect(res.status).toBe(201);
+      return res.body.id as string;
+    }
+    async function newDomain(org: string, domain: string): Promise<{ id: string; value: string }> {
+      const res = await admin('post', `/v1/admin/organizations/${org}/domains`, { domain });
+      expect(res.status).toBe(201);
+      return { id: res.body.id, value: res.body.verification.value };
+    }
+    const membersOf = async (org: string) =>
+      (
+        (await admin('get', `/v1/admin/organizations/${org}/members`)).body.members as {
+          user_id: string;
+          role: string;
+        }[]
+      ).map((m) => [m.user_id, m.role]);
+    /** A user of the project whose email is verified, and a session of theirs. */
+    async function verifiedUser(email: string) {
+      const created = await admin('post', '/v1/admin/users', {
+        project_id: projectId,
+        email,
+        password,
+        email_verified: true,
+      });
+      expect(created.status).toBe(201);
+      const res = await signIn(email);
+      expect(res.status).toBe(200);
+      return {
+        id: created.body.id as string,
+        accessToken: res.body.session.access_token as string,
+      };
+    }
+    const userPost = (path: string, token: string, body: object = {}) => post(path, body, token);
+
+    it('verifies a domain for one organization when verifications by DNS and by an admin race', async () => {
+      const [a, b] = [await newOrganization('Race A'), await newOrganization('Race B')];
+      const [da, db] = [await newDomain(a, 'race.test'), await newDomain(b, 'race.test')];
+      dns.setTxt('_gatehouse-verification.race.test', da.value, db.value);
+      const answers = await Promise.all([
+        admin('post', `/v1/admin/organizations/${a}/domains/${da.id}/verify`),
+        admin('post', `/v1/admin/organizations/${b}/domains/${db.id}/verify`),
+        admin('patch', `/v1/admin/organizations/${a}/domains/${da.id}`, {
+          status: 'verified',
+          reason: 'race',
+        }),
+        admin('patch', `/v1/admin/organizations/${b}/domains/${db.id}`, {
+          status: 'verified',
+          reason: 'race',
+        }),
+      ]);
+      expect(serverErrors(answers)).toEqual([]);
+      for (const r of answers.filter((x) => x.status !== 200)) expectProblem(r, 409, 'conflict');
+      const status = async (org: string, id: string) =>
+        (await admin('get', `/v1/admin/organizations/${org}/domains/${id}`)).body.status as string;
+      const statuses = [await status(a, da.id), await status(b, db.id)];
+      expect(statuses.filter((x) => x === 'verified')).toHaveLength(1);
+      const winnerIsA = statuses[0] === 'verified';
+      expect(answers.map((r) => r.status)).toEqual(
+        winnerIsA ? [200, 409, 200, 409] : [409, 200, 409, 200],
+      );
+    });
+
+    it('makes one membership of concurrent sign-ins at an auto-join domain, and one of concurrent accepts of a suggestion', async () => {
+      const joins = await newOrganization('Joins');
+      const dj = await newDomain(joins, 'joins.test');
+      const patched = await admin('patch', `/v1/admin/organizations/${joins}/domains/${dj.id}`, {
+        status: 'verified',
+        reason: 'owned',
+        enrollment: 'auto_join',
+      });
+      expect(patched.status).toBe(200);
+      const ivy = await verifiedUser('ivy@joins.test');
+      const signIns = await Promise.all(Array.from({ length: 8 }, () => signIn('ivy@joins.test')));
+      expect(serverErrors(signIns)).toEqual([]);
+      expect(signIns.map((r) => r.status)).toEqual(Array(8).fill(200));
+      expect(await membersOf(joins)).toEqual([[ivy.id, 'member']]);
+
+      const suggests = await newOrganization('Suggests');
+      const ds = await newDomain(suggests, 'suggests.test');
+      expect(
+        (
+          await admin('patch', `/v1/admin/organizations/${suggests}/domains/${ds.id}`, {
+            status: 'verified',
+            reason: 'owned',
+            enrollment: 'suggest',
+          })
+        ).status,
+      ).toBe(200);
+      const eve = await verifiedUser('eve@suggests.test');
+      const accepts = await Promise.all(
+        Array.from({ length: 8 }, () =>
+          userPost(`/v1/auth/organizations/suggestions/${ds.id}/accept`, eve.accessToken),
+        ),
+      );
+      expect(serverErrors(accepts)).toEqual([]);
+      expect(accepts.filter((r) => r.status === 200)).toHaveLength(1);
+      for (const r of accepts.filter((x) => x.status !== 200)) expectProblem(r, 404, 'not-found');
+      expect(await membersOf(suggests)).toEqual([[eve.id, 'member']]);
+    });
+
+    it('invites an address once when its members invite it at once; the others are 409', async () => {
+      const org = await newOrganization('Invites');
+      const managers = [
+        await verifiedUser('m1@invites.test'),
+        await verifiedUser('m2@invites.test'),
+      ];
+      for (const m of managers)
+        expect(
+          (
+            await admin('post', `/v1/admin/organizations/${org}/members`, {
+              user_id: m.id,
+              role: 'admin',
+            })
+          ).status,
+        ).toBe(201);
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          userPost(`/v1/auth/organizations/${org}/invitations`, managers[i % 2].accessToken, {
+            email: 'guest@example.com',
+          }),
+        ),
+      );
+      expect(serverErrors(answers)).toEqual([]);
+      expect(answers.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+      const listed = await admin('get', `/v1/admin/organizations/${org}/invitations`);
+      expect((listed.body.invitations as { email: string }[]).map((i) => i.email)).toEqual([
+        'guest@example.com',
+      ]);
     });
   });
 });

@@ -259,6 +259,21 @@ describe('organization domains in the auth runtime: auto-join and suggestions', 
     expect(await membersOf(acme)).toHaveLength(1);
   });
 
+  it('concurrent accepts of one suggestion make one membership and one event; the others are 404', async () => {
+    const suggested = await domain(acme, 'acme.com', 'suggest');
+    const hal = await signUpUser(t, key(), 'hal@acme.com');
+    await markVerified(hal.id);
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => accept(hal.accessToken, suggested.id)),
+    );
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 404, 404, 404, 404, 404]);
+    for (const r of answers.filter((x) => x.status === 404)) expectProblem(r, 404, 'not-found');
+    expect(await membersOf(acme)).toEqual([
+      expect.objectContaining({ userId: hal.id, role: 'member' }),
+    ]);
+    expect(await addedEvents()).toHaveLength(1);
+  });
+
   it('needs a session, and a suggestion of another project is 404', async () => {
     const suggested = await domain(acme, 'acme.com', 'suggest');
     expectProblem(
