@@ -3,7 +3,16 @@ import { parseArgs } from 'node:util';
 import { Client } from 'pg';
 import { newSession, type Api } from './client';
 import { hammer, type Target } from './load';
-import { freePort, productionEnv, startNode, stop, waitReady, type Child } from './processes';
+import {
+  cpuSeconds,
+  freePort,
+  postgresCpuSeconds,
+  productionEnv,
+  startNode,
+  stop,
+  waitReady,
+  type Child,
+} from './processes';
 import { BENCH_PASSWORD, newEncryptionKey, seed } from './seed';
 import { benchTargets } from './targets';
 
@@ -141,22 +150,36 @@ async function main() {
     say(
       `${ROUNDS} rounds of ${DURATION_S} s per variant, ${CONNECTIONS} connections, an organization role with ${PERMISSIONS} permissions, one auth runtime (NODE_ENV=production, rate limits off)`,
     );
+    /** A measured run and the server side's CPU per answered request (auth runtime + PostgreSQL). */
+    const measured = async (target: Target) => {
+      const pid = server!.pid;
+      const [s0, p0] = [cpuSeconds(pid), postgresCpuSeconds()];
+      const r = await hammer(target, DURATION_S, CONNECTIONS);
+      const [s1, p1] = [cpuSeconds(pid), postgresCpuSeconds()];
+      if (s0 === null || s1 === null || p0 === null || p1 === null)
+        throw new Error('cannot read the CPU time of the auth runtime or PostgreSQL');
+      return { ...r, cpuMs: ((s1 - s0 + (p1 - p0)) * 1000) / Math.max(1, r.ok) };
+    };
     for (const [name, without, withActive] of pairs) {
       await hammer(without, 2, CONNECTIONS);
       await hammer(withActive, 2, CONNECTIONS);
       const ratios: number[] = [];
+      const costs: number[] = [];
       const rows: string[] = [];
       for (let r = 0; r < ROUNDS; r++) {
-        const x = await hammer(without, DURATION_S, CONNECTIONS);
-        const y = await hammer(withActive, DURATION_S, CONNECTIONS);
+        const x = await measured(without);
+        const y = await measured(withActive);
         if (x.errors + x.non2xx + x.mismatches + y.errors + y.non2xx + y.mismatches > 0)
           throw new Error(`${name}: failed requests in round ${r + 1}`);
         ratios.push(y.rps / x.rps);
+        costs.push(y.cpuMs / x.cpuMs);
         rows.push(
-          `  round ${r + 1}: ${x.rps.toFixed(0)} req/s without, ${y.rps.toFixed(0)} with (p50 ${x.p50} / ${y.p50} ms) → ${(y.rps / x.rps).toFixed(3)}`,
+          `  round ${r + 1}: ${x.rps.toFixed(0)} req/s without, ${y.rps.toFixed(0)} with (p50 ${x.p50} / ${y.p50} ms) → ${(y.rps / x.rps).toFixed(3)}; server CPU ${(x.cpuMs * 1000).toFixed(0)} / ${(y.cpuMs * 1000).toFixed(0)} µs per request → ${(y.cpuMs / x.cpuMs).toFixed(3)}`,
         );
       }
-      say(`${name}: with an active organization ÷ without = ${median(ratios).toFixed(3)} (median)`);
+      say(
+        `${name}: with an active organization ÷ without = ${median(ratios).toFixed(3)} in throughput (the load generator shares the cores), ${median(costs).toFixed(3)} in server CPU per request (auth runtime + PostgreSQL) (medians)`,
+      );
       for (const row of rows) say(row);
     }
   } finally {

@@ -1,5 +1,5 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 
@@ -33,6 +33,26 @@ export function cpuSeconds(pid: number): number | null {
   } catch {
     return null;
   }
+}
+
+/** CPU seconds of every PostgreSQL process on this machine (the server and its backends), or null. */
+export function postgresCpuSeconds(): number | null {
+  let total = 0;
+  let found = false;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const comm = readFileSync(`/proc/${entry}/comm`, 'utf8').trim();
+      if (comm !== 'postgres') continue;
+    } catch {
+      continue;
+    }
+    const s = cpuSeconds(Number(entry));
+    if (s === null) continue;
+    total += s;
+    found = true;
+  }
+  return found ? total : null;
 }
 
 /**
