@@ -1,4 +1,6 @@
 import 'reflect-metadata';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from 'pg';
 import { newSession, type Api } from './client';
@@ -14,6 +16,7 @@ import {
   type Child,
 } from './processes';
 import { BENCH_PASSWORD, newEncryptionKey, seed } from './seed';
+import { summarise } from './cpu-profile-summary';
 import { benchTargets } from './targets';
 
 /**
@@ -29,6 +32,11 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '10' },
     permissions: { type: 'string', default: '50' },
+    // Profiling: `--only with` or `--only without` loads one variant's /me and refresh for
+    // --duration seconds each, with the auth runtime under --cpu-prof into `--profile`, and prints the
+    // profile's summary (run once per variant and compare).
+    only: { type: 'string' },
+    profile: { type: 'string', default: 'tmp/profiles/organizations' },
     'database-url': {
       type: 'string',
       default: 'postgres://postgres@127.0.0.1:5432/gatehouse_bench',
@@ -41,6 +49,14 @@ const ROUNDS = Number(args.rounds);
 const CONNECTIONS = Number(args.connections);
 const PERMISSIONS = Number(args.permissions);
 const DATABASE_URL = args['database-url'];
+/** Where `--only`'s profile goes: one directory per variant. */
+const profileDir = () => join(args.profile, args.only ?? 'both');
+/** The variant's profile directory, emptied. */
+function freshProfileDir(): string {
+  rmSync(profileDir(), { recursive: true, force: true });
+  mkdirSync(profileDir(), { recursive: true });
+  return profileDir();
+}
 const REDIS_URL = args['redis-url'];
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -104,6 +120,7 @@ async function main() {
       BCRYPT_COST: '10',
       AUTH_RUNTIME_METRICS_PORT: '0',
     }),
+    args.only ? { nodeArgs: ['--cpu-prof', '--cpu-prof-dir', freshProfileDir()] } : {},
   );
   try {
     await waitReady(`http://127.0.0.1:${port}/health/ready`, server);
@@ -160,6 +177,16 @@ async function main() {
         throw new Error('cannot read the CPU time of the auth runtime or PostgreSQL');
       return { ...r, cpuMs: ((s1 - s0 + (p1 - p0)) * 1000) / Math.max(1, r.ok) };
     };
+    if (args.only) {
+      for (const [name, without, withActive] of pairs) {
+        const target = args.only === 'with' ? withActive : without;
+        const r = await measured({ ...target });
+        say(
+          `${name} ${args.only}: ${r.rps.toFixed(0)} req/s, server CPU ${(r.cpuMs * 1000).toFixed(0)} µs per request`,
+        );
+      }
+      return;
+    }
     for (const [name, without, withActive] of pairs) {
       await hammer(without, 2, CONNECTIONS);
       await hammer(withActive, 2, CONNECTIONS);
@@ -185,6 +212,11 @@ async function main() {
   } finally {
     await stop(server);
     server = null;
+  }
+  if (args.only) {
+    const dir = profileDir();
+    for (const f of readdirSync(dir).filter((x) => x.endsWith('.cpuprofile')))
+      say(summarise(JSON.parse(readFileSync(join(dir, f), 'utf8')), 25));
   }
 }
 
