@@ -177,7 +177,7 @@ async function main() {
         throw new Error('cannot read the CPU time of the auth runtime or PostgreSQL');
       return { ...r, cpuMs: ((s1 - s0 + (p1 - p0)) * 1000) / Math.max(1, r.ok) };
     };
-    if (args.only) {
+    if (args.only)
       for (const [name, without, withActive] of pairs) {
         const target = args.only === 'with' ? withActive : without;
         const r = await measured({ ...target });
@@ -185,32 +185,31 @@ async function main() {
           `${name} ${args.only}: ${r.rps.toFixed(0)} req/s, server CPU ${(r.cpuMs * 1000).toFixed(0)} µs per request`,
         );
       }
-      return;
-    }
-    for (const [name, without, withActive] of pairs) {
-      await hammer(without, 2, CONNECTIONS);
-      await hammer(withActive, 2, CONNECTIONS);
-      const ratios: number[] = [];
-      const costs: number[] = [];
-      const rows: string[] = [];
-      for (let r = 0; r < ROUNDS; r++) {
-        const x = await measured(without);
-        const y = await measured(withActive);
-        if (x.errors + x.non2xx + x.mismatches + y.errors + y.non2xx + y.mismatches > 0)
-          throw new Error(`${name}: failed requests in round ${r + 1}`);
-        ratios.push(y.rps / x.rps);
-        costs.push(y.cpuMs / x.cpuMs);
-        rows.push(
-          `  round ${r + 1}: ${x.rps.toFixed(0)} req/s without, ${y.rps.toFixed(0)} with (p50 ${x.p50} / ${y.p50} ms) → ${(y.rps / x.rps).toFixed(3)}; server CPU ${(x.cpuMs * 1000).toFixed(0)} / ${(y.cpuMs * 1000).toFixed(0)} µs per request → ${(y.cpuMs / x.cpuMs).toFixed(3)}`,
+    else
+      for (const [name, without, withActive] of pairs) {
+        await hammer(without, 2, CONNECTIONS);
+        await hammer(withActive, 2, CONNECTIONS);
+        const ratios: number[] = [];
+        const costs: number[] = [];
+        const rows: string[] = [];
+        for (let r = 0; r < ROUNDS; r++) {
+          const x = await measured(without);
+          const y = await measured(withActive);
+          if (x.errors + x.non2xx + x.mismatches + y.errors + y.non2xx + y.mismatches > 0)
+            throw new Error(`${name}: failed requests in round ${r + 1}`);
+          ratios.push(y.rps / x.rps);
+          costs.push(y.cpuMs / x.cpuMs);
+          rows.push(
+            `  round ${r + 1}: ${x.rps.toFixed(0)} req/s without, ${y.rps.toFixed(0)} with (p50 ${x.p50} / ${y.p50} ms) → ${(y.rps / x.rps).toFixed(3)}; server CPU ${(x.cpuMs * 1000).toFixed(0)} / ${(y.cpuMs * 1000).toFixed(0)} µs per request → ${(y.cpuMs / x.cpuMs).toFixed(3)}`,
+          );
+        }
+        say(
+          `${name}: with an active organization ÷ without = ${median(ratios).toFixed(3)} in throughput (the load generator shares the cores), ${median(costs).toFixed(3)} in server CPU per request (auth runtime + PostgreSQL) (medians)`,
         );
+        for (const row of rows) say(row);
       }
-      say(
-        `${name}: with an active organization ÷ without = ${median(ratios).toFixed(3)} in throughput (the load generator shares the cores), ${median(costs).toFixed(3)} in server CPU per request (auth runtime + PostgreSQL) (medians)`,
-      );
-      for (const row of rows) say(row);
-    }
   } finally {
-    await stop(server);
+    await stop(server, args.only ? 20_000 : 5000);
     server = null;
   }
   if (args.only) {
