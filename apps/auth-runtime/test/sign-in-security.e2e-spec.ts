@@ -36,7 +36,7 @@ describe('passwords, enumeration, rate limits, lockout, hostile input, forged to
       .send(body as object);
 
   beforeAll(async () => {
-    t = await startTestApp(buildAuthRuntime, { TRUST_PROXY: 'loopback' });
+    t = await startTestApp(buildAuthRuntime, { TRUST_PROXY: 'loopback', BCRYPT_COST: '10' });
   });
   beforeEach(async () => {
     await t.reset();

@@ -74,7 +74,7 @@ export class EnvSchema {
   @IsString({ message: 'is required (base64 of 32 random bytes)' })
   @Matches(/^[A-Za-z0-9+/_-]{42,44}={0,2}$/, { message: 'must be base64 of exactly 32 bytes' })
   ENCRYPTION_KEY!: string;
-  @IsOptional() @Type(() => Number) @IsInt() @Min(10) @Max(15) BCRYPT_COST?: number;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(4) @Max(15) BCRYPT_COST?: number;
   @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(1024) PASSWORD_HASH_CONCURRENCY?: number;
   @IsOptional()
   @Type(() => Number)

@@ -58,6 +58,19 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('accepts a bcrypt cost below 10 only with NODE_ENV=test, never below 4', () => {
+    expect(
+      loadConfig({ ENCRYPTION_KEY: KEY, NODE_ENV: 'test', BCRYPT_COST: '4' }).auth.bcryptCost,
+    ).toBe(4);
+    for (const env of [{}, { NODE_ENV: 'production' }, { NODE_ENV: 'development' }])
+      expect(() => loadConfig({ ENCRYPTION_KEY: KEY, BCRYPT_COST: '9', ...env })).toThrow(
+        'BCRYPT_COST: must not be less than 10 (lower costs are for NODE_ENV=test only)',
+      );
+    expect(() => loadConfig({ ENCRYPTION_KEY: KEY, NODE_ENV: 'test', BCRYPT_COST: '3' })).toThrow(
+      ConfigError,
+    );
+  });
+
   it('names hot statements unless DATABASE_PREPARED_STATEMENTS is off or the database is the embedded one', () => {
     expect(loadConfig({ ENCRYPTION_KEY: KEY }).database.preparedStatements).toBe(true);
     expect(

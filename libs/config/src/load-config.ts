@@ -118,8 +118,12 @@ export function loadConfig(source: Record<string, string | undefined>): AppConfi
     if (v !== undefined && v !== '') raw[key] = v;
   }
   const env = plainToInstance(EnvSchema, raw);
-  const errors = validateSync(env, { forbidUnknownValues: false });
-  if (errors.length > 0) throw new ConfigError(describe(errors));
+  const problems = describe(validateSync(env, { forbidUnknownValues: false }));
+  // Costs 4-9 only for the tests, whose thousands of sign-ups would otherwise spend most of their
+  // time hashing; a deployment hashes at 10 or more.
+  if (env.BCRYPT_COST !== undefined && env.BCRYPT_COST < 10 && env.NODE_ENV !== 'test')
+    problems.push('BCRYPT_COST: must not be less than 10 (lower costs are for NODE_ENV=test only)');
+  if (problems.length > 0) throw new ConfigError(problems);
 
   const key = Buffer.from(env.ENCRYPTION_KEY.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
   if (key.length !== 32)

@@ -47,7 +47,9 @@ export const TEST_ENV: Record<string, string> = {
   DATABASE_URL: TEST_DATABASE_URL,
   REDIS_URL: TEST_REDIS_URL,
   ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
-  BCRYPT_COST: '10',
+  // The lowest cost (NODE_ENV=test only): e2e files sign up thousands of users. A file that measures
+  // hashing (sign-in timing) sets 10.
+  BCRYPT_COST: '4',
   LOG_LEVEL: 'error',
   PUBLIC_AUTH_URL: 'http://auth.test',
   ERROR_TYPE_BASE: 'https://gatehouse.dev/problems',
