@@ -58,7 +58,10 @@ describe('SDK packages from their packed tarballs, outside the workspace', () =>
   beforeAll(async () => {
     ({ consumer, remove: removeInstall } = installPackedSdk([
       'express@^5.2.1',
+      'fastify@^5.12.8',
       '@nestjs/common@^11',
+      '@nestjs/core@^11',
+      '@nestjs/platform-express@^11',
       'reflect-metadata',
       'rxjs',
       'next@16.4.6',
@@ -425,7 +428,8 @@ const env = process.env;
       return ((await res.json()) as { access_token: string }).access_token;
     };
     // A member: the organization is active, but the built-in member role grants nothing.
-    expect(await invoices(await activate())).toEqual(
+    const memberToken = await activate();
+    expect(await invoices(memberToken)).toEqual(
       forbidden('The active organization does not grant invoices:read.'),
     );
     const promoted = await admin.patch(
@@ -433,11 +437,84 @@ const env = process.env;
       { role: 'billing' },
     );
     expect(promoted.status).toBe(200);
-    expect(await invoices(await activate())).toEqual([
+    const billingToken = await activate();
+    expect(await invoices(billingToken)).toEqual([
       200,
       expect.stringMatching(/^application\/json/),
       { organization_id: organizationId, invoices: [] },
     ]);
+
+    // The same guard in Fastify, NestJS and Next.js route handlers, from the packed tarball, each
+    // framework as its documentation wires it: [status, problem slug or organization id] for no
+    // token, the member's token (no permission) and the billing member's.
+    writeFileSync(
+      join(consumer, 'guards.mjs'),
+      `import 'reflect-metadata';
+import Fastify from 'fastify';
+import { Controller, Get, Module, Req, UseGuards } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { createGatehouse } from '@gatehouse/server';
+import * as fastifyAuth from '@gatehouse/server/fastify';
+import * as nestAuth from '@gatehouse/server/nest';
+import * as nextAuth from '@gatehouse/server/next';
+const env = process.env;
+const gh = createGatehouse({ authUrl: env.AUTH_URL, projectId: env.PROJECT_ID, projectKey: env.PROJECT_KEY });
+const tokens = [undefined, env.MEMBER_TOKEN, env.BILLING_TOKEN];
+const headers = (t) => (t ? { authorization: 'Bearer ' + t } : {});
+const shown = (status, body) => [status, status === 200 ? body.organization_id : body.type.split('/').pop()];
+
+const fastify = Fastify();
+fastify.decorateRequest('auth', null);
+fastify.get('/invoices', { onRequest: fastifyAuth.requireAuth(gh), preHandler: fastifyAuth.requirePermission('invoices:read') },
+  async (request) => ({ organization_id: request.auth.org.id }));
+const viaFastify = [];
+for (const t of tokens) {
+  const res = await fastify.inject({ method: 'GET', url: '/invoices', headers: headers(t) });
+  viaFastify.push(shown(res.statusCode, res.json()));
+}
+await fastify.close();
+
+class Invoices { list(req) { return { organization_id: req.auth.org.id }; } }
+Reflect.decorate([Get(), UseGuards(new nestAuth.GatehouseGuard(gh), nestAuth.requirePermission('invoices:read'))],
+  Invoices.prototype, 'list', Object.getOwnPropertyDescriptor(Invoices.prototype, 'list'));
+Req()(Invoices.prototype, 'list', 0);
+Reflect.decorate([Controller('invoices')], Invoices);
+class AppModule {}
+Reflect.decorate([Module({ controllers: [Invoices] })], AppModule);
+const nest = await NestFactory.create(AppModule, { logger: false });
+await nest.listen(0, '127.0.0.1');
+const nestUrl = (await nest.getUrl()).replace('[::1]', '127.0.0.1');
+const viaNest = [];
+for (const t of tokens) {
+  const res = await fetch(nestUrl + '/invoices', { headers: headers(t) });
+  viaNest.push(shown(res.status, await res.json()));
+}
+await nest.close();
+
+const GET = nextAuth.withAuth(gh, nextAuth.requirePermission('invoices:read', async (request, { auth }) => Response.json({ organization_id: auth.org.id })));
+const viaNext = [];
+for (const t of tokens) {
+  const res = await GET(new Request('http://app.test/api/invoices', { headers: headers(t) }), {});
+  viaNext.push(shown(res.status, await res.json()));
+}
+console.log(JSON.stringify({ viaFastify, viaNest, viaNext }));
+`,
+    );
+    const guarded = JSON.parse(
+      await nodeIn(consumer, 'guards.mjs', {
+        AUTH_URL: stack.authUrl,
+        PROJECT_ID: projectId,
+        PROJECT_KEY: projectKey,
+        MEMBER_TOKEN: memberToken,
+        BILLING_TOKEN: billingToken,
+      }),
+    ) as Record<string, unknown>;
+    const expected = [
+      [401, 'unauthenticated'],
+      [403, 'forbidden'],
+      [200, organizationId],
+    ];
+    expect(guarded).toEqual({ viaFastify: expected, viaNest: expected, viaNext: expected });
   });
 
   it('the Express example verifies a real delivery from the webhook worker and refuses a forged one', async () => {

@@ -6,7 +6,7 @@ import {
   signUpUser,
   spawnApp,
   startTestApp,
-  TEST_ENV,
+  testEnvWith,
   type AppProcess,
   type SeededTenant,
   type TestApp,
@@ -53,15 +53,14 @@ function runToExit(
 /** Issue 20: production never falls back to logging mail and SMS unasked, and what is logged holds no token or code. */
 describe('mail and SMS transports', () => {
   it('refuses to start any app in production without SMTP_URL or SMS_GATEWAY_URL, one line naming each variable', async () => {
-    const env = {
-      ...TEST_ENV,
+    const env = testEnvWith({
       NODE_ENV: 'production',
       HOST: '127.0.0.1',
       AUTH_RUNTIME_PORT: '0',
       CONTROL_PLANE_PORT: '0',
       WEBHOOK_WORKER_PORT: '0',
       METRICS_ENABLED: 'false',
-    };
+    });
     const cases: [Record<string, string>, string[]][] = [
       [
         {},

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { TEST_ENV } from './test-env';
+import { testEnvWith } from './test-env';
 
 const ROOT = join(__dirname, '..', '..', '..');
 
@@ -37,13 +37,14 @@ export async function spawnApp(
       env: {
         // eslint-disable-next-line no-restricted-properties -- child processes inherit PATH
         PATH: process.env.PATH ?? '',
-        ...TEST_ENV,
-        HOST: '127.0.0.1',
-        [portVar]: '0',
-        AUTH_RUNTIME_METRICS_PORT: '0',
-        CONTROL_PLANE_METRICS_PORT: '0',
-        WEBHOOK_WORKER_METRICS_PORT: '0',
-        ...env,
+        ...testEnvWith({
+          HOST: '127.0.0.1',
+          [portVar]: '0',
+          AUTH_RUNTIME_METRICS_PORT: '0',
+          CONTROL_PLANE_METRICS_PORT: '0',
+          WEBHOOK_WORKER_METRICS_PORT: '0',
+          ...env,
+        }),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     },

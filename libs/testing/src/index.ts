@@ -13,7 +13,13 @@ export { startTestApp, testConfig, type AppFactory, type TestApp } from './test-
 export { startStandaloneTestApp } from './standalone-app';
 export { TestClock } from './test-clock';
 export { newTestService, TEST_SERVICE_NOW } from './test-service';
-export { TEST_DATABASE_URL, TEST_ENCRYPTION_KEY, TEST_ENV, TEST_REDIS_URL } from './test-env';
+export {
+  TEST_DATABASE_URL,
+  TEST_ENCRYPTION_KEY,
+  TEST_ENV,
+  TEST_REDIS_URL,
+  testEnvWith,
+} from './test-env';
 export { TcpProxy, withPort } from './tcp-proxy';
 export { cookiesOf, countRows, nextIp, postAs, signUpUser, type SignedUpUser } from './auth-client';
 export { spawnApp, type AppProcess } from './app-process';

@@ -7,7 +7,7 @@ import { servedOpenApiDocument } from '@gatehouse/http';
 import { openApiDisagreements, recordAnswers, type RecordedAnswer } from './openapi-conformance';
 import { resetState } from './reset';
 import { TestClock } from './test-clock';
-import { TEST_ENV } from './test-env';
+import { testEnvWith } from './test-env';
 
 export type AppFactory = (
   config: AppConfig,
@@ -26,7 +26,7 @@ export interface TestApp {
 }
 
 export function testConfig(overrides: Record<string, string> = {}): AppConfig {
-  return loadConfig({ ...TEST_ENV, ...overrides });
+  return loadConfig(testEnvWith(overrides));
 }
 
 /** Boots a real app (real Postgres, real Redis) exactly as main.ts does, minus listening on a port. */

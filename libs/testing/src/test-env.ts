@@ -57,3 +57,12 @@ export const TEST_ENV: Record<string, string> = {
   WEBHOOK_ALLOW_PRIVATE_URLS: 'loopback',
   OAUTH_ALLOW_PRIVATE_URLS: 'loopback',
 };
+
+/**
+ * TEST_ENV under `overrides`: an app that does not run with NODE_ENV=test (production or
+ * development, as some journeys start it) hashes at 10, the lowest cost the config accepts there.
+ */
+export function testEnvWith(overrides: Record<string, string> = {}): Record<string, string> {
+  const nodeEnv = overrides.NODE_ENV ?? TEST_ENV.NODE_ENV;
+  return { ...TEST_ENV, ...(nodeEnv === 'test' ? {} : { BCRYPT_COST: '10' }), ...overrides };
+}

@@ -126,6 +126,8 @@ export class ConsoleStack {
           PATH: process.env.PATH ?? '',
           ...TEST_ENV,
           NODE_ENV: 'development',
+          // The lowest cost outside NODE_ENV=test (the config refuses less).
+          BCRYPT_COST: '10',
           LOG_LEVEL: 'warn',
           AUTH_RUNTIME_PORT: String(auth),
           CONTROL_PLANE_PORT: String(controlPlane),
