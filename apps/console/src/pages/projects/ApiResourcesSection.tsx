@@ -9,7 +9,6 @@ import {
   Button,
   Code,
   Group,
-  Modal,
   NumberInput,
   Stack,
   Switch,
@@ -17,8 +16,7 @@ import {
   Text,
   TextInput,
 } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { unwrap } from '../../api/clients';
 import type { components } from '../../api/control-plane';
 import { useAdminApi } from '../../auth/AuthContext';
@@ -26,6 +24,7 @@ import { ListTable } from '../../ui/ListTable';
 import { ConfirmButton } from '../../ui/ConfirmButton';
 import { CopyValue } from '../../ui/CopyValue';
 import { FormActions } from '../../ui/FormActions';
+import { FormDialogs, useFormDialogs, type DialogForm } from '../../ui/FormDialogs';
 import { FormProblem } from '../../ui/FormProblem';
 import { formatDate } from '../../ui/format';
 import { Pager } from '../../ui/Pager';
@@ -91,8 +90,6 @@ export function ApiResourcesSection({ projectId }: { projectId: string }) {
   const api = useAdminApi();
   const queryClient = useQueryClient();
   const { page, setPage } = useListParams([] as const);
-  const [creating, setCreating] = useState(false);
-  const [editing, setEditing] = useState<Resource | null>(null);
   const list = useQuery({
     queryKey: keys.page(projectId, page),
     queryFn: () =>
@@ -106,31 +103,22 @@ export function ApiResourcesSection({ projectId }: { projectId: string }) {
     void queryClient.invalidateQueries({ queryKey: ['audit'] });
     return queryClient.invalidateQueries({ queryKey: keys.all(projectId) });
   };
-  const create = useMutation({
-    mutationFn: (values: Values) =>
+  const dialogs = useFormDialogs({
+    create: (values: Values) =>
       unwrap(
         api.POST('/v1/admin/projects/{id}/api-resources', {
           params: { path: { id: projectId } },
           body: bodyOf(values),
         }),
       ),
-    onSuccess: () => {
-      setCreating(false);
-      void changed();
-    },
-  });
-  const update = useMutation({
-    mutationFn: ({ id, values }: { id: string; values: Values }) =>
+    update: (r: Resource, values: Values) =>
       unwrap(
         api.PATCH('/v1/admin/projects/{id}/api-resources/{resource_id}', {
-          params: { path: { id: projectId, resource_id: id } },
+          params: { path: { id: projectId, resource_id: r.id } },
           body: bodyOf(values),
         }),
       ),
-    onSuccess: () => {
-      setEditing(null);
-      void changed();
-    },
+    onSaved: changed,
   });
   const remove = async (r: Resource) => {
     await unwrap(
@@ -140,19 +128,11 @@ export function ApiResourcesSection({ projectId }: { projectId: string }) {
     );
     await changed();
   };
-  const closeCreate = () => {
-    setCreating(false);
-    create.reset();
-  };
-  const closeEdit = () => {
-    setEditing(null);
-    update.reset();
-  };
 
   return (
     <Section
       title="API resources"
-      actions={<Button onClick={() => setCreating(true)}>New API resource</Button>}
+      actions={<Button onClick={dialogs.openCreate}>New API resource</Button>}
     >
       <Stack>
         <Text size="sm">
@@ -217,7 +197,7 @@ export function ApiResourcesSection({ projectId }: { projectId: string }) {
                           size="xs"
                           variant="default"
                           aria-label={`Edit ${r.name}`}
-                          onClick={() => setEditing(r)}
+                          onClick={() => dialogs.openEdit(r)}
                         >
                           Edit
                         </Button>
@@ -240,34 +220,18 @@ export function ApiResourcesSection({ projectId }: { projectId: string }) {
         </QueryState>
       </Stack>
 
-      <Modal opened={creating} onClose={closeCreate} title="New API resource" size="lg">
-        <ResourceForm
-          initial={NEW_RESOURCE}
-          submitLabel="Create API resource"
-          busy={create.isPending}
-          error={create.error}
-          onSubmit={(values) => create.mutate(values)}
-          onCancel={closeCreate}
-        />
-      </Modal>
-      <Modal
-        opened={editing !== null}
-        onClose={closeEdit}
-        title={editing ? `Edit “${editing.name}”` : 'Edit API resource'}
-        size="lg"
-      >
-        {editing && (
-          <ResourceForm
-            key={editing.id}
-            initial={valuesOf(editing)}
-            submitLabel="Save API resource"
-            busy={update.isPending}
-            error={update.error}
-            onSubmit={(values) => update.mutate({ id: editing.id, values })}
-            onCancel={closeEdit}
-          />
+      <FormDialogs
+        dialogs={dialogs}
+        createTitle="New API resource"
+        editTitle={(r) => (r ? `Edit “${r.name}”` : 'Edit API resource')}
+        itemKey={(r) => r.id}
+        renderCreate={(form) => (
+          <ResourceForm initial={NEW_RESOURCE} submitLabel="Create API resource" {...form} />
         )}
-      </Modal>
+        renderEdit={(r, form) => (
+          <ResourceForm initial={valuesOf(r)} submitLabel="Save API resource" {...form} />
+        )}
+      />
     </Section>
   );
 }
@@ -279,14 +243,7 @@ function ResourceForm({
   error,
   onSubmit,
   onCancel,
-}: {
-  initial: Values;
-  submitLabel: string;
-  busy: boolean;
-  error: unknown;
-  onSubmit: (v: Values) => void;
-  onCancel: () => void;
-}) {
+}: DialogForm<Values> & { initial: Values; submitLabel: string }) {
   const { values, set, errors, submit } = useFormValues(initial, {
     error,
     fields: FIELDS,

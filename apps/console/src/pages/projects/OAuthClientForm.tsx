@@ -2,6 +2,7 @@
 import { Checkbox, NativeSelect, Radio, Stack, Textarea, TextInput } from '@mantine/core';
 import type { components } from '../../api/control-plane';
 import { FormActions } from '../../ui/FormActions';
+import type { DialogForm } from '../../ui/FormDialogs';
 import { FormProblem } from '../../ui/FormProblem';
 import { lines } from '../../ui/format';
 import { useFormValues } from '../../ui/useFormValues';
@@ -131,15 +132,11 @@ export function OAuthClientForm({
   error,
   onSubmit,
   onCancel,
-}: {
+}: DialogForm<OAuthClientValues> & {
   initial: OAuthClientValues;
   /** An existing client: public or confidential cannot change (that is a new client). */
   editing?: boolean;
   submitLabel: string;
-  busy: boolean;
-  error: unknown;
-  onSubmit: (values: OAuthClientValues) => void;
-  onCancel: () => void;
 }) {
   const { values, set, errors, submit } = useFormValues(initial, {
     error,

@@ -3,17 +3,7 @@
  * registration), the issuer to give relying parties, and the OAuth clients (create with the secret
  * shown once, edit, rotate the secret, delete). Loaded only when its tab is opened.
  */
-import {
-  Badge,
-  Button,
-  Group,
-  Modal,
-  NativeSelect,
-  Stack,
-  Switch,
-  Table,
-  Text,
-} from '@mantine/core';
+import { Badge, Button, Group, NativeSelect, Stack, Switch, Table, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { unwrap } from '../../api/clients';
@@ -24,6 +14,7 @@ import { ListTable } from '../../ui/ListTable';
 import { ConfirmButton } from '../../ui/ConfirmButton';
 import { CopyValue } from '../../ui/CopyValue';
 import { DetailGrid } from '../../ui/DetailGrid';
+import { FormDialogs, useFormDialogs } from '../../ui/FormDialogs';
 import { formatDate } from '../../ui/format';
 import { Pager } from '../../ui/Pager';
 import { QueryState } from '../../ui/QueryState';
@@ -204,9 +195,6 @@ function Clients({ projectId }: { projectId: string }) {
   const api = useAdminApi();
   const queryClient = useQueryClient();
   const { page, setPage } = useListParams([] as const);
-  const [creating, setCreating] = useState(false);
-  const [created, setCreated] = useState<Created | null>(null);
-  const [editing, setEditing] = useState<Client | null>(null);
   const [rotated, setRotated] = useState<{ name: string; secret: string } | null>(null);
   const list = useQuery({
     queryKey: clientKeys.page(projectId, page),
@@ -221,33 +209,25 @@ function Clients({ projectId }: { projectId: string }) {
     void queryClient.invalidateQueries({ queryKey: ['audit'] });
     return queryClient.invalidateQueries({ queryKey: clientKeys.all(projectId) });
   };
-  const create = useMutation({
-    mutationFn: (values: OAuthClientValues) =>
+  const dialogs = useFormDialogs({
+    create: (values: OAuthClientValues): Promise<Created> =>
       unwrap(
         api.POST('/v1/admin/projects/{id}/oauth-clients', {
           params: { path: { id: projectId } },
           body: bodyOf(values),
         }),
       ),
-    onSuccess: (client) => {
-      setCreated(client);
-      void changed();
-    },
-  });
-  const update = useMutation({
-    mutationFn: ({ clientId, values }: { clientId: string; values: OAuthClientValues }) => {
+    update: (c: Client, values: OAuthClientValues) => {
       const { token_endpoint_auth_method: _method, ...body } = bodyOf(values);
       return unwrap(
         api.PATCH('/v1/admin/projects/{id}/oauth-clients/{client_id}', {
-          params: { path: { id: projectId, client_id: clientId } },
+          params: { path: { id: projectId, client_id: c.client_id } },
           body,
         }),
       );
     },
-    onSuccess: () => {
-      setEditing(null);
-      void changed();
-    },
+    onSaved: changed,
+    keepCreated: true,
   });
   const rotate = async (c: Client) => {
     const answer = await unwrap(
@@ -268,20 +248,11 @@ function Clients({ projectId }: { projectId: string }) {
     setRotated(null);
     await changed();
   };
-  const closeCreate = () => {
-    setCreating(false);
-    setCreated(null);
-    create.reset();
-  };
-  const closeEdit = () => {
-    setEditing(null);
-    update.reset();
-  };
 
   return (
     <Section
       title="OAuth clients"
-      actions={<Button onClick={() => setCreating(true)}>New client</Button>}
+      actions={<Button onClick={dialogs.openCreate}>New client</Button>}
     >
       <Stack>
         {rotated && (
@@ -362,7 +333,7 @@ function Clients({ projectId }: { projectId: string }) {
                           size="xs"
                           variant="default"
                           aria-label={`Edit ${c.name}`}
-                          onClick={() => setEditing(c)}
+                          onClick={() => dialogs.openEdit(c)}
                         >
                           Edit
                         </Button>
@@ -395,64 +366,46 @@ function Clients({ projectId }: { projectId: string }) {
         </QueryState>
       </Stack>
 
-      <Modal opened={creating} onClose={closeCreate} title="New OAuth client" size="lg">
-        {created ? (
-          <Stack>
-            <Stack gap={4}>
-              <Text size="xs" c="dimmed" fw={600} tt="uppercase">
-                Client ID
+      <FormDialogs
+        dialogs={dialogs}
+        createTitle="New OAuth client"
+        editTitle={(c) => (c ? `Edit “${c.name}”` : 'Edit client')}
+        itemKey={(c) => c.client_id}
+        renderCreate={(form, created) =>
+          created ? (
+            <Stack>
+              <Stack gap={4}>
+                <Text size="xs" c="dimmed" fw={600} tt="uppercase">
+                  Client ID
+                </Text>
+                <CopyValue
+                  value={created.client_id}
+                  label="the client ID"
+                  testId="created-client-id"
+                />
+              </Stack>
+              <Text size="sm">{AUTH_METHOD_LABELS[created.token_endpoint_auth_method]}</Text>
+              {created.client_secret ? (
+                <SecretOnce label="Client secret" secret={created.client_secret} />
+              ) : (
+                <Text size="sm">A public client has no secret: PKCE proves each sign-in.</Text>
+              )}
+              <Text size="sm">
+                Give the issuer, the client ID{created.client_secret ? ' and the secret' : ''} to
+                the app's OpenID Connect library.
               </Text>
-              <CopyValue
-                value={created.client_id}
-                label="the client ID"
-                testId="created-client-id"
-              />
+              <Group justify="flex-end">
+                <Button onClick={dialogs.closeCreate}>Done</Button>
+              </Group>
             </Stack>
-            <Text size="sm">{AUTH_METHOD_LABELS[created.token_endpoint_auth_method]}</Text>
-            {created.client_secret ? (
-              <SecretOnce label="Client secret" secret={created.client_secret} />
-            ) : (
-              <Text size="sm">A public client has no secret: PKCE proves each sign-in.</Text>
-            )}
-            <Text size="sm">
-              Give the issuer, the client ID{created.client_secret ? ' and the secret' : ''} to the
-              app's OpenID Connect library.
-            </Text>
-            <Group justify="flex-end">
-              <Button onClick={closeCreate}>Done</Button>
-            </Group>
-          </Stack>
-        ) : (
-          <OAuthClientForm
-            initial={NEW_CLIENT}
-            submitLabel="Create client"
-            busy={create.isPending}
-            error={create.error}
-            onSubmit={(values) => create.mutate(values)}
-            onCancel={closeCreate}
-          />
+          ) : (
+            <OAuthClientForm initial={NEW_CLIENT} submitLabel="Create client" {...form} />
+          )
+        }
+        renderEdit={(c, form) => (
+          <OAuthClientForm initial={valuesOf(c)} editing submitLabel="Save client" {...form} />
         )}
-      </Modal>
-
-      <Modal
-        opened={editing !== null}
-        onClose={closeEdit}
-        title={editing ? `Edit “${editing.name}”` : 'Edit client'}
-        size="lg"
-      >
-        {editing && (
-          <OAuthClientForm
-            key={editing.client_id}
-            initial={valuesOf(editing)}
-            editing
-            submitLabel="Save client"
-            busy={update.isPending}
-            error={update.error}
-            onSubmit={(values) => update.mutate({ clientId: editing.client_id, values })}
-            onCancel={closeEdit}
-          />
-        )}
-      </Modal>
+      />
     </Section>
   );
 }

@@ -23,6 +23,7 @@ import type { components } from '../../api/control-plane';
 import { useAdminApi } from '../../auth/AuthContext';
 import { ConfirmButton } from '../../ui/ConfirmButton';
 import { FormActions } from '../../ui/FormActions';
+import { FormDialogs, useFormDialogs, type DialogForm } from '../../ui/FormDialogs';
 import { FormProblem } from '../../ui/FormProblem';
 import { ListTable } from '../../ui/ListTable';
 import { QueryState } from '../../ui/QueryState';
@@ -250,10 +251,8 @@ function Roles({
 }) {
   const api = useAdminApi();
   const { query } = useProjectRoles(projectId);
-  const [creating, setCreating] = useState(false);
-  const [editing, setEditing] = useState<Role | null>(null);
-  const create = useMutation({
-    mutationFn: (v: RoleValues) =>
+  const dialogs = useFormDialogs({
+    create: (v: RoleValues) =>
       unwrap(
         api.POST('/v1/admin/projects/{id}/roles', {
           params: { path: { id: projectId } },
@@ -265,13 +264,7 @@ function Roles({
           },
         }),
       ),
-    onSuccess: () => {
-      setCreating(false);
-      void onChange();
-    },
-  });
-  const update = useMutation({
-    mutationFn: ({ role, values }: { role: Role; values: RoleValues }) =>
+    update: (role: Role, values: RoleValues) =>
       unwrap(
         api.PATCH('/v1/admin/projects/{id}/roles/{key}', {
           params: { path: { id: projectId, key: role.key } },
@@ -283,10 +276,7 @@ function Roles({
           },
         }),
       ),
-    onSuccess: () => {
-      setEditing(null);
-      void onChange();
-    },
+    onSaved: onChange,
   });
   const remove = async (r: Role) => {
     await unwrap(
@@ -296,16 +286,8 @@ function Roles({
     );
     await onChange();
   };
-  const closeCreate = () => {
-    setCreating(false);
-    create.reset();
-  };
-  const closeEdit = () => {
-    setEditing(null);
-    update.reset();
-  };
   return (
-    <Section title="Roles" actions={<Button onClick={() => setCreating(true)}>New role</Button>}>
+    <Section title="Roles" actions={<Button onClick={dialogs.openCreate}>New role</Button>}>
       <QueryState query={query} label="roles" list>
         {(roles) => (
           <ListTable
@@ -349,7 +331,7 @@ function Roles({
                       size="xs"
                       variant="default"
                       aria-label={`Edit role ${r.name}`}
-                      onClick={() => setEditing(r)}
+                      onClick={() => dialogs.openEdit(r)}
                     >
                       Edit
                     </Button>
@@ -371,42 +353,34 @@ function Roles({
           </ListTable>
         )}
       </QueryState>
-      <Modal opened={creating} onClose={closeCreate} title="New role" size="lg">
-        <RoleForm
-          initial={NEW_ROLE}
-          permissions={permissions}
-          submitLabel="Create role"
-          busy={create.isPending}
-          error={create.error}
-          onSubmit={(values) => create.mutate(values)}
-          onCancel={closeCreate}
-        />
-      </Modal>
-      <Modal
-        opened={editing !== null}
-        onClose={closeEdit}
-        title={editing ? `Edit role “${editing.name}”` : 'Edit role'}
-        size="lg"
-      >
-        {editing && (
+      <FormDialogs
+        dialogs={dialogs}
+        createTitle="New role"
+        editTitle={(r) => (r ? `Edit role “${r.name}”` : 'Edit role')}
+        itemKey={(r) => r.key}
+        renderCreate={(form) => (
           <RoleForm
-            key={editing.key}
-            initial={{
-              key: editing.key,
-              name: editing.name,
-              description: editing.description,
-              permissions: editing.permissions,
-            }}
-            existing={editing}
+            initial={NEW_ROLE}
             permissions={permissions}
-            submitLabel="Save role"
-            busy={update.isPending}
-            error={update.error}
-            onSubmit={(values) => update.mutate({ role: editing, values })}
-            onCancel={closeEdit}
+            submitLabel="Create role"
+            {...form}
           />
         )}
-      </Modal>
+        renderEdit={(r, form) => (
+          <RoleForm
+            initial={{
+              key: r.key,
+              name: r.name,
+              description: r.description,
+              permissions: r.permissions,
+            }}
+            existing={r}
+            permissions={permissions}
+            submitLabel="Save role"
+            {...form}
+          />
+        )}
+      />
     </Section>
   );
 }
@@ -420,15 +394,11 @@ function RoleForm({
   error,
   onSubmit,
   onCancel,
-}: {
+}: DialogForm<RoleValues> & {
   initial: RoleValues;
   existing?: Role;
   permissions: Permission[];
   submitLabel: string;
-  busy: boolean;
-  error: unknown;
-  onSubmit: (v: RoleValues) => void;
-  onCancel: () => void;
 }) {
   const { values, set, errors, submit } = useFormValues(initial, {
     error,
