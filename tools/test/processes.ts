@@ -4,22 +4,7 @@ import { join } from 'node:path';
 
 export const ROOT = join(__dirname, '..', '..');
 
-/** Ports nothing listens on right now (bound once on loopback, then released). */
-export async function freePorts(count: number): Promise<number[]> {
-  const servers = await Promise.all(
-    Array.from(
-      { length: count },
-      () =>
-        new Promise<net.Server>((done) => {
-          const s = net.createServer();
-          s.listen(0, '127.0.0.1', () => done(s));
-        }),
-    ),
-  );
-  const ports = servers.map((s) => (s.address() as net.AddressInfo).port);
-  await Promise.all(servers.map((s) => new Promise<void>((done) => s.close(() => done()))));
-  return ports;
-}
+export { freePorts } from '@gatehouse/testing';
 
 /** Whether something accepts connections on 127.0.0.1:port. */
 export function answers(port: number): Promise<boolean> {

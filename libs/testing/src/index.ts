@@ -20,6 +20,7 @@ export {
   TEST_REDIS_URL,
   testEnvWith,
 } from './test-env';
+export { freePort, freePorts } from './ports';
 export { TcpProxy, withPort } from './tcp-proxy';
 export { cookiesOf, countRows, nextIp, postAs, signUpUser, type SignedUpUser } from './auth-client';
 export { spawnApp, type AppProcess } from './app-process';

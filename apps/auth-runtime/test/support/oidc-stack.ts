@@ -1,7 +1,7 @@
-import { createServer } from 'node:net';
 import type { Project } from '@gatehouse/entities';
 import {
   createUser,
+  freePort,
   mintAccessToken,
   seedTenant,
   spawnApp,
@@ -17,16 +17,7 @@ export const RP_REDIRECT = 'http://127.0.0.1:5599/callback';
 export const RP_POST_LOGOUT = 'http://127.0.0.1:5599/signed-out';
 export const PASSWORD = 'a sturdy passphrase 42';
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const port = (server.address() as { port: number }).port;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 export interface OidcProject {
   project: Project;

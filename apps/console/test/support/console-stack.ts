@@ -8,7 +8,6 @@ import {
   renameSync,
   rmSync,
 } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
@@ -17,23 +16,12 @@ import {
   resetState,
   SmtpSink,
   TEST_DATABASE_URL,
+  freePort,
   TEST_ENV,
   TxtDnsServer,
 } from '@gatehouse/testing';
 
 const ROOT = join(__dirname, '..', '..', '..', '..');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * Vite builds the console into a folder of its own, then the build is merged into dist/console
