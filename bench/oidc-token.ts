@@ -1,14 +1,9 @@
 import 'reflect-metadata';
-import { createHash, randomBytes } from 'node:crypto';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import Redis from 'ioredis';
-import { DataSource } from 'typeorm';
-import { loadConfig } from '@gatehouse/config';
-import { Project } from '@gatehouse/entities';
-import { createIdentityContext, OAuthClientsRepository } from '@gatehouse/identity';
 import { newSession, type Api } from './client';
 import { PgStatementCounter } from './pg-counter';
 import { PgBackendsCpu } from './pg-cpu';
@@ -23,6 +18,16 @@ import {
   type Child,
 } from './processes';
 import { RedisCommandCounter } from './redis-counter';
+import {
+  CALLBACK,
+  mintCode,
+  oidcClient,
+  REFRESH_TOKEN_RE,
+  relyingParty,
+  tokenHeaders,
+  type MintedCode,
+  type RelyingParty,
+} from './oidc-relying-party';
 import { BENCH_PASSWORD, newEncryptionKey, seed, type Seeded } from './seed';
 
 /**
@@ -74,15 +79,9 @@ const BCRYPT_COST = Number(args['bcrypt-cost']);
 /** `--cpu-prof <dir>`: the auth runtime under load writes a V8 CPU profile there on exit (minting included). */
 const CPU_PROF_ARGS = args['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', args['cpu-prof']] : [];
 
-/** The relying party's callback: registered, never listened on (the code is read from the redirect). */
-const CALLBACK = 'http://127.0.0.1:5599/callback';
-/** What a typical server-side relying party asks for; first-party, so no consent and a refresh token. */
-const SCOPE = 'openid email profile offline_access';
 /** Authorization codes live 60 s (OidcProviders' ttl.AuthorizationCode); a batch is minted in at most this long, so the oldest code is still valid when its round ends. */
 const MINT_BUDGET_S = 30;
 const CODE_TTL_S = 60;
-const REFRESH_TOKEN_RE = /"refresh_token":"([^"]+)"/;
-
 function say(line = ''): void {
   if (!args.json) process.stdout.write(`${line}\n`);
 }
@@ -271,146 +270,6 @@ async function findRedisPid(url: string): Promise<number | null> {
 // ---------------------------------------------------------------------------------------------
 // The relying party: a project with the provider on, a first-party confidential client
 
-interface RelyingParty {
-  issuer: string;
-  clientId: string;
-  /** `Authorization: Basic …` of client_secret_basic, the default auth method of a client. */
-  basic: string;
-}
-
-/**
- * Turns the seeded project into an OIDC one, as `PATCH /v1/admin/projects/{id}` with
- * `settings.oidc.enabled: true` and `POST …/oauth-clients` with `first_party: true` would (the
- * same repository writes the client; the secret is kept as its SHA-256).
- */
-async function oidcClient(
-  seeded: Seeded,
-  encryptionKey: string,
-): Promise<{ clientId: string; secret: string }> {
-  const config = loadConfig({
-    DATABASE_URL,
-    REDIS_URL,
-    ENCRYPTION_KEY: encryptionKey,
-    BCRYPT_COST: String(BCRYPT_COST),
-    LOG_LEVEL: 'error',
-  });
-  const ctx = await createIdentityContext(config);
-  try {
-    const dataSource = ctx.get(DataSource);
-    const clients = ctx.get(OAuthClientsRepository);
-    return await dataSource.transaction(async (manager) => {
-      await manager.getRepository(Project).update(seeded.projectId, {
-        settings: { oidc: { enabled: true } },
-        redirectUrls: [CALLBACK],
-      });
-      const { client, secret } = await clients.create(manager, {
-        tenantId: seeded.tenantId,
-        projectId: seeded.projectId,
-        name: 'Bench relying party',
-        redirectUris: [CALLBACK],
-        postLogoutRedirectUris: [],
-        grantTypes: ['authorization_code', 'refresh_token'],
-        tokenEndpointAuthMethod: 'client_secret_basic',
-        scopes: ['openid', 'profile', 'email', 'offline_access'],
-        firstParty: true,
-        idTokenSignedResponseAlg: 'ES256',
-      });
-      if (!secret) throw new Error('the client was made without a secret');
-      return { clientId: client.clientId, secret };
-    });
-  } finally {
-    await ctx.close();
-  }
-}
-
-interface MintedCode {
-  code: string;
-  verifier: string;
-  mintedAt: number;
-}
-
-/** A browser's cookie jar over fetch (redirects followed by hand), as test/support/oidc-stack.ts's Browser. */
-async function browse(
-  url: string,
-  jar: Map<string, string>,
-): Promise<{ status: number; location: string | null }> {
-  const res = await fetch(url, {
-    redirect: 'manual',
-    headers: { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') },
-    signal: AbortSignal.timeout(15_000),
-  });
-  for (const line of res.headers.getSetCookie()) {
-    const [pair] = line.split(';');
-    const eq = pair.indexOf('=');
-    if (eq > 0) jar.set(pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
-  }
-  await res.arrayBuffer();
-  const location = res.headers.get('location');
-  return { status: res.status, location: location ? new URL(location, url).href : null };
-}
-
-/**
- * One authorization code, the way a user gets one: the authorization request (code + PKCE S256)
- * → the login page's `?interaction=` → `POST /v1/auth/oidc/interactions/{uid}/complete` with a
- * signed-in session's bearer token → the browser follows `redirect_to` with its cookies → the
- * redirect to the callback carries the code. Each call is a new browser, so a new provider session
- * and a new grant (one code, one grant, one refresh chain).
- */
-async function mintCode(api: Api, rp: RelyingParty, accessToken: string): Promise<MintedCode> {
-  const verifier = randomBytes(32).toString('base64url');
-  const state = randomBytes(12).toString('base64url');
-  const authorize = new URL(`${rp.issuer}/authorize`);
-  const params = {
-    client_id: rp.clientId,
-    redirect_uri: CALLBACK,
-    response_type: 'code',
-    scope: SCOPE,
-    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
-    code_challenge_method: 'S256',
-    state,
-  };
-  for (const [k, v] of Object.entries(params)) authorize.searchParams.set(k, v);
-  const jar = new Map<string, string>();
-  const first = await browse(authorize.href, jar);
-  const uid = first.location ? new URL(first.location).searchParams.get('interaction') : null;
-  if (!uid)
-    throw new Error(
-      `the authorization request answered ${first.status} → ${first.location ?? 'no redirect'}`,
-    );
-  const done = await fetch(`${api.baseUrl}/v1/auth/oidc/interactions/${uid}/complete`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'x-service-project-key': api.projectKey,
-      authorization: `Bearer ${accessToken}`,
-    },
-    body: '{}',
-    signal: AbortSignal.timeout(15_000),
-  });
-  const completed = (await done.json()) as { redirect_to?: string };
-  if (done.status !== 200 || !completed.redirect_to)
-    throw new Error(
-      `completing the interaction answered ${done.status} ${JSON.stringify(completed).slice(0, 200)}`,
-    );
-  let next = completed.redirect_to;
-  for (let hop = 0; hop < 5; hop++) {
-    const r = await browse(next, jar);
-    if (!r.location)
-      throw new Error(`resuming the authorization answered ${r.status} without a redirect`);
-    if (r.location.startsWith(`${CALLBACK}?`)) {
-      const back = new URL(r.location);
-      const code = back.searchParams.get('code');
-      if (!code || back.searchParams.get('state') !== state)
-        throw new Error(`the callback carried no code: ${back.search.slice(0, 200)}`);
-      return { code, verifier, mintedAt: performance.now() };
-    }
-    if (!r.location.startsWith(api.baseUrl) || r.location.includes('/pages/'))
-      throw new Error(`the authorization ended at ${r.location}`);
-    next = r.location;
-  }
-  throw new Error('too many redirects after the interaction');
-}
-
 /**
  * `count` codes, `MINT_CONCURRENCY` flows at a time over the signed-in sessions, in the order they
  * were made; fewer when MINT_BUDGET_S is up first (a slow machine must not hand the window expired codes).
@@ -435,11 +294,6 @@ async function mintCodes(
   );
   return { codes, seconds: (performance.now() - t0) / 1000 };
 }
-
-const tokenHeaders = (rp: RelyingParty) => ({
-  'content-type': 'application/x-www-form-urlencoded',
-  authorization: rp.basic,
-});
 
 /**
  * The code exchange: a fixed number of requests (`codes.length`) at a fixed concurrency, each
@@ -643,18 +497,6 @@ async function countRoundTrips(
   }
 }
 
-function relyingParty(
-  base: string,
-  seeded: Seeded,
-  client: { clientId: string; secret: string },
-): RelyingParty {
-  return {
-    issuer: `${base}/v1/projects/${seeded.projectId}`,
-    clientId: client.clientId,
-    basic: `Basic ${Buffer.from(`${encodeURIComponent(client.clientId)}:${encodeURIComponent(client.secret)}`).toString('base64')}`,
-  };
-}
-
 // ---------------------------------------------------------------------------------------------
 // Report
 
@@ -755,11 +597,14 @@ async function main(): Promise<void> {
   let seeded: Seeded;
   let client: { clientId: string; secret: string };
   try {
-    seeded = await seed(
-      { databaseUrl: DATABASE_URL, redisUrl: REDIS_URL, encryptionKey, bcryptCost: BCRYPT_COST },
-      runId,
-    );
-    client = await oidcClient(seeded, encryptionKey);
+    const env = {
+      databaseUrl: DATABASE_URL,
+      redisUrl: REDIS_URL,
+      encryptionKey,
+      bcryptCost: BCRYPT_COST,
+    };
+    seeded = await seed(env, runId);
+    client = await oidcClient(env, seeded);
   } catch (err) {
     fail(
       `set-up failed (is PostgreSQL running at ${DATABASE_URL}?): ${err instanceof Error ? err.message : String(err)}`,
