@@ -38,10 +38,15 @@ export {
   type RawResponse,
 } from './raw-http';
 export { openApiDisagreements, operationsWithoutSuccessSchema } from './openapi-conformance';
-export {
-  fuzzApi,
-  fuzzSettings,
-  type FuzzMode,
-  type FuzzOptions,
-  type FuzzReport,
-} from './fuzz/fuzz-api';
+export type { FuzzMode, FuzzOptions, FuzzReport } from './fuzz/fuzz-api';
+
+type FuzzModule = typeof import('./fuzz/fuzz-api');
+/**
+ * The fuzzing module builds its fast-check arbitraries as it loads, about 1.7 s in a Jest worker:
+ * it is loaded on first use, so that the e2e files that never fuzz (every one but two) do not pay.
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, see above
+const fuzzModule = (): FuzzModule => require('./fuzz/fuzz-api') as FuzzModule;
+export const fuzzApi: FuzzModule['fuzzApi'] = (opts) => fuzzModule().fuzzApi(opts);
+export const fuzzSettings: FuzzModule['fuzzSettings'] = (seconds) =>
+  fuzzModule().fuzzSettings(seconds);
