@@ -36,5 +36,6 @@ export {
   type ParsedImportedHash,
 } from './imported-hashes';
 export { LowPriorityVerifier, lowPriorityVerifier } from './low-priority-verifier';
+export { selfSignedCertificate, type SelfSignedCertificate } from './self-signed-certificate';
 export { hmacSha256, randomDigits, randomToken, safeEqual, sha256Hex } from './tokens';
 export { newSpanId, readTraceId, traceIdFrom, traceResponse } from './trace-context';

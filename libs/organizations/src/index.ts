@@ -34,3 +34,10 @@ export {
   type OrganizationFilter,
 } from './organizations.repository';
 export { randomSuffix, SLUG, SLUG_MAX, slugify } from './slug';
+export {
+  describeCertificate,
+  MAX_METADATA_BYTES,
+  parseIdpMetadata,
+  SamlMetadataError,
+  type SamlIdpMetadata,
+} from './saml-metadata';
