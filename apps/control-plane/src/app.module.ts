@@ -12,6 +12,7 @@ import { ConsoleModule } from './console/console.module';
 import { InvitationsModule } from './invitations/invitations.module';
 import { OAuthClientsModule } from './oauth-clients/oauth-clients.module';
 import { OrganizationDomainsModule } from './organization-domains/organization-domains.module';
+import { SsoConnectionsModule } from './sso-connections/sso-connections.module';
 import { OrganizationMembersModule } from './organization-members/organization-members.module';
 import { OrganizationsModule } from './organizations/organizations.module';
 import { ProjectsModule } from './projects/projects.module';
@@ -42,6 +43,7 @@ export class AppModule {
         OrganizationsModule,
         OrganizationMembersModule,
         OrganizationDomainsModule,
+        SsoConnectionsModule,
         InvitationsModule,
         OAuthClientsModule,
         ApiResourcesModule,

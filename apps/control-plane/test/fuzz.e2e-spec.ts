@@ -55,6 +55,11 @@ describe.each([
         email: 'invitee@example.com',
         role: 'member',
       }),
+      await as('post', `/v1/admin/organizations/${org.body.id}/sso-connections`, {
+        type: 'oidc',
+        name: 'IdP',
+        oidc: { issuer: 'https://idp.example.com', client_id: 'rp', client_secret: 'secret' },
+      }),
       await as('post', '/v1/admin/webhooks', {
         url: 'https://hooks.example.com/in',
         events: ['*'],

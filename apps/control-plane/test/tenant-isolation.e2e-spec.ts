@@ -24,6 +24,7 @@ interface Ids {
   org: string;
   invitation: string;
   domain: string;
+  connection: string;
   webhook: string;
   oauthClient: string;
   apiResource: string;
@@ -40,6 +41,7 @@ const TENANT_TABLES = [
   'organization_members',
   'invitations',
   'organization_domains',
+  'sso_connections',
   'webhooks',
   'webhook_deliveries',
   'outbox_events',
@@ -115,6 +117,19 @@ describe('tenant isolation across every admin route', () => {
       .post(`/v1/admin/organizations/${org.body.id}/domains`)
       .set(h)
       .send({ domain: `${email.split('@')[0]}.example.com` });
+    const connection = await t
+      .http()
+      .post(`/v1/admin/organizations/${org.body.id}/sso-connections`)
+      .set(h)
+      .send({
+        type: 'oidc',
+        name: 'IdP',
+        oidc: {
+          issuer: 'https://idp.example.com',
+          client_id: 'rp',
+          client_secret: `secret-${email}`,
+        },
+      });
     const webhook = await t
       .http()
       .post('/v1/admin/webhooks')
@@ -136,10 +151,11 @@ describe('tenant isolation across every admin route', () => {
       member.status,
       inv.status,
       domain.status,
+      connection.status,
       webhook.status,
       client.status,
       apiResource.status,
-    ]).toEqual([201, 201, 201, 201, 201, 201, 201, 201]);
+    ]).toEqual([201, 201, 201, 201, 201, 201, 201, 201, 201]);
     return {
       project: s.project.id,
       apiKey: key.body.id,
@@ -150,6 +166,7 @@ describe('tenant isolation across every admin route', () => {
       org: org.body.id,
       invitation: inv.body.id,
       domain: domain.body.id,
+      connection: connection.body.id,
       webhook: webhook.body.id,
       oauthClient: client.body.client_id,
       apiResource: apiResource.body.id,
@@ -254,6 +271,30 @@ describe('tenant isolation across every admin route', () => {
     ],
     ['delete', `/v1/admin/organizations/${x.org}/domains/${x.domain}`],
     ['delete', `/v1/admin/organizations/${self.org}/domains/${x.domain}`],
+    [
+      'post',
+      `/v1/admin/organizations/${x.org}/sso-connections`,
+      {
+        type: 'oidc',
+        name: 'Planted',
+        oidc: { issuer: 'https://evil.example', client_id: 'x', client_secret: 'y' },
+      },
+    ],
+    ['get', `/v1/admin/organizations/${x.org}/sso-connections`],
+    ['get', `/v1/admin/organizations/${x.org}/sso-connections/${x.connection}`],
+    ['get', `/v1/admin/organizations/${self.org}/sso-connections/${x.connection}`],
+    [
+      'patch',
+      `/v1/admin/organizations/${x.org}/sso-connections/${x.connection}`,
+      { enforce: true },
+    ],
+    [
+      'patch',
+      `/v1/admin/organizations/${self.org}/sso-connections/${x.connection}`,
+      { name: 'Mine' },
+    ],
+    ['delete', `/v1/admin/organizations/${x.org}/sso-connections/${x.connection}`],
+    ['delete', `/v1/admin/organizations/${self.org}/sso-connections/${x.connection}`],
     ['get', `/v1/admin/webhooks/${x.webhook}`],
     ['patch', `/v1/admin/webhooks/${x.webhook}`, { enabled: false }],
     ['delete', `/v1/admin/webhooks/${x.webhook}`],
@@ -343,6 +384,7 @@ describe('tenant isolation across every admin route', () => {
       `/v1/admin/organizations/${aIds.org}/members`,
       `/v1/admin/organizations/${aIds.org}/invitations`,
       `/v1/admin/organizations/${aIds.org}/domains`,
+      `/v1/admin/organizations/${aIds.org}/sso-connections`,
     ];
     for (const path of lists) {
       const res = await t.http().get(path).set(h);

@@ -16,6 +16,7 @@ export * from './one-time-token.entity';
 export * from './organization-member.entity';
 export * from './organization.entity';
 export * from './organization-domain.entity';
+export * from './sso-connection.entity';
 export * from './outbox-event.entity';
 export * from './passkey.entity';
 export * from './password-credential.entity';

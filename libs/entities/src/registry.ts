@@ -30,6 +30,7 @@ import { ActiveOrganization1795308100000 } from './migrations/1795308100000-Acti
 import { OrganizationSettings1795308200000 } from './migrations/1795308200000-OrganizationSettings';
 import { OrganizationDomains1795308300000 } from './migrations/1795308300000-OrganizationDomains';
 import { OAuthGrantOrganization1795308400000 } from './migrations/1795308400000-OAuthGrantOrganization';
+import { SsoConnections1795308500000 } from './migrations/1795308500000-SsoConnections';
 import { SupportOperations1795307750000 } from './migrations/1795307750000-SupportOperations';
 import { OAuthClient } from './oauth-client.entity';
 import { OAuthGrant } from './oauth-grant.entity';
@@ -46,6 +47,7 @@ import { Project } from './project.entity';
 import { RefreshChain } from './refresh-chain.entity';
 import { Session } from './session.entity';
 import { SigningKey } from './signing-key.entity';
+import { SsoConnection } from './sso-connection.entity';
 import { Tenant } from './tenant.entity';
 import { User } from './user.entity';
 import { WebhookDelivery } from './webhook-delivery.entity';
@@ -75,6 +77,7 @@ export const ENTITIES = [
   Organization,
   OrganizationMember,
   OrganizationDomain,
+  SsoConnection,
   Invitation,
   Webhook,
   OutboxEvent,
@@ -109,4 +112,5 @@ export const MIGRATIONS = [
   OrganizationSettings1795308200000,
   OrganizationDomains1795308300000,
   OAuthGrantOrganization1795308400000,
+  SsoConnections1795308500000,
 ];

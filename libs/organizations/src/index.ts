@@ -41,3 +41,8 @@ export {
   SamlMetadataError,
   type SamlIdpMetadata,
 } from './saml-metadata';
+export {
+  SsoConnectionsRepository,
+  type NewSsoConnection,
+  type SsoConnectionChanges,
+} from './sso-connections.repository';

@@ -104,6 +104,16 @@ export class OrganizationDomainsRepository {
     return rows[0]?.organization_id ?? null;
   }
 
+  /** The organization's verified domains. */
+  async verifiedNames(manager: EntityManager, organizationId: string): Promise<string[]> {
+    const rows = await queryRows<{ domain: string }>(
+      manager,
+      `SELECT domain FROM organization_domains WHERE organization_id = $1 AND status = 'verified'`,
+      [organizationId],
+    );
+    return rows.map((r) => r.domain);
+  }
+
   /** Marks the domain verified; a domain verified meanwhile for another organization raises the partial unique index's violation. */
   async markVerified(manager: EntityManager, id: string, at: Date): Promise<void> {
     await manager.query(

@@ -248,6 +248,43 @@ export interface paths {
         patch: operations["OrganizationMembersController_update"];
         trace?: never;
     };
+    "/v1/admin/organizations/{id}/sso-connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's SSO connections, oldest first */
+        get: operations["SsoConnectionsController_list"];
+        put?: never;
+        /** Add a SAML or OpenID Connect connection to the organization (201, with the service provider values to give the IdP); secrets are write-only */
+        post: operations["SsoConnectionsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/organizations/{id}/sso-connections/{connectionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an SSO connection of the organization */
+        get: operations["SsoConnectionsController_get"];
+        put?: never;
+        post?: never;
+        /** Delete an SSO connection (204); its users and members stay */
+        delete: operations["SsoConnectionsController_remove"];
+        options?: never;
+        head?: never;
+        /** Change an SSO connection (any member but its type; new metadata replaces the IdP settings) */
+        patch: operations["SsoConnectionsController_update"];
+        trace?: never;
+    };
     "/v1/admin/projects": {
         parameters: {
             query?: never;
@@ -1194,6 +1231,42 @@ export interface components {
              */
             permissions: string[];
         };
+        CreateSsoConnectionDto: {
+            attribute_mapping?: components["schemas"]["SsoAttributeMappingDto"];
+            /**
+             * @description Verified domains of the organization whose people sign in through it
+             * @example [
+             *       "acme.com"
+             *     ]
+             */
+            domains?: string[];
+            /** @default true */
+            enabled?: boolean;
+            /**
+             * @description People at the connection's domains may sign in only through it (403 sso-required elsewhere)
+             * @default false
+             */
+            enforce?: boolean;
+            /**
+             * @description IdP group → role key of the project; at each sign-in the member gets the role of their first mapped group, else jit.default_role
+             * @example {
+             *       "acme-admins": "admin",
+             *       "billing": "billing"
+             *     }
+             */
+            group_roles?: {
+                [key: string]: string;
+            };
+            jit?: components["schemas"]["SsoJitDto"];
+            /** @example Acme Okta */
+            name: string;
+            /** @description With type oidc: required */
+            oidc?: components["schemas"]["OidcConnectionDto"];
+            /** @description With type saml: required */
+            saml?: components["schemas"]["SamlConnectionDto"];
+            /** @enum {string} */
+            type: "saml" | "oidc";
+        };
         CreateUserDto: {
             /** @example ada@example.com */
             email: string;
@@ -1578,6 +1651,25 @@ export interface components {
             google?: components["schemas"]["OAuthProviderResponse"];
             microsoft?: components["schemas"]["OAuthProviderResponse"];
         };
+        OidcConnectionDto: {
+            client_id?: string;
+            /** @description Write-only: stored sealed, never shown */
+            client_secret?: string;
+            /**
+             * @description Its discovery document is at {issuer}/.well-known/openid-configuration
+             * @example https://acme.okta.com
+             */
+            issuer?: string;
+            /**
+             * @description Asked for at sign-in; openid is always among them
+             * @default [
+             *       "openid",
+             *       "email",
+             *       "profile"
+             *     ]
+             */
+            scopes?: string[];
+        };
         OidcSettingsDto: {
             /**
              * @description Whether the hosted sign-in page offers 'Create an account' (and honours `prompt=create`)
@@ -1605,6 +1697,11 @@ export interface components {
              * @default false
              */
             require_pushed_authorization_requests?: boolean;
+        };
+        OidcSettingsResponse: {
+            client_id: string;
+            issuer: string;
+            scopes: string[];
         };
         OrganizationListResponse: {
             organizations: components["schemas"]["OrganizationResponse"][];
@@ -1909,6 +2006,39 @@ export interface components {
              */
             algorithm?: "ES256" | "RS256";
         };
+        SamlCertificateResponse: {
+            /** @example AB:CD:… */
+            fingerprint_sha256: string;
+            /** Format: date-time */
+            not_after: string;
+            /** Format: date-time */
+            not_before: string;
+        };
+        SamlConnectionDto: {
+            /**
+             * @description Accept responses the IdP sends unasked (no InResponseTo)
+             * @default false
+             */
+            allow_idp_initiated?: boolean;
+            /** @description Where to fetch the metadata from instead (http or https; an address OAUTH_ALLOW_PRIVATE_URLS refuses is refused) */
+            idp_metadata_url?: string;
+            /** @description The IdP's metadata (EntityDescriptor): its entity id, HTTP-Redirect SSO URL and signing certificates are read from it */
+            idp_metadata_xml?: string;
+        };
+        SamlServiceProviderResponse: {
+            acs_url: string;
+            entity_id: string;
+            metadata_url: string;
+        };
+        SamlSettingsResponse: {
+            allow_idp_initiated: boolean;
+            certificates: components["schemas"]["SamlCertificateResponse"][];
+            /** @description The IdP's entityID: the Issuer of its responses */
+            idp_entity_id: string;
+            idp_metadata_url: string | null;
+            /** @description Where sign-ins are sent (HTTP-Redirect binding) */
+            sso_url: string;
+        };
         SigningKeyListResponse: {
             pagination: components["schemas"]["PaginationResponse"];
             signing_keys: components["schemas"]["SigningKeyResponse"][];
@@ -1947,6 +2077,66 @@ export interface components {
             cache?: components["schemas"]["DependencyHealth"];
             /** @description PostgreSQL */
             database?: components["schemas"]["DependencyHealth"];
+        };
+        SsoAttributeMappingDto: {
+            /** @example email */
+            email?: string;
+            /** @example family_name */
+            family_name?: string;
+            /** @example given_name */
+            given_name?: string;
+            /** @example groups */
+            groups?: string;
+        };
+        SsoAttributeMappingResponse: {
+            email?: string;
+            family_name?: string;
+            given_name?: string;
+            groups?: string;
+        };
+        SsoConnectionListResponse: {
+            pagination: components["schemas"]["PaginationResponse"];
+            sso_connections: components["schemas"]["SsoConnectionResponse"][];
+        };
+        SsoConnectionResponse: {
+            attribute_mapping: components["schemas"]["SsoAttributeMappingResponse"];
+            /** Format: date-time */
+            created_at: string;
+            domains: string[];
+            enabled: boolean;
+            enforce: boolean;
+            group_roles: {
+                [key: string]: string;
+            };
+            /** Format: uuid */
+            id: string;
+            jit: components["schemas"]["SsoJitResponse"];
+            name: string;
+            /** @description OpenID Connect connections */
+            oidc?: components["schemas"]["OidcSettingsResponse"];
+            /** Format: uuid */
+            organization_id: string;
+            /** @description OpenID Connect connections: the redirect URI to register at the IdP */
+            redirect_uri?: string;
+            /** @description SAML connections */
+            saml?: components["schemas"]["SamlSettingsResponse"];
+            /** @description SAML connections */
+            sp?: components["schemas"]["SamlServiceProviderResponse"];
+            /** @enum {string} */
+            type: "saml" | "oidc";
+            /** Format: date-time */
+            updated_at: string;
+        };
+        SsoJitDto: {
+            /** @default member */
+            default_role?: string;
+            /** @default true */
+            enabled?: boolean;
+        };
+        SsoJitResponse: {
+            /** @example member */
+            default_role: string;
+            enabled: boolean;
         };
         StatsProjectResponse: {
             /** Format: uuid */
@@ -2062,6 +2252,40 @@ export interface components {
             name?: string;
             /** @description The whole new list; admin's cannot be narrowed (409) */
             permissions?: string[];
+        };
+        UpdateSsoConnectionDto: {
+            attribute_mapping?: components["schemas"]["SsoAttributeMappingDto"];
+            /**
+             * @description Verified domains of the organization whose people sign in through it
+             * @example [
+             *       "acme.com"
+             *     ]
+             */
+            domains?: string[];
+            /** @default true */
+            enabled?: boolean;
+            /**
+             * @description People at the connection's domains may sign in only through it (403 sso-required elsewhere)
+             * @default false
+             */
+            enforce?: boolean;
+            /**
+             * @description IdP group → role key of the project; at each sign-in the member gets the role of their first mapped group, else jit.default_role
+             * @example {
+             *       "acme-admins": "admin",
+             *       "billing": "billing"
+             *     }
+             */
+            group_roles?: {
+                [key: string]: string;
+            };
+            jit?: components["schemas"]["SsoJitDto"];
+            /** @example Acme Okta */
+            name?: string;
+            /** @description With type oidc: required */
+            oidc?: components["schemas"]["OidcConnectionDto"];
+            /** @description With type saml: required */
+            saml?: components["schemas"]["SamlConnectionDto"];
         };
         UpdateUserDto: {
             /** @description Mark the email verified (or not) on the user's behalf (docs/api-contract.md §13) */
@@ -2214,7 +2438,7 @@ export interface components {
             disabled_reason: "gone" | null;
             enabled: boolean;
             /** @description Event types it receives, or `["*"]` for all */
-            events: ("user.created" | "user.updated" | "user.deleted" | "users.imported" | "users.exported" | "users.exported_with_secrets" | "user.locked" | "user.sign_in_failed" | "user.password_reset_sent" | "user.mfa_reset" | "user.impersonated" | "session.created" | "session.revoked" | "session.reauthenticated" | "email.verified" | "password.reset" | "password.changed" | "mfa.enabled" | "mfa.disabled" | "mfa.backup_codes.regenerated" | "passkey.registered" | "passkey.deleted" | "passkey.removed" | "oauth.linked" | "organization.created" | "organization.updated" | "organization.deleted" | "organization.member.added" | "organization.member.updated" | "organization.member.removed" | "organization.domain.created" | "organization.domain.verified" | "organization.domain.updated" | "organization.domain.deleted" | "invitation.created" | "invitation.accepted" | "invitation.revoked" | "project.created" | "project.updated" | "project.deleted" | "api_key.created" | "api_key.revoked" | "signing_key.rotated" | "signing_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "oauth_client.created" | "oauth_client.updated" | "oauth_client.deleted" | "oauth_client.secret_rotated" | "api_resource.created" | "api_resource.updated" | "api_resource.deleted" | "role.created" | "role.updated" | "role.deleted" | "permission.created" | "permission.deleted" | "oauth_grant.created" | "oauth_grant.revoked" | "oauth_token.failed" | "webhook.test" | "*")[];
+            events: ("user.created" | "user.updated" | "user.deleted" | "users.imported" | "users.exported" | "users.exported_with_secrets" | "user.locked" | "user.sign_in_failed" | "user.password_reset_sent" | "user.mfa_reset" | "user.impersonated" | "session.created" | "session.revoked" | "session.reauthenticated" | "email.verified" | "password.reset" | "password.changed" | "mfa.enabled" | "mfa.disabled" | "mfa.backup_codes.regenerated" | "passkey.registered" | "passkey.deleted" | "passkey.removed" | "oauth.linked" | "organization.created" | "organization.updated" | "organization.deleted" | "organization.member.added" | "organization.member.updated" | "organization.member.removed" | "organization.domain.created" | "organization.domain.verified" | "organization.domain.updated" | "organization.domain.deleted" | "sso_connection.created" | "sso_connection.updated" | "sso_connection.deleted" | "invitation.created" | "invitation.accepted" | "invitation.revoked" | "project.created" | "project.updated" | "project.deleted" | "api_key.created" | "api_key.revoked" | "signing_key.rotated" | "signing_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "oauth_client.created" | "oauth_client.updated" | "oauth_client.deleted" | "oauth_client.secret_rotated" | "api_resource.created" | "api_resource.updated" | "api_resource.deleted" | "role.created" | "role.updated" | "role.deleted" | "permission.created" | "permission.deleted" | "oauth_grant.created" | "oauth_grant.revoked" | "oauth_token.failed" | "webhook.test" | "*")[];
             /** Format: uuid */
             id: string;
             /** @description The `whsec_…` signing secret, shown this once only */
@@ -2318,7 +2542,7 @@ export interface components {
             disabled_reason: "gone" | null;
             enabled: boolean;
             /** @description Event types it receives, or `["*"]` for all */
-            events: ("user.created" | "user.updated" | "user.deleted" | "users.imported" | "users.exported" | "users.exported_with_secrets" | "user.locked" | "user.sign_in_failed" | "user.password_reset_sent" | "user.mfa_reset" | "user.impersonated" | "session.created" | "session.revoked" | "session.reauthenticated" | "email.verified" | "password.reset" | "password.changed" | "mfa.enabled" | "mfa.disabled" | "mfa.backup_codes.regenerated" | "passkey.registered" | "passkey.deleted" | "passkey.removed" | "oauth.linked" | "organization.created" | "organization.updated" | "organization.deleted" | "organization.member.added" | "organization.member.updated" | "organization.member.removed" | "organization.domain.created" | "organization.domain.verified" | "organization.domain.updated" | "organization.domain.deleted" | "invitation.created" | "invitation.accepted" | "invitation.revoked" | "project.created" | "project.updated" | "project.deleted" | "api_key.created" | "api_key.revoked" | "signing_key.rotated" | "signing_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "oauth_client.created" | "oauth_client.updated" | "oauth_client.deleted" | "oauth_client.secret_rotated" | "api_resource.created" | "api_resource.updated" | "api_resource.deleted" | "role.created" | "role.updated" | "role.deleted" | "permission.created" | "permission.deleted" | "oauth_grant.created" | "oauth_grant.revoked" | "oauth_token.failed" | "webhook.test" | "*")[];
+            events: ("user.created" | "user.updated" | "user.deleted" | "users.imported" | "users.exported" | "users.exported_with_secrets" | "user.locked" | "user.sign_in_failed" | "user.password_reset_sent" | "user.mfa_reset" | "user.impersonated" | "session.created" | "session.revoked" | "session.reauthenticated" | "email.verified" | "password.reset" | "password.changed" | "mfa.enabled" | "mfa.disabled" | "mfa.backup_codes.regenerated" | "passkey.registered" | "passkey.deleted" | "passkey.removed" | "oauth.linked" | "organization.created" | "organization.updated" | "organization.deleted" | "organization.member.added" | "organization.member.updated" | "organization.member.removed" | "organization.domain.created" | "organization.domain.verified" | "organization.domain.updated" | "organization.domain.deleted" | "sso_connection.created" | "sso_connection.updated" | "sso_connection.deleted" | "invitation.created" | "invitation.accepted" | "invitation.revoked" | "project.created" | "project.updated" | "project.deleted" | "api_key.created" | "api_key.revoked" | "signing_key.rotated" | "signing_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "oauth_client.created" | "oauth_client.updated" | "oauth_client.deleted" | "oauth_client.secret_rotated" | "api_resource.created" | "api_resource.updated" | "api_resource.deleted" | "role.created" | "role.updated" | "role.deleted" | "permission.created" | "permission.deleted" | "oauth_grant.created" | "oauth_grant.revoked" | "oauth_token.failed" | "webhook.test" | "*")[];
             /** Format: uuid */
             id: string;
             /** Format: date-time */
@@ -3139,6 +3363,182 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["MemberResponse"];
                 };
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    SsoConnectionsController_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoConnectionListResponse"];
+                };
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    SsoConnectionsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSsoConnectionDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoConnectionResponse"];
+                };
+            };
+            /** @description `conflict`: another SSO connection of the organization serves one of the domains */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    SsoConnectionsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                connectionId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoConnectionResponse"];
+                };
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    SsoConnectionsController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                connectionId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    SsoConnectionsController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                connectionId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateSsoConnectionDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoConnectionResponse"];
+                };
+            };
+            /** @description `conflict`: another SSO connection of the organization serves one of the domains */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description A problem (RFC 9457): every answer that is not a success */
             default: {

@@ -5,6 +5,7 @@ import {
   OrganizationMembersRepository,
   ProjectPermissionsRepository,
   ProjectRolesRepository,
+  SsoConnectionsRepository,
 } from '@gatehouse/organizations';
 import { AdminGuard } from '../auth/admin.guard';
 import { PermissionsController } from './permissions.controller';
@@ -21,6 +22,7 @@ import { RolesService } from './roles.service';
     OrganizationMembersRepository,
     ProjectPermissionsRepository,
     ProjectRolesRepository,
+    SsoConnectionsRepository,
     PermissionsService,
     RolesService,
   ],

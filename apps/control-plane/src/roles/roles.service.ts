@@ -9,6 +9,7 @@ import {
   grantedPermissions,
   InvitationsRepository,
   OrganizationDomainsRepository,
+  SsoConnectionsRepository,
   isBuiltInRole,
   isSystemPermission,
   MAX_PROJECT_ROLES,
@@ -60,6 +61,7 @@ export class RolesService {
     private readonly members: OrganizationMembersRepository,
     private readonly invitations: InvitationsRepository,
     private readonly domains: OrganizationDomainsRepository,
+    private readonly connections: SsoConnectionsRepository,
     private readonly events: EventRecorder,
     private readonly clock: Clock,
   ) {}
@@ -244,7 +246,7 @@ export class RolesService {
     });
   }
 
-  /** Deletes a custom role nobody holds (members of the project's organizations, pending invitations) and no domain gives; else 409. */
+  /** Deletes a custom role nobody holds (members of the project's organizations, pending invitations) and no domain or SSO connection gives; else 409. */
   async remove(admin: AdminContext, projectId: string, key: string, meta: RequestMeta) {
     await this.dataSource.transaction(async (manager) => {
       const project = await adminProject(this.projects, admin, projectId, manager);
@@ -259,9 +261,10 @@ export class RolesService {
         this.clock.now(),
       );
       const domains = await this.domains.countGivingRole(manager, project.id, key);
-      if (members || invited || domains)
+      const connections = await this.connections.countGivingRole(manager, project.id, key);
+      if (members || invited || domains || connections)
         throw new ProblemError('conflict', {
-          detail: `The role is held by ${members} member(s) and ${invited} pending invitation(s)${domains ? ` and given by ${domains} organization domain(s)` : ''}: give them another role first.`,
+          detail: `The role is held by ${members} member(s) and ${invited} pending invitation(s)${domains ? ` and given by ${domains} organization domain(s)` : ''}${connections ? ` and given by ${connections} SSO connection(s)` : ''}: give them another role first.`,
         });
       await this.roles.delete(manager, row.id);
       await this.events.record(
