@@ -13,6 +13,7 @@ import { OrganizationsModule } from './organizations/organizations.module';
 import { JwksModule } from './jwks/jwks.module';
 import { ImpersonationModule } from './impersonation/impersonation.module';
 import { MagicLinksModule } from './magic-links/magic-links.module';
+import { SsoModule } from './sso/sso.module';
 import { MfaModule } from './mfa/mfa.module';
 import { OAuthModule } from './oauth/oauth.module';
 import { OidcModule } from './oidc/oidc.module';
@@ -44,6 +45,7 @@ export class AppModule {
         OrganizationsModule,
         JwksModule,
         MagicLinksModule,
+        SsoModule,
         ImpersonationModule,
         MfaModule,
         OAuthModule,

@@ -107,6 +107,18 @@ export class SsoConnectionsRepository {
     await manager.query(`DELETE FROM sso_connections WHERE id = $1`, [id]);
   }
 
+  /** The enabled connection of the project that serves `domain` (home-realm discovery), or null. */
+  findEnabledByDomain(projectId: string, domain: string): Promise<SsoConnection | null> {
+    return this.repo()
+      .createQueryBuilder('c')
+      .where('c.project_id = :projectId AND c.enabled AND c.domains @> ARRAY[:domain]::text[]', {
+        projectId,
+        domain,
+      })
+      .orderBy('c.created_at', 'ASC')
+      .getOne();
+  }
+
   /** How many connections of the project give `role` (a role in use cannot be deleted). */
   async countGivingRole(manager: EntityManager, projectId: string, role: string): Promise<number> {
     const [{ n }] = await queryRows<{ n: number }>(

@@ -636,3 +636,28 @@ describe('GatehouseError', () => {
     expect(err).toMatchObject({ slug: 'network-error', status: 0, detail: 'fetch failed' });
   });
 });
+
+describe('@gatehouse/js enterprise SSO', () => {
+  it("discoverSso posts the email with the project key and gives the domain's connection, or null", async () => {
+    const seen: { path: string; key: string | null; body: unknown }[] = [];
+    const connection = { id: 'con_1', type: 'saml', organization_id: 'org_1', name: 'Acme Okta' };
+    const fetch = (async (input: URL | string, init: RequestInit = {}) => {
+      const body = JSON.parse(String(init.body)) as { email: string };
+      seen.push({
+        path: new URL(String(input)).pathname,
+        key: new Headers(init.headers).get('x-service-project-key'),
+        body,
+      });
+      return Response.json({
+        connection: body.email.endsWith('@acme.example') ? connection : null,
+      });
+    }) as unknown as typeof globalThis.fetch;
+    const gh = createGatehouse({ authUrl: AUTH, projectKey: 'pk', fetch, crossTab: false });
+    await expect(gh.discoverSso('ada@acme.example')).resolves.toEqual(connection);
+    await expect(gh.discoverSso('ada@example.com')).resolves.toBeNull();
+    expect(seen).toEqual([
+      { path: '/v1/auth/sso/discover', key: 'pk', body: { email: 'ada@acme.example' } },
+      { path: '/v1/auth/sso/discover', key: 'pk', body: { email: 'ada@example.com' } },
+    ]);
+  });
+});

@@ -19,6 +19,7 @@ export type CreateOrganizationInput = Schemas['CreateMyOrganizationDto'];
 export type UpdateOrganizationInput = Schemas['UpdateMyOrganizationDto'];
 export type InviteMemberInput = Schemas['InviteMemberDto'];
 export type OrganizationSuggestion = Schemas['OrganizationSuggestion'];
+export type SsoConnection = NonNullable<Schemas['SsoDiscoverResponse']['connection']>;
 export type OrganizationInvitation = Schemas['InvitationResponse'];
 /** The session's active organization as the access token says it (`org` claim): `{id, slug, role, permissions}`. */
 export type ActiveOrganization = TokenOrganization;
@@ -261,6 +262,20 @@ export class GatehouseClient {
         ...(input.redirectUrl ? { redirect_url: input.redirectUrl } : {}),
       },
     });
+  }
+
+  /**
+   * Home-realm discovery: the enterprise SSO connection of the email's domain, or null (then sign
+   * in with a password, a magic link or a social provider). The answer depends on the domain
+   * alone: it says nothing of whether the account exists.
+   */
+  async discoverSso(email: string): Promise<SsoConnection | null> {
+    const res = await this.transport.call<{ connection: SsoConnection | null }>(
+      'POST',
+      '/v1/auth/sso/discover',
+      { body: { email } },
+    );
+    return res.connection;
   }
 
   /** Where to send the browser to sign in with a social provider; it comes back to `redirectUrl` with cookies, `?error=…`, or `?mfa_required=true&mfa_token=…` (see `readRedirect`). */

@@ -16,6 +16,7 @@ export {
   type OrganizationMemberList,
   type OrganizationRequirement,
   type OrganizationSuggestion,
+  type SsoConnection,
   type Passkey,
   type SessionInfo,
   type SignedIn,

@@ -872,6 +872,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/auth/sso/discover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The enabled SSO connection of the email's domain, or null; the answer depends on the domain alone (no account is looked up) */
+        post: operations["SsoController_discover"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/auth/verify-email/confirm": {
         parameters: {
             query?: never;
@@ -1526,6 +1543,23 @@ export interface components {
             cache?: components["schemas"]["DependencyHealth"];
             /** @description PostgreSQL */
             database?: components["schemas"]["DependencyHealth"];
+        };
+        SsoDiscoverDto: {
+            /** @example ada@acme.com */
+            email: string;
+        };
+        SsoDiscoverResponse: {
+            /** @description The enabled connection of the email's domain, or null */
+            connection?: {
+                /** Format: uuid */
+                id: string;
+                /** @example Acme Okta */
+                name: string;
+                /** Format: uuid */
+                organization_id: string;
+                /** @enum {string} */
+                type: "saml" | "oidc";
+            } | null;
         };
         SuggestedOrganization: {
             /** Format: uuid */
@@ -3357,6 +3391,40 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SignedUpResponse"];
+                };
+            };
+            /** @description A problem (RFC 9457): every answer that is not a success */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    SsoController_discover: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-Service-Project-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SsoDiscoverDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoDiscoverResponse"];
                 };
             };
             /** @description A problem (RFC 9457): every answer that is not a success */
