@@ -46,3 +46,4 @@ export {
   type NewSsoConnection,
   type SsoConnectionChanges,
 } from './sso-connections.repository';
+export { ssoUrls } from './sso-urls';

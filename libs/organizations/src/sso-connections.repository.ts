@@ -107,6 +107,11 @@ export class SsoConnectionsRepository {
     await manager.query(`DELETE FROM sso_connections WHERE id = $1`, [id]);
   }
 
+  /** A connection by its id alone (the service provider's public routes: metadata, ACS). */
+  findById(id: string): Promise<SsoConnection | null> {
+    return this.repo().findOne({ where: { id } });
+  }
+
   /** The enabled connection of the project that serves `domain` (home-realm discovery), or null. */
   findEnabledByDomain(projectId: string, domain: string): Promise<SsoConnection | null> {
     return this.repo()

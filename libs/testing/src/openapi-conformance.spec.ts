@@ -163,5 +163,11 @@ describe('schemas of a hand-written document', () => {
     expect(operationsWithoutSuccessSchema(doc({ default: { description: 'a problem' } }))).toEqual([
       'GET /me',
     ]);
+    const xml = (type: string) => ({
+      '200': { description: 'metadata', content: { [type]: { schema: { type: 'string' } } } },
+    });
+    expect(operationsWithoutSuccessSchema(doc(xml('application/samlmetadata+xml')))).toEqual([]);
+    expect(operationsWithoutSuccessSchema(doc(xml('application/xml')))).toEqual([]);
+    expect(operationsWithoutSuccessSchema(doc(xml('text/html')))).toEqual(['GET /me']);
   });
 });

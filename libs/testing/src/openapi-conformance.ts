@@ -163,13 +163,17 @@ export function operationsWithoutSuccessSchema(served: object): string[] {
       const successes = Object.entries(operation.responses ?? {}).filter(([status]) =>
         /^[23]\d\d$/.test(status),
       );
-      // A streamed NDJSON answer (user export) declares the schema of its lines under its own media type.
+      // A streamed NDJSON answer (user export) declares the schema of its lines under its own media
+      // type; a SAML service provider's metadata is XML (application/samlmetadata+xml).
       const described =
         successes.length > 0 &&
         successes.every(
           ([status, r]) =>
             !['200', '201', '202'].includes(status) ||
-            !!(r.content?.['application/json'] ?? r.content?.['application/x-ndjson'])?.schema,
+            Object.entries(r.content ?? {}).some(
+              ([type, media]) =>
+                /^application\/(json|x-ndjson|(?:[a-z.-]+\+)?xml)$/.test(type) && !!media.schema,
+            ),
         );
       if (!described) missing.push(`${method.toUpperCase()} ${template}`);
     }

@@ -642,7 +642,7 @@ describe('@gatehouse/js enterprise SSO', () => {
     const seen: { path: string; key: string | null; body: unknown }[] = [];
     const connection = { id: 'con_1', type: 'saml', organization_id: 'org_1', name: 'Acme Okta' };
     const fetch = (async (input: URL | string, init: RequestInit = {}) => {
-      const body = JSON.parse(String(init.body)) as { email: string };
+      const body = JSON.parse(init.body as string) as { email: string };
       seen.push({
         path: new URL(String(input)).pathname,
         key: new Headers(init.headers).get('x-service-project-key'),

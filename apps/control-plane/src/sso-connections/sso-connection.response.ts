@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { SsoConnection } from '@gatehouse/entities';
 import { PaginationResponse } from '@gatehouse/http';
-import { describeCertificate } from '@gatehouse/organizations';
+import { describeCertificate, ssoUrls } from '@gatehouse/organizations';
 
 export class SsoJitResponse {
   @ApiProperty() enabled!: boolean;
@@ -79,20 +79,11 @@ export class SsoConnectionListResponse {
   @ApiProperty({ type: PaginationResponse }) pagination!: PaginationResponse;
 }
 
-/** The service provider's URLs of a SAML connection, under the auth runtime's public URL. */
-export function serviceProviderUrls(publicAuthUrl: string, id: string) {
-  const base = `${publicAuthUrl}/v1/sso/saml/${id}`;
-  return {
-    entity_id: `${base}/metadata`,
-    acs_url: `${base}/acs`,
-    metadata_url: `${base}/metadata`,
-  };
-}
-
 export function toSsoConnectionResponse(
   c: SsoConnection,
   publicAuthUrl: string,
 ): SsoConnectionResponse {
+  const urls = ssoUrls(publicAuthUrl, c.id);
   return {
     id: c.id,
     organization_id: c.organizationId,
@@ -112,11 +103,11 @@ export function toSsoConnectionResponse(
         allow_idp_initiated: c.saml.allow_idp_initiated,
         idp_metadata_url: c.saml.idp_metadata_url,
       },
-      sp: serviceProviderUrls(publicAuthUrl, c.id),
+      sp: { entity_id: urls.entityId, acs_url: urls.acsUrl, metadata_url: urls.metadataUrl },
     }),
     ...(c.oidc && {
       oidc: { issuer: c.oidc.issuer, client_id: c.oidc.client_id, scopes: c.oidc.scopes },
-      redirect_uri: `${publicAuthUrl}/v1/auth/sso/${c.id}/callback`,
+      redirect_uri: urls.redirectUri,
     }),
     created_at: c.createdAt.toISOString(),
     updated_at: c.updatedAt.toISOString(),
