@@ -33,6 +33,8 @@ export interface AppConfig {
     readonly logLevel: LogLevel;
     readonly logJson: boolean;
     readonly rateLimitsEnabled: boolean;
+    /** The global limit: requests a minute per client address, all routes together (docs/api-contract.md §3). */
+    readonly globalRateLimitPerMinute: number;
     readonly dependencyTimeoutMs: number;
     readonly shutdownGraceMs: number;
   };

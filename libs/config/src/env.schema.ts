@@ -39,6 +39,12 @@ export class EnvSchema {
   LOG_LEVEL?: string;
   @IsOptional() @IsIn(BOOL) LOG_JSON?: string;
   @IsOptional() @IsIn(BOOL) RATE_LIMITS_ENABLED?: string;
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(10_000_000)
+  RATE_LIMIT_GLOBAL_PER_MINUTE?: number;
   @IsOptional() @Type(() => Number) @IsInt() @Min(100) @Max(60000) DEPENDENCY_TIMEOUT_MS?: number;
   @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(600000) SHUTDOWN_GRACE_MS?: number;
 
@@ -129,6 +135,7 @@ export const ENV_KEYS = [
   'LOG_LEVEL',
   'LOG_JSON',
   'RATE_LIMITS_ENABLED',
+  'RATE_LIMIT_GLOBAL_PER_MINUTE',
   'DEPENDENCY_TIMEOUT_MS',
   'SHUTDOWN_GRACE_MS',
   'METRICS_ENABLED',

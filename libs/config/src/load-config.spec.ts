@@ -36,6 +36,18 @@ describe('loadConfig', () => {
     );
   });
 
+  it('limits every address to 1000 requests a minute unless RATE_LIMIT_GLOBAL_PER_MINUTE says otherwise', () => {
+    expect(loadConfig({ ENCRYPTION_KEY: KEY }).http.globalRateLimitPerMinute).toBe(1000);
+    expect(
+      loadConfig({ ENCRYPTION_KEY: KEY, RATE_LIMIT_GLOBAL_PER_MINUTE: '5000' }).http
+        .globalRateLimitPerMinute,
+    ).toBe(5000);
+    for (const bad of ['0', '-1', '1.5', 'lots'])
+      expect(() => loadConfig({ ENCRYPTION_KEY: KEY, RATE_LIMIT_GLOBAL_PER_MINUTE: bad })).toThrow(
+        /RATE_LIMIT_GLOBAL_PER_MINUTE/,
+      );
+  });
+
   it('names every bad variable, one line each', () => {
     let err: unknown;
     try {

@@ -172,6 +172,7 @@ export function loadConfig(source: Record<string, string | undefined>): AppConfi
       logLevel: (env.LOG_LEVEL ?? 'info') as LogLevel,
       logJson: truthy(env.LOG_JSON, nodeEnv === 'production'),
       rateLimitsEnabled: truthy(env.RATE_LIMITS_ENABLED, true),
+      globalRateLimitPerMinute: env.RATE_LIMIT_GLOBAL_PER_MINUTE ?? 1000,
       dependencyTimeoutMs: env.DEPENDENCY_TIMEOUT_MS ?? 3000,
       shutdownGraceMs: env.SHUTDOWN_GRACE_MS ?? 10000,
     },

@@ -3,7 +3,7 @@ import type { AppConfig } from '@gatehouse/config';
 import { ProblemError } from '@gatehouse/problem-details';
 import { rateLimitClient } from './client-address';
 import type { WindowHit } from './batched-window-counter';
-import { GLOBAL_RATE_LIMIT, type GlobalRateLimiter } from './global-rate-limiter';
+import type { GlobalRateLimiter } from './global-rate-limiter';
 import { setRateLimitHeaders } from './rate-limit-headers';
 import type { EndpointRateLimitLookup } from './rate-limits.service';
 
@@ -31,7 +31,7 @@ export function globalRateLimitMiddleware(
   config: AppConfig,
   endpointRateLimit: EndpointRateLimitLookup = () => undefined,
 ) {
-  const { limit } = GLOBAL_RATE_LIMIT;
+  const limit = config.http.globalRateLimitPerMinute;
   const answer = (req: Request, res: Response, next: NextFunction, hit: WindowHit): void => {
     const resetSeconds = Math.max(1, Math.ceil(hit.ttlMs / 1000));
     const refused = hit.count > limit;

@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { CacheStore } from '@gatehouse/platform';
 import { BatchedWindowCounter, type WindowHit } from './batched-window-counter';
 
-/** The global limit (docs/api-contract.md §3): 1000 requests a minute per client IP, all routes together. */
+/** The global limit (docs/api-contract.md §3): 1000 requests a minute per client IP by default (RATE_LIMIT_GLOBAL_PER_MINUTE), all routes together. */
 export const GLOBAL_RATE_LIMIT = { name: 'global', limit: 1000, windowMs: 60_000 } as const;
 
 /**
