@@ -1,5 +1,6 @@
 import { Organization, SsoConnection } from '@gatehouse/entities';
 import {
+  createUser,
   expectProblem,
   seedTenant,
   startTestApp,
@@ -60,12 +61,19 @@ describe('POST /v1/auth/sso/discover', () => {
   });
 
   it('answers alike for an email with an account and one without, and leaves out a disabled connection', async () => {
-    await connection(acme, { enabled: false });
-    const a = await discover('ada@acme.example');
-    const b = await discover('nobody@acme.example');
-    expect([a.status, b.status]).toEqual([200, 200]);
-    expect(a.body).toEqual({ connection: null });
-    expect(b.body).toEqual(a.body);
+    await createUser(t.app, tenant.project, 'ada@acme.example');
+    const c = await connection(acme, {});
+    const found = {
+      connection: { id: c.id, type: 'oidc', organization_id: acme.id, name: 'Acme Entra' },
+    };
+    const withAccount = await discover('ada@acme.example');
+    const without = await discover('nobody@acme.example');
+    expect([withAccount.status, without.status]).toEqual([200, 200]);
+    expect(withAccount.body).toEqual(found);
+    expect(without.body).toEqual(found);
+    await t.dataSource.getRepository(SsoConnection).update({ id: c.id }, { enabled: false });
+    for (const email of ['ada@acme.example', 'nobody@acme.example'])
+      expect((await discover(email)).body).toEqual({ connection: null });
   });
 
   it("never answers with another project's connection, and refuses a missing key or a malformed email", async () => {

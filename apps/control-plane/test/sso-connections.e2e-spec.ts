@@ -339,6 +339,23 @@ describe('admin SSO connections: SAML and OpenID Connect, domains, roles, write-
     expectProblem(await get(`${connections(otherOrg)}/${first.body.id}`), 404, 'not-found');
   });
 
+  it('gives a domain to one of several connections created at once (one 201, the others 409, one event)', async () => {
+    const orgId = await newOrg('Acme');
+    await verifiedDomain(orgId, 'acme.example');
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        post(connections(orgId), { ...oidcBody, name: `Race ${i}`, domains: ['acme.example'] }),
+      ),
+    );
+    expect(answers.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+    for (const r of answers.filter((a) => a.status === 409)) expectProblem(r, 409, 'conflict');
+    const saved = await rows();
+    expect(saved.map((r) => r.domains)).toEqual([['acme.example']]);
+    expect(
+      await t.dataSource.getRepository(OutboxEvent).countBy({ type: 'sso_connection.created' }),
+    ).toBe(1);
+  });
+
   it('updates member by member with data.changes, replaces the IdP settings with new metadata, rotates the OIDC secret; refuses a type change', async () => {
     const orgId = await newOrg('Acme');
     const saml = await post(connections(orgId), {

@@ -1,6 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { containsPattern, Organization, type OrganizationSettings } from '@gatehouse/entities';
+import {
+  containsPattern,
+  isId,
+  Organization,
+  type OrganizationSettings,
+} from '@gatehouse/entities';
 import type { Page } from './page';
 import { randomSuffix, slugify } from './slug';
 
@@ -30,6 +35,26 @@ export class OrganizationsRepository {
     return this.repo(manager).findOne({
       where: { tenantId, id },
       lock: { mode: 'pessimistic_write' },
+    });
+  }
+
+  /**
+   * Runs `work` in a transaction that holds the tenant's organization row-locked first (the lock
+   * order of this library), for the admin routes that change what belongs to an organization
+   * (members, domains, SSO connections); throws `notFound()` when the tenant has no such
+   * organization (an id that is not a uuid included).
+   */
+  withLockedInTenant<T>(
+    tenantId: string,
+    id: string,
+    notFound: () => Error,
+    work: (manager: EntityManager, org: Organization) => Promise<T>,
+  ): Promise<T> {
+    if (!isId(id)) return Promise.reject(notFound());
+    return this.dataSource.transaction(async (manager) => {
+      const org = await this.lockInTenant(manager, tenantId, id);
+      if (!org) throw notFound();
+      return work(manager, org);
     });
   }
 

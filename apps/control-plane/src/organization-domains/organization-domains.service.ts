@@ -72,13 +72,8 @@ export class OrganizationDomainsService {
     organizationId: string,
     work: (manager: EntityManager, org: Organization) => Promise<T>,
   ): Promise<T> {
-    if (!isId(organizationId)) throw orgNotFound();
-    return this.dataSource
-      .transaction(async (manager) => {
-        const org = await this.organizations.lockInTenant(manager, admin.tenantId, organizationId);
-        if (!org) throw orgNotFound();
-        return work(manager, org);
-      })
+    return this.organizations
+      .withLockedInTenant(admin.tenantId, organizationId, orgNotFound, work)
       .catch((err: unknown) => {
         if (uniqueViolation(err) === VERIFIED_UQ) throw verifiedElsewhere();
         throw err;

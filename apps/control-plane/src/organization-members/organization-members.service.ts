@@ -49,17 +49,12 @@ export class OrganizationMembersService {
     return paginated('members', rows.map(toMemberResponse), page, total);
   }
 
-  private async withLockedOrg<T>(
+  private withLockedOrg<T>(
     admin: AdminContext,
     organizationId: string,
     work: (manager: EntityManager, org: Organization) => Promise<T>,
   ): Promise<T> {
-    if (!isId(organizationId)) throw orgNotFound();
-    return this.dataSource.transaction(async (manager) => {
-      const org = await this.organizations.lockInTenant(manager, admin.tenantId, organizationId);
-      if (!org) throw orgNotFound();
-      return work(manager, org);
-    });
+    return this.organizations.withLockedInTenant(admin.tenantId, organizationId, orgNotFound, work);
   }
 
   private record(

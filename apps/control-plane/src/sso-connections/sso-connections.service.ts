@@ -102,12 +102,7 @@ export class SsoConnectionsService {
     organizationId: string,
     work: (manager: EntityManager, org: Organization) => Promise<T>,
   ): Promise<T> {
-    if (!isId(organizationId)) throw orgNotFound();
-    return this.dataSource.transaction(async (manager) => {
-      const org = await this.organizations.lockInTenant(manager, admin.tenantId, organizationId);
-      if (!org) throw orgNotFound();
-      return work(manager, org);
-    });
+    return this.organizations.withLockedInTenant(admin.tenantId, organizationId, orgNotFound, work);
   }
 
   private record(
