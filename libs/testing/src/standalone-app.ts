@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { runMigrations } from '@gatehouse/entities';
 import { servedOpenApiDocument } from '@gatehouse/http';
 import { openApiDisagreements, recordAnswers, type RecordedAnswer } from './openapi-conformance';
-import { emptyTables } from './reset';
+import { truncate } from './reset';
 import { testConfig, type AppFactory, type TestApp } from './test-app';
 import { TestClock } from './test-clock';
 
@@ -75,7 +75,7 @@ export async function startStandaloneTestApp(
           `SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'migrations'`,
         );
         if (tables.length)
-          await emptyTables(
+          await truncate(
             dataSource,
             `TRUNCATE ${tables.map((t) => `"${t.tablename}"`).join(', ')} RESTART IDENTITY CASCADE`,
           );
